@@ -1,0 +1,44 @@
+// Small helpers for lowering passes that emit arch::Program blocks: flag
+// allocation, per-engine streams, deduplicated tags.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/arch/program.h"
+
+namespace dsl {
+
+class BlockBuilder {
+public:
+    explicit BlockBuilder(std::string name) { block_.name = std::move(name); }
+
+    arch::FlagId new_flag() { return block_.num_flags++; }
+    std::vector<arch::Command>& stream(arch::EngineId e);
+    void depend_on(uint32_t block) { block_.deps.push_back(block); }
+
+    // The finished block: streams in engine order (DMA engines, then each
+    // cube's DMA and MAC array), empty streams dropped.
+    arch::Block finish();
+
+private:
+    arch::Block block_;
+    std::map<std::pair<int, int>, std::vector<arch::Command>> streams_;
+};
+
+// Interns human-readable command labels into Program::tags.
+class TagTable {
+public:
+    explicit TagTable(arch::Program& p);
+    uint32_t operator()(const std::string& label);
+
+private:
+    arch::Program& program_;
+    std::map<std::string, uint32_t> index_;
+};
+
+arch::Command dma_command(const arch::DmaArgs& args, uint32_t tag);
+arch::Command matmul_command(const arch::MatmulArgs& args, uint32_t tag);
+
+}  // namespace dsl

@@ -1,0 +1,88 @@
+#include "dsl/lower.h"
+
+#include <algorithm>
+
+#include "dsl/diagnostics.h"
+#include "dsl/lower_matmul.h"
+#include "dsl/matmul_tiling.h"
+
+namespace dsl {
+
+namespace {
+
+// Tensors start on 4 KiB boundaries in DDR so no two share a page.
+constexpr uint64_t kDdrAlignment = 4096;
+
+const char* role_name(TensorRole r) {
+    switch (r) {
+    case TensorRole::Input: return "input";
+    case TensorRole::Output: return "output";
+    case TensorRole::Intermediate: return "intermediate";
+    }
+    return "?";
+}
+
+uint64_t tensor_bytes(const TensorNode& t) {
+    uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
+    for (int64_t d : t.shape) n *= uint64_t(d);
+    return n;
+}
+
+void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) {
+    uint64_t next = 0;
+    for (const TensorNode& t : g.tensors) {
+        uint64_t bytes = tensor_bytes(t);
+        if (next + bytes > uint64_t(c.ddr_bytes()))
+            throw CompileError(t.loc, "tensor '" + t.name + "' does not fit in DDR: the program's tensors need " +
+                                          std::to_string(next + bytes) + " bytes, DDR has " +
+                                          std::to_string(c.ddr_bytes()));
+        p.tensors.push_back({t.name, t.shape, t.dtype, next, bytes, role_name(t.role)});
+        next = (next + bytes + kDdrAlignment - 1) / kDdrAlignment * kDdrAlignment;
+    }
+}
+
+}  // namespace
+
+arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::string& source) {
+    arch::Program program;
+    program.source = source;
+    program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
+    place_tensors(g, config, program);
+    TagTable tags(program);
+    // Blocks of op i, so a consumer can wait for its producers.
+    std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        const OpNode& op = g.ops[i];
+        std::vector<uint32_t> deps;
+        for (int in : op.inputs) {
+            int producer = g.tensors[size_t(in)].producer;
+            if (producer >= 0) deps.insert(deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
+        }
+        std::sort(deps.begin(), deps.end());
+        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        uint32_t first = uint32_t(program.blocks.size());
+        switch (op.kind) {
+        case OpKind::Matmul: {
+            const TensorNode& a = g.tensors[size_t(op.inputs[0])];
+            const TensorNode& b = g.tensors[size_t(op.inputs[1])];
+            const TensorNode& c = g.tensors[size_t(op.output)];
+            MatmulOperands m;
+            m.M = a.shape[0], m.K = a.shape[1], m.N = b.shape[1];
+            m.in = a.dtype, m.out = c.dtype;
+            m.a_addr = program.tensors[size_t(op.inputs[0])].ddr_addr;
+            m.b_addr = program.tensors[size_t(op.inputs[1])].ddr_addr;
+            m.c_addr = program.tensors[size_t(op.output)].ddr_addr;
+            m.a_name = a.name, m.b_name = b.name, m.c_name = c.name;
+            std::string why;
+            auto tiling = choose_matmul_tiling(config, m.M, m.K, m.N, m.in, m.out, why);
+            if (!tiling) throw CompileError(op.loc, "matmul does not fit the hardware: " + why);
+            lower_matmul(config, *tiling, m, deps, program, tags);
+            break;
+        }
+        }
+        for (uint32_t b = first; b < program.blocks.size(); ++b) op_blocks[i].push_back(b);
+    }
+    return program;
+}
+
+}  // namespace dsl

@@ -1,0 +1,19 @@
+// Lowering: the task graph onto the configured hardware, as an arch::Program.
+// Passes, in order: place tensors in DDR -> per op: tile, plan L1/L0
+// buffers, emit DMA and sync (docs/timing-model.md describes what the
+// emitted commands cost).
+#pragma once
+
+#include <string>
+
+#include "dsl/task_graph.h"
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+
+namespace dsl {
+
+// Throws CompileError (at the op or tensor concerned) when the program does
+// not fit the hardware.
+arch::Program lower(const TaskGraph& graph, const arch::Config& config, const std::string& source);
+
+}  // namespace dsl

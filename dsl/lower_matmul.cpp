@@ -1,0 +1,179 @@
+#include "dsl/lower_matmul.h"
+
+#include <algorithm>
+
+namespace dsl {
+
+namespace {
+
+using arch::EngineId;
+using arch::EngineKind;
+using arch::FlagId;
+using arch::Space;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Where the buffers of one block live in L1 and in each cube's L0.
+struct Layout {
+    int64_t e, eo;  // element bytes of A/B and of C
+    uint64_t l1_a[2], l1_b[2], l1_c;
+    uint64_t l0_a[2], l0_b[2], l0_c;
+
+    Layout(const MatmulTiling& t, const MatmulOperands& op)
+        : e(arch::dtype_bytes(op.in)), eo(arch::dtype_bytes(op.out)) {
+        uint64_t a_panel = uint64_t(t.block_rows() * t.kb * e);
+        uint64_t b_panel = uint64_t(t.kb * t.block_cols() * e);
+        l1_a[0] = 0, l1_a[1] = a_panel;
+        l1_b[0] = 2 * a_panel, l1_b[1] = 2 * a_panel + b_panel;
+        l1_c = 2 * (a_panel + b_panel);
+        uint64_t a_tile = uint64_t(t.mt * t.kt * e), b_tile = uint64_t(t.kt * t.nt * e);
+        l0_a[0] = 0, l0_a[1] = a_tile;
+        l0_b[0] = 2 * a_tile, l0_b[1] = 2 * a_tile + b_tile;
+        l0_c = 2 * (a_tile + b_tile);
+    }
+};
+
+// One cube's share of a block and the flags it synchronises through.
+struct CubeWork {
+    int index;
+    int64_t row0, col0;  // offset of its C tile within the block
+    int64_t m, n;        // extent of its C tile
+    FlagId a_ready, b_ready, a_free, b_free, l0_ready, l0_free, c_done, c_in_l1;
+};
+
+arch::DmaArgs copy2d(Space src, uint64_t src_addr, uint64_t src_stride, Space dst, uint64_t dst_addr,
+                     uint64_t dst_stride, int64_t rows, int64_t row_bytes) {
+    arch::DmaArgs d;
+    d.src = src, d.dst = dst;
+    d.src_addr = src_addr, d.dst_addr = dst_addr;
+    d.rows = uint32_t(rows), d.row_bytes = uint32_t(row_bytes);
+    d.src_stride = src_stride, d.dst_stride = dst_stride;
+    return d;
+}
+
+std::string range(int64_t from, int64_t size) { return std::to_string(from) + ":" + std::to_string(from + size); }
+
+}  // namespace
+
+void lower_matmul(const arch::Config& config, const MatmulTiling& t, const MatmulOperands& op,
+                  const std::vector<uint32_t>& deps, arch::Program& program, TagTable& tags) {
+    const Layout L(t, op);
+    const int64_t e = L.e, eo = L.eo;
+    const int64_t dmas = config.dma_engines;
+    // With several DDR-side engines, A panels, B panels and write-backs each
+    // get their own queue so that one never waits behind another.
+    const EngineId load_a{EngineKind::ClusterDma, 0};
+    const EngineId load_b{EngineKind::ClusterDma, int(std::min<int64_t>(1, dmas - 1))};
+    const EngineId store_c{EngineKind::ClusterDma, int(std::min<int64_t>(2, dmas - 1))};
+    const uint32_t tag_a_l1 = tags(op.a_name + " panel -> L1"), tag_b_l1 = tags(op.b_name + " panel -> L1");
+    const uint32_t tag_a_l0 = tags(op.a_name + " tile -> L0"), tag_b_l0 = tags(op.b_name + " tile -> L0");
+    const uint32_t tag_mm = tags(op.c_name + " += " + op.a_name + " @ " + op.b_name);
+    const uint32_t tag_c_l1 = tags(op.c_name + " tile -> L1"), tag_c_ddr = tags(op.c_name + " tile -> DDR");
+    const int64_t steps = ceil_div(op.K, t.kb);
+
+    for (int64_t bi = 0; bi < ceil_div(op.M, t.block_rows()); ++bi) {
+        for (int64_t bj = 0; bj < ceil_div(op.N, t.block_cols()); ++bj) {
+            const int64_t row0 = bi * t.block_rows(), col0 = bj * t.block_cols();
+            const int64_t rows = std::min(t.block_rows(), op.M - row0);
+            const int64_t cols = std::min(t.block_cols(), op.N - col0);
+            BlockBuilder block(op.c_name + "[" + range(row0, rows) + ", " + range(col0, cols) + "]");
+            for (uint32_t d : deps) block.depend_on(d);
+
+            std::vector<CubeWork> cubes;
+            for (int64_t r = 0; r < t.grid_rows; ++r)
+                for (int64_t q = 0; q < t.grid_cols; ++q) {
+                    int64_t m = std::min(t.mt, rows - r * t.mt), n = std::min(t.nt, cols - q * t.nt);
+                    if (m <= 0 || n <= 0) continue;  // an edge block leaves this cube idle
+                    CubeWork w{int(r * t.grid_cols + q), r * t.mt, q * t.nt, m, n};
+                    for (FlagId* f : {&w.a_ready, &w.b_ready, &w.a_free, &w.b_free, &w.l0_ready, &w.l0_free,
+                                      &w.c_done, &w.c_in_l1})
+                        *f = block.new_flag();
+                    cubes.push_back(w);
+                }
+
+            // DDR -> L1: panel s goes to buffer s % 2 once every cube has
+            // finished reading panel s - 2 from it.
+            for (int64_t s = 0; s < steps; ++s) {
+                const int64_t k0 = s * t.kb, kb = std::min(t.kb, op.K - k0);
+                arch::Command a = dma_command(
+                    copy2d(Space::DDR, op.a_addr + uint64_t((row0 * op.K + k0) * e), uint64_t(op.K * e), Space::L1,
+                           L.l1_a[s % 2], uint64_t(t.kb * e), rows, kb * e),
+                    tag_a_l1);
+                arch::Command b = dma_command(
+                    copy2d(Space::DDR, op.b_addr + uint64_t((k0 * op.N + col0) * e), uint64_t(op.N * e), Space::L1,
+                           L.l1_b[s % 2], uint64_t(t.block_cols() * e), kb, cols * e),
+                    tag_b_l1);
+                for (const CubeWork& w : cubes) {
+                    if (s >= 2) a.waits.push_back(w.a_free), b.waits.push_back(w.b_free);
+                    a.sets.push_back(w.a_ready), b.sets.push_back(w.b_ready);
+                }
+                block.stream(load_a).push_back(std::move(a));
+                block.stream(load_b).push_back(std::move(b));
+            }
+
+            for (const CubeWork& w : cubes) {
+                const EngineId dma{EngineKind::CubeDma, w.index}, mac{EngineKind::Cube, w.index};
+                auto& moves = block.stream(dma);
+                auto& macs = block.stream(mac);
+                int64_t u = 0;  // L0 step: buffer u % 2, reused after the MATMUL of step u - 2
+                for (int64_t s = 0; s < steps; ++s) {
+                    const int64_t kb = std::min(t.kb, op.K - s * t.kb);
+                    const int64_t tiles = ceil_div(kb, t.kt);
+                    for (int64_t k = 0; k < tiles; ++k, ++u) {
+                        const int64_t kt = std::min(t.kt, kb - k * t.kt);
+                        arch::Command a = dma_command(
+                            copy2d(Space::L1, L.l1_a[s % 2] + uint64_t((w.row0 * t.kb + k * t.kt) * e),
+                                   uint64_t(t.kb * e), Space::L0, L.l0_a[u % 2], uint64_t(kt * e), w.m, kt * e),
+                            tag_a_l0);
+                        arch::Command b = dma_command(
+                            copy2d(Space::L1, L.l1_b[s % 2] + uint64_t((k * t.kt * t.block_cols() + w.col0) * e),
+                                   uint64_t(t.block_cols() * e), Space::L0, L.l0_b[u % 2], uint64_t(w.n * e), kt,
+                                   w.n * e),
+                            tag_b_l0);
+                        if (k == 0) a.waits.push_back(w.a_ready), b.waits.push_back(w.b_ready);
+                        if (u >= 2) a.waits.push_back(w.l0_free);
+                        if (k == tiles - 1) a.sets.push_back(w.a_free), b.sets.push_back(w.b_free);
+                        b.sets.push_back(w.l0_ready);
+                        moves.push_back(std::move(a));
+                        moves.push_back(std::move(b));
+
+                        arch::MatmulArgs mm;
+                        mm.m = uint32_t(w.m), mm.k = uint32_t(kt), mm.n = uint32_t(w.n);
+                        mm.dtype = op.in;
+                        mm.accumulate = u > 0;
+                        mm.a_addr = L.l0_a[u % 2], mm.b_addr = L.l0_b[u % 2], mm.c_addr = L.l0_c;
+                        arch::Command c = matmul_command(mm, tag_mm);
+                        c.waits.push_back(w.l0_ready);
+                        c.sets.push_back(w.l0_free);
+                        macs.push_back(std::move(c));
+                    }
+                }
+                macs.back().sets.push_back(w.c_done);
+
+                // Write-back: the float32 accumulator to L1 (narrowed in flight
+                // when C is float16), then L1 to C's rows in DDR.
+                arch::DmaArgs to_l1 = copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
+                                             L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
+                                             uint64_t(t.block_cols() * eo), w.m, w.n * eo);
+                to_l1.convert_f32_to_f16 = op.out == arch::DType::Float16;
+                arch::Command c1 = dma_command(to_l1, tag_c_l1);
+                c1.waits.push_back(w.c_done);
+                c1.sets.push_back(w.c_in_l1);
+                moves.push_back(std::move(c1));
+            }
+            for (const CubeWork& w : cubes) {
+                arch::Command c2 = dma_command(
+                    copy2d(Space::L1, L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
+                           uint64_t(t.block_cols() * eo), Space::DDR,
+                           op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo), uint64_t(op.N * eo),
+                           w.m, w.n * eo),
+                    tag_c_ddr);
+                c2.waits.push_back(w.c_in_l1);
+                block.stream(store_c).push_back(std::move(c2));
+            }
+            program.blocks.push_back(block.finish());
+        }
+    }
+}
+
+}  // namespace dsl

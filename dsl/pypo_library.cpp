@@ -1,0 +1,220 @@
+#include "dsl/pypo_library.h"
+
+#include <algorithm>
+#include <climits>
+
+#include "dsl/diagnostics.h"
+
+namespace dsl {
+
+namespace {
+
+[[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) { throw CompileError(loc, msg); }
+
+std::string loc_text(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.col); }
+
+// Members of the documents' API that a later slice of the language adds:
+// naming them gets "not supported yet" rather than "no attribute".
+const char* const kPypoNotYet[] = {"task", "mem", "precision", "shape_hint", "log", "weight"};
+
+// Python built-ins a PyPTO program may reasonably use, which the language
+// will have but does not yet.
+const char* const kBuiltinsNotYet[] = {"print", "range", "min", "max", "abs", "int", "float", "str", "bool",
+                                       "list", "tuple", "enumerate", "zip", "sum", "round", "isinstance"};
+
+template <size_t N> bool among(const char* const (&list)[N], const std::string& s) {
+    return std::find(std::begin(list), std::end(list), s) != std::end(list);
+}
+
+// The location of element k of a shape argument, when it was written as a
+// literal tuple or list, so the caret lands on the bad dimension itself.
+SourceLoc element_loc(const Arg& arg, size_t k) {
+    if (arg.expr && arg.expr->is<ast::Tuple>() && k < arg.expr->as<ast::Tuple>().elts.size())
+        return arg.expr->as<ast::Tuple>().elts[k]->loc;
+    if (arg.expr && arg.expr->is<ast::List>() && k < arg.expr->as<ast::List>().elts.size())
+        return arg.expr->as<ast::List>().elts[k]->loc;
+    return arg.loc;
+}
+
+std::vector<int64_t> shape_arg(const std::string& fn, const Arg& arg) {
+    const Value& v = arg.value;
+    if (!v.is_sequence()) fail(arg.loc, fn + ": shape must be a tuple of integers, got " + type_name(v));
+    if (v.items->empty()) fail(arg.loc, fn + ": shape must have at least one dimension");
+    std::vector<int64_t> shape;
+    for (size_t k = 0; k < v.items->size(); ++k) {
+        const Value& d = (*v.items)[k];
+        std::string which = fn + ": shape[" + std::to_string(k) + "]";
+        if (!d.is(Value::Kind::Int)) fail(element_loc(arg, k), which + " must be an integer, got " + type_name(d));
+        if (d.i <= 0) fail(element_loc(arg, k), which + " must be positive, got " + std::to_string(d.i));
+        shape.push_back(d.i);
+    }
+    return shape;
+}
+
+arch::DType dtype_arg(const std::string& fn, const Arg& arg) {
+    const Value& v = arg.value;
+    if (v.is(Value::Kind::Str) && v.s == "float16") return arch::DType::Float16;
+    if (v.is(Value::Kind::Str) && v.s == "float32") return arch::DType::Float32;
+    fail(arg.loc, fn + ": dtype must be 'float16' or 'float32', got " + repr(v));
+}
+
+std::string name_arg(const std::string& fn, const Arg& arg) {
+    if (!arg.value.is(Value::Kind::Str)) fail(arg.loc, fn + ": name must be a string, got " + type_name(arg.value));
+    if (arg.value.s.empty()) fail(arg.loc, fn + ": name must not be empty");
+    return arg.value.s;
+}
+
+}  // namespace
+
+const char* dtype_text(arch::DType t) { return t == arch::DType::Float32 ? "float32" : "float16"; }
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+    std::string out = "(";
+    for (size_t k = 0; k < shape.size(); ++k) out += (k ? ", " : "") + std::to_string(shape[k]);
+    if (shape.size() == 1) out += ",";
+    return out + ")";
+}
+
+PypoLibrary::PypoLibrary(TaskGraph& graph) : graph_(graph) {
+    for (size_t k = 0; k < graph_.tensors.size(); ++k) tensor_by_name_[graph_.tensors[k].name] = int(k);
+}
+
+Value PypoLibrary::module() { return Value::namespace_("pypo"); }
+
+std::string PypoLibrary::describe_tensor(int tensor) const {
+    const TensorNode& t = graph_.tensors[size_t(tensor)];
+    return shape_text(t.shape) + " " + dtype_text(t.dtype);
+}
+
+Value PypoLibrary::builtin(const std::string& name, const SourceLoc& loc, bool& found) const {
+    found = true;
+    if (name == "len") return Value::function("len");
+    if (among(kBuiltinsNotYet, name)) fail(loc, "built-in '" + name + "' is not supported yet");
+    found = false;
+    return Value();
+}
+
+Value PypoLibrary::attribute(const Value& obj, const std::string& attr, const SourceLoc& loc) const {
+    if (obj.is(Value::Kind::Namespace)) {
+        if (obj.s == "pypo") {
+            if (attr == "input" || attr == "output") return Value::function("pypo." + attr);
+            if (attr == "op" || attr == "config") return Value::namespace_("pypo." + attr);
+            if (among(kPypoNotYet, attr)) fail(loc, "pypo." + attr + " is not supported yet");
+            fail(loc, "module 'pypo' has no attribute '" + attr + "'");
+        }
+        if (obj.s == "pypo.op") {
+            if (is_known_op(attr)) return Value::function("pypo.op." + attr);
+            fail(loc, "pypo.op has no operation '" + attr + "'");
+        }
+        if (obj.s == "pypo.config") {
+            if (attr == "MAX_PARALLEL") return Value::integer(graph_.max_parallel);
+            fail(loc, "pypo.config has no setting '" + attr + "'");
+        }
+    }
+    if (obj.is(Value::Kind::Tensor)) {
+        const TensorNode& t = graph_.tensors[size_t(obj.tensor)];
+        if (attr == "shape") {
+            std::vector<Value> dims;
+            for (int64_t d : t.shape) dims.push_back(Value::integer(d));
+            return Value::tuple(std::move(dims));
+        }
+        if (attr == "dtype") return Value::str(dtype_text(t.dtype));
+        if (attr == "name") return Value::str(t.name);
+        fail(loc, "tensor has no attribute '" + attr + "'");
+    }
+    fail(loc, "'" + type_name(obj) + "' object has no attribute '" + attr + "'");
+}
+
+void PypoLibrary::set_attribute(const Value& obj, const std::string& attr, const SourceLoc& attr_loc,
+                                const Value& value, const SourceLoc& value_loc) {
+    if (obj.is(Value::Kind::Namespace) && obj.s == "pypo.config") {
+        if (attr != "MAX_PARALLEL") fail(attr_loc, "pypo.config has no setting '" + attr + "'");
+        if (!value.is(Value::Kind::Int) || value.i <= 0)
+            fail(value_loc, "pypo.config.MAX_PARALLEL must be a positive integer, got " + repr(value));
+        if (value.i > INT_MAX)
+            fail(value_loc, "pypo.config.MAX_PARALLEL is too large: " + std::to_string(value.i));
+        graph_.max_parallel = int(value.i);
+        return;
+    }
+    if (obj.is(Value::Kind::Namespace)) fail(attr_loc, "cannot assign to " + obj.s + "." + attr);
+    fail(attr_loc, "cannot set attribute '" + attr + "' of a " + type_name(obj));
+}
+
+Value PypoLibrary::call(const CallSite& call) {
+    if (call.callee == "pypo.input") return input(call);
+    if (call.callee == "pypo.output") return output(call);
+    if (call.callee == "len") return len(call);
+    if (call.callee.compare(0, 8, "pypo.op.") == 0) return call_op(call);
+    fail(call.loc, "'" + call.callee + "' cannot be called");  // unreachable: functions come from this library
+}
+
+Value PypoLibrary::input(const CallSite& call) {
+    const Signature sig{"pypo.input", {"name", "shape", "dtype"}, 2, {}};
+    auto args = bind_args(sig, call);
+    std::string name = name_arg(sig.name, *args[0]);
+    std::vector<int64_t> shape = shape_arg(sig.name, *args[1]);
+    arch::DType dtype = args[2] ? dtype_arg(sig.name, *args[2]) : arch::DType::Float16;
+    require_free_name(sig.name, name, args[0]->loc);
+    return Value::tensor_ref(add_tensor(name, std::move(shape), dtype, TensorRole::Input, call.loc));
+}
+
+Value PypoLibrary::output(const CallSite& call) {
+    const Signature sig{"pypo.output", {"name", "tensor"}, 2, {}};
+    auto args = bind_args(sig, call);
+    std::string name = name_arg(sig.name, *args[0]);
+    const Arg& tensor_arg = *args[1];
+    if (!tensor_arg.value.is(Value::Kind::Tensor))
+        fail(tensor_arg.loc, sig.name + ": expected a tensor, got " + type_name(tensor_arg.value));
+    TensorNode& t = graph_.tensors[size_t(tensor_arg.value.tensor)];
+    if (t.role == TensorRole::Input)
+        fail(tensor_arg.loc, sig.name + ": '" + t.name + "' is an input; outputs must be computed");
+    if (t.role == TensorRole::Output)
+        fail(tensor_arg.loc, sig.name + ": this tensor is already output '" + t.name + "'");
+    require_free_name(sig.name, name, args[0]->loc);
+    // The output takes the program's name; its generated name is freed.
+    tensor_by_name_.erase(t.name);
+    t.name = name;
+    t.role = TensorRole::Output;
+    tensor_by_name_[name] = tensor_arg.value.tensor;
+    return Value();
+}
+
+Value PypoLibrary::len(const CallSite& call) {
+    const Signature sig{"len", {"obj"}, 1, {}};
+    auto args = bind_args(sig, call);
+    const Value& v = args[0]->value;
+    if (v.is(Value::Kind::Str)) return Value::integer(int64_t(v.s.size()));
+    if (v.is_sequence()) return Value::integer(int64_t(v.items->size()));
+    std::string hint = v.is(Value::Kind::Tensor) ? "; use .shape" : "";
+    fail(args[0]->loc, "len: object of type '" + type_name(v) + "' has no len()" + hint);
+}
+
+int PypoLibrary::add_tensor(std::string name, std::vector<int64_t> shape, arch::DType dtype, TensorRole role,
+                            const SourceLoc& loc) {
+    TensorNode t;
+    t.name = std::move(name);
+    t.shape = std::move(shape);
+    t.dtype = dtype;
+    t.role = role;
+    t.loc = loc;
+    int index = int(graph_.tensors.size());
+    tensor_by_name_[t.name] = index;
+    graph_.tensors.push_back(std::move(t));
+    return index;
+}
+
+std::string PypoLibrary::generated_name(const std::string& op) {
+    for (;;) {
+        std::string name = op + "_" + std::to_string(++op_counts_[op]);
+        if (!tensor_by_name_.count(name)) return name;
+    }
+}
+
+void PypoLibrary::require_free_name(const std::string& fn, const std::string& name, const SourceLoc& loc) const {
+    auto it = tensor_by_name_.find(name);
+    if (it == tensor_by_name_.end()) return;
+    fail(loc, fn + ": a tensor named '" + name + "' already exists (declared at " +
+                  loc_text(graph_.tensors[size_t(it->second)].loc) + ")");
+}
+
+}  // namespace dsl

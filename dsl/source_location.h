@@ -1,0 +1,24 @@
+// Where a piece of program text came from, for diagnostics.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dsl {
+
+// A program file held in memory; diagnostics quote its lines.
+struct SourceFile {
+    std::string path;
+    std::string text;
+    // The text of line `line` (1-based), without its newline; "" if out of range.
+    std::string line_text(int line) const;
+};
+
+struct SourceLoc {
+    std::shared_ptr<const SourceFile> file;
+    int line = 0;  // 1-based
+    int col = 0;   // 1-based, in bytes
+};
+
+}  // namespace dsl

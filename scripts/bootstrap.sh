@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages davinci-sim needs (only those missing), then
+# configures and builds a Release build into build/.
+# Idempotent: with everything installed and built, it only re-runs the build.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+
+packages=(
+  g++ cmake make pkg-config
+  libsystemc-dev
+  libboost-program-options-dev
+  nlohmann-json3-dev
+  libgtest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}" >&2
+  if [[ $(id -u) -ne 0 ]]; then
+    sudo=sudo
+  else
+    sudo=
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"

@@ -1,0 +1,356 @@
+// The hardware configuration: loader, validation, default and listing, all
+// generated from config_params.def so that adding a parameter is one line
+// there and nothing here.
+#include "sim/arch/config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+namespace arch {
+namespace {
+
+using nlohmann::json;
+
+// A float such as 4.0 is refused, not truncated: a count or size written as
+// a float is more likely a mistake than an intent.
+bool read_integer(const json& v, int64_t min, int64_t& out) {
+    if (v.is_number_unsigned()) {
+        // Above INT64_MAX it cannot be stored; such a value is nonsense anyway.
+        const auto u = v.get<uint64_t>();
+        if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return false;
+        out = static_cast<int64_t>(u);
+    } else if (v.is_number_integer()) {
+        out = v.get<int64_t>();
+    } else {
+        return false;
+    }
+    return out >= min;
+}
+
+// One type per kind of the .def list, named like the kind so the X-macro can
+// name it directly. read() returns false for a wrong type or an out-of-range
+// value; the caller turns that into a message built from `expected`.
+struct PositiveInt {
+    static constexpr const char* kind = "positive integer";
+    static constexpr const char* expected = "a positive integer";
+    static bool read(const json& v, int64_t& out) { return read_integer(v, 1, out); }
+};
+
+struct NonNegativeInt {
+    static constexpr const char* kind = "non-negative integer";
+    static constexpr const char* expected = "a non-negative integer";
+    static bool read(const json& v, int64_t& out) { return read_integer(v, 0, out); }
+};
+
+struct PositiveReal {
+    static constexpr const char* kind = "positive number";
+    static constexpr const char* expected = "a positive number";
+    static bool read(const json& v, double& out) {
+        if (!v.is_number()) return false;  // booleans are not numbers in nlohmann
+        const double d = v.get<double>();
+        if (!(d > 0) || !std::isfinite(d)) return false;
+        out = d;
+        return true;
+    }
+};
+
+// Everything the loader needs to know about one parameter. Captureless
+// lambdas give each parameter typed access to its own member without a
+// parameter name being written anywhere but the .def file.
+struct ParamSpec {
+    const char* path;
+    const char* kind;
+    const char* expected;
+    const char* unit;
+    const char* description;
+    bool (*read)(const json& value, Config& c);
+    json (*write)(const Config& c);
+};
+
+const ParamSpec kParams[] = {
+#define X(kind_, member, path_, unit_, def, desc)                                  \
+    {path_, kind_::kind, kind_::expected, unit_, desc,                              \
+     [](const json& v, Config& c) { return kind_::read(v, c.member); },            \
+     [](const Config& c) { return json(c.member); }},
+#include "sim/arch/config_params.def"
+#undef X
+};
+
+std::vector<std::string> split_path(const std::string& path) {
+    std::vector<std::string> parts;
+    std::string::size_type start = 0;
+    for (;;) {
+        const auto dot = path.find('.', start);
+        parts.push_back(path.substr(start, dot - start));
+        if (dot == std::string::npos) return parts;
+        start = dot + 1;
+    }
+}
+
+// Dotted prefixes of `path` with `n` segments, e.g. ("cube.l0_kib", 1) -> "cube".
+std::string path_prefix(const std::vector<std::string>& parts, std::size_t n) {
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) s += (i ? "." : "") + parts[i];
+    return s;
+}
+
+const ParamSpec* find_param(const std::string& path) {
+    for (const ParamSpec& p : kParams)
+        if (path == p.path) return &p;
+    return nullptr;
+}
+
+// A section is any proper prefix of a declared path ("cube", "chip", ...).
+bool is_section(const std::string& path) {
+    for (const ParamSpec& p : kParams) {
+        const std::string full = p.path;
+        if (full.size() > path.size() && full.compare(0, path.size(), path) == 0 &&
+            full[path.size()] == '.')
+            return true;
+    }
+    return false;
+}
+
+std::size_t levenshtein(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                               diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// The nearest valid name at the same nesting level, compared as full paths so
+// that a key put in the wrong section ("cube.dma_engines") still finds its
+// home ("cluster.dma_engines"). Ties go to the earlier declaration.
+std::string suggest(const std::string& unknown, std::size_t depth) {
+    std::string best;
+    std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+    for (const ParamSpec& p : kParams) {
+        const auto parts = split_path(p.path);
+        if (parts.size() < depth) continue;
+        const std::string candidate = path_prefix(parts, depth);
+        const std::size_t d = levenshtein(unknown, candidate);
+        if (d < best_distance) {
+            best_distance = d;
+            best = candidate;
+        }
+    }
+    const std::size_t limit = std::max<std::size_t>(2, unknown.size() / 3);
+    return best_distance <= limit ? best : std::string();
+}
+
+// Compact JSON for messages. `replace` because a hand-built json (not one
+// from the parser) may hold invalid UTF-8, and a message must not throw.
+std::string compact(const json& v) {
+    return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// {"cube": {"l0_kib": ...}} for the dotted key "cube.l0_kib".
+std::string nested_form(const std::string& dotted_key) {
+    const auto parts = split_path(dotted_key);
+    std::string open, close;
+    for (const std::string& part : parts) {
+        open += "{" + json(part).dump() + ": ";
+        close += "}";
+    }
+    return open + "..." + close;
+}
+
+[[noreturn]] void fail(const std::string& origin, const std::string& what) {
+    throw ConfigError(origin + ": " + what);
+}
+
+// Walks one JSON object whose keys live under `prefix` ("" at the top).
+// nlohmann::json keeps object keys sorted, so "first problem in document
+// order" here means first in key order: deterministic, if not the file's
+// textual order.
+void apply_object(const json& object, const std::string& prefix, std::size_t depth,
+                  Config& c, const std::string& origin) {
+    for (const auto& item : object.items()) {
+        const std::string& key = item.key();
+        const json& value = item.value();
+        const std::string path = prefix.empty() ? key : prefix + "." + key;
+        // A dotted key ({"cube.l0_kib": 32}) is not the nested form; refusing
+        // it keeps one spelling per parameter.
+        const bool plain_key = key.find('.') == std::string::npos;
+        if (const ParamSpec* p = plain_key ? find_param(path) : nullptr) {
+            if (!p->read(value, c))
+                fail(origin, path + ": expected " + p->expected + ", got " + compact(value));
+        } else if (plain_key && is_section(path)) {
+            if (!value.is_object())
+                fail(origin, path + ": expected an object, got " + compact(value));
+            apply_object(value, path, depth + 1, c, origin);
+        } else if (!plain_key && (find_param(path) || is_section(path))) {
+            fail(origin, path + ": unknown key (write it nested: " + nested_form(key) + ")");
+        } else {
+            const std::string near = suggest(path, depth);
+            fail(origin, path + ": unknown key" +
+                             (near.empty() ? std::string() : " (did you mean " + near + "?)"));
+        }
+    }
+}
+
+// Line and column (1-based) of the byte nlohmann stopped at. `byte` counts the
+// characters read, so the offending one is at index byte-1; past the end it
+// points just after the last character.
+std::string line_col(const std::string& text, std::size_t byte) {
+    const std::size_t at = std::min(byte - 1, text.size());
+    std::size_t line = 1, line_start = 0;
+    for (std::size_t i = 0; i < at; ++i)
+        if (text[i] == '\n') {
+            ++line;
+            line_start = i + 1;
+        }
+    return std::to_string(line) + ":" + std::to_string(at - line_start + 1);
+}
+
+// nlohmann's message without "[json.exception.parse_error.101] " and
+// "parse error at line 1, column 2: " (we print our own position).
+std::string short_reason(std::string msg) {
+    if (!msg.empty() && msg[0] == '[') {
+        const auto close = msg.find("] ");
+        if (close != std::string::npos) msg.erase(0, close + 2);
+    }
+    if (msg.compare(0, 11, "parse error") == 0) {
+        const auto colon = msg.find(": ");
+        if (colon != std::string::npos) msg.erase(0, colon + 2);
+    }
+    std::replace(msg.begin(), msg.end(), '\n', ' ');
+    return msg;
+}
+
+// Re-parses a text known to be bad, only to learn where: parse errors carry a
+// byte position, but a number overflow (out_of_range.406) is thrown without
+// one, while the SAX interface reports a position for both.
+struct ErrorLocator : json::json_sax_t {
+    std::size_t byte = 0;
+    std::string what;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&,
+                     const json::exception& ex) override {
+        byte = position;
+        what = ex.what();
+        return false;
+    }
+};
+
+std::string describe_default(const ParamSpec& p, const Config& defaults) {
+    const std::string value = p.write(defaults).dump();
+    std::string unit = p.unit;
+    // "1 cycle", not "1 cycles": units are declared in the plural.
+    if (value == "1" && !unit.empty() && unit.back() == 's') unit.pop_back();
+    return unit.empty() ? value : value + " " + unit;
+}
+
+}  // namespace
+
+const std::vector<ParamInfo>& config_params() {
+    static const std::vector<ParamInfo> params = [] {
+        const Config defaults;
+        std::vector<ParamInfo> list;
+        for (const ParamSpec& p : kParams)
+            list.push_back({p.path, p.kind, p.unit, p.write(defaults).dump(), p.description});
+        return list;
+    }();
+    return params;
+}
+
+Config default_config() { return Config{}; }
+
+Config config_from_json(const json& j, const std::string& origin) {
+    if (!j.is_object())
+        fail(origin, "expected a JSON object at the top level, got " + compact(j));
+    Config c = default_config();
+    apply_object(j, "", 1, c, origin);
+    return c;
+}
+
+Config load_config_file(const std::string& path) {
+    std::error_code ec;
+    std::ifstream in;
+    // A directory opens fine as an ifstream on Linux and then reads nothing.
+    if (!std::filesystem::is_directory(path, ec)) in.open(path, std::ios::binary);
+    if (!in.is_open()) throw ConfigError(path + ": cannot open file");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) throw ConfigError(path + ": cannot open file");
+    const std::string text = buffer.str();
+
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::exception& e) {
+        ErrorLocator locator;
+        json::sax_parse(text, &locator);
+        const std::string where =
+            locator.byte > 0 ? path + ":" + line_col(text, locator.byte) : path;
+        const std::string reason = locator.what.empty() ? e.what() : locator.what;
+        throw ConfigError(where + ": invalid JSON: " + short_reason(reason));
+    }
+    return config_from_json(j, path);
+}
+
+json config_to_json(const Config& c) {
+    // nlohmann::json sorts keys, so the output is in key order, not
+    // declaration order; JSON consumers do not care and diffs stay stable.
+    json j = json::object();
+    for (const ParamSpec& p : kParams) {
+        json* node = &j;
+        for (const std::string& part : split_path(p.path)) node = &(*node)[part];
+        *node = p.write(c);
+    }
+    return j;
+}
+
+std::string describe_config_params() {
+    const Config defaults;
+    std::size_t path_w = 0, kind_w = 0, default_w = 0;
+    for (const ParamSpec& p : kParams) {
+        path_w = std::max(path_w, std::string(p.path).size());
+        kind_w = std::max(kind_w, std::string(p.kind).size());
+        default_w = std::max(default_w, describe_default(p, defaults).size());
+    }
+    std::ostringstream out;
+    out << "Hardware configuration (JSON objects nested by the dotted path; "
+           "every key is optional):\n";
+    out << std::left;
+    for (const ParamSpec& p : kParams) {
+        out << "  " << std::setw(static_cast<int>(path_w + 2)) << p.path
+            << std::setw(static_cast<int>(kind_w + 2)) << p.kind
+            << std::setw(static_cast<int>(default_w + 2)) << describe_default(p, defaults)
+            << p.description << "\n";
+    }
+    out << "Bandwidths are in bytes/cycle: at a 1 GHz clock, B bytes/cycle is B GB/s.\n";
+    return out.str();
+}
+
+}  // namespace arch

@@ -1,0 +1,61 @@
+// The hardware contract: one Config per simulated chip, loaded from JSON and
+// validated against the declarations in config_params.def.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace arch {
+
+struct Config {
+#define X(kind, member, path, unit, def, desc) kind##_t member = def;
+    using PositiveInt_t = int64_t;
+    using NonNegativeInt_t = int64_t;
+    using PositiveReal_t = double;
+#include "sim/arch/config_params.def"
+#undef X
+
+    int64_t cubes_total() const { return clusters * cubes_per_cluster; }
+    int64_t macs_per_cycle() const { return mac_rows * mac_cols; }
+    int64_t l0_bytes() const { return l0_kib * 1024; }
+    int64_t l1_bytes() const { return l1_kib * 1024; }
+    int64_t ddr_bytes() const { return ddr_gib * (int64_t{1} << 30); }
+};
+
+// One declared parameter, for listings and docs.
+struct ParamInfo {
+    std::string path;         // "cube.l0_kib"
+    std::string kind;         // "positive integer", ...
+    std::string unit;         // "KiB" or ""
+    std::string default_text; // "32"
+    std::string description;
+};
+
+// A bad configuration. what() is the full message, e.g.
+// "configs/x.json: cube.l0_kib: expected a positive integer, got -3".
+class ConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+const std::vector<ParamInfo>& config_params();
+
+// The built-in default (the user documents' hardware).
+Config default_config();
+
+// Parses and validates. `origin` names the source in messages (a file path).
+// Every key is optional: a missing key keeps its default.
+Config config_from_json(const nlohmann::json& j, const std::string& origin);
+Config load_config_file(const std::string& path);
+
+// Nested JSON with every parameter, in declaration order.
+nlohmann::json config_to_json(const Config& c);
+
+// The `--help-config` listing.
+std::string describe_config_params();
+
+}  // namespace arch

@@ -1,0 +1,123 @@
+#include "sim/arch/program_check.h"
+
+#include <string>
+#include <vector>
+
+namespace arch {
+
+namespace {
+
+struct Where {
+    size_t block;
+    const Stream* stream;
+    size_t command;
+};
+
+[[noreturn]] void fail(const Where& w, const std::string& why) {
+    std::string msg = "block " + std::to_string(w.block);
+    if (w.stream) msg += ", " + engine_name(w.stream->engine) + " command " + std::to_string(w.command);
+    throw ProgramError("invalid program: " + msg + ": " + why);
+}
+
+uint64_t capacity(Space s, const Config& c) {
+    switch (s) {
+    case Space::DDR: return uint64_t(c.ddr_bytes());
+    case Space::L1: return uint64_t(c.l1_bytes());
+    case Space::L0: return uint64_t(c.l0_bytes());
+    }
+    return 0;
+}
+
+// A 2D region [addr, addr + (rows-1)*stride + row_bytes) must lie in the space.
+void check_region(const Where& w, const Config& c, Space s, uint64_t addr, uint64_t rows, uint64_t row_bytes,
+                  uint64_t stride, const char* what) {
+    uint64_t end = addr + (rows - 1) * stride + row_bytes;
+    if (end > capacity(s, c) || end < addr)
+        fail(w, std::string(what) + " region ends at byte " + std::to_string(end) + ", beyond " + space_name(s) +
+                    " capacity " + std::to_string(capacity(s, c)));
+}
+
+bool link_allowed(EngineKind k, const DmaArgs& d) {
+    auto is = [&](Space a, Space b) { return d.src == a && d.dst == b; };
+    if (k == EngineKind::ClusterDma) return is(Space::DDR, Space::L1) || is(Space::L1, Space::DDR);
+    if (k == EngineKind::CubeDma) return is(Space::L1, Space::L0) || is(Space::L0, Space::L1);
+    return false;
+}
+
+void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t num_flags) {
+    EngineKind k = w.stream->engine.kind;
+    for (FlagId f : cmd.waits)
+        if (f >= num_flags) fail(w, "waits on flag f" + std::to_string(f) + " but the block has " + std::to_string(num_flags));
+    for (FlagId f : cmd.sets)
+        if (f >= num_flags) fail(w, "sets flag f" + std::to_string(f) + " but the block has " + std::to_string(num_flags));
+    if (cmd.op == Opcode::Dma) {
+        const DmaArgs& d = cmd.dma;
+        if (k == EngineKind::Cube) fail(w, "a cube cannot execute DMA commands");
+        if (!link_allowed(k, d))
+            fail(w, std::string("engine cannot move ") + space_name(d.src) + " -> " + space_name(d.dst));
+        if (d.rows == 0 || d.row_bytes == 0) fail(w, "empty DMA transfer");
+        if (d.rows > 1 && (d.src_stride < d.row_bytes * (d.convert_f32_to_f16 ? 2u : 1u) || d.dst_stride < d.row_bytes))
+            fail(w, "DMA stride smaller than its row");
+        if (d.convert_f32_to_f16 && !(d.src == Space::L0 && d.dst == Space::L1))
+            fail(w, "float32->float16 conversion is only done writing L0 back to L1");
+        uint64_t src_row = d.convert_f32_to_f16 ? uint64_t(d.row_bytes) * 2 : d.row_bytes;
+        check_region(w, c, d.src, d.src_addr, d.rows, src_row, d.src_stride, "source");
+        check_region(w, c, d.dst, d.dst_addr, d.rows, d.row_bytes, d.dst_stride, "destination");
+    } else {
+        const MatmulArgs& m = cmd.mm;
+        if (k != EngineKind::Cube) fail(w, "only a cube executes MATMUL");
+        if (m.m == 0 || m.k == 0 || m.n == 0) fail(w, "empty MATMUL");
+        uint64_t eb = uint64_t(dtype_bytes(m.dtype));
+        check_region(w, c, Space::L0, m.a_addr, 1, uint64_t(m.m) * m.k * eb, 0, "A operand");
+        check_region(w, c, Space::L0, m.b_addr, 1, uint64_t(m.k) * m.n * eb, 0, "B operand");
+        check_region(w, c, Space::L0, m.c_addr, 1, uint64_t(m.m) * m.n * 4, 0, "C accumulator");
+    }
+}
+
+int engine_limit(EngineKind k, const Config& c) {
+    return int(k == EngineKind::ClusterDma ? c.dma_engines : c.cubes_per_cluster);
+}
+
+}  // namespace
+
+void check_program(const Program& p, const Config& c) {
+    for (size_t b = 0; b < p.blocks.size(); ++b) {
+        const Block& blk = p.blocks[b];
+        for (uint32_t d : blk.deps)
+            if (d >= b) fail({b, nullptr, 0}, "depends on block " + std::to_string(d) + ", which is not an earlier block");
+        // Each flag must have one setting engine and at most one waiting
+        // engine, so the k-th wait always consumes the k-th set: the timing
+        // then cannot depend on which engine the simulator happens to run first.
+        std::vector<int> setter(blk.num_flags, -1), waiter(blk.num_flags, -1);
+        std::vector<uint64_t> sets(blk.num_flags, 0), waits(blk.num_flags, 0);
+        for (size_t s = 0; s < blk.streams.size(); ++s) {
+            const Stream& st = blk.streams[s];
+            Where w{b, &st, 0};
+            if (st.engine.index < 0 || st.engine.index >= engine_limit(st.engine.kind, c))
+                fail(w, "engine does not exist on this hardware");
+            for (size_t o = 0; o < s; ++o)
+                if (blk.streams[o].engine == st.engine) fail(w, "engine has two streams in one block");
+            for (size_t i = 0; i < st.commands.size(); ++i) {
+                w.command = i;
+                const Command& cmd = st.commands[i];
+                check_command(w, c, cmd, blk.num_flags);
+                for (FlagId f : cmd.sets) {
+                    if (setter[f] >= 0 && setter[f] != int(s)) fail(w, "flag f" + std::to_string(f) + " is set by two engines");
+                    setter[f] = int(s);
+                    ++sets[f];
+                }
+                for (FlagId f : cmd.waits) {
+                    if (waiter[f] >= 0 && waiter[f] != int(s)) fail(w, "flag f" + std::to_string(f) + " is waited on by two engines");
+                    waiter[f] = int(s);
+                    ++waits[f];
+                }
+            }
+        }
+        for (uint16_t f = 0; f < blk.num_flags; ++f)
+            if (waits[f] > sets[f])
+                fail({b, nullptr, 0}, "flag f" + std::to_string(f) + " is waited on " + std::to_string(waits[f]) +
+                                          " times but set only " + std::to_string(sets[f]) + " times");
+    }
+}
+
+}  // namespace arch

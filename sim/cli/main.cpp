@@ -1,0 +1,149 @@
+// davinci-sim: compiles a PyPTO program for the configured hardware,
+// simulates it on the SystemC model and reports where the cycles went.
+// The only place that joins the front end (dsl/) and the model (sim/hw).
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "dsl/diagnostics.h"
+#include "dsl/frontend.h"
+#include "dsl/lower.h"
+#include "sim/arch/config.h"
+#include "sim/arch/program_check.h"
+#include "sim/hw/chip.h"
+#include "sim/trace/atomic_file.h"
+#include "sim/trace/report.h"
+#include "sim/trace/timing_csv.h"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kExitUsage = 2;    // bad command line, program or config
+constexpr int kExitFailure = 1;  // the simulation itself failed
+
+struct Options {
+    std::string program;
+    std::string config;
+    std::string report_json;
+    std::string timing_csv;
+    bool dump_program = false;
+    bool quiet = false;
+};
+
+const char* kUsage = "usage: davinci-sim [options] PROGRAM.pto\n";
+
+po::options_description visible_options() {
+    po::options_description o("options");
+    o.add_options()
+        ("help,h", "print this help and exit")
+        ("version", "print the version and exit")
+        ("config,c", po::value<std::string>()->value_name("FILE"),
+         "hardware description (JSON); without it, the built-in default (= configs/cluster.json)")
+        ("help-config", "list every hardware parameter with its unit, default and meaning, and exit")
+        ("dump-program", "print the lowered command streams instead of simulating")
+        ("report-json", po::value<std::string>()->value_name("FILE"), "also write the report as JSON to FILE")
+        ("timing-csv", po::value<std::string>()->value_name("FILE"),
+         "write every command's start and end cycle to FILE (CSV)")
+        ("quiet,q", "do not print the text report");
+    return o;
+}
+
+int usage_error(const std::string& message) {
+    std::cerr << "davinci-sim: error: " << message << "\n" << kUsage << "try 'davinci-sim --help'\n";
+    return kExitUsage;
+}
+
+int run(const Options& opt) {
+    arch::Config config;
+    std::string config_name = "built-in default";
+    try {
+        if (!opt.config.empty()) {
+            config = arch::load_config_file(opt.config);
+            config_name = opt.config;
+        } else {
+            config = arch::default_config();
+        }
+    } catch (const arch::ConfigError& e) {
+        std::cerr << "davinci-sim: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+
+    arch::Program program;
+    try {
+        dsl::TaskGraph graph = dsl::elaborate_file(opt.program);
+        program = dsl::lower(graph, config, opt.program);
+    } catch (const dsl::CompileError& e) {
+        std::cerr << e.what();
+        return kExitUsage;
+    }
+
+    if (opt.dump_program) {
+        arch::check_program(program, config);
+        std::cout << arch::format_program(program);
+        return 0;
+    }
+
+    trace::TimingRecorder timing;
+    trace::RunStats stats = hw::simulate(config, program, opt.timing_csv.empty() ? nullptr : &timing);
+    trace::RunInfo info{opt.program, config_name};
+    if (!opt.report_json.empty())
+        trace::write_file_atomically(opt.report_json, trace::report_json(stats, config, info).dump(2) + "\n");
+    if (!opt.timing_csv.empty())
+        trace::write_file_atomically(opt.timing_csv, trace::format_timing_csv(program, timing.records));
+    if (!opt.quiet) std::cout << trace::format_report(stats, config, info);
+    return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+    po::options_description visible = visible_options();
+    po::options_description all;
+    all.add(visible).add_options()("program", po::value<std::vector<std::string>>());
+    po::positional_options_description positional;
+    positional.add("program", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usage_error(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << kUsage << "\nSimulates a PyPTO program on a DaVinci-style accelerator, cycle by cycle.\n\n"
+                  << visible << "\nexample:\n  davinci-sim --config configs/cluster.json models/gemm_2048.pto\n";
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "davinci-sim " << DAVINCI_VERSION << "\n";
+        return 0;
+    }
+    if (vm.count("help-config")) {
+        std::cout << arch::describe_config_params();
+        return 0;
+    }
+    Options opt;
+    if (!vm.count("program")) return usage_error("no program given");
+    auto programs = vm["program"].as<std::vector<std::string>>();
+    if (programs.size() > 1) return usage_error("one program at a time (got '" + programs[1] + "' too)");
+    opt.program = programs[0];
+    if (vm.count("config")) opt.config = vm["config"].as<std::string>();
+    if (vm.count("report-json")) opt.report_json = vm["report-json"].as<std::string>();
+    if (vm.count("timing-csv")) opt.timing_csv = vm["timing-csv"].as<std::string>();
+    opt.dump_program = vm.count("dump-program") > 0;
+    opt.quiet = vm.count("quiet") > 0;
+    try {
+        return run(opt);
+    } catch (const std::exception& e) {
+        std::cerr << "davinci-sim: error: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}

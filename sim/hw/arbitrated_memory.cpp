@@ -1,0 +1,52 @@
+#include "sim/hw/arbitrated_memory.h"
+
+#include <stdexcept>
+
+#include "sim/hw/sim_time.h"
+
+namespace hw {
+
+ArbitratedMemory::ArbitratedMemory(sc_core::sc_module_name name, const LinkParams& params)
+    : sc_module(name), socket("socket"), params_(params) {
+    socket.register_b_transport(this, &ArbitratedMemory::b_transport);
+    SC_HAS_PROCESS(ArbitratedMemory);
+    SC_METHOD(arbitrate);
+    sensitive << kick_;
+    dont_initialize();
+}
+
+void ArbitratedMemory::before_end_of_elaboration() {
+    int n = int(socket.size());
+    link_ = std::make_unique<RoundRobinLink>(n, params_.bytes_per_cycle, params_.burst_bytes, params_.latency_cycles);
+    for (int i = 0; i < n; ++i) done_.push_back(std::make_unique<sc_core::sc_event>());
+}
+
+void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    // Shared paths are never temporally decoupled: an initiator running ahead
+    // would reorder requests and break the exact arbitration.
+    if (delay != sc_core::SC_ZERO_TIME) throw std::logic_error(std::string(name()) + ": annotated delay on a shared link");
+    uint64_t bytes = trans.get_data_length();
+    if (trans.get_address() >= params_.capacity_bytes || bytes == 0) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    (trans.is_read() ? bytes_read_ : bytes_written_) += bytes;
+    link_->request(requester, bytes, now_cycles());
+    kick_.notify(sc_core::SC_ZERO_TIME);
+    sc_core::wait(*done_[size_t(requester)]);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void ArbitratedMemory::arbitrate() {
+    uint64_t now = now_cycles();
+    link_->advance(now, completed_);
+    for (const RoundRobinLink::Completion& c : completed_) {
+        if (c.cycle <= now) throw std::logic_error(std::string(name()) + ": transfer completed in the past");
+        done_[size_t(c.requester)]->notify(cycles(c.cycle - now));
+    }
+    completed_.clear();
+    uint64_t next = link_->next_final_grant();
+    if (next != RoundRobinLink::kNever) kick_.notify(cycles(next - now));
+}
+
+}  // namespace hw

@@ -1,0 +1,53 @@
+// A memory whose port is a shared, arbitrated link: the DDR channel (shared
+// by every cluster's DMA engines) and each cluster's L1 (shared by its
+// cubes' DMA engines). A TLM-2.0 target: each initiator bound to the socket
+// is one requester of the round-robin arbiter, numbered in binding order.
+//
+// The model is timing-only: payloads carry no data pointer; the data length
+// is the number of bytes crossing the link.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "sim/hw/round_robin_link.h"
+
+namespace hw {
+
+struct LinkParams {
+    uint64_t capacity_bytes = 0;
+    uint64_t bytes_per_cycle = 1;
+    uint64_t burst_bytes = 1;
+    uint64_t latency_cycles = 0;
+};
+
+class ArbitratedMemory : public sc_core::sc_module {
+public:
+    tlm_utils::multi_passthrough_target_socket<ArbitratedMemory> socket;
+
+    ArbitratedMemory(sc_core::sc_module_name name, const LinkParams& params);
+
+    const LinkParams& params() const { return params_; }
+    uint64_t bytes_read() const { return bytes_read_; }
+    uint64_t bytes_written() const { return bytes_written_; }
+    uint64_t busy_cycles() const { return link_ ? link_->busy_cycles() : 0; }
+
+private:
+    void before_end_of_elaboration() override;
+    void b_transport(int requester, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    void arbitrate();
+
+    LinkParams params_;
+    std::unique_ptr<RoundRobinLink> link_;  // sized once the socket is bound
+    std::vector<std::unique_ptr<sc_core::sc_event>> done_;
+    std::vector<RoundRobinLink::Completion> completed_;
+    sc_core::sc_event kick_;
+    uint64_t bytes_read_ = 0, bytes_written_ = 0;
+};
+
+}  // namespace hw

@@ -1,0 +1,95 @@
+#include "sim/hw/chip.h"
+
+#include "sim/arch/program_check.h"
+#include "sim/hw/sim_time.h"
+
+namespace hw {
+
+namespace {
+
+LinkParams ddr_params(const arch::Config& c) {
+    return {uint64_t(c.ddr_bytes()), uint64_t(c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
+            uint64_t(c.ddr_latency_cycles)};
+}
+
+std::vector<std::unique_ptr<Cluster>> make_clusters(const arch::Config& c, trace::Recorder* recorder) {
+    std::vector<std::unique_ptr<Cluster>> v;
+    for (int64_t i = 0; i < c.clusters; ++i)
+        v.push_back(std::make_unique<Cluster>(("cluster" + std::to_string(i)).c_str(), uint32_t(i), c, recorder));
+    return v;
+}
+
+}  // namespace
+
+std::vector<Cluster*> Chip::pointers(std::vector<std::unique_ptr<Cluster>>& v) {
+    std::vector<Cluster*> out;
+    for (auto& c : v) out.push_back(c.get());
+    return out;
+}
+
+Chip::Chip(sc_core::sc_module_name name, const arch::Config& config, const arch::Program& program,
+           trace::Recorder* recorder)
+    : sc_module(name),
+      config_(config),
+      ddr_("ddr", ddr_params(config)),
+      clusters_(make_clusters(config, recorder)),
+      dispatcher_("dispatcher", program, pointers(clusters_), uint64_t(config.dispatch_cycles)) {
+    // Binding order numbers the DDR requesters: cluster-major, then engine.
+    for (auto& c : clusters_) c->bind_ddr(ddr_.socket);
+}
+
+std::vector<trace::LinkStats> Chip::link_stats() const {
+    std::vector<trace::LinkStats> out;
+    out.push_back({"ddr", "ddr_l1", uint64_t(config_.ddr_bytes_per_cycle), ddr_.bytes_read() + ddr_.bytes_written(),
+                   ddr_.busy_cycles()});
+    for (auto& c : clusters_) {
+        std::string prefix = "cluster" + std::to_string(c->index());
+        const ArbitratedMemory& l1 = c->l1();
+        out.push_back({prefix + ".l1", "l1_l0", uint64_t(config_.l1_bytes_per_cycle),
+                       l1.bytes_read() + l1.bytes_written(), l1.busy_cycles()});
+    }
+    for (auto& c : clusters_) {
+        for (int64_t q = 0; q < config_.cubes_per_cluster; ++q) {
+            const CubeUnit& cube = c->cube(size_t(q));
+            out.push_back({"cluster" + std::to_string(c->index()) + ".cube" + std::to_string(q) + ".l0", "l0_cube",
+                           uint64_t(config_.l0_bytes_per_cycle), cube.operand_bytes(), cube.link_busy_cycles()});
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> Chip::stuck_engines() const {
+    std::vector<std::string> out;
+    for (auto& c : clusters_) {
+        auto s = c->stuck_engines();
+        out.insert(out.end(), s.begin(), s.end());
+    }
+    return out;
+}
+
+trace::RunStats simulate(const arch::Config& config, const arch::Program& program, trace::Recorder* recorder) {
+    arch::check_program(program, config);
+    setup_systemc();
+    trace::StatsRecorder stats(config);
+    trace::RecorderFan fan;
+    fan.add(&stats);
+    if (recorder) fan.add(recorder);
+    Chip chip("chip", config, program, &fan);
+    sc_core::sc_start();
+    if (!chip.dispatcher().all_done()) {
+        std::string msg = "deadlock: the simulation stopped at cycle " + std::to_string(now_cycles()) +
+                          " with blocks unfinished";
+        for (const std::string& s : chip.stuck_engines()) msg += "\n  " + s;
+        throw DeadlockError(msg);
+    }
+    trace::RunStats r;
+    r.total_cycles = chip.dispatcher().end_cycle();
+    r.blocks = program.blocks.size();
+    r.ddr_bytes_read = chip.ddr().bytes_read();
+    r.ddr_bytes_written = chip.ddr().bytes_written();
+    r.units = stats.units();
+    r.links = chip.link_stats();
+    return r;
+}
+
+}  // namespace hw

@@ -1,0 +1,86 @@
+#include "sim/hw/cluster.h"
+
+#include <algorithm>
+
+namespace hw {
+
+namespace {
+
+LinkParams l1_params(const arch::Config& c) {
+    return {uint64_t(c.l1_bytes()), uint64_t(c.l1_bytes_per_cycle), uint64_t(c.l1_burst_bytes),
+            uint64_t(c.l1_latency_cycles)};
+}
+
+}  // namespace
+
+Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Config& config, trace::Recorder* recorder)
+    : sc_module(name),
+      index_(index),
+      config_(config),
+      flags_(uint64_t(config.flag_latency_cycles)),
+      l1_("l1", l1_params(config)) {
+    auto finished = [this](uint64_t end) { engine_finished(end); };
+    for (int i = 0; i < config.dma_engines; ++i) {
+        arch::EngineId id{arch::EngineKind::ClusterDma, i};
+        cluster_dmas_.push_back(std::make_unique<DmaEngine>(arch::engine_name(id).c_str(), id, index, flags_, recorder));
+        cluster_dmas_.back()->on_finished = finished;
+    }
+    for (int i = 0; i < config.cubes_per_cluster; ++i) {
+        arch::EngineId dma_id{arch::EngineKind::CubeDma, i};
+        arch::EngineId cube_id{arch::EngineKind::Cube, i};
+        std::string base = "cube" + std::to_string(i);
+        cube_dmas_.push_back(std::make_unique<DmaEngine>((base + "_dma").c_str(), dma_id, index, flags_, recorder));
+        cube_dmas_.back()->on_finished = finished;
+        cube_dmas_.back()->socket.bind(l1_.socket);  // requester i of the L1 port
+        cubes_.push_back(std::make_unique<CubeUnit>(base.c_str(), cube_id, index, flags_, recorder, config));
+        cubes_.back()->on_finished = finished;
+    }
+}
+
+Engine& Cluster::engine(arch::EngineId id) {
+    switch (id.kind) {
+    case arch::EngineKind::ClusterDma: return *cluster_dmas_[size_t(id.index)];
+    case arch::EngineKind::CubeDma: return *cube_dmas_[size_t(id.index)];
+    case arch::EngineKind::Cube: break;
+    }
+    return *cubes_[size_t(id.index)];
+}
+
+void Cluster::run_block(const arch::Block& block, uint32_t block_index, uint64_t start_cycle) {
+    flags_.reset(block.num_flags);
+    block_end_ = start_cycle;
+    std::vector<Engine*> all;
+    for (auto& e : cluster_dmas_) all.push_back(e.get());
+    for (size_t i = 0; i < cubes_.size(); ++i) {
+        all.push_back(cube_dmas_[i].get());
+        all.push_back(cubes_[i].get());
+    }
+    running_ = int(all.size());
+    for (Engine* e : all) {
+        const arch::Stream* stream = nullptr;
+        for (const arch::Stream& s : block.streams)
+            if (s.engine == e->id()) stream = &s;
+        e->start(stream, block_index, start_cycle);
+    }
+}
+
+void Cluster::engine_finished(uint64_t end) {
+    block_end_ = std::max(block_end_, end);
+    if (--running_ == 0) on_block_finished(index_, block_end_);
+}
+
+std::vector<std::string> Cluster::stuck_engines() const {
+    std::vector<std::string> out;
+    auto add = [&](const Engine& e) {
+        std::string s = e.state();
+        if (!s.empty()) out.push_back("cluster" + std::to_string(index_) + "." + arch::engine_name(e.id()) + ": " + s);
+    };
+    for (auto& e : cluster_dmas_) add(*e);
+    for (size_t i = 0; i < cubes_.size(); ++i) {
+        add(*cube_dmas_[i]);
+        add(*cubes_[i]);
+    }
+    return out;
+}
+
+}  // namespace hw

@@ -1,0 +1,68 @@
+#include "sim/hw/dispatcher.h"
+
+#include <algorithm>
+
+#include "sim/hw/sim_time.h"
+
+namespace hw {
+
+Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& program, std::vector<Cluster*> clusters,
+                       uint64_t dispatch_cycles)
+    : sc_module(name),
+      program_(program),
+      clusters_(std::move(clusters)),
+      dispatch_cycles_(dispatch_cycles),
+      start_(program.blocks.size(), kNotYet),
+      end_(program.blocks.size(), kNotYet),
+      cluster_of_(program.blocks.size(), 0),
+      wake_("wake") {
+    size_t usable = clusters_.size();
+    if (program.max_parallel) usable = std::min<size_t>(usable, program.max_parallel);
+    clusters_.resize(usable);
+    running_block_.assign(usable, -1);
+    free_at_.assign(usable, 0);
+    for (Cluster* c : clusters_)
+        c->on_block_finished = [this](uint32_t cluster, uint64_t end) { block_finished(cluster, end); };
+    SC_HAS_PROCESS(Dispatcher);
+    SC_THREAD(run);
+}
+
+void Dispatcher::run() {
+    decide(0);
+    while (!all_done()) {
+        sc_core::wait(wake_.default_event());
+        decide(now_cycles() - 1);
+    }
+}
+
+void Dispatcher::decide(uint64_t cycle) {
+    while (next_unassigned_ < start_.size() && start_[next_unassigned_] != kNotYet) ++next_unassigned_;
+    for (size_t b = next_unassigned_; b < program_.blocks.size(); ++b) {
+        if (start_[b] != kNotYet) continue;
+        const arch::Block& block = program_.blocks[b];
+        bool ready = std::all_of(block.deps.begin(), block.deps.end(),
+                                 [&](uint32_t d) { return end_[d] != kNotYet && end_[d] <= cycle; });
+        if (!ready) continue;
+        // A cluster that frees at this very cycle may already have reported it
+        // (decisions for cycle e - 1 run at e): only count it from its cycle on.
+        size_t c = 0;
+        while (c < clusters_.size() && !(running_block_[c] < 0 && free_at_[c] <= cycle)) ++c;
+        if (c == clusters_.size()) return;
+        running_block_[c] = int(b);
+        start_[b] = cycle + dispatch_cycles_;
+        cluster_of_[b] = uint32_t(c);
+        clusters_[c]->run_block(block, uint32_t(b), start_[b]);
+    }
+}
+
+void Dispatcher::block_finished(uint32_t cluster, uint64_t end) {
+    int b = running_block_[cluster];
+    running_block_[cluster] = -1;
+    free_at_[cluster] = end;
+    end_[size_t(b)] = end;
+    end_cycle_ = std::max(end_cycle_, end);
+    ++done_;
+    wake_.notify(cycles(1));
+}
+
+}  // namespace hw

@@ -1,0 +1,48 @@
+// Hands blocks to clusters (docs/timing-model.md §Dispatch): at each cycle,
+// the lowest-numbered block whose dependencies have ended goes to the
+// lowest-numbered free cluster, at most max_parallel blocks in flight. A
+// cluster freeing at cycle e is seen in the decision of cycle e, which the
+// dispatcher makes at e + 1, once every event of cycle e is known.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+
+#include "sim/arch/program.h"
+#include "sim/hw/cluster.h"
+
+namespace hw {
+
+class Dispatcher : public sc_core::sc_module {
+public:
+    Dispatcher(sc_core::sc_module_name name, const arch::Program& program, std::vector<Cluster*> clusters,
+               uint64_t dispatch_cycles);
+
+    bool all_done() const { return done_ == program_.blocks.size(); }
+    uint64_t end_cycle() const { return end_cycle_; }
+    uint64_t block_start(size_t b) const { return start_[b]; }
+    uint64_t block_end(size_t b) const { return end_[b]; }
+    uint32_t block_cluster(size_t b) const { return cluster_of_[b]; }
+
+private:
+    static constexpr uint64_t kNotYet = ~uint64_t{0};
+    void run();
+    void decide(uint64_t cycle);
+    void block_finished(uint32_t cluster, uint64_t end);
+
+    const arch::Program& program_;
+    std::vector<Cluster*> clusters_;
+    uint64_t dispatch_cycles_;
+    std::vector<int> running_block_;  // per cluster, -1 when free
+    std::vector<uint64_t> free_at_;   // per cluster, the cycle it last freed
+    std::vector<uint64_t> start_, end_;
+    std::vector<uint32_t> cluster_of_;
+    size_t done_ = 0;
+    size_t next_unassigned_ = 0;  // blocks before it are all assigned
+    uint64_t end_cycle_ = 0;
+    sc_core::sc_event_queue wake_;  // one notification per finished block
+};
+
+}  // namespace hw

@@ -1,0 +1,32 @@
+#include "sim/hw/dma_engine.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace hw {
+
+DmaEngine::DmaEngine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoard& flags,
+                     trace::Recorder* recorder)
+    : Engine(name, id, cluster, flags, recorder), socket("socket") {}
+
+void DmaEngine::execute(const arch::Command& cmd) {
+    const arch::DmaArgs& d = cmd.dma;
+    // The far memory is the one further from the cubes: DDR, or L1 for a
+    // cube's engine. Data flowing towards the cubes is a read of it.
+    bool towards_cubes = d.dst > d.src;  // Space orders DDR < L1 < L0
+    payload_.set_command(towards_cubes ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+    payload_.set_address(towards_cubes ? d.src_addr : d.dst_addr);
+    payload_.set_data_ptr(nullptr);
+    payload_.set_data_length(unsigned(d.bytes()));
+    payload_.set_streaming_width(unsigned(d.bytes()));
+    payload_.set_byte_enable_ptr(nullptr);
+    payload_.set_dmi_allowed(false);
+    payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(payload_, delay);
+    if (payload_.get_response_status() != tlm::TLM_OK_RESPONSE)
+        throw std::runtime_error(std::string(name()) + ": DMA rejected by " + arch::space_name(towards_cubes ? d.src : d.dst) +
+                                 ": " + payload_.get_response_string());
+}
+
+}  // namespace hw

@@ -1,0 +1,38 @@
+#include "sim/hw/flag_board.h"
+
+namespace hw {
+
+void FlagBoard::reset(size_t count) {
+    while (flags_.size() < count) flags_.push_back(std::make_unique<Flag>());
+    for (size_t i = 0; i < count; ++i) {
+        flags_[i]->set_cycles.clear();
+        flags_[i]->consumed = 0;
+        flags_[i]->waiting = false;
+    }
+    in_use_ = count;
+}
+
+uint64_t FlagBoard::acquire(size_t f) {
+    Flag& fl = *flags_[f];
+    while (fl.consumed >= fl.set_cycles.size()) {
+        fl.waiting = true;
+        sc_core::wait(fl.changed);
+    }
+    fl.waiting = false;
+    return fl.set_cycles[fl.consumed++] + latency_;
+}
+
+void FlagBoard::set(size_t f, uint64_t cycle) {
+    Flag& fl = *flags_[f];
+    fl.set_cycles.push_back(cycle);
+    if (fl.waiting) fl.changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+std::vector<size_t> FlagBoard::blocked() const {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < in_use_; ++i)
+        if (flags_[i]->waiting) out.push_back(i);
+    return out;
+}
+
+}  // namespace hw

@@ -1,0 +1,43 @@
+// The set/wait flags of the block a cluster is running. A flag is a counting
+// semaphore whose tokens remember the cycle they were set; the k-th wait on
+// a flag consumes the k-th set (one setter, one waiter per flag is checked
+// by arch::check_program), so timing never depends on process order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+namespace hw {
+
+class FlagBoard {
+public:
+    explicit FlagBoard(uint64_t latency_cycles) : latency_(latency_cycles) {}
+
+    // Clears all flags and makes room for `count` of them.
+    void reset(size_t count);
+
+    // In an SC_THREAD: blocks until flag `f` has an unconsumed token, consumes
+    // it and returns the first cycle a command may start because of it.
+    uint64_t acquire(size_t f);
+
+    void set(size_t f, uint64_t cycle);
+
+    // Flags some engine is blocked on (for deadlock reports).
+    std::vector<size_t> blocked() const;
+
+private:
+    struct Flag {
+        std::vector<uint64_t> set_cycles;
+        size_t consumed = 0;
+        bool waiting = false;
+        sc_core::sc_event changed;
+    };
+    uint64_t latency_;
+    std::vector<std::unique_ptr<Flag>> flags_;
+    size_t in_use_ = 0;
+};
+
+}  // namespace hw

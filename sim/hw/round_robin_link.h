@@ -1,0 +1,69 @@
+// The arbitration and bandwidth logic of one shared link (the DDR channel,
+// a cluster's L1 port), exactly as docs/timing-model.md §Links specifies,
+// in plain C++ so that it costs no simulator events per burst.
+//
+// Requesters take turns one burst at a time, round-robin by requester id.
+// A request issued at cycle t is eligible from cycle t+1 ("registered"), so
+// the outcome never depends on which SystemC process ran first within a
+// cycle. Instead of stepping every burst, whole rounds in which every active
+// requester moves a full burst are skipped in O(requesters).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace hw {
+
+class RoundRobinLink {
+public:
+    static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+    struct Completion {
+        int requester;
+        uint64_t cycle;  // the cycle the transfer completes (last burst end + latency)
+    };
+
+    RoundRobinLink(int requesters, uint64_t bytes_per_cycle, uint64_t burst_bytes, uint64_t latency_cycles);
+
+    // A transfer of `bytes` (> 0) issued at cycle `now`. One at a time per requester.
+    void request(int requester, uint64_t bytes, uint64_t now);
+
+    // Makes every arbitration decision at cycles <= now and appends the
+    // transfers whose last burst was granted. Decisions at a cycle <= now are
+    // final: requests issued at `now` are only eligible from now + 1.
+    void advance(uint64_t now, std::vector<Completion>& completed);
+
+    // The cycle of the next decision that grants some transfer's last burst,
+    // if no further requests arrive; kNever when the link has nothing pending.
+    uint64_t next_final_grant() const;
+
+    uint64_t busy_cycles() const { return busy_cycles_; }
+    uint64_t bytes() const { return bytes_; }
+    int requesters() const { return int(pending_.size()); }
+
+private:
+    struct Pending {
+        uint64_t remaining = 0;  // 0: no request
+        uint64_t eligible_at = 0;
+    };
+
+    // One decision; returns the requester granted and whether it was its last
+    // burst. Precondition: some request is pending and decision_cycle() is known.
+    uint64_t decision_cycle() const;
+    int grant_one(uint64_t at, bool& last_burst);
+    // Skips whole rounds whose every decision is <= limit; returns false if
+    // no round can be skipped.
+    bool skip_rounds(uint64_t limit);
+    uint64_t burst_cycles(uint64_t bytes) const { return (bytes + bytes_per_cycle_ - 1) / bytes_per_cycle_; }
+
+    uint64_t bytes_per_cycle_, burst_bytes_, latency_;
+    std::vector<Pending> pending_;
+    int active_ = 0;
+    int last_granted_;
+    uint64_t free_at_ = 0;
+    uint64_t busy_cycles_ = 0;
+    uint64_t bytes_ = 0;
+};
+
+}  // namespace hw

@@ -1,0 +1,198 @@
+#include "sim/trace/report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace trace {
+
+namespace {
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
+
+std::string grouped(uint64_t v) {
+    std::string s = std::to_string(v), out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i && (s.size() - i) % 3 == 0) out += ',';
+        out += s[i];
+    }
+    return out;
+}
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string percent(double fraction) { return fmt("%5.1f %%", 100.0 * fraction); }
+
+struct LinkGroup {
+    std::string kind, label;
+    uint64_t instances = 0, bytes = 0, busy = 0, peak_per_instance = 0;
+    double max_instance = 0;
+    std::vector<const LinkStats*> members;
+};
+
+const char* link_label(const std::string& kind) {
+    if (kind == "ddr_l1") return "DDR -> L1";
+    if (kind == "l1_l0") return "L1 -> L0";
+    if (kind == "l0_cube") return "L0 -> cube";
+    return "?";
+}
+
+std::vector<LinkGroup> group_links(const RunStats& s) {
+    std::vector<LinkGroup> groups;
+    for (const LinkStats& l : s.links) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const LinkGroup& g) { return g.kind == l.kind; });
+        if (it == groups.end()) {
+            LinkGroup g;
+            g.kind = l.kind;
+            g.label = link_label(l.kind);
+            groups.push_back(g);
+            it = groups.end() - 1;
+        }
+        it->instances++;
+        it->bytes += l.bytes;
+        it->busy += l.busy_cycles;
+        it->peak_per_instance = l.peak_bytes_per_cycle;
+        it->max_instance =
+            std::max(it->max_instance, ratio(double(l.bytes), double(l.peak_bytes_per_cycle) * double(s.total_cycles)));
+        it->members.push_back(&l);
+    }
+    return groups;
+}
+
+struct Bounds {
+    uint64_t macs = 0, compute = 0, ddr = 0;
+};
+
+Bounds bounds(const RunStats& s, const arch::Config& c) {
+    Bounds b;
+    for (const UnitStats& u : s.units) b.macs += u.macs;
+    b.compute = ceil_div(b.macs, uint64_t(c.macs_per_cycle() * c.cubes_total()));
+    b.ddr = ceil_div(s.ddr_bytes_read + s.ddr_bytes_written, uint64_t(c.ddr_bytes_per_cycle));
+    return b;
+}
+
+double cube_utilization(const UnitStats& u, const RunStats& s, const arch::Config& c) {
+    return ratio(double(u.macs), double(c.macs_per_cycle()) * double(s.total_cycles));
+}
+
+double average_cube_utilization(const RunStats& s, const arch::Config& c) {
+    double sum = 0;
+    int n = 0;
+    for (const UnitStats& u : s.units)
+        if (u.kind == "cube") sum += cube_utilization(u, s, c), ++n;
+    return n ? sum / n : 0.0;
+}
+
+}  // namespace
+
+std::string format_report(const RunStats& s, const arch::Config& c, const RunInfo& info) {
+    std::string o;
+    double seconds = double(s.total_cycles) / (c.clock_ghz * 1e9);
+    Bounds b = bounds(s, c);
+    o += "davinci-sim: " + info.program + " on " + info.config + "\n";
+    o += "hardware: " + std::to_string(c.clusters) + " clusters x " + std::to_string(c.cubes_per_cluster) +
+         " cubes, " + std::to_string(c.mac_rows) + "x" + std::to_string(c.mac_cols) + " MAC each, " +
+         fmt("%g", c.clock_ghz) + " GHz\n\n";
+    o += "total cycles       " + grouped(s.total_cycles) + "  (" + fmt("%.3f", seconds * 1e6) + " us at " +
+         fmt("%g", c.clock_ghz) + " GHz, " + grouped(s.blocks) + " blocks)\n";
+    o += "compute bound      " + grouped(b.compute) + "  (" + grouped(b.macs) + " MACs at " +
+         std::to_string(c.macs_per_cycle() * c.cubes_total()) + " MAC/cycle)\n";
+    o += "DDR bound          " + grouped(b.ddr) + "  (DDR bytes at " + std::to_string(c.ddr_bytes_per_cycle) +
+         " B/cycle)\n";
+    o += "DDR bytes          read " + grouped(s.ddr_bytes_read) + ", written " + grouped(s.ddr_bytes_written) + "\n\n";
+
+    o += "cube MAC utilization  average " + percent(average_cube_utilization(s, c)) + "\n";
+    for (int64_t cl = 0; cl < c.clusters; ++cl) {
+        o += "  cluster" + std::to_string(cl) + " ";
+        for (const UnitStats& u : s.units)
+            if (u.kind == "cube" && u.cluster == uint32_t(cl)) o += " " + percent(cube_utilization(u, s, c));
+        o += "\n";
+    }
+
+    o += "\nlinks              bytes             achieved      peak          % of peak  busiest\n";
+    for (const LinkGroup& g : group_links(s)) {
+        uint64_t peak = g.peak_per_instance * g.instances;
+        std::string name = g.label + (g.instances > 1 ? " (x" + std::to_string(g.instances) + ")" : "");
+        char line[200];
+        std::snprintf(line, sizeof line, "  %-16s %-17s %6.2f B/cyc  %5llu B/cyc   %s   %s\n", name.c_str(),
+                      grouped(g.bytes).c_str(), ratio(double(g.bytes), double(s.total_cycles)),
+                      static_cast<unsigned long long>(peak),
+                      percent(ratio(double(g.bytes), double(peak) * double(s.total_cycles))).c_str(),
+                      percent(g.max_instance).c_str());
+        o += line;
+    }
+
+    o += "\nDMA engines        busy      commands  bytes\n";
+    for (const UnitStats& u : s.units) {
+        if (u.kind == "cube") continue;
+        char line[200];
+        std::snprintf(line, sizeof line, "  %-17s %s  %8llu  %s\n", u.name.c_str(),
+                      percent(ratio(double(u.busy_cycles), double(s.total_cycles))).c_str(),
+                      static_cast<unsigned long long>(u.commands), grouped(u.bytes).c_str());
+        o += line;
+    }
+    return o;
+}
+
+nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunInfo& info) {
+    using nlohmann::json;
+    Bounds b = bounds(s, c);
+    json j;
+    j["program"] = info.program;
+    j["config"] = info.config;
+    j["total_cycles"] = s.total_cycles;
+    j["clock_ghz"] = c.clock_ghz;
+    j["seconds"] = double(s.total_cycles) / (c.clock_ghz * 1e9);
+    j["blocks"] = s.blocks;
+    j["cube_utilization"] = average_cube_utilization(s, c);
+    j["macs"] = b.macs;
+    j["compute_bound_cycles"] = b.compute;
+    j["ddr_bound_cycles"] = b.ddr;
+    j["ddr_bytes_read"] = s.ddr_bytes_read;
+    j["ddr_bytes_written"] = s.ddr_bytes_written;
+    json units = json::array();
+    for (const UnitStats& u : s.units) {
+        json e = {{"name", u.name},
+                  {"kind", u.kind},
+                  {"cluster", u.cluster},
+                  {"busy_cycles", u.busy_cycles},
+                  {"busy", ratio(double(u.busy_cycles), double(s.total_cycles))},
+                  {"commands", u.commands}};
+        if (u.kind == "cube") {
+            e["macs"] = u.macs;
+            e["mac_utilization"] = cube_utilization(u, s, c);
+        } else {
+            e["bytes"] = u.bytes;
+        }
+        units.push_back(e);
+    }
+    j["units"] = units;
+    json links = json::array();
+    for (const LinkGroup& g : group_links(s)) {
+        uint64_t peak = g.peak_per_instance * g.instances;
+        json inst = json::array();
+        for (const LinkStats* l : g.members)
+            inst.push_back({{"name", l->name},
+                            {"bytes", l->bytes},
+                            {"busy_cycles", l->busy_cycles},
+                            {"utilization", ratio(double(l->bytes), double(l->peak_bytes_per_cycle) * double(s.total_cycles))}});
+        links.push_back({{"name", g.kind},
+                         {"label", g.label},
+                         {"instances", g.instances},
+                         {"bytes", g.bytes},
+                         {"peak_bytes_per_cycle", peak},
+                         {"utilization", ratio(double(g.bytes), double(peak) * double(s.total_cycles))},
+                         {"max_instance_utilization", g.max_instance},
+                         {"per_instance", inst}});
+    }
+    j["links"] = links;
+    return j;
+}
+
+}  // namespace trace

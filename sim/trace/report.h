@@ -1,0 +1,22 @@
+// The end-of-run report: where the cycles went, as text for people and as
+// JSON for sweep scripts. Both come from the same RunStats.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/arch/config.h"
+#include "sim/trace/run_stats.h"
+
+namespace trace {
+
+struct RunInfo {
+    std::string program;  // path of the .pto file
+    std::string config;   // path of the config, or "built-in default"
+};
+
+std::string format_report(const RunStats& s, const arch::Config& c, const RunInfo& info);
+nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunInfo& info);
+
+}  // namespace trace

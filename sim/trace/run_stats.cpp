@@ -1,0 +1,37 @@
+#include "sim/trace/run_stats.h"
+
+namespace trace {
+
+StatsRecorder::StatsRecorder(const arch::Config& c) : dma_engines_(c.dma_engines), cubes_(c.cubes_per_cluster) {
+    for (int64_t cl = 0; cl < c.clusters; ++cl) {
+        std::string prefix = "cluster" + std::to_string(cl) + ".";
+        for (int64_t d = 0; d < dma_engines_; ++d)
+            units_.push_back({prefix + arch::engine_name({arch::EngineKind::ClusterDma, int(d)}), "dma", uint32_t(cl)});
+        for (int64_t q = 0; q < cubes_; ++q) {
+            units_.push_back({prefix + arch::engine_name({arch::EngineKind::CubeDma, int(q)}), "cube_dma", uint32_t(cl)});
+            units_.push_back({prefix + arch::engine_name({arch::EngineKind::Cube, int(q)}), "cube", uint32_t(cl)});
+        }
+    }
+}
+
+size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
+    size_t base = size_t(cluster) * size_t(dma_engines_ + 2 * cubes_);
+    switch (e.kind) {
+    case arch::EngineKind::ClusterDma: return base + size_t(e.index);
+    case arch::EngineKind::CubeDma: return base + size_t(dma_engines_ + 2 * e.index);
+    case arch::EngineKind::Cube: break;
+    }
+    return base + size_t(dma_engines_ + 2 * e.index + 1);
+}
+
+void StatsRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
+    UnitStats& u = units_[slot(r.cluster, r.engine)];
+    u.busy_cycles += r.end - r.start;
+    ++u.commands;
+    if (c.op == arch::Opcode::Matmul)
+        u.macs += c.mm.macs();
+    else
+        u.bytes += c.dma.bytes();
+}
+
+}  // namespace trace

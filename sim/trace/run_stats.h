@@ -1,0 +1,74 @@
+// What a simulation measured: per unit and per link, and the total.
+// Filled by StatsRecorder (units) and the hardware model (links).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+#include "sim/trace/recorder.h"
+
+namespace trace {
+
+struct UnitStats {
+    std::string name;  // "cluster0.cube1"
+    std::string kind;  // "cube", "cube_dma", "dma"
+    uint32_t cluster = 0;
+    uint64_t busy_cycles = 0;
+    uint64_t commands = 0;
+    uint64_t macs = 0;   // cubes
+    uint64_t bytes = 0;  // DMA engines
+};
+
+struct LinkStats {
+    std::string name;  // "ddr", "cluster0.l1", "cluster0.cube1.l0"
+    std::string kind;  // "ddr_l1", "l1_l0", "l0_cube"
+    uint64_t peak_bytes_per_cycle = 0;
+    uint64_t bytes = 0;
+    uint64_t busy_cycles = 0;  // cycles the link was transferring
+};
+
+struct RunStats {
+    uint64_t total_cycles = 0;
+    uint64_t blocks = 0;
+    uint64_t ddr_bytes_read = 0;
+    uint64_t ddr_bytes_written = 0;
+    std::vector<UnitStats> units;
+    std::vector<LinkStats> links;
+};
+
+// Accumulates per-unit figures from command records.
+class StatsRecorder : public Recorder {
+public:
+    explicit StatsRecorder(const arch::Config& c);
+    void on_command(const CommandRecord& r, const arch::Command& c) override;
+    const std::vector<UnitStats>& units() const { return units_; }
+
+private:
+    size_t slot(uint32_t cluster, arch::EngineId e) const;
+    int64_t dma_engines_, cubes_;
+    std::vector<UnitStats> units_;
+};
+
+// Keeps every command's start and end, for `--timing-csv` and the oracle.
+class TimingRecorder : public Recorder {
+public:
+    void on_command(const CommandRecord& r, const arch::Command&) override { records.push_back(r); }
+    std::vector<CommandRecord> records;
+};
+
+// Forwards to several recorders.
+class RecorderFan : public Recorder {
+public:
+    void add(Recorder* r) { targets_.push_back(r); }
+    void on_command(const CommandRecord& r, const arch::Command& c) override {
+        for (Recorder* t : targets_) t->on_command(r, c);
+    }
+
+private:
+    std::vector<Recorder*> targets_;
+};
+
+}  // namespace trace
