@@ -35,10 +35,10 @@ struct Layout {
 
 // One cube's share of a block and the flags it synchronises through.
 struct CubeWork {
-    int index;
-    int64_t row0, col0;  // offset of its C tile within the block
-    int64_t m, n;        // extent of its C tile
-    FlagId a_ready, b_ready, a_free, b_free, l0_ready, l0_free, c_done, c_in_l1;
+    int index = 0;
+    int64_t row0 = 0, col0 = 0;  // offset of its C tile within the block
+    int64_t m = 0, n = 0;        // extent of its C tile
+    FlagId a_ready = 0, b_ready = 0, a_free = 0, b_free = 0, l0_ready = 0, l0_free = 0, c_done = 0, c_in_l1 = 0;
 };
 
 arch::DmaArgs copy2d(Space src, uint64_t src_addr, uint64_t src_stride, Space dst, uint64_t dst_addr,
@@ -84,7 +84,8 @@ void lower_matmul(const arch::Config& config, const MatmulTiling& t, const Matmu
                 for (int64_t q = 0; q < t.grid_cols; ++q) {
                     int64_t m = std::min(t.mt, rows - r * t.mt), n = std::min(t.nt, cols - q * t.nt);
                     if (m <= 0 || n <= 0) continue;  // an edge block leaves this cube idle
-                    CubeWork w{int(r * t.grid_cols + q), r * t.mt, q * t.nt, m, n};
+                    CubeWork w;
+                    w.index = int(r * t.grid_cols + q), w.row0 = r * t.mt, w.col0 = q * t.nt, w.m = m, w.n = n;
                     for (FlagId* f : {&w.a_ready, &w.b_ready, &w.a_free, &w.b_free, &w.l0_ready, &w.l0_free,
                                       &w.c_done, &w.c_in_l1})
                         *f = block.new_flag();

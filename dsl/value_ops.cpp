@@ -31,17 +31,21 @@ double as_float(const Value& v) { return v.kind == K::Float ? v.f : double(as_in
                   "' and '" + type_name(b) + "'");
 }
 
-int64_t checked(bool overflow, int64_t v, const SourceLoc& loc) {
-    if (overflow) fail(loc, "integer overflow: the result does not fit in 64 bits");
-    return v;
+[[noreturn]] void overflow(const SourceLoc& loc) { fail(loc, "integer overflow: the result does not fit in 64 bits"); }
+
+// `result` is taken by reference: the builtin that computes it is another
+// argument of the same call, and argument evaluation order is unspecified.
+int64_t checked(bool overflowed, const SourceLoc& loc, const int64_t& result) {
+    if (overflowed) overflow(loc);
+    return result;
 }
 
 int64_t int_pow(int64_t base, int64_t exp, const SourceLoc& loc) {
     int64_t result = 1;
     while (exp > 0) {
-        if (exp & 1) checked(__builtin_mul_overflow(result, base, &result), 0, loc);
+        if ((exp & 1) && __builtin_mul_overflow(result, base, &result)) overflow(loc);
         exp >>= 1;
-        if (exp > 0) checked(__builtin_mul_overflow(base, base, &base), 0, loc);
+        if (exp > 0 && __builtin_mul_overflow(base, base, &base)) overflow(loc);
     }
     return result;
 }
@@ -49,9 +53,9 @@ int64_t int_pow(int64_t base, int64_t exp, const SourceLoc& loc) {
 Value int_op(BinaryOp op, int64_t x, int64_t y, const SourceLoc& loc) {
     int64_t r = 0;
     switch (op) {
-        case BinaryOp::Add: return Value::integer(checked(__builtin_add_overflow(x, y, &r), r, loc));
-        case BinaryOp::Sub: return Value::integer(checked(__builtin_sub_overflow(x, y, &r), r, loc));
-        case BinaryOp::Mul: return Value::integer(checked(__builtin_mul_overflow(x, y, &r), r, loc));
+        case BinaryOp::Add: return Value::integer(checked(__builtin_add_overflow(x, y, &r), loc, r));
+        case BinaryOp::Sub: return Value::integer(checked(__builtin_sub_overflow(x, y, &r), loc, r));
+        case BinaryOp::Mul: return Value::integer(checked(__builtin_mul_overflow(x, y, &r), loc, r));
         case BinaryOp::Div:
             if (y == 0) fail(loc, "division by zero");
             return Value::real(double(x) / double(y));
@@ -60,7 +64,7 @@ Value int_op(BinaryOp op, int64_t x, int64_t y, const SourceLoc& loc) {
             if (y == 0) fail(loc, op == BinaryOp::Mod ? "modulo by zero" : "division by zero");
             if (x == std::numeric_limits<int64_t>::min() && y == -1) {
                 if (op == BinaryOp::Mod) return Value::integer(0);
-                checked(true, 0, loc);
+                overflow(loc);
             }
             // Python rounds toward negative infinity; C++ toward zero.
             int64_t q = x / y, m = x % y;
@@ -81,7 +85,7 @@ Value int_op(BinaryOp op, int64_t x, int64_t y, const SourceLoc& loc) {
             if (x == 0) return Value::integer(0);
             if (y >= 63 || (x > 0 ? x > (std::numeric_limits<int64_t>::max() >> y)
                                   : x < (std::numeric_limits<int64_t>::min() >> y)))
-                checked(true, 0, loc);
+                overflow(loc);
             return Value::integer(int64_t(uint64_t(x) << y));
         case BinaryOp::RShift:
             if (y < 0) fail(loc, "negative shift count");
@@ -173,7 +177,7 @@ Value unary_op(ast::UnaryOp op, const Value& a, const SourceLoc& loc) {
         case ast::UnaryOp::Not: return Value::boolean(!truthy(a));
         case ast::UnaryOp::Neg:
             if (is_int(a)) {
-                if (as_int(a) == std::numeric_limits<int64_t>::min()) checked(true, 0, loc);
+                if (as_int(a) == std::numeric_limits<int64_t>::min()) overflow(loc);
                 return Value::integer(-as_int(a));
             }
             if (a.kind == K::Float) return Value::real(-a.f);

@@ -52,7 +52,7 @@ Config default_config();
 Config config_from_json(const nlohmann::json& j, const std::string& origin);
 Config load_config_file(const std::string& path);
 
-// Nested JSON with every parameter, in declaration order.
+// Nested JSON with every parameter (nlohmann orders keys alphabetically).
 nlohmann::json config_to_json(const Config& c);
 
 // The `--help-config` listing.

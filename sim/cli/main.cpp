@@ -147,3 +147,10 @@ int sc_main(int argc, char* argv[]) {
         return kExitFailure;
     }
 }
+
+// Our own main, ahead of libsystemc's: the SystemC banner is printed before
+// sc_main runs and would garble reports and JSON piped from stdout.
+int main(int argc, char* argv[]) {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -13,6 +13,7 @@
 #include "sim/hw/arbitrated_memory.h"
 #include "sim/hw/cluster.h"
 #include "sim/hw/dispatcher.h"
+#include "sim/hw/sim_time.h"
 #include "sim/trace/run_stats.h"
 
 namespace hw {

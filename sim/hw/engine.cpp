@@ -31,6 +31,7 @@ void Engine::run() {
     for (;;) {
         sc_core::wait(start_event_);
         running_ = true;
+        wait_until(start_at_);
         uint64_t ready = start_at_;
         size_t count = stream_ ? stream_->commands.size() : 0;
         for (current_ = 0; current_ < count; ++current_) {

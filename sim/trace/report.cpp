@@ -128,11 +128,11 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
         o += line;
     }
 
-    o += "\nDMA engines        busy      commands  bytes\n";
+    o += "\nDMA engines           busy      commands  bytes\n";
     for (const UnitStats& u : s.units) {
         if (u.kind == "cube") continue;
         char line[200];
-        std::snprintf(line, sizeof line, "  %-17s %s  %8llu  %s\n", u.name.c_str(),
+        std::snprintf(line, sizeof line, "  %-20s %s  %8llu  %s\n", u.name.c_str(),
                       percent(ratio(double(u.busy_cycles), double(s.total_cycles))).c_str(),
                       static_cast<unsigned long long>(u.commands), grouped(u.bytes).c_str());
         o += line;

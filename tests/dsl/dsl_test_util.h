@@ -1,0 +1,33 @@
+// Helpers shared by the front-end tests: in-memory sources and the text of
+// the diagnostic a snippet produces.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "dsl/diagnostics.h"
+#include "dsl/source_location.h"
+
+namespace dsl_test {
+
+inline std::shared_ptr<const dsl::SourceFile> source(const std::string& text, const std::string& path = "t.pto") {
+    auto f = std::make_shared<dsl::SourceFile>();
+    f->path = path;
+    f->text = text;
+    return f;
+}
+
+// The full diagnostic `fn` throws, or a marker that makes the comparison fail.
+inline std::string error_of(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const dsl::CompileError& e) {
+        return e.what();
+    }
+    return "<no error>";
+}
+
+}  // namespace dsl_test

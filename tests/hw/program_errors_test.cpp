@@ -1,0 +1,67 @@
+// Programs the model refuses: structural errors before simulating, and a
+// deadlock detected when the simulation runs out of events.
+#include "hw_test_util.h"
+
+#include "sim/arch/program_check.h"
+
+using namespace hwtest;
+using arch::DType;
+using arch::EngineKind;
+using arch::Space;
+
+namespace {
+
+TEST(ProgramCheck, DmaBeyondL1) {
+    arch::Command c = dma(Space::DDR, Space::L1, 4096);
+    c.dma.dst_addr = 256 * 1024 - 100;
+    arch::Program p;
+    p.blocks.push_back(block({stream(EngineKind::ClusterDma, 0, {c})}));
+    try {
+        arch::check_program(p, arch::default_config());
+        FAIL() << "no error";
+    } catch (const arch::ProgramError& e) {
+        EXPECT_STREQ(e.what(),
+                     "invalid program: block 0, dma0 command 0: destination region ends at byte 266140, beyond L1 "
+                     "capacity 262144");
+    }
+}
+
+TEST(ProgramCheck, WaitWithoutEnoughSets) {
+    arch::Command mm = matmul(4, 4, 4, DType::Float16);
+    mm.waits = {0};
+    arch::Program p;
+    p.blocks.push_back(block({stream(EngineKind::Cube, 0, {mm})}, 1));
+    try {
+        arch::check_program(p, arch::default_config());
+        FAIL() << "no error";
+    } catch (const arch::ProgramError& e) {
+        EXPECT_STREQ(e.what(), "invalid program: block 0: flag f0 is waited on 1 times but set only 0 times");
+    }
+}
+
+TEST(ProgramCheck, CubeEngineThatDoesNotExist) {
+    arch::Program p;
+    p.blocks.push_back(block({stream(EngineKind::Cube, 4, {matmul(4, 4, 4, DType::Float16)})}));
+    EXPECT_THROW(arch::check_program(p, arch::default_config()), arch::ProgramError);
+}
+
+// cube0 waits on f1 before setting f0; cube1 waits on f0 before setting f1.
+TEST(Simulation, DeadlockIsReported) {
+    arch::Command a = matmul(4, 4, 4, DType::Float16), b = a;
+    a.waits = {1}, a.sets = {0};
+    b.waits = {0}, b.sets = {1};
+    arch::Program p;
+    p.blocks.push_back(block({stream(EngineKind::Cube, 0, {a}), stream(EngineKind::Cube, 1, {b})}, 2));
+    hw::setup_systemc();
+    try {
+        hw::simulate(arch::default_config(), p);
+        FAIL() << "no deadlock reported";
+    } catch (const hw::DeadlockError& e) {
+        EXPECT_STREQ(e.what(),
+                     "deadlock: the simulation stopped at cycle 1 with blocks unfinished\n"
+                     "  cluster0.cube0: command 0 waits on f1\n"
+                     "  cluster0.cube1: command 0 waits on f0");
+    }
+}
+
+}  // namespace

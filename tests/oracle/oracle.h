@@ -1,0 +1,43 @@
+// The reference oracle: a deliberately naive, cycle-stepped model of
+// docs/timing-model.md in plain C++ (no SystemC), written from the spec text
+// and independent of sim/hw/. It consumes the same arch::Program as the
+// SystemC model and must produce identical per-command start/end cycles.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+
+namespace oracle {
+
+// One command's timing. `index` is the command's position in its stream.
+struct Timing {
+    uint32_t block = 0, cluster = 0;
+    arch::EngineId engine;
+    uint32_t index = 0;
+    uint64_t start = 0, end = 0;
+};
+
+// One block's placement and timing (§4): start = dispatch decision +
+// dispatch_cycles, end = largest command end (or start if it has none).
+struct BlockTiming {
+    uint32_t cluster = 0;
+    uint64_t start = 0, end = 0;
+};
+
+struct Result {
+    uint64_t total_cycles = 0;
+    std::vector<Timing> commands;     // program order: block, stream, index
+    std::vector<BlockTiming> blocks;  // indexed by block number
+};
+
+// Runs until every block has ended. Throws std::runtime_error on a malformed
+// program, on deadlock (nothing can ever happen again but blocks remain), or
+// when the simulated time would exceed `max_cycles`.
+constexpr uint64_t kDefaultMaxCycles = 200'000'000;
+Result run(const arch::Program& program, const arch::Config& config, uint64_t max_cycles = kDefaultMaxCycles);
+
+}  // namespace oracle
