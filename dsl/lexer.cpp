@@ -417,6 +417,8 @@ private:
             if (text_.compare(pos_, s.size(), s) != 0) continue;
             pos_ += s.size();
             if (s == "(" || s == "[" || s == "{") {
+                // Python's own limit; it also bounds the parser's recursion.
+                if (brackets_.size() >= 200) fail(loc, "too many nested parentheses");
                 brackets_.push_back(s[0]);
             } else if (s == ")" || s == "]" || s == "}") {
                 if (brackets_.empty()) fail(loc, "unmatched '" + s + "'");

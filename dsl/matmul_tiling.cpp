@@ -45,50 +45,47 @@ int64_t l1_bytes_needed(const MatmulTiling& t, arch::DType in, arch::DType out) 
 
 std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, int64_t M, int64_t K, int64_t N,
                                                  arch::DType in, arch::DType out, std::string& why) {
-    MatmulTiling best;
-    cube_grid(c.cubes_per_cluster, best.grid_rows, best.grid_cols);
+    MatmulTiling grid;
+    cube_grid(c.cubes_per_cluster, grid.grid_rows, grid.grid_cols);
     // A tile larger than a cube's share of the matrix only idles MACs.
-    std::vector<int64_t> ms = extents(c.mac_rows, (M + best.grid_rows - 1) / best.grid_rows);
-    std::vector<int64_t> ns = extents(c.mac_cols, (N + best.grid_cols - 1) / best.grid_cols);
-    std::vector<int64_t> ks = extents(std::max(c.mac_rows, c.mac_cols), K);
-    bool found = false;
-    for (int64_t mt : ms)
-        for (int64_t nt : ns)
-            for (int64_t kt : ks) {
-                MatmulTiling t = best;
+    std::vector<MatmulTiling> fits_l0;
+    for (int64_t mt : extents(c.mac_rows, (M + grid.grid_rows - 1) / grid.grid_rows))
+        for (int64_t nt : extents(c.mac_cols, (N + grid.grid_cols - 1) / grid.grid_cols))
+            for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), K)) {
+                MatmulTiling t = grid;
                 t.mt = mt, t.nt = nt, t.kt = kt;
-                if (l0_bytes_needed(t, in, out) > c.l0_bytes()) continue;
-                auto key = [](const MatmulTiling& x) {
-                    // Larger area, then squarer, then deeper k.
-                    return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt);
-                };
-                if (!found || key(t) > key(best)) best = t, found = true;
+                if (l0_bytes_needed(t, in, out) <= c.l0_bytes()) fits_l0.push_back(t);
             }
-    if (!found) {
-        MatmulTiling t = best;
+    if (fits_l0.empty()) {
+        MatmulTiling t = grid;
         t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = std::max(c.mac_rows, c.mac_cols);
         why = "the smallest cube tile (" + std::to_string(t.mt) + "x" + std::to_string(t.kt) + "x" +
               std::to_string(t.nt) + ") needs " + std::to_string(l0_bytes_needed(t, in, out)) +
               " bytes of L0, the cube has " + std::to_string(c.l0_bytes());
         return std::nullopt;
     }
-    best.kb = 0;
-    for (int64_t kb = best.kt; kb <= round_up(K, best.kt); kb *= 2) {
-        MatmulTiling t = best;
-        t.kb = kb;
-        if (l1_bytes_needed(t, in, out) > c.l1_bytes()) break;
-        best.kb = kb;
+    // Preference: larger area, then squarer, then taller, then deeper k.
+    auto key = [](const MatmulTiling& x) { return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt); };
+    std::sort(fits_l0.begin(), fits_l0.end(), [&](const MatmulTiling& a, const MatmulTiling& b) { return key(a) > key(b); });
+    // The first tile whose block also fits L1, with the deepest panels that do.
+    for (MatmulTiling t : fits_l0) {
+        int64_t best_kb = 0;
+        for (int64_t kb = t.kt; kb <= round_up(K, t.kt); kb *= 2) {
+            t.kb = kb;
+            if (l1_bytes_needed(t, in, out) > c.l1_bytes()) break;
+            best_kb = kb;
+        }
+        if (best_kb) {
+            t.kb = best_kb;
+            return t;
+        }
     }
-    if (best.kb == 0) {
-        MatmulTiling t = best;
-        t.kb = best.kt;
-        why = "a " + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) +
-              " block with double-buffered panels of depth " + std::to_string(t.kb) + " needs " +
-              std::to_string(l1_bytes_needed(t, in, out)) + " bytes of L1, the cluster has " +
-              std::to_string(c.l1_bytes());
-        return std::nullopt;
-    }
-    return best;
+    MatmulTiling t = fits_l0.back();
+    t.kb = t.kt;
+    why = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) +
+          " with double-buffered panels " + std::to_string(t.kb) + " deep) needs " +
+          std::to_string(l1_bytes_needed(t, in, out)) + " bytes of L1, the cluster has " + std::to_string(c.l1_bytes());
+    return std::nullopt;
 }
 
 }  // namespace dsl

@@ -32,7 +32,8 @@ int64_t l1_bytes_needed(const MatmulTiling& t, arch::DType in, arch::DType out);
 // Chooses the tiling for C[M x N] = A[M x K] * B[K x N]: the largest cube
 // tile area (fewest bytes over L1 -> L0 per MAC) that fits L0, then the
 // largest kt; then the largest power-of-two multiple of kt as kb that fits
-// L1. Returns nullopt and sets `why` if even the smallest tiles do not fit.
+// L1, moving to smaller tiles when no panel fits. Returns nullopt and sets
+// `why` if even the smallest tiles do not fit.
 std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, int64_t M, int64_t K, int64_t N,
                                                  arch::DType in, arch::DType out, std::string& why);
 

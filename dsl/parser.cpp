@@ -22,6 +22,11 @@ const char* const kNotYet[] = {"def", "for", "if", "with", "return", "break", "c
 const char* const kOutside[] = {"class", "while", "try", "except", "finally", "global", "nonlocal",
                                 "del", "yield", "async", "await", "raise", "assert", "lambda"};
 
+// Deeper expressions would only come from generated or hostile input; the
+// limit keeps the parser's and the elaborator's recursion (and the tree's
+// destructor) far from the end of the stack.
+constexpr int kMaxDepth = 1000;
+
 std::string loc_text(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.col); }
 
 class Parser {
@@ -111,6 +116,22 @@ private:
             fail(t.loc, "'" + t.text + "' statements are not supported yet");
         if (in_list(kOutside, std::size(kOutside), t.text))
             fail(t.loc, "'" + t.text + "' is outside the PyPTO language");
+    }
+
+    // Counts one level of expression nesting for as long as it lives.
+    class Nest {
+    public:
+        Nest(Parser& p, const Token& at) : p_(p) { p_.deeper(at, 1); }
+        ~Nest() { --p_.depth_; }
+
+    private:
+        Parser& p_;
+    };
+    // A left-deep chain (a + b + c, f.x.y) nests without recursing here, but
+    // it recurses when evaluated, so its length counts as depth too.
+    void deeper(const Token& at, int levels) {
+        depth_ += levels;
+        if (depth_ > kMaxDepth) fail(at.loc, "expression is nested too deeply");
     }
 
     // ---- statements ----
@@ -270,6 +291,7 @@ private:
 
     ExprPtr test() {
         const Token& t = peek();
+        Nest nest(*this, t);
         if (t.is_keyword("lambda") || t.is_keyword("yield") || t.is_keyword("await")) reject_keyword(t);
         ExprPtr body = or_test();
         if (peek().is_op(":=")) fail(peek().loc, "':=' is outside the PyPTO language");
@@ -297,6 +319,7 @@ private:
 
     ExprPtr not_test() {
         if (!peek().is_keyword("not")) return comparison();
+        Nest nest(*this, peek());
         auto e = make<Unary>(next().loc);
         e->op = UnaryOp::Not;
         e->operand = not_test();
@@ -353,12 +376,18 @@ private:
     // One left-associative binary level: operand (op operand)*.
     ExprPtr binary_level(const std::vector<std::pair<const char*, BinaryOp>>& ops, ExprPtr (Parser::*operand)()) {
         ExprPtr lhs = (this->*operand)();
+        int chain = 0;
         for (;;) {
             const Token& t = peek();
             const std::pair<const char*, BinaryOp>* hit = nullptr;
             for (const auto& o : ops)
                 if (t.is_op(o.first)) hit = &o;
-            if (!hit) return lhs;
+            if (!hit) {
+                depth_ -= chain;
+                return lhs;
+            }
+            ++chain;
+            deeper(t, 1);
             auto e = make<Binary>(lhs->loc);
             e->op_loc = next().loc;
             e->op = hit->second;
@@ -388,6 +417,7 @@ private:
         else if (t.is_op("+")) op = UnaryOp::Pos;
         else if (t.is_op("~")) op = UnaryOp::Invert;
         else return power();
+        Nest nest(*this, t);
         auto e = make<Unary>(next().loc);
         e->op = op;
         e->operand = factor();
@@ -398,6 +428,7 @@ private:
     ExprPtr power() {
         ExprPtr base = primary();
         if (!peek().is_op("**")) return base;
+        Nest nest(*this, peek());
         auto e = make<Binary>(base->loc);
         e->op_loc = next().loc;
         e->op = BinaryOp::Pow;
@@ -408,8 +439,13 @@ private:
 
     ExprPtr primary() {
         ExprPtr e = atom();
+        int chain = 0;
         for (;;) {
             const Token& t = peek();
+            if (t.is_op(".") || t.is_op("(") || t.is_op("[")) {
+                ++chain;
+                deeper(t, 1);
+            }
             if (t.is_op(".")) {
                 next();
                 const Token& name = peek();
@@ -431,6 +467,7 @@ private:
                 close("]");
                 e = std::move(s);
             } else {
+                depth_ -= chain;
                 return e;
             }
         }
@@ -562,6 +599,7 @@ private:
     std::vector<Token> toks_;
     size_t i_ = 0;
     std::vector<Token> open_;  // brackets not yet closed, innermost last
+    int depth_ = 0;            // expression nesting, see Nest
 };
 
 }  // namespace

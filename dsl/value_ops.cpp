@@ -13,8 +13,9 @@ namespace {
 using ast::BinaryOp;
 using K = Value::Kind;
 
-// Strings, tuples and lists may be repeated; beyond this a program is
-// surely mistaken and would exhaust memory before the error showed.
+// Strings, tuples and lists may be repeated and concatenated; beyond this
+// length a program is surely mistaken and would exhaust memory before the
+// error showed.
 constexpr int64_t kMaxRepeatedLength = 1 << 20;
 
 bool is_int(const Value& v) { return v.kind == K::Int || v.kind == K::Bool; }
@@ -162,6 +163,8 @@ Value binary_op(BinaryOp op, const Value& a, const Value& b, const SourceLoc& lo
     bool seq_a = a.kind == K::Str || a.is_sequence();
     bool seq_b = b.kind == K::Str || b.is_sequence();
     if (op == BinaryOp::Add && seq_a && a.kind == b.kind) {
+        size_t len = a.kind == K::Str ? a.s.size() + b.s.size() : a.items->size() + b.items->size();
+        if (len > size_t(kMaxRepeatedLength)) fail(loc, "concatenation result is too long");
         if (a.kind == K::Str) return Value::str(a.s + b.s);
         std::vector<Value> out(*a.items);
         out.insert(out.end(), b.items->begin(), b.items->end());

@@ -1,12 +1,17 @@
 // davinci-sim: compiles a PyPTO program for the configured hardware,
 // simulates it on the SystemC model and reports where the cycles went.
 // The only place that joins the front end (dsl/) and the model (sim/hw).
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -61,7 +66,18 @@ int usage_error(const std::string& message) {
     return kExitUsage;
 }
 
+// Output paths are checked before a possibly long simulation, not after.
+bool writable(const std::string& option, const std::string& path) {
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    if (dir.empty()) dir = ".";
+    if (::access(dir.c_str(), W_OK) == 0) return true;
+    std::cerr << "davinci-sim: error: --" << option << ": cannot write " << path << ": " << std::strerror(errno) << "\n";
+    return false;
+}
+
 int run(const Options& opt) {
+    if (!opt.report_json.empty() && !writable("report-json", opt.report_json)) return kExitUsage;
+    if (!opt.timing_csv.empty() && !writable("timing-csv", opt.timing_csv)) return kExitUsage;
     arch::Config config;
     std::string config_name = "built-in default";
     try {

@@ -1,0 +1,425 @@
+// The reference oracle: docs/timing-model.md stepped one cycle at a time.
+//
+// Written from the specification text only (not from sim/hw/). Section
+// numbers (§) refer to docs/timing-model.md.
+//
+// Within-cycle ordering. For each cycle `now` = 0, 1, 2, ...:
+//
+//   1. Block starts: every block whose start cycle (decision + dispatch_cycles)
+//      is `now` becomes active; its engines are ready from `now` (§4).
+//   2. Ends and starts, repeated until nothing changes (a fixpoint):
+//        - every engine whose command ends at `now` records the end, sets its
+//          flags at `now` and becomes free for its next command;
+//        - every free engine whose next command may start at `now` starts it:
+//          the previous command ended at <= now (the engine is free), and for
+//          each flag waited on, the next unconsumed set exists and happened at
+//          t with t + flag_latency <= now (§5). A MATMUL's end is computed at
+//          once (§7); a DMA registers its request, eligible from now + 1 (§6).
+//      Why a fixpoint: the start rule s = max(ready, flag times) only depends
+//      on facts that are final by the end of the cycle (ends at <= now, sets
+//      at <= now). Iterating until stable makes every command start in the
+//      first cycle its conditions hold, whatever order engines are visited
+//      in: a command ending at e lets its engine's next command start at e; a
+//      flag set at e with latency 0 lets its waiter start at e; even a
+//      zero-length MATMUL (pipeline_cycles = 0 cannot give one, since m, k,
+//      n >= 1, but the loop does not rely on that) would chain correctly.
+//   3. Block ends: a block whose streams have all finished ends at the
+//      largest end of its commands (all <= now, the last one exactly now),
+//      or at its start if it has none (§4). Its cluster is then free at now.
+//   4. Link arbitration at `now` (§6): each link that no burst occupies at
+//      now (its last burst ended at <= now) grants one burst to the first
+//      eligible requester (eligible_at <= now) after the last one granted.
+//      The order relative to step 2 does not matter: requests made at now are
+//      only eligible from now + 1, and a grant at now cannot end anything at
+//      now (a burst occupies >= 1 cycle), so the DMA end it fixes is later.
+//   5. Dispatch decisions at d = now (§4), after step 3 so that a block
+//      ending at now frees its cluster and satisfies its dependents for the
+//      decision at now. Decisions put starts at now + dispatch_cycles > now,
+//      so nothing in this cycle depends on them. (The dispatcher is only
+//      consulted at cycle 0 and at cycles where some block ended: free
+//      clusters and ready blocks change only then, and after a decision loop
+//      ends nothing more could be assigned until they do.)
+//
+// A cluster that has been given a block is not free until that block ends,
+// even before the block starts (dispatch_cycles > 1): the "last block it ran"
+// of §4 is taken to include a block given to it and not yet started.
+//
+// Deadlock: if in some cycle nothing happened and nothing is pending (no
+// command in flight, no request on a link, no block waiting to start, no
+// engine merely waiting out a flag's latency), nothing can ever happen again.
+#include "tests/oracle/oracle.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+namespace oracle {
+
+namespace {
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+[[noreturn]] void fail(const std::string& msg) { throw std::runtime_error("oracle: " + msg); }
+
+struct EngineRun;
+
+// A DMA command's outstanding request on a link: at most one per requester.
+struct Request {
+    bool active = false;
+    uint64_t eligible_at = 0;
+    uint64_t remaining = 0;  // bytes not yet granted
+    EngineRun* owner = nullptr;
+};
+
+// §6: bandwidth W, burst S, latency Lat, round-robin over numbered requesters.
+struct Link {
+    uint64_t W = 1, S = 1, Lat = 0;
+    uint64_t busy_until = 0;  // the first cycle no burst occupies the link
+    size_t last = 0;          // the requester granted last
+    std::vector<Request> requests;
+
+    Link(uint64_t w, uint64_t s, uint64_t lat, size_t requesters)
+        : W(w), S(s), Lat(lat), last(requesters - 1), requests(requesters) {}
+};
+
+enum class State { Free, OnLink, Timed };
+
+// One engine running one block's stream.
+struct EngineRun {
+    const arch::Stream* stream = nullptr;
+    size_t first_timing = 0;  // Result::commands index of its command 0
+    size_t next = 0;          // commands [0, next) have started
+    State state = State::Free;
+    uint64_t cur_end = 0;     // when Timed: the end of command next-1
+    Link* link = nullptr;     // DMA engines: the link its commands cross
+    size_t requester = 0;
+
+    bool done() const { return state == State::Free && next == stream->commands.size(); }
+};
+
+struct ActiveBlock {
+    uint32_t id = 0;
+    uint32_t cluster = 0;
+    uint64_t start = 0;
+    bool started = false;
+    std::vector<EngineRun> engines;
+    std::vector<std::vector<uint64_t>> sets;  // per flag: cycles of its sets, in order
+    std::vector<size_t> consumed;             // per flag: sets consumed by waits
+    uint64_t last_end = 0;
+};
+
+struct Sim {
+    const arch::Program& prog;
+    const arch::Config& cfg;
+    Result res;
+    std::vector<std::vector<size_t>> timing_base;  // [block][stream] -> Result index
+
+    Link ddr;
+    std::vector<Link> l1;  // per cluster
+    uint32_t P = 0;        // clusters in use
+    std::vector<std::unique_ptr<ActiveBlock>> running;  // per cluster: its block, if any
+    std::vector<bool> assigned, ended;
+    size_t blocks_ended = 0;
+    bool dispatch_dirty = true;
+    bool activity = false;  // something happened this cycle
+
+    Sim(const arch::Program& p, const arch::Config& c)
+        : prog(p),
+          cfg(c),
+          ddr(uint64_t(c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes), uint64_t(c.ddr_latency_cycles),
+              size_t(c.clusters * c.dma_engines)) {
+        for (int64_t i = 0; i < c.clusters; ++i)
+            l1.emplace_back(uint64_t(c.l1_bytes_per_cycle), uint64_t(c.l1_burst_bytes),
+                            uint64_t(c.l1_latency_cycles), size_t(c.cubes_per_cluster));
+        uint64_t want = p.max_parallel == 0 ? uint64_t(c.clusters) : p.max_parallel;
+        P = uint32_t(std::min<uint64_t>(want, uint64_t(c.clusters)));
+        running.resize(P);
+        assigned.assign(p.blocks.size(), false);
+        ended.assign(p.blocks.size(), false);
+        res.blocks.resize(p.blocks.size());
+        validate_and_lay_out();
+    }
+
+    void validate_and_lay_out() {
+        timing_base.resize(prog.blocks.size());
+        for (size_t b = 0; b < prog.blocks.size(); ++b) {
+            const arch::Block& blk = prog.blocks[b];
+            std::string where = "block " + std::to_string(b);
+            for (uint32_t d : blk.deps)
+                if (d >= b) fail(where + " depends on block " + std::to_string(d) + ", not an earlier one");
+            for (size_t si = 0; si < blk.streams.size(); ++si) {
+                const arch::Stream& s = blk.streams[si];
+                std::string w = where + ", " + arch::engine_name(s.engine);
+                int64_t limit = s.engine.kind == arch::EngineKind::ClusterDma ? cfg.dma_engines : cfg.cubes_per_cluster;
+                if (s.engine.index < 0 || s.engine.index >= limit) fail(w + ": no such engine");
+                for (size_t sj = 0; sj < si; ++sj)
+                    if (blk.streams[sj].engine == s.engine) fail(w + ": two streams for one engine");
+                timing_base[b].push_back(res.commands.size());
+                for (size_t i = 0; i < s.commands.size(); ++i) {
+                    const arch::Command& c = s.commands[i];
+                    std::string wc = w + " command " + std::to_string(i);
+                    for (arch::FlagId f : c.waits)
+                        if (f >= blk.num_flags) fail(wc + ": waits on an undeclared flag");
+                    for (arch::FlagId f : c.sets)
+                        if (f >= blk.num_flags) fail(wc + ": sets an undeclared flag");
+                    if (c.op == arch::Opcode::Dma) {
+                        bool ddr_l1 = (c.dma.src == arch::Space::DDR && c.dma.dst == arch::Space::L1) ||
+                                      (c.dma.src == arch::Space::L1 && c.dma.dst == arch::Space::DDR);
+                        bool l1_l0 = (c.dma.src == arch::Space::L1 && c.dma.dst == arch::Space::L0) ||
+                                     (c.dma.src == arch::Space::L0 && c.dma.dst == arch::Space::L1);
+                        if (s.engine.kind == arch::EngineKind::ClusterDma ? !ddr_l1
+                            : s.engine.kind == arch::EngineKind::CubeDma  ? !l1_l0
+                                                                          : true)
+                            fail(wc + ": DMA not allowed on this engine");
+                        if (c.dma.bytes() == 0) fail(wc + ": empty DMA");
+                    } else {
+                        if (s.engine.kind != arch::EngineKind::Cube) fail(wc + ": MATMUL not on a cube");
+                        if (c.mm.m == 0 || c.mm.k == 0 || c.mm.n == 0) fail(wc + ": empty MATMUL");
+                    }
+                    Timing t;
+                    t.block = uint32_t(b);
+                    t.engine = s.engine;
+                    t.index = uint32_t(i);
+                    res.commands.push_back(t);
+                }
+            }
+        }
+    }
+
+    // §7.
+    uint64_t matmul_cycles(const arch::MatmulArgs& mm) const {
+        uint64_t R = uint64_t(cfg.mac_rows), Q = uint64_t(cfg.mac_cols);
+        uint64_t m = mm.m, k = mm.k, n = mm.n;
+        uint64_t blocks = ceil_div(m, R) * ceil_div(n, Q);
+        uint64_t passes = mm.dtype == arch::DType::Float32 ? uint64_t(cfg.fp32_passes) : 1;
+        uint64_t mac_cycles = blocks * k * passes;
+        uint64_t eb = mm.dtype == arch::DType::Float32 ? 4 : 2;
+        uint64_t operand_bytes = k * (m * ceil_div(n, Q) + n * ceil_div(m, R)) * eb;
+        uint64_t link_cycles = ceil_div(operand_bytes, uint64_t(cfg.l0_bytes_per_cycle));
+        return uint64_t(cfg.cube_pipeline_cycles) + std::max(mac_cycles, link_cycles);
+    }
+
+    // §5: may the command start at `now`? (The engine is free, so its ready
+    // time has passed.) Consumes nothing.
+    bool flags_allow(const ActiveBlock& b, const arch::Command& c, uint64_t now) const {
+        for (size_t i = 0; i < c.waits.size(); ++i) {
+            arch::FlagId f = c.waits[i];
+            size_t k = b.consumed[f];
+            for (size_t j = 0; j < i; ++j)
+                if (c.waits[j] == f) ++k;  // a command waiting twice on f takes two sets
+            if (k >= b.sets[f].size()) return false;
+            if (b.sets[f][k] + uint64_t(cfg.flag_latency_cycles) > now) return false;
+        }
+        return true;
+    }
+
+    void start_command(ActiveBlock& b, EngineRun& e, uint64_t now) {
+        const arch::Command& c = e.stream->commands[e.next];
+        for (arch::FlagId f : c.waits) ++b.consumed[f];
+        res.commands[e.first_timing + e.next].start = now;
+        ++e.next;
+        if (c.op == arch::Opcode::Matmul) {
+            e.state = State::Timed;
+            e.cur_end = now + matmul_cycles(c.mm);
+        } else {
+            Request& r = e.link->requests[e.requester];
+            if (r.active) fail("requester already has a request");
+            r.active = true;
+            r.eligible_at = now + 1;  // registered
+            r.remaining = c.dma.bytes();
+            r.owner = &e;
+            e.state = State::OnLink;
+        }
+    }
+
+    void end_command(ActiveBlock& b, EngineRun& e, uint64_t now) {
+        const arch::Command& c = e.stream->commands[e.next - 1];
+        res.commands[e.first_timing + e.next - 1].end = now;
+        for (arch::FlagId f : c.sets) b.sets[f].push_back(now);
+        b.last_end = std::max(b.last_end, now);
+        e.state = State::Free;
+    }
+
+    void start_block(uint32_t cluster, uint64_t now) {
+        ActiveBlock& b = *running[cluster];
+        b.started = true;
+        res.blocks[b.id].start = now;
+        activity = true;
+    }
+
+    // Step 2: ends and starts until nothing changes.
+    void ends_and_starts(uint64_t now) {
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (uint32_t cl = 0; cl < P; ++cl) {
+                if (!running[cl] || !running[cl]->started) continue;
+                ActiveBlock& b = *running[cl];
+                for (EngineRun& e : b.engines) {
+                    if (e.state == State::Timed) {
+                        if (e.cur_end < now) fail("internal: missed an end");
+                        if (e.cur_end == now) {
+                            end_command(b, e, now);
+                            changed = true;
+                        }
+                    }
+                    if (e.state == State::Free && e.next < e.stream->commands.size() &&
+                        flags_allow(b, e.stream->commands[e.next], now)) {
+                        start_command(b, e, now);
+                        changed = true;
+                    }
+                }
+            }
+            activity = activity || changed;
+        }
+    }
+
+    // Step 3.
+    void block_ends(uint64_t now) {
+        for (uint32_t cl = 0; cl < P; ++cl) {
+            if (!running[cl] || !running[cl]->started) continue;
+            ActiveBlock& b = *running[cl];
+            bool all_done = true;
+            for (const EngineRun& e : b.engines) all_done = all_done && e.done();
+            if (!all_done) continue;
+            res.blocks[b.id].end = std::max(b.start, b.last_end);
+            ended[b.id] = true;
+            ++blocks_ended;
+            running[cl].reset();
+            dispatch_dirty = true;
+            activity = true;
+        }
+    }
+
+    // Step 4.
+    void arbitrate(Link& L, uint64_t now) {
+        if (L.busy_until > now) return;
+        size_t n = L.requests.size();
+        for (size_t k = 1; k <= n; ++k) {
+            size_t r = (L.last + k) % n;
+            Request& q = L.requests[r];
+            if (!q.active || q.eligible_at > now) continue;
+            uint64_t b = std::min(L.S, q.remaining);  // bursts of S bytes, the last one the rest
+            uint64_t occ = ceil_div(b, L.W);
+            L.busy_until = now + occ;
+            L.last = r;
+            q.remaining -= b;
+            if (q.remaining == 0) {
+                q.active = false;
+                q.owner->state = State::Timed;
+                q.owner->cur_end = now + occ + L.Lat;
+            }
+            activity = true;
+            return;
+        }
+    }
+
+    bool ready(uint32_t block) const {
+        for (uint32_t d : prog.blocks[block].deps)
+            if (!ended[d]) return false;  // every end so far is <= now
+        return true;
+    }
+
+    void make_active(uint32_t block, uint32_t cluster, uint64_t start) {
+        const arch::Block& blk = prog.blocks[block];
+        auto b = std::make_unique<ActiveBlock>();
+        b->id = block;
+        b->cluster = cluster;
+        b->start = start;
+        b->last_end = start;
+        b->sets.resize(blk.num_flags);
+        b->consumed.assign(blk.num_flags, 0);
+        b->engines.resize(blk.streams.size());
+        for (size_t si = 0; si < blk.streams.size(); ++si) {
+            EngineRun& e = b->engines[si];
+            e.stream = &blk.streams[si];
+            e.first_timing = timing_base[block][si];
+            if (e.stream->engine.kind == arch::EngineKind::ClusterDma) {
+                e.link = &ddr;
+                e.requester = size_t(cluster) * size_t(cfg.dma_engines) + size_t(e.stream->engine.index);
+            } else if (e.stream->engine.kind == arch::EngineKind::CubeDma) {
+                e.link = &l1[cluster];
+                e.requester = size_t(e.stream->engine.index);
+            }
+            for (size_t i = 0; i < e.stream->commands.size(); ++i)
+                res.commands[e.first_timing + i].cluster = cluster;
+        }
+        res.blocks[block].cluster = cluster;
+        running[cluster] = std::move(b);
+    }
+
+    // Step 5.
+    void dispatch(uint64_t d) {
+        if (!dispatch_dirty) return;
+        dispatch_dirty = false;
+        for (;;) {
+            uint32_t cluster = P;
+            for (uint32_t c = 0; c < P && cluster == P; ++c)
+                if (!running[c]) cluster = c;  // free: no block given to it that has not ended
+            if (cluster == P) return;
+            size_t block = prog.blocks.size();
+            for (size_t i = 0; i < prog.blocks.size() && block == prog.blocks.size(); ++i)
+                if (!assigned[i] && ready(uint32_t(i))) block = i;
+            if (block == prog.blocks.size()) return;
+            assigned[block] = true;
+            make_active(uint32_t(block), cluster, d + uint64_t(cfg.dispatch_cycles));
+            activity = true;
+        }
+    }
+
+    // Could anything still happen after `now` without a new event?
+    bool pending(uint64_t now) const {
+        for (const Request& q : ddr.requests)
+            if (q.active) return true;
+        for (const Link& L : l1)
+            for (const Request& q : L.requests)
+                if (q.active) return true;
+        for (uint32_t cl = 0; cl < P; ++cl) {
+            if (!running[cl]) continue;
+            const ActiveBlock& b = *running[cl];
+            if (!b.started) return true;
+            for (const EngineRun& e : b.engines) {
+                if (e.state != State::Free) return true;
+                if (e.next < e.stream->commands.size() &&
+                    flags_allow(b, e.stream->commands[e.next], now + uint64_t(cfg.flag_latency_cycles) + 1))
+                    return true;  // only waiting out a flag's latency
+            }
+        }
+        return false;
+    }
+
+    Result go(uint64_t max_cycles) {
+        if (prog.blocks.empty()) return res;
+        if (cfg.dispatch_cycles < 1) fail("dispatch_cycles must be >= 1");
+        for (uint64_t now = 0;; ++now) {
+            if (now > max_cycles) fail("cycle limit of " + std::to_string(max_cycles) + " exceeded");
+            activity = false;
+            for (uint32_t cl = 0; cl < P; ++cl)  // 1
+                if (running[cl] && !running[cl]->started && running[cl]->start == now) start_block(cl, now);
+            ends_and_starts(now);                // 2
+            block_ends(now);                     // 3
+            arbitrate(ddr, now);                 // 4
+            for (Link& L : l1) arbitrate(L, now);
+            dispatch(now);                       // 5
+            if (blocks_ended == prog.blocks.size()) break;
+            if (!activity && !pending(now))
+                fail("deadlock at cycle " + std::to_string(now) + ": " +
+                     std::to_string(prog.blocks.size() - blocks_ended) + " blocks never end");
+        }
+        for (const BlockTiming& b : res.blocks) res.total_cycles = std::max(res.total_cycles, b.end);
+        return res;
+    }
+};
+
+}  // namespace
+
+Result run(const arch::Program& program, const arch::Config& config, uint64_t max_cycles) {
+    if (config.clusters < 1 || config.dma_engines < 1 || config.cubes_per_cluster < 1 ||
+        config.ddr_bytes_per_cycle < 1 || config.ddr_burst_bytes < 1 || config.l1_bytes_per_cycle < 1 ||
+        config.l1_burst_bytes < 1 || config.l0_bytes_per_cycle < 1 || config.mac_rows < 1 || config.mac_cols < 1)
+        fail("configuration out of range");
+    Sim sim(program, config);
+    return sim.go(max_cycles);
+}
+
+}  // namespace oracle

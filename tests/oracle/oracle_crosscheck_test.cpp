@@ -1,0 +1,226 @@
+// The oracle against the SystemC model: compile a .pto program with the
+// front end, run the oracle on the lowered program, run the real davinci-sim
+// binary with --timing-csv, and require every command's (start, end) to be
+// identical. On a mismatch the first differing commands are printed; decide
+// from docs/timing-model.md which side is wrong.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dsl/frontend.h"
+#include "dsl/lower.h"
+#include "sim/arch/config.h"
+#include "tests/oracle/oracle.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A scratch directory removed at the end of the test.
+class TempDir {
+public:
+    TempDir() {
+        std::string tmpl = (fs::temp_directory_path() / "oracle_test_XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    std::string file(const std::string& name, const std::string& text) const {
+        std::string p = (path_ / name).string();
+        std::ofstream(p) << text;
+        return p;
+    }
+    std::string path(const std::string& name) const { return (path_ / name).string(); }
+
+private:
+    fs::path path_;
+};
+
+struct Row {
+    uint32_t cluster = 0;
+    uint64_t start = 0, end = 0;
+};
+using Key = std::tuple<uint32_t, std::string, uint32_t>;  // block, engine name, index
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Parses block,cluster,engine,index,start,end,op,tag (the tag may hold
+// commas, so only the first six fields are split).
+std::map<Key, Row> parse_csv(const std::string& text) {
+    std::map<Key, Row> rows;
+    std::istringstream in(text);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "block,cluster,engine,index,start,end,op,tag");
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        std::vector<std::string> f;
+        size_t pos = 0;
+        for (int i = 0; i < 6; ++i) {
+            size_t comma = line.find(',', pos);
+            if (comma == std::string::npos) {
+                ADD_FAILURE() << "bad CSV line: " << line;
+                return rows;
+            }
+            f.push_back(line.substr(pos, comma - pos));
+            pos = comma + 1;
+        }
+        Key k{uint32_t(std::stoul(f[0])), f[2], uint32_t(std::stoul(f[3]))};
+        Row r{uint32_t(std::stoul(f[1])), std::stoull(f[4]), std::stoull(f[5])};
+        EXPECT_TRUE(rows.emplace(k, r).second) << "duplicate CSV row: " << line;
+    }
+    return rows;
+}
+
+// Runs both and compares. `config_json` empty = the built-in default.
+void cross_check(const std::string& program_path, const std::string& config_json = "") {
+    TempDir dir;
+    std::string config_path;
+    arch::Config config = arch::default_config();
+    if (!config_json.empty()) {
+        config_path = dir.file("config.json", config_json);
+        config = arch::load_config_file(config_path);
+    }
+
+    arch::Program program;
+    try {
+        program = dsl::lower(dsl::elaborate_file(program_path), config, program_path);
+    } catch (const std::exception& e) {
+        FAIL() << "front end failed on " << program_path << ":\n" << e.what();
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    oracle::Result want = oracle::run(program, config);
+    double oracle_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    std::string csv = dir.path("timing.csv"), report = dir.path("report.json");
+    std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + DAVINCI_SIM_BINARY + "'" +
+                      (config_path.empty() ? "" : " --config '" + config_path + "'") + " '" + program_path +
+                      "' --quiet --timing-csv '" + csv + "' --report-json '" + report + "'";
+    int rc = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << "failed: " << cmd;
+    std::map<Key, Row> got = parse_csv(read_file(csv));
+    uint64_t model_total = nlohmann::json::parse(read_file(report)).at("total_cycles").get<uint64_t>();
+
+    std::ostringstream diffs;
+    size_t mismatches = 0;
+    for (const oracle::Timing& t : want.commands) {
+        Key k{t.block, arch::engine_name(t.engine), t.index};
+        auto it = got.find(k);
+        std::string what = "block " + std::to_string(t.block) + " " + std::get<1>(k) + " #" + std::to_string(t.index);
+        if (it == got.end()) {
+            if (mismatches++ < 8) diffs << "  " << what << ": missing from the model's CSV\n";
+            continue;
+        }
+        const Row& r = it->second;
+        if (r.start != t.start || r.end != t.end || r.cluster != t.cluster) {
+            if (mismatches++ < 8)
+                diffs << "  " << what << ": oracle cluster " << t.cluster << " [" << t.start << ", " << t.end
+                      << "), model cluster " << r.cluster << " [" << r.start << ", " << r.end << ")\n";
+        }
+    }
+    EXPECT_EQ(got.size(), want.commands.size()) << "command count differs";
+    EXPECT_EQ(mismatches, 0u) << mismatches << " of " << want.commands.size()
+                              << " commands differ; first ones:\n"
+                              << diffs.str();
+    EXPECT_EQ(model_total, want.total_cycles) << "total cycles";
+    std::cout << "  " << want.commands.size() << " commands, " << want.total_cycles << " cycles, oracle "
+              << oracle_s << " s\n";
+}
+
+std::string model(const std::string& name) { return std::string(DAVINCI_SOURCE_DIR) + "/models/" + name; }
+
+std::string gemm_source(int m, int k, int n, const std::string& dtype, const std::string& extra = "") {
+    return "import pypto as pypo\n" + extra + "M = " + std::to_string(m) + "\nK = " + std::to_string(k) +
+           "\nN = " + std::to_string(n) + "\na = pypo.input(\"a\", shape=(M, K), dtype=\"" + dtype +
+           "\")\nb = pypo.input(\"b\", shape=(K, N), dtype=\"" + dtype +
+           "\")\nc = pypo.op.matmul(a, b)\npypo.output(\"c\", c)\n";
+}
+
+TEST(OracleCrossCheck, Gemm256DefaultConfig) { cross_check(model("gemm_256.pto")); }
+
+TEST(OracleCrossCheck, Gemm256TwoDmaEngines) {
+    cross_check(model("gemm_256.pto"), R"({"cluster": {"dma_engines": 2}})");
+}
+
+TEST(OracleCrossCheck, Gemm256ThreeClusters) { cross_check(model("gemm_256.pto"), R"({"chip": {"clusters": 3}})"); }
+
+TEST(OracleCrossCheck, Gemm256OddBurstNoLatencies) {
+    cross_check(model("gemm_256.pto"),
+                R"({"ddr": {"burst_bytes": 48, "latency_cycles": 0}, "sync": {"flag_latency_cycles": 0}})");
+}
+
+TEST(OracleCrossCheck, Gemm256TwoCubesSmallL1Bursts) {
+    cross_check(model("gemm_256.pto"), R"({"cluster": {"cubes": 2, "l1_burst_bytes": 64}})");
+}
+
+TEST(OracleCrossCheck, Gemm256OperandLinkBound) {
+    cross_check(model("gemm_256.pto"), R"({"cube": {"fp32_passes": 3, "l0_bytes_per_cycle": 8}})");
+}
+
+TEST(OracleCrossCheck, NonAlignedGemm) {
+    TempDir dir;
+    cross_check(dir.file("gemm_200x72x136.pto", gemm_source(200, 72, 136, "float16")));
+}
+
+TEST(OracleCrossCheck, Float32Gemm) {
+    TempDir dir;
+    cross_check(dir.file("gemm_f32.pto", gemm_source(192, 160, 128, "float32")));
+}
+
+TEST(OracleCrossCheck, Float32GemmFewerPasses) {
+    TempDir dir;
+    cross_check(dir.file("gemm_f32.pto", gemm_source(192, 160, 128, "float32")),
+                R"({"cube": {"fp32_passes": 3, "l0_bytes_per_cycle": 8}})");
+}
+
+// d = matmul(matmul(a, b), e): the second matmul's blocks depend on the first's.
+TEST(OracleCrossCheck, ChainedMatmulsWithBlockDeps) {
+    TempDir dir;
+    std::string src =
+        "import pypto as pypo\n"
+        "M = 256\nK = 128\nN = 192\nP = 64\n"
+        "a = pypo.input(\"a\", shape=(M, K), dtype=\"float16\")\n"
+        "b = pypo.input(\"b\", shape=(K, N), dtype=\"float16\")\n"
+        "e = pypo.input(\"e\", shape=(N, P), dtype=\"float16\")\n"
+        "d = pypo.op.matmul(pypo.op.matmul(a, b), e)\n"
+        "pypo.output(\"d\", d)\n";
+    cross_check(dir.file("chain.pto", src));
+}
+
+TEST(OracleCrossCheck, MaxParallel2) {
+    TempDir dir;
+    cross_check(dir.file("gemm_mp2.pto", gemm_source(256, 256, 256, "float16", "pypo.config.MAX_PARALLEL = 2\n")));
+}
+
+TEST(OracleCrossCheck, MaxParallel2DispatchCycles3) {
+    TempDir dir;
+    cross_check(dir.file("gemm_mp2.pto", gemm_source(256, 256, 256, "float16", "pypo.config.MAX_PARALLEL = 2\n")),
+                R"({"chip": {"dispatch_cycles": 3}})");
+}
+
+// A larger run (~1M cycles) also checks that the oracle is fast enough.
+TEST(OracleCrossCheck, Gemm512x512x1024) {
+    TempDir dir;
+    cross_check(dir.file("gemm_big.pto", gemm_source(512, 1024, 512, "float16")));
+}
+
+}  // namespace

@@ -1,0 +1,321 @@
+// The oracle on tiny hand-built programs, each checked against cycles worked
+// out by hand from docs/timing-model.md (§ = its sections).
+//
+// Default hardware (configs/cluster.json): DDR W=32 B/cycle, S=64 B, Lat=100;
+// L1 port W=128, S=128, Lat=4; flag latency 1; dispatch 1 cycle; 4x4 MACs,
+// pipeline 7, fp32 2 passes, L0->cube 512 B/cycle; 4 clusters x 4 cubes x
+// 1 DMA engine.
+#include <gtest/gtest.h>
+
+#include "tests/oracle/oracle.h"
+#include "tests/oracle/oracle_test_util.h"
+
+namespace {
+
+using namespace oracle_test;
+using arch::DType;
+
+TEST(OracleHand, EmptyProgramTakesNoCycles) {
+    oracle::Result r = oracle::run(program({}), config());
+    EXPECT_EQ(r.total_cycles, 0u);
+    EXPECT_TRUE(r.commands.empty());
+}
+
+// One DMA alone with N a multiple of the burst (and the burst of W).
+// Dispatch at d=0 -> B = 1 (§4). s = 1, eligible from 2; 256 B = 4 bursts of
+// 64 B, 2 cycles each: [2,4) [4,6) [6,8) [8,10); e = 10 + 100 = 110
+// (= s + 1 + ceil(N/W) + Lat). The next command of dma0 starts at 110,
+// eligible 111, one burst [111,113), e = 213.
+TEST(OracleHand, OneDmaAloneAtBurstBoundaries) {
+    oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {load(256), load(64)})})}), config());
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 110}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{110, 213}));
+    EXPECT_EQ(r.blocks[0].start, 1u);
+    EXPECT_EQ(r.blocks[0].end, 213u);
+    EXPECT_EQ(r.total_cycles, 213u);
+}
+
+// A multi-row DMA moves rows x row_bytes bytes; strides do not matter.
+TEST(OracleHand, MultiRowDmaMovesRowsTimesRowBytes) {
+    arch::Command c = load(64);
+    c.dma.rows = 4;
+    c.dma.src_stride = 4096;
+    c.dma.dst_stride = 128;
+    oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {c})})}), config());
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 110}));  // as 256 bytes above
+}
+
+// S not a multiple of W: S=48, W=32, Lat=0. N=100 -> bursts 48, 48, 4 taking
+// 2, 2, 1 cycles: [2,4) [4,6) [6,7), e = 7 (not 1 + 1 + ceil(100/32) = 6).
+TEST(OracleHand, BurstsNotAMultipleOfTheBandwidth) {
+    arch::Config cfg = config(R"({"ddr": {"burst_bytes": 48, "latency_cycles": 0}})");
+    oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {load(100)})})}), cfg);
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 7}));
+}
+
+// Three clusters load 128 B (2 bursts) each at once. Requesters 0, 1, 2
+// (c * dma_engines + j); last starts at the highest (3), so the order is
+// 0, 1, 2, 0, 1, 2: [2,4) [4,6) [6,8) [8,10) [10,12) [12,14).
+// Ends: 10+100, 12+100, 14+100.
+TEST(OracleHand, ThreeClustersShareTheDdrBurstByBurst) {
+    arch::Program p = program({block({stream(dma_engine(0), {load(128)})}),
+                               block({stream(dma_engine(0), {load(128)})}),
+                               block({stream(dma_engine(0), {load(128)})})});
+    oracle::Result r = oracle::run(p, config());
+    EXPECT_EQ(r.blocks[0].cluster, 0u);
+    EXPECT_EQ(r.blocks[1].cluster, 1u);
+    EXPECT_EQ(r.blocks[2].cluster, 2u);
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 110}));
+    EXPECT_EQ(at(r, 1, dma_engine(0), 0), (StartEnd{1, 112}));
+    EXPECT_EQ(at(r, 2, dma_engine(0), 0), (StartEnd{1, 114}));
+    EXPECT_EQ(r.total_cycles, 114u);
+}
+
+// Registered requests, Lat = 0. Cluster 0: two 64 B loads; cluster 1: one
+// 192 B load (3 bursts). At 2: c0 [2,4), so c0's first load ends at 4 and
+// its second starts at 4, eligible only from 5. At 4 only c1 is eligible:
+// [4,6). At 6 (last = 1): c0 [6,8), ends 8. Then c1 [8,10) [10,12), ends 12.
+TEST(OracleHand, ARequestIsEligibleTheCycleAfterItIsMade) {
+    arch::Config cfg = config(R"({"ddr": {"latency_cycles": 0}})");
+    arch::Program p = program({block({stream(dma_engine(0), {load(64), load(64)})}),
+                               block({stream(dma_engine(0), {load(192)})})});
+    oracle::Result r = oracle::run(p, cfg);
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 4}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{4, 8}));
+    EXPECT_EQ(at(r, 1, dma_engine(0), 0), (StartEnd{1, 12}));
+}
+
+// Requester numbering with 2 DMA engines per cluster, 2 clusters: c0.dma1 is
+// requester 1, c1.dma0 is requester 2; last starts at 3, so requester 1
+// goes first: [2,4) r1, [4,6) r2, [6,8) r1 -> 108, [8,10) r2 -> 110.
+// (Numbering j * clusters + c would put c1.dma0 first.)
+TEST(OracleHand, DdrRequestersAreClusterTimesEnginesPlusEngine) {
+    arch::Config cfg = config(R"({"chip": {"clusters": 2}, "cluster": {"dma_engines": 2}})");
+    arch::Program p = program({block({stream(dma_engine(1), {load(128)})}),
+                               block({stream(dma_engine(0), {load(128)})})});
+    oracle::Result r = oracle::run(p, cfg);
+    EXPECT_EQ(at(r, 0, dma_engine(1), 0), (StartEnd{1, 108}));
+    EXPECT_EQ(at(r, 1, dma_engine(0), 0), (StartEnd{1, 110}));
+}
+
+// The L1 port: cube i's DMA engine is requester i, last starts at 3 (4 cubes).
+// cube3.dma, cube1.dma, cube0.dma each move 256 B = 2 bursts of 128 B, one
+// cycle each, all eligible from 2: order 0, 1, 3, 0, 1, 3 over [2,8):
+// cube0 last burst [5,6) -> 6 + 4 = 10, cube1 [6,7) -> 11, cube3 [7,8) -> 12.
+TEST(OracleHand, L1PortRoundRobinOverCubes) {
+    arch::Program p = program({block({stream(cube_dma(3), {to_l0(256)}), stream(cube_dma(1), {to_l0(256)}),
+                                      stream(cube_dma(0), {to_l0(256)})})});
+    oracle::Result r = oracle::run(p, config());
+    EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{1, 10}));
+    EXPECT_EQ(at(r, 0, cube_dma(1), 0), (StartEnd{1, 11}));
+    EXPECT_EQ(at(r, 0, cube_dma(3), 0), (StartEnd{1, 12}));
+}
+
+// Each cluster has its own L1 port: two clusters' cube0.dma do not contend.
+TEST(OracleHand, L1PortsArePerCluster) {
+    arch::Program p = program({block({stream(cube_dma(0), {to_l0(256)})}), block({stream(cube_dma(0), {to_l0(256)})})});
+    oracle::Result r = oracle::run(p, config());
+    EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{1, 8}));  // [2,3) [3,4), 4 + 4
+    EXPECT_EQ(at(r, 1, cube_dma(0), 0), (StartEnd{1, 8}));
+}
+
+// dma0 loads 64 B, sets f0 at 104 ([2,4) + 100). cube0.dma waits f0: starts
+// at 104 + flag latency, moves 256 B (2 one-cycle bursts from start + 1) and
+// sets f1 at start + 3 + 4; cube0 waits f1 and runs MATMUL 4x4x4 fp16
+// (1 block x 4 steps = 4 cycles, 64 operand bytes = 1 cycle, + 7) = 11 cycles.
+struct FlagCase {
+    int latency;
+    StartEnd l0_dma, mm;
+};
+class OracleFlagLatency : public testing::TestWithParam<FlagCase> {};
+
+TEST_P(OracleFlagLatency, WaiterStartsAtSetPlusLatency) {
+    const FlagCase& fc = GetParam();
+    arch::Config cfg = config(R"({"sync": {"flag_latency_cycles": )" + std::to_string(fc.latency) + "}}");
+    arch::Program p = program({block({stream(dma_engine(0), {load(64, {}, {0})}),
+                                      stream(cube_dma(0), {to_l0(256, {0}, {1})}),
+                                      stream(cube(0), {matmul(4, 4, 4, DType::Float16, {1})})},
+                                     2)});
+    oracle::Result r = oracle::run(p, cfg);
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 104}));
+    EXPECT_EQ(at(r, 0, cube_dma(0), 0), fc.l0_dma);
+    EXPECT_EQ(at(r, 0, cube(0), 0), fc.mm);
+    EXPECT_EQ(r.total_cycles, fc.mm.end);
+}
+
+INSTANTIATE_TEST_SUITE_P(Latencies, OracleFlagLatency,
+                         testing::Values(FlagCase{0, {104, 111}, {111, 122}},  // same-cycle start
+                                         FlagCase{1, {105, 112}, {113, 124}},
+                                         FlagCase{5, {109, 116}, {121, 132}}),
+                         [](const testing::TestParamInfo<FlagCase>& i) {
+                             return "latency" + std::to_string(i.param.latency);
+                         });
+
+// The k-th wait consumes the k-th set. dma0: load 64 B [1,104) sets f0,
+// load 64 B [104,207) sets f0 (eligible 105, [105,107)). cube0.dma waits f0
+// twice: first at 105 (128 B, [106,107), ends 111), then the second set
+// (207) allows 208: [209,210), ends 214.
+TEST(OracleHand, KthWaitConsumesKthSet) {
+    arch::Program p = program({block({stream(dma_engine(0), {load(64, {}, {0}), load(64, {}, {0})}),
+                                      stream(cube_dma(0), {to_l0(128, {0}), to_l0(128, {0})})},
+                                     1)});
+    oracle::Result r = oracle::run(p, config());
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{104, 207}));
+    EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{105, 111}));
+    EXPECT_EQ(at(r, 0, cube_dma(0), 1), (StartEnd{208, 214}));
+}
+
+// A command listing a flag twice consumes two sets: it waits for the second.
+TEST(OracleHand, WaitingTwiceOnAFlagTakesTwoSets) {
+    arch::Program p = program({block({stream(dma_engine(0), {load(64, {}, {0}), load(64, {}, {0})}),
+                                      stream(cube_dma(0), {to_l0(128, {0, 0})})},
+                                     1)});
+    oracle::Result r = oracle::run(p, config());
+    EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{208, 214}));
+}
+
+// A command setting a flag twice provides two sets at its end.
+TEST(OracleHand, SettingTwiceProvidesTwoSets) {
+    arch::Program p = program({block({stream(dma_engine(0), {load(64, {}, {0, 0})}),
+                                      stream(cube_dma(0), {to_l0(128, {0}), to_l0(128, {0})})},
+                                     1)});
+    oracle::Result r = oracle::run(p, config());
+    EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{105, 111}));
+    EXPECT_EQ(at(r, 0, cube_dma(0), 1), (StartEnd{111, 117}));  // [112,113) + 4
+}
+
+// §7, 4x4 MACs, pipeline 7, L0->cube 512 B/cycle, back to back on cube0:
+//   64x32x64 fp16: blocks 16*16 = 256, mac 256*32 = 8192, operand
+//     32*(64*16 + 64*16)*2 = 131072 B -> 256 cycles; 1 + 7 + 8192 = 8200.
+//   64x32x64 fp32: mac 16384, operand 262144 B -> 512; 8200 + 7 + 16384.
+//   5x3x6 fp16: blocks 2*2 = 4, mac 12, operand 3*(5*2 + 6*2)*2 = 132 B -> 1;
+//     + 7 + 12.
+TEST(OracleHand, MatmulFp16VsFp32) {
+    arch::Program p = program({block({stream(cube(0), {matmul(64, 32, 64, DType::Float16),
+                                                       matmul(64, 32, 64, DType::Float32),
+                                                       matmul(5, 3, 6, DType::Float16)})})});
+    oracle::Result r = oracle::run(p, config());
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 8200}));
+    EXPECT_EQ(at(r, 0, cube(0), 1), (StartEnd{8200, 24591}));
+    EXPECT_EQ(at(r, 0, cube(0), 2), (StartEnd{24591, 24610}));
+}
+
+// fp32_passes = 3: 64x32x64 fp32 takes 7 + 8192*3.
+TEST(OracleHand, MatmulFp32Passes) {
+    arch::Program p = program({block({stream(cube(0), {matmul(64, 32, 64, DType::Float32)})})});
+    oracle::Result r = oracle::run(p, config(R"({"cube": {"fp32_passes": 3}})"));
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 1 + 7 + 24576}));
+}
+
+// Operand-link-bound, L0->cube 8 B/cycle: 131072/8 = 16384 > 8192 MAC
+// cycles; fp32 262144/8 = 32768 > 16384; 5x3x6: ceil(132/8) = 17 > 12.
+TEST(OracleHand, MatmulOperandLinkBound) {
+    arch::Program p = program({block({stream(cube(0), {matmul(64, 32, 64, DType::Float16),
+                                                       matmul(64, 32, 64, DType::Float32),
+                                                       matmul(5, 3, 6, DType::Float16)})})});
+    oracle::Result r = oracle::run(p, config(R"({"cube": {"l0_bytes_per_cycle": 8}})"));
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 1 + 7 + 16384}));
+    EXPECT_EQ(at(r, 0, cube(0), 1), (StartEnd{16392, 16392 + 7 + 32768}));
+    EXPECT_EQ(at(r, 0, cube(0), 2), (StartEnd{49167, 49167 + 7 + 17}));
+}
+
+// Non-square MAC array: 8 rows x 2 cols, 10x4x5 fp16: blocks 2*3 = 6,
+// mac 24, operand 4*(10*3 + 5*2)*2 = 320 B -> 1 cycle; 1 + 7 + 24.
+TEST(OracleHand, MatmulRowsAndColsAreNotSwapped) {
+    arch::Program p = program({block({stream(cube(0), {matmul(10, 4, 5)})})});
+    oracle::Result r = oracle::run(p, config(R"({"cube": {"mac_rows": 8, "mac_cols": 2}})"));
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 32}));
+    // ... and with 4 B/cycle the 320 operand bytes take 80 > 24 cycles.
+    r = oracle::run(program({block({stream(cube(0), {matmul(10, 4, 5)})})}),
+                    config(R"({"cube": {"mac_rows": 8, "mac_cols": 2, "l0_bytes_per_cycle": 4}})"));
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 88}));
+}
+
+// Dispatch (§4). Each block is one MATMUL 4 x k x 4 fp16 on cube0, lasting
+// 7 + k cycles (1 block, k MAC cycles, 16k operand bytes <= k link cycles):
+//   B0: k=10 (17), B1: k=20 (27), B2: k=5 (12) after B0, B3: k=1 (8),
+//   B4: empty, after B1.
+arch::Program dispatch_program(uint32_t max_parallel) {
+    auto mm_block = [](uint32_t k, std::vector<uint32_t> deps) {
+        return block({stream(cube(0), {matmul(4, k, 4)})}, 0, std::move(deps));
+    };
+    return program({mm_block(10, {}), mm_block(20, {}), mm_block(5, {0}), mm_block(1, {}), block({}, 0, {1})},
+                   max_parallel);
+}
+
+// max_parallel 2: clusters 0 and 1 only.
+//   d=0: B0 -> c0 [1,18), B1 -> c1 [1,28) (B2 not ready).
+//   d=18: c0 free, B2 ready (B0 ended 18 <= 18) and lower than B3 -> c0 [19,31).
+//   d=28: c1 free; B3 and B4 ready, B3 lower -> c1 [29,37).
+//   d=31: B4 -> c0, starts and ends at 32. Total 37.
+TEST(OracleHand, DispatchWithDepsAndMaxParallel) {
+    oracle::Result r = oracle::run(dispatch_program(2), config());
+    std::vector<oracle::BlockTiming> want = {{0, 1, 18}, {1, 1, 28}, {0, 19, 31}, {1, 29, 37}, {0, 32, 32}};
+    ASSERT_EQ(r.blocks.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(r.blocks[i].cluster, want[i].cluster) << "block " << i;
+        EXPECT_EQ(r.blocks[i].start, want[i].start) << "block " << i;
+        EXPECT_EQ(r.blocks[i].end, want[i].end) << "block " << i;
+    }
+    EXPECT_EQ(at(r, 3, cube(0), 0), (StartEnd{29, 37}));
+    EXPECT_EQ(r.total_cycles, 37u);
+}
+
+// dispatch_cycles 3, max_parallel 2: a cluster given a block at d is not
+// free before that block ends. d=0: B0 -> c0 [3,20), B1 -> c1 [3,30);
+// d=20: B2 -> c0 [23,35); d=30: B3 -> c1 [33,41); d=35: B4 -> c0 [38,38).
+TEST(OracleHand, DispatchCycles) {
+    oracle::Result r = oracle::run(dispatch_program(2), config(R"({"chip": {"dispatch_cycles": 3}})"));
+    std::vector<oracle::BlockTiming> want = {{0, 3, 20}, {1, 3, 30}, {0, 23, 35}, {1, 33, 41}, {0, 38, 38}};
+    for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(r.blocks[i].cluster, want[i].cluster) << "block " << i;
+        EXPECT_EQ(r.blocks[i].start, want[i].start) << "block " << i;
+        EXPECT_EQ(r.blocks[i].end, want[i].end) << "block " << i;
+    }
+    EXPECT_EQ(r.total_cycles, 41u);
+}
+
+// max_parallel unset (0) or above the cluster count: all 4 clusters.
+//   d=0: B0 -> c0 [1,18), B1 -> c1 [1,28), B3 -> c2 [1,9).
+//   d=18: B2 ready -> lowest free cluster c0 [19,31).
+//   d=28: B4 ready -> lowest free cluster c1, [29,29). Total 31.
+TEST(OracleHand, DispatchUsesAllClustersByDefault) {
+    for (uint32_t mp : {0u, 4u, 99u}) {
+        oracle::Result r = oracle::run(dispatch_program(mp), config());
+        std::vector<oracle::BlockTiming> want = {{0, 1, 18}, {1, 1, 28}, {0, 19, 31}, {2, 1, 9}, {1, 29, 29}};
+        for (size_t i = 0; i < want.size(); ++i) {
+            EXPECT_EQ(r.blocks[i].cluster, want[i].cluster) << "max_parallel " << mp << " block " << i;
+            EXPECT_EQ(r.blocks[i].start, want[i].start) << "max_parallel " << mp << " block " << i;
+            EXPECT_EQ(r.blocks[i].end, want[i].end) << "max_parallel " << mp << " block " << i;
+        }
+        EXPECT_EQ(r.total_cycles, 31u);
+    }
+}
+
+// The link's round-robin pointer survives from one block to the next on
+// the same cluster, and the L1 port is shared across a cluster's blocks.
+// max_parallel 1. B0: cube0.dma moves 128 B: [2,3), ends 7 (last = 0).
+// B1 (on c0 at d=7, B=8): cube1.dma and cube0.dma 128 B each, eligible 9:
+// order after last=0 is 1 first: cube1 [9,10) -> 14, cube0 [10,11) -> 15.
+TEST(OracleHand, RoundRobinStatePersistsAcrossBlocks) {
+    arch::Program p = program({block({stream(cube_dma(0), {to_l0(128)})}),
+                               block({stream(cube_dma(0), {to_l0(128)}), stream(cube_dma(1), {to_l0(128)})})},
+                              1);
+    oracle::Result r = oracle::run(p, config());
+    EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{1, 7}));
+    EXPECT_EQ(at(r, 1, cube_dma(1), 0), (StartEnd{8, 14}));
+    EXPECT_EQ(at(r, 1, cube_dma(0), 0), (StartEnd{8, 15}));
+}
+
+TEST(OracleHand, DeadlockThrows) {
+    arch::Program p = program({block({stream(cube(0), {matmul(4, 4, 4, DType::Float16, {0})})}, 1)});
+    EXPECT_THROW(oracle::run(p, config()), std::runtime_error);
+}
+
+TEST(OracleHand, CycleLimitThrows) {
+    arch::Program p = program({block({stream(cube(0), {matmul(64, 32, 64)})})});
+    EXPECT_THROW(oracle::run(p, config(), 1000), std::runtime_error);
+    EXPECT_NO_THROW(oracle::run(p, config(), 10000));
+}
+
+}  // namespace
