@@ -275,7 +275,7 @@ struct Sim {
     }
 
     // Step 3.
-    void block_ends(uint64_t now) {
+    void block_ends() {
         for (uint32_t cl = 0; cl < P; ++cl) {
             if (!running[cl] || !running[cl]->started) continue;
             ActiveBlock& b = *running[cl];
@@ -397,7 +397,7 @@ struct Sim {
             for (uint32_t cl = 0; cl < P; ++cl)  // 1
                 if (running[cl] && !running[cl]->started && running[cl]->start == now) start_block(cl, now);
             ends_and_starts(now);                // 2
-            block_ends(now);                     // 3
+            block_ends();                        // 3
             arbitrate(ddr, now);                 // 4
             for (Link& L : l1) arbitrate(L, now);
             dispatch(now);                       // 5

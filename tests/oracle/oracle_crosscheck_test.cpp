@@ -7,9 +7,11 @@
 
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -217,10 +219,57 @@ TEST(OracleCrossCheck, MaxParallel2DispatchCycles3) {
                 R"({"chip": {"dispatch_cycles": 3}})");
 }
 
+// Corners of the spec on small programs: W not dividing S, zero latencies,
+// slow flags, no pipeline, one cluster, three DMA engines, wide L1 port.
+struct Stress {
+    const char* name;
+    const char* config;
+};
+class OracleStress : public testing::TestWithParam<Stress> {};
+
+const char* kChainSource =
+    "import pypto as pypo\n"
+    "pypo.config.MAX_PARALLEL = 3\n"
+    "a = pypo.input(\"a\", shape=(136, 200), dtype=\"float16\")\n"
+    "b = pypo.input(\"b\", shape=(200, 72), dtype=\"float16\")\n"
+    "e = pypo.input(\"e\", shape=(72, 168), dtype=\"float16\")\n"
+    "d = pypo.op.matmul(pypo.op.matmul(a, b), e)\n"
+    "pypo.output(\"d\", d)\n";
+
+TEST_P(OracleStress, NonAlignedGemm) {
+    TempDir dir;
+    cross_check(dir.file("gemm.pto", gemm_source(200, 72, 136, "float16")), GetParam().config);
+}
+
+TEST_P(OracleStress, ChainMaxParallel3) {
+    TempDir dir;
+    cross_check(dir.file("chain.pto", kChainSource), GetParam().config);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Configs, OracleStress,
+    testing::Values(
+        Stress{"default", "{}"},
+        Stress{"ddr_w24", R"({"ddr": {"bytes_per_cycle": 24, "burst_bytes": 64, "latency_cycles": 3}})"},
+        Stress{"ddr_w_gt_s", R"({"ddr": {"bytes_per_cycle": 128, "burst_bytes": 32, "latency_cycles": 0}})"},
+        Stress{"zero_latencies", R"({"ddr": {"latency_cycles": 0}, "cluster": {"l1_latency_cycles": 0},
+                                     "sync": {"flag_latency_cycles": 0}, "cube": {"pipeline_cycles": 0}})"},
+        Stress{"slow_flags_dispatch", R"({"sync": {"flag_latency_cycles": 37}, "chip": {"dispatch_cycles": 11}})"},
+        Stress{"one_cluster", R"({"chip": {"clusters": 1}})"},
+        Stress{"three_dma_engines", R"({"cluster": {"dma_engines": 3}, "chip": {"clusters": 2}})"},
+        Stress{"narrow_l1", R"({"cluster": {"l1_bytes_per_cycle": 16, "l1_burst_bytes": 40, "l1_latency_cycles": 9}})"},
+        Stress{"eight_cubes", R"({"cluster": {"cubes": 8, "l1_kib": 512}, "chip": {"clusters": 2}})"},
+        Stress{"big_mac", R"({"cube": {"mac_rows": 16, "mac_cols": 8, "fp32_passes": 4, "l0_bytes_per_cycle": 64}})"}),
+    [](const testing::TestParamInfo<Stress>& i) { return std::string(i.param.name); });
+
 // A larger run (~1M cycles) also checks that the oracle is fast enough.
 TEST(OracleCrossCheck, Gemm512x512x1024) {
     TempDir dir;
     cross_check(dir.file("gemm_big.pto", gemm_source(512, 1024, 512, "float16")));
 }
+
+// models/gemm_2048.pto: ~34M cycles, a few seconds of oracle time; run with
+// --gtest_also_run_disabled_tests.
+TEST(OracleCrossCheck, DISABLED_Gemm2048) { cross_check(model("gemm_2048.pto")); }
 
 }  // namespace
