@@ -66,7 +66,6 @@ std::string name_arg(const std::string& fn, const Arg& arg) {
 
 }  // namespace
 
-const char* dtype_text(arch::DType t) { return t == arch::DType::Float32 ? "float32" : "float16"; }
 
 std::string shape_text(const std::vector<int64_t>& shape) {
     std::string out = "(";
@@ -83,7 +82,7 @@ Value PypoLibrary::module() { return Value::namespace_("pypo"); }
 
 std::string PypoLibrary::describe_tensor(int tensor) const {
     const TensorNode& t = graph_.tensors[size_t(tensor)];
-    return shape_text(t.shape) + " " + dtype_text(t.dtype);
+    return shape_text(t.shape) + " " + arch::dtype_name(t.dtype);
 }
 
 Value PypoLibrary::builtin(const std::string& name, const SourceLoc& loc, bool& found) const {
@@ -118,7 +117,7 @@ Value PypoLibrary::attribute(const Value& obj, const std::string& attr, const So
             for (int64_t d : t.shape) dims.push_back(Value::integer(d));
             return Value::tuple(std::move(dims));
         }
-        if (attr == "dtype") return Value::str(dtype_text(t.dtype));
+        if (attr == "dtype") return Value::str(arch::dtype_name(t.dtype));
         if (attr == "name") return Value::str(t.name);
         fail(loc, "tensor has no attribute '" + attr + "'");
     }

@@ -58,9 +58,6 @@ private:
 // An operation name the documents define under pypo.op (lowered or not yet).
 bool is_known_op(const std::string& name);
 
-// "float16" / "float32", kept here so the front end does not depend on the
-// simulator's library for two words.
-const char* dtype_text(arch::DType t);
 std::string shape_text(const std::vector<int64_t>& shape);  // "(256, 128)", "(64,)"
 
 }  // namespace dsl
