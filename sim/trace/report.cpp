@@ -99,7 +99,10 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     o += "hardware: " + std::to_string(c.clusters) + " clusters x " + std::to_string(c.cubes_per_cluster) +
          " cubes, " + std::to_string(c.mac_rows) + "x" + std::to_string(c.mac_cols) + " MAC each, " +
          fmt("%g", c.clock_ghz) + " GHz\n\n";
-    o += "total cycles       " + grouped(s.total_cycles) + "  (" + fmt("%.3f", seconds * 1e6) + " us at " +
+    std::string when = seconds < 1e-3 ? fmt("%.3f us", seconds * 1e6)
+                       : seconds < 1.0 ? fmt("%.3f ms", seconds * 1e3)
+                                       : fmt("%.3f s", seconds);
+    o += "total cycles       " + grouped(s.total_cycles) + "  (" + when + " at " +
          fmt("%g", c.clock_ghz) + " GHz, " + grouped(s.blocks) + " blocks)\n";
     o += "compute bound      " + grouped(b.compute) + "  (" + grouped(b.macs) + " MACs at " +
          std::to_string(c.macs_per_cycle() * c.cubes_total()) + " MAC/cycle)\n";
