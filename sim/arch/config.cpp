@@ -20,9 +20,19 @@ namespace {
 
 using nlohmann::json;
 
+// Integer parameters are capped so that every size derived from them (bytes
+// of DDR, cycles of a transfer) stays far from 64-bit overflow.
+constexpr int64_t kMaxInteger = (int64_t{1} << 31) - 1;
+
+bool too_large(const json& v) {
+    return (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(kMaxInteger)) ||
+           (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() > kMaxInteger);
+}
+
 // A float such as 4.0 is refused, not truncated: a count or size written as
 // a float is more likely a mistake than an intent.
 bool read_integer(const json& v, int64_t min, int64_t& out) {
+    if (too_large(v)) return false;
     if (v.is_number_unsigned()) {
         // Above INT64_MAX it cannot be stored; such a value is nonsense anyway.
         const auto u = v.get<uint64_t>();
@@ -191,8 +201,12 @@ void apply_object(const json& object, const std::string& prefix, std::size_t dep
         // it keeps one spelling per parameter.
         const bool plain_key = key.find('.') == std::string::npos;
         if (const ParamSpec* p = plain_key ? find_param(path) : nullptr) {
-            if (!p->read(value, c))
+            if (!p->read(value, c)) {
+                if (too_large(value) && std::string(p->kind).find("integer") != std::string::npos)
+                    fail(origin, path + ": " + compact(value) + " is too large (at most " +
+                                     std::to_string(kMaxInteger) + ")");
                 fail(origin, path + ": expected " + p->expected + ", got " + compact(value));
+            }
         } else if (plain_key && is_section(path)) {
             if (!value.is_object())
                 fail(origin, path + ": expected an object, got " + compact(value));

@@ -158,8 +158,16 @@ TEST(Config, NullArrayAndObjectForInteger) {
 
 TEST(Config, IntegerTooLargeToStore) {
     EXPECT_EQ(json_error(R"({"cube": {"l0_kib": 18446744073709551615}})"),
-              "configs/x.json: cube.l0_kib: expected a positive integer, "
-              "got 18446744073709551615");
+              "configs/x.json: cube.l0_kib: 18446744073709551615 is too large (at most 2147483647)");
+}
+
+// Capped so that derived byte counts cannot overflow: 2^31 - 1 is accepted,
+// 2^31 is not.
+TEST(Config, IntegerCap) {
+    arch::Config c = arch::config_from_json(nlohmann::json::parse(R"({"ddr": {"size_gib": 2147483647}})"), "x");
+    EXPECT_EQ(c.ddr_bytes(), int64_t{2147483647} << 30);
+    EXPECT_EQ(json_error(R"({"ddr": {"size_gib": 2147483648}})"),
+              "configs/x.json: ddr.size_gib: 2147483648 is too large (at most 2147483647)");
 }
 
 TEST(Config, NegativeLatency) {
