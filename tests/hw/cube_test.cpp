@@ -11,7 +11,7 @@ namespace {
 
 uint64_t end_of(const arch::Config& c, arch::Command cmd) {
     arch::Program p;
-    p.blocks.push_back(block({stream(EngineKind::Cube, 0, {cmd})}));
+    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {cmd})}));
     return simulate(c, p).at(0, {EngineKind::Cube, 0}, 0).end;
 }
 

@@ -11,7 +11,7 @@ using arch::Space;
 namespace {
 
 arch::Block one_read(uint32_t bytes) {
-    return block({stream(EngineKind::ClusterDma, 0, {dma(Space::DDR, Space::L1, bytes)})});
+    return block({stream({EngineKind::ClusterDma, 0}, {dma(Space::DDR, Space::L1, bytes)})});
 }
 
 // Alone: full bandwidth. 4096 B: eligible at 2, 128 cycles, latency 100: 230.

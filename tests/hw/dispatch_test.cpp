@@ -9,7 +9,7 @@ namespace {
 
 // A block whose only command is a 4x4x4 MATMUL: 11 cycles.
 arch::Block tiny(std::vector<uint32_t> deps = {}) {
-    return block({stream(EngineKind::Cube, 0, {matmul(4, 4, 4, DType::Float16)})}, 0, std::move(deps));
+    return block({stream({EngineKind::Cube, 0}, {matmul(4, 4, 4, DType::Float16)})}, 0, std::move(deps));
 }
 
 // Five blocks on four clusters: blocks 0-3 start at 1 and end at 12; the

@@ -19,7 +19,7 @@ class SingleDdrTransfer : public testing::TestWithParam<Case> {};
 TEST_P(SingleDdrTransfer, EndsAtTheSpecifiedCycle) {
     arch::Config c = arch::default_config();
     arch::Program p;
-    p.blocks.push_back(block({stream(EngineKind::ClusterDma, 0, {dma(Space::DDR, Space::L1, GetParam().bytes)})}));
+    p.blocks.push_back(block({stream({EngineKind::ClusterDma, 0}, {dma(Space::DDR, Space::L1, GetParam().bytes)})}));
     SimRun r = simulate(c, p);
     const auto& rec = r.at(0, {EngineKind::ClusterDma, 0}, 0);
     EXPECT_EQ(rec.start, 1u);
@@ -45,7 +45,7 @@ INSTANTIATE_TEST_SUITE_P(BurstBoundaries, SingleDdrTransfer,
 TEST(L1Transfer, EightKibIntoL0) {
     arch::Config c = arch::default_config();
     arch::Program p;
-    p.blocks.push_back(block({stream(EngineKind::CubeDma, 0, {dma(Space::L1, Space::L0, 8192), dma(Space::L0, Space::L1, 8193)})}));
+    p.blocks.push_back(block({stream({EngineKind::CubeDma, 0}, {dma(Space::L1, Space::L0, 8192), dma(Space::L0, Space::L1, 8193)})}));
     SimRun r = simulate(c, p);
     EXPECT_EQ(r.at(0, {EngineKind::CubeDma, 0}, 0).end, 70u);
     // The second starts when the first ends: 70 + 1 + 65 + 4.

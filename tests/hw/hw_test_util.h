@@ -9,42 +9,11 @@
 #include "sim/arch/program.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/run_stats.h"
+#include "tests/support/program_builders.h"
 
 namespace hwtest {
 
-inline arch::Command dma(arch::Space src, arch::Space dst, uint32_t bytes) {
-    arch::Command c;
-    c.op = arch::Opcode::Dma;
-    c.dma.src = src;
-    c.dma.dst = dst;
-    c.dma.rows = 1;
-    c.dma.row_bytes = bytes;
-    return c;
-}
-
-inline arch::Command matmul(uint32_t m, uint32_t k, uint32_t n, arch::DType t) {
-    arch::Command c;
-    c.op = arch::Opcode::Matmul;
-    c.mm.m = m, c.mm.k = k, c.mm.n = n;
-    c.mm.dtype = t;
-    c.mm.a_addr = 0;
-    c.mm.b_addr = 0;
-    c.mm.c_addr = 0;
-    return c;
-}
-
-inline arch::Stream stream(arch::EngineKind kind, int index, std::vector<arch::Command> commands) {
-    return arch::Stream{{kind, index}, std::move(commands)};
-}
-
-inline arch::Block block(std::vector<arch::Stream> streams, uint16_t flags = 0, std::vector<uint32_t> deps = {}) {
-    arch::Block b;
-    b.name = "test";
-    b.num_flags = flags;
-    b.deps = std::move(deps);
-    b.streams = std::move(streams);
-    return b;
-}
+using namespace testprog;
 
 struct SimRun {
     trace::RunStats stats;

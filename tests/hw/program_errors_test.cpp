@@ -15,7 +15,7 @@ TEST(ProgramCheck, DmaBeyondL1) {
     arch::Command c = dma(Space::DDR, Space::L1, 4096);
     c.dma.dst_addr = 256 * 1024 - 100;
     arch::Program p;
-    p.blocks.push_back(block({stream(EngineKind::ClusterDma, 0, {c})}));
+    p.blocks.push_back(block({stream({EngineKind::ClusterDma, 0}, {c})}));
     try {
         arch::check_program(p, arch::default_config());
         FAIL() << "no error";
@@ -30,7 +30,7 @@ TEST(ProgramCheck, WaitWithoutEnoughSets) {
     arch::Command mm = matmul(4, 4, 4, DType::Float16);
     mm.waits = {0};
     arch::Program p;
-    p.blocks.push_back(block({stream(EngineKind::Cube, 0, {mm})}, 1));
+    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {mm})}, 1));
     try {
         arch::check_program(p, arch::default_config());
         FAIL() << "no error";
@@ -41,7 +41,7 @@ TEST(ProgramCheck, WaitWithoutEnoughSets) {
 
 TEST(ProgramCheck, CubeEngineThatDoesNotExist) {
     arch::Program p;
-    p.blocks.push_back(block({stream(EngineKind::Cube, 4, {matmul(4, 4, 4, DType::Float16)})}));
+    p.blocks.push_back(block({stream({EngineKind::Cube, 4}, {matmul(4, 4, 4, DType::Float16)})}));
     EXPECT_THROW(arch::check_program(p, arch::default_config()), arch::ProgramError);
 }
 
@@ -51,7 +51,7 @@ TEST(Simulation, DeadlockIsReported) {
     a.waits = {1}, a.sets = {0};
     b.waits = {0}, b.sets = {1};
     arch::Program p;
-    p.blocks.push_back(block({stream(EngineKind::Cube, 0, {a}), stream(EngineKind::Cube, 1, {b})}, 2));
+    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {a}), stream({EngineKind::Cube, 1}, {b})}, 2));
     hw::setup_systemc();
     try {
         hw::simulate(arch::default_config(), p);
