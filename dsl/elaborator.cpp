@@ -11,10 +11,7 @@ namespace {
 
 }  // namespace
 
-Elaborator::Elaborator() : library_(graph_) {
-    // Top-level code, outside any @pypo.task, is the implicit task "main".
-    graph_.tasks.push_back(TaskNode{"main", {}});
-}
+Elaborator::Elaborator() : library_(graph_) {}
 
 TaskGraph Elaborator::run(const ast::Module& module) {
     for (const auto& s : module.body) exec(*s);

@@ -13,15 +13,6 @@ namespace {
 // Tensors start on 4 KiB boundaries in DDR so no two share a page.
 constexpr uint64_t kDdrAlignment = 4096;
 
-const char* role_name(TensorRole r) {
-    switch (r) {
-    case TensorRole::Input: return "input";
-    case TensorRole::Output: return "output";
-    case TensorRole::Intermediate: return "intermediate";
-    }
-    return "?";
-}
-
 uint64_t tensor_bytes(const TensorNode& t) {
     uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
     for (int64_t d : t.shape) n *= uint64_t(d);
@@ -32,11 +23,14 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) 
     uint64_t next = 0;
     for (const TensorNode& t : g.tensors) {
         uint64_t bytes = tensor_bytes(t);
+        if (t.placement != Placement::DDR)
+            throw CompileError(t.loc, "tensor '" + t.name + "' is placed in " + placement_name(t.placement) +
+                                          ": explicit placement is not lowered yet");
         if (next + bytes > uint64_t(c.ddr_bytes()))
             throw CompileError(t.loc, "tensor '" + t.name + "' does not fit in DDR: the program's tensors need " +
                                           std::to_string(next + bytes) + " bytes, DDR has " +
                                           std::to_string(c.ddr_bytes()));
-        p.tensors.push_back({t.name, t.shape, t.dtype, next, bytes, role_name(t.role)});
+        p.tensors.push_back({t.name, t.shape, t.dtype, next, bytes, tensor_role_name(t.role)});
         next = (next + bytes + kDdrAlignment - 1) / kDdrAlignment * kDdrAlignment;
     }
 }
@@ -44,6 +38,8 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) 
 }  // namespace
 
 arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::string& source) {
+    if (!g.moves.empty())
+        throw CompileError(g.moves.front().loc, "explicit data movement is not lowered yet");
     arch::Program program;
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
@@ -61,8 +57,14 @@ arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::s
         std::sort(deps.begin(), deps.end());
         deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
         uint32_t first = uint32_t(program.blocks.size());
-        switch (op.kind) {
-        case OpKind::Matmul: {
+        // Until every operation has a lowering, the rest stop here, at the
+        // call, rather than being skipped.
+        if (op.kind != OpKind::Matmul)
+            throw CompileError(op.loc, std::string(op_kind_name(op.kind)) +
+                                           " is not lowered yet: this version simulates matmul only");
+        for (const auto& [key, value] : op.attrs)
+            throw CompileError(op.loc, "matmul: " + key + "=" + attr_text(value) + " is not lowered yet");
+        {
             const TensorNode& a = g.tensors[size_t(op.inputs[0])];
             const TensorNode& b = g.tensors[size_t(op.inputs[1])];
             const TensorNode& c = g.tensors[size_t(op.output)];
@@ -77,8 +79,6 @@ arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::s
             auto tiling = choose_matmul_tiling(config, m.M, m.K, m.N, m.in, m.out, why);
             if (!tiling) throw CompileError(op.loc, "matmul does not fit the hardware: " + why);
             lower_matmul(config, *tiling, m, deps, program, tags);
-            break;
-        }
         }
         for (uint32_t b = first; b < program.blocks.size(); ++b) op_blocks[i].push_back(b);
     }

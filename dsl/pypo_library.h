@@ -35,6 +35,23 @@ public:
     // "(256, 128) float16": how messages show a tensor.
     std::string describe_tensor(int tensor) const;
 
+    // Records an operation whose output is a new tensor of `shape` and
+    // `dtype`, named after the operation ("conv2d_1"), in the current task
+    // and precision mode. Returns the output tensor's index. Operations
+    // (dsl/ops_*.cpp) call this once their rule has checked the inputs.
+    int add_op(OpKind kind, std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
+               std::map<std::string, Attr> attrs, const SourceLoc& loc);
+
+    const TaskGraph& graph() const { return graph_; }
+
+    // Context the elaborator maintains while it runs the program: the
+    // innermost `with pypo.precision(mode=...)` ("" outside any) and the
+    // task whose body is running (-1 at the top level).
+    const std::string& precision_mode() const { return precision_mode_; }
+    void set_precision_mode(std::string mode) { precision_mode_ = std::move(mode); }
+    int current_task() const { return current_task_; }
+    void set_current_task(int task) { current_task_ = task; }
+
 private:
     Value input(const CallSite& call);
     Value output(const CallSite& call);
@@ -51,6 +68,8 @@ private:
     void require_free_name(const std::string& fn, const std::string& name, const SourceLoc& loc) const;
 
     TaskGraph& graph_;
+    std::string precision_mode_;
+    int current_task_ = -1;
     std::map<std::string, int> tensor_by_name_;
     std::map<std::string, int> op_counts_;
 };

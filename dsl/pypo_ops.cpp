@@ -55,19 +55,7 @@ Value PypoLibrary::matmul(const CallSite& call) {
     if (ta.dtype != tb.dtype) fail(call.loc, "matmul: dtypes differ: " + both);
 
     std::vector<int64_t> shape{ta.shape[0], tb.shape[1]};
-    arch::DType dtype = ta.dtype;  // ta/tb are invalidated once a tensor is added
-    int out = add_tensor(generated_name("matmul"), std::move(shape), dtype, TensorRole::Intermediate, call.loc);
-
-    OpNode node;
-    node.kind = OpKind::Matmul;
-    node.inputs = {a.value.tensor, b.value.tensor};
-    node.output = out;
-    node.task = 0;
-    node.loc = call.loc;
-    int index = int(graph_.ops.size());
-    graph_.ops.push_back(std::move(node));
-    graph_.tensors[size_t(out)].producer = index;
-    graph_.tasks[0].ops.push_back(index);
+    int out = add_op(OpKind::Matmul, {a.value.tensor, b.value.tensor}, std::move(shape), ta.dtype, {}, call.loc);
     return Value::tensor_ref(out);
 }
 

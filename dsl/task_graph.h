@@ -1,10 +1,11 @@
 // The elaborated program: the three levels of the user documents —
-// coarse tasks, the fine operations inside them, and the tensors (whose
-// movement the lowering plans). Produced by the elaborator, consumed by the
-// lowering passes.
+// coarse tasks, the fine operations inside them, and the data movements —
+// over tensors with shape, dtype, layout and placement. Produced by the
+// elaborator, printed by --dump-graph / --graph-dot, consumed by lowering.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,39 +14,116 @@
 
 namespace dsl {
 
-enum class TensorRole { Input, Output, Intermediate };
+enum class TensorRole {
+    Input,         // pypo.input: in DDR before the program starts
+    Weight,        // pypo.weight: constant parameters, in DDR
+    Output,        // pypo.output (or returned by the entry function)
+    Intermediate,  // produced by an operation
+    Buffer,        // pypo.mem.alloc_l1: an explicitly placed buffer
+};
+const char* tensor_role_name(TensorRole r);  // "input", ...
+
+// Where the program asked a tensor to live. Default DDR; the lowering
+// decides the rest.
+enum class Placement { DDR, L1, L0 };
+const char* placement_name(Placement p);  // "DDR", "L1", "L0"
 
 struct TensorNode {
     std::string name;             // program name ("a") or generated ("matmul_1")
     std::vector<int64_t> shape;
     arch::DType dtype = arch::DType::Float16;
     TensorRole role = TensorRole::Intermediate;
-    int producer = -1;            // index of the op that writes it, -1 for inputs
+    std::string layout;           // "" = row-major (default); else as annotated: "NCHW", "NHWC", "fractal"
+    Placement placement = Placement::DDR;
+    int producer = -1;            // op index, -1 if none (inputs, weights, buffers)
+    int task = -1;                // the task that declared/produced it, -1 = top level
     SourceLoc loc;                // where it was declared or produced
 };
 
-enum class OpKind { Matmul };
-const char* op_kind_name(OpKind k);  // "matmul"
+enum class OpKind {
+#define X(e, name, unit) e,
+#include "dsl/op_kinds.def"
+#undef X
+};
+const char* op_kind_name(OpKind k);   // "matmul"
+const char* op_kind_unit(OpKind k);   // "cube", "vector", "dma"
+// All operation names, in declaration order (for "valid operations are ...").
+const std::vector<std::string>& op_kind_names();
+// False if `name` is not an operation.
+bool op_kind_from_name(const std::string& name, OpKind& out);
+
+// A normalised keyword argument of an operation (stride=2 is stored as the
+// Ints (2, 2) the rule means, so lowering never re-interprets the program).
+struct Attr {
+    enum class Kind { Int, Float, Str, Bool, Ints } kind = Kind::Int;
+    int64_t i = 0;
+    double f = 0.0;
+    std::string s;
+    bool b = false;
+    std::vector<int64_t> ints;
+
+    static Attr integer(int64_t v);
+    static Attr real(double v);
+    static Attr str(std::string v);
+    static Attr boolean(bool v);
+    static Attr list(std::vector<int64_t> v);
+};
+std::string attr_text(const Attr& a);  // "2", "0.5", "'dma'", "True", "(3, 3)"
 
 struct OpNode {
     OpKind kind = OpKind::Matmul;
-    std::vector<int> inputs;  // tensor indices
-    int output = -1;          // tensor index
-    int task = 0;             // index into TaskGraph::tasks
-    SourceLoc loc;            // the call
+    std::vector<int> inputs;            // tensor indices
+    int output = -1;                    // tensor index
+    std::map<std::string, Attr> attrs;  // as given or defaulted by the op's rule
+    std::string precision;              // "" or the enclosing pypo.precision mode ("mixed")
+    int task = -1;                      // index into TaskGraph::tasks, -1 = top level
+    SourceLoc loc;                      // the call
 };
 
-// A coarse task. Top-level code outside any @pypo.task is task 0, "main".
+// An explicit data movement written in the program: `buf[:] = t` copies t
+// into a buffer (moves the lowering inserts are not listed here).
+struct MoveNode {
+    int src = -1;  // tensor indices
+    int dst = -1;
+    int task = -1;
+    SourceLoc loc;
+};
+
+// A coarse task: one call of a @pypo.task function.
 struct TaskNode {
-    std::string name;
-    std::vector<int> ops;
+    std::string name;       // the function's name, "#k" appended from the 2nd call on: "residual_block#2"
+    std::string placement;  // "cube", "vector" or "any"
+    int parent = -1;        // the task whose body called it, -1 = top level
+    std::vector<int> ops;   // its operations (not those of nested tasks)
+    std::vector<int> moves;
+    SourceLoc loc;          // the call
+};
+
+// pypo.log (asynchronous) or print (a synchronisation point), in program
+// order relative to the operations.
+struct LogNode {
+    std::string text;
+    bool synchronous = false;  // print
+    int after_op = -1;         // the number of operations recorded before it, minus one
+    int task = -1;
+    SourceLoc loc;
 };
 
 struct TaskGraph {
     std::vector<TensorNode> tensors;
     std::vector<OpNode> ops;      // in program order (a valid topological order)
+    std::vector<MoveNode> moves;
     std::vector<TaskNode> tasks;
+    std::vector<LogNode> logs;
     int max_parallel = 0;         // pypo.config.MAX_PARALLEL, 0 = not set
 };
+
+// Operations reading each tensor, in program order.
+std::vector<std::vector<int>> tensor_consumers(const TaskGraph& g);
+
+// Checks the graph is a DAG in program order (every op input is an input,
+// weight, buffer or the output of an earlier op; indices are in range).
+// Throws std::logic_error: a failure is a front-end bug, not a user error.
+void check_dag(const TaskGraph& g);
 
 }  // namespace dsl
