@@ -66,7 +66,7 @@ TEST(Elaborator, GemmProgram) {
     EXPECT_EQ(op.kind, dsl::OpKind::Matmul);
     EXPECT_EQ(op.inputs, (std::vector<int>{0, 1}));
     EXPECT_EQ(op.output, 2);
-    EXPECT_EQ(op.task, 0);
+    EXPECT_EQ(op.task, -1);
     EXPECT_EQ(op.loc.line, 6);
     EXPECT_EQ(op.loc.col, 5);
     EXPECT_EQ(g.max_parallel, 0);
