@@ -43,6 +43,8 @@ public:
                std::map<std::string, Attr> attrs, const SourceLoc& loc);
 
     const TaskGraph& graph() const { return graph_; }
+    // For rules that annotate their output (layout=, target='L0').
+    TensorNode& mutable_tensor(int index) { return graph_.tensors[size_t(index)]; }
 
     // Context the elaborator maintains while it runs the program: the
     // innermost `with pypo.precision(mode=...)` ("" outside any) and the

@@ -109,12 +109,23 @@ struct LogNode {
     SourceLoc loc;
 };
 
+// A `with pypo.mem.temp_cache() as name:` block: the operations recorded
+// inside it, [first_op, end_op), whose L0/L1 results are freed at its end.
+struct CacheScope {
+    std::string name;
+    int first_op = 0;
+    int end_op = 0;
+    int task = -1;
+    SourceLoc loc;
+};
+
 struct TaskGraph {
     std::vector<TensorNode> tensors;
     std::vector<OpNode> ops;      // in program order (a valid topological order)
     std::vector<MoveNode> moves;
     std::vector<TaskNode> tasks;
     std::vector<LogNode> logs;
+    std::vector<CacheScope> temp_caches;
     int max_parallel = 0;         // pypo.config.MAX_PARALLEL, 0 = not set
 };
 
