@@ -12,6 +12,7 @@ packages=(
   libboost-program-options-dev
   nlohmann-json3-dev
   libgtest-dev
+  graphviz
 )
 
 missing=()

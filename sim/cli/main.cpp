@@ -19,6 +19,7 @@
 
 #include "dsl/diagnostics.h"
 #include "dsl/frontend.h"
+#include "dsl/graph_format.h"
 #include "dsl/lower.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program_check.h"
@@ -39,6 +40,8 @@ struct Options {
     std::string config;
     std::string report_json;
     std::string timing_csv;
+    std::string graph_dot;
+    bool dump_graph = false;
     bool dump_program = false;
     bool quiet = false;
 };
@@ -53,6 +56,9 @@ po::options_description visible_options() {
         ("config,c", po::value<std::string>()->value_name("FILE"),
          "hardware description (JSON); without it, the built-in default (= configs/cluster.json)")
         ("help-config", "list every hardware parameter with its unit, default and meaning, and exit")
+        ("dump-graph", "print the task graph (tasks, operations, data movements, tensors) and stop")
+        ("graph-dot", po::value<std::string>()->value_name("FILE"),
+         "write the task graph as Graphviz to FILE and stop (render: dot -Tsvg FILE)")
         ("dump-program", "print the lowered command streams instead of simulating")
         ("report-json", po::value<std::string>()->value_name("FILE"), "also write the report as JSON to FILE")
         ("timing-csv", po::value<std::string>()->value_name("FILE"),
@@ -78,6 +84,7 @@ bool writable(const std::string& option, const std::string& path) {
 int run(const Options& opt) {
     if (!opt.report_json.empty() && !writable("report-json", opt.report_json)) return kExitUsage;
     if (!opt.timing_csv.empty() && !writable("timing-csv", opt.timing_csv)) return kExitUsage;
+    if (!opt.graph_dot.empty() && !writable("graph-dot", opt.graph_dot)) return kExitUsage;
     arch::Config config;
     std::string config_name = "built-in default";
     try {
@@ -95,6 +102,14 @@ int run(const Options& opt) {
     arch::Program program;
     try {
         dsl::TaskGraph graph = dsl::elaborate_file(opt.program);
+        dsl::check_dag(graph);
+        // The graph views stop after the front end, so they work for every
+        // program the language accepts, lowered or not.
+        if (opt.dump_graph || !opt.graph_dot.empty()) {
+            if (!opt.graph_dot.empty()) trace::write_file_atomically(opt.graph_dot, dsl::graph_to_dot(graph));
+            if (opt.dump_graph) std::cout << dsl::format_graph(graph);
+            return 0;
+        }
         program = dsl::lower(graph, config, opt.program);
     } catch (const dsl::CompileError& e) {
         std::cerr << e.what();
@@ -154,6 +169,8 @@ int sc_main(int argc, char* argv[]) {
     if (vm.count("config")) opt.config = vm["config"].as<std::string>();
     if (vm.count("report-json")) opt.report_json = vm["report-json"].as<std::string>();
     if (vm.count("timing-csv")) opt.timing_csv = vm["timing-csv"].as<std::string>();
+    if (vm.count("graph-dot")) opt.graph_dot = vm["graph-dot"].as<std::string>();
+    opt.dump_graph = vm.count("dump-graph") > 0;
     opt.dump_program = vm.count("dump-program") > 0;
     opt.quiet = vm.count("quiet") > 0;
     try {
