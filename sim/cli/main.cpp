@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "dsl/graph_format.h"
 #include "dsl/lower.h"
 #include "sim/arch/config.h"
+#include "sim/cli/shape_bindings.h"
 #include "sim/arch/program_check.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/atomic_file.h"
@@ -41,6 +43,7 @@ struct Options {
     std::string report_json;
     std::string timing_csv;
     std::string graph_dot;
+    std::map<std::string, std::vector<int64_t>> shapes;
     bool dump_graph = false;
     bool dump_program = false;
     bool quiet = false;
@@ -56,6 +59,8 @@ po::options_description visible_options() {
         ("config,c", po::value<std::string>()->value_name("FILE"),
          "hardware description (JSON); without it, the built-in default (= configs/cluster.json)")
         ("help-config", "list every hardware parameter with its unit, default and meaning, and exit")
+        ("shape", po::value<std::vector<std::string>>()->value_name("NAME=D0,D1,..")->composing(),
+         "bind the None dimensions of input NAME (repeatable), e.g. --shape input=1,3,224,224")
         ("dump-graph", "print the task graph (tasks, operations, data movements, tensors) and stop")
         ("graph-dot", po::value<std::string>()->value_name("FILE"),
          "write the task graph as Graphviz to FILE and stop (render: dot -Tsvg FILE)")
@@ -169,6 +174,13 @@ int sc_main(int argc, char* argv[]) {
     if (vm.count("config")) opt.config = vm["config"].as<std::string>();
     if (vm.count("report-json")) opt.report_json = vm["report-json"].as<std::string>();
     if (vm.count("timing-csv")) opt.timing_csv = vm["timing-csv"].as<std::string>();
+    if (vm.count("shape")) {
+        try {
+            opt.shapes = cli::parse_shape_bindings(vm["shape"].as<std::vector<std::string>>());
+        } catch (const std::invalid_argument& e) {
+            return usage_error(e.what());
+        }
+    }
     if (vm.count("graph-dot")) opt.graph_dot = vm["graph-dot"].as<std::string>();
     opt.dump_graph = vm.count("dump-graph") > 0;
     opt.dump_program = vm.count("dump-program") > 0;
