@@ -56,6 +56,8 @@ void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t
         if (!link_allowed(k, d))
             fail(w, std::string("engine cannot move ") + space_name(d.src) + " -> " + space_name(d.dst));
         if (d.rows == 0 || d.row_bytes == 0) fail(w, "empty DMA transfer");
+        // TLM-2.0 payload lengths are 32-bit: one command moves less than 4 GiB.
+        if (d.bytes() > 0xffffffffull) fail(w, "DMA transfer of " + std::to_string(d.bytes()) + " bytes exceeds 4 GiB - 1");
         if (d.rows > 1 && (d.src_stride < d.row_bytes * (d.convert_f32_to_f16 ? 2u : 1u) || d.dst_stride < d.row_bytes))
             fail(w, "DMA stride smaller than its row");
         if (d.convert_f32_to_f16 && !(d.src == Space::L0 && d.dst == Space::L1))
