@@ -61,6 +61,14 @@ std::string quote(const std::string& s) {
     return out + "\"";
 }
 
+std::string opt(const ExprPtr& e) { return e ? dump(*e) : "_"; }
+
+std::string block(const Block& b) {
+    std::string out;
+    for (const auto& s : b) out += " " + dump(*s);
+    return out;
+}
+
 std::string seq(const char* head, const std::vector<ExprPtr>& elts) {
     std::string out = std::string("(") + head;
     for (const auto& e : elts) out += " " + dump(*e);
@@ -121,6 +129,27 @@ std::string dump(const Expr& e) {
             const auto& i = e.as<IfElse>();
             return "(if " + dump(*i.test) + " " + dump(*i.body) + " " + dump(*i.orelse) + ")";
         }
+        case ExprKind::Dict: {
+            const auto& d = e.as<Dict>();
+            std::string out = "(dict";
+            for (size_t k = 0; k < d.keys.size(); ++k) out += " " + dump(*d.keys[k]) + ":" + dump(*d.values[k]);
+            return out + ")";
+        }
+        case ExprKind::Slice: {
+            const auto& s = e.as<Slice>();
+            return "(slice " + opt(s.lower) + " " + opt(s.upper) + " " + opt(s.step) + ")";
+        }
+        case ExprKind::ListComp: {
+            const auto& c = e.as<ListComp>();
+            std::string out = "(listcomp " + dump(*c.elt);
+            for (const auto& g : c.generators) {
+                out += " (for " + dump(*g.target) + " " + dump(*g.iter);
+                for (const auto& i : g.ifs) out += " (if " + dump(*i) + ")";
+                out += ")";
+            }
+            return out + ")";
+        }
+        case ExprKind::Ellipsis: return "...";
     }
     return "?";
 }
@@ -143,6 +172,37 @@ std::string dump(const Stmt& s) {
         }
         case StmtKind::ExprStmt: return "(expr " + dump(*s.as<ExprStmt>().value) + ")";
         case StmtKind::Pass: return "(pass)";
+        case StmtKind::Break: return "(break)";
+        case StmtKind::Continue: return "(continue)";
+        case StmtKind::Return: return "(return " + opt(s.as<Return>().value) + ")";
+        case StmtKind::FunctionDef: {
+            const auto& f = s.as<FunctionDef>();
+            std::string out = "(def";
+            for (const auto& d : f.decorators) out += " (@ " + dump(*d) + ")";
+            out += " " + f.name + " (";
+            for (size_t k = 0; k < f.params.size(); ++k) {
+                out += (k ? " " : "") + f.params[k].name;
+                if (f.params[k].default_value) out += "=" + dump(*f.params[k].default_value);
+            }
+            return out + ")" + block(f.body) + ")";
+        }
+        case StmtKind::For: {
+            const auto& f = s.as<For>();
+            return "(for " + dump(*f.target) + " " + dump(*f.iter) + block(f.body) + ")";
+        }
+        case StmtKind::If: {
+            const auto& i = s.as<If>();
+            std::string out = "(if " + dump(*i.test) + " (then" + block(i.body) + ")";
+            if (!i.orelse.empty()) out += " (else" + block(i.orelse) + ")";
+            return out + ")";
+        }
+        case StmtKind::With: {
+            const auto& w = s.as<With>();
+            std::string out = "(with";
+            for (const auto& item : w.items)
+                out += " (" + dump(*item.context) + (item.name.empty() ? "" : " as " + item.name) + ")";
+            return out + block(w.body) + ")";
+        }
     }
     return "?";
 }

@@ -17,7 +17,7 @@ namespace dsl::ast {
 
 enum class ExprKind {
     Int, Float, Str, Bool, None, Name, Attribute, Call, Subscript, Tuple, List,
-    Unary, Binary, Compare, BoolOp, IfElse,
+    Unary, Binary, Compare, BoolOp, IfElse, Dict, Slice, ListComp, Ellipsis,
 };
 
 struct Expr {
@@ -118,13 +118,45 @@ struct IfElse : ExprOf<ExprKind::IfElse> {
     ExprPtr body, test, orelse;
 };
 
+// `{k: v, ...}` in source order (duplicate keys: the last wins, as in Python).
+struct Dict : ExprOf<ExprKind::Dict> {
+    using ExprOf::ExprOf;
+    std::vector<ExprPtr> keys, values;
+};
+
+// `lower:upper:step` inside a subscript; each part may be absent (null).
+struct Slice : ExprOf<ExprKind::Slice> {
+    using ExprOf::ExprOf;
+    ExprPtr lower, upper, step;
+};
+
+// One `for target in iter if cond ...` clause of a comprehension.
+struct Comprehension {
+    ExprPtr target;
+    ExprPtr iter;
+    std::vector<ExprPtr> ifs;
+};
+
+// `[elt for ... in ...]`; a generator expression `(elt for ...)` parses to
+// the same node: the elaborator runs everything eagerly anyway.
+struct ListComp : ExprOf<ExprKind::ListComp> {
+    using ExprOf::ExprOf;
+    ExprPtr elt;
+    std::vector<Comprehension> generators;
+};
+
+// `...`, the placeholder body of the documents' `def model(input): ...`.
+struct EllipsisLit : ExprOf<ExprKind::Ellipsis> { using ExprOf::ExprOf; };
+
 const char* unary_op_spelling(UnaryOp op);    // "-", "not"
 const char* binary_op_spelling(BinaryOp op);  // "//"
 const char* cmp_op_spelling(CmpOp op);        // "not in"
 
 // ---- statements ----------------------------------------------------------
 
-enum class StmtKind { Import, Assign, AugAssign, ExprStmt, Pass };
+enum class StmtKind {
+    Import, Assign, AugAssign, ExprStmt, Pass, FunctionDef, Return, For, If, With, Break, Continue,
+};
 
 struct Stmt {
     const StmtKind kind;
@@ -145,11 +177,12 @@ template <StmtKind K> struct StmtOf : Stmt {
     explicit StmtOf(SourceLoc l) : Stmt(K, std::move(l)) {}
 };
 
-// `import pypto as pypo` / `import pypo`; the parser admits no other form.
+// `import pypto as pypo` / `import pypo` / `import pypto`; the parser
+// admits no other form.
 struct Import : StmtOf<StmtKind::Import> {
     using StmtOf::StmtOf;
     std::string module;  // "pypto" or "pypo"
-    std::string alias;   // the name bound: always "pypo"
+    std::string alias;   // the name bound: "pypo", or "pypto" for a plain `import pypto`
 };
 
 // `t1 = t2 = value`: targets are Name, Attribute, Subscript, or Tuple/List of them.
@@ -170,6 +203,55 @@ struct AugAssign : StmtOf<StmtKind::AugAssign> {
 struct ExprStmt : StmtOf<StmtKind::ExprStmt> { using StmtOf::StmtOf; ExprPtr value; };
 struct Pass : StmtOf<StmtKind::Pass> { using StmtOf::StmtOf; };
 
+using Block = std::vector<StmtPtr>;
+
+struct Param {
+    std::string name;
+    SourceLoc loc;
+    ExprPtr default_value;  // null: required
+};
+
+// `@decorator ... def name(params): body`; loc is the `def` keyword.
+struct FunctionDef : StmtOf<StmtKind::FunctionDef> {
+    using StmtOf::StmtOf;
+    std::string name;
+    SourceLoc name_loc;
+    std::vector<Param> params;
+    std::vector<ExprPtr> decorators;  // in source order (Python applies them bottom-up)
+    Block body;
+};
+
+struct Return : StmtOf<StmtKind::Return> { using StmtOf::StmtOf; ExprPtr value; };  // null value: None
+
+struct For : StmtOf<StmtKind::For> {
+    using StmtOf::StmtOf;
+    ExprPtr target;  // Name or Tuple/List of targets
+    ExprPtr iter;
+    Block body;
+};
+
+// `elif` chains nest: orelse then holds a single If.
+struct If : StmtOf<StmtKind::If> {
+    using StmtOf::StmtOf;
+    ExprPtr test;
+    Block body, orelse;
+};
+
+struct WithItem {
+    ExprPtr context;
+    std::string name;  // `as name`, "" if absent
+    SourceLoc name_loc;
+};
+
+struct With : StmtOf<StmtKind::With> {
+    using StmtOf::StmtOf;
+    std::vector<WithItem> items;
+    Block body;
+};
+
+struct Break : StmtOf<StmtKind::Break> { using StmtOf::StmtOf; };
+struct Continue : StmtOf<StmtKind::Continue> { using StmtOf::StmtOf; };
+
 struct Module {
     std::shared_ptr<const SourceFile> file;
     std::vector<StmtPtr> body;
@@ -180,6 +262,7 @@ template <class T> std::unique_ptr<T> make(SourceLoc loc) { return std::make_uni
 // A compact prefix form of the tree, for tests and debugging:
 // "(assign (name c) (call (attr (name pypo) matmul) (name a) (kw tile 64)))".
 std::string dump(const Expr& e);
+// Compound statements print their blocks inline: "(for (name i) (call (name range) 4) (pass))".
 std::string dump(const Stmt& s);
 std::string dump(const Module& m);  // one statement per line
 

@@ -2,33 +2,15 @@
 
 namespace dsl {
 
-namespace {
-
-// Engine order of a listing: cluster DMA engines, then cube by cube its DMA
-// engine and its MAC array.
-std::pair<int, int> order_key(arch::EngineId e) {
-    switch (e.kind) {
-    case arch::EngineKind::ClusterDma: return {0, e.index};
-    case arch::EngineKind::CubeDma: return {1, 2 * e.index};
-    case arch::EngineKind::Cube: break;
-    }
-    return {1, 2 * e.index + 1};
+std::vector<arch::Command>& BlockBuilder::stream(arch::EngineId e) {
+    auto& slot = streams_[arch::engine_order(e)];
+    slot.first = e;
+    return slot.second;
 }
 
-}  // namespace
-
-std::vector<arch::Command>& BlockBuilder::stream(arch::EngineId e) { return streams_[order_key(e)]; }
-
 arch::Block BlockBuilder::finish() {
-    for (auto& [key, commands] : streams_) {
-        if (commands.empty()) continue;
-        arch::EngineId id;
-        if (key.first == 0)
-            id = {arch::EngineKind::ClusterDma, key.second};
-        else
-            id = {key.second % 2 ? arch::EngineKind::Cube : arch::EngineKind::CubeDma, key.second / 2};
-        block_.streams.push_back({id, std::move(commands)});
-    }
+    for (auto& [order, stream] : streams_)
+        if (!stream.second.empty()) block_.streams.push_back({stream.first, std::move(stream.second)});
     streams_.clear();
     return std::move(block_);
 }

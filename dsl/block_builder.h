@@ -18,13 +18,12 @@ public:
     std::vector<arch::Command>& stream(arch::EngineId e);
     void depend_on(uint32_t block) { block_.deps.push_back(block); }
 
-    // The finished block: streams in engine order (DMA engines, then each
-    // cube's DMA and MAC array), empty streams dropped.
+    // The finished block: streams in arch::engine_order, empty ones dropped.
     arch::Block finish();
 
 private:
     arch::Block block_;
-    std::map<std::pair<int, int>, std::vector<arch::Command>> streams_;
+    std::map<std::pair<int, int64_t>, std::pair<arch::EngineId, std::vector<arch::Command>>> streams_;
 };
 
 // Interns human-readable command labels into Program::tags.

@@ -11,15 +11,30 @@ namespace {
 
 }  // namespace
 
-Elaborator::Elaborator() : library_(graph_) {}
+Elaborator::Nest::Nest(Elaborator& e, const SourceLoc& loc) : e_(e) {
+    // Counted before the check so the destructor's decrement balances.
+    if (++e_.nesting_ > kMaxNesting) fail(loc, "program nests too deeply (calls, blocks and expressions)");
+}
+
+Elaborator::Elaborator(const ShapeBindings& shapes) : library_(graph_) {
+    library_.set_shape_bindings(shapes);
+    globals_ = scope_ = std::make_shared<Scope>();
+}
+
+Elaborator::~Elaborator() {
+    for (auto& s : captured_) s->vars.clear();
+    globals_->vars.clear();
+}
 
 TaskGraph Elaborator::run(const ast::Module& module) {
     for (const auto& s : module.body) exec(*s);
+    run_entry_function();
+    SourceLoc start;
+    start.file = module.file;
+    library_.check_shape_bindings_used(start);
     bool has_output = false;
     for (const TensorNode& t : graph_.tensors) has_output |= t.role == TensorRole::Output;
     if (!has_output) {
-        SourceLoc start;
-        start.file = module.file;
         start.line = 1;
         start.col = 1;
         fail(start, "program declares no outputs (use pypo.output)");
@@ -27,31 +42,85 @@ TaskGraph Elaborator::run(const ast::Module& module) {
     return std::move(graph_);
 }
 
-void Elaborator::exec(const ast::Stmt& s) {
+Elaborator::Flow Elaborator::exec_block(const ast::Block& body) {
+    for (const auto& s : body) {
+        Flow f = exec(*s);
+        if (f != Flow::Normal) return f;
+    }
+    return Flow::Normal;
+}
+
+Elaborator::Flow Elaborator::exec(const ast::Stmt& s) {
+    Nest nest(*this, s.loc);
     switch (s.kind) {
-        case ast::StmtKind::Import: globals_[s.as<ast::Import>().alias] = PypoLibrary::module(); return;
+        case ast::StmtKind::Import: bind(s.as<ast::Import>().alias, PypoLibrary::module()); break;
         case ast::StmtKind::Assign: {
             const auto& a = s.as<ast::Assign>();
             Value v = eval(*a.value);
             for (const auto& t : a.targets) assign(*t, v, a.value->loc);
-            return;
+            break;
         }
         case ast::StmtKind::AugAssign: {
             const auto& a = s.as<ast::AugAssign>();
-            if (a.target->is<ast::Subscript>()) fail(a.target->loc, "item assignment is not supported yet");
             Value current = eval(*a.target);
             Value rhs = eval(*a.value);
             assign(*a.target, binary_op(a.op, current, rhs, a.op_loc), a.value->loc);
-            return;
+            break;
         }
-        case ast::StmtKind::ExprStmt: eval(*s.as<ast::ExprStmt>().value); return;
-        case ast::StmtKind::Pass: return;
+        case ast::StmtKind::ExprStmt: eval(*s.as<ast::ExprStmt>().value); break;
+        case ast::StmtKind::Pass: break;
+        case ast::StmtKind::FunctionDef: define_function(s.as<ast::FunctionDef>()); break;
+        case ast::StmtKind::Return: {
+            const auto& r = s.as<ast::Return>();
+            return_value_ = r.value ? eval(*r.value) : Value::none();
+            return_loc_ = r.value ? r.value->loc : r.loc;
+            return Flow::Return;
+        }
+        case ast::StmtKind::For: return exec_for(s.as<ast::For>());
+        case ast::StmtKind::If: return exec_if(s.as<ast::If>());
+        case ast::StmtKind::With: return exec_with(s.as<ast::With>(), 0);
+        case ast::StmtKind::Break: return Flow::Break;
+        case ast::StmtKind::Continue: return Flow::Continue;
+    }
+    return Flow::Normal;
+}
+
+void Elaborator::count_iteration(const SourceLoc& loc) {
+    if (++iterations_ > kMaxIterations)
+        fail(loc, "too many loop iterations (the limit is " + std::to_string(kMaxIterations) +
+                      " for the whole program): loops are unrolled at compile time");
+}
+
+// Loops are unrolled: the body runs once per element, at compile time.
+Elaborator::Flow Elaborator::exec_for(const ast::For& f) {
+    std::vector<Value> items = iterate(eval(*f.iter), f.iter->loc);
+    for (Value& item : items) {
+        count_iteration(f.loc);
+        assign(*f.target, item, f.iter->loc);
+        Flow flow = exec_block(f.body);
+        if (flow == Flow::Break) break;
+        if (flow == Flow::Return) return flow;
+    }
+    return Flow::Normal;
+}
+
+// An elif chain is walked here rather than recursed into.
+Elaborator::Flow Elaborator::exec_if(const ast::If& s) {
+    const ast::If* branch = &s;
+    for (;;) {
+        if (truthy(eval(*branch->test))) return exec_block(branch->body);
+        const ast::Block& orelse = branch->orelse;
+        if (orelse.size() == 1 && orelse[0]->is<ast::If>()) {
+            branch = &orelse[0]->as<ast::If>();
+            continue;
+        }
+        return exec_block(orelse);
     }
 }
 
 void Elaborator::assign(const ast::Expr& target, const Value& value, const SourceLoc& value_loc) {
     switch (target.kind) {
-        case ast::ExprKind::Name: globals_[target.as<ast::Name>().id] = value; return;
+        case ast::ExprKind::Name: bind(target.as<ast::Name>().id, value); return;
         case ast::ExprKind::Attribute: {
             const auto& a = target.as<ast::Attribute>();
             library_.set_attribute(eval(*a.value), a.attr, a.attr_loc, value, value_loc);
@@ -60,134 +129,72 @@ void Elaborator::assign(const ast::Expr& target, const Value& value, const Sourc
         case ast::ExprKind::Tuple:
         case ast::ExprKind::List: {
             const auto& elts = target.is<ast::Tuple>() ? target.as<ast::Tuple>().elts : target.as<ast::List>().elts;
-            if (!value.is_sequence()) fail(value_loc, "cannot unpack non-sequence " + type_name(value));
-            size_t n = value.items->size();
+            if (value.is(Value::Kind::Tensor) || !(value.is_sequence() || value.is(Value::Kind::Str) ||
+                                                   value.is(Value::Kind::Dict)))
+                fail(value_loc, "cannot unpack non-iterable " + type_name(value) + " object");
+            // A copy: `a, b = b, a` must read every value before binding any.
+            std::vector<Value> items = iterate(value, value_loc);
+            size_t n = items.size();
             if (n > elts.size())
                 fail(target.loc, "too many values to unpack (expected " + std::to_string(elts.size()) + ", got " +
                                      std::to_string(n) + ")");
             if (n < elts.size())
                 fail(target.loc, "not enough values to unpack (expected " + std::to_string(elts.size()) +
                                      ", got " + std::to_string(n) + ")");
-            // Copy first: `a, b = b, a` must read every value before binding any.
-            std::vector<Value> items = *value.items;
             for (size_t k = 0; k < n; ++k) assign(*elts[k], items[k], value_loc);
             return;
         }
-        case ast::ExprKind::Subscript: fail(target.loc, "item assignment is not supported yet");
+        case ast::ExprKind::Subscript: assign_item(target.as<ast::Subscript>(), value, value_loc); return;
         default: fail(target.loc, "cannot assign to expression");  // the parser admits no other target
     }
 }
 
-Value Elaborator::eval(const ast::Expr& e) {
-    switch (e.kind) {
-        case ast::ExprKind::Int: return Value::integer(e.as<ast::IntLit>().value);
-        case ast::ExprKind::Float: return Value::real(e.as<ast::FloatLit>().value);
-        case ast::ExprKind::Str: return Value::str(e.as<ast::StrLit>().value);
-        case ast::ExprKind::Bool: return Value::boolean(e.as<ast::BoolLit>().value);
-        case ast::ExprKind::None: return Value::none();
-        case ast::ExprKind::Name: return eval_name(e.as<ast::Name>());
-        case ast::ExprKind::Attribute: {
-            const auto& a = e.as<ast::Attribute>();
-            return library_.attribute(eval(*a.value), a.attr, a.loc);
-        }
-        case ast::ExprKind::Call: return eval_call(e.as<ast::Call>());
-        case ast::ExprKind::Subscript: return eval_subscript(e.as<ast::Subscript>());
-        case ast::ExprKind::Tuple:
-        case ast::ExprKind::List: {
-            bool tup = e.is<ast::Tuple>();
-            std::vector<Value> items;
-            for (const auto& x : tup ? e.as<ast::Tuple>().elts : e.as<ast::List>().elts) items.push_back(eval(*x));
-            return tup ? Value::tuple(std::move(items)) : Value::list(std::move(items));
-        }
-        case ast::ExprKind::Unary: {
-            const auto& u = e.as<ast::Unary>();
-            return unary_op(u.op, eval(*u.operand), u.loc);
-        }
-        case ast::ExprKind::Binary: {
-            const auto& b = e.as<ast::Binary>();
-            Value lhs = eval(*b.lhs);
-            Value rhs = eval(*b.rhs);
-            return binary_op(b.op, lhs, rhs, b.op_loc);
-        }
-        case ast::ExprKind::Compare: return eval_compare(e.as<ast::Compare>());
-        case ast::ExprKind::BoolOp: {
-            // Python returns the deciding operand itself, not a bool.
-            const auto& b = e.as<ast::BoolOp>();
-            Value v;
-            for (const auto& x : b.values) {
-                v = eval(*x);
-                if (truthy(v) == (b.op == ast::BoolOpKind::Or)) return v;
-            }
-            return v;
-        }
-        case ast::ExprKind::IfElse: {
-            const auto& i = e.as<ast::IfElse>();
-            return truthy(eval(*i.test)) ? eval(*i.body) : eval(*i.orelse);
-        }
+// `lst[i] = v`, `d[k] = v`, and `buf[:] = t`, the explicit copy.
+void Elaborator::assign_item(const ast::Subscript& target, const Value& value, const SourceLoc& value_loc) {
+    Value obj = eval(*target.value);
+    if (obj.is(Value::Kind::Tensor)) return copy_into_tensor(target, obj, value, value_loc);
+    if (target.index->is<ast::Slice>())
+        fail(target.index->loc, "slice assignment is only for tensors: buf[:] = t");
+    Value index = eval(*target.index);
+    if (obj.is(Value::Kind::Dict)) {
+        if (!hashable(index)) fail(target.index->loc, "unhashable type: '" + type_name(index) + "'");
+        dict_set(obj, index, value);
+        return;
     }
-    fail(e.loc, "internal error: unknown expression");
-}
-
-Value Elaborator::eval_name(const ast::Name& e) {
-    auto it = globals_.find(e.id);
-    if (it != globals_.end()) return it->second;
-    bool found = false;
-    Value v = library_.builtin(e.id, e.loc, found);
-    if (found) return v;
-    fail(e.loc, "name '" + e.id + "' is not defined");
-}
-
-Value Elaborator::eval_call(const ast::Call& e) {
-    Value fn = eval(*e.func);
-    CallSite call;
-    call.loc = e.loc;
-    // Arguments are evaluated before the callee is checked for arity, as in Python.
-    for (const auto& x : e.args) {
-        Arg a;
-        a.value = eval(*x);
-        a.loc = x->loc;
-        a.expr = x.get();
-        call.args.push_back(std::move(a));
-    }
-    for (const auto& k : e.keywords) {
-        Arg a;
-        a.value = eval(*k.value);
-        a.loc = k.value->loc;
-        a.expr = k.value.get();
-        a.keyword = k.name;
-        a.keyword_loc = k.name_loc;
-        call.args.push_back(std::move(a));
-    }
-    if (!fn.is(Value::Kind::Function)) fail(e.loc, "'" + type_name(fn) + "' object is not callable");
-    call.callee = fn.s;
-    return library_.call(call);
-}
-
-Value Elaborator::eval_subscript(const ast::Subscript& e) {
-    Value obj = eval(*e.value);
-    Value index = eval(*e.index);
-    if (obj.is(Value::Kind::Tensor)) fail(e.open_loc, "indexing tensors is not supported yet");
-    bool is_str = obj.is(Value::Kind::Str);
-    if (!obj.is_sequence() && !is_str) fail(e.loc, "'" + type_name(obj) + "' object is not subscriptable");
-    std::string tn = type_name(obj);
+    if (!obj.is(Value::Kind::List))
+        fail(target.loc, "'" + type_name(obj) + "' object does not support item assignment");
     if (!index.is(Value::Kind::Int) && !index.is(Value::Kind::Bool))
-        fail(e.index->loc, tn + " indices must be integers, not " + type_name(index));
-    int64_t n = is_str ? int64_t(obj.s.size()) : int64_t(obj.items->size());
+        fail(target.index->loc, "list indices must be integers, not " + type_name(index));
+    int64_t n = int64_t(obj.items->size());
     int64_t k = index.is(Value::Kind::Bool) ? int64_t(index.b) : index.i;
     if (k < 0) k += n;
-    if (k < 0 || k >= n) fail(e.index->loc, tn + " index out of range");
-    if (is_str) return Value::str(std::string(1, obj.s[size_t(k)]));
-    return (*obj.items)[size_t(k)];
+    if (k < 0 || k >= n) fail(target.index->loc, "list assignment index out of range");
+    (*obj.items)[size_t(k)] = value;
 }
 
-Value Elaborator::eval_compare(const ast::Compare& e) {
-    Value lhs = eval(*e.first);
-    for (size_t k = 0; k < e.ops.size(); ++k) {
-        Value rhs = eval(*e.rest[k]);
-        if (!compare_op(e.ops[k], lhs, rhs, e.op_locs[k])) return Value::boolean(false);
-        lhs = std::move(rhs);
+void Elaborator::copy_into_tensor(const ast::Subscript& target, const Value& dst, const Value& value,
+                                  const SourceLoc& value_loc) {
+    auto whole = [](const ast::Expr& e) {
+        if (e.is<ast::EllipsisLit>()) return true;
+        if (!e.is<ast::Slice>()) return false;
+        const auto& s = e.as<ast::Slice>();
+        return !s.lower && !s.upper && !s.step;
+    };
+    if (!whole(*target.index))
+        fail(target.index->loc, "only whole-tensor copies are supported: write buf[:] = t");
+    const TensorNode& d = graph_.tensors[size_t(dst.tensor)];
+    if (d.role != TensorRole::Buffer) {
+        std::string role = tensor_role_name(d.role);
+        std::string article = std::string("aeiou").find(role[0]) != std::string::npos ? "an " : "a ";
+        fail(target.loc, "buf[:] = t copies into a buffer from pypo.mem.alloc_l1; '" + d.name + "' is " + article +
+                             role + " tensor");
     }
-    return Value::boolean(true);
+    if (!value.is(Value::Kind::Tensor)) fail(value_loc, "buf[:] = t: expected a tensor, got " + type_name(value));
+    const TensorNode& s = graph_.tensors[size_t(value.tensor)];
+    if (s.shape != d.shape || s.dtype != d.dtype)
+        fail(value_loc, "cannot copy a " + library_.describe_tensor(value.tensor) + " tensor into buffer '" + d.name +
+                            "' of " + library_.describe_tensor(dst.tensor));
+    library_.add_move(value.tensor, dst.tensor, target.loc);
 }
 
 }  // namespace dsl

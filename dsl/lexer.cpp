@@ -190,6 +190,8 @@ private:
             if (alt != top_alt) tab_error(loc);
         } else if (col > top) {
             if (alt <= top_alt) tab_error(loc);
+            // Python's limit; it also bounds the parser's block recursion.
+            if (indents_.size() >= 100) fail(loc, "too many levels of indentation");
             indents_.push_back({col, alt});
             Token& t = push(TokenKind::Indent, "", loc);
             t.text = text_.substr(start, pos_ - start);

@@ -12,10 +12,8 @@ namespace parser_detail {
 
 namespace {
 
-const char* const kImportMessage = "only 'import pypto as pypo' and 'import pypo' are supported";
+const char* const kImportMessage = "only 'import pypto as pypo', 'import pypto' and 'import pypo' are supported";
 
-// Statement keywords PyPTO will grow into (the next language slice).
-const char* const kNotYet[] = {"def", "for", "if", "with", "return", "break", "continue"};
 // Python that PyPTO programs have no use for: control flow the compiler
 // cannot unroll, runtime-only features, and anything object-oriented.
 const char* const kOutside[] = {"class", "while", "try", "except", "finally", "global", "nonlocal",
@@ -51,13 +49,20 @@ Module Parser::module() {
 
 void Parser::reject_keyword(const Token& t) const {
     if (t.kind != TokenKind::Keyword) return;
-    if (in_list(kNotYet, std::size(kNotYet), t.text))
-        fail(t.loc, "'" + t.text + "' statements are not supported yet");
     if (in_list(kOutside, std::size(kOutside), t.text))
         fail(t.loc, "'" + t.text + "' is outside the PyPTO language");
 }
 
-void Parser::statement(std::vector<StmtPtr>& out) {
+void Parser::statement(Block& out) {
+    if (starts_compound(peek())) {
+        out.push_back(compound_statement());
+        return;
+    }
+    simple_line(out);
+}
+
+// Simple statements separated by ';' up to the end of the line.
+void Parser::simple_line(Block& out) {
     for (;;) {
         out.push_back(simple_statement());
         if (!accept_op(";")) break;
@@ -73,8 +78,10 @@ void Parser::statement(std::vector<StmtPtr>& out) {
 
 StmtPtr Parser::simple_statement() {
     const Token& t = peek();
-    if (t.is_op("@")) fail(t.loc, "decorators are not supported yet");
+    // Only reachable after `if x:` on the same line: Python wants a new line.
+    if (starts_compound(t)) fail(t.loc, "'" + t.text + "' must start a new line");
     if (t.is_keyword("elif") || t.is_keyword("else")) fail(t.loc, "invalid syntax");
+    if (t.is_keyword("return") || t.is_keyword("break") || t.is_keyword("continue")) return flow_statement();
     if (t.is_keyword("from")) fail(t.loc, kImportMessage);
     if (t.is_keyword("import")) return import_statement();
     if (t.is_keyword("pass")) {
@@ -83,6 +90,19 @@ StmtPtr Parser::simple_statement() {
     }
     reject_keyword(t);
     return assignment_or_expression();
+}
+
+StmtPtr Parser::flow_statement() {
+    const Token& t = next();
+    if (t.text == "return") {
+        if (function_depth_ == 0) fail(t.loc, "'return' outside function");
+        auto s = make<Return>(t.loc);
+        if (starts_expression(peek())) s->value = expression_list();
+        return s;
+    }
+    if (loop_depth_ == 0) fail(t.loc, "'" + t.text + "' outside loop");
+    if (t.text == "break") return make<Break>(t.loc);
+    return make<Continue>(t.loc);
 }
 
 StmtPtr Parser::import_statement() {
@@ -100,11 +120,13 @@ StmtPtr Parser::import_statement() {
         if (peek().kind != TokenKind::Name) fail_at(peek(), "expected a name after 'as', found " + describe_token(peek()));
         alias = next().text;
     }
-    bool ok = (module == "pypto" && alias == "pypo") || (module == "pypo" && (alias.empty() || alias == "pypo"));
+    // `import pypto` binds `pypto` (real PyPTO code spells pypto.DT_FP16).
+    bool ok = (module == "pypto" && (alias == "pypo" || alias.empty() || alias == "pypto")) ||
+              (module == "pypo" && (alias.empty() || alias == "pypo"));
     if (!ok || peek().is_op(",")) fail(name.loc, kImportMessage);
     auto s = make<Import>(loc);
     s->module = module;
-    s->alias = "pypo";
+    s->alias = alias.empty() ? module : alias;
     return s;
 }
 
@@ -189,6 +211,13 @@ ast::Module parse_tokens(std::shared_ptr<const SourceFile> src, std::vector<Toke
 ast::Module parse(std::shared_ptr<const SourceFile> src) {
     std::vector<Token> tokens = tokenize(src);
     return parse_tokens(std::move(src), std::move(tokens));
+}
+
+ast::Module parse(const std::string& text, const std::string& filename) {
+    auto src = std::make_shared<SourceFile>();
+    src->path = filename;
+    src->text = text;
+    return parse(std::move(src));
 }
 
 }  // namespace dsl

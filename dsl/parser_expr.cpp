@@ -17,7 +17,7 @@ bool Parser::starts_expression(const Token& t) {
                    t.text == "lambda" || t.text == "yield" || t.text == "await";
         case TokenKind::Op:
             return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
-                   t.text == "~";
+                   t.text == "~" || t.text == "...";
         default: return false;
     }
 }
@@ -229,22 +229,48 @@ ExprPtr Parser::primary() {
 }
 
 ExprPtr Parser::subscript_index() {
-    if (peek().is_op(":")) fail(peek().loc, "slices are not supported yet");
-    ExprPtr first = test();
-    if (peek().is_op(":")) fail(peek().loc, "slices are not supported yet");
+    ExprPtr first = subscript_item();
     if (!peek().is_op(",")) return first;
     auto tup = make<Tuple>(first->loc);
     tup->elts.push_back(std::move(first));
     while (accept_op(",")) {
         if (peek().is_op("]")) break;
-        tup->elts.push_back(test());
-        if (peek().is_op(":")) fail(peek().loc, "slices are not supported yet");
+        tup->elts.push_back(subscript_item());
     }
     return tup;
 }
 
-void Parser::no_comprehension() const {
-    if (peek().is_keyword("for")) fail(peek().loc, "comprehensions are not supported yet");
+// An index or a slice `lower:upper:step` with any part left out.
+ExprPtr Parser::subscript_item() {
+    ExprPtr lower;
+    if (!peek().is_op(":")) {
+        lower = test();
+        if (!peek().is_op(":")) return lower;
+    }
+    auto s = make<Slice>(lower ? lower->loc : peek().loc);
+    next();  // ':'
+    s->lower = std::move(lower);
+    auto ends_part = [&] { return peek().is_op(":") || peek().is_op(",") || peek().is_op("]"); };
+    if (!ends_part()) s->upper = test();
+    if (accept_op(":") && !ends_part()) s->step = test();
+    return s;
+}
+
+// The `for ... in ... if ...` clauses after a comprehension's element.
+ExprPtr Parser::comprehension(ExprPtr elt) {
+    auto c = make<ListComp>(elt->loc);
+    c->elt = std::move(elt);
+    while (peek().is_keyword("for")) {
+        next();
+        Comprehension g;
+        g.target = target_list();
+        check_target(*g.target);
+        expect_keyword("in", "after the comprehension variable");
+        g.iter = or_test();
+        while (accept_keyword("if")) g.ifs.push_back(or_test());
+        c->generators.push_back(std::move(g));
+    }
+    return c;
 }
 
 ExprPtr Parser::call(ExprPtr func) {
@@ -268,7 +294,12 @@ ExprPtr Parser::call(ExprPtr func) {
         } else {
             ExprPtr arg = test();
             if (!c->keywords.empty()) fail(arg->loc, "positional argument follows keyword argument");
-            no_comprehension();
+            if (peek().is_keyword("for")) {
+                // f(x for x in xs): a generator as the only argument.
+                SourceLoc loc = arg->loc;
+                arg = comprehension(std::move(arg));
+                if (!c->args.empty() || !peek().is_op(")")) fail(loc, "a generator expression must be parenthesized");
+            }
             c->args.push_back(std::move(arg));
         }
         if (!accept_op(",")) break;
@@ -277,15 +308,22 @@ ExprPtr Parser::call(ExprPtr func) {
     return c;
 }
 
-// Elements of a bracketed display up to (not including) the closer.
-void Parser::elements(std::vector<ExprPtr>& out, const char* closer, bool& had_comma) {
+// Elements of a bracketed display up to (not including) the closer. A
+// single element followed by `for` makes the display a comprehension,
+// which is returned (null otherwise).
+ExprPtr Parser::elements(std::vector<ExprPtr>& out, const char* closer, bool& had_comma) {
     had_comma = false;
     while (!peek().is_op(closer)) {
         out.push_back(test());
-        no_comprehension();
+        if (peek().is_keyword("for")) {
+            if (out.size() != 1 || had_comma)
+                fail(peek().loc, "a comprehension must be the only element of its brackets");
+            return comprehension(std::move(out[0]));
+        }
         if (!accept_op(",")) break;
         had_comma = true;
     }
+    return nullptr;
 }
 
 ExprPtr Parser::atom() {
@@ -327,11 +365,13 @@ ExprPtr Parser::atom() {
                 auto l = make<List>(t.loc);
                 open("[");
                 bool comma;
-                elements(l->elts, "]", comma);
+                ExprPtr comp = elements(l->elts, "]", comma);
                 close("]");
+                if (comp) return comp;
                 return l;
             }
-            if (t.text == "{") fail(t.loc, "dict and set literals are not supported yet");
+            if (t.text == "{") return dict_display();
+            if (t.text == "...") return make<EllipsisLit>(next().loc);
             break;
         default: break;
     }
@@ -342,12 +382,35 @@ ExprPtr Parser::parenthesised() {
     SourceLoc loc = open("(").loc;
     std::vector<ExprPtr> elts;
     bool comma;
-    elements(elts, ")", comma);
+    ExprPtr comp = elements(elts, ")", comma);
     close(")");
+    if (comp) return comp;
     if (elts.size() == 1 && !comma) return std::move(elts[0]);
     auto tup = make<Tuple>(loc);
     tup->elts = std::move(elts);
     return tup;
+}
+
+// `{key: value, ...}`. Sets and comprehensions over braces have no use in
+// a PyPTO program.
+ExprPtr Parser::dict_display() {
+    auto d = make<Dict>(open("{").loc);
+    while (!peek().is_op("}")) {
+        if (peek().is_op("**")) fail(peek().loc, "dict unpacking ('**') is outside the PyPTO language");
+        ExprPtr key = test();
+        if (!peek().is_op(":")) {
+            if (peek().is_op(",") || peek().is_op("}") || peek().is_keyword("for"))
+                fail(d->loc, "set literals are outside the PyPTO language");
+            fail_at(peek(), "expected ':' after a dict key, found " + describe_token(peek()));
+        }
+        next();
+        d->keys.push_back(std::move(key));
+        d->values.push_back(test());
+        if (peek().is_keyword("for")) fail(peek().loc, "dict comprehensions are outside the PyPTO language");
+        if (!accept_op(",")) break;
+    }
+    close("}");
+    return d;
 }
 
 }  // namespace dsl::parser_detail

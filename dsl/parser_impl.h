@@ -1,6 +1,7 @@
 // The parser's internals, shared by its translation units: parser.cpp
-// (token handling and statements) and parser_expr.cpp (expressions). Not
-// part of the front end's interface; use parser.h.
+// (token handling and simple statements), parser_stmt.cpp (compound
+// statements and blocks) and parser_expr.cpp (expressions). Not part of the
+// front end's interface; use parser.h.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +22,8 @@ using namespace ast;
 // limit keeps the parser's and the elaborator's recursion (and the tree's
 // destructor) far from the end of the stack.
 constexpr int kMaxDepth = 1000;
+// An elif chain nests in the tree, so its length is bounded too.
+constexpr int kMaxElifs = 1000;
 
 std::string loc_text(const SourceLoc& loc);  // "3:9"
 
@@ -103,12 +106,27 @@ private:
     }
 
     // ---- statements (parser.cpp) ----
-    void statement(std::vector<StmtPtr>& out);
+    void statement(Block& out);
+    void simple_line(Block& out);
     StmtPtr simple_statement();
+    StmtPtr flow_statement();
     StmtPtr import_statement();
     static bool aug_op(const std::string& s, BinaryOp& op);
     StmtPtr assignment_or_expression();
     void check_target(const Expr& e) const;
+
+    // ---- compound statements (parser_stmt.cpp) ----
+    static bool starts_compound(const Token& t);
+    StmtPtr compound_statement();
+    void block(Block& out, const std::string& after, const SourceLoc& head);
+    StmtPtr decorated();
+    StmtPtr function_def(std::vector<ExprPtr> decorators);
+    void parameters(FunctionDef& f);
+    StmtPtr for_statement();
+    StmtPtr if_statement();
+    StmtPtr with_statement();
+    ExprPtr target_list();
+    void expect_keyword(const char* word, const std::string& context);
 
     // ---- expressions (parser_expr.cpp) ----
     static bool starts_expression(const Token& t);
@@ -131,17 +149,21 @@ private:
     ExprPtr power();
     ExprPtr primary();
     ExprPtr subscript_index();
-    void no_comprehension() const;
+    ExprPtr subscript_item();
+    ExprPtr comprehension(ExprPtr elt);
     ExprPtr call(ExprPtr func);
-    void elements(std::vector<ExprPtr>& out, const char* closer, bool& had_comma);
+    ExprPtr elements(std::vector<ExprPtr>& out, const char* closer, bool& had_comma);
     ExprPtr atom();
     ExprPtr parenthesised();
+    ExprPtr dict_display();
 
     std::shared_ptr<const SourceFile> src_;
     std::vector<Token> toks_;
     size_t i_ = 0;
     std::vector<Token> open_;  // brackets not yet closed, innermost last
     int depth_ = 0;            // expression nesting, see Nest
+    int function_depth_ = 0;   // `return` is legal inside a def
+    int loop_depth_ = 0;       // `break`/`continue` inside a loop of the innermost def
 };
 
 }  // namespace dsl::parser_detail

@@ -1,11 +1,15 @@
 // The `pypo` module as the program sees it at compile time: its namespaces
-// (pypo, pypo.op, pypo.config), its functions, the attributes of tensors,
-// and the few Python built-ins the language has. Calls that declare or
-// compute tensors add nodes to the TaskGraph.
+// (pypo, pypo.op, pypo.config, pypo.mem), its functions, the attributes of
+// tensors, and the Python built-ins the language has (pypo_builtins.cpp).
+// Calls that declare or compute tensors add nodes to the TaskGraph.
+// Decorators (pypo.task, pypo.shape_hint) and context managers
+// (pypo.precision, pypo.mem.temp_cache) are handled by the elaborator.
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "dsl/call_args.h"
 #include "dsl/task_graph.h"
@@ -20,8 +24,8 @@ public:
     // The value bound by `import pypto as pypo`.
     static Value module();
     // A Python built-in that is not shadowed by a program name ("len"), or
-    // None-kind Value with `found` false. Built-ins the language does not
-    // have yet ("print") fail at `loc`.
+    // None-kind Value with `found` false. Built-ins outside the language
+    // ("open") fail at `loc`.
     Value builtin(const std::string& name, const SourceLoc& loc, bool& found) const;
 
     // obj.attr, with `loc` the start of the attribute expression.
@@ -34,6 +38,28 @@ public:
 
     // "(256, 128) float16": how messages show a tensor.
     std::string describe_tensor(int tensor) const;
+    // How print() and pypo.log show a value: str() for strings, repr()
+    // inside containers, "<tensor c (256, 256) float16>" for tensors.
+    std::string str_of(const Value& v) const;
+
+    // --shape bindings for None dimensions of inputs and weights.
+    void set_shape_bindings(const std::map<std::string, std::vector<int64_t>>& shapes) { bindings_ = shapes; }
+    // Fails, naming only the file, for a binding no tensor used.
+    void check_shape_bindings_used(const SourceLoc& file) const;
+
+    // Declares an input or weight (pypo.input, pypo.weight, the entry
+    // function's parameters): checks the name is free and resolves the
+    // shape's None dimensions from --shape. `fn` prefixes messages.
+    int declare_tensor(const std::string& fn, const std::string& name, const SourceLoc& name_loc, const Arg& shape,
+                       arch::DType dtype, const std::string& layout, TensorRole role, const SourceLoc& loc);
+    // Names `tensor` as output `name` (pypo.output, the entry's returns).
+    void declare_output(const std::string& fn, const std::string& name, const SourceLoc& name_loc, int tensor,
+                        const SourceLoc& tensor_loc);
+    // A dotted @pypo.shape_hint key ('conv1.weight'): pypo.weight of that
+    // name takes the shape from it or must agree with it.
+    void add_weight_hint(const std::string& name, const std::vector<int64_t>& dims, const Arg& shape);
+    // buf[:] = t (the elaborator has checked shapes and roles).
+    int add_move(int src, int dst, const SourceLoc& loc);
 
     // Records an operation whose output is a new tensor of `shape` and
     // `dtype`, named after the operation ("conv2d_1"), in the current task
@@ -56,7 +82,16 @@ public:
 
 private:
     Value input(const CallSite& call);
+    Value weight(const CallSite& call);
     Value output(const CallSite& call);
+    Value log(const CallSite& call, bool synchronous);
+    Value alloc_l1(const CallSite& call);
+    std::string layout_arg(const std::string& fn, const std::optional<Arg>& arg, size_t rank) const;
+    std::vector<int64_t> resolve_shape(const std::string& fn, const std::string& name, const Arg& shape);
+    std::string repr_of(const Value& v) const;
+    // Python built-ins (pypo_builtins.cpp).
+    static bool is_builtin(const std::string& name);
+    Value call_builtin(const CallSite& call);
     Value len(const CallSite& call);
     Value call_op(const CallSite& call);  // pypo.op.*, in pypo_ops.cpp
     Value matmul(const CallSite& call);
@@ -74,6 +109,13 @@ private:
     int current_task_ = -1;
     std::map<std::string, int> tensor_by_name_;
     std::map<std::string, int> op_counts_;
+    std::map<std::string, std::vector<int64_t>> bindings_;
+    std::set<std::string> used_bindings_;
+    struct WeightHint {
+        std::vector<int64_t> dims;  // -1 = None
+        Arg shape;                  // as written in the hint
+    };
+    std::map<std::string, WeightHint> weight_hints_;
 };
 
 // An operation name the documents define under pypo.op (lowered or not yet).

@@ -60,6 +60,19 @@ Value Value::function(std::string qualified_name) {
     return r;
 }
 
+Value Value::dict(std::vector<std::pair<Value, Value>> v) {
+    Value r;
+    r.kind = Kind::Dict;
+    r.entries = std::make_shared<std::vector<std::pair<Value, Value>>>(std::move(v));
+    return r;
+}
+Value Value::user_function(std::shared_ptr<const FunctionObject> f) {
+    Value r;
+    r.kind = Kind::UserFunction;
+    r.func = std::move(f);
+    return r;
+}
+
 std::string type_name(const Value& v) {
     switch (v.kind) {
         case Value::Kind::None: return "NoneType";
@@ -72,6 +85,8 @@ std::string type_name(const Value& v) {
         case Value::Kind::Tensor: return "tensor";
         case Value::Kind::Namespace: return "module";
         case Value::Kind::Function: return "function";
+        case Value::Kind::Dict: return "dict";
+        case Value::Kind::UserFunction: return "function";
     }
     return "?";
 }
@@ -124,6 +139,13 @@ std::string repr(const Value& v) {
         case Value::Kind::Tensor: return "<tensor>";
         case Value::Kind::Namespace: return "<module '" + v.s + "'>";
         case Value::Kind::Function: return "<function " + v.s + ">";
+        case Value::Kind::Dict: {
+            std::string out = "{";
+            for (size_t k = 0; k < v.entries->size(); ++k)
+                out += (k ? ", " : "") + repr((*v.entries)[k].first) + ": " + repr((*v.entries)[k].second);
+            return out + "}";
+        }
+        case Value::Kind::UserFunction: return "<function>";
     }
     return "?";
 }
@@ -137,6 +159,7 @@ bool truthy(const Value& v) {
         case Value::Kind::Str: return !v.s.empty();
         case Value::Kind::Tuple:
         case Value::Kind::List: return !v.items->empty();
+        case Value::Kind::Dict: return !v.entries->empty();
         default: return true;
     }
 }
@@ -169,8 +192,40 @@ bool values_equal(const Value& a, const Value& b) {
                 if (!values_equal((*a.items)[k], (*b.items)[k])) return false;
             return true;
         }
+        case Value::Kind::Dict: {
+            if (a.entries->size() != b.entries->size()) return false;
+            for (const auto& [k, v] : *a.entries) {
+                const Value* other = dict_find(b, k);
+                if (!other || !values_equal(v, *other)) return false;
+            }
+            return true;
+        }
+        case Value::Kind::UserFunction: return a.func == b.func;
         default: return false;
     }
+}
+
+bool hashable(const Value& v) {
+    if (v.kind == Value::Kind::List || v.kind == Value::Kind::Dict) return false;
+    if (v.kind == Value::Kind::Tuple)
+        for (const Value& x : *v.items)
+            if (!hashable(x)) return false;
+    return true;
+}
+
+const Value* dict_find(const Value& d, const Value& key) {
+    for (const auto& [k, v] : *d.entries)
+        if (values_equal(k, key)) return &v;
+    return nullptr;
+}
+
+void dict_set(const Value& d, const Value& key, Value v) {
+    for (auto& [k, old] : *d.entries)
+        if (values_equal(k, key)) {
+            old = std::move(v);
+            return;
+        }
+    d.entries->emplace_back(key, std::move(v));
 }
 
 }  // namespace dsl

@@ -7,12 +7,17 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dsl {
 
+struct FunctionObject;  // a program's `def`: dsl/function_object.h
+
 struct Value {
-    enum class Kind { None, Bool, Int, Float, Str, Tuple, List, Tensor, Namespace, Function };
+    // Function: a library function or built-in, named by `s`.
+    // UserFunction: a `def` of the program, in `func`.
+    enum class Kind { None, Bool, Int, Float, Str, Tuple, List, Tensor, Namespace, Function, Dict, UserFunction };
 
     Kind kind = Kind::None;
     bool b = false;
@@ -23,6 +28,10 @@ struct Value {
     // place, stays one object however many names refer to it.
     std::shared_ptr<std::vector<Value>> items;
     int tensor = -1;  // Tensor: index into TaskGraph::tensors
+    // Dict entries in insertion order, shared like `items`. Dicts in a PyPTO
+    // program are small (shape hints), so lookup is a linear scan.
+    std::shared_ptr<std::vector<std::pair<Value, Value>>> entries;
+    std::shared_ptr<const FunctionObject> func;
 
     static Value none() { return Value(); }
     static Value boolean(bool v);
@@ -34,6 +43,8 @@ struct Value {
     static Value tensor_ref(int index);
     static Value namespace_(std::string qualified_name);
     static Value function(std::string qualified_name);
+    static Value dict(std::vector<std::pair<Value, Value>> v);
+    static Value user_function(std::shared_ptr<const FunctionObject> f);
 
     bool is(Kind k) const { return kind == k; }
     bool is_sequence() const { return kind == Kind::Tuple || kind == Kind::List; }
@@ -48,5 +59,12 @@ std::string repr(const Value& v);
 
 bool truthy(const Value& v);
 bool values_equal(const Value& a, const Value& b);
+
+// Whether `v` can be a dict key (Python's hashable): not a list or dict.
+bool hashable(const Value& v);
+// The entry of `d` (a Dict) with key `key`, or nullptr.
+const Value* dict_find(const Value& d, const Value& key);
+// Sets d[key] = v, keeping the first insertion's position.
+void dict_set(const Value& d, const Value& key, Value v);
 
 }  // namespace dsl

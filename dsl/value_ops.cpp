@@ -252,4 +252,50 @@ bool compare_op(ast::CmpOp op, const Value& a, const Value& b, const SourceLoc& 
     return false;
 }
 
+std::vector<Value> iterate(const Value& v, const SourceLoc& loc) {
+    if (v.is_sequence()) return *v.items;
+    if (v.kind == K::Str) {
+        std::vector<Value> out;
+        for (char c : v.s) out.push_back(Value::str(std::string(1, c)));
+        return out;
+    }
+    if (v.kind == K::Dict) {
+        std::vector<Value> out;
+        for (const auto& e : *v.entries) out.push_back(e.first);
+        return out;
+    }
+    fail(loc, "'" + type_name(v) + "' object is not iterable");
+}
+
+Value slice_of(const Value& seq, const Value* lower, const Value* upper, const Value* step, const SourceLoc& loc) {
+    auto bound = [&](const Value* b) {
+        if (b && !is_int(*b) && b->kind != K::None) fail(loc, "slice indices must be integers or None, not " + type_name(*b));
+        return b && b->kind != K::None;
+    };
+    bool has_lower = bound(lower), has_upper = bound(upper), has_step = bound(step);
+    int64_t n = seq.kind == K::Str ? int64_t(seq.s.size()) : int64_t(seq.items->size());
+    int64_t st = has_step ? as_int(*step) : 1;
+    if (st == 0) fail(loc, "slice step cannot be zero");
+    // Python's slice.indices(): negative bounds count from the end, then
+    // clamp to [0, n] (or [-1, n-1] walking backwards).
+    auto adjust = [&](bool has, const Value* b, int64_t dflt) {
+        if (!has) return dflt;
+        int64_t x = as_int(*b);
+        if (x < 0) x = x < -n ? (st < 0 ? -1 : 0) : x + n;
+        else if (x >= n) x = st < 0 ? n - 1 : n;
+        return x;
+    };
+    int64_t start = adjust(has_lower, lower, st < 0 ? n - 1 : 0);
+    int64_t stop = adjust(has_upper, upper, st < 0 ? -1 : n);
+    std::string text;
+    std::vector<Value> items;
+    for (int64_t k = start; st > 0 ? k < stop : k > stop; k += st) {
+        if (seq.kind == K::Str) text += seq.s[size_t(k)];
+        else items.push_back((*seq.items)[size_t(k)]);
+        if ((st > 0 && k > std::numeric_limits<int64_t>::max() - st) || (st < 0 && k < std::numeric_limits<int64_t>::min() - st)) break;
+    }
+    if (seq.kind == K::Str) return Value::str(std::move(text));
+    return seq.kind == K::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+}
+
 }  // namespace dsl

@@ -22,8 +22,54 @@ std::string engine_name(EngineId e) {
     case EngineKind::ClusterDma: return "dma" + std::to_string(e.index);
     case EngineKind::CubeDma: return "cube" + std::to_string(e.index) + ".dma";
     case EngineKind::Cube: return "cube" + std::to_string(e.index);
+    case EngineKind::Vector: return "vector" + std::to_string(e.index);
     }
     return "?";
+}
+
+std::pair<int, int64_t> engine_order(EngineId e) {
+    switch (e.kind) {
+    case EngineKind::ClusterDma: return {0, e.index};
+    case EngineKind::CubeDma: return {1, 2 * int64_t(e.index)};
+    case EngineKind::Cube: return {1, 2 * int64_t(e.index) + 1};
+    case EngineKind::Vector: return {2, e.index};
+    }
+    return {3, e.index};
+}
+
+const char* vector_op_name(VectorOp op) {
+    switch (op) {
+    case VectorOp::Copy: return "copy";
+    case VectorOp::Add: return "add";
+    case VectorOp::Sub: return "sub";
+    case VectorOp::Mul: return "mul";
+    case VectorOp::Div: return "div";
+    case VectorOp::Maximum: return "maximum";
+    case VectorOp::Relu: return "relu";
+    case VectorOp::Gelu: return "gelu";
+    case VectorOp::Sigmoid: return "sigmoid";
+    case VectorOp::Tanh: return "tanh";
+    case VectorOp::Exp: return "exp";
+    case VectorOp::Sqrt: return "sqrt";
+    case VectorOp::Cast: return "cast";
+    case VectorOp::ReduceSum: return "reduce_sum";
+    case VectorOp::ReduceMax: return "reduce_max";
+    case VectorOp::Transpose: return "transpose";
+    }
+    return "?";
+}
+
+bool vector_op_is_binary(VectorOp op) {
+    return op == VectorOp::Add || op == VectorOp::Sub || op == VectorOp::Mul || op == VectorOp::Div ||
+           op == VectorOp::Maximum;
+}
+
+bool vector_op_is_reduce(VectorOp op) { return op == VectorOp::ReduceSum || op == VectorOp::ReduceMax; }
+
+uint64_t VectorArgs::dst_bytes() const {
+    if (op == VectorOp::Cast) return elements() * uint64_t(dtype == DType::Float16 ? 4 : 2);
+    if (vector_op_is_reduce(op)) return uint64_t(rows) * uint64_t(dtype_bytes(dtype));
+    return src_bytes();
 }
 
 namespace {
@@ -51,6 +97,13 @@ std::string format_command(const Program& p, const Command& c) {
            << hex(d.dst_addr) << "  " << d.rows << "x" << d.row_bytes << "B";
         if (d.rows > 1) os << " stride " << d.src_stride << "/" << d.dst_stride;
         if (d.convert_f32_to_f16) os << " f32->f16";
+    } else if (c.op == Opcode::Vector) {
+        const VectorArgs& v = c.vec;
+        os << "VECTOR " << vector_op_name(v.op) << " " << v.rows << "x" << v.cols << " " << dtype_name(v.dtype);
+        if (v.op == VectorOp::Cast) os << "->" << dtype_name(v.dtype == DType::Float16 ? DType::Float32 : DType::Float16);
+        os << "  L1:" << hex(v.src0);
+        if (v.src1 != kNoAddress) os << ", L1:" << hex(v.src1);
+        os << " -> L1:" << hex(v.dst);
     } else {
         const MatmulArgs& m = c.mm;
         os << "MATMUL " << m.m << "x" << m.k << "x" << m.n << " " << dtype_name(m.dtype) << "  C:" << hex(m.c_addr)

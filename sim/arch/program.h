@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace arch {
@@ -23,18 +24,24 @@ enum class Space : uint8_t { DDR, L1, L0 };
 const char* space_name(Space s);  // "DDR"
 
 // The engines of one cluster. Cluster DMA engines move DDR<->L1; each cube
-// has its own DMA engine (L1<->L0) and its MAC array.
-enum class EngineKind : uint8_t { ClusterDma, CubeDma, Cube };
+// has its own DMA engine (L1<->L0) and its MAC array; vector units compute
+// on L1 directly.
+enum class EngineKind : uint8_t { ClusterDma, CubeDma, Cube, Vector };
 
 struct EngineId {
     EngineKind kind = EngineKind::ClusterDma;
-    int index = 0;  // DMA engine number for ClusterDma, cube number otherwise
+    int index = 0;  // DMA engine number for ClusterDma, vector unit number for Vector, cube number otherwise
     bool operator==(const EngineId& o) const { return kind == o.kind && index == o.index; }
     bool operator!=(const EngineId& o) const { return !(*this == o); }
 };
-std::string engine_name(EngineId e);  // "dma0", "cube2.dma", "cube2"
+std::string engine_name(EngineId e);  // "dma0", "cube2.dma", "cube2", "vector0"
 
-enum class Opcode : uint8_t { Dma, Matmul };
+// The order engines are listed in (streams, reports, CSV rows): cluster DMA
+// engines, then cube by cube its DMA engine and its MAC array, then the
+// vector units. A sort key, not an index: only comparisons are meaningful.
+std::pair<int, int64_t> engine_order(EngineId e);
+
+enum class Opcode : uint8_t { Dma, Matmul, Vector };
 
 // A 2D copy: `rows` rows of `row_bytes` bytes (the bytes that cross the link),
 // strides in bytes. A DMA between DDR and L1 crosses the DDR link; between L1
@@ -64,12 +71,45 @@ struct MatmulArgs {
     uint64_t macs() const { return uint64_t(m) * k * n; }
 };
 
+// What a vector unit computes. Element-wise ops map each element (binary
+// ones combine src0 and src1 element by element); the reductions reduce each
+// row of `cols` elements to one value; Transpose writes the cols x rows
+// transpose.
+enum class VectorOp : uint8_t {
+    Copy, Add, Sub, Mul, Div, Maximum, Relu, Gelu, Sigmoid, Tanh, Exp, Sqrt, Cast, ReduceSum, ReduceMax, Transpose
+};
+constexpr int kVectorOpCount = int(VectorOp::Transpose) + 1;
+const char* vector_op_name(VectorOp op);  // "add", "reduce_sum"
+bool vector_op_is_binary(VectorOp op);     // reads src1 too: add, sub, mul, div, maximum
+bool vector_op_is_reduce(VectorOp op);     // reduce_sum, reduce_max
+
+// No address: the value of VectorArgs::src1 for ops with one source.
+constexpr uint64_t kNoAddress = ~uint64_t{0};
+
+// A vector command on a rows x cols matrix of `dtype` elements, row-major and
+// contiguous in L1 (byte addresses). For Cast, `dtype` names the SOURCE type
+// and the destination holds the other one (float16 <-> float32): its region
+// has rows * cols * dtype_bytes(other) bytes. Reductions write `rows`
+// elements of `dtype`.
+struct VectorArgs {
+    VectorOp op = VectorOp::Copy;
+    DType dtype = DType::Float16;
+    uint32_t rows = 0, cols = 0;
+    uint64_t src0 = 0;
+    uint64_t src1 = kNoAddress;  // binary ops only
+    uint64_t dst = 0;
+    uint64_t elements() const { return uint64_t(rows) * cols; }
+    uint64_t src_bytes() const { return elements() * uint64_t(dtype_bytes(dtype)); }
+    uint64_t dst_bytes() const;
+};
+
 using FlagId = uint16_t;
 
 struct Command {
     Opcode op = Opcode::Dma;
     DmaArgs dma;
     MatmulArgs mm;
+    VectorArgs vec;
     std::vector<FlagId> waits;  // each consumes one token before the start
     std::vector<FlagId> sets;   // each adds one token at the end
     uint32_t tag = 0;           // index into Program::tags: what this moves/computes

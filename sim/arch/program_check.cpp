@@ -44,6 +44,17 @@ bool link_allowed(EngineKind k, const DmaArgs& d) {
     return false;
 }
 
+void check_vector(const Where& w, const Config& c, const VectorArgs& v) {
+    if (w.stream->engine.kind != EngineKind::Vector) fail(w, "only a vector unit executes VECTOR");
+    if (v.rows == 0 || v.cols == 0) fail(w, "empty VECTOR (rows and cols must be positive)");
+    const std::string op = vector_op_name(v.op);
+    if (vector_op_is_binary(v.op) && v.src1 == kNoAddress) fail(w, "vector " + op + " needs a second source (src1)");
+    if (!vector_op_is_binary(v.op) && v.src1 != kNoAddress) fail(w, "vector " + op + " takes one source, but src1 is given");
+    check_region(w, c, Space::L1, v.src0, 1, v.src_bytes(), 0, "first source");
+    if (v.src1 != kNoAddress) check_region(w, c, Space::L1, v.src1, 1, v.src_bytes(), 0, "second source");
+    check_region(w, c, Space::L1, v.dst, 1, v.dst_bytes(), 0, "destination");
+}
+
 void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t num_flags) {
     EngineKind k = w.stream->engine.kind;
     for (FlagId f : cmd.waits)
@@ -53,6 +64,7 @@ void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t
     if (cmd.op == Opcode::Dma) {
         const DmaArgs& d = cmd.dma;
         if (k == EngineKind::Cube) fail(w, "a cube cannot execute DMA commands");
+        if (k == EngineKind::Vector) fail(w, "a vector unit cannot execute DMA commands");
         if (!link_allowed(k, d))
             fail(w, std::string("engine cannot move ") + space_name(d.src) + " -> " + space_name(d.dst));
         if (d.rows == 0 || d.row_bytes == 0) fail(w, "empty DMA transfer");
@@ -65,6 +77,8 @@ void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t
         uint64_t src_row = d.convert_f32_to_f16 ? uint64_t(d.row_bytes) * 2 : d.row_bytes;
         check_region(w, c, d.src, d.src_addr, d.rows, src_row, d.src_stride, "source");
         check_region(w, c, d.dst, d.dst_addr, d.rows, d.row_bytes, d.dst_stride, "destination");
+    } else if (cmd.op == Opcode::Vector) {
+        check_vector(w, c, cmd.vec);
     } else {
         const MatmulArgs& m = cmd.mm;
         if (k != EngineKind::Cube) fail(w, "only a cube executes MATMUL");
@@ -76,8 +90,14 @@ void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t
     }
 }
 
-int engine_limit(EngineKind k, const Config& c) {
-    return int(k == EngineKind::ClusterDma ? c.dma_engines : c.cubes_per_cluster);
+int64_t engine_limit(EngineKind k, const Config& c) {
+    switch (k) {
+    case EngineKind::ClusterDma: return c.dma_engines;
+    case EngineKind::Vector: return c.vector_units;
+    case EngineKind::CubeDma:
+    case EngineKind::Cube: break;
+    }
+    return c.cubes_per_cluster;
 }
 
 }  // namespace

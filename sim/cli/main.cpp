@@ -23,8 +23,8 @@
 #include "dsl/graph_format.h"
 #include "dsl/lower.h"
 #include "sim/arch/config.h"
-#include "sim/cli/shape_bindings.h"
 #include "sim/arch/program_check.h"
+#include "sim/arch/program_json.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/atomic_file.h"
 #include "sim/trace/report.h"
@@ -39,6 +39,8 @@ constexpr int kExitFailure = 1;  // the simulation itself failed
 
 struct Options {
     std::string program;
+    std::string program_json;       // --program-json: a raw arch::Program instead of a .pto
+    std::string emit_program_json;  // --emit-program-json: write the program and stop
     std::string config;
     std::string report_json;
     std::string timing_csv;
@@ -49,7 +51,9 @@ struct Options {
     bool quiet = false;
 };
 
-const char* kUsage = "usage: davinci-sim [options] PROGRAM.pto\n";
+const char* kUsage =
+    "usage: davinci-sim [options] PROGRAM.pto\n"
+    "       davinci-sim [options] --program-json PROGRAM.json\n";
 
 po::options_description visible_options() {
     po::options_description o("options");
@@ -65,6 +69,10 @@ po::options_description visible_options() {
         ("graph-dot", po::value<std::string>()->value_name("FILE"),
          "write the task graph as Graphviz to FILE and stop (render: dot -Tsvg FILE)")
         ("dump-program", "print the lowered command streams instead of simulating")
+        ("program-json", po::value<std::string>()->value_name("FILE"),
+         "simulate the command program in FILE (JSON, as --emit-program-json writes) instead of a .pto")
+        ("emit-program-json", po::value<std::string>()->value_name("FILE"),
+         "write the lowered command program to FILE as JSON and stop")
         ("report-json", po::value<std::string>()->value_name("FILE"), "also write the report as JSON to FILE")
         ("timing-csv", po::value<std::string>()->value_name("FILE"),
          "write every command's start and end cycle to FILE (CSV)")
@@ -86,10 +94,29 @@ bool writable(const std::string& option, const std::string& path) {
     return false;
 }
 
+// A hand-written or generated program is user input, not compiler output:
+// its errors are usage errors, named by file. Returns 0 or the exit status.
+int read_program_json(const std::string& path, const arch::Config& config, arch::Program& program) {
+    try {
+        program = arch::load_program_file(path);
+    } catch (const arch::ProgramError& e) {
+        std::cerr << "davinci-sim: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    try {
+        arch::check_program(program, config);
+    } catch (const arch::ProgramError& e) {
+        std::cerr << "davinci-sim: error: " << path << ": " << e.what() << "\n";
+        return kExitUsage;
+    }
+    return 0;
+}
+
 int run(const Options& opt) {
     if (!opt.report_json.empty() && !writable("report-json", opt.report_json)) return kExitUsage;
     if (!opt.timing_csv.empty() && !writable("timing-csv", opt.timing_csv)) return kExitUsage;
     if (!opt.graph_dot.empty() && !writable("graph-dot", opt.graph_dot)) return kExitUsage;
+    if (!opt.emit_program_json.empty() && !writable("emit-program-json", opt.emit_program_json)) return kExitUsage;
     arch::Config config;
     std::string config_name = "built-in default";
     try {
@@ -105,20 +132,29 @@ int run(const Options& opt) {
     }
 
     arch::Program program;
-    try {
-        dsl::TaskGraph graph = dsl::elaborate_file(opt.program);
-        dsl::check_dag(graph);
-        // The graph views stop after the front end, so they work for every
-        // program the language accepts, lowered or not.
-        if (opt.dump_graph || !opt.graph_dot.empty()) {
-            if (!opt.graph_dot.empty()) trace::write_file_atomically(opt.graph_dot, dsl::graph_to_dot(graph));
-            if (opt.dump_graph) std::cout << dsl::format_graph(graph);
-            return 0;
+    if (!opt.program_json.empty()) {
+        if (int rc = read_program_json(opt.program_json, config, program)) return rc;
+    } else {
+        try {
+            dsl::TaskGraph graph = dsl::elaborate_file(opt.program, opt.shapes);
+            dsl::check_dag(graph);
+            // The graph views stop after the front end, so they work for every
+            // program the language accepts, lowered or not.
+            if (opt.dump_graph || !opt.graph_dot.empty()) {
+                if (!opt.graph_dot.empty()) trace::write_file_atomically(opt.graph_dot, dsl::graph_to_dot(graph));
+                if (opt.dump_graph) std::cout << dsl::format_graph(graph);
+                return 0;
+            }
+            program = dsl::lower(graph, config, opt.program);
+        } catch (const dsl::CompileError& e) {
+            std::cerr << e.what();
+            return kExitUsage;
         }
-        program = dsl::lower(graph, config, opt.program);
-    } catch (const dsl::CompileError& e) {
-        std::cerr << e.what();
-        return kExitUsage;
+    }
+
+    if (!opt.emit_program_json.empty()) {
+        trace::write_file_atomically(opt.emit_program_json, arch::program_to_json(program).dump(1) + "\n");
+        return 0;
     }
 
     if (opt.dump_program) {
@@ -129,7 +165,7 @@ int run(const Options& opt) {
 
     trace::TimingRecorder timing;
     trace::RunStats stats = hw::simulate(config, program, opt.timing_csv.empty() ? nullptr : &timing);
-    trace::RunInfo info{opt.program, config_name};
+    trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config_name};
     if (!opt.report_json.empty())
         trace::write_file_atomically(opt.report_json, trace::report_json(stats, config, info).dump(2) + "\n");
     if (!opt.timing_csv.empty())
@@ -167,18 +203,30 @@ int sc_main(int argc, char* argv[]) {
         return 0;
     }
     Options opt;
-    if (!vm.count("program")) return usage_error("no program given");
-    auto programs = vm["program"].as<std::vector<std::string>>();
-    if (programs.size() > 1) return usage_error("one program at a time (got '" + programs[1] + "' too)");
-    opt.program = programs[0];
+    if (vm.count("program-json")) {
+        opt.program_json = vm["program-json"].as<std::string>();
+        if (vm.count("program"))
+            return usage_error("--program-json takes the place of a .pto program (got '" +
+                               vm["program"].as<std::vector<std::string>>()[0] + "' too)");
+        for (const char* front_end_only : {"shape", "dump-graph", "graph-dot"})
+            if (vm.count(front_end_only))
+                return usage_error(std::string("--") + front_end_only + " needs a .pto program, not --program-json");
+    } else {
+        if (!vm.count("program")) return usage_error("no program given");
+        auto programs = vm["program"].as<std::vector<std::string>>();
+        if (programs.size() > 1) return usage_error("one program at a time (got '" + programs[1] + "' too)");
+        opt.program = programs[0];
+    }
+    if (vm.count("emit-program-json")) opt.emit_program_json = vm["emit-program-json"].as<std::string>();
     if (vm.count("config")) opt.config = vm["config"].as<std::string>();
     if (vm.count("report-json")) opt.report_json = vm["report-json"].as<std::string>();
     if (vm.count("timing-csv")) opt.timing_csv = vm["timing-csv"].as<std::string>();
     if (vm.count("shape")) {
-        try {
-            opt.shapes = cli::parse_shape_bindings(vm["shape"].as<std::vector<std::string>>());
-        } catch (const std::invalid_argument& e) {
-            return usage_error(e.what());
+        for (const std::string& spec : vm["shape"].as<std::vector<std::string>>()) {
+            std::string name, error;
+            std::vector<int64_t> dims;
+            if (!dsl::parse_shape_option(spec, name, dims, error)) return usage_error("--shape: " + error);
+            if (!opt.shapes.emplace(name, dims).second) return usage_error("--shape: '" + name + "' is given twice");
         }
     }
     if (vm.count("graph-dot")) opt.graph_dot = vm["graph-dot"].as<std::string>();

@@ -35,26 +35,28 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
         cubes_.push_back(std::make_unique<CubeUnit>(base.c_str(), cube_id, index, flags_, recorder, config));
         cubes_.back()->on_finished = finished;
     }
-}
-
-Engine& Cluster::engine(arch::EngineId id) {
-    switch (id.kind) {
-    case arch::EngineKind::ClusterDma: return *cluster_dmas_[size_t(id.index)];
-    case arch::EngineKind::CubeDma: return *cube_dmas_[size_t(id.index)];
-    case arch::EngineKind::Cube: break;
+    for (int i = 0; i < config.vector_units; ++i) {
+        arch::EngineId id{arch::EngineKind::Vector, i};
+        vectors_.push_back(std::make_unique<VectorUnit>(arch::engine_name(id).c_str(), id, index, flags_, recorder, config));
+        vectors_.back()->on_finished = finished;
     }
-    return *cubes_[size_t(id.index)];
 }
 
-void Cluster::run_block(const arch::Block& block, uint32_t block_index, uint64_t start_cycle) {
-    flags_.reset(block.num_flags);
-    block_end_ = start_cycle;
+std::vector<Engine*> Cluster::engines() const {
     std::vector<Engine*> all;
     for (auto& e : cluster_dmas_) all.push_back(e.get());
     for (size_t i = 0; i < cubes_.size(); ++i) {
         all.push_back(cube_dmas_[i].get());
         all.push_back(cubes_[i].get());
     }
+    for (auto& e : vectors_) all.push_back(e.get());
+    return all;
+}
+
+void Cluster::run_block(const arch::Block& block, uint32_t block_index, uint64_t start_cycle) {
+    flags_.reset(block.num_flags);
+    block_end_ = start_cycle;
+    std::vector<Engine*> all = engines();
     running_ = int(all.size());
     for (Engine* e : all) {
         const arch::Stream* stream = nullptr;
@@ -75,11 +77,7 @@ std::vector<std::string> Cluster::stuck_engines() const {
         std::string s = e.state();
         if (!s.empty()) out.push_back("cluster" + std::to_string(index_) + "." + arch::engine_name(e.id()) + ": " + s);
     };
-    for (auto& e : cluster_dmas_) add(*e);
-    for (size_t i = 0; i < cubes_.size(); ++i) {
-        add(*cube_dmas_[i]);
-        add(*cubes_[i]);
-    }
+    for (const Engine* e : engines()) add(*e);
     return out;
 }
 

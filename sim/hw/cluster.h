@@ -1,5 +1,6 @@
 // A cluster: its L1 (whose port its cubes' DMA engines share), its DDR-side
-// DMA engines, and its cubes (each a DMA engine and a MAC array with an L0).
+// DMA engines, its cubes (each a DMA engine and a MAC array with an L0) and
+// its vector units (each with a private L1 port, so not bound to l1_).
 // It runs one block at a time: every engine gets its stream of the block,
 // and the block ends when the last engine's last command ends.
 #pragma once
@@ -17,6 +18,7 @@
 #include "sim/hw/cube_unit.h"
 #include "sim/hw/dma_engine.h"
 #include "sim/hw/flag_board.h"
+#include "sim/hw/vector_unit.h"
 
 namespace hw {
 
@@ -41,7 +43,8 @@ public:
     bool busy() const { return running_ > 0; }
 
 private:
-    Engine& engine(arch::EngineId id);
+    // Every engine, in listing order (arch::engine_order).
+    std::vector<Engine*> engines() const;
     void engine_finished(uint64_t end);
 
     uint32_t index_;
@@ -51,6 +54,7 @@ private:
     std::vector<std::unique_ptr<DmaEngine>> cluster_dmas_;
     std::vector<std::unique_ptr<DmaEngine>> cube_dmas_;
     std::vector<std::unique_ptr<CubeUnit>> cubes_;
+    std::vector<std::unique_ptr<VectorUnit>> vectors_;
     int running_ = 0;
     uint64_t block_end_ = 0;
 };

@@ -89,6 +89,20 @@ double average_cube_utilization(const RunStats& s, const arch::Config& c) {
     return n ? sum / n : 0.0;
 }
 
+double busy_fraction(const UnitStats& u, const RunStats& s) {
+    return ratio(double(u.busy_cycles), double(s.total_cycles));
+}
+
+// Vector units have no peak rate independent of the op mix (a transcendental
+// takes several passes), so their figure is the time they were busy.
+double average_vector_busy(const RunStats& s) {
+    double sum = 0;
+    int n = 0;
+    for (const UnitStats& u : s.units)
+        if (u.kind == "vector") sum += busy_fraction(u, s), ++n;
+    return n ? sum / n : 0.0;
+}
+
 }  // namespace
 
 std::string format_report(const RunStats& s, const arch::Config& c, const RunInfo& info) {
@@ -117,6 +131,13 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
             if (u.kind == "cube" && u.cluster == uint32_t(cl)) o += " " + percent(cube_utilization(u, s, c));
         o += "\n";
     }
+    o += "vector unit busy      average " + percent(average_vector_busy(s)) + "\n";
+    for (int64_t cl = 0; cl < c.clusters; ++cl) {
+        o += "  cluster" + std::to_string(cl) + " ";
+        for (const UnitStats& u : s.units)
+            if (u.kind == "vector" && u.cluster == uint32_t(cl)) o += " " + percent(busy_fraction(u, s));
+        o += "\n";
+    }
 
     o += "\nlinks              bytes             achieved      peak          % of peak  busiest\n";
     for (const LinkGroup& g : group_links(s)) {
@@ -133,7 +154,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
 
     o += "\nDMA engines           busy      commands  bytes\n";
     for (const UnitStats& u : s.units) {
-        if (u.kind == "cube") continue;
+        if (u.kind == "cube" || u.kind == "vector") continue;
         char line[200];
         std::snprintf(line, sizeof line, "  %-20s %s  %8llu  %s\n", u.name.c_str(),
                       percent(ratio(double(u.busy_cycles), double(s.total_cycles))).c_str(),
@@ -154,6 +175,7 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     j["seconds"] = double(s.total_cycles) / (c.clock_ghz * 1e9);
     j["blocks"] = s.blocks;
     j["cube_utilization"] = average_cube_utilization(s, c);
+    j["vector_busy"] = average_vector_busy(s);
     j["macs"] = b.macs;
     j["compute_bound_cycles"] = b.compute;
     j["ddr_bound_cycles"] = b.ddr;
@@ -170,6 +192,8 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
         if (u.kind == "cube") {
             e["macs"] = u.macs;
             e["mac_utilization"] = cube_utilization(u, s, c);
+        } else if (u.kind == "vector") {
+            e["elements"] = u.elements;
         } else {
             e["bytes"] = u.bytes;
         }

@@ -2,7 +2,8 @@
 
 namespace trace {
 
-StatsRecorder::StatsRecorder(const arch::Config& c) : dma_engines_(c.dma_engines), cubes_(c.cubes_per_cluster) {
+StatsRecorder::StatsRecorder(const arch::Config& c)
+    : dma_engines_(c.dma_engines), cubes_(c.cubes_per_cluster), vectors_(c.vector_units) {
     for (int64_t cl = 0; cl < c.clusters; ++cl) {
         std::string prefix = "cluster" + std::to_string(cl) + ".";
         for (int64_t d = 0; d < dma_engines_; ++d)
@@ -11,27 +12,32 @@ StatsRecorder::StatsRecorder(const arch::Config& c) : dma_engines_(c.dma_engines
             units_.push_back({prefix + arch::engine_name({arch::EngineKind::CubeDma, int(q)}), "cube_dma", uint32_t(cl)});
             units_.push_back({prefix + arch::engine_name({arch::EngineKind::Cube, int(q)}), "cube", uint32_t(cl)});
         }
+        for (int64_t v = 0; v < vectors_; ++v)
+            units_.push_back({prefix + arch::engine_name({arch::EngineKind::Vector, int(v)}), "vector", uint32_t(cl)});
     }
 }
 
 size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
-    size_t base = size_t(cluster) * size_t(dma_engines_ + 2 * cubes_);
+    // The constructor's order: DMA engines, cube DMA/cube pairs, vector units.
+    size_t base = size_t(cluster) * size_t(dma_engines_ + 2 * cubes_ + vectors_);
     switch (e.kind) {
     case arch::EngineKind::ClusterDma: return base + size_t(e.index);
     case arch::EngineKind::CubeDma: return base + size_t(dma_engines_ + 2 * e.index);
-    case arch::EngineKind::Cube: break;
+    case arch::EngineKind::Cube: return base + size_t(dma_engines_ + 2 * e.index + 1);
+    case arch::EngineKind::Vector: break;
     }
-    return base + size_t(dma_engines_ + 2 * e.index + 1);
+    return base + size_t(dma_engines_ + 2 * cubes_ + e.index);
 }
 
 void StatsRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
     UnitStats& u = units_[slot(r.cluster, r.engine)];
     u.busy_cycles += r.end - r.start;
     ++u.commands;
-    if (c.op == arch::Opcode::Matmul)
-        u.macs += c.mm.macs();
-    else
-        u.bytes += c.dma.bytes();
+    switch (c.op) {
+    case arch::Opcode::Matmul: u.macs += c.mm.macs(); break;
+    case arch::Opcode::Vector: u.elements += c.vec.elements(); break;
+    case arch::Opcode::Dma: u.bytes += c.dma.bytes(); break;
+    }
 }
 
 }  // namespace trace

@@ -14,12 +14,13 @@ namespace trace {
 
 struct UnitStats {
     std::string name;  // "cluster0.cube1"
-    std::string kind;  // "cube", "cube_dma", "dma"
+    std::string kind;  // "cube", "cube_dma", "dma", "vector"
     uint32_t cluster = 0;
     uint64_t busy_cycles = 0;
     uint64_t commands = 0;
     uint64_t macs = 0;   // cubes
     uint64_t bytes = 0;  // DMA engines
+    uint64_t elements = 0;  // vector units: rows * cols per command
 };
 
 struct LinkStats {
@@ -48,7 +49,7 @@ public:
 
 private:
     size_t slot(uint32_t cluster, arch::EngineId e) const;
-    int64_t dma_engines_, cubes_;
+    int64_t dma_engines_, cubes_, vectors_;
     std::vector<UnitStats> units_;
 };
 

@@ -9,7 +9,7 @@ using namespace clitest;
 
 namespace {
 
-// The cycle count, derived by hand from docs/timing-model.md. Tiling (§9):
+// The cycle count, derived by hand from docs/timing-model.md. Tiling (§10):
 // cube tiles 64x32x64, 128x128 blocks (one per cluster, 4 blocks), panels
 // kb = 128 deep (2 steps), so each cube runs 8 MATMULs of 8199 cycles. All
 // four clusters start at cycle 1 (dispatch_cycles = 1). DDR: 32 B/cycle,
@@ -78,7 +78,7 @@ TEST(Gemm256, ReportJsonHasTheDocumentedKeys) {
                             "units", "links"})
         EXPECT_TRUE(r.contains(key)) << key;
     EXPECT_TRUE(r["total_cycles"].is_number_unsigned());
-    EXPECT_EQ(r["units"].size(), 4u * (1 + 4 + 4));  // per cluster: dma0, 4 cube DMAs, 4 cubes
+    EXPECT_EQ(r["units"].size(), 4u * (1 + 4 + 4 + 1));  // per cluster: dma0, 4 cube DMAs, 4 cubes, vector0
     ASSERT_EQ(r["links"].size(), 3u);
     EXPECT_EQ(r["links"][0]["name"], "ddr_l1");
     EXPECT_EQ(r["links"][0]["bytes"].get<uint64_t>(), 524288u + 131072u);

@@ -13,8 +13,9 @@
 //        - every free engine whose next command may start at `now` starts it:
 //          the previous command ended at <= now (the engine is free), and for
 //          each flag waited on, the next unconsumed set exists and happened at
-//          t with t + flag_latency <= now (§5). A MATMUL's end is computed at
-//          once (§7); a DMA registers its request, eligible from now + 1 (§6).
+//          t with t + flag_latency <= now (§5). A MATMUL's or VECTOR's end
+//          is computed at once (§7, §8: neither touches a shared link); a
+//          DMA registers its request, eligible from now + 1 (§6).
 //      Why a fixpoint: the start rule s = max(ready, flag times) only depends
 //      on facts that are final by the end of the cycle (ends at <= now, sets
 //      at <= now). Iterating until stable makes every command start in the
@@ -150,7 +151,9 @@ struct Sim {
             for (size_t si = 0; si < blk.streams.size(); ++si) {
                 const arch::Stream& s = blk.streams[si];
                 std::string w = where + ", " + arch::engine_name(s.engine);
-                int64_t limit = s.engine.kind == arch::EngineKind::ClusterDma ? cfg.dma_engines : cfg.cubes_per_cluster;
+                int64_t limit = s.engine.kind == arch::EngineKind::ClusterDma ? cfg.dma_engines
+                                : s.engine.kind == arch::EngineKind::Vector   ? cfg.vector_units
+                                                                              : cfg.cubes_per_cluster;
                 if (s.engine.index < 0 || s.engine.index >= limit) fail(w + ": no such engine");
                 for (size_t sj = 0; sj < si; ++sj)
                     if (blk.streams[sj].engine == s.engine) fail(w + ": two streams for one engine");
@@ -172,6 +175,9 @@ struct Sim {
                                                                           : true)
                             fail(wc + ": DMA not allowed on this engine");
                         if (c.dma.bytes() == 0) fail(wc + ": empty DMA");
+                    } else if (c.op == arch::Opcode::Vector) {
+                        if (s.engine.kind != arch::EngineKind::Vector) fail(wc + ": VECTOR not on a vector unit");
+                        if (c.vec.rows == 0 || c.vec.cols == 0) fail(wc + ": empty VECTOR");
                     } else {
                         if (s.engine.kind != arch::EngineKind::Cube) fail(wc + ": MATMUL not on a cube");
                         if (c.mm.m == 0 || c.mm.k == 0 || c.mm.n == 0) fail(wc + ": empty MATMUL");
@@ -199,6 +205,34 @@ struct Sim {
         return uint64_t(cfg.cube_pipeline_cycles) + std::max(mac_cycles, link_cycles);
     }
 
+    // §8, from the spec's formulas: passes over ceil(N*e/W) cycles of data,
+    // plus, for the row reductions, a combining tree per row.
+    uint64_t vector_cycles(const arch::VectorArgs& v) const {
+        using Op = arch::VectorOp;
+        uint64_t W = uint64_t(cfg.vector_bytes_per_cycle);
+        uint64_t e = v.dtype == arch::DType::Float32 ? 4 : 2;  // the source's type, also for a cast
+        uint64_t N = uint64_t(v.rows) * uint64_t(v.cols);
+        uint64_t stream = ceil_div(N * e, W);
+        uint64_t P = uint64_t(cfg.vector_pipeline_cycles);
+        if (v.op == Op::ReduceSum || v.op == Op::ReduceMax) {
+            uint64_t lanes = std::max<uint64_t>(1, W / e);
+            uint64_t width = std::min<uint64_t>(v.cols, lanes);
+            uint64_t levels = 0;  // ceil(log2(width)): halve (rounding up) until one value is left
+            for (uint64_t x = width; x > 1; x = (x + 1) / 2) ++levels;
+            return P + stream + uint64_t(v.rows) * levels;
+        }
+        uint64_t passes = 1;
+        switch (v.op) {
+        case Op::Gelu: case Op::Sigmoid: case Op::Tanh: case Op::Exp:
+            passes = uint64_t(cfg.vector_transcendental_passes);
+            break;
+        case Op::Div: case Op::Sqrt: passes = uint64_t(cfg.vector_divide_passes); break;
+        case Op::Transpose: passes = uint64_t(cfg.vector_transpose_passes); break;
+        default: break;  // copy, add, sub, mul, maximum, relu, cast
+        }
+        return P + passes * stream;
+    }
+
     // §5: may the command start at `now`? (The engine is free, so its ready
     // time has passed.) Consumes nothing.
     bool flags_allow(const ActiveBlock& b, const arch::Command& c, uint64_t now) const {
@@ -221,6 +255,9 @@ struct Sim {
         if (c.op == arch::Opcode::Matmul) {
             e.state = State::Timed;
             e.cur_end = now + matmul_cycles(c.mm);
+        } else if (c.op == arch::Opcode::Vector) {
+            e.state = State::Timed;
+            e.cur_end = now + vector_cycles(c.vec);
         } else {
             Request& r = e.link->requests[e.requester];
             if (r.active) fail("requester already has a request");
@@ -416,7 +453,8 @@ struct Sim {
 Result run(const arch::Program& program, const arch::Config& config, uint64_t max_cycles) {
     if (config.clusters < 1 || config.dma_engines < 1 || config.cubes_per_cluster < 1 ||
         config.ddr_bytes_per_cycle < 1 || config.ddr_burst_bytes < 1 || config.l1_bytes_per_cycle < 1 ||
-        config.l1_burst_bytes < 1 || config.l0_bytes_per_cycle < 1 || config.mac_rows < 1 || config.mac_cols < 1)
+        config.l1_burst_bytes < 1 || config.l0_bytes_per_cycle < 1 || config.mac_rows < 1 || config.mac_cols < 1 ||
+        config.vector_units < 1 || config.vector_bytes_per_cycle < 1)
         fail("configuration out of range");
     Sim sim(program, config);
     return sim.go(max_cycles);

@@ -23,75 +23,14 @@
 #include "dsl/frontend.h"
 #include "dsl/lower.h"
 #include "sim/arch/config.h"
+#include "tests/oracle/model_csv.h"
 #include "tests/oracle/oracle.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-
-// A scratch directory removed at the end of the test.
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "oracle_test_XXXXXX").string();
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string file(const std::string& name, const std::string& text) const {
-        std::string p = (path_ / name).string();
-        std::ofstream(p) << text;
-        return p;
-    }
-    std::string path(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-    fs::path path_;
-};
-
-struct Row {
-    uint32_t cluster = 0;
-    uint64_t start = 0, end = 0;
-};
-using Key = std::tuple<uint32_t, std::string, uint32_t>;  // block, engine name, index
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-// Parses block,cluster,engine,index,start,end,op,tag (the tag may hold
-// commas, so only the first six fields are split).
-std::map<Key, Row> parse_csv(const std::string& text) {
-    std::map<Key, Row> rows;
-    std::istringstream in(text);
-    std::string line;
-    std::getline(in, line);
-    EXPECT_EQ(line, "block,cluster,engine,index,start,end,op,tag");
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        std::vector<std::string> f;
-        size_t pos = 0;
-        for (int i = 0; i < 6; ++i) {
-            size_t comma = line.find(',', pos);
-            if (comma == std::string::npos) {
-                ADD_FAILURE() << "bad CSV line: " << line;
-                return rows;
-            }
-            f.push_back(line.substr(pos, comma - pos));
-            pos = comma + 1;
-        }
-        Key k{uint32_t(std::stoul(f[0])), f[2], uint32_t(std::stoul(f[3]))};
-        Row r{uint32_t(std::stoul(f[1])), std::stoull(f[4]), std::stoull(f[5])};
-        EXPECT_TRUE(rows.emplace(k, r).second) << "duplicate CSV row: " << line;
-    }
-    return rows;
-}
+using oracle_test::TempDir;
+using Key = oracle_test::CsvKey;
+using Row = oracle_test::CsvRow;
 
 // Runs both and compares. `config_json` empty = the built-in default.
 void cross_check(const std::string& program_path, const std::string& config_json = "") {
@@ -119,8 +58,8 @@ void cross_check(const std::string& program_path, const std::string& config_json
                       "' --quiet --timing-csv '" + csv + "' --report-json '" + report + "'";
     int rc = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << "failed: " << cmd;
-    std::map<Key, Row> got = parse_csv(read_file(csv));
-    uint64_t model_total = nlohmann::json::parse(read_file(report)).at("total_cycles").get<uint64_t>();
+    std::map<Key, Row> got = oracle_test::parse_timing_csv(oracle_test::read_text(csv));
+    uint64_t model_total = nlohmann::json::parse(oracle_test::read_text(report)).at("total_cycles").get<uint64_t>();
 
     std::ostringstream diffs;
     size_t mismatches = 0;

@@ -17,6 +17,7 @@ using arch::Space;
 inline EngineId dma_engine(int j) { return {EngineKind::ClusterDma, j}; }
 inline EngineId cube_dma(int i) { return {EngineKind::CubeDma, i}; }
 inline EngineId cube(int i) { return {EngineKind::Cube, i}; }
+inline EngineId vector_unit(int i) { return {EngineKind::Vector, i}; }
 
 // A DMA of `bytes` bytes (one row) from `src` to `dst`.
 inline arch::Command dma(Space src, Space dst, uint32_t bytes, std::vector<FlagId> waits = {},
@@ -50,6 +51,25 @@ inline arch::Command matmul(uint32_t m, uint32_t k, uint32_t n, arch::DType t = 
     c.mm.k = k;
     c.mm.n = n;
     c.mm.dtype = t;
+    c.waits = std::move(waits);
+    c.sets = std::move(sets);
+    return c;
+}
+
+// A VECTOR command on a rows x cols matrix: sources at L1 0 (and 0x10000 for
+// binary ops), destination at 0x20000: inside the default 256 KiB L1 for
+// up to 64 KiB of source data.
+inline arch::Command vec(arch::VectorOp op, uint32_t rows, uint32_t cols, arch::DType t = arch::DType::Float16,
+                         std::vector<FlagId> waits = {}, std::vector<FlagId> sets = {}) {
+    arch::Command c;
+    c.op = arch::Opcode::Vector;
+    c.vec.op = op;
+    c.vec.dtype = t;
+    c.vec.rows = rows;
+    c.vec.cols = cols;
+    c.vec.src0 = 0;
+    c.vec.src1 = arch::vector_op_is_binary(op) ? 0x10000 : arch::kNoAddress;
+    c.vec.dst = 0x20000;
     c.waits = std::move(waits);
     c.sets = std::move(sets);
     return c;

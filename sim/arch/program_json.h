@@ -1,0 +1,40 @@
+// arch::Program as JSON: the file format of `davinci-sim --program-json` and
+// `--emit-program-json`, so that hand-written and generated command programs
+// run through the real CLI without a .pto front end.
+//
+// One object per program: {"source", "max_parallel", "tensors", "tags",
+// "blocks"}; a block is {"name", "deps", "num_flags", "streams"}; a stream is
+// {"engine": "dma0" | "cube1.dma" | "cube1" | "vector0", "commands"}; a
+// command is {"op": "dma" | "matmul" | "vector", ..., "waits", "sets",
+// "tag"} with the fields of arch::DmaArgs, MatmulArgs or VectorArgs (the
+// vector op under "vector_op", e.g. "reduce_sum"). Enumerations are written
+// by name ("DDR", "float16"). Every key but "blocks", "engine" and "op" is
+// optional and defaults to the struct's default; "src1" is absent for unary
+// vector ops. Unknown keys and wrong types are errors.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/arch/program.h"
+#include "sim/arch/program_check.h"
+
+namespace arch {
+
+// Writes every operand of every command; omits only empty waits/sets, tag 0
+// and an absent src1, which read back as exactly those defaults. So reading
+// the result gives back `p`, field for field.
+nlohmann::json program_to_json(const Program& p);
+
+// Strict: throws ProgramError "ORIGIN: JSON.PATH: message", e.g.
+// "p.json: blocks[0].streams[1].commands[2].rows: expected an integer from 0
+// to 4294967295, got -1". Structure only; check_program checks the program
+// against the hardware.
+Program program_from_json(const nlohmann::json& j, const std::string& origin);
+
+// Reads and parses a file; ProgramError "PATH: cannot open file" or
+// "PATH: invalid JSON: ..." for a file that is not JSON.
+Program load_program_file(const std::string& path);
+
+}  // namespace arch

@@ -1,0 +1,14 @@
+#include "sim/hw/vector_unit.h"
+
+#include "sim/hw/sim_time.h"
+#include "sim/hw/vector_timing.h"
+
+namespace hw {
+
+VectorUnit::VectorUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoard& flags,
+                       trace::Recorder* recorder, const arch::Config& config)
+    : Engine(name, id, cluster, flags, recorder), config_(config) {}
+
+void VectorUnit::execute(const arch::Command& cmd) { sc_core::wait(cycles(vector_cost(config_, cmd.vec).total_cycles)); }
+
+}  // namespace hw

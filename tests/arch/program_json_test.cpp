@@ -1,0 +1,165 @@
+// arch::Program <-> JSON (sim/arch/program_json.h): exact round trips and the
+// exact messages for malformed program files.
+#include "sim/arch/program_json.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "tests/support/program_builders.h"
+
+namespace {
+
+using namespace testprog;
+using arch::DType;
+using arch::VectorOp;
+using nlohmann::json;
+
+// A program using every kind of command and every optional field.
+arch::Program everything() {
+    arch::Command load2d = load(64, {}, {0, 0});
+    load2d.dma.rows = 3;
+    load2d.dma.src_stride = 4096;
+    load2d.dma.dst_stride = 128;
+    load2d.dma.src_addr = (uint64_t{1} << 33) - 1;  // beyond 32 bits
+    load2d.tag = 1;
+    arch::Command back = dma(Space::L0, Space::L1, 256, {2});
+    back.dma.convert_f32_to_f16 = true;
+    arch::Command mm = matmul(64, 32, 64, DType::Float32, {0}, {1});
+    mm.mm.accumulate = true;
+    mm.mm.a_addr = 1, mm.mm.b_addr = 2, mm.mm.c_addr = 3;
+    mm.tag = 2;
+    arch::Program p = program({block({stream(dma_engine(1), {load2d}), stream(cube_dma(3), {back}),
+                                      stream(cube(3), {mm, matmul(4, 4, 4)}),
+                                      stream(vector_unit(0), {vec(VectorOp::Add, 2, 3), vec(VectorOp::ReduceMax, 5, 7, DType::Float32),
+                                                              vec(VectorOp::Cast, 1, 1)})},
+                                     3),
+                               block({}, 0, {0}), block({stream(vector_unit(12), {})}, 65535, {0, 1})},
+                              3);
+    p.source = "models/x.pto";
+    p.tags = {"", "load A, panel 0", "mm \"quoted\""};
+    p.tensors.push_back({"a", {-1, 3, 224}, DType::Float32, 4096, 602112, "input"});
+    return p;
+}
+
+TEST(ProgramJson, RoundTripIsExact) {
+    arch::Program p = everything();
+    json j = arch::program_to_json(p);
+    arch::Program back = arch::program_from_json(j, "x.json");
+    EXPECT_EQ(arch::program_to_json(back), j);
+    EXPECT_EQ(arch::format_program(back), arch::format_program(p));
+    // Through text, as a file would go.
+    EXPECT_EQ(arch::program_to_json(arch::program_from_json(json::parse(j.dump(1)), "x.json")), j);
+    // Field by field where format_program does not look.
+    EXPECT_EQ(back.blocks[0].streams[0].commands[0].dma.src_addr, (uint64_t{1} << 33) - 1);
+    EXPECT_EQ(back.blocks[0].streams[3].commands[0].vec.src1, 0x10000u);
+    EXPECT_EQ(back.blocks[0].streams[3].commands[1].vec.src1, arch::kNoAddress);
+    EXPECT_EQ(back.blocks[2].num_flags, 65535u);
+    EXPECT_EQ(back.blocks[2].streams[0].engine, vector_unit(12));
+    EXPECT_EQ(back.tensors[0].shape, (std::vector<int64_t>{-1, 3, 224}));
+}
+
+TEST(ProgramJson, Format) {
+    json j = arch::program_to_json(everything());
+    EXPECT_EQ(j["blocks"][0]["streams"][3]["commands"][0].dump(),
+              R"({"cols":3,"dst":131072,"dtype":"float16","op":"vector","rows":2,"src0":0,"src1":65536,"vector_op":"add"})");
+    EXPECT_EQ(j["blocks"][0]["streams"][2]["engine"], "cube3");
+    EXPECT_EQ(j["blocks"][0]["streams"][1]["engine"], "cube3.dma");
+    EXPECT_FALSE(j["blocks"][0]["streams"][3]["commands"][1].contains("src1"));
+}
+
+// Only "blocks", "engine" and "op" are required.
+TEST(ProgramJson, MinimalProgram) {
+    arch::Program p = arch::program_from_json(
+        json::parse(R"({"blocks": [{"streams": [{"engine": "vector0", "commands": [{"op": "vector", "vector_op": "exp",
+                        "rows": 2, "cols": 3}]}]}]})"),
+        "p.json");
+    ASSERT_EQ(p.blocks.size(), 1u);
+    const arch::VectorArgs& v = p.blocks[0].streams[0].commands[0].vec;
+    EXPECT_EQ(v.op, VectorOp::Exp);
+    EXPECT_EQ(v.dtype, DType::Float16);
+    EXPECT_EQ(v.src1, arch::kNoAddress);
+    EXPECT_EQ(v.elements(), 6u);
+}
+
+std::string error_of(const std::string& text) {
+    try {
+        arch::program_from_json(json::parse(text), "p.json");
+    } catch (const arch::ProgramError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+std::string with_command(const std::string& command) {
+    return R"({"blocks": [{"streams": [{"engine": "dma0", "commands": [{"op": "dma"}, )" + command + "]}]}]}";
+}
+
+TEST(ProgramJson, Errors) {
+    EXPECT_EQ(error_of("[1]"), "p.json: expected a JSON object at the top level, got [1]");
+    EXPECT_EQ(error_of("{}"), "p.json: missing key \"blocks\"");
+    EXPECT_EQ(error_of(R"({"blocks": [], "version": 2})"), "p.json: version: unknown key");
+    EXPECT_EQ(error_of(R"({"blocks": {}})"), "p.json: blocks: expected an array, got {}");
+    EXPECT_EQ(error_of(R"({"blocks": [{"flags": 1}]})"), "p.json: blocks[0].flags: unknown key for a block");
+    EXPECT_EQ(error_of(R"({"blocks": [{"num_flags": 65536}]})"),
+              "p.json: blocks[0].num_flags: expected an integer from 0 to 65535, got 65536");
+    EXPECT_EQ(error_of(R"({"blocks": [{"deps": [0.0]}]})"),
+              "p.json: blocks[0].deps[0]: expected an integer from 0 to 4294967295, got 0.0");
+    EXPECT_EQ(error_of(R"({"blocks": [{"streams": [{}]}]})"), "p.json: blocks[0].streams[0]: missing key \"engine\"");
+    EXPECT_EQ(error_of(R"({"blocks": [{"streams": [{"engine": "cube01"}]}]})"),
+              "p.json: blocks[0].streams[0].engine: unknown engine \"cube01\" (expected dmaN, cubeN.dma, cubeN or "
+              "vectorN)");
+    EXPECT_EQ(error_of(with_command(R"({"rows": 1})")),
+              "p.json: blocks[0].streams[0].commands[1]: missing key \"op\" (\"dma\", \"matmul\" or \"vector\")");
+    EXPECT_EQ(error_of(with_command(R"({"op": "conv"})")),
+              "p.json: blocks[0].streams[0].commands[1].op: unknown value \"conv\" (expected one of: dma, matmul, "
+              "vector)");
+    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "m": 4})")),
+              "p.json: blocks[0].streams[0].commands[1].m: unknown key for a dma command");
+    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "rows": -1})")),
+              "p.json: blocks[0].streams[0].commands[1].rows: expected an integer from 0 to 4294967295, got -1");
+    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "src": "l1"})")),
+              "p.json: blocks[0].streams[0].commands[1].src: unknown value \"l1\" (expected one of: DDR, L1, L0)");
+    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "convert_f32_to_f16": 1})")),
+              "p.json: blocks[0].streams[0].commands[1].convert_f32_to_f16: expected true or false, got 1");
+    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "waits": [1, "f2"]})")),
+              "p.json: blocks[0].streams[0].commands[1].waits[1]: expected an integer from 0 to 65535, got \"f2\"");
+    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "tag": 1})")),
+              "p.json: blocks[0].streams[0].commands[1].tag: 1 is not an index into \"tags\" (0 tags)");
+    EXPECT_EQ(error_of(with_command(R"({"op": "matmul", "dtype": "bf16"})")),
+              "p.json: blocks[0].streams[0].commands[1].dtype: unknown value \"bf16\" (expected one of: float16, "
+              "float32)");
+    EXPECT_EQ(error_of(with_command(R"({"op": "vector", "vector_op": "softmax"})")),
+              "p.json: blocks[0].streams[0].commands[1].vector_op: unknown value \"softmax\" (expected one of: copy, "
+              "add, sub, mul, div, maximum, relu, gelu, sigmoid, tanh, exp, sqrt, cast, reduce_sum, reduce_max, "
+              "transpose)");
+    EXPECT_EQ(error_of(with_command(R"({"op": "vector", "src_addr": 0})")),
+              "p.json: blocks[0].streams[0].commands[1].src_addr: unknown key for a vector command");
+    EXPECT_EQ(error_of(R"({"blocks": [], "tensors": [{"shape": [1, 2.5]}]})"),
+              "p.json: tensors[0].shape[1]: expected a 64-bit integer, got 2.5");
+}
+
+TEST(ProgramJson, Files) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("davinci_program_json_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::string bad = (dir / "bad.json").string(), good = (dir / "good.json").string();
+    std::ofstream(bad) << "{\"blocks\": [}\n";
+    std::ofstream(good) << arch::program_to_json(everything()).dump(1);
+    try {
+        arch::load_program_file(bad);
+        ADD_FAILURE() << "no error";
+    } catch (const arch::ProgramError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(bad + ": invalid JSON: parse error at line 1, column 13", 0), 0u)
+            << e.what();
+    }
+    EXPECT_THROW(arch::load_program_file((dir / "missing.json").string()), arch::ProgramError);
+    EXPECT_EQ(arch::format_program(arch::load_program_file(good)), arch::format_program(everything()));
+    fs::remove_all(dir);
+}
+
+}  // namespace

@@ -1,0 +1,133 @@
+#include "ops_test_util.h"
+
+using ops_test::diag;
+using ops_test::diag_in;
+using ops_test::error;
+using ops_test::input;
+using ops_test::run;
+
+namespace {
+
+const std::vector<std::string> kImage{input("x", "(1, 3, 224, 224)"), input("w", "(64, 3, 7, 7)")};
+
+// The user documents' residual block, flat: conv, batch_norm, conv, add.
+std::string residual_block(const std::string& kernel, const std::string& conv1_options,
+                           const std::string& conv2_options) {
+    return "import pypto as pypo\n"
+           "x = pypo.input(\"x\", shape=(1, 64, 56, 56))\n"
+           "weights1 = pypo.input(\"weights1\", shape=(64, 64, " + kernel + "))\n"
+           "weights2 = pypo.input(\"weights2\", shape=(64, 64, " + kernel + "))\n"
+           "conv1 = pypo.op.conv2d(x, weights1" + conv1_options + ")\n"
+           "bn1 = pypo.op.batch_norm(conv1)\n"
+           "conv2 = pypo.op.conv2d(bn1, weights2" + conv2_options + ")\n"
+           "y = pypo.op.add(conv2, x)\n"
+           "pypo.output(\"y\", y)\n";
+}
+
+}  // namespace
+
+TEST(OpsConv, ShapeAndNormalisedAttrs) {
+    dsl::TaskGraph g = run(kImage, "pypo.op.conv2d(x, w, stride=2, padding=3)");
+    ASSERT_EQ(g.ops.size(), 1u);
+    const dsl::OpNode& op = g.ops[0];
+    EXPECT_EQ(op.kind, dsl::OpKind::Conv2d);
+    EXPECT_EQ(op.inputs, (std::vector<int>{0, 1}));
+    EXPECT_EQ(op.attrs.at("stride").ints, (std::vector<int64_t>{2, 2}));
+    EXPECT_EQ(op.attrs.at("padding").ints, (std::vector<int64_t>{3, 3}));
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 112, 112}));
+    EXPECT_EQ(g.tensors[2].dtype, arch::DType::Float16);
+
+    // Defaults are recorded too, so the lowering never guesses.
+    g = run(kImage, "pypo.op.conv2d(x, w, dtype='float32')");
+    EXPECT_EQ(g.ops[0].attrs.at("stride").ints, (std::vector<int64_t>{1, 1}));
+    EXPECT_EQ(g.ops[0].attrs.at("padding").ints, (std::vector<int64_t>{0, 0}));
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 218, 218}));
+    EXPECT_EQ(g.tensors[2].dtype, arch::DType::Float32);
+}
+
+TEST(OpsConv, Padding) {
+    dsl::TaskGraph g = run(kImage, "pypo.op.conv2d(x, w, padding='same')");
+    EXPECT_EQ(g.ops[0].attrs.at("padding").ints, (std::vector<int64_t>{3, 3}));
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 224, 224}));
+    // 'same' at stride s gives ceil(size / s).
+    g = run({input("x", "(1, 3, 15, 15)"), input("w", "(8, 3, 3, 3)")}, "pypo.op.conv2d(x, w, stride=(2, 1), padding='same')");
+    EXPECT_EQ(g.ops[0].attrs.at("stride").ints, (std::vector<int64_t>{2, 1}));
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 8, 8, 15}));
+    g = run(kImage, "pypo.op.conv2d(x, w, padding='valid')");
+    EXPECT_EQ(g.ops[0].attrs.at("padding").ints, (std::vector<int64_t>{0, 0}));
+    g = run(kImage, "pypo.op.conv2d(x, w, padding=(3, 0))");
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 224, 218}));
+}
+
+TEST(OpsConv, ChannelsLastLayout) {
+    dsl::TaskGraph g = run({input("x", "(1, 56, 56, 64)"), input("w", "(32, 64, 3, 3)")},
+                           "pypo.op.conv2d(x, w, padding=1, layout='NHWC')");
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 56, 56, 32}));
+    EXPECT_EQ(g.tensors[2].layout, "NHWC");
+    // The next operation reads the layout from its input.
+    g = run({input("x", "(1, 56, 56, 64)"), input("w", "(32, 64, 3, 3)")},
+            "pypo.op.max_pool(pypo.op.conv2d(x, w, padding=1, layout='NHWC'))");
+    EXPECT_EQ(g.tensors[3].shape, (std::vector<int64_t>{1, 28, 28, 32}));
+    EXPECT_EQ(g.tensors[3].layout, "NHWC");
+}
+
+TEST(OpsConv, OperandErrors) {
+    std::vector<std::string> d{input("x", "(1, 64, 56, 56)"), input("w", "(64, 32, 3, 3)")};
+    std::string e = "pypo.op.conv2d(x, w)";
+    EXPECT_EQ(error(d, e),
+              diag_in(2, e, "", "conv2d: channels differ: x is (1, 64, 56, 56) float16, w is (64, 32, 3, 3) float16"));
+    d = {input("x", "(1, 3, 8, 8)"), input("w", "(8, 3, 3, 3)", "float32")};
+    e = "pypo.op.conv2d(pypo.op.relu(x), w)";
+    EXPECT_EQ(error(d, e),
+              diag_in(2, e, "", "conv2d: dtypes differ: input is (1, 3, 8, 8) float16, w is (8, 3, 3, 3) float32"));
+    d = {input("x", "(3, 8, 8)"), input("w", "(8, 3, 3, 3)")};
+    e = "pypo.op.conv2d(x, w)";
+    EXPECT_EQ(error(d, e), diag_in(2, e, "x,", "conv2d: x must be a 4-D image (N, C, H, W), got (3, 8, 8) float16"));
+    d = {input("x", "(1, 3, 8, 8)"), input("w", "(8, 3, 3)")};
+    EXPECT_EQ(error(d, e), diag_in(2, e, "w)", "conv2d: w must be 4-D weights (O, C, kh, kw), got (8, 3, 3) float16"));
+    d = {input("x", "(1, 3, 2, 2)"), input("w", "(8, 3, 3, 3)")};
+    EXPECT_EQ(error(d, e), diag_in(2, e, "",
+                                   "conv2d: the kernel is larger than the padded input: x is (1, 3, 2, 2) float16, "
+                                   "w is (8, 3, 3, 3) float16, padding (0, 0)"));
+}
+
+TEST(OpsConv, OptionErrors) {
+    std::string e = "pypo.op.conv2d(x, w, stride=(2, 0))";
+    EXPECT_EQ(error(kImage, e), diag_in(2, e, "0)", "conv2d: stride[1] must be positive, got 0"));
+    e = "pypo.op.conv2d(x, w, stride=(1, 2, 3))";
+    EXPECT_EQ(error(kImage, e), diag_in(2, e, "(1, 2, 3)", "conv2d: stride must have 2 values, got 3"));
+    e = "pypo.op.conv2d(x, w, padding=-1)";
+    EXPECT_EQ(error(kImage, e), diag_in(2, e, "-1", "conv2d: padding must be non-negative, got -1"));
+    e = "pypo.op.conv2d(x, w, padding='full')";
+    EXPECT_EQ(error(kImage, e), diag_in(2, e, "'full'", "conv2d: padding must be 'same' or 'valid', got 'full'"));
+    std::vector<std::string> d{input("x", "(1, 3, 8, 8)"), input("w", "(8, 3, 2, 2)")};
+    e = "pypo.op.conv2d(x, w, padding='same')";
+    EXPECT_EQ(error(d, e),
+              diag_in(2, e, "'same'", "conv2d: padding='same' needs an odd kernel: w is (8, 3, 2, 2) float16"));
+}
+
+// The documents' residual block as written: the stride-2 convolution halves
+// the image, so the skip connection cannot be added. The error is at the add
+// and names both shapes.
+TEST(OpsConv, DocumentResidualBlockFailsAtTheAdd) {
+    std::string text = residual_block("1, 1", ", stride=2", "");
+    EXPECT_EQ(dsl_test::error_of([&] { dsl::elaborate_source(dsl_test::source(text)); }),
+              diag(8, 5, "add: shapes do not broadcast: conv2 is (1, 64, 28, 28) float16, x is (1, 64, 56, 56) float16",
+                   "y = pypo.op.add(conv2, x)"));
+}
+
+TEST(OpsConv, ResidualBlockWithSamePaddingElaborates) {
+    dsl::TaskGraph g = dsl::elaborate_source(dsl_test::source(residual_block("3, 3", ", stride=1, padding=1", ", padding=1")));
+    ASSERT_EQ(g.ops.size(), 4u);
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Conv2d);
+    EXPECT_EQ(g.ops[1].kind, dsl::OpKind::BatchNorm);
+    EXPECT_EQ(g.ops[2].kind, dsl::OpKind::Conv2d);
+    EXPECT_EQ(g.ops[3].kind, dsl::OpKind::Add);
+    // The skip connection reads the block's input.
+    EXPECT_EQ(g.ops[3].inputs, (std::vector<int>{g.ops[2].output, 0}));
+    const dsl::TensorNode& y = g.tensors[size_t(g.ops[3].output)];
+    EXPECT_EQ(y.name, "y");
+    EXPECT_EQ(y.shape, (std::vector<int64_t>{1, 64, 56, 56}));
+    EXPECT_EQ(g.tensors[size_t(g.ops[0].output)].name, "conv2d_1");
+    EXPECT_EQ(g.tensors[size_t(g.ops[2].output)].name, "conv2d_2");
+}

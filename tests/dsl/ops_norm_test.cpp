@@ -1,0 +1,84 @@
+#include "ops_test_util.h"
+
+using ops_test::diag_in;
+using ops_test::error;
+using ops_test::input;
+using ops_test::run;
+
+namespace {
+
+const std::vector<std::string> kX{input("x", "(1, 64, 28, 28)")};
+const std::vector<std::string> kSeq{input("x", "(2, 128, 768)")};
+
+}  // namespace
+
+TEST(OpsNorm, BatchNormWithImplicitParameters) {
+    dsl::TaskGraph g = run(kX, "pypo.op.batch_norm(x)");
+    const dsl::OpNode& op = g.ops[0];
+    EXPECT_EQ(op.kind, dsl::OpKind::BatchNorm);
+    EXPECT_EQ(op.inputs, (std::vector<int>{0}));
+    EXPECT_EQ(op.attrs.at("eps").f, 1e-5);
+    EXPECT_EQ(op.attrs.at("implicit_params").ints, (std::vector<int64_t>{64}));
+    EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1, 64, 28, 28}));
+    // Channels are last under NHWC.
+    g = run({input("x", "(1, 28, 28, 32)")}, "pypo.op.batch_norm(x, layout='NHWC')");
+    EXPECT_EQ(g.ops[0].attrs.at("implicit_params").ints, (std::vector<int64_t>{32}));
+}
+
+TEST(OpsNorm, BatchNormWithExplicitParameters) {
+    dsl::TaskGraph g = run({kX[0], input("s", "(64,)"), input("b", "(64,)", "float32")},
+                           "pypo.op.batch_norm(x, s, shift=b, eps=1e-3)");
+    EXPECT_EQ(g.ops[0].inputs, (std::vector<int>{0, 1, 2}));
+    EXPECT_EQ(g.ops[0].attrs.at("eps").f, 1e-3);
+    EXPECT_EQ(g.ops[0].attrs.count("implicit_params"), 0u);
+}
+
+TEST(OpsNorm, BatchNormErrors) {
+    std::vector<std::string> d{kX[0], input("s", "(32,)")};
+    std::string e = "pypo.op.batch_norm(x, scale=s)";
+    EXPECT_EQ(error(d, e), diag_in(2, e, "", "batch_norm: give both scale and shift, or neither"));
+    e = "pypo.op.batch_norm(x, s, s)";
+    EXPECT_EQ(error(d, e), diag_in(2, e, "s,",
+                                   "batch_norm: scale must have shape (64,), one value per channel: "
+                                   "s is (32,) float16, x is (1, 64, 28, 28) float16"));
+    e = "pypo.op.batch_norm(x, eps=0)";
+    EXPECT_EQ(error(d, e), diag_in(2, e, "0)", "batch_norm: eps must be a positive number, got 0"));
+    e = "pypo.op.batch_norm(s)";
+    EXPECT_EQ(error(d, e), diag_in(2, e, "s)", "batch_norm: s must have a channel axis (N, C, ...), got (32,) float16"));
+}
+
+TEST(OpsNorm, LayerNorm) {
+    dsl::TaskGraph g = run(kSeq, "pypo.op.layer_norm(x)");
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::LayerNorm);
+    EXPECT_EQ(g.ops[0].attrs.at("axis").i, 2);
+    EXPECT_EQ(g.ops[0].attrs.at("eps").f, 1e-5);
+    EXPECT_EQ(g.ops[0].attrs.at("implicit_params").ints, (std::vector<int64_t>{768}));
+    EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{2, 128, 768}));
+    // From axis -2 on, the parameters cover both trailing axes.
+    g = run({kSeq[0], input("g", "(128, 768)"), input("b", "(128, 768)")}, "pypo.op.layer_norm(x, g, b, axis=-2)");
+    EXPECT_EQ(g.ops[0].attrs.at("axis").i, 1);
+    EXPECT_EQ(g.ops[0].inputs, (std::vector<int>{0, 1, 2}));
+}
+
+TEST(OpsNorm, LayerNormErrors) {
+    std::vector<std::string> d{kSeq[0], input("g", "(128,)")};
+    std::string e = "pypo.op.layer_norm(x, g, g)";
+    EXPECT_EQ(error(d, e), diag_in(2, e, "g,",
+                                   "layer_norm: scale must have shape (768,), the shape of the normalised axes: "
+                                   "g is (128,) float16, x is (2, 128, 768) float16"));
+    e = "pypo.op.layer_norm(x, axis=3)";
+    EXPECT_EQ(error(d, e), diag_in(2, e, "3)", "layer_norm: axis 3 is out of range for x (2, 128, 768) float16"));
+}
+
+TEST(OpsNorm, Softmax) {
+    dsl::TaskGraph g = run(kSeq, "pypo.op.softmax(x, dtype='float32')");
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Softmax);
+    EXPECT_EQ(g.ops[0].attrs.at("axis").i, 2);
+    EXPECT_EQ(g.tensors[1].dtype, arch::DType::Float32);
+    EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{2, 128, 768}));
+    EXPECT_EQ(run(kSeq, "pypo.op.softmax(x, 1)").ops[0].attrs.at("axis").i, 1);
+    std::string e = "pypo.op.softmax(x, axis=-4)";
+    EXPECT_EQ(error(kSeq, e), diag_in(1, e, "-4", "softmax: axis -4 is out of range for x (2, 128, 768) float16"));
+    e = "pypo.op.softmax(x, axis=1.0)";
+    EXPECT_EQ(error(kSeq, e), diag_in(1, e, "1.0", "softmax: axis must be an integer, got float"));
+}

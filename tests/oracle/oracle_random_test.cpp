@@ -1,0 +1,152 @@
+// The oracle against the SystemC model on random programs (random_program.h)
+// run through the real CLI: `davinci-sim --program-json P --config C
+// --timing-csv T -q`. Every command's cluster, start and end must agree.
+//
+// 20 tests of 10 seeds each, so a failure names a small seed range. On a
+// mismatch the seed and the first diverging commands are printed, and the
+// program and config files are kept for reproduction:
+//   davinci-sim --program-json DIR/program.json --config DIR/config.json --timing-csv t.csv
+// For a longer soak, DAVINCI_RANDOM_ROUNDS=R makes test i also run the seed
+// ranges i + 20k for k < R (seeds beyond the first 200).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "sim/arch/program_check.h"
+#include "sim/arch/program_json.h"
+#include "tests/oracle/model_csv.h"
+#include "tests/oracle/oracle.h"
+#include "tests/oracle/random_program.h"
+
+namespace {
+
+using namespace oracle_test;
+
+constexpr uint64_t kSeedsPerTest = 10;
+constexpr uint64_t kTests = 20;
+
+// An empty string if the oracle and the model agree, else what differs.
+std::string compare_one(uint64_t seed) {
+    RandomCase rc = random_case(seed);
+    TempDir dir("oracle_random_seed" + std::to_string(seed));
+    std::string program_path = dir.file("program.json", arch::program_to_json(rc.program).dump(1) + "\n");
+    std::string config_path = dir.file("config.json", rc.config_json.dump(2) + "\n");
+    std::string csv = dir.path("timing.csv");
+    std::ostringstream why;
+    auto failed = [&](std::string what) {
+        dir.keep();
+        if (what.empty() || what.back() != '\n') what += "\n";
+        return "seed " + std::to_string(seed) + ": " + what + "  reproduce: davinci-sim --program-json " +
+               program_path + " --config " + config_path + " --timing-csv t.csv\n";
+    };
+    try {
+        arch::check_program(rc.program, rc.config);
+    } catch (const arch::ProgramError& e) {
+        return failed(std::string("the generator made an invalid program: ") + e.what());
+    }
+
+    oracle::Result want;
+    try {
+        want = oracle::run(rc.program, rc.config);
+    } catch (const std::exception& e) {
+        return failed(std::string("oracle failed: ") + e.what());
+    }
+
+    std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + DAVINCI_SIM_BINARY + "' --program-json '" +
+                      program_path + "' --config '" + config_path + "' --timing-csv '" + csv + "' -q 2>'" +
+                      dir.path("stderr") + "'";
+    int rc_status = std::system(cmd.c_str());
+    if (!(WIFEXITED(rc_status) && WEXITSTATUS(rc_status) == 0))
+        return failed("davinci-sim failed: " + read_text(dir.path("stderr")));
+    std::map<CsvKey, CsvRow> got = parse_timing_csv(read_text(csv));
+
+    // Compare in the oracle's order (block, stream, index) and report the
+    // earliest-starting divergence first: later ones usually follow from it.
+    const oracle::Timing* first = nullptr;
+    size_t mismatches = 0;
+    std::ostringstream list;
+    for (const oracle::Timing& t : want.commands) {
+        auto it = got.find({t.block, arch::engine_name(t.engine), t.index});
+        bool same = it != got.end() && it->second.cluster == t.cluster && it->second.start == t.start &&
+                    it->second.end == t.end;
+        if (same) continue;
+        ++mismatches;
+        if (!first || t.start < first->start) first = &t;
+        if (mismatches <= 6) {
+            list << "    block " << t.block << " " << arch::engine_name(t.engine) << " #" << t.index << ": oracle cluster "
+                 << t.cluster << " [" << t.start << ", " << t.end << ")";
+            if (it == got.end())
+                list << ", missing from the model's CSV\n";
+            else
+                list << ", model cluster " << it->second.cluster << " [" << it->second.start << ", " << it->second.end
+                     << ")\n";
+        }
+    }
+    if (got.size() != want.commands.size())
+        why << "  the model reports " << got.size() << " commands, the oracle " << want.commands.size() << "\n";
+    if (mismatches) {
+        const arch::Block& blk = rc.program.blocks[first->block];
+        std::string text;
+        for (const arch::Stream& s : blk.streams)
+            if (s.engine == first->engine) text = arch::format_command(rc.program, s.commands[first->index]);
+        why << "  " << mismatches << " of " << want.commands.size() << " commands differ; the earliest: block "
+            << first->block << " " << arch::engine_name(first->engine) << " #" << first->index << ": " << text << "\n"
+            << list.str();
+    }
+    if (why.str().empty()) return "";
+    return failed("the oracle and the model disagree\n" + why.str());
+}
+
+class OracleRandom : public testing::TestWithParam<uint64_t> {};
+
+uint64_t rounds() {
+    const char* env = std::getenv("DAVINCI_RANDOM_ROUNDS");
+    return env && std::atoi(env) > 0 ? uint64_t(std::atoi(env)) : 1;
+}
+
+TEST_P(OracleRandom, ModelMatchesOracle) {
+    for (uint64_t round = 0; round < rounds(); ++round) {
+        const uint64_t first = (GetParam() + round * kTests) * kSeedsPerTest;
+        for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed) {
+            std::string problem = compare_one(seed);
+            if (!problem.empty()) ADD_FAILURE() << problem;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, OracleRandom, testing::Range<uint64_t>(0, kTests),
+                         [](const testing::TestParamInfo<uint64_t>& i) {
+                             uint64_t lo = i.param * kSeedsPerTest;
+                             return "seeds_" + std::to_string(lo) + "_" + std::to_string(lo + kSeedsPerTest - 1);
+                         });
+
+// The generator itself: valid programs that use every engine kind and flags.
+TEST(RandomProgram, CoversEveryEngineKindAndFlags) {
+    std::map<arch::EngineKind, int> kinds;
+    int waits = 0, blocks_with_deps = 0;
+    for (uint64_t seed = 0; seed < kTests * kSeedsPerTest; ++seed) {
+        RandomCase rc = random_case(seed);
+        EXPECT_NO_THROW(arch::check_program(rc.program, rc.config)) << "seed " << seed;
+        for (const arch::Block& b : rc.program.blocks) {
+            blocks_with_deps += !b.deps.empty();
+            for (const arch::Stream& s : b.streams)
+                for (const arch::Command& c : s.commands) {
+                    ++kinds[s.engine.kind];
+                    waits += int(c.waits.size());
+                }
+        }
+    }
+    EXPECT_GT(kinds[arch::EngineKind::ClusterDma], 100);
+    EXPECT_GT(kinds[arch::EngineKind::CubeDma], 100);
+    EXPECT_GT(kinds[arch::EngineKind::Cube], 100);
+    EXPECT_GT(kinds[arch::EngineKind::Vector], 100);
+    EXPECT_GT(waits, 200);
+    EXPECT_GT(blocks_with_deps, 50);
+}
+
+}  // namespace

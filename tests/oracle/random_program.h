@@ -1,0 +1,195 @@
+// Random but valid programs and hardware, for comparing the oracle with the
+// SystemC model beyond what the compiler emits: odd sizes, every engine kind,
+// flags between any engines, block dependencies, max_parallel, and
+// configurations far from the default.
+//
+// Deadlock freedom by construction: commands are generated in one global
+// order (each engine's stream is a subsequence of it), and a command may
+// only wait on a flag whose next unconsumed set comes from an EARLIER
+// command. Since the k-th wait consumes the k-th set, every wait is then
+// satisfied by a command that can itself run: induction over the order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+
+namespace oracle_test {
+
+// Deterministic on every platform (unlike std::uniform_int_distribution).
+class Rng {
+public:
+    explicit Rng(uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) {}
+    uint64_t next() {  // splitmix64
+        uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [lo, hi].
+    uint64_t range(uint64_t lo, uint64_t hi) { return lo + next() % (hi - lo + 1); }
+    bool chance(unsigned percent) { return range(0, 99) < percent; }
+    template <typename T>
+    T pick(const std::vector<T>& v) { return v[size_t(range(0, v.size() - 1))]; }
+
+private:
+    uint64_t state_;
+};
+
+struct RandomCase {
+    nlohmann::json config_json;  // overrides of the default, as a config file
+    arch::Config config;
+    arch::Program program;
+};
+
+inline nlohmann::json random_config(Rng& r) {
+    using nlohmann::json;
+    json j;
+    j["chip"] = {{"clusters", r.range(1, 4)}, {"dispatch_cycles", r.range(1, 4)}};
+    j["cluster"] = {{"cubes", r.range(1, 4)},
+                    {"dma_engines", r.range(1, 2)},
+                    {"vector_units", r.range(1, 2)},
+                    {"l1_bytes_per_cycle", r.pick<uint64_t>({16, 32, 64, 100, 128, 256})},
+                    {"l1_burst_bytes", r.pick<uint64_t>({32, 40, 64, 128, 256})},
+                    {"l1_latency_cycles", r.range(0, 10)}};
+    j["ddr"] = {{"bytes_per_cycle", r.pick<uint64_t>({8, 16, 24, 32, 48, 64, 100})},
+                {"burst_bytes", r.pick<uint64_t>({16, 32, 48, 64, 128, 200})},
+                {"latency_cycles", r.range(0, 120)}};
+    j["cube"] = {{"mac_rows", r.range(1, 8)},
+                 {"mac_cols", r.range(1, 8)},
+                 {"fp32_passes", r.range(1, 3)},
+                 {"pipeline_cycles", r.range(0, 9)},
+                 {"l0_bytes_per_cycle", r.pick<uint64_t>({8, 64, 100, 512})}};
+    j["vector"] = {{"bytes_per_cycle", r.pick<uint64_t>({3, 16, 64, 100, 128, 129, 256})},
+                   {"pipeline_cycles", r.range(0, 12)},
+                   {"transcendental_passes", r.range(1, 6)},
+                   {"divide_passes", r.range(1, 6)},
+                   {"transpose_passes", r.range(1, 3)}};
+    j["sync"] = {{"flag_latency_cycles", r.range(0, 5)}};
+    return j;
+}
+
+inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
+    using arch::Space;
+    arch::Command c;
+    switch (kind) {
+    case arch::EngineKind::ClusterDma:
+    case arch::EngineKind::CubeDma: {
+        c.op = arch::Opcode::Dma;
+        arch::DmaArgs& d = c.dma;
+        bool far_to_near = r.chance(50);
+        Space far = kind == arch::EngineKind::ClusterDma ? Space::DDR : Space::L1;
+        Space near = kind == arch::EngineKind::ClusterDma ? Space::L1 : Space::L0;
+        d.src = far_to_near ? far : near;
+        d.dst = far_to_near ? near : far;
+        d.rows = uint32_t(r.range(1, 4));
+        d.row_bytes = uint32_t(r.chance(20) ? r.range(1, 16) : r.range(1, 700));
+        d.convert_f32_to_f16 = d.src == Space::L0 && r.chance(30);
+        uint64_t src_row = d.convert_f32_to_f16 ? 2 * uint64_t(d.row_bytes) : d.row_bytes;
+        d.src_stride = src_row + r.range(0, 64);
+        d.dst_stride = d.row_bytes + r.range(0, 64);
+        // L0 (32 KiB) and L1 regions stay well inside their capacity.
+        auto addr = [&](Space s) { return s == Space::DDR ? r.range(0, 1 << 20) : r.range(0, s == Space::L0 ? 8192 : 65536); };
+        d.src_addr = addr(d.src);
+        d.dst_addr = addr(d.dst);
+        break;
+    }
+    case arch::EngineKind::Cube: {
+        c.op = arch::Opcode::Matmul;
+        c.mm.m = uint32_t(r.range(1, 40));
+        c.mm.k = uint32_t(r.range(1, 40));
+        c.mm.n = uint32_t(r.range(1, 40));
+        c.mm.dtype = r.chance(50) ? arch::DType::Float16 : arch::DType::Float32;
+        c.mm.accumulate = r.chance(50);
+        c.mm.a_addr = 0, c.mm.b_addr = 8192, c.mm.c_addr = 16384;  // 40x40 float32 is 6400 B
+        break;
+    }
+    case arch::EngineKind::Vector: {
+        c.op = arch::Opcode::Vector;
+        arch::VectorArgs& v = c.vec;
+        v.op = arch::VectorOp(r.range(0, arch::kVectorOpCount - 1));
+        v.dtype = r.chance(50) ? arch::DType::Float16 : arch::DType::Float32;
+        v.rows = uint32_t(r.range(1, 32));
+        v.cols = uint32_t(r.chance(30) ? r.range(1, 3) : r.range(1, 200));
+        v.src0 = r.range(0, 1024);
+        v.src1 = arch::vector_op_is_binary(v.op) ? 65536 + r.range(0, 1024) : arch::kNoAddress;
+        v.dst = 131072 + r.range(0, 1024);  // 32 x 200 float32, even cast to float32: 25600 B
+        break;
+    }
+    }
+    return c;
+}
+
+inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
+    arch::Block b;
+    b.name = "random" + std::to_string(index);
+    for (uint32_t d = 0; d < index; ++d)
+        if (r.chance(25)) b.deps.push_back(d);
+    std::vector<arch::EngineId> engines;
+    auto maybe = [&](arch::EngineKind k, int64_t count) {
+        for (int i = 0; i < count; ++i)
+            if (r.chance(45)) engines.push_back({k, i});
+    };
+    maybe(arch::EngineKind::ClusterDma, cfg.dma_engines);
+    maybe(arch::EngineKind::CubeDma, cfg.cubes_per_cluster);
+    maybe(arch::EngineKind::Cube, cfg.cubes_per_cluster);
+    maybe(arch::EngineKind::Vector, cfg.vector_units);
+    // Streams in a shuffled order: the listing order must not matter.
+    for (size_t i = engines.size(); i > 1; --i) std::swap(engines[i - 1], engines[size_t(r.range(0, i - 1))]);
+    for (const arch::EngineId& e : engines) b.streams.push_back({e, {}});
+    if (engines.empty()) return b;
+
+    b.num_flags = uint16_t(r.range(0, 5));
+    std::vector<int> setter(b.num_flags, -1), waiter(b.num_flags, -1);
+    std::vector<uint64_t> sets(b.num_flags, 0), waits(b.num_flags, 0);
+    size_t commands = size_t(r.range(0, 14));
+    for (size_t n = 0; n < commands; ++n) {
+        int s = int(r.range(0, engines.size() - 1));
+        arch::Command c = random_command(r, engines[size_t(s)].kind);
+        c.tag = uint32_t(r.range(0, 2));
+        // Waits: only on sets made by earlier commands, not yet consumed.
+        for (int w = 0, tries = int(r.range(0, 2)); w < tries; ++w) {
+            std::vector<arch::FlagId> ok;
+            for (uint16_t f = 0; f < b.num_flags; ++f)
+                if ((waiter[f] < 0 || waiter[f] == s) && waits[f] < sets[f]) ok.push_back(f);
+            if (ok.empty()) break;
+            arch::FlagId f = r.pick(ok);
+            c.waits.push_back(f);
+            waiter[f] = s;
+            ++waits[f];
+        }
+        for (int k = 0, tries = int(r.range(0, 2)); k < tries; ++k) {
+            std::vector<arch::FlagId> ok;
+            for (uint16_t f = 0; f < b.num_flags; ++f)
+                if (setter[f] < 0 || setter[f] == s) ok.push_back(f);
+            if (ok.empty()) break;
+            arch::FlagId f = r.pick(ok);
+            c.sets.push_back(f);
+            setter[f] = s;
+            ++sets[f];
+        }
+        b.streams[size_t(s)].commands.push_back(std::move(c));
+    }
+    return b;
+}
+
+inline RandomCase random_case(uint64_t seed) {
+    Rng r(seed);
+    RandomCase rc;
+    rc.config_json = random_config(r);
+    rc.config = arch::config_from_json(rc.config_json, "random config");
+    arch::Program& p = rc.program;
+    p.source = "random seed " + std::to_string(seed);
+    p.tags = {"", "t1", "t2, with a comma"};
+    p.max_parallel = r.chance(60) ? 0 : uint32_t(r.range(1, uint64_t(rc.config.clusters) + 1));
+    size_t blocks = size_t(r.range(1, 7));
+    for (size_t i = 0; i < blocks; ++i) p.blocks.push_back(random_block(r, rc.config, i));
+    return rc;
+}
+
+}  // namespace oracle_test
