@@ -26,3 +26,18 @@ for m in "${models[@]}"; do
   awk -v m="$(basename "$m")" -v c="$cycles" -v a="$min" -v b="$med" -v z="$max" 'BEGIN {
     printf "%-28s %14d %10.1f %10.1f %10.1f %14.1f\n", m, c, a / 1000, b / 1000, z / 1000, c / b }'
 done
+
+# The front end alone: parse and elaborate a generated 5,000-line program.
+gen=$(mktemp --suffix=.pto)
+/usr/bin/python3 "$here/scripts/gen_program.py" 5000 >"$gen"
+times=()
+for ((i = 0; i < runs; i++)); do
+  t0=$(date +%s%N)
+  "$here/build/davinci-sim" --dump-graph "$gen" >/dev/null
+  t1=$(date +%s%N)
+  times+=($(((t1 - t0) / 1000)))
+done
+sorted=($(printf '%s\n' "${times[@]}" | sort -n))
+awk -v l="$(wc -l <"$gen")" -v a="${sorted[0]}" -v b="${sorted[$((${#sorted[@]} / 2))]}" 'BEGIN {
+  printf "\nfront end: %d-line program, parse + elaborate + print graph: min %.1f ms, median %.1f ms\n", l, a / 1000, b / 1000 }'
+rm -f "$gen"
