@@ -103,14 +103,13 @@ Value OpCall::record(std::vector<int> inputs, std::vector<int64_t> shape, arch::
                      std::map<std::string, Attr> attrs, const std::string& inherited_layout) const {
     const Arg* a = get("layout");
     std::string given = a ? layout_arg(op(), *a, shape) : "";
+    // Broadcasting can add axes; an image layout names exactly four.
+    bool image = inherited_layout == "NCHW" || inherited_layout == "NHWC";
+    std::string layout = !given.empty() ? given : image && shape.size() != 4 ? "" : inherited_layout;
     int out = lib_.add_op(kind_, std::move(inputs), std::move(shape), dtype, std::move(attrs), call_.loc);
-    lib_.mutable_tensor(out).layout = given.empty() ? inherited_layout : given;
+    lib_.mutable_tensor(out).layout = layout;
     return Value::tensor_ref(out);
 }
-
-}  // namespace dsl
-
-namespace dsl {
 
 std::optional<std::vector<int64_t>> broadcast_shapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
     size_t rank = std::max(a.size(), b.size());
@@ -124,10 +123,6 @@ std::optional<std::vector<int64_t>> broadcast_shapes(const std::vector<int64_t>&
     }
     return out;
 }
-
-}  // namespace dsl
-
-namespace dsl {
 
 std::vector<int64_t> padding_arg(const OpCall& c, const Arg& arg, const std::vector<int64_t>& window,
                                  const std::string& why) {

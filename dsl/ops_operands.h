@@ -95,17 +95,9 @@ std::string op_name(const CallSite& call);
 // plain name, else `role`.
 std::string spelling(const Arg& arg, const std::string& role);
 
-}  // namespace dsl
-
-namespace dsl {
-
 // NumPy broadcasting of two shapes (aligned at the last axis; each pair of
 // sizes equal or one of them 1), or nothing if they do not broadcast.
 std::optional<std::vector<int64_t>> broadcast_shapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
-
-}  // namespace dsl
-
-namespace dsl {
 
 // padding= of a sliding-window operation, as (ph, pw): an integer or a pair
 // of integers >= 0, 'valid' (no padding) or 'same' (window // 2 on each

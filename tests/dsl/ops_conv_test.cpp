@@ -69,6 +69,11 @@ TEST(OpsConv, ChannelsLastLayout) {
             "pypo.op.max_pool(pypo.op.conv2d(x, w, padding=1, layout='NHWC'))");
     EXPECT_EQ(g.tensors[3].shape, (std::vector<int64_t>{1, 28, 28, 32}));
     EXPECT_EQ(g.tensors[3].layout, "NHWC");
+    // So does the first, from an input declared channels-last.
+    g = run({"x = pypo.input(\"x\", shape=(1, 56, 56, 64), layout='NHWC')", input("w", "(32, 64, 3, 3)")},
+            "pypo.op.conv2d(x, w, stride=2)");
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 27, 27, 32}));
+    EXPECT_EQ(g.tensors[2].layout, "NHWC");
 }
 
 TEST(OpsConv, OperandErrors) {
