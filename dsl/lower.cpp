@@ -62,6 +62,8 @@ arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::s
         if (op.kind != OpKind::Matmul)
             throw CompileError(op.loc, std::string(op_kind_name(op.kind)) +
                                            " is not lowered yet: this version simulates matmul only");
+        if (g.tensors[size_t(op.inputs[0])].shape.size() != 2 || g.tensors[size_t(op.inputs[1])].shape.size() != 2)
+            throw CompileError(op.loc, "batched matmul is not lowered yet: this version simulates 2-D matmul only");
         for (const auto& [key, value] : op.attrs)
             throw CompileError(op.loc, "matmul: " + key + "=" + attr_text(value) + " is not lowered yet");
         {

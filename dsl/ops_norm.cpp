@@ -2,10 +2,10 @@
 // operations that keep their input's shape but read along an axis.
 //
 // The documents write `batch_norm(conv1)` with no parameters: the scale and
-// shift are then the model's own per-channel parameters, which the program
-// does not declare. Until the library can add weight tensors for them, the
-// operation records their shape as the attr "implicit_params" so the
-// lowering knows to load two such tensors.
+// shift are then the model's own parameters (per channel; the running mean
+// and variance folded in), which the program does not declare. They become
+// weight tensors "<output>.scale" and "<output>.shift", so the lowering
+// loads them like any other weight.
 #include "dsl/arg_checks.h"
 #include "dsl/op_rules.h"
 #include "dsl/ops_operands.h"
@@ -15,16 +15,13 @@ namespace dsl {
 namespace {
 
 // The explicit scale and shift tensors, which must both be given (or
-// neither) and have `shape`; appends them to `inputs`, or records their
-// shape as implicit.
-void norm_params(const OpCall& c, const Operand& x, const std::vector<int64_t>& shape, const std::string& what,
-                 std::vector<int>& inputs, std::map<std::string, Attr>& attrs) {
+// neither) and have `shape`; appends them to `inputs`. Returns false when
+// neither is given.
+bool norm_params(const OpCall& c, const Operand& x, const std::vector<int64_t>& shape, const std::string& what,
+                 std::vector<int>& inputs) {
     const Arg* scale = c.get("scale");
     const Arg* shift = c.get("shift");
-    if (!scale && !shift) {
-        attrs["implicit_params"] = Attr::list(shape);
-        return;
-    }
+    if (!scale && !shift) return false;
     if (!scale || !shift) c.fail("give both scale and shift, or neither");
     for (const char* param : {"scale", "shift"}) {
         Operand p = c.tensor(param, param);
@@ -33,6 +30,16 @@ void norm_params(const OpCall& c, const Operand& x, const std::vector<int64_t>& 
                                  p.text() + ", " + x.text());
         inputs.push_back(p.tensor);
     }
+    return true;
+}
+
+// Records the operation, then its implicit parameters if it has them.
+Value record_norm(PypoLibrary& lib, const OpCall& c, const Operand& x, std::vector<int> inputs,
+                  std::map<std::string, Attr> attrs, bool explicit_params, const std::vector<int64_t>& param_shape) {
+    Value out = c.record(std::move(inputs), x.shape, c.dtype_or(x.dtype), std::move(attrs), x.layout);
+    if (!explicit_params)
+        for (const char* suffix : {"scale", "shift"}) lib.add_parameter(out.tensor, suffix, param_shape, x.dtype);
+    return out;
 }
 
 double eps_of(const OpCall& c) {
@@ -49,8 +56,9 @@ Value rule_batch_norm(PypoLibrary& lib, const CallSite& call) {
     size_t channel = x.rank() == 4 ? c.image_axes(x).c : 1;
     std::vector<int> inputs{x.tensor};
     std::map<std::string, Attr> attrs{{"eps", Attr::real(eps_of(c))}};
-    norm_params(c, x, {x.shape[channel]}, "one value per channel", inputs, attrs);
-    return c.record(std::move(inputs), x.shape, c.dtype_or(x.dtype), std::move(attrs), x.layout);
+    std::vector<int64_t> per_channel{x.shape[channel]};
+    bool given = norm_params(c, x, per_channel, "one value per channel", inputs);
+    return record_norm(lib, c, x, std::move(inputs), std::move(attrs), given, per_channel);
 }
 
 // Normalises over `axis` and every axis after it (ONNX's definition); the
@@ -63,8 +71,8 @@ Value rule_layer_norm(PypoLibrary& lib, const CallSite& call) {
     std::vector<int> inputs{x.tensor};
     std::map<std::string, Attr> attrs{{"axis", Attr::integer(int64_t(axis))}, {"eps", Attr::real(eps_of(c))}};
     std::vector<int64_t> normalised(x.shape.begin() + std::ptrdiff_t(axis), x.shape.end());
-    norm_params(c, x, normalised, "the shape of the normalised axes", inputs, attrs);
-    return c.record(std::move(inputs), x.shape, c.dtype_or(x.dtype), std::move(attrs), x.layout);
+    bool given = norm_params(c, x, normalised, "the shape of the normalised axes", inputs);
+    return record_norm(lib, c, x, std::move(inputs), std::move(attrs), given, normalised);
 }
 
 Value rule_softmax(PypoLibrary& lib, const CallSite& call) {

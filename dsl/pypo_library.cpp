@@ -110,24 +110,13 @@ Value PypoLibrary::call(const CallSite& call) {
     fail(call.loc, "'" + call.callee + "' cannot be called");  // unreachable: functions come from this library
 }
 
-std::string PypoLibrary::layout_arg(const std::string& fn, const std::optional<Arg>& arg, size_t rank) const {
-    if (!arg || arg->value.is(Value::Kind::None)) return "";
-    const Value& v = arg->value;
-    if (!v.is(Value::Kind::Str) || (v.s != "NCHW" && v.s != "NHWC" && v.s != "fractal"))
-        fail(arg->loc, fn + ": layout must be 'NCHW', 'NHWC' or 'fractal', got " + repr(v));
-    if (v.s != "fractal" && rank != 4)
-        fail(arg->loc, fn + ": layout '" + v.s + "' needs a 4-D shape, got " + std::to_string(rank) + "-D");
-    if (v.s == "fractal" && rank < 2) fail(arg->loc, fn + ": layout 'fractal' needs at least 2 dimensions");
-    return v.s;
-}
-
 Value PypoLibrary::input(const CallSite& call) {
     const Signature sig("pypo.input", {"name", "shape", "dtype", "layout"}, 2);
     auto args = bind_args(sig, call);
     std::string name = name_arg(sig.name, *args[0]);
     arch::DType dtype = args[2] ? dtype_arg(sig.name, *args[2]) : arch::DType::Float16;
     int t = declare_tensor(sig.name, name, args[0]->loc, *args[1], dtype, "", TensorRole::Input, call.loc);
-    graph_.tensors[size_t(t)].layout = layout_arg(sig.name, args[3], graph_.tensors[size_t(t)].shape.size());
+    if (args[3]) graph_.tensors[size_t(t)].layout = layout_arg(sig.name, *args[3], graph_.tensors[size_t(t)].shape);
     return Value::tensor_ref(t);
 }
 
@@ -151,7 +140,7 @@ Value PypoLibrary::weight(const CallSite& call) {
                                    "' disagrees with @pypo.shape_hint " + hint_text(want) + " (at " +
                                    loc_text(hint->second.shape.loc) + ")");
     }
-    graph_.tensors[size_t(t)].layout = layout_arg(sig.name, args[3], got.size());
+    if (args[3]) graph_.tensors[size_t(t)].layout = layout_arg(sig.name, *args[3], got);
     return Value::tensor_ref(t);
 }
 
@@ -375,6 +364,18 @@ int PypoLibrary::add_op(OpKind kind, std::vector<int> inputs, std::vector<int64_
     graph_.tensors[size_t(out)].task = current_task_;
     if (current_task_ >= 0) graph_.tasks[size_t(current_task_)].ops.push_back(index);
     return out;
+}
+
+int PypoLibrary::add_parameter(int op_output, const std::string& suffix, std::vector<int64_t> shape,
+                               arch::DType dtype) {
+    const TensorNode& out = graph_.tensors[size_t(op_output)];
+    std::string name = out.name + "." + suffix;
+    SourceLoc loc = out.loc;
+    int producer = out.producer;
+    require_free_name(op_kind_name(graph_.ops[size_t(producer)].kind), name, loc);
+    int t = add_tensor(std::move(name), std::move(shape), dtype, TensorRole::Weight, loc);
+    graph_.ops[size_t(producer)].inputs.push_back(t);
+    return t;
 }
 
 std::string PypoLibrary::generated_name(const std::string& op) {

@@ -68,6 +68,12 @@ public:
     int add_op(OpKind kind, std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
                std::map<std::string, Attr> attrs, const SourceLoc& loc);
 
+    // A parameter the program uses without declaring it (batch_norm(x)'s
+    // per-channel scale and shift): a Weight tensor named
+    // "<output name>.<suffix>", appended to the inputs of the operation that
+    // produced `op_output`. Returns its index.
+    int add_parameter(int op_output, const std::string& suffix, std::vector<int64_t> shape, arch::DType dtype);
+
     const TaskGraph& graph() const { return graph_; }
     // For rules that annotate their output (layout=, target='L0').
     TensorNode& mutable_tensor(int index) { return graph_.tensors[size_t(index)]; }
@@ -86,7 +92,7 @@ private:
     Value output(const CallSite& call);
     Value log(const CallSite& call, bool synchronous);
     Value alloc_l1(const CallSite& call);
-    std::string layout_arg(const std::string& fn, const std::optional<Arg>& arg, size_t rank) const;
+
     std::vector<int64_t> resolve_shape(const std::string& fn, const std::string& name, const Arg& shape);
     std::string repr_of(const Value& v) const;
     // Python built-ins (pypo_builtins.cpp).
@@ -94,7 +100,6 @@ private:
     Value call_builtin(const CallSite& call);
     Value len(const CallSite& call);
     Value call_op(const CallSite& call);  // pypo.op.*, in pypo_ops.cpp
-    Value matmul(const CallSite& call);
 
     // Adds a tensor; `name` must be free (the caller checks and reports).
     int add_tensor(std::string name, std::vector<int64_t> shape, arch::DType dtype, TensorRole role,

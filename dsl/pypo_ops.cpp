@@ -72,6 +72,5 @@ Value PypoLibrary::call_op(const CallSite& call) {
 
 // Kept while pypo_library.h declares it; the rule is a free function so
 // each family can live in its own file.
-Value PypoLibrary::matmul(const CallSite& call) { return rule_matmul(*this, call); }
 
 }  // namespace dsl

@@ -46,7 +46,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Model, testing::ValuesIn(models()), [](const te
 TEST(Models, ResidualBlockGraphHasTheThreeLevels) {
     Outcome o = run("--dump-graph models/resnet_block.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_NE(o.out.find("task graph: 1 tasks, 7 operations, 0 data movements, 10 tensors\n"), std::string::npos);
+    EXPECT_NE(o.out.find("task graph: 1 tasks, 7 operations, 0 data movements, 14 tensors\n"), std::string::npos);
     EXPECT_NE(o.out.find("  task residual_block  [placement cube]  @23:5\n"
                          "    op 0: conv2d_1 = conv2d(x, weights1, padding=(1, 1), stride=(1, 1))  -> (1, 64, 56, 56) "
                          "float16  [cube]  @13:13\n"),

@@ -42,7 +42,7 @@ TEST(ElaboratorApi, WeightsDtypeConstantsAndNdim) {
     EXPECT_EQ(tensor(g, "k").shape, (std::vector<int64_t>{4}));
     EXPECT_EQ(tensor(g, "k").dtype, arch::DType::Float16);
     EXPECT_EQ(run_error("import pypo\nx = pypo.input('x', shape=(3, 8), layout='NCHW')\n"),
-              "t.pto:2:42: error: pypo.input: layout 'NCHW' needs a 4-D shape, got 2-D\n"
+              "t.pto:2:42: error: pypo.input: layout 'NCHW' needs a 4-D tensor, got (3, 8)\n"
               "x = pypo.input('x', shape=(3, 8), layout='NCHW')\n                                         ^\n");
 }
 

@@ -16,13 +16,21 @@ TEST(OpsNorm, BatchNormWithImplicitParameters) {
     dsl::TaskGraph g = run(kX, "pypo.op.batch_norm(x)");
     const dsl::OpNode& op = g.ops[0];
     EXPECT_EQ(op.kind, dsl::OpKind::BatchNorm);
-    EXPECT_EQ(op.inputs, (std::vector<int>{0}));
     EXPECT_EQ(op.attrs.at("eps").f, 1e-5);
-    EXPECT_EQ(op.attrs.at("implicit_params").ints, (std::vector<int64_t>{64}));
     EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1, 64, 28, 28}));
+    // The undeclared scale and shift become per-channel weights of the op.
+    ASSERT_EQ(op.inputs, (std::vector<int>{0, 2, 3}));
+    for (int p : {2, 3}) {
+        EXPECT_EQ(g.tensors[size_t(p)].role, dsl::TensorRole::Weight);
+        EXPECT_EQ(g.tensors[size_t(p)].shape, (std::vector<int64_t>{64}));
+    }
+    // Named after the op's generated output name (the program may rename
+    // the output itself later, as this one does with pypo.output).
+    EXPECT_EQ(g.tensors[2].name, "batch_norm_1.scale");
+    EXPECT_EQ(g.tensors[3].name, "batch_norm_1.shift");
     // Channels are last under NHWC.
     g = run({input("x", "(1, 28, 28, 32)")}, "pypo.op.batch_norm(x, layout='NHWC')");
-    EXPECT_EQ(g.ops[0].attrs.at("implicit_params").ints, (std::vector<int64_t>{32}));
+    EXPECT_EQ(g.tensors[size_t(g.ops[0].inputs[1])].shape, (std::vector<int64_t>{32}));
 }
 
 TEST(OpsNorm, BatchNormWithExplicitParameters) {
@@ -30,7 +38,7 @@ TEST(OpsNorm, BatchNormWithExplicitParameters) {
                            "pypo.op.batch_norm(x, s, shift=b, eps=1e-3)");
     EXPECT_EQ(g.ops[0].inputs, (std::vector<int>{0, 1, 2}));
     EXPECT_EQ(g.ops[0].attrs.at("eps").f, 1e-3);
-    EXPECT_EQ(g.ops[0].attrs.count("implicit_params"), 0u);
+    EXPECT_EQ(g.tensors.size(), 4u);  // no implicit parameters
 }
 
 TEST(OpsNorm, BatchNormErrors) {
@@ -52,7 +60,7 @@ TEST(OpsNorm, LayerNorm) {
     EXPECT_EQ(g.ops[0].kind, dsl::OpKind::LayerNorm);
     EXPECT_EQ(g.ops[0].attrs.at("axis").i, 2);
     EXPECT_EQ(g.ops[0].attrs.at("eps").f, 1e-5);
-    EXPECT_EQ(g.ops[0].attrs.at("implicit_params").ints, (std::vector<int64_t>{768}));
+    EXPECT_EQ(g.tensors[size_t(g.ops[0].inputs[1])].shape, (std::vector<int64_t>{768}));
     EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{2, 128, 768}));
     // From axis -2 on, the parameters cover both trailing axes.
     g = run({kSeq[0], input("g", "(128, 768)"), input("b", "(128, 768)")}, "pypo.op.layer_norm(x, g, b, axis=-2)");
