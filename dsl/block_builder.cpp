@@ -16,13 +16,13 @@ arch::Block BlockBuilder::finish() {
 }
 
 TagTable::TagTable(arch::Program& p) : program_(p) {
-    if (program_.tags.empty()) program_.tags.push_back("");
-    for (uint32_t i = 0; i < program_.tags.size(); ++i) index_[program_.tags[i]] = i;
+    if (program_.tags.empty()) program_.tags.push_back({});
+    for (uint32_t i = 0; i < program_.tags.size(); ++i) index_[{program_.tags[i].label, program_.tags[i].op}] = i;
 }
 
-uint32_t TagTable::operator()(const std::string& label) {
-    auto [it, inserted] = index_.emplace(label, uint32_t(program_.tags.size()));
-    if (inserted) program_.tags.push_back(label);
+uint32_t TagTable::operator()(const std::string& label, int32_t op) {
+    auto [it, inserted] = index_.emplace(std::make_pair(label, op), uint32_t(program_.tags.size()));
+    if (inserted) program_.tags.push_back({label, op});
     return it->second;
 }
 

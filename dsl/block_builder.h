@@ -26,15 +26,15 @@ private:
     std::map<std::pair<int, int64_t>, std::pair<arch::EngineId, std::vector<arch::Command>>> streams_;
 };
 
-// Interns human-readable command labels into Program::tags.
+// Interns command tags (a label and the program operation) into Program::tags.
 class TagTable {
 public:
     explicit TagTable(arch::Program& p);
-    uint32_t operator()(const std::string& label);
+    uint32_t operator()(const std::string& label, int32_t op);
 
 private:
     arch::Program& program_;
-    std::map<std::string, uint32_t> index_;
+    std::map<std::pair<std::string, int32_t>, uint32_t> index_;
 };
 
 arch::Command dma_command(const arch::DmaArgs& args, uint32_t tag);

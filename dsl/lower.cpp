@@ -57,6 +57,8 @@ arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::s
         std::sort(deps.begin(), deps.end());
         deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
         uint32_t first = uint32_t(program.blocks.size());
+        program.ops.push_back({g.tensors[size_t(op.output)].name, op_kind_name(op.kind),
+                               op.task >= 0 ? g.tasks[size_t(op.task)].name : ""});
         // Until every operation has a lowering, the rest stop here, at the
         // call, rather than being skipped.
         if (op.kind != OpKind::Matmul)
@@ -77,6 +79,7 @@ arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::s
             m.b_addr = program.tensors[size_t(op.inputs[1])].ddr_addr;
             m.c_addr = program.tensors[size_t(op.output)].ddr_addr;
             m.a_name = a.name, m.b_name = b.name, m.c_name = c.name;
+            m.op = int32_t(program.ops.size() - 1);
             std::string why;
             auto tiling = choose_matmul_tiling(config, m.M, m.K, m.N, m.in, m.out, why);
             if (!tiling) throw CompileError(op.loc, "matmul does not fit the hardware: " + why);

@@ -65,10 +65,13 @@ void lower_matmul(const arch::Config& config, const MatmulTiling& t, const Matmu
     const EngineId load_a{EngineKind::ClusterDma, 0};
     const EngineId load_b{EngineKind::ClusterDma, int(std::min<int64_t>(1, dmas - 1))};
     const EngineId store_c{EngineKind::ClusterDma, int(std::min<int64_t>(2, dmas - 1))};
-    const uint32_t tag_a_l1 = tags(op.a_name + " panel -> L1"), tag_b_l1 = tags(op.b_name + " panel -> L1");
-    const uint32_t tag_a_l0 = tags(op.a_name + " tile -> L0"), tag_b_l0 = tags(op.b_name + " tile -> L0");
-    const uint32_t tag_mm = tags(op.c_name + " += " + op.a_name + " @ " + op.b_name);
-    const uint32_t tag_c_l1 = tags(op.c_name + " tile -> L1"), tag_c_ddr = tags(op.c_name + " tile -> DDR");
+    const uint32_t tag_a_l1 = tags(op.a_name + " panel -> L1", op.op);
+    const uint32_t tag_b_l1 = tags(op.b_name + " panel -> L1", op.op);
+    const uint32_t tag_a_l0 = tags(op.a_name + " tile -> L0", op.op);
+    const uint32_t tag_b_l0 = tags(op.b_name + " tile -> L0", op.op);
+    const uint32_t tag_mm = tags(op.c_name + " += " + op.a_name + " @ " + op.b_name, op.op);
+    const uint32_t tag_c_l1 = tags(op.c_name + " tile -> L1", op.op);
+    const uint32_t tag_c_ddr = tags(op.c_name + " tile -> DDR", op.op);
     const int64_t steps = ceil_div(op.K, t.kb);
 
     for (int64_t bi = 0; bi < ceil_div(op.M, t.block_rows()); ++bi) {

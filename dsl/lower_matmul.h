@@ -21,6 +21,7 @@ struct MatmulOperands {
     arch::DType in = arch::DType::Float16, out = arch::DType::Float16;
     uint64_t a_addr = 0, b_addr = 0, c_addr = 0;  // row-major in DDR
     std::string a_name, b_name, c_name;
+    int32_t op = -1;  // index into Program::ops, for the commands' tags
 };
 
 // Appends the blocks to `program`; each depends on `deps`.

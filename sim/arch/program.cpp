@@ -111,7 +111,7 @@ std::string format_command(const Program& p, const Command& c) {
     }
     append_flags(os, "wait", c.waits);
     append_flags(os, "set", c.sets);
-    if (c.tag != 0 && c.tag < p.tags.size()) os << "  ; " << p.tags[c.tag];
+    if (c.tag != 0 && c.tag < p.tags.size()) os << "  ; " << p.tags[c.tag].label;
     return os.str();
 }
 

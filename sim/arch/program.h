@@ -136,11 +136,27 @@ struct TensorPlacement {
     std::string role;  // "input", "output", "intermediate"
 };
 
+// What a command is for: a readable label and the program operation it
+// implements (an index into Program::ops, -1 for none), so reports can
+// account cycles per operation and per task.
+struct CommandTag {
+    std::string label;
+    int32_t op = -1;
+};
+
+// An operation of the source program, as reports name it.
+struct ProgramOp {
+    std::string name;  // its output tensor: "conv2d_1", "c"
+    std::string kind;  // "conv2d"
+    std::string task;  // the coarse task that called it, "" at the top level
+};
+
 struct Program {
     std::string source;      // the program file it was compiled from
     uint32_t max_parallel = 0;  // blocks in flight at once; 0 = all clusters
     std::vector<TensorPlacement> tensors;
-    std::vector<std::string> tags;  // human-readable labels, tags[0] = ""
+    std::vector<ProgramOp> ops;
+    std::vector<CommandTag> tags;  // Command::tag indexes this; tags[0] is the empty tag
     std::vector<Block> blocks;
 };
 

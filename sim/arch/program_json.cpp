@@ -313,14 +313,22 @@ json program_to_json(const Program& p) {
         }
         blocks.push_back({{"name", b.name}, {"deps", b.deps}, {"num_flags", b.num_flags}, {"streams", streams}});
     }
-    return {{"source", p.source}, {"max_parallel", p.max_parallel}, {"tensors", tensors}, {"tags", p.tags},
-            {"blocks", blocks}};
+    json ops = json::array();
+    for (const ProgramOp& o : p.ops) ops.push_back({{"name", o.name}, {"kind", o.kind}, {"task", o.task}});
+    json tags = json::array();
+    for (const CommandTag& t : p.tags) {
+        json e = {{"label", t.label}};
+        if (t.op >= 0) e["op"] = t.op;
+        tags.push_back(e);
+    }
+    return {{"source", p.source}, {"max_parallel", p.max_parallel}, {"tensors", tensors}, {"ops", ops},
+            {"tags", tags}, {"blocks", blocks}};
 }
 
 Program program_from_json(const json& j, const std::string& origin) {
     Reader r(origin);
     if (!j.is_object()) r.fail("", "expected a JSON object at the top level, got " + compact(j));
-    r.object(j, "", {"source", "max_parallel", "tensors", "tags", "blocks"});
+    r.object(j, "", {"source", "max_parallel", "tensors", "ops", "tags", "blocks"});
     if (!j.contains("blocks")) r.fail("", "missing key \"blocks\"");
     Program p;
     if (j.contains("source")) p.source = r.string(j.at("source"), "source");
@@ -329,9 +337,40 @@ Program program_from_json(const json& j, const std::string& origin) {
         const json& a = r.array(j.at("tensors"), "tensors");
         for (size_t i = 0; i < a.size(); ++i) p.tensors.push_back(read_tensor(r, a[i], Reader::index("tensors", i)));
     }
+    if (j.contains("ops")) {
+        const json& a = r.array(j.at("ops"), "ops");
+        for (size_t i = 0; i < a.size(); ++i) {
+            const std::string path = Reader::index("ops", i);
+            r.object(a[i], path, {"name", "kind", "task"}, "an operation");
+            ProgramOp o;
+            if (a[i].contains("name")) o.name = r.string(a[i].at("name"), Reader::join(path, "name"));
+            if (a[i].contains("kind")) o.kind = r.string(a[i].at("kind"), Reader::join(path, "kind"));
+            if (a[i].contains("task")) o.task = r.string(a[i].at("task"), Reader::join(path, "task"));
+            p.ops.push_back(std::move(o));
+        }
+    }
     if (j.contains("tags")) {
         const json& a = r.array(j.at("tags"), "tags");
-        for (size_t i = 0; i < a.size(); ++i) p.tags.push_back(r.string(a[i], Reader::index("tags", i)));
+        for (size_t i = 0; i < a.size(); ++i) {
+            const std::string path = Reader::index("tags", i);
+            CommandTag t;
+            // A hand-written program may give a tag as just its label.
+            if (a[i].is_string()) {
+                t.label = a[i].get<std::string>();
+                p.tags.push_back(std::move(t));
+                continue;
+            }
+            r.object(a[i], path, {"label", "op"}, "a tag");
+            if (a[i].contains("label")) t.label = r.string(a[i].at("label"), Reader::join(path, "label"));
+            if (a[i].contains("op")) {
+                uint64_t op = r.unsigned_int(a[i].at("op"), Reader::join(path, "op"), kU32);
+                if (op >= p.ops.size())
+                    r.fail(Reader::join(path, "op"), std::to_string(op) + " is not an index into \"ops\" (" +
+                                                         std::to_string(p.ops.size()) + " operations)");
+                t.op = int32_t(op);
+            }
+            p.tags.push_back(std::move(t));
+        }
     }
     const json& blocks = r.array(j.at("blocks"), "blocks");
     for (size_t i = 0; i < blocks.size(); ++i)

@@ -71,8 +71,10 @@ trace::RunStats simulate(const arch::Config& config, const arch::Program& progra
     arch::check_program(program, config);
     setup_systemc();
     trace::StatsRecorder stats(config);
+    trace::OpStatsRecorder op_stats(program);
     trace::RecorderFan fan;
     fan.add(&stats);
+    fan.add(&op_stats);
     if (recorder) fan.add(recorder);
     Chip chip("chip", config, program, &fan);
     sc_core::sc_start();
@@ -89,6 +91,7 @@ trace::RunStats simulate(const arch::Config& config, const arch::Program& progra
     r.ddr_bytes_written = chip.ddr().bytes_written();
     r.units = stats.units();
     r.links = chip.link_stats();
+    r.ops = op_stats.ops();
     return r;
 }
 

@@ -103,6 +103,62 @@ double average_vector_busy(const RunStats& s) {
     return n ? sum / n : 0.0;
 }
 
+// Operations that ran, longest first when there are too many to list.
+constexpr size_t kOpsListed = 30;
+
+std::string op_row(const OpStats& op, const char* label_width_fmt) {
+    char line[320];
+    std::string name = op.name.empty() ? "(top level)" : op.name;
+    std::snprintf(line, sizeof line, label_width_fmt, name.c_str(), op.kind.c_str(), op.task.c_str(),
+                  grouped(op.start).c_str(), grouped(op.end).c_str(), grouped(op.end - op.start).c_str(),
+                  grouped(op.cube_cycles).c_str(), grouped(op.dma_cycles).c_str(), grouped(op.vector_cycles).c_str());
+    return line;
+}
+
+std::string format_operations(const RunStats& s) {
+    std::vector<const OpStats*> ran;
+    for (const OpStats& op : s.ops)
+        if (op.ran()) ran.push_back(&op);
+    if (ran.empty()) return "";
+    const char* fmt = "  %-18s %-10s %-16s %12s %12s %12s %12s %12s %12s\n";
+    char head[320];
+    std::snprintf(head, sizeof head, fmt, "name", "kind", "task", "start", "end", "cycles", "cube busy", "DMA busy",
+                  "vector busy");
+    std::string o = "\noperations\n" + std::string(head);
+    std::vector<const OpStats*> shown = ran;
+    if (shown.size() > kOpsListed) {
+        std::stable_sort(shown.begin(), shown.end(),
+                         [](const OpStats* a, const OpStats* b) { return a->end - a->start > b->end - b->start; });
+        shown.resize(kOpsListed);
+    }
+    for (const OpStats* op : shown) o += op_row(*op, fmt);
+    if (shown.size() < ran.size())
+        o += "  (the " + std::to_string(kOpsListed) + " longest of " + std::to_string(ran.size()) +
+             " operations; --report-json lists all)\n";
+    std::vector<OpStats> tasks = task_stats(s.ops);
+    bool any_task = std::any_of(tasks.begin(), tasks.end(), [](const OpStats& t) { return !t.name.empty(); });
+    if (any_task) {
+        std::snprintf(head, sizeof head, fmt, "task", "", "", "start", "end", "cycles", "cube busy", "DMA busy",
+                      "vector busy");
+        o += "\ntasks\n" + std::string(head);
+        for (const OpStats& t : tasks)
+            if (t.ran()) o += op_row(t, fmt);
+    }
+    return o;
+}
+
+nlohmann::json op_json(const OpStats& op) {
+    nlohmann::json e = {{"name", op.name},           {"kind", op.kind},           {"task", op.task},
+                        {"commands", op.commands},   {"cube_cycles", op.cube_cycles}, {"dma_cycles", op.dma_cycles},
+                        {"vector_cycles", op.vector_cycles}, {"macs", op.macs},     {"dma_bytes", op.dma_bytes}};
+    if (op.ran()) {
+        e["start"] = op.start;
+        e["end"] = op.end;
+        e["cycles"] = op.end - op.start;
+    }
+    return e;
+}
+
 }  // namespace
 
 std::string format_report(const RunStats& s, const arch::Config& c, const RunInfo& info) {
@@ -161,6 +217,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
                       static_cast<unsigned long long>(u.commands), grouped(u.bytes).c_str());
         o += line;
     }
+    o += format_operations(s);
     return o;
 }
 
@@ -219,6 +276,16 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
                          {"per_instance", inst}});
     }
     j["links"] = links;
+    nlohmann::json ops = nlohmann::json::array(), tasks = nlohmann::json::array();
+    for (const OpStats& op : s.ops) ops.push_back(op_json(op));
+    for (const OpStats& t : task_stats(s.ops)) {
+        nlohmann::json e = op_json(t);
+        e.erase("kind");
+        e.erase("task");
+        tasks.push_back(e);
+    }
+    j["ops"] = ops;
+    j["tasks"] = tasks;
     return j;
 }
 

@@ -8,6 +8,7 @@
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
+#include "sim/trace/op_stats.h"
 #include "sim/trace/recorder.h"
 
 namespace trace {
@@ -38,6 +39,7 @@ struct RunStats {
     uint64_t ddr_bytes_written = 0;
     std::vector<UnitStats> units;
     std::vector<LinkStats> links;
+    std::vector<OpStats> ops;  // per program operation, in program order
 };
 
 // Accumulates per-unit figures from command records.

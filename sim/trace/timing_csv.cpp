@@ -36,7 +36,7 @@ std::string format_timing_csv(const arch::Program& p, std::vector<CommandRecord>
                std::to_string(r.index) + "," + std::to_string(r.start) + "," + std::to_string(r.end) + ",";
         out += c ? op_name(c->op) : "?";
         out += ",";
-        if (c && c->tag < p.tags.size()) out += "\"" + p.tags[c->tag] + "\"";
+        if (c && c->tag < p.tags.size()) out += "\"" + p.tags[c->tag].label + "\"";
         out += "\n";
     }
     return out;

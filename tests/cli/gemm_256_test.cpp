@@ -84,6 +84,17 @@ TEST(Gemm256, ReportJsonHasTheDocumentedKeys) {
     EXPECT_EQ(r["links"][0]["bytes"].get<uint64_t>(), 524288u + 131072u);
     EXPECT_EQ(r["links"][1]["name"], "l1_l0");
     EXPECT_EQ(r["links"][2]["name"], "l0_cube");
+    // One program operation, charged with every command it became.
+    ASSERT_EQ(r["ops"].size(), 1u);
+    EXPECT_EQ(r["ops"][0]["name"], "c");
+    EXPECT_EQ(r["ops"][0]["kind"], "matmul");
+    EXPECT_EQ(r["ops"][0]["task"], "");
+    EXPECT_EQ(r["ops"][0]["start"].get<uint64_t>(), 1u);
+    EXPECT_EQ(r["ops"][0]["end"].get<uint64_t>(), kGemm256Cycles);
+    EXPECT_EQ(r["ops"][0]["macs"].get<uint64_t>(), 256u * 256 * 256);
+    EXPECT_EQ(r["ops"][0]["cube_cycles"].get<uint64_t>(), 16u * 8 * 8199);  // 16 cubes x 8 MATMULs x 8199
+    ASSERT_EQ(r["tasks"].size(), 1u);
+    EXPECT_EQ(r["tasks"][0]["name"], "");
     double u = r["cube_utilization"].get<double>();
     EXPECT_DOUBLE_EQ(u, double(256 * 256 * 256) / (16.0 * 16.0 * double(kGemm256Cycles)));
 }

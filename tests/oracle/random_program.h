@@ -185,7 +185,7 @@ inline RandomCase random_case(uint64_t seed) {
     rc.config = arch::config_from_json(rc.config_json, "random config");
     arch::Program& p = rc.program;
     p.source = "random seed " + std::to_string(seed);
-    p.tags = {"", "t1", "t2, with a comma"};
+    p.tags = {{"", -1}, {"t1", -1}, {"t2, with a comma", -1}};
     p.max_parallel = r.chance(60) ? 0 : uint32_t(r.range(1, uint64_t(rc.config.clusters) + 1));
     size_t blocks = size_t(r.range(1, 7));
     for (size_t i = 0; i < blocks; ++i) p.blocks.push_back(random_block(r, rc.config, i));

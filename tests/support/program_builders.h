@@ -92,7 +92,7 @@ inline arch::Block block(std::vector<arch::Stream> streams, uint16_t num_flags =
 
 inline arch::Program program(std::vector<arch::Block> blocks, uint32_t max_parallel = 0) {
     arch::Program p;
-    p.tags = {""};
+    p.tags = {arch::CommandTag{}};
     p.max_parallel = max_parallel;
     p.blocks = std::move(blocks);
     for (size_t i = 0; i < p.blocks.size(); ++i) p.blocks[i].name = "b" + std::to_string(i);

@@ -1,0 +1,61 @@
+#include "sim/trace/op_stats.h"
+
+#include <algorithm>
+
+namespace trace {
+
+OpStatsRecorder::OpStatsRecorder(const arch::Program& p) : program_(p) {
+    for (const arch::ProgramOp& o : p.ops) {
+        OpStats s;
+        s.name = o.name, s.kind = o.kind, s.task = o.task;
+        ops_.push_back(s);
+    }
+}
+
+void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
+    if (c.tag >= program_.tags.size()) return;
+    int32_t op = program_.tags[c.tag].op;
+    if (op < 0 || size_t(op) >= ops_.size()) return;
+    OpStats& s = ops_[size_t(op)];
+    s.start = std::min(s.start, r.start);
+    s.end = std::max(s.end, r.end);
+    ++s.commands;
+    uint64_t busy = r.end - r.start;
+    switch (c.op) {
+    case arch::Opcode::Matmul:
+        s.cube_cycles += busy;
+        s.macs += c.mm.macs();
+        break;
+    case arch::Opcode::Dma:
+        s.dma_cycles += busy;
+        s.dma_bytes += c.dma.bytes();
+        break;
+    case arch::Opcode::Vector: s.vector_cycles += busy; break;
+    }
+}
+
+std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
+    std::vector<OpStats> tasks;
+    for (const OpStats& o : ops) {
+        auto it = std::find_if(tasks.begin(), tasks.end(), [&](const OpStats& t) { return t.name == o.task; });
+        if (it == tasks.end()) {
+            OpStats t;
+            t.name = o.task;
+            t.kind = "task";
+            tasks.push_back(t);
+            it = tasks.end() - 1;
+        }
+        if (!o.ran()) continue;
+        it->start = std::min(it->start, o.start);
+        it->end = std::max(it->end, o.end);
+        it->commands += o.commands;
+        it->cube_cycles += o.cube_cycles;
+        it->dma_cycles += o.dma_cycles;
+        it->vector_cycles += o.vector_cycles;
+        it->macs += o.macs;
+        it->dma_bytes += o.dma_bytes;
+    }
+    return tasks;
+}
+
+}  // namespace trace

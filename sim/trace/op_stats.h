@@ -1,0 +1,42 @@
+// Where the cycles went per program operation (and so per coarse task):
+// each command is charged to the operation its tag names.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/arch/program.h"
+#include "sim/trace/recorder.h"
+
+namespace trace {
+
+struct OpStats {
+    std::string name, kind, task;  // as in arch::ProgramOp
+    uint64_t start = std::numeric_limits<uint64_t>::max();  // first command start
+    uint64_t end = 0;                                        // last command end
+    uint64_t commands = 0;
+    uint64_t cube_cycles = 0;    // busy cycles of MAC arrays
+    uint64_t dma_cycles = 0;     // busy cycles of DMA engines (cluster and cube)
+    uint64_t vector_cycles = 0;  // busy cycles of vector units
+    uint64_t macs = 0;
+    uint64_t dma_bytes = 0;
+    bool ran() const { return commands > 0; }
+};
+
+class OpStatsRecorder : public Recorder {
+public:
+    explicit OpStatsRecorder(const arch::Program& p);
+    void on_command(const CommandRecord& r, const arch::Command& c) override;
+    const std::vector<OpStats>& ops() const { return ops_; }
+
+private:
+    const arch::Program& program_;
+    std::vector<OpStats> ops_;
+};
+
+// The operations grouped by task, in order of first appearance ("" = top level).
+std::vector<OpStats> task_stats(const std::vector<OpStats>& ops);
+
+}  // namespace trace
