@@ -123,6 +123,7 @@ struct Stream {
 struct Block {
     std::string name;
     std::vector<uint32_t> deps;  // blocks that must finish before this starts
+    bool barrier = false;        // also waits for every earlier block (a global drain: print)
     uint16_t num_flags = 0;
     std::vector<Stream> streams;  // at most one per engine
 };

@@ -354,6 +354,9 @@ struct Sim {
     bool ready(uint32_t block) const {
         for (uint32_t d : prog.blocks[block].deps)
             if (!ended[d]) return false;  // every end so far is <= now
+        if (prog.blocks[block].barrier)
+            for (uint32_t d = 0; d < block; ++d)
+                if (!ended[d]) return false;
         return true;
     }
 
