@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "dsl/diagnostics.h"
+#include "dsl/lower_context.h"
 #include "dsl/lower_matmul.h"
-#include "dsl/matmul_tiling.h"
 
 namespace dsl {
 
@@ -44,46 +44,34 @@ arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::s
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
     place_tensors(g, config, program);
-    TagTable tags(program);
+    LowerContext ctx(g, config, program);
     // Blocks of op i, so a consumer can wait for its producers.
     std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
+    size_t next_log = 0;
     for (size_t i = 0; i < g.ops.size(); ++i) {
         const OpNode& op = g.ops[i];
-        std::vector<uint32_t> deps;
+        // print(...) is a synchronisation point: everything before it drains
+        // before anything after it starts. pypo.log(...) is asynchronous.
+        for (; next_log < g.logs.size() && g.logs[next_log].after_op < int(i); ++next_log)
+            if (g.logs[next_log].synchronous) ctx.drain = uint32_t(program.blocks.size());
+        ctx.deps.clear();
         for (int in : op.inputs) {
             int producer = g.tensors[size_t(in)].producer;
-            if (producer >= 0) deps.insert(deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
+            if (producer >= 0) ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
         }
-        std::sort(deps.begin(), deps.end());
-        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        std::sort(ctx.deps.begin(), ctx.deps.end());
+        ctx.deps.erase(std::unique(ctx.deps.begin(), ctx.deps.end()), ctx.deps.end());
         uint32_t first = uint32_t(program.blocks.size());
         program.ops.push_back({g.tensors[size_t(op.output)].name, op_kind_name(op.kind),
                                op.task >= 0 ? g.tasks[size_t(op.task)].name : ""});
-        // Until every operation has a lowering, the rest stop here, at the
-        // call, rather than being skipped.
-        if (op.kind != OpKind::Matmul)
+        ctx.program_op = int32_t(program.ops.size() - 1);
+        switch (op.kind) {
+        case OpKind::Matmul: lower_matmul_op(ctx, op); break;
+        default:
+            // Until every operation has a lowering, the rest stop here, at
+            // the call, rather than being skipped.
             throw CompileError(op.loc, std::string(op_kind_name(op.kind)) +
                                            " is not lowered yet: this version simulates matmul only");
-        if (g.tensors[size_t(op.inputs[0])].shape.size() != 2 || g.tensors[size_t(op.inputs[1])].shape.size() != 2)
-            throw CompileError(op.loc, "batched matmul is not lowered yet: this version simulates 2-D matmul only");
-        for (const auto& [key, value] : op.attrs)
-            throw CompileError(op.loc, "matmul: " + key + "=" + attr_text(value) + " is not lowered yet");
-        {
-            const TensorNode& a = g.tensors[size_t(op.inputs[0])];
-            const TensorNode& b = g.tensors[size_t(op.inputs[1])];
-            const TensorNode& c = g.tensors[size_t(op.output)];
-            MatmulOperands m;
-            m.M = a.shape[0], m.K = a.shape[1], m.N = b.shape[1];
-            m.in = a.dtype, m.out = c.dtype;
-            m.a_addr = program.tensors[size_t(op.inputs[0])].ddr_addr;
-            m.b_addr = program.tensors[size_t(op.inputs[1])].ddr_addr;
-            m.c_addr = program.tensors[size_t(op.output)].ddr_addr;
-            m.a_name = a.name, m.b_name = b.name, m.c_name = c.name;
-            m.op = int32_t(program.ops.size() - 1);
-            std::string why;
-            auto tiling = choose_matmul_tiling(config, m.M, m.K, m.N, m.in, m.out, why);
-            if (!tiling) throw CompileError(op.loc, "matmul does not fit the hardware: " + why);
-            lower_matmul(config, *tiling, m, deps, program, tags);
         }
         for (uint32_t b = first; b < program.blocks.size(); ++b) op_blocks[i].push_back(b);
     }

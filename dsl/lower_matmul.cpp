@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "dsl/diagnostics.h"
+
 namespace dsl {
 
 namespace {
@@ -55,8 +57,8 @@ std::string range(int64_t from, int64_t size) { return std::to_string(from) + ":
 
 }  // namespace
 
-void lower_matmul(const arch::Config& config, const MatmulTiling& t, const MatmulOperands& op,
-                  const std::vector<uint32_t>& deps, arch::Program& program, TagTable& tags) {
+void lower_matmul(LowerContext& ctx, const MatmulTiling& t, const MatmulOperands& op) {
+    const arch::Config& config = ctx.config;
     const Layout L(t, op);
     const int64_t e = L.e, eo = L.eo;
     const int64_t dmas = config.dma_engines;
@@ -65,13 +67,13 @@ void lower_matmul(const arch::Config& config, const MatmulTiling& t, const Matmu
     const EngineId load_a{EngineKind::ClusterDma, 0};
     const EngineId load_b{EngineKind::ClusterDma, int(std::min<int64_t>(1, dmas - 1))};
     const EngineId store_c{EngineKind::ClusterDma, int(std::min<int64_t>(2, dmas - 1))};
-    const uint32_t tag_a_l1 = tags(op.a_name + " panel -> L1", op.op);
-    const uint32_t tag_b_l1 = tags(op.b_name + " panel -> L1", op.op);
-    const uint32_t tag_a_l0 = tags(op.a_name + " tile -> L0", op.op);
-    const uint32_t tag_b_l0 = tags(op.b_name + " tile -> L0", op.op);
-    const uint32_t tag_mm = tags(op.c_name + " += " + op.a_name + " @ " + op.b_name, op.op);
-    const uint32_t tag_c_l1 = tags(op.c_name + " tile -> L1", op.op);
-    const uint32_t tag_c_ddr = tags(op.c_name + " tile -> DDR", op.op);
+    const uint32_t tag_a_l1 = ctx.tag(op.a_name + " panel -> L1");
+    const uint32_t tag_b_l1 = ctx.tag(op.b_name + " panel -> L1");
+    const uint32_t tag_a_l0 = ctx.tag(op.a_name + " tile -> L0");
+    const uint32_t tag_b_l0 = ctx.tag(op.b_name + " tile -> L0");
+    const uint32_t tag_mm = ctx.tag(op.c_name + " += " + op.a_name + " @ " + op.b_name);
+    const uint32_t tag_c_l1 = ctx.tag(op.c_name + " tile -> L1");
+    const uint32_t tag_c_ddr = ctx.tag(op.c_name + " tile -> DDR");
     const int64_t steps = ceil_div(op.K, t.kb);
 
     for (int64_t bi = 0; bi < ceil_div(op.M, t.block_rows()); ++bi) {
@@ -80,7 +82,6 @@ void lower_matmul(const arch::Config& config, const MatmulTiling& t, const Matmu
             const int64_t rows = std::min(t.block_rows(), op.M - row0);
             const int64_t cols = std::min(t.block_cols(), op.N - col0);
             BlockBuilder block(op.c_name + "[" + range(row0, rows) + ", " + range(col0, cols) + "]");
-            for (uint32_t d : deps) block.depend_on(d);
 
             std::vector<CubeWork> cubes;
             for (int64_t r = 0; r < t.grid_rows; ++r)
@@ -175,9 +176,30 @@ void lower_matmul(const arch::Config& config, const MatmulTiling& t, const Matmu
                 c2.waits.push_back(w.c_in_l1);
                 block.stream(store_c).push_back(std::move(c2));
             }
-            program.blocks.push_back(block.finish());
+            ctx.add_block(block);
         }
     }
+}
+
+void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& a = ctx.tensor(op.inputs[0]);
+    const TensorNode& b = ctx.tensor(op.inputs[1]);
+    const TensorNode& c = ctx.tensor(op.output);
+    if (a.shape.size() != 2 || b.shape.size() != 2)
+        throw CompileError(op.loc, "batched matmul is not lowered yet: this version simulates 2-D matmul only");
+    for (const auto& [key, value] : op.attrs)
+        throw CompileError(op.loc, "matmul: " + key + "=" + attr_text(value) + " is not lowered yet");
+    MatmulOperands m;
+    m.M = a.shape[0], m.K = a.shape[1], m.N = b.shape[1];
+    m.in = a.dtype, m.out = c.dtype;
+    m.a_addr = ctx.ddr_addr(op.inputs[0]);
+    m.b_addr = ctx.ddr_addr(op.inputs[1]);
+    m.c_addr = ctx.ddr_addr(op.output);
+    m.a_name = a.name, m.b_name = b.name, m.c_name = c.name;
+    std::string why;
+    auto tiling = choose_matmul_tiling(ctx.config, m.M, m.K, m.N, m.in, m.out, why);
+    if (!tiling) throw CompileError(op.loc, "matmul does not fit the hardware: " + why);
+    lower_matmul(ctx, *tiling, m);
 }
 
 }  // namespace dsl

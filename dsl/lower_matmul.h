@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dsl/block_builder.h"
+#include "dsl/lower_context.h"
 #include "dsl/matmul_tiling.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
@@ -21,11 +22,13 @@ struct MatmulOperands {
     arch::DType in = arch::DType::Float16, out = arch::DType::Float16;
     uint64_t a_addr = 0, b_addr = 0, c_addr = 0;  // row-major in DDR
     std::string a_name, b_name, c_name;
-    int32_t op = -1;  // index into Program::ops, for the commands' tags
 };
 
-// Appends the blocks to `program`; each depends on `deps`.
-void lower_matmul(const arch::Config& config, const MatmulTiling& tiling, const MatmulOperands& op,
-                  const std::vector<uint32_t>& deps, arch::Program& program, TagTable& tags);
+// Appends the blocks for C = A @ B with the given tiling.
+void lower_matmul(LowerContext& ctx, const MatmulTiling& tiling, const MatmulOperands& op);
+
+// The graph operation `op` (2-D matmul): operands, tiling, blocks. Throws
+// CompileError at the call when it cannot be lowered.
+void lower_matmul_op(LowerContext& ctx, const OpNode& op);
 
 }  // namespace dsl

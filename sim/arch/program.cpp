@@ -133,7 +133,7 @@ std::string format_program(const Program& p) {
             os << ", after";
             for (uint32_t d : blk.deps) os << " " << d;
         }
-        if (blk.barrier) os << ", after every earlier block (barrier)";
+        if (blk.drain) os << ", after blocks 0-" << blk.drain - 1 << " drain";
         os << "\n";
         for (const Stream& s : blk.streams) {
             os << "  " << engine_name(s.engine) << ": " << s.commands.size() << " commands\n";

@@ -123,7 +123,7 @@ struct Stream {
 struct Block {
     std::string name;
     std::vector<uint32_t> deps;  // blocks that must finish before this starts
-    bool barrier = false;        // also waits for every earlier block (a global drain: print)
+    uint32_t drain = 0;          // also waits for every block numbered below this (print's global drain)
     uint16_t num_flags = 0;
     std::vector<Stream> streams;  // at most one per engine
 };

@@ -105,6 +105,7 @@ int64_t engine_limit(EngineKind k, const Config& c) {
 void check_program(const Program& p, const Config& c) {
     for (size_t b = 0; b < p.blocks.size(); ++b) {
         const Block& blk = p.blocks[b];
+        if (blk.drain > b) fail({b, nullptr, 0}, "drains blocks up to " + std::to_string(blk.drain) + ", not all earlier");
         for (uint32_t d : blk.deps)
             if (d >= b) fail({b, nullptr, 0}, "depends on block " + std::to_string(d) + ", which is not an earlier block");
         // Each flag must have one setting engine and at most one waiting

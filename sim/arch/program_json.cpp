@@ -251,14 +251,10 @@ Stream read_stream(const Reader& r, const json& v, const std::string& path, size
 }
 
 Block read_block(const Reader& r, const json& v, const std::string& path, size_t tag_count) {
-    r.object(v, path, {"name", "deps", "barrier", "num_flags", "streams"}, "a block");
+    r.object(v, path, {"name", "deps", "drain", "num_flags", "streams"}, "a block");
     Block b;
     if (v.contains("name")) b.name = r.string(v.at("name"), Reader::join(path, "name"));
-    if (v.contains("barrier")) {
-        const json& x = v.at("barrier");
-        if (!x.is_boolean()) r.fail(Reader::join(path, "barrier"), "expected true or false, got " + compact(x));
-        b.barrier = x.get<bool>();
-    }
+    if (v.contains("drain")) b.drain = uint32_t(r.unsigned_int(v.at("drain"), Reader::join(path, "drain"), kU32));
     if (v.contains("deps")) {
         const std::string p = Reader::join(path, "deps");
         const json& a = r.array(v.at("deps"), p);
@@ -317,7 +313,7 @@ json program_to_json(const Program& p) {
             streams.push_back({{"engine", engine_name(s.engine)}, {"commands", commands}});
         }
         json block = {{"name", b.name}, {"deps", b.deps}, {"num_flags", b.num_flags}, {"streams", streams}};
-        if (b.barrier) block["barrier"] = true;
+        if (b.drain) block["drain"] = b.drain;
         blocks.push_back(block);
     }
     json ops = json::array();

@@ -42,8 +42,8 @@ void Dispatcher::decide(uint64_t cycle) {
         const arch::Block& block = program_.blocks[b];
         bool ready = std::all_of(block.deps.begin(), block.deps.end(),
                                  [&](uint32_t d) { return end_[d] != kNotYet && end_[d] <= cycle; });
-        // A barrier block waits for the whole program before it to drain.
-        for (size_t e = 0; ready && block.barrier && e < b; ++e) ready = end_[e] != kNotYet && end_[e] <= cycle;
+        // After a print, the whole program before it must drain first.
+        for (size_t e = 0; ready && e < block.drain; ++e) ready = end_[e] != kNotYet && end_[e] <= cycle;
         if (!ready) continue;
         // A cluster that frees at this very cycle may already have reported it
         // (decisions for cycle e - 1 run at e): only count it from its cycle on.

@@ -64,15 +64,15 @@ TEST(Dispatch, DispatchLatency) {
 
 namespace {
 
-// A barrier block waits for every earlier block, not just its deps. Blocks
+// A block with drain = 2 waits for blocks 0 and 1, not just its deps. Blocks
 // 0 and 1 are 11-cycle MATMULs (start 1, end 12); block 1 has a second one
-// (end 23). Block 2 (barrier) starts the cycle after block 1 ends: 24.
+// (end 23). Block 2 starts the cycle after block 1 ends: 24.
 TEST(Dispatch, BarrierWaitsForEveryEarlierBlock) {
     arch::Program p;
     p.blocks.push_back(tiny());
     p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {matmul(4, 4, 4, DType::Float16), matmul(4, 4, 4, DType::Float16)})}));
     p.blocks.push_back(tiny());
-    p.blocks[2].barrier = true;
+    p.blocks[2].drain = 2;
     SimRun r = simulate(arch::default_config(), p);
     EXPECT_EQ(r.at(1, {EngineKind::Cube, 0}, 1).end, 23u);
     EXPECT_EQ(r.at(2, {EngineKind::Cube, 0}, 0).start, 24u);

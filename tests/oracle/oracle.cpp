@@ -354,9 +354,8 @@ struct Sim {
     bool ready(uint32_t block) const {
         for (uint32_t d : prog.blocks[block].deps)
             if (!ended[d]) return false;  // every end so far is <= now
-        if (prog.blocks[block].barrier)
-            for (uint32_t d = 0; d < block; ++d)
-                if (!ended[d]) return false;
+        for (uint32_t d = 0; d < prog.blocks[block].drain; ++d)
+            if (!ended[d]) return false;
         return true;
     }
 

@@ -130,7 +130,7 @@ inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
     b.name = "random" + std::to_string(index);
     for (uint32_t d = 0; d < index; ++d)
         if (r.chance(25)) b.deps.push_back(d);
-    b.barrier = index > 0 && r.chance(10);
+    if (index > 0 && r.chance(10)) b.drain = uint32_t(r.range(1, index));
     std::vector<arch::EngineId> engines;
     auto maybe = [&](arch::EngineKind k, int64_t count) {
         for (int i = 0; i < count; ++i)

@@ -1,0 +1,37 @@
+// What every operation's lowering works with: the graph, the hardware, the
+// program being built, and where each tensor lives in DDR.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dsl/block_builder.h"
+#include "dsl/task_graph.h"
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+
+namespace dsl {
+
+struct LowerContext {
+    LowerContext(const TaskGraph& g, const arch::Config& c, arch::Program& p) : graph(g), config(c), program(p), tags(p) {}
+
+    const TaskGraph& graph;
+    const arch::Config& config;
+    arch::Program& program;
+    TagTable tags;
+
+    // The operation being lowered: its index in Program::ops (for tags) and
+    // the blocks it must wait for (its producers', and a print's drain).
+    int32_t program_op = -1;
+    std::vector<uint32_t> deps;
+    uint32_t drain = 0;  // its blocks wait for blocks [0, drain) (after a print)
+
+    uint64_t ddr_addr(int tensor) const { return program.tensors[size_t(tensor)].ddr_addr; }
+    const TensorNode& tensor(int index) const { return graph.tensors[size_t(index)]; }
+    uint32_t tag(const std::string& label) { return tags(label, program_op); }
+
+    // Appends a finished block with the operation's dependencies.
+    void add_block(BlockBuilder& block);
+};
+
+}  // namespace dsl

@@ -1,0 +1,47 @@
+// print(...) is a synchronisation point, pypo.log(...) is not (the user
+// documents, section 5.2): a print drains all work before any later work.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+// Two independent 128x128x128 matmuls: one block each, so without a drain
+// they run side by side on clusters 0 and 1.
+std::string program(const std::string& between) {
+    return "import pypto as pypo\n"
+           "a = pypo.input('a', shape=(128, 128))\n"
+           "b = pypo.input('b', shape=(128, 128))\n"
+           "c = pypo.op.matmul(a, b)\n" +
+           between +
+           "\n"
+           "d = pypo.op.matmul(b, a)\n"
+           "pypo.output('c', c)\n"
+           "pypo.output('d', d)\n";
+}
+
+nlohmann::json report(const std::string& name, const std::string& between) {
+    std::string pto = write_file(name + ".pto", program(between));
+    std::string json = (scratch() / (name + ".json")).string();
+    Outcome o = run("-q --report-json '" + json + "' '" + pto + "'");
+    EXPECT_EQ(o.status, 0) << o.err;
+    return nlohmann::json::parse(slurp(json));
+}
+
+TEST(Sync, PrintDrainsButLogDoesNot) {
+    nlohmann::json logged = report("logged", "pypo.log('c is done', c)");
+    nlohmann::json printed = report("printed", "print('c is done', c)");
+    // With pypo.log both start at cycle 1 (dispatch_cycles = 1).
+    EXPECT_EQ(logged["ops"][1]["start"].get<uint64_t>(), 1u);
+    // With print, d's block starts the cycle after c's block ends.
+    uint64_t c_end = printed["ops"][0]["end"].get<uint64_t>();
+    EXPECT_EQ(printed["ops"][1]["start"].get<uint64_t>(), c_end + 1);
+    // The drain bubble is the whole of c: the run takes about twice as long.
+    EXPECT_GT(printed["total_cycles"].get<uint64_t>(), logged["total_cycles"].get<uint64_t>() + c_end / 2);
+}
+
+}  // namespace
