@@ -1,6 +1,8 @@
 #include "dsl/graph_format.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <sstream>
 
 namespace dsl {
@@ -28,7 +30,10 @@ std::string op_line(const TaskGraph& g, size_t i) {
     for (size_t k = 0; k < op.inputs.size(); ++k) s += (k ? ", " : "") + g.tensors[size_t(op.inputs[k])].name;
     for (const auto& [key, value] : op.attrs) s += ", " + key + "=" + attr_text(value);
     s += ")  -> " + tensor_type(g.tensors[size_t(op.output)]);
-    s += "  [" + std::string(op_kind_unit(op.kind));
+    // transpose(engine='dma') runs on a DMA engine, not the vector unit.
+    auto engine = op.attrs.find("engine");
+    bool on_dma = engine != op.attrs.end() && engine->second.s == "dma";
+    s += "  [" + std::string(on_dma ? "dma" : op_kind_unit(op.kind));
     if (!op.precision.empty()) s += ", precision " + op.precision;
     return s + "]  @" + where(op.loc);
 }
@@ -41,10 +46,12 @@ std::string move_line(const TaskGraph& g, const MoveNode& m) {
 // Items of one task level in program order: its ops, moves, logs and the
 // tasks it calls, so the listing reads like the program.
 struct Item {
-    int key;  // position in program order
+    int64_t key;  // position in program order; moves have none and come last
     std::string text;
     int child_task = -1;
 };
+
+constexpr int64_t kNoPosition = INT64_MAX;
 
 void list_level(const TaskGraph& g, int task, const std::string& indent, std::ostringstream& os);
 
@@ -66,21 +73,19 @@ int task_position(const TaskGraph& g, int task) {
 void list_level(const TaskGraph& g, int task, const std::string& indent, std::ostringstream& os) {
     std::vector<Item> items;
     for (size_t i = 0; i < g.ops.size(); ++i)
-        if (g.ops[i].task == task) items.push_back({int(i) * 4, "op " + std::to_string(i) + ": " + op_line(g, i)});
+        if (g.ops[i].task == task) items.push_back({int64_t(i) * 4, "op " + std::to_string(i) + ": " + op_line(g, i)});
     for (const MoveNode& m : g.moves)
-        if (m.task == task) items.push_back({-1, move_line(g, m)});
+        if (m.task == task) items.push_back({kNoPosition, move_line(g, m)});
     for (const LogNode& l : g.logs)
         if (l.task == task)
-            items.push_back({(l.after_op + 1) * 4 - 1,
+            items.push_back({int64_t(l.after_op + 1) * 4 - 1,
                              std::string(l.synchronous ? "print" : "log") + " \"" + l.text + "\"" +
                                  (l.synchronous ? "  (synchronisation point)" : "") + "  @" + where(l.loc)});
     for (size_t k = 0; k < g.tasks.size(); ++k)
-        if (g.tasks[k].parent == task) items.push_back({task_position(g, int(k)) * 4 - 2, "", int(k)});
-    // Moves have no op position of their own: keep them in the order written, after ops.
-    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-        int ka = a.key < 0 ? 1 << 30 : a.key, kb = b.key < 0 ? 1 << 30 : b.key;
-        return ka < kb;
-    });
+        if (g.tasks[k].parent == task) items.push_back({int64_t(task_position(g, int(k))) * 4 - 2, "", int(k)});
+    // Before op i come (in this order) the tasks and logs recorded before it:
+    // key 4i-2 for a task whose first op is i, 4i-1 for a log after op i-1.
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
     for (const Item& it : items) {
         if (it.child_task >= 0)
             list_task(g, it.child_task, indent, os);

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "dsl/value.h"
+
 namespace dsl {
 
 namespace {
@@ -89,11 +91,7 @@ Attr Attr::list(std::vector<int64_t> v) {
 std::string attr_text(const Attr& a) {
     switch (a.kind) {
     case Attr::Kind::Int: return std::to_string(a.i);
-    case Attr::Kind::Float: {
-        std::string s = std::to_string(a.f);
-        while (s.size() > 1 && s.back() == '0' && s[s.size() - 2] != '.') s.pop_back();
-        return s;
-    }
+    case Attr::Kind::Float: return float_repr(a.f);
     case Attr::Kind::Str: return "'" + a.s + "'";
     case Attr::Kind::Bool: return a.b ? "True" : "False";
     case Attr::Kind::Ints: {

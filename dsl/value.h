@@ -50,6 +50,11 @@ struct Value {
     bool is_sequence() const { return kind == Kind::Tuple || kind == Kind::List; }
 };
 
+// Python's repr of a float: the shortest text that reads back as the same
+// double, positional for exponents -4..15 ("10.0", "0.0001"), else
+// scientific ("1e+16", "1.5e-05").
+std::string float_repr(double d);
+
 // The Python type name used in messages: "int", "str", "tuple", "tensor", "module".
 std::string type_name(const Value& v);
 

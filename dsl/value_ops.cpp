@@ -222,6 +222,7 @@ bool contains(const Value& container, const Value& item, const SourceLoc& loc) {
             fail(loc, "'in <string>' requires string as left operand, not " + type_name(item));
         return container.s.find(item.s) != std::string::npos;
     }
+    if (container.kind == K::Dict) return dict_find(container, item) != nullptr;  // keys, as in Python
     if (!container.is_sequence()) fail(loc, "argument of type '" + type_name(container) + "' is not iterable");
     for (const Value& v : *container.items)
         if (values_equal(v, item)) return true;
