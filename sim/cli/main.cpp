@@ -28,7 +28,9 @@
 #include "sim/hw/chip.h"
 #include "sim/trace/atomic_file.h"
 #include "sim/trace/report.h"
+#include "sim/trace/chrome_trace.h"
 #include "sim/trace/timing_csv.h"
+#include "sim/trace/vcd_writer.h"
 
 namespace po = boost::program_options;
 
@@ -44,6 +46,8 @@ struct Options {
     std::string config;
     std::string report_json;
     std::string timing_csv;
+    std::string chrome_trace;
+    std::string vcd;
     std::string graph_dot;
     std::map<std::string, std::vector<int64_t>> shapes;
     bool dump_graph = false;
@@ -74,6 +78,10 @@ po::options_description visible_options() {
         ("emit-program-json", po::value<std::string>()->value_name("FILE"),
          "write the lowered command program to FILE as JSON and stop")
         ("report-json", po::value<std::string>()->value_name("FILE"), "also write the report as JSON to FILE")
+        ("trace", po::value<std::string>()->value_name("FILE"),
+         "write a Chrome/Perfetto trace (JSON): a track per engine, a slice per command, flag arrows")
+        ("vcd", po::value<std::string>()->value_name("FILE"),
+         "write a VCD for GTKWave: busy/command/queue per engine, bytes in flight per link")
         ("timing-csv", po::value<std::string>()->value_name("FILE"),
          "write every command's start and end cycle to FILE (CSV)")
         ("quiet,q", "do not print the text report");
@@ -115,6 +123,8 @@ int read_program_json(const std::string& path, const arch::Config& config, arch:
 int run(const Options& opt) {
     if (!opt.report_json.empty() && !writable("report-json", opt.report_json)) return kExitUsage;
     if (!opt.timing_csv.empty() && !writable("timing-csv", opt.timing_csv)) return kExitUsage;
+    if (!opt.chrome_trace.empty() && !writable("trace", opt.chrome_trace)) return kExitUsage;
+    if (!opt.vcd.empty() && !writable("vcd", opt.vcd)) return kExitUsage;
     if (!opt.graph_dot.empty() && !writable("graph-dot", opt.graph_dot)) return kExitUsage;
     if (!opt.emit_program_json.empty() && !writable("emit-program-json", opt.emit_program_json)) return kExitUsage;
     arch::Config config;
@@ -164,12 +174,16 @@ int run(const Options& opt) {
     }
 
     trace::TimingRecorder timing;
-    trace::RunStats stats = hw::simulate(config, program, opt.timing_csv.empty() ? nullptr : &timing);
+    bool record_timing = !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty();
+    trace::RunStats stats = hw::simulate(config, program, record_timing ? &timing : nullptr);
     trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config_name};
     if (!opt.report_json.empty())
         trace::write_file_atomically(opt.report_json, trace::report_json(stats, config, info).dump(2) + "\n");
     if (!opt.timing_csv.empty())
         trace::write_file_atomically(opt.timing_csv, trace::format_timing_csv(program, timing.records));
+    if (!opt.chrome_trace.empty())
+        trace::write_file_atomically(opt.chrome_trace, trace::format_chrome_trace(program, config, timing.records));
+    if (!opt.vcd.empty()) trace::write_file_atomically(opt.vcd, trace::format_vcd(program, config, timing.records));
     if (!opt.quiet) std::cout << trace::format_report(stats, config, info);
     return 0;
 }
@@ -221,6 +235,8 @@ int sc_main(int argc, char* argv[]) {
     if (vm.count("config")) opt.config = vm["config"].as<std::string>();
     if (vm.count("report-json")) opt.report_json = vm["report-json"].as<std::string>();
     if (vm.count("timing-csv")) opt.timing_csv = vm["timing-csv"].as<std::string>();
+    if (vm.count("trace")) opt.chrome_trace = vm["trace"].as<std::string>();
+    if (vm.count("vcd")) opt.vcd = vm["vcd"].as<std::string>();
     if (vm.count("shape")) {
         for (const std::string& spec : vm["shape"].as<std::vector<std::string>>()) {
             std::string name, error;

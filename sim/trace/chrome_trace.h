@@ -1,0 +1,20 @@
+// The Chrome Trace Event format (JSON) that Perfetto and chrome://tracing
+// load: one process per cluster (pid = cluster + 1), one thread per engine,
+// a slice per command with its operation, task, bytes and flags, a slice
+// per block on a "blocks" track, and flow arrows for every flag hand-off
+// between engines. Timestamps are real time in microseconds (cycles divided
+// by the clock); each slice's args also give its cycles.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+#include "sim/trace/recorder.h"
+
+namespace trace {
+
+std::string format_chrome_trace(const arch::Program& p, const arch::Config& c, std::vector<CommandRecord> records);
+
+}  // namespace trace
