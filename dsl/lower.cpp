@@ -4,7 +4,11 @@
 
 #include "dsl/diagnostics.h"
 #include "dsl/lower_context.h"
+#include "dsl/lower_conv.h"
+#include "dsl/lower_data_movement.h"
 #include "dsl/lower_matmul.h"
+#include "dsl/lower_vector.h"
+#include "dsl/lower_views.h"
 
 namespace dsl {
 
@@ -19,9 +23,14 @@ uint64_t tensor_bytes(const TensorNode& t) {
     return n;
 }
 
+// Every stored tensor gets its own DDR range; a view (dsl/lower_views.h)
+// gets its source's address and no range of its own.
 void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) {
     uint64_t next = 0;
-    for (const TensorNode& t : g.tensors) {
+    p.tensors.resize(g.tensors.size());
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const TensorNode& t = g.tensors[i];
+        if (view_source(g, int(i)) >= 0) continue;
         uint64_t bytes = tensor_bytes(t);
         if (t.placement != Placement::DDR)
             throw CompileError(t.loc, "tensor '" + t.name + "' is placed in " + placement_name(t.placement) +
@@ -30,8 +39,15 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) 
             throw CompileError(t.loc, "tensor '" + t.name + "' does not fit in DDR: the program's tensors need " +
                                           std::to_string(next + bytes) + " bytes, DDR has " +
                                           std::to_string(c.ddr_bytes()));
-        p.tensors.push_back({t.name, t.shape, t.dtype, next, bytes, tensor_role_name(t.role)});
+        p.tensors[i] = {t.name, t.shape, t.dtype, next, bytes, tensor_role_name(t.role)};
         next = (next + bytes + kDdrAlignment - 1) / kDdrAlignment * kDdrAlignment;
+    }
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const TensorNode& t = g.tensors[i];
+        int source = view_source(g, int(i));
+        if (source < 0) continue;
+        p.tensors[i] = {t.name, t.shape, t.dtype, p.tensors[size_t(source)].ddr_addr, tensor_bytes(t),
+                        std::string(tensor_role_name(t.role)) + ", view of " + g.tensors[size_t(source)].name};
     }
 }
 
@@ -67,13 +83,37 @@ arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::s
         ctx.program_op = int32_t(program.ops.size() - 1);
         switch (op.kind) {
         case OpKind::Matmul: lower_matmul_op(ctx, op); break;
+        case OpKind::Conv2d: lower_conv2d_op(ctx, op); break;
+        // Views emit nothing (dsl/lower_views.h); their consumers wait for
+        // the view's own producers, below.
+        case OpKind::Reshape:
+        case OpKind::Flatten:
+        case OpKind::Slide: break;
+        case OpKind::Concat: lower_concat_op(ctx, op); break;
+        case OpKind::Transpose:
+            // engine='dma' transposes in flight (dsl/lower_data_movement.h);
+            // the default runs on the vector unit.
+            if (op.attrs.at("engine").s == "dma") {
+                lower_transpose_dma_op(ctx, op);
+                break;
+            }
+            lower_vector_op(ctx, op);
+            break;
+        case OpKind::PixelShuffle: lower_pixel_shuffle_op(ctx, op); break;
         default:
+            // The vector unit's operations (dsl/lower_vector.h).
+            if (is_vector_lowered(op)) {
+                lower_vector_op(ctx, op);
+                break;
+            }
             // Until every operation has a lowering, the rest stop here, at
             // the call, rather than being skipped.
             throw CompileError(op.loc, std::string(op_kind_name(op.kind)) +
                                            " is not lowered yet: this version simulates matmul only");
         }
         for (uint32_t b = first; b < program.blocks.size(); ++b) op_blocks[i].push_back(b);
+        // An operation without commands (a view) stands for what it waited on.
+        if (first == program.blocks.size()) op_blocks[i] = ctx.deps;
     }
     return program;
 }

@@ -3,203 +3,103 @@
 #include <algorithm>
 
 #include "dsl/diagnostics.h"
+#include "dsl/lower_gemm.h"
 
 namespace dsl {
 
-namespace {
-
-using arch::EngineId;
-using arch::EngineKind;
-using arch::FlagId;
-using arch::Space;
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// Where the buffers of one block live in L1 and in each cube's L0.
-struct Layout {
-    int64_t e, eo;  // element bytes of A/B and of C
-    uint64_t l1_a[2], l1_b[2], l1_c;
-    uint64_t l0_a[2], l0_b[2], l0_c;
-
-    Layout(const MatmulTiling& t, const MatmulOperands& op)
-        : e(arch::dtype_bytes(op.in)), eo(arch::dtype_bytes(op.out)) {
-        uint64_t a_panel = uint64_t(t.block_rows() * t.kb * e);
-        uint64_t b_panel = uint64_t(t.kb * t.block_cols() * e);
-        l1_a[0] = 0, l1_a[1] = a_panel;
-        l1_b[0] = 2 * a_panel, l1_b[1] = 2 * a_panel + b_panel;
-        l1_c = 2 * (a_panel + b_panel);
-        uint64_t a_tile = uint64_t(t.mt * t.kt * e), b_tile = uint64_t(t.kt * t.nt * e);
-        l0_a[0] = 0, l0_a[1] = a_tile;
-        l0_b[0] = 2 * a_tile, l0_b[1] = 2 * a_tile + b_tile;
-        l0_c = 2 * (a_tile + b_tile);
-    }
-};
-
-// One cube's share of a block and the flags it synchronises through.
-struct CubeWork {
-    int index = 0;
-    int64_t row0 = 0, col0 = 0;  // offset of its C tile within the block
-    int64_t m = 0, n = 0;        // extent of its C tile
-    FlagId a_ready = 0, b_ready = 0, a_free = 0, b_free = 0, l0_ready = 0, l0_free = 0, c_done = 0, c_in_l1 = 0;
-};
-
-arch::DmaArgs copy2d(Space src, uint64_t src_addr, uint64_t src_stride, Space dst, uint64_t dst_addr,
-                     uint64_t dst_stride, int64_t rows, int64_t row_bytes) {
-    arch::DmaArgs d;
-    d.src = src, d.dst = dst;
-    d.src_addr = src_addr, d.dst_addr = dst_addr;
-    d.rows = uint32_t(rows), d.row_bytes = uint32_t(row_bytes);
-    d.src_stride = src_stride, d.dst_stride = dst_stride;
-    return d;
-}
-
-std::string range(int64_t from, int64_t size) { return std::to_string(from) + ":" + std::to_string(from + size); }
-
-}  // namespace
-
-void lower_matmul(LowerContext& ctx, const MatmulTiling& t, const MatmulOperands& op) {
-    const arch::Config& config = ctx.config;
-    const Layout L(t, op);
-    const int64_t e = L.e, eo = L.eo;
-    const int64_t dmas = config.dma_engines;
-    // With several DDR-side engines, A panels, B panels and write-backs each
-    // get their own queue so that one never waits behind another.
-    const EngineId load_a{EngineKind::ClusterDma, 0};
-    const EngineId load_b{EngineKind::ClusterDma, int(std::min<int64_t>(1, dmas - 1))};
-    const EngineId store_c{EngineKind::ClusterDma, int(std::min<int64_t>(2, dmas - 1))};
-    const uint32_t tag_a_l1 = ctx.tag(op.a_name + " panel -> L1");
-    const uint32_t tag_b_l1 = ctx.tag(op.b_name + " panel -> L1");
-    const uint32_t tag_a_l0 = ctx.tag(op.a_name + " tile -> L0");
-    const uint32_t tag_b_l0 = ctx.tag(op.b_name + " tile -> L0");
-    const uint32_t tag_mm = ctx.tag(op.c_name + " += " + op.a_name + " @ " + op.b_name);
-    const uint32_t tag_c_l1 = ctx.tag(op.c_name + " tile -> L1");
-    const uint32_t tag_c_ddr = ctx.tag(op.c_name + " tile -> DDR");
-    const int64_t steps = ceil_div(op.K, t.kb);
-
-    for (int64_t bi = 0; bi < ceil_div(op.M, t.block_rows()); ++bi) {
-        for (int64_t bj = 0; bj < ceil_div(op.N, t.block_cols()); ++bj) {
-            const int64_t row0 = bi * t.block_rows(), col0 = bj * t.block_cols();
-            const int64_t rows = std::min(t.block_rows(), op.M - row0);
-            const int64_t cols = std::min(t.block_cols(), op.N - col0);
-            BlockBuilder block(op.c_name + "[" + range(row0, rows) + ", " + range(col0, cols) + "]");
-
-            std::vector<CubeWork> cubes;
-            for (int64_t r = 0; r < t.grid_rows; ++r)
-                for (int64_t q = 0; q < t.grid_cols; ++q) {
-                    int64_t m = std::min(t.mt, rows - r * t.mt), n = std::min(t.nt, cols - q * t.nt);
-                    if (m <= 0 || n <= 0) continue;  // an edge block leaves this cube idle
-                    CubeWork w;
-                    w.index = int(r * t.grid_cols + q), w.row0 = r * t.mt, w.col0 = q * t.nt, w.m = m, w.n = n;
-                    for (FlagId* f : {&w.a_ready, &w.b_ready, &w.a_free, &w.b_free, &w.l0_ready, &w.l0_free,
-                                      &w.c_done, &w.c_in_l1})
-                        *f = block.new_flag();
-                    cubes.push_back(w);
-                }
-
-            // DDR -> L1: panel s goes to buffer s % 2 once every cube has
-            // finished reading panel s - 2 from it.
-            for (int64_t s = 0; s < steps; ++s) {
-                const int64_t k0 = s * t.kb, kb = std::min(t.kb, op.K - k0);
-                arch::Command a = dma_command(
-                    copy2d(Space::DDR, op.a_addr + uint64_t((row0 * op.K + k0) * e), uint64_t(op.K * e), Space::L1,
-                           L.l1_a[s % 2], uint64_t(t.kb * e), rows, kb * e),
-                    tag_a_l1);
-                arch::Command b = dma_command(
-                    copy2d(Space::DDR, op.b_addr + uint64_t((k0 * op.N + col0) * e), uint64_t(op.N * e), Space::L1,
-                           L.l1_b[s % 2], uint64_t(t.block_cols() * e), kb, cols * e),
-                    tag_b_l1);
-                for (const CubeWork& w : cubes) {
-                    if (s >= 2) a.waits.push_back(w.a_free), b.waits.push_back(w.b_free);
-                    a.sets.push_back(w.a_ready), b.sets.push_back(w.b_ready);
-                }
-                block.stream(load_a).push_back(std::move(a));
-                block.stream(load_b).push_back(std::move(b));
-            }
-
-            for (const CubeWork& w : cubes) {
-                const EngineId dma{EngineKind::CubeDma, w.index}, mac{EngineKind::Cube, w.index};
-                auto& moves = block.stream(dma);
-                auto& macs = block.stream(mac);
-                int64_t u = 0;  // L0 step: buffer u % 2, reused after the MATMUL of step u - 2
-                for (int64_t s = 0; s < steps; ++s) {
-                    const int64_t kb = std::min(t.kb, op.K - s * t.kb);
-                    const int64_t tiles = ceil_div(kb, t.kt);
-                    for (int64_t k = 0; k < tiles; ++k, ++u) {
-                        const int64_t kt = std::min(t.kt, kb - k * t.kt);
-                        arch::Command a = dma_command(
-                            copy2d(Space::L1, L.l1_a[s % 2] + uint64_t((w.row0 * t.kb + k * t.kt) * e),
-                                   uint64_t(t.kb * e), Space::L0, L.l0_a[u % 2], uint64_t(kt * e), w.m, kt * e),
-                            tag_a_l0);
-                        arch::Command b = dma_command(
-                            copy2d(Space::L1, L.l1_b[s % 2] + uint64_t((k * t.kt * t.block_cols() + w.col0) * e),
-                                   uint64_t(t.block_cols() * e), Space::L0, L.l0_b[u % 2], uint64_t(w.n * e), kt,
-                                   w.n * e),
-                            tag_b_l0);
-                        if (k == 0) a.waits.push_back(w.a_ready), b.waits.push_back(w.b_ready);
-                        if (u >= 2) a.waits.push_back(w.l0_free);
-                        if (k == tiles - 1) a.sets.push_back(w.a_free), b.sets.push_back(w.b_free);
-                        b.sets.push_back(w.l0_ready);
-                        moves.push_back(std::move(a));
-                        moves.push_back(std::move(b));
-
-                        arch::MatmulArgs mm;
-                        mm.m = uint32_t(w.m), mm.k = uint32_t(kt), mm.n = uint32_t(w.n);
-                        mm.dtype = op.in;
-                        mm.accumulate = u > 0;
-                        mm.a_addr = L.l0_a[u % 2], mm.b_addr = L.l0_b[u % 2], mm.c_addr = L.l0_c;
-                        arch::Command c = matmul_command(mm, tag_mm);
-                        c.waits.push_back(w.l0_ready);
-                        c.sets.push_back(w.l0_free);
-                        macs.push_back(std::move(c));
-                    }
-                }
-                macs.back().sets.push_back(w.c_done);
-
-                // Write-back: the float32 accumulator to L1 (narrowed in flight
-                // when C is float16), then L1 to C's rows in DDR.
-                arch::DmaArgs to_l1 = copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
-                                             L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
-                                             uint64_t(t.block_cols() * eo), w.m, w.n * eo);
-                to_l1.convert_f32_to_f16 = op.out == arch::DType::Float16;
-                arch::Command c1 = dma_command(to_l1, tag_c_l1);
-                c1.waits.push_back(w.c_done);
-                c1.sets.push_back(w.c_in_l1);
-                moves.push_back(std::move(c1));
-            }
-            for (const CubeWork& w : cubes) {
-                arch::Command c2 = dma_command(
-                    copy2d(Space::L1, L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
-                           uint64_t(t.block_cols() * eo), Space::DDR,
-                           op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo), uint64_t(op.N * eo),
-                           w.m, w.n * eo),
-                    tag_c_ddr);
-                c2.waits.push_back(w.c_in_l1);
-                block.stream(store_c).push_back(std::move(c2));
-            }
-            ctx.add_block(block);
+void apply_gemm_attrs(const OpNode& op, GemmShape& shape) {
+    const std::string kind = op_kind_name(op.kind);
+    for (const auto& [key, value] : op.attrs) {
+        if (key == "tile") {
+            shape.tile = value.ints;
+        } else if (key == "prefetch") {
+            shape.buffers = value.b ? 3 : 2;
+        } else if (key == "unroll") {
+            throw CompileError(op.loc, kind + ": unroll=" + attr_text(value) + " is not lowered yet");
         }
     }
 }
+
+MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& shape) {
+    const std::string kind = op_kind_name(op.kind);
+    // The tiling is chosen as for double buffering; prefetch then adds a
+    // third panel buffer to that block, with panels as deep as still fit.
+    GemmShape base = shape;
+    base.buffers = 2;
+    std::string why;
+    auto tiling = choose_matmul_tiling(ctx.config, base, why);
+    if (!tiling) throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why);
+    MatmulTiling t = *tiling;
+    if (shape.buffers != 2) {
+        t.buffers = shape.buffers;
+        t.kb = deepest_panel(ctx.config, shape, t);
+        if (t.kb == 0) {
+            MatmulTiling shallow = *tiling;
+            shallow.buffers = shape.buffers;
+            shallow.kb = shape.k_granule ? shape.k_granule : shallow.kt;
+            throw CompileError(op.loc, kind + ": prefetch=True needs " + std::to_string(l1_bytes_needed(shallow, shape)) +
+                                           " bytes of L1 for three panel buffers (block " +
+                                           std::to_string(shallow.block_rows()) + "x" + std::to_string(shallow.block_cols()) +
+                                           ", panels " + std::to_string(shallow.kb) + " deep), the cluster has " +
+                                           std::to_string(ctx.config.l1_bytes()));
+        }
+    }
+    return t;
+}
+
+namespace {
+
+// Element offset of batch item `index` (a multi-index over the output's
+// batch dims) in an operand whose batch dims `dims` broadcast against them.
+int64_t batch_offset(const std::vector<int64_t>& index, const std::vector<int64_t>& dims, int64_t matrix_elems) {
+    int64_t offset = 0, stride = matrix_elems;
+    for (size_t k = 0; k < dims.size(); ++k) {
+        size_t d = dims.size() - 1 - k, i = index.size() - 1 - k;
+        if (dims[d] > 1) offset += index[i] * stride;
+        stride *= dims[d];
+    }
+    return offset;
+}
+
+}  // namespace
 
 void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     const TensorNode& a = ctx.tensor(op.inputs[0]);
     const TensorNode& b = ctx.tensor(op.inputs[1]);
     const TensorNode& c = ctx.tensor(op.output);
-    if (a.shape.size() != 2 || b.shape.size() != 2)
-        throw CompileError(op.loc, "batched matmul is not lowered yet: this version simulates 2-D matmul only");
-    for (const auto& [key, value] : op.attrs)
-        throw CompileError(op.loc, "matmul: " + key + "=" + attr_text(value) + " is not lowered yet");
-    MatmulOperands m;
-    m.M = a.shape[0], m.K = a.shape[1], m.N = b.shape[1];
-    m.in = a.dtype, m.out = c.dtype;
-    m.a_addr = ctx.ddr_addr(op.inputs[0]);
-    m.b_addr = ctx.ddr_addr(op.inputs[1]);
-    m.c_addr = ctx.ddr_addr(op.output);
-    m.a_name = a.name, m.b_name = b.name, m.c_name = c.name;
-    std::string why;
-    auto tiling = choose_matmul_tiling(ctx.config, m.M, m.K, m.N, m.in, m.out, why);
-    if (!tiling) throw CompileError(op.loc, "matmul does not fit the hardware: " + why);
-    lower_matmul(ctx, *tiling, m);
+    GemmShape shape;
+    shape.M = a.shape[a.shape.size() - 2], shape.K = a.shape.back(), shape.N = b.shape.back();
+    shape.in = a.dtype, shape.out = c.dtype;
+    apply_gemm_attrs(op, shape);
+    const MatmulTiling t = gemm_tiling_or_fail(ctx, op, shape);
+
+    const std::vector<int64_t> a_batch(a.shape.begin(), a.shape.end() - 2), b_batch(b.shape.begin(), b.shape.end() - 2);
+    const std::vector<int64_t> batch(c.shape.begin(), c.shape.end() - 2);
+    int64_t items = 1;
+    for (int64_t d : batch) items *= d;
+    const int64_t e = arch::dtype_bytes(shape.in), eo = arch::dtype_bytes(shape.out);
+    std::vector<int64_t> index(batch.size(), 0);
+    for (int64_t item = 0; item < items; ++item) {
+        // index = item in row-major order over `batch`.
+        for (int64_t rest = item, k = int64_t(batch.size()) - 1; k >= 0; --k) {
+            index[size_t(k)] = rest % batch[size_t(k)];
+            rest /= batch[size_t(k)];
+        }
+        const RowMajorA a_op(ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_batch, shape.M * shape.K) * e),
+                             shape.K, shape.in);
+        GemmOperands g;
+        g.M = shape.M, g.K = shape.K, g.N = shape.N, g.in = shape.in, g.out = shape.out;
+        g.a = &a_op;
+        g.b_addr = ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
+        g.c_addr = ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
+        g.a_name = a.name, g.b_name = b.name, g.c_name = c.name;
+        if (!batch.empty()) {
+            g.block_name = c.name + "[";
+            for (size_t k = 0; k < index.size(); ++k) g.block_name += (k ? "," : "") + std::to_string(index[k]);
+            g.block_name += "]";
+        }
+        lower_gemm(ctx, t, g);
+    }
 }
 
 }  // namespace dsl

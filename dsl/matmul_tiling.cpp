@@ -30,61 +30,104 @@ void cube_grid(int64_t cubes, int64_t& rows, int64_t& cols) {
     cols = cubes / rows;
 }
 
+std::string tile_text(const std::vector<int64_t>& t) {
+    std::string s = "(";
+    for (size_t i = 0; i < t.size(); ++i) s += (i ? ", " : "") + std::to_string(t[i]);
+    return s + ")";
+}
+
+// Panel depths to try, shallowest first. A matmul doubles kt up to K
+// rounded to kt (as before there were convolutions); a convolution doubles
+// whole channels and also tries all of K, which is rarely a power of two
+// times kh * kw.
+std::vector<int64_t> panel_depths(const MatmulTiling& t, const GemmShape& g) {
+    std::vector<int64_t> v;
+    int64_t unit = g.k_granule ? g.k_granule : t.kt;
+    int64_t limit = round_up(g.K, unit);
+    for (int64_t kb = unit; kb <= limit; kb *= 2) v.push_back(kb);
+    if (g.k_granule && v.back() != limit) v.push_back(limit);
+    return v;
+}
+
 }  // namespace
 
-int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in, arch::DType /*out*/) {
+int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in) {
     int64_t e = arch::dtype_bytes(in);
     return 2 * (t.mt * t.kt + t.kt * t.nt) * e + t.mt * t.nt * 4;
 }
 
-int64_t l1_bytes_needed(const MatmulTiling& t, arch::DType in, arch::DType out) {
-    int64_t e = arch::dtype_bytes(in);
-    return 2 * (t.block_rows() * t.kb + t.kb * t.block_cols()) * e +
-           t.block_rows() * t.block_cols() * arch::dtype_bytes(out);
+int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g) {
+    int64_t e = arch::dtype_bytes(g.in);
+    int64_t a_panel = g.a_panel_bytes ? g.a_panel_bytes(t) : t.block_rows() * t.kb * e;
+    return t.buffers * (a_panel + t.kb * t.block_cols() * e) + t.block_rows() * t.block_cols() * arch::dtype_bytes(g.out);
 }
 
-std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, int64_t M, int64_t K, int64_t N,
-                                                 arch::DType in, arch::DType out, std::string& why) {
+int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t) {
+    int64_t best_kb = 0;
+    for (int64_t kb : panel_depths(t, g)) {
+        t.kb = kb;
+        if (l1_bytes_needed(t, g) > c.l1_bytes()) break;
+        best_kb = kb;
+    }
+    return best_kb;
+}
+
+std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, std::string& why) {
     MatmulTiling grid;
     cube_grid(c.cubes_per_cluster, grid.grid_rows, grid.grid_cols);
-    // A tile larger than a cube's share of the matrix only idles MACs.
+    grid.buffers = g.buffers;
     std::vector<MatmulTiling> fits_l0;
-    for (int64_t mt : extents(c.mac_rows, (M + grid.grid_rows - 1) / grid.grid_rows))
-        for (int64_t nt : extents(c.mac_cols, (N + grid.grid_cols - 1) / grid.grid_cols))
-            for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), K)) {
-                MatmulTiling t = grid;
-                t.mt = mt, t.nt = nt, t.kt = kt;
-                if (l0_bytes_needed(t, in, out) <= c.l0_bytes()) fits_l0.push_back(t);
-            }
-    if (fits_l0.empty()) {
+    if (!g.tile.empty()) {
+        // The program's tile: only its k (when not given) is searched.
         MatmulTiling t = grid;
-        t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = std::max(c.mac_rows, c.mac_cols);
-        why = "the smallest cube tile (" + std::to_string(t.mt) + "x" + std::to_string(t.kt) + "x" +
-              std::to_string(t.nt) + ") needs " + std::to_string(l0_bytes_needed(t, in, out)) +
-              " bytes of L0, the cube has " + std::to_string(c.l0_bytes());
-        return std::nullopt;
+        t.mt = g.tile[0], t.nt = g.tile[1];
+        std::vector<int64_t> ks = g.tile.size() > 2 ? std::vector<int64_t>{g.tile[2]}
+                                                    : extents(std::max(c.mac_rows, c.mac_cols), g.K);
+        for (int64_t kt : ks) {
+            t.kt = kt;
+            if (l0_bytes_needed(t, g.in) <= c.l0_bytes()) fits_l0.push_back(t);
+        }
+        std::reverse(fits_l0.begin(), fits_l0.end());  // deepest k first
+        if (fits_l0.empty()) {
+            t.kt = ks.front();
+            why = "tile=" + tile_text(g.tile) + " needs " + std::to_string(l0_bytes_needed(t, g.in)) +
+                  " bytes of L0 with double buffering" + (g.tile.size() > 2 ? "" : " (k = " + std::to_string(t.kt) + ")") +
+                  ", the cube has " + std::to_string(c.l0_bytes());
+            return std::nullopt;
+        }
+    } else {
+        // A tile larger than a cube's share of the matrix only idles MACs.
+        for (int64_t mt : extents(c.mac_rows, (g.M + grid.grid_rows - 1) / grid.grid_rows))
+            for (int64_t nt : extents(c.mac_cols, (g.N + grid.grid_cols - 1) / grid.grid_cols))
+                for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), g.K)) {
+                    MatmulTiling t = grid;
+                    t.mt = mt, t.nt = nt, t.kt = kt;
+                    if (l0_bytes_needed(t, g.in) <= c.l0_bytes()) fits_l0.push_back(t);
+                }
+        if (fits_l0.empty()) {
+            MatmulTiling t = grid;
+            t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = std::max(c.mac_rows, c.mac_cols);
+            why = "the smallest cube tile (" + std::to_string(t.mt) + "x" + std::to_string(t.kt) + "x" +
+                  std::to_string(t.nt) + ") needs " + std::to_string(l0_bytes_needed(t, g.in)) +
+                  " bytes of L0, the cube has " + std::to_string(c.l0_bytes());
+            return std::nullopt;
+        }
+        // Preference: larger area, then squarer, then taller, then deeper k.
+        auto key = [](const MatmulTiling& x) { return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt); };
+        std::sort(fits_l0.begin(), fits_l0.end(), [&](const MatmulTiling& a, const MatmulTiling& b) { return key(a) > key(b); });
     }
-    // Preference: larger area, then squarer, then taller, then deeper k.
-    auto key = [](const MatmulTiling& x) { return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt); };
-    std::sort(fits_l0.begin(), fits_l0.end(), [&](const MatmulTiling& a, const MatmulTiling& b) { return key(a) > key(b); });
     // The first tile whose block also fits L1, with the deepest panels that do.
     for (MatmulTiling t : fits_l0) {
-        int64_t best_kb = 0;
-        for (int64_t kb = t.kt; kb <= round_up(K, t.kt); kb *= 2) {
-            t.kb = kb;
-            if (l1_bytes_needed(t, in, out) > c.l1_bytes()) break;
-            best_kb = kb;
-        }
-        if (best_kb) {
+        if (int64_t best_kb = deepest_panel(c, g, t)) {
             t.kb = best_kb;
             return t;
         }
     }
     MatmulTiling t = fits_l0.back();
-    t.kb = t.kt;
-    why = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) +
-          " with double-buffered panels " + std::to_string(t.kb) + " deep) needs " +
-          std::to_string(l1_bytes_needed(t, in, out)) + " bytes of L1, the cluster has " + std::to_string(c.l1_bytes());
+    t.kb = panel_depths(t, g).front();
+    why = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) + " with " +
+          (t.buffers == 3 ? "triple" : "double") + "-buffered panels " + std::to_string(t.kb) + " deep) needs " +
+          std::to_string(l1_bytes_needed(t, g)) + " bytes of L1, the cluster has " + std::to_string(c.l1_bytes());
     return std::nullopt;
 }
 

@@ -1,16 +1,19 @@
-// Tile shapes for one matmul on the configured hardware.
+// Tile shapes for one GEMM (a matmul, or a convolution as an implicit GEMM)
+// on the configured hardware.
 //
 // Two levels: a cube tile (mt x kt of A, kt x nt of B, mt x nt of C) lives
 // in a cube's L0 with A and B double-buffered and C as a float32
 // accumulator; a block is the C region one cluster computes (its cubes in a
-// rows x cols grid of cube tiles), for which L1 stages double-buffered
-// panels of A (block rows x kb) and B (kb x block cols) plus the finished C
-// region on its way back to DDR.
+// rows x cols grid of cube tiles), for which L1 stages `buffers` panels of A
+// (block rows x kb) and of B (kb x block cols) plus the finished C region on
+// its way back to DDR.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
@@ -20,21 +23,44 @@ namespace dsl {
 struct MatmulTiling {
     int64_t mt = 0, nt = 0, kt = 0;     // cube tile
     int64_t grid_rows = 0, grid_cols = 0;  // cubes of a cluster, as a grid
-    int64_t kb = 0;                     // K extent of one L1 panel (multiple of kt)
+    int64_t kb = 0;                     // K extent of one L1 panel
+    int64_t buffers = 2;                // L1 panel buffers: 2 = double, 3 = prefetch one more
     int64_t block_rows() const { return grid_rows * mt; }
     int64_t block_cols() const { return grid_cols * nt; }
 };
 
-// Bytes a tiling needs in L0 and L1 (for the capacity checks and the docs).
-int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in, arch::DType out);
-int64_t l1_bytes_needed(const MatmulTiling& t, arch::DType in, arch::DType out);
+// What the tiling search needs to know about a GEMM C[M x N] = A[M x K] *
+// B[K x N] beyond its sizes.
+struct GemmShape {
+    int64_t M = 0, K = 0, N = 0;
+    arch::DType in = arch::DType::Float16, out = arch::DType::Float16;
+    // Panels are power-of-two multiples of this many K elements (a
+    // convolution's kh * kw, so a panel holds whole input channels), or of
+    // kt when 0 (a matmul).
+    int64_t k_granule = 0;
+    // L1 bytes of one A panel buffer; empty = block_rows x kb elements (a
+    // row-major A). A convolution's panel is the input rows with halo.
+    std::function<int64_t(const MatmulTiling&)> a_panel_bytes;
+    int64_t buffers = 2;
+    // tile=(m, n) or (m, n, k) as the program gave it; empty = search.
+    std::vector<int64_t> tile;
+};
 
-// Chooses the tiling for C[M x N] = A[M x K] * B[K x N]: the largest cube
-// tile area (fewest bytes over L1 -> L0 per MAC) that fits L0, then the
-// largest kt; then the largest power-of-two multiple of kt as kb that fits
-// L1, moving to smaller tiles when no panel fits. Returns nullopt and sets
-// `why` if even the smallest tiles do not fit.
-std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, int64_t M, int64_t K, int64_t N,
-                                                 arch::DType in, arch::DType out, std::string& why);
+// Bytes a tiling needs in L0 and L1 (for the capacity checks and the docs).
+int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in);
+int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g);
+
+// The deepest panel kb for tiling `t` (its tile, grid and buffers) whose
+// block fits L1; 0 if not even the shallowest does.
+int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t);
+
+// Chooses the tiling: the largest cube tile area (fewest bytes over L1 ->
+// L0 per MAC) that fits L0, then the squarest, the tallest, the largest kt;
+// then the deepest panel kb (a power-of-two multiple of kt, or of the
+// granule) whose block fits L1, moving to smaller tiles when no panel fits.
+// A given tile is taken as is (its k searched when not given). Returns
+// nullopt and sets `why` ("needs N bytes of L0 ..., the cube has M") when
+// nothing fits.
+std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, std::string& why);
 
 }  // namespace dsl

@@ -17,6 +17,10 @@ const char* space_name(Space s) {
     return "?";
 }
 
+const char* rearrange_kind_name(Rearrange::Kind k) {
+    return k == Rearrange::Kind::Transpose ? "transpose" : "pixel_shuffle";
+}
+
 std::string engine_name(EngineId e) {
     switch (e.kind) {
     case EngineKind::ClusterDma: return "dma" + std::to_string(e.index);
@@ -87,6 +91,18 @@ void append_flags(std::ostringstream& os, const char* what, const std::vector<Fl
     os << ")";
 }
 
+// "a" or "a,b" when the two differ.
+std::string pair(uint32_t a, uint32_t b) { return a == b ? std::to_string(a) : std::to_string(a) + "," + std::to_string(b); }
+
+// "im2col 3x3/s1/p1 of 64x6x56 at pixel 0, k 0"
+std::string format_im2col(const Im2col& i) {
+    std::ostringstream os;
+    os << "im2col " << i.kh << "x" << i.kw << "/s" << pair(i.stride_h, i.stride_w) << "/p" << pair(i.pad_h, i.pad_w)
+       << " of " << i.channels << "x" << i.height << "x" << i.width << " ow " << i.out_w << " at pixel " << i.pixel0
+       << ", k " << i.k0 << " " << i.element_bytes << "B";
+    return os.str();
+}
+
 }  // namespace
 
 std::string format_command(const Program& p, const Command& c) {
@@ -97,6 +113,12 @@ std::string format_command(const Program& p, const Command& c) {
            << hex(d.dst_addr) << "  " << d.rows << "x" << d.row_bytes << "B";
         if (d.rows > 1) os << " stride " << d.src_stride << "/" << d.dst_stride;
         if (d.convert_f32_to_f16) os << " f32->f16";
+        if (d.im2col) os << " " << format_im2col(*d.im2col);
+        if (d.rearrange) {
+            os << " " << rearrange_kind_name(d.rearrange->kind);
+            if (d.rearrange->kind == Rearrange::Kind::PixelShuffle) os << " x" << d.rearrange->factor;
+            os << " " << d.rearrange->element_bytes << "B";
+        }
     } else if (c.op == Opcode::Vector) {
         const VectorArgs& v = c.vec;
         os << "VECTOR " << vector_op_name(v.op) << " " << v.rows << "x" << v.cols << " " << dtype_name(v.dtype);

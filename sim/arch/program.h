@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,48 @@ enum class Opcode : uint8_t { Dma, Matmul, Vector };
 // and L0 the cluster's L1 port. `convert` narrows float32 to float16 in flight
 // (the cube's accumulator written back as float16): addresses and strides
 // count the destination's bytes, the source holds twice as many.
+// The im2col addressing of a convolution, done by a cube's DMA engine while
+// it loads L0 (a descriptor: it changes which bytes are read, not how many
+// cross the link, so timing is by rows x row_bytes as for any DMA, §6).
+// The source is a slab of `channels x height x width` elements in L1 at
+// src_addr (the input rows a block of output pixels needs); the destination
+// is `rows x row_bytes / element_bytes` elements of the im2col matrix, row
+// after row: row r is output pixel pixel0 + r of the slab, numbered row-major
+// with out_w pixels per output row; column j is patch element k0 + j in
+// (channel, ky, kx) order. Pixel (oy, ox) and element (c, ky, kx) read
+// slab[c][oy * stride_h + ky - pad_h][ox * stride_w + kx - pad_w], and zero
+// outside the slab: padding is generated, never loaded. pad_h is the
+// padding above this slab (the convolution's for the image's top rows, 0
+// for a slab that starts lower).
+struct Im2col {
+    uint32_t channels = 0, height = 0, width = 0;
+    uint32_t kh = 0, kw = 0;
+    uint32_t stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
+    uint32_t out_w = 0;   // output pixels per output row
+    uint32_t pixel0 = 0;  // the slab's output pixel in row 0 of the tile
+    uint32_t k0 = 0;      // the patch element in column 0 of the tile
+    uint32_t element_bytes = 2;
+    uint64_t slab_bytes() const { return uint64_t(channels) * height * width * element_bytes; }
+    // Output rows whose windows start inside the padded slab: oy * stride_h - pad_h < height.
+    uint64_t out_rows() const { return (uint64_t(height) + pad_h - 1) / stride_h + 1; }
+};
+
+// An element rearrangement a cluster DMA engine applies in flight (also a
+// descriptor: the link moves rows x row_bytes bytes either way, §6).
+// Transpose: the source is a rows x (row_bytes / e) matrix (src_stride
+// apart); the destination receives its transpose, row_bytes / e rows of
+// rows * e bytes, dst_stride apart. PixelShuffle (depth to space, factor r):
+// the source holds r*r planes of (rows / r) x (row_bytes / (r e)) elements
+// one after another, contiguous; plane i*r + j lands on destination rows
+// y*r + i, columns x*r + j of the rows x row_bytes destination.
+struct Rearrange {
+    enum class Kind : uint8_t { Transpose, PixelShuffle };
+    Kind kind = Kind::Transpose;
+    uint32_t element_bytes = 2;
+    uint32_t factor = 0;  // PixelShuffle's r; 0 for Transpose
+};
+const char* rearrange_kind_name(Rearrange::Kind k);  // "transpose", "pixel_shuffle"
+
 struct DmaArgs {
     Space src = Space::DDR;
     Space dst = Space::L1;
@@ -58,6 +101,8 @@ struct DmaArgs {
     uint64_t src_stride = 0;
     uint64_t dst_stride = 0;
     bool convert_f32_to_f16 = false;
+    std::optional<Im2col> im2col;        // cube DMA, L1 -> L0 only
+    std::optional<Rearrange> rearrange;  // cluster DMA only
     uint64_t bytes() const { return uint64_t(rows) * row_bytes; }
 };
 

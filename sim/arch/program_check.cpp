@@ -44,6 +44,53 @@ bool link_allowed(EngineKind k, const DmaArgs& d) {
     return false;
 }
 
+bool valid_element(uint32_t e) { return e == 2 || e == 4; }
+
+// The im2col descriptor (program.h): a cube DMA engine generating a tile of
+// the im2col matrix from an input slab in L1.
+void check_im2col(const Where& w, const Config& c, EngineKind k, const DmaArgs& d) {
+    const Im2col& i = *d.im2col;
+    if (k != EngineKind::CubeDma || d.src != Space::L1 || d.dst != Space::L0)
+        fail(w, "im2col addressing is only done by a cube DMA engine loading L1 -> L0");
+    if (d.convert_f32_to_f16 || d.rearrange) fail(w, "im2col cannot be combined with another conversion");
+    if (!i.channels || !i.height || !i.width || !i.kh || !i.kw || !i.stride_h || !i.stride_w || !i.out_w)
+        fail(w, "im2col needs positive channels, height, width, kernel, stride and out_w");
+    if (!valid_element(i.element_bytes)) fail(w, "im2col element_bytes must be 2 or 4, got " + std::to_string(i.element_bytes));
+    if (d.row_bytes % i.element_bytes) fail(w, "im2col row of " + std::to_string(d.row_bytes) + " bytes is not whole elements");
+    if (d.src_stride != 0) fail(w, "im2col reads its slab by the descriptor: src_stride must be 0");
+    uint64_t cols = d.row_bytes / i.element_bytes, k_total = uint64_t(i.channels) * i.kh * i.kw;
+    if (i.k0 + cols > k_total)
+        fail(w, "im2col columns " + std::to_string(i.k0) + ".." + std::to_string(i.k0 + cols) + " exceed the " +
+                    std::to_string(k_total) + " patch elements of the slab");
+    if (uint64_t(i.out_w - 1) * i.stride_w >= uint64_t(i.width) + i.pad_w)
+        fail(w, "im2col out_w " + std::to_string(i.out_w) + " has windows starting right of the slab");
+    uint64_t pixels = i.out_rows() * i.out_w;
+    if (i.pixel0 + uint64_t(d.rows) > pixels)
+        fail(w, "im2col pixels " + std::to_string(i.pixel0) + ".." + std::to_string(i.pixel0 + uint64_t(d.rows)) +
+                    " exceed the " + std::to_string(pixels) + " output pixels of the slab");
+    check_region(w, c, Space::L1, d.src_addr, 1, i.slab_bytes(), 0, "im2col slab");
+}
+
+// A cluster DMA engine's in-flight transpose or pixel shuffle (program.h).
+void check_rearrange(const Where& w, EngineKind k, const DmaArgs& d) {
+    const Rearrange& r = *d.rearrange;
+    const std::string what = rearrange_kind_name(r.kind);
+    if (k != EngineKind::ClusterDma) fail(w, "only a cluster DMA engine can " + what + " in flight");
+    if (d.convert_f32_to_f16) fail(w, what + " cannot be combined with another conversion");
+    if (!valid_element(r.element_bytes)) fail(w, what + " element_bytes must be 2 or 4, got " + std::to_string(r.element_bytes));
+    if (r.kind == Rearrange::Kind::Transpose) {
+        if (r.factor != 0) fail(w, "transpose takes no factor");
+        if (d.row_bytes % r.element_bytes) fail(w, "transpose row of " + std::to_string(d.row_bytes) + " bytes is not whole elements");
+        if (d.row_bytes / r.element_bytes > 1 && d.dst_stride < uint64_t(d.rows) * r.element_bytes)
+            fail(w, "transpose destination stride smaller than its row of " + std::to_string(uint64_t(d.rows) * r.element_bytes) + " bytes");
+    } else {
+        if (r.factor == 0) fail(w, "pixel_shuffle needs a factor");
+        if (d.rows % r.factor || d.row_bytes % (uint64_t(r.factor) * r.element_bytes))
+            fail(w, "pixel_shuffle x" + std::to_string(r.factor) + " does not divide " + std::to_string(d.rows) + "x" +
+                        std::to_string(d.row_bytes) + "B into whole planes");
+    }
+}
+
 void check_vector(const Where& w, const Config& c, const VectorArgs& v) {
     if (w.stream->engine.kind != EngineKind::Vector) fail(w, "only a vector unit executes VECTOR");
     if (v.rows == 0 || v.cols == 0) fail(w, "empty VECTOR (rows and cols must be positive)");
@@ -70,13 +117,27 @@ void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t
         if (d.rows == 0 || d.row_bytes == 0) fail(w, "empty DMA transfer");
         // TLM-2.0 payload lengths are 32-bit: one command moves less than 4 GiB.
         if (d.bytes() > 0xffffffffull) fail(w, "DMA transfer of " + std::to_string(d.bytes()) + " bytes exceeds 4 GiB - 1");
-        if (d.rows > 1 && (d.src_stride < d.row_bytes * (d.convert_f32_to_f16 ? 2u : 1u) || d.dst_stride < d.row_bytes))
+        if (d.im2col) check_im2col(w, c, k, d);
+        if (d.rearrange) check_rearrange(w, k, d);
+        const bool transpose = d.rearrange && d.rearrange->kind == Rearrange::Kind::Transpose;
+        const bool shuffle = d.rearrange && d.rearrange->kind == Rearrange::Kind::PixelShuffle;
+        // The descriptors define their own source (im2col, pixel_shuffle) or
+        // destination (transpose) shapes; the strides of the rest apply.
+        bool src_strided = !d.im2col && !shuffle, dst_strided = !transpose;
+        if (d.rows > 1 && ((src_strided && d.src_stride < d.row_bytes * (d.convert_f32_to_f16 ? 2u : 1u)) ||
+                           (dst_strided && d.dst_stride < d.row_bytes)))
             fail(w, "DMA stride smaller than its row");
         if (d.convert_f32_to_f16 && !(d.src == Space::L0 && d.dst == Space::L1))
             fail(w, "float32->float16 conversion is only done writing L0 back to L1");
         uint64_t src_row = d.convert_f32_to_f16 ? uint64_t(d.row_bytes) * 2 : d.row_bytes;
-        check_region(w, c, d.src, d.src_addr, d.rows, src_row, d.src_stride, "source");
-        check_region(w, c, d.dst, d.dst_addr, d.rows, d.row_bytes, d.dst_stride, "destination");
+        if (shuffle) check_region(w, c, d.src, d.src_addr, 1, d.bytes(), 0, "source");
+        else if (!d.im2col) check_region(w, c, d.src, d.src_addr, d.rows, src_row, d.src_stride, "source");
+        if (transpose) {
+            uint64_t e = d.rearrange->element_bytes;
+            check_region(w, c, d.dst, d.dst_addr, d.row_bytes / e, d.rows * e, d.dst_stride, "destination");
+        } else {
+            check_region(w, c, d.dst, d.dst_addr, d.rows, d.row_bytes, d.dst_stride, "destination");
+        }
     } else if (cmd.op == Opcode::Vector) {
         check_vector(w, c, cmd.vec);
     } else {

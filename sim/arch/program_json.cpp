@@ -30,6 +30,18 @@ json command_json(const Command& c) {
              {"src_addr", d.src_addr}, {"dst_addr", d.dst_addr},      {"rows", d.rows},
              {"row_bytes", d.row_bytes}, {"src_stride", d.src_stride}, {"dst_stride", d.dst_stride},
              {"convert_f32_to_f16", d.convert_f32_to_f16}};
+        if (d.im2col) {
+            const Im2col& i = *d.im2col;
+            j["im2col"] = {{"channels", i.channels}, {"height", i.height},     {"width", i.width},
+                           {"kh", i.kh},             {"kw", i.kw},             {"stride_h", i.stride_h},
+                           {"stride_w", i.stride_w}, {"pad_h", i.pad_h},       {"pad_w", i.pad_w},
+                           {"out_w", i.out_w},       {"pixel0", i.pixel0},     {"k0", i.k0},
+                           {"element_bytes", i.element_bytes}};
+        }
+        if (d.rearrange)
+            j["rearrange"] = {{"kind", rearrange_kind_name(d.rearrange->kind)},
+                              {"element_bytes", d.rearrange->element_bytes},
+                              {"factor", d.rearrange->factor}};
         break;
     }
     case Opcode::Matmul: {
@@ -169,6 +181,43 @@ std::vector<FlagId> read_flags(const Reader& r, const json& v, const std::string
     return out;
 }
 
+Im2col read_im2col(const Reader& r, const json& v, const std::string& path) {
+    r.object(v, path, {"channels", "height", "width", "kh", "kw", "stride_h", "stride_w", "pad_h", "pad_w", "out_w",
+                       "pixel0", "k0", "element_bytes"},
+             "im2col");
+    Im2col i;
+    for (const auto& item : v.items()) {
+        const std::string& k = item.key();
+        const uint32_t x = uint32_t(r.unsigned_int(item.value(), Reader::join(path, k), kU32));
+        if (k == "channels") i.channels = x;
+        else if (k == "height") i.height = x;
+        else if (k == "width") i.width = x;
+        else if (k == "kh") i.kh = x;
+        else if (k == "kw") i.kw = x;
+        else if (k == "stride_h") i.stride_h = x;
+        else if (k == "stride_w") i.stride_w = x;
+        else if (k == "pad_h") i.pad_h = x;
+        else if (k == "pad_w") i.pad_w = x;
+        else if (k == "out_w") i.out_w = x;
+        else if (k == "pixel0") i.pixel0 = x;
+        else if (k == "k0") i.k0 = x;
+        else if (k == "element_bytes") i.element_bytes = x;
+    }
+    return i;
+}
+
+Rearrange read_rearrange(const Reader& r, const json& v, const std::string& path) {
+    r.object(v, path, {"kind", "element_bytes", "factor"}, "rearrange");
+    if (!v.contains("kind")) r.fail(path, "missing key \"kind\" (\"transpose\" or \"pixel_shuffle\")");
+    Rearrange a;
+    a.kind = Rearrange::Kind(
+        r.name(v.at("kind"), Reader::join(path, "kind"), 2, [](int i) { return rearrange_kind_name(Rearrange::Kind(i)); }));
+    if (v.contains("element_bytes"))
+        a.element_bytes = uint32_t(r.unsigned_int(v.at("element_bytes"), Reader::join(path, "element_bytes"), kU32));
+    if (v.contains("factor")) a.factor = uint32_t(r.unsigned_int(v.at("factor"), Reader::join(path, "factor"), kU32));
+    return a;
+}
+
 Command read_command(const Reader& r, const json& v, const std::string& path, size_t tag_count) {
     if (!v.is_object()) r.fail(path, "expected an object, got " + compact(v));
     if (!v.contains("op")) r.fail(path, "missing key \"op\" (\"dma\", \"matmul\" or \"vector\")");
@@ -180,7 +229,7 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
     case Opcode::Dma:
         r.object(v, path,
                  {"op", "src", "dst", "src_addr", "dst_addr", "rows", "row_bytes", "src_stride", "dst_stride",
-                  "convert_f32_to_f16", "waits", "sets", "tag"},
+                  "convert_f32_to_f16", "im2col", "rearrange", "waits", "sets", "tag"},
                  what);
         break;
     case Opcode::Matmul:
@@ -215,6 +264,8 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
         else if (k == "src_stride") c.dma.src_stride = r.unsigned_int(x, p, kU64);
         else if (k == "dst_stride") c.dma.dst_stride = r.unsigned_int(x, p, kU64);
         else if (k == "convert_f32_to_f16") c.dma.convert_f32_to_f16 = r.boolean(x, p);
+        else if (k == "im2col") c.dma.im2col = read_im2col(r, x, p);
+        else if (k == "rearrange") c.dma.rearrange = read_rearrange(r, x, p);
         // MATMUL
         else if (k == "m") c.mm.m = uint32_t(r.unsigned_int(x, p, kU32));
         else if (k == "k") c.mm.k = uint32_t(r.unsigned_int(x, p, kU32));

@@ -201,6 +201,59 @@ INSTANTIATE_TEST_SUITE_P(
         Stress{"big_mac", R"({"cube": {"mac_rows": 16, "mac_cols": 8, "fp32_passes": 4, "l0_bytes_per_cycle": 64}})"}),
     [](const testing::TestParamInfo<Stress>& i) { return std::string(i.param.name); });
 
+// The convolution and data-movement lowerings (dsl/lower_conv.h,
+// dsl/lower_data_movement.h): im2col loads, transposed weight panels,
+// batched GEMMs, in-flight transposes and shuffles, each timed by its bytes.
+const char* kConvSource =
+    "import pypto as pypo\n"
+    "x = pypo.input(\"x\", shape=(2, 16, 20, 20), dtype=\"float16\")\n"
+    "w = pypo.weight(\"w\", shape=(24, 16, 3, 3), dtype=\"float16\")\n"
+    "v = pypo.weight(\"v\", shape=(8, 24, 1, 1), dtype=\"float16\")\n"
+    "y = pypo.op.conv2d(pypo.op.conv2d(x, w, padding=1), v, stride=2)\n"
+    "pypo.output(\"y\", y)\n";
+
+TEST(OracleCrossCheck, Conv2dChain) {
+    TempDir dir;
+    cross_check(dir.file("conv.pto", kConvSource));
+}
+
+TEST(OracleCrossCheck, Conv2dSmallL0TwoDmaEngines) {
+    TempDir dir;
+    cross_check(dir.file("conv.pto", kConvSource), R"({"cube": {"l0_kib": 4}, "cluster": {"dma_engines": 2}})");
+}
+
+TEST(OracleCrossCheck, BatchedMatmulWithPrefetch) {
+    TempDir dir;
+    cross_check(dir.file("bmm.pto",
+                         "import pypto as pypo\n"
+                         "q = pypo.input(\"q\", shape=(3, 128, 64), dtype=\"float16\")\n"
+                         "k = pypo.input(\"k\", shape=(64, 192), dtype=\"float16\")\n"
+                         "s = pypo.op.matmul(q, k)\n"
+                         "t = pypo.op.matmul(s, pypo.op.reshape(k, (192, 64)), prefetch=True)\n"
+                         "pypo.output(\"t\", t)\n"));
+}
+
+const char* kMovesSource =
+    "import pypto as pypo\n"
+    "x = pypo.input(\"x\", shape=(384, 640), dtype=\"float16\")\n"
+    "z = pypo.input(\"z\", shape=(1, 18, 10, 12), dtype=\"float16\")\n"
+    "t = pypo.op.transpose(x, engine='dma')\n"
+    "c = pypo.op.concat([t, pypo.op.transpose(x, perm=(1, 0), engine='dma')], axis=1)\n"
+    "p = pypo.op.pixel_shuffle(z, 3)\n"
+    "pypo.output(\"c\", c)\n"
+    "pypo.output(\"p\", p)\n";
+
+TEST(OracleCrossCheck, DmaTransposeConcatPixelShuffle) {
+    TempDir dir;
+    cross_check(dir.file("moves.pto", kMovesSource));
+}
+
+TEST(OracleCrossCheck, DataMovementTwoDmaEnginesOddBursts) {
+    TempDir dir;
+    cross_check(dir.file("moves.pto", kMovesSource),
+                R"({"cluster": {"dma_engines": 2, "l1_kib": 96}, "ddr": {"burst_bytes": 48}, "chip": {"clusters": 3}})");
+}
+
 // A larger run (~1M cycles) also checks that the oracle is fast enough.
 TEST(OracleCrossCheck, Gemm512x512x1024) {
     TempDir dir;
@@ -209,5 +262,61 @@ TEST(OracleCrossCheck, Gemm512x512x1024) {
 
 // models/gemm_2048.pto, the acceptance model: ~34M cycles, ~5 s of oracle time.
 TEST(OracleCrossCheck, Gemm2048) { cross_check(model("gemm_2048.pto")); }
+
+// Vector operations (dsl/lower_vector*.cpp): the streamed pipeline with one
+// and two DMA engines, broadcast parameters, multi-command chunks, window
+// reductions in planes and bands, tiles, and a vector-bound configuration.
+std::string vector_source(const std::string& shape, const std::string& call, const std::string& extra = "") {
+    return "import pypto as pypo\n" + extra + "x = pypo.input(\"x\", shape=" + shape +
+           ", dtype=\"float16\")\ny = " + call + "\npypo.output(\"y\", y)\n";
+}
+
+TEST(OracleCrossCheck, VectorRelu) {
+    TempDir dir;
+    cross_check(dir.file("relu.pto", vector_source("(1, 64, 112, 112)", "pypo.op.relu(x)")));
+}
+
+TEST(OracleCrossCheck, VectorReluTwoDmaEngines) {
+    TempDir dir;
+    cross_check(dir.file("relu.pto", vector_source("(1, 64, 112, 112)", "pypo.op.relu(x)")),
+                R"({"cluster": {"dma_engines": 2}})");
+}
+
+TEST(OracleCrossCheck, VectorBatchNormAddRelu) {
+    TempDir dir;
+    cross_check(dir.file("bn.pto", vector_source("(1, 64, 56, 56)", "pypo.op.relu(pypo.op.add(pypo.op.batch_norm(x), x))")));
+}
+
+TEST(OracleCrossCheck, VectorSoftmaxLayerNormMixedPrecision) {
+    TempDir dir;
+    cross_check(dir.file("sm.pto", vector_source("(256, 512)",
+                                                 "pypo.op.layer_norm(pypo.op.cast(pypo.op.softmax(x, dtype='float32'), "
+                                                 "dtype='float16'))")));
+}
+
+TEST(OracleCrossCheck, VectorPoolingAndReductions) {
+    TempDir dir;
+    cross_check(dir.file("pool.pto",
+                         vector_source("(1, 64, 112, 112)",
+                                       "pypo.op.reduce_mean(pypo.op.max_pool(x, window=3, stride=2, padding=1), axis=1)")));
+}
+
+TEST(OracleCrossCheck, VectorSlideBands) { cross_check(model("slide.pto")); }
+
+TEST(OracleCrossCheck, VectorTransposes) {
+    TempDir dir;
+    cross_check(dir.file("t.pto", vector_source("(384, 12, 64)",
+                                                "pypo.op.transpose(pypo.op.transpose(x, perm=(1, 0, 2)))")));
+}
+
+TEST(OracleCrossCheck, VectorBoundConfig) {
+    TempDir dir;
+    cross_check(dir.file("g.pto", vector_source("(64, 4096)", "pypo.op.gelu(pypo.op.mul(x, 0.5))",
+                                                "pypo.config.MAX_PARALLEL = 3\n")),
+                R"({"vector": {"bytes_per_cycle": 16, "pipeline_cycles": 0, "transcendental_passes": 7},
+                    "ddr": {"latency_cycles": 3}, "sync": {"flag_latency_cycles": 5}})");
+}
+
+TEST(OracleCrossCheck, ResnetBlockModel) { cross_check(model("resnet_block.pto")); }
 
 }  // namespace

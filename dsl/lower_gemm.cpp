@@ -1,0 +1,204 @@
+#include "dsl/lower_gemm.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace dsl {
+
+namespace {
+
+using arch::EngineId;
+using arch::EngineKind;
+using arch::FlagId;
+using arch::Space;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Where the buffers of one block live in L1 and in each cube's L0.
+struct Layout {
+    int64_t e, eo;  // element bytes of A/B and of C
+    std::vector<uint64_t> l1_a, l1_b;  // one per panel buffer
+    uint64_t l1_c;
+    uint64_t l0_a[2], l0_b[2], l0_c;
+
+    Layout(const MatmulTiling& t, const GemmOperands& op)
+        : e(arch::dtype_bytes(op.in)), eo(arch::dtype_bytes(op.out)) {
+        uint64_t a_panel = uint64_t(op.a->panel_bytes(t));
+        uint64_t b_panel = uint64_t(t.kb * t.block_cols() * e);
+        for (int64_t i = 0; i < t.buffers; ++i) l1_a.push_back(uint64_t(i) * a_panel);
+        for (int64_t i = 0; i < t.buffers; ++i) l1_b.push_back(uint64_t(t.buffers) * a_panel + uint64_t(i) * b_panel);
+        l1_c = uint64_t(t.buffers) * (a_panel + b_panel);
+        uint64_t a_tile = uint64_t(t.mt * t.kt * e), b_tile = uint64_t(t.kt * t.nt * e);
+        l0_a[0] = 0, l0_a[1] = a_tile;
+        l0_b[0] = 2 * a_tile, l0_b[1] = 2 * a_tile + b_tile;
+        l0_c = 2 * (a_tile + b_tile);
+    }
+};
+
+// One cube's share of a block and the flags it synchronises through.
+struct CubeWork {
+    int index = 0;
+    int64_t row0 = 0, col0 = 0;  // offset of its C tile within the block
+    int64_t m = 0, n = 0;        // extent of its C tile
+    FlagId a_ready = 0, b_ready = 0, a_free = 0, b_free = 0, l0_ready = 0, l0_free = 0, c_done = 0, c_in_l1 = 0;
+};
+
+std::string range(int64_t from, int64_t size) { return std::to_string(from) + ":" + std::to_string(from + size); }
+
+}  // namespace
+
+arch::DmaArgs copy2d(Space src, uint64_t src_addr, uint64_t src_stride, Space dst, uint64_t dst_addr,
+                     uint64_t dst_stride, int64_t rows, int64_t row_bytes) {
+    arch::DmaArgs d;
+    d.src = src, d.dst = dst;
+    d.src_addr = src_addr, d.dst_addr = dst_addr;
+    d.rows = uint32_t(rows), d.row_bytes = uint32_t(row_bytes);
+    d.src_stride = src_stride, d.dst_stride = dst_stride;
+    return d;
+}
+
+arch::DmaArgs RowMajorA::load_panel(const GemmPanel& p, const MatmulTiling& t) const {
+    return copy2d(Space::DDR, addr_ + uint64_t((p.row0 * K_ + p.k0) * e_), uint64_t(K_ * e_), Space::L1, p.l1,
+                  uint64_t(t.kb * e_), p.rows, p.kb * e_);
+}
+
+arch::DmaArgs RowMajorA::load_tile(const GemmPanel& p, const MatmulTiling& t, int64_t r, int64_t m, int64_t kk,
+                                   int64_t kt, uint64_t l0) const {
+    return copy2d(Space::L1, p.l1 + uint64_t((r * t.kb + kk) * e_), uint64_t(t.kb * e_), Space::L0, l0,
+                  uint64_t(kt * e_), m, kt * e_);
+}
+
+void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op) {
+    const arch::Config& config = ctx.config;
+    const Layout L(t, op);
+    const int64_t e = L.e, eo = L.eo;
+    const int64_t dmas = config.dma_engines;
+    const int64_t buffers = t.buffers;
+    // With several DDR-side engines, A panels, B panels and write-backs each
+    // get their own queue so that one never waits behind another.
+    const EngineId load_a{EngineKind::ClusterDma, 0};
+    const EngineId load_b{EngineKind::ClusterDma, int(std::min<int64_t>(1, dmas - 1))};
+    const EngineId store_c{EngineKind::ClusterDma, int(std::min<int64_t>(2, dmas - 1))};
+    const uint32_t tag_a_l1 = ctx.tag(op.a_name + " panel -> L1");
+    const uint32_t tag_b_l1 = ctx.tag(op.b_name + " panel -> L1");
+    const uint32_t tag_a_l0 = ctx.tag(op.a_name + " tile -> L0");
+    const uint32_t tag_b_l0 = ctx.tag(op.b_name + " tile -> L0");
+    const uint32_t tag_mm = ctx.tag(op.c_name + " += " + op.a_name + " @ " + op.b_name);
+    const uint32_t tag_c_l1 = ctx.tag(op.c_name + " tile -> L1");
+    const uint32_t tag_c_ddr = ctx.tag(op.c_name + " tile -> DDR");
+    const int64_t steps = ceil_div(op.K, t.kb);
+    const std::string& name = op.block_name.empty() ? op.c_name : op.block_name;
+
+    for (int64_t bi = 0; bi < ceil_div(op.M, t.block_rows()); ++bi) {
+        for (int64_t bj = 0; bj < ceil_div(op.N, t.block_cols()); ++bj) {
+            const int64_t row0 = bi * t.block_rows(), col0 = bj * t.block_cols();
+            const int64_t rows = std::min(t.block_rows(), op.M - row0);
+            const int64_t cols = std::min(t.block_cols(), op.N - col0);
+            BlockBuilder block(name + "[" + range(row0, rows) + ", " + range(col0, cols) + "]");
+
+            std::vector<CubeWork> cubes;
+            for (int64_t r = 0; r < t.grid_rows; ++r)
+                for (int64_t q = 0; q < t.grid_cols; ++q) {
+                    int64_t m = std::min(t.mt, rows - r * t.mt), n = std::min(t.nt, cols - q * t.nt);
+                    if (m <= 0 || n <= 0) continue;  // an edge block leaves this cube idle
+                    CubeWork w;
+                    w.index = int(r * t.grid_cols + q), w.row0 = r * t.mt, w.col0 = q * t.nt, w.m = m, w.n = n;
+                    for (FlagId* f : {&w.a_ready, &w.b_ready, &w.a_free, &w.b_free, &w.l0_ready, &w.l0_free,
+                                      &w.c_done, &w.c_in_l1})
+                        *f = block.new_flag();
+                    cubes.push_back(w);
+                }
+
+            auto panel = [&](int64_t s) {
+                const int64_t k0 = s * t.kb;
+                return GemmPanel{row0, rows, k0, std::min(t.kb, op.K - k0), L.l1_a[size_t(s % buffers)]};
+            };
+            // DDR -> L1: panel s goes to buffer s % buffers once every cube
+            // has finished reading panel s - buffers from it.
+            for (int64_t s = 0; s < steps; ++s) {
+                const GemmPanel p = panel(s);
+                const uint64_t l1_b = L.l1_b[size_t(s % buffers)];
+                arch::Command a = dma_command(op.a->load_panel(p, t), tag_a_l1);
+                arch::Command b = dma_command(
+                    op.b_transposed
+                        ? copy2d(Space::DDR, op.b_addr + uint64_t((col0 * op.K + p.k0) * e), uint64_t(op.K * e),
+                                 Space::L1, l1_b, uint64_t(t.kb * e), cols, p.kb * e)
+                        : copy2d(Space::DDR, op.b_addr + uint64_t((p.k0 * op.N + col0) * e), uint64_t(op.N * e),
+                                 Space::L1, l1_b, uint64_t(t.block_cols() * e), p.kb, cols * e),
+                    tag_b_l1);
+                for (const CubeWork& w : cubes) {
+                    if (s >= buffers) a.waits.push_back(w.a_free), b.waits.push_back(w.b_free);
+                    a.sets.push_back(w.a_ready), b.sets.push_back(w.b_ready);
+                }
+                block.stream(load_a).push_back(std::move(a));
+                block.stream(load_b).push_back(std::move(b));
+            }
+
+            for (const CubeWork& w : cubes) {
+                const EngineId dma{EngineKind::CubeDma, w.index}, mac{EngineKind::Cube, w.index};
+                auto& moves = block.stream(dma);
+                auto& macs = block.stream(mac);
+                int64_t u = 0;  // L0 step: buffer u % 2, reused after the MATMUL of step u - 2
+                for (int64_t s = 0; s < steps; ++s) {
+                    const GemmPanel p = panel(s);
+                    const uint64_t l1_b = L.l1_b[size_t(s % buffers)];
+                    const int64_t tiles = ceil_div(p.kb, t.kt);
+                    for (int64_t k = 0; k < tiles; ++k, ++u) {
+                        const int64_t kt = std::min(t.kt, p.kb - k * t.kt);
+                        arch::Command a =
+                            dma_command(op.a->load_tile(p, t, w.row0, w.m, k * t.kt, kt, L.l0_a[u % 2]), tag_a_l0);
+                        arch::Command b = dma_command(
+                            op.b_transposed
+                                ? copy2d(Space::L1, l1_b + uint64_t((w.col0 * t.kb + k * t.kt) * e), uint64_t(t.kb * e),
+                                         Space::L0, L.l0_b[u % 2], uint64_t(kt * e), w.n, kt * e)
+                                : copy2d(Space::L1, l1_b + uint64_t((k * t.kt * t.block_cols() + w.col0) * e),
+                                         uint64_t(t.block_cols() * e), Space::L0, L.l0_b[u % 2], uint64_t(w.n * e), kt,
+                                         w.n * e),
+                            tag_b_l0);
+                        if (k == 0) a.waits.push_back(w.a_ready), b.waits.push_back(w.b_ready);
+                        if (u >= 2) a.waits.push_back(w.l0_free);
+                        if (k == tiles - 1) a.sets.push_back(w.a_free), b.sets.push_back(w.b_free);
+                        b.sets.push_back(w.l0_ready);
+                        moves.push_back(std::move(a));
+                        moves.push_back(std::move(b));
+
+                        arch::MatmulArgs mm;
+                        mm.m = uint32_t(w.m), mm.k = uint32_t(kt), mm.n = uint32_t(w.n);
+                        mm.dtype = op.in;
+                        mm.accumulate = u > 0;
+                        mm.a_addr = L.l0_a[u % 2], mm.b_addr = L.l0_b[u % 2], mm.c_addr = L.l0_c;
+                        arch::Command c = matmul_command(mm, tag_mm);
+                        c.waits.push_back(w.l0_ready);
+                        c.sets.push_back(w.l0_free);
+                        macs.push_back(std::move(c));
+                    }
+                }
+                macs.back().sets.push_back(w.c_done);
+
+                // Write-back: the float32 accumulator to L1 (narrowed in flight
+                // when C is float16), then L1 to C's rows in DDR.
+                arch::DmaArgs to_l1 = copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
+                                             L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
+                                             uint64_t(t.block_cols() * eo), w.m, w.n * eo);
+                to_l1.convert_f32_to_f16 = op.out == arch::DType::Float16;
+                arch::Command c1 = dma_command(to_l1, tag_c_l1);
+                c1.waits.push_back(w.c_done);
+                c1.sets.push_back(w.c_in_l1);
+                moves.push_back(std::move(c1));
+            }
+            for (const CubeWork& w : cubes) {
+                arch::Command c2 = dma_command(
+                    copy2d(Space::L1, L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
+                           uint64_t(t.block_cols() * eo), Space::DDR,
+                           op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo), uint64_t(op.N * eo),
+                           w.m, w.n * eo),
+                    tag_c_ddr);
+                c2.waits.push_back(w.c_in_l1);
+                block.stream(store_c).push_back(std::move(c2));
+            }
+            ctx.add_block(block);
+        }
+    }
+}
+
+}  // namespace dsl

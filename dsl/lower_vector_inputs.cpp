@@ -1,0 +1,94 @@
+#include "dsl/lower_vector_inputs.h"
+
+namespace dsl {
+
+int64_t element_count(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+}
+
+int VectorInputs::streamed(VectorStream& s, int tensor, int64_t elems_per_unit) {
+    const TensorNode& t = ctx_->tensor(tensor);
+    Input in;
+    in.how = How::Streamed;
+    in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.per_unit = elems_per_unit;
+    in.raw = int(s.buffers.size());
+    s.buffers.push_back({BufferKind::Streamed, elems_per_unit * arch::dtype_bytes(t.dtype), 0});
+    in.cast = in.raw;
+    if (t.dtype != compute_) {
+        in.cast = int(s.buffers.size());
+        s.buffers.push_back({BufferKind::Scratch, elems_per_unit * arch::dtype_bytes(compute_), 0});
+    }
+    inputs_.push_back(in);
+    return int(inputs_.size() - 1);
+}
+
+int VectorInputs::resident(VectorStream& s, int tensor, int64_t extent_per_unit) {
+    const TensorNode& t = ctx_->tensor(tensor);
+    Input in;
+    in.how = How::Resident;
+    in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.elements = element_count(t.shape);
+    const int64_t ec = arch::dtype_bytes(compute_);
+    in.raw = int(s.buffers.size());
+    if (t.dtype == compute_) {
+        s.buffers.push_back({BufferKind::Resident, extent_per_unit * ec, in.elements * ec});
+        in.cast = in.raw;
+    } else {
+        s.buffers.push_back({BufferKind::Resident, 0, in.elements * arch::dtype_bytes(t.dtype)});
+        in.cast = int(s.buffers.size());
+        s.buffers.push_back({BufferKind::Resident, extent_per_unit * ec, in.elements * ec});
+    }
+    inputs_.push_back(in);
+    return int(inputs_.size() - 1);
+}
+
+int VectorInputs::constant(VectorStream& s, int64_t extent_per_unit) {
+    Input in;
+    in.how = How::Constant;
+    in.raw = in.cast = int(s.buffers.size());
+    s.buffers.push_back({BufferKind::Resident, extent_per_unit * arch::dtype_bytes(compute_), 0});
+    inputs_.push_back(in);
+    return int(inputs_.size() - 1);
+}
+
+void VectorInputs::prologue(ChunkCommands& cc, const BufferAddrs& a) const {
+    for (const Input& in : inputs_) {
+        if (in.how != How::Resident) continue;
+        const uint64_t bytes = uint64_t(in.elements) * uint64_t(arch::dtype_bytes(in.dtype));
+        cc.loads.push_back({load_dma(in.ddr, a[size_t(in.raw)], bytes), in.name + " -> L1"});
+        if (in.cast != in.raw)
+            cc.compute.push_back({vector_args(arch::VectorOp::Cast, in.dtype, 1, in.elements, a[size_t(in.raw)],
+                                              arch::kNoAddress, a[size_t(in.cast)]),
+                                  out_ + ": cast " + in.name});
+    }
+}
+
+void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const {
+    for (const Input& in : inputs_) {
+        if (in.how != How::Streamed) continue;
+        const uint64_t e = uint64_t(arch::dtype_bytes(in.dtype));
+        cc.loads.push_back({load_dma(in.ddr + uint64_t(first * in.per_unit) * e, a[size_t(in.raw)],
+                                     uint64_t(n * in.per_unit) * e),
+                            in.name + " -> L1"});
+        if (in.cast != in.raw)
+            cc.compute.push_back({vector_args(arch::VectorOp::Cast, in.dtype, n, in.per_unit, a[size_t(in.raw)],
+                                              arch::kNoAddress, a[size_t(in.cast)]),
+                                  out_ + ": cast " + in.name});
+    }
+}
+
+uint64_t VectorInputs::addr(int h, const BufferAddrs& a) const { return a[size_t(inputs_[size_t(h)].cast)]; }
+
+std::string VectorInputs::label(arch::VectorOp op) const { return out_ + ": " + arch::vector_op_name(op); }
+
+void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first,
+                 int64_t n, uint64_t src) {
+    const TensorNode& t = ctx.tensor(out);
+    const uint64_t e = uint64_t(arch::dtype_bytes(t.dtype));
+    cc.stores.push_back({store_dma(src, ctx.ddr_addr(out) + uint64_t(first * elems_per_unit) * e,
+                                   uint64_t(n * elems_per_unit) * e),
+                         t.name + " -> DDR"});
+}
+
+}  // namespace dsl

@@ -1,0 +1,74 @@
+// The inputs of a streamed vector op and how each reaches L1: streamed
+// chunk by chunk, resident (a broadcast operand or a normalisation's
+// parameters, loaded whole once per block), or a constant of the program
+// (a number operand, 1/n of a mean), which needs no DDR data at all.
+// Inputs stored in another dtype than the op computes in are cast on
+// arrival, by the vector unit.
+//
+// The VECTOR ISA has no strides: a command reads rows x cols contiguous
+// elements from each source. A broadcast source is read in place with
+// stride 0 (how vector units broadcast); the command can only name where it
+// starts, so its L1 buffer is sized for the command's full extent, so that
+// what the checker sees as the source lies in memory this op owns. Timing is
+// unaffected: §8 depends only on the element count and dtype.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dsl/lower_context.h"
+#include "dsl/lower_vector_stream.h"
+
+namespace dsl {
+
+class VectorInputs {
+public:
+    VectorInputs(const LowerContext& ctx, arch::DType compute, std::string out_name)
+        : ctx_(&ctx), compute_(compute), out_(std::move(out_name)) {}
+
+    // Registers an input and its buffers in `s`; returns its handle.
+    // streamed: units are runs of `elems_per_unit` contiguous elements.
+    int streamed(VectorStream& s, int tensor, int64_t elems_per_unit);
+    // resident: the whole tensor, read broadcast over `extent_per_unit`
+    // compute elements per unit of a chunk.
+    int resident(VectorStream& s, int tensor, int64_t extent_per_unit);
+    // A number (an immediate of the program), extent as for resident.
+    int constant(VectorStream& s, int64_t extent_per_unit);
+
+    // Appends the resident loads and casts (a block's prologue).
+    void prologue(ChunkCommands& cc, const BufferAddrs& a) const;
+    // Appends the streamed loads and casts of units [first, first + n).
+    void chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const;
+    // Where input `h` is, in the compute dtype.
+    uint64_t addr(int h, const BufferAddrs& a) const;
+
+    arch::DType compute() const { return compute_; }
+    const std::string& out_name() const { return out_; }
+    std::string label(arch::VectorOp op) const;  // "y: relu"
+
+private:
+    enum class How { Streamed, Resident, Constant };
+    struct Input {
+        How how = How::Streamed;
+        std::string name;
+        arch::DType dtype = arch::DType::Float16;
+        uint64_t ddr = 0;
+        int64_t elements = 0;    // of the tensor (resident)
+        int64_t per_unit = 0;    // elements per unit (streamed)
+        int raw = -1, cast = -1; // buffer indices; cast = raw when no cast is needed
+    };
+    const LowerContext* ctx_;
+    arch::DType compute_;
+    std::string out_;
+    std::vector<Input> inputs_;
+};
+
+int64_t element_count(const std::vector<int64_t>& shape);
+
+// Appends the store of units [first, first + n) of `elems_per_unit`
+// contiguous elements each, from L1 `src`, to the output tensor.
+void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first,
+                 int64_t n, uint64_t src);
+
+}  // namespace dsl

@@ -1,0 +1,116 @@
+// transpose(x, perm) on the vector unit, for perms that swap two adjacent
+// axes (the matrix transpose of the last two, batched, and moving heads
+// past the sequence, (S, H, D) -> (H, S, D)). The tensor is viewed as
+// (B, A, C, D) -> (B, C, A, D):
+//  * D = 1: a batched matrix transpose. A unit is a T x T tile (the largest
+//    power of two that fits L1 double-buffered both ways); dma0 loads it
+//    (a 2-D DMA: T rows of T elements), the vector unit transposes it, and
+//    the store writes its T rows into the output's columns.
+//  * D > 1: rows of D elements change places. A unit is a band of a-values
+//    within one b: loaded contiguously, rearranged in L1 by a VECTOR copy,
+//    stored as C runs of (band x D) elements, one per output row block.
+#include <algorithm>
+
+#include "dsl/diagnostics.h"
+#include "dsl/lower_vector.h"
+#include "dsl/lower_vector_inputs.h"
+#include "dsl/lower_vector_stream.h"
+
+namespace dsl {
+
+namespace {
+
+using arch::VectorOp;
+
+arch::DmaArgs dma_2d(arch::Space src, uint64_t src_addr, uint64_t src_stride, arch::Space dst, uint64_t dst_addr,
+                     uint64_t dst_stride, int64_t rows, int64_t row_bytes) {
+    arch::DmaArgs d;
+    d.src = src, d.dst = dst;
+    d.src_addr = src_addr, d.dst_addr = dst_addr;
+    d.rows = uint32_t(rows), d.row_bytes = uint32_t(row_bytes);
+    d.src_stride = src_stride, d.dst_stride = dst_stride;
+    return d;
+}
+
+}  // namespace
+
+void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    const std::vector<int64_t>& perm = op.attrs.at("perm").ints;
+    size_t swap = 0;
+    while (swap < perm.size() && perm[swap] == int64_t(swap)) ++swap;
+    int64_t B = 1, A = 1, C = 1, D = 1;
+    if (swap == perm.size()) {  // the identity: a copy of rows of the last axis
+        A = element_count(x.shape) / x.shape.back();
+        D = x.shape.back();
+    } else {
+        bool adjacent = swap + 1 < perm.size() && perm[swap] == int64_t(swap + 1) && perm[swap + 1] == int64_t(swap);
+        for (size_t k = swap + 2; adjacent && k < perm.size(); ++k) adjacent = perm[k] == int64_t(k);
+        if (!adjacent)
+            throw CompileError(op.loc, "transpose(perm=" + attr_text(op.attrs.at("perm")) +
+                                           ") is not lowered yet: the vector unit swaps two adjacent axes");
+        for (size_t k = 0; k < x.shape.size(); ++k) (k < swap ? B : k == swap ? A : k == swap + 1 ? C : D) *= x.shape[k];
+    }
+    const int64_t e = arch::dtype_bytes(x.dtype);
+    const arch::DType dt = x.dtype;
+    const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
+    const std::string xname = x.name, yname = y.name;
+    VectorStream s;
+    s.name = y.name;
+    s.max_chunk_units = 1;
+
+    if (D == 1) {
+        // The largest power-of-two tile (capped by the matrix) that fits.
+        int64_t T = 1;
+        auto tile_buffers = [&](int64_t t) {
+            const int64_t bytes = std::min(t, A) * std::min(t, C) * e;
+            return std::vector<BufferSpec>{{BufferKind::Streamed, bytes, 0}, {BufferKind::Streamed, bytes, 0}};
+        };
+        while ((T < A || T < C) && max_chunk_units(ctx.config, tile_buffers(2 * T)) > 0) T *= 2;
+        const int64_t tr = std::min(T, A), tc = std::min(T, C);
+        const int64_t ti = (A + tr - 1) / tr, tj = (C + tc - 1) / tc;
+        s.units = B * ti * tj;
+        s.buffers = tile_buffers(T);
+        s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {
+            const int64_t b = u / (ti * tj), i = u / tj % ti, j = u % tj;
+            const int64_t i0 = i * tr, j0 = j * tc, r = std::min(tr, A - i0), c = std::min(tc, C - j0);
+            ChunkCommands cc;
+            cc.loads.push_back({dma_2d(arch::Space::DDR, x_ddr + uint64_t(((b * A + i0) * C + j0) * e), uint64_t(C * e),
+                                       arch::Space::L1, a[0], uint64_t(c * e), r, c * e),
+                                xname + " tile -> L1"});
+            cc.compute.push_back({vector_args(VectorOp::Transpose, dt, r, c, a[0], arch::kNoAddress, a[1]),
+                                  yname + ": transpose"});
+            cc.stores.push_back({dma_2d(arch::Space::L1, a[1], uint64_t(r * e), arch::Space::DDR,
+                                        y_ddr + uint64_t(((b * C + j0) * A + i0) * e), uint64_t(A * e), c, r * e),
+                                 yname + " tile -> DDR"});
+            return cc;
+        };
+    } else {
+        const int64_t row = C * D * e;  // bytes per a-value
+        const int64_t band = std::min(A, max_chunk_units(ctx.config, {{BufferKind::Streamed, row, 0},
+                                                                       {BufferKind::Streamed, row, 0}}));
+        if (band == 0)
+            throw CompileError(op.loc, "transpose does not fit the hardware: one chunk needs " +
+                                           std::to_string(4 * row) + " bytes of L1, a cluster has " +
+                                           std::to_string(ctx.config.l1_bytes()));
+        const int64_t bands = (A + band - 1) / band;
+        s.units = B * bands;
+        s.buffers = {{BufferKind::Streamed, band * row, 0}, {BufferKind::Streamed, band * row, 0}};
+        s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {
+            const int64_t b = u / bands, a0 = u % bands * band, na = std::min(band, A - a0);
+            ChunkCommands cc;
+            cc.loads.push_back({load_dma(x_ddr + uint64_t((b * A + a0) * C * D * e), a[0], uint64_t(na * row)),
+                                xname + " -> L1"});
+            cc.compute.push_back({vector_args(VectorOp::Copy, dt, na * C, D, a[0], arch::kNoAddress, a[1]),
+                                  yname + ": copy"});
+            cc.stores.push_back({dma_2d(arch::Space::L1, a[1], uint64_t(na * D * e), arch::Space::DDR,
+                                        y_ddr + uint64_t((b * C * A + a0) * D * e), uint64_t(A * D * e), C, na * D * e),
+                                 yname + " -> DDR"});
+            return cc;
+        };
+    }
+    lower_vector_stream(ctx, op, s);
+}
+
+}  // namespace dsl

@@ -1,0 +1,206 @@
+// Window operations on the streamed vector pipeline: max_pool, avg_pool,
+// reductions of a slide view over its window, and nearest-neighbour
+// upsample. An image plane is (n, c) for NCHW (H x W elements) and n for
+// NHWC (H x W x C).
+//
+// A window reduction combines, for every output, the kh * kw input elements
+// under its window. The DMA loads the real input rows (whole planes when one
+// fits L1, else bands of output rows with their halo); the vector unit then
+// runs kh * kw - 1 element-wise commands over the chunk's outputs
+// (maximum for max_pool, add otherwise; avg_pool then multiplies by
+// 1 / window, padding counting as zeros): command j reads window position j
+// of every output, a strided view of the loaded rows that starts j
+// positions in. That is what vector units do, and it is cheaper in §8 than a
+// reduce over expanded windows, whose per-row combining tree costs
+// ceil(log2(window)) cycles for every output. The ISA cannot say "strided",
+// so a command names where its view starts and the input slot is sized so
+// that every view's extent lies in it.
+// A reduction over the window axes of a slide view (slide's patches are
+// never stored: dsl/lower_views.h) is the same window reduction, over the
+// image. Upsample is a copy that writes every output element from its
+// source (a cast when the dtype changes); a unit is a plane.
+#include <algorithm>
+
+#include "dsl/diagnostics.h"
+#include "dsl/lower_vector.h"
+#include "dsl/lower_vector_inputs.h"
+#include "dsl/lower_vector_stream.h"
+#include "dsl/lower_views.h"
+
+namespace dsl {
+
+namespace {
+
+using arch::VectorOp;
+
+struct Planes {
+    int64_t count = 0;     // planes
+    int64_t in = 0;        // input elements per plane
+    int64_t out = 0;       // output elements per plane
+};
+
+Planes planes_of(const TensorNode& x, const TensorNode& y) {
+    const bool nhwc = y.layout == "NHWC";
+    Planes p;
+    p.count = nhwc ? y.shape[0] : y.shape[0] * y.shape[1];
+    p.in = element_count(x.shape) / p.count;
+    p.out = element_count(y.shape) / p.count;
+    return p;
+}
+
+// A reduction over every window of an image's planes. A row is W * depth
+// elements (depth = C for NHWC, else 1).
+struct WindowReduce {
+    int image = -1;
+    int64_t planes = 0, H = 0, W = 0, depth = 1, OH = 0, OW = 0;
+    int64_t kh = 1, kw = 1, sh = 1, sw = 1, ph = 0, pw = 0;
+    arch::VectorOp combine = arch::VectorOp::Maximum;  // or Add
+    bool mean = false;
+};
+
+// Units are bands of `band` output rows of one plane. A band of the whole
+// plane (band = OH) loads the whole plane, so a chunk of several planes is
+// one contiguous DMA; a shorter band loads the input rows its windows
+// cover (the halo included, padding rows excluded) and is a chunk alone.
+void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce& w) {
+    const TensorNode& x = ctx.tensor(w.image);
+    const TensorNode& y = ctx.tensor(op.output);
+    const int64_t ex = arch::dtype_bytes(x.dtype), ey = arch::dtype_bytes(y.dtype);
+    const bool cast = x.dtype != y.dtype;
+    const int64_t in_row = w.W * w.depth, out_row = w.OW * w.depth, window = w.kh * w.kw;
+    // Window position (i, j) starts i rows and j columns into the rows.
+    auto view_offset = [in_row, depth = w.depth, kw = w.kw](int64_t j) { return j / kw * in_row + j % kw * depth; };
+    const int64_t last_view = view_offset(window - 1);
+    // Computes in the input's dtype, casting the result if asked for another.
+    auto buffers = [&](int64_t band) {
+        const int64_t rows_in = band == w.OH ? w.H : (band - 1) * w.sh + w.kh;
+        const int64_t outputs = band * out_row;
+        return std::vector<BufferSpec>{
+            {BufferKind::Streamed, std::max(rows_in * in_row, last_view + outputs) * ex, 0},  // 0: x, read by window
+            {BufferKind::Scratch, cast ? outputs * ex : 0, 0},                            // 1: pooled, before the cast
+            {BufferKind::Resident, w.mean ? outputs * ex : 0, 0},                         // 2: 1 / window
+            {BufferKind::Streamed, outputs * ey, 0}};                                     // 3: y
+    };
+    int64_t band = w.OH;
+    while (band > 1 && max_chunk_units(ctx.config, buffers(band)) == 0) --band;
+    if (band < w.OH) band = unit_extent(ctx, w.OH, w.planes, band);
+    VectorStream s;
+    s.name = y.name;
+    const int64_t bands = (w.OH + band - 1) / band;
+    s.units = w.planes * bands;
+    s.buffers = buffers(band);
+    if (band < w.OH) s.max_chunk_units = 1;
+    const uint64_t x_ddr = ctx.ddr_addr(w.image);
+    const int out = op.output;
+    s.chunk = [&ctx, w, band, bands, in_row, out_row, window, view_offset, ex, x_ddr, cast, out, xname = x.name,
+               yname = y.name, xt = x.dtype](int64_t first, int64_t n, const BufferAddrs& a) {
+        ChunkCommands cc;
+        int64_t rows_out = 0;  // output rows of the chunk
+        if (band == w.OH) {
+            cc.loads.push_back({load_dma(x_ddr + uint64_t(first * w.H * in_row * ex), a[0],
+                                         uint64_t(n * w.H * in_row * ex)),
+                                xname + " -> L1"});
+            rows_out = n * w.OH;
+        } else {
+            const int64_t plane = first / bands, o0 = first % bands * band, nb = std::min(band, w.OH - o0);
+            const int64_t lo = std::max<int64_t>(0, o0 * w.sh - w.ph);
+            const int64_t hi = std::min(w.H, (o0 + nb - 1) * w.sh - w.ph + w.kh);
+            cc.loads.push_back({load_dma(x_ddr + uint64_t((plane * w.H + lo) * in_row * ex), a[0],
+                                         uint64_t((hi - lo) * in_row * ex)),
+                                xname + " rows -> L1"});
+            rows_out = nb;
+        }
+        const uint64_t pooled = cast ? a[1] : a[3];
+        auto view = [&](int64_t j) { return a[0] + uint64_t(view_offset(j) * ex); };
+        if (window == 1)
+            cc.compute.push_back(
+                {vector_args(VectorOp::Copy, xt, rows_out, out_row, view(0), arch::kNoAddress, pooled), yname + ": copy"});
+        for (int64_t j = 1; j < window; ++j)
+            cc.compute.push_back({vector_args(w.combine, xt, rows_out, out_row, j == 1 ? view(0) : pooled, view(j), pooled),
+                                  yname + ": " + arch::vector_op_name(w.combine)});
+        if (w.mean)
+            cc.compute.push_back({vector_args(VectorOp::Mul, xt, rows_out, out_row, pooled, a[2], pooled), yname + ": mul"});
+        if (cast)
+            cc.compute.push_back(
+                {vector_args(VectorOp::Cast, xt, rows_out, out_row, pooled, arch::kNoAddress, a[3]), yname + ": cast"});
+        // Output bands are contiguous: plane-major, rows in order.
+        const int64_t first_row = band == w.OH ? first * w.OH : first / bands * w.OH + first % bands * band;
+        store_units(cc, ctx, out, out_row, first_row, rows_out, a[3]);
+        return cc;
+    };
+    lower_vector_stream(ctx, op, s);
+}
+
+}  // namespace
+
+void lower_pool(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    const bool nhwc = y.layout == "NHWC";
+    const size_t h = nhwc ? 1 : 2, wd = nhwc ? 2 : 3;
+    WindowReduce w;
+    w.image = op.inputs[0];
+    w.planes = nhwc ? x.shape[0] : x.shape[0] * x.shape[1];
+    w.depth = nhwc ? x.shape[3] : 1;
+    w.H = x.shape[h], w.W = x.shape[wd], w.OH = y.shape[h], w.OW = y.shape[wd];
+    const auto& win = op.attrs.at("window").ints;
+    const auto& stride = op.attrs.at("stride").ints;
+    const auto& pad = op.attrs.at("padding").ints;
+    w.kh = win[0], w.kw = win[1], w.sh = stride[0], w.sw = stride[1], w.ph = pad[0], w.pw = pad[1];
+    w.combine = op.kind == OpKind::MaxPool ? VectorOp::Maximum : VectorOp::Add;
+    w.mean = op.kind == OpKind::AvgPool;
+    lower_window_reduce(ctx, op, w);
+}
+
+bool lower_slide_reduce(LowerContext& ctx, const OpNode& op) {
+    auto view = slide_view(ctx.graph, op.inputs[0]);
+    if (!view) return false;
+    const TensorNode& patches = ctx.tensor(op.inputs[0]);
+    const size_t r = patches.shape.size();
+    const std::vector<int64_t> window_axes{int64_t(r - 2), int64_t(r - 1)};
+    if (op.attrs.at("axis").ints != window_axes)
+        throw CompileError(op.loc, std::string(op_kind_name(op.kind)) +
+                                       " of a slide view is lowered only over its window axes (-2, -1)");
+    const TensorNode& img = ctx.tensor(view->image);
+    WindowReduce w;
+    w.image = view->image;
+    w.H = img.shape[img.shape.size() - 2], w.W = img.shape.back();
+    w.planes = element_count(img.shape) / (w.H * w.W);
+    w.OH = patches.shape[r - 4], w.OW = patches.shape[r - 3];
+    w.kh = view->window[0], w.kw = view->window[1], w.sh = view->stride[0], w.sw = view->stride[1];
+    w.combine = op.kind == OpKind::ReduceMax ? VectorOp::Maximum : VectorOp::Add;
+    w.mean = op.kind == OpKind::ReduceMean;
+    lower_window_reduce(ctx, op, w);
+    return true;
+}
+
+void lower_upsample(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    if (op.attrs.at("mode").s != "nearest")
+        throw CompileError(op.loc, "upsample(mode='" + op.attrs.at("mode").s + "') is not lowered yet");
+    const Planes p = planes_of(x, y);
+    const int64_t ex = arch::dtype_bytes(x.dtype), ey = arch::dtype_bytes(y.dtype);
+    const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]);
+    const int out = op.output;
+    const VectorOp vop = x.dtype == y.dtype ? VectorOp::Copy : VectorOp::Cast;
+    // The copy writes output rows: W*fw elements (times C for NHWC).
+    const int64_t cols = y.layout == "NHWC" ? y.shape[2] * y.shape[3] : y.shape[3];
+    VectorStream s;
+    s.name = y.name;
+    s.units = p.count;
+    s.buffers.push_back({BufferKind::Streamed, std::max(p.in * ex, p.out * ex), 0});  // x, read replicated
+    s.buffers.push_back({BufferKind::Streamed, p.out * ey, 0});                       // y
+    s.chunk = [&ctx, p, ex, x_ddr, vop, cols, out, xname = x.name, yname = y.name, xt = x.dtype](
+                  int64_t first, int64_t n, const BufferAddrs& a) {
+        ChunkCommands cc;
+        cc.loads.push_back({load_dma(x_ddr + uint64_t(first * p.in * ex), a[0], uint64_t(n * p.in * ex)), xname + " -> L1"});
+        cc.compute.push_back({vector_args(vop, xt, n * p.out / cols, cols, a[0], arch::kNoAddress, a[1]),
+                              yname + ": " + arch::vector_op_name(vop)});
+        store_units(cc, ctx, out, p.out, first, n, a[1]);
+        return cc;
+    };
+    lower_vector_stream(ctx, op, s);
+}
+
+}  // namespace dsl

@@ -1,0 +1,82 @@
+// Vector operations end to end through the CLI: relu and batch_norm of a
+// (1, 64, 56, 56) float16 tensor on the default hardware (4 clusters, DDR
+// 32 B/cycle in 64 B bursts, latency 100; vector 128 B/cycle, pipeline 8).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+nlohmann::json report(const std::string& name, const std::string& call) {
+    std::string pto = write_file(name + ".pto",
+                                 "import pypto as pypo\n"
+                                 "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")\n"
+                                 "y = " + call + "\n"
+                                 "pypo.output(\"y\", y)\n");
+    std::string json = (scratch() / (name + ".json")).string();
+    Outcome o = run("-q --report-json '" + json + "' '" + pto + "'");
+    EXPECT_EQ(o.status, 0) << o.err;
+    return nlohmann::json::parse(slurp(json));
+}
+
+uint64_t vector_busy_cycles(const nlohmann::json& r, const std::string& unit) {
+    for (const auto& u : r["units"])
+        if (u["name"] == unit) return u["busy_cycles"].get<uint64_t>();
+    return ~uint64_t{0};
+}
+
+// The relu streams 4 blocks (one per cluster) of 2 chunks of 448 rows:
+// dma0 runs load 0, load 1, store 0, store 1, each 50176 B = 784 bursts.
+// All four clusters start at 1, request at 1, eligible at 2, and take turns
+// one burst (2 cycles) each: cluster c's last burst of load 0 starts at
+// 2 + 783 * 8 + 2c, so load 0 ends at 6270 + 2c + 100 = 6368 + 2c. Each
+// later transfer is eligible one cycle after the previous one ends, the
+// clusters still 2 cycles apart, so each adds 1 + 6266 + 100 = 6367 cycles:
+// load 1 ends 12735 + 2c, store 0 19102 + 2c, store 1 25469 + 2c. The
+// vector work (408 cycles per chunk) hides under the transfers: relu 0
+// runs in [6369 + 2c, 6769 + 2c), relu 1 in [12736 + 2c, 13136 + 2c).
+// The run ends with cluster 3's last store: 25475, against a DDR bound of
+// 2 * 401408 / 32 = 25088.
+TEST(VectorOps, ReluIsBoundByDdr) {
+    nlohmann::json r = report("relu", "pypo.op.relu(x)");
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 401408u);
+    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u);
+    EXPECT_EQ(r["ddr_bound_cycles"].get<uint64_t>(), 25088u);
+    EXPECT_EQ(r["total_cycles"].get<uint64_t>(), 25475u);
+    // Two relus of 448 x 56 float16: 8 + 50176 / 128 = 400 cycles each.
+    EXPECT_EQ(vector_busy_cycles(r, "cluster0.vector0"), 800u);
+    EXPECT_GT(r["vector_busy"].get<double>(), 0.0);
+    ASSERT_EQ(r["ops"].size(), 1u);
+    EXPECT_EQ(r["ops"][0]["kind"], "relu");
+    EXPECT_EQ(r["ops"][0]["vector_cycles"].get<uint64_t>(), 4u * 800);
+}
+
+// batch_norm: per cluster 16 planes in chunks of 5, 5 and 6 planes, each a
+// mul and an add of 8 + ceil(planes * 3136 * 2 / 128) cycles: 4 * 253 +
+// 2 * 302 = 1616. DDR reads the input and, once per block, the 128-byte
+// scale and shift.
+TEST(VectorOps, BatchNormReadsParametersOncePerBlock) {
+    nlohmann::json r = report("bn", "pypo.op.batch_norm(x)");
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 401408u + 4 * 2 * 128);
+    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u);
+    EXPECT_EQ(vector_busy_cycles(r, "cluster0.vector0"), 1616u);
+    const uint64_t total = r["total_cycles"].get<uint64_t>();
+    EXPECT_GE(total, r["ddr_bound_cycles"].get<uint64_t>());
+    EXPECT_EQ(r["ddr_bound_cycles"].get<uint64_t>(), (2u * 401408 + 1024) / 32);
+}
+
+// A chain: each op's blocks wait for its producer's, so relu(add(x, x))
+// starts after the add ends.
+TEST(VectorOps, ChainedOpsRunInOrder) {
+    nlohmann::json r = report("chain", "pypo.op.relu(pypo.op.add(x, x))");
+    ASSERT_EQ(r["ops"].size(), 2u);
+    EXPECT_GT(r["ops"][1]["start"].get<uint64_t>(), r["ops"][0]["end"].get<uint64_t>());
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 3u * 401408);
+    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 2u * 401408);
+}
+
+}  // namespace

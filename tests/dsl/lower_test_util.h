@@ -1,0 +1,50 @@
+// Lowering a program given as text, for the lowering tests.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "dsl/frontend.h"
+#include "dsl/lower.h"
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+#include "sim/arch/program_check.h"
+#include "tests/dsl/dsl_test_util.h"
+
+namespace lower_test {
+
+inline arch::Config config(const std::string& json = "{}") {
+    return arch::config_from_json(nlohmann::json::parse(json), "test");
+}
+
+// Lowers `text` and checks the program is valid for the hardware.
+inline arch::Program lower(const std::string& text, const arch::Config& c = config()) {
+    arch::Program p = dsl::lower(dsl::elaborate_source(dsl_test::source(text)), c, "t.pto");
+    arch::check_program(p, c);
+    return p;
+}
+
+inline const arch::Stream& stream(const arch::Block& b, const std::string& engine) {
+    for (const arch::Stream& s : b.streams)
+        if (arch::engine_name(s.engine) == engine) return s;
+    throw std::runtime_error("no stream " + engine);
+}
+
+// DDR bytes read and written by the program's DMA commands.
+struct DdrBytes {
+    uint64_t read = 0, written = 0;
+};
+inline DdrBytes ddr_bytes(const arch::Program& p) {
+    DdrBytes d;
+    for (const arch::Block& b : p.blocks)
+        for (const arch::Stream& s : b.streams)
+            for (const arch::Command& c : s.commands) {
+                if (c.op != arch::Opcode::Dma) continue;
+                if (c.dma.src == arch::Space::DDR) d.read += c.dma.bytes();
+                if (c.dma.dst == arch::Space::DDR) d.written += c.dma.bytes();
+            }
+    return d;
+}
+
+}  // namespace lower_test
