@@ -141,6 +141,7 @@ std::string format_graph(const TaskGraph& g) {
     os << "task graph: " << g.tasks.size() << " tasks, " << g.ops.size() << " operations, " << g.moves.size()
        << " data movements, " << g.tensors.size() << " tensors";
     if (g.max_parallel) os << ", MAX_PARALLEL " << g.max_parallel;
+    if (g.buffers) os << ", BUFFERS " << g.buffers;
     os << "\n\ntensors\n";
     auto consumers = tensor_consumers(g);
     for (size_t i = 0; i < g.tensors.size(); ++i) {

@@ -1,3 +1,9 @@
+// Lowering, in the documented order (docs/timing-model.md §10, "Compiler
+// passes"): shapes are bound by the elaborator (shape_hint); then
+//   1. precision (dsl/pass_precision.h): compute dtype per op, explicit casts;
+//   2. layout: not a separate pass yet — the cube's fractal L0 layout is
+//      produced by the cube DMA while loading L0 (lower_gemm), no op;
+//   3. per op: tiling, L1/L0 buffer planning, DMA and sync insertion, blocks.
 #include "dsl/lower.h"
 
 #include <algorithm>
@@ -9,6 +15,7 @@
 #include "dsl/lower_matmul.h"
 #include "dsl/lower_vector.h"
 #include "dsl/lower_views.h"
+#include "dsl/pass_precision.h"
 
 namespace dsl {
 
@@ -53,7 +60,8 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) 
 
 }  // namespace
 
-arch::Program lower(const TaskGraph& g, const arch::Config& config, const std::string& source) {
+arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, const std::string& source) {
+    const TaskGraph g = apply_precision(elaborated);
     if (!g.moves.empty())
         throw CompileError(g.moves.front().loc, "explicit data movement is not lowered yet");
     arch::Program program;

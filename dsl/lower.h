@@ -1,6 +1,7 @@
 // Lowering: the task graph onto the configured hardware, as an arch::Program.
-// Passes, in order: place tensors in DDR -> per op: tile, plan L1/L0
-// buffers, emit DMA and sync (docs/timing-model.md describes what the
+// Passes, in order: precision (dsl/pass_precision.h, a TaskGraph rewrite)
+// -> place tensors in DDR -> per op: tile, plan L1/L0 buffers, emit DMA and
+// sync (docs/timing-model.md §10 lists the passes and describes what the
 // emitted commands cost).
 #pragma once
 

@@ -29,6 +29,9 @@ struct LowerContext {
     uint64_t ddr_addr(int tensor) const { return program.tensors[size_t(tensor)].ddr_addr; }
     const TensorNode& tensor(int index) const { return graph.tensors[size_t(index)]; }
     uint32_t tag(const std::string& label) { return tags(label, program_op); }
+    // The buffering depth of a pipelined buffer: pypo.config.BUFFERS when
+    // the program set it, else `fallback` (the operation's own choice).
+    int64_t buffering(int64_t fallback) const { return graph.buffers > 0 ? graph.buffers : fallback; }
 
     // Appends a finished block with the operation's dependencies.
     void add_block(BlockBuilder& block);

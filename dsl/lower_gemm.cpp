@@ -19,7 +19,8 @@ struct Layout {
     int64_t e, eo;  // element bytes of A/B and of C
     std::vector<uint64_t> l1_a, l1_b;  // one per panel buffer
     uint64_t l1_c;
-    uint64_t l0_a[2], l0_b[2], l0_c;
+    std::vector<uint64_t> l0_a, l0_b;  // one per L0 tile buffer
+    uint64_t l0_c;
 
     Layout(const MatmulTiling& t, const GemmOperands& op)
         : e(arch::dtype_bytes(op.in)), eo(arch::dtype_bytes(op.out)) {
@@ -29,9 +30,10 @@ struct Layout {
         for (int64_t i = 0; i < t.buffers; ++i) l1_b.push_back(uint64_t(t.buffers) * a_panel + uint64_t(i) * b_panel);
         l1_c = uint64_t(t.buffers) * (a_panel + b_panel);
         uint64_t a_tile = uint64_t(t.mt * t.kt * e), b_tile = uint64_t(t.kt * t.nt * e);
-        l0_a[0] = 0, l0_a[1] = a_tile;
-        l0_b[0] = 2 * a_tile, l0_b[1] = 2 * a_tile + b_tile;
-        l0_c = 2 * (a_tile + b_tile);
+        const uint64_t lb = uint64_t(t.l0_buffers);
+        for (uint64_t i = 0; i < lb; ++i) l0_a.push_back(i * a_tile);
+        for (uint64_t i = 0; i < lb; ++i) l0_b.push_back(lb * a_tile + i * b_tile);
+        l0_c = lb * (a_tile + b_tile);
     }
 };
 
@@ -73,7 +75,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const Layout L(t, op);
     const int64_t e = L.e, eo = L.eo;
     const int64_t dmas = config.dma_engines;
-    const int64_t buffers = t.buffers;
+    const int64_t buffers = t.buffers;     // L1 panel buffers
+    const int64_t l0_bufs = t.l0_buffers;  // L0 tile buffers
     // With several DDR-side engines, A panels, B panels and write-backs each
     // get their own queue so that one never waits behind another.
     const EngineId load_a{EngineKind::ClusterDma, 0};
@@ -138,7 +141,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 const EngineId dma{EngineKind::CubeDma, w.index}, mac{EngineKind::Cube, w.index};
                 auto& moves = block.stream(dma);
                 auto& macs = block.stream(mac);
-                int64_t u = 0;  // L0 step: buffer u % 2, reused after the MATMUL of step u - 2
+                int64_t u = 0;  // L0 step: buffer u % l0_bufs, reused after the MATMUL of step u - l0_bufs
                 for (int64_t s = 0; s < steps; ++s) {
                     const GemmPanel p = panel(s);
                     const uint64_t l1_b = L.l1_b[size_t(s % buffers)];
@@ -146,17 +149,17 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     for (int64_t k = 0; k < tiles; ++k, ++u) {
                         const int64_t kt = std::min(t.kt, p.kb - k * t.kt);
                         arch::Command a =
-                            dma_command(op.a->load_tile(p, t, w.row0, w.m, k * t.kt, kt, L.l0_a[u % 2]), tag_a_l0);
+                            dma_command(op.a->load_tile(p, t, w.row0, w.m, k * t.kt, kt, L.l0_a[size_t(u % l0_bufs)]), tag_a_l0);
                         arch::Command b = dma_command(
                             op.b_transposed
                                 ? copy2d(Space::L1, l1_b + uint64_t((w.col0 * t.kb + k * t.kt) * e), uint64_t(t.kb * e),
-                                         Space::L0, L.l0_b[u % 2], uint64_t(kt * e), w.n, kt * e)
+                                         Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(kt * e), w.n, kt * e)
                                 : copy2d(Space::L1, l1_b + uint64_t((k * t.kt * t.block_cols() + w.col0) * e),
-                                         uint64_t(t.block_cols() * e), Space::L0, L.l0_b[u % 2], uint64_t(w.n * e), kt,
+                                         uint64_t(t.block_cols() * e), Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(w.n * e), kt,
                                          w.n * e),
                             tag_b_l0);
                         if (k == 0) a.waits.push_back(w.a_ready), b.waits.push_back(w.b_ready);
-                        if (u >= 2) a.waits.push_back(w.l0_free);
+                        if (u >= l0_bufs) a.waits.push_back(w.l0_free);
                         if (k == tiles - 1) a.sets.push_back(w.a_free), b.sets.push_back(w.b_free);
                         b.sets.push_back(w.l0_ready);
                         moves.push_back(std::move(a));
@@ -166,7 +169,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         mm.m = uint32_t(w.m), mm.k = uint32_t(kt), mm.n = uint32_t(w.n);
                         mm.dtype = op.in;
                         mm.accumulate = u > 0;
-                        mm.a_addr = L.l0_a[u % 2], mm.b_addr = L.l0_b[u % 2], mm.c_addr = L.l0_c;
+                        mm.a_addr = L.l0_a[size_t(u % l0_bufs)], mm.b_addr = L.l0_b[size_t(u % l0_bufs)], mm.c_addr = L.l0_c;
                         arch::Command c = matmul_command(mm, tag_mm);
                         c.waits.push_back(w.l0_ready);
                         c.sets.push_back(w.l0_free);

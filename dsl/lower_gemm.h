@@ -2,8 +2,9 @@
 // B[K x N] cut into blocks (one per cluster at a time); each block streams
 // A and B panels DDR -> L1 (double-buffered, or triple with prefetch), each
 // cube streams double-buffered tiles L1 -> L0 and accumulates its C tile in
-// L0, then writes it back L0 -> L1 -> DDR. The flag protocol is described
-// in docs/timing-model.md §10.
+// L0, then writes it back L0 -> L1 -> DDR. pypo.config.BUFFERS sets both
+// depths (MatmulTiling::buffers, l0_buffers) to 1, 2 or 3. The flag protocol
+// is described in docs/timing-model.md §10.
 //
 // What differs between the GEMMs is only how A reaches L1 and L0 (GemmA): a
 // matmul's A is a row-major matrix in DDR; a convolution's A is the im2col

@@ -22,6 +22,18 @@ void apply_gemm_attrs(const OpNode& op, GemmShape& shape) {
 
 MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& shape) {
     const std::string kind = op_kind_name(op.kind);
+    if (ctx.graph.buffers > 0) {
+        // pypo.config.BUFFERS: every L1 panel and L0 tile buffer at that
+        // depth, the tiles and panels chosen so that they fit.
+        GemmShape forced = shape;
+        forced.buffers = forced.l0_buffers = ctx.graph.buffers;
+        std::string why;
+        auto tiling = choose_matmul_tiling(ctx.config, forced, why);
+        if (!tiling)
+            throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why +
+                                           " (pypo.config.BUFFERS = " + std::to_string(ctx.graph.buffers) + ")");
+        return *tiling;
+    }
     // The tiling is chosen as for double buffering; prefetch then adds a
     // third panel buffer to that block, with panels as deep as still fit.
     GemmShape base = shape;

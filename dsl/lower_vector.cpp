@@ -8,10 +8,11 @@
 //    per cluster that may run at once, so every cluster streams its share and
 //    the dispatcher hands blocks out as clusters free up; each block's chunks
 //    amortise its pipeline fill and drain.
-//  * In a block, dma0 loads chunk i into slot i % 2 (after the vector unit has
-//    finished chunk i - 2), vector0 runs the chunk's VECTOR commands, and the
-//    last DMA engine stores the result (dma1 with two engines; on a single
-//    dma0, the store of chunk i - 2 is queued before the load of chunk i).
+//  * In a block, dma0 loads chunk i into slot i % B (after the vector unit has
+//    finished chunk i - B; B = 2, or pypo.config.BUFFERS), vector0 runs the
+//    chunk's VECTOR commands, and the last DMA engine stores the result (dma1
+//    with two engines; on a single dma0, the store of chunk i - B is queued
+//    before the load of chunk i).
 //    Four counting flags carry this: inputs ready/free, result ready/free.
 //  * Broadcast operands (batch_norm's scale and shift, a bias) are loaded
 //    whole once per block; number operands and 1/n are constants with no DDR

@@ -43,7 +43,7 @@ void lower_rows(LowerContext& ctx, const OpNode& op, std::vector<int64_t> cols, 
     cols.push_back(1);
     for (int64_t c : cols) {
         VectorStream s = build(c);
-        if (c == 1 || max_chunk_units(ctx.config, s.buffers) > 0) return lower_vector_stream(ctx, op, s);
+        if (c == 1 || max_chunk_units(ctx, s.buffers) > 0) return lower_vector_stream(ctx, op, s);
     }
 }
 

@@ -58,7 +58,7 @@ void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, Ve
                                        {BufferKind::Streamed, ec * per, 0}};                        // 4: y
     };
     // At least one column: if that does not fit, the stream reports the capacity.
-    const int64_t cols = unit_extent(ctx, v.inner, v.outer, max_chunk_units(ctx.config, buffers(1)));
+    const int64_t cols = unit_extent(ctx, v.inner, v.outer, max_chunk_units(ctx, buffers(1)));
     VectorStream s;
     s.name = y.name;
     s.buffers = buffers(cols);
@@ -120,7 +120,7 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
         store_units(cc, ctx, out, v.inner, first, n, a[yb]);
         return cc;
     };
-    if (v.inner > 1 && max_chunk_units(ctx.config, s.buffers) == 0)
+    if (v.inner > 1 && max_chunk_units(ctx, s.buffers) == 0)
         return lower_reduction_columns(ctx, op, v, red, mean);
     lower_vector_stream(ctx, op, s);
 }

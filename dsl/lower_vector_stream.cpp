@@ -19,16 +19,16 @@ constexpr int64_t kL1Alignment = 32;
 
 int64_t align_up(int64_t v) { return (v + kL1Alignment - 1) / kL1Alignment * kL1Alignment; }
 
-int slots(BufferKind k) { return k == BufferKind::Streamed ? 2 : 1; }
+int64_t slots(BufferKind k, int64_t depth) { return k == BufferKind::Streamed ? depth : 1; }
 
 // The L1 address of every slot, for chunks of at most n units:
 // addr[k][s] = buffer k, slot s.
-std::vector<std::vector<uint64_t>> layout(const std::vector<BufferSpec>& buffers, int64_t n) {
+std::vector<std::vector<uint64_t>> layout(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth) {
     std::vector<std::vector<uint64_t>> addr;
     int64_t next = 0;
     for (const BufferSpec& b : buffers) {
         std::vector<uint64_t> a;
-        for (int s = 0; s < slots(b.kind); ++s) {
+        for (int64_t s = 0; s < slots(b.kind, depth); ++s) {
             a.push_back(uint64_t(next));
             next += align_up(b.per_unit * n + b.fixed);
         }
@@ -53,25 +53,31 @@ arch::Command vector_command(const arch::VectorArgs& v, uint32_t tag) {
 
 }  // namespace
 
-int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n) {
+int64_t stream_depth(const LowerContext& ctx) { return ctx.buffering(2); }
+
+int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth) {
     int64_t total = 0;
-    for (const BufferSpec& b : buffers) total += slots(b.kind) * align_up(b.per_unit * n + b.fixed);
+    for (const BufferSpec& b : buffers) total += slots(b.kind, depth) * align_up(b.per_unit * n + b.fixed);
     return total;
 }
 
-int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers) {
+int64_t max_chunk_units(const LowerContext& ctx, const std::vector<BufferSpec>& buffers) {
+    return max_chunk_units(ctx.config, buffers, stream_depth(ctx));
+}
+
+int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers, int64_t depth) {
     const int64_t l1 = c.l1_bytes();
-    if (l1_bytes_needed(buffers, 1) > l1) return 0;
+    if (l1_bytes_needed(buffers, 1, depth) > l1) return 0;
     // Monotone in n: double, then bisect.
     int64_t lo = 1, hi = 2;
-    while (l1_bytes_needed(buffers, hi) <= l1) {
+    while (l1_bytes_needed(buffers, hi, depth) <= l1) {
         lo = hi;
         if (hi > (int64_t{1} << 40)) return hi;  // no per-unit bytes: any chunk fits
         hi *= 2;
     }
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
-        (l1_bytes_needed(buffers, mid) <= l1 ? lo : hi) = mid;
+        (l1_bytes_needed(buffers, mid, depth) <= l1 ? lo : hi) = mid;
     }
     return lo;
 }
@@ -117,11 +123,16 @@ int64_t unit_extent(const LowerContext& ctx, int64_t extent, int64_t groups, int
 void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream& s) {
     const arch::Config& c = ctx.config;
     if (s.units <= 0) throw std::logic_error("vector stream without units: " + s.name);
-    int64_t fit = max_chunk_units(c, s.buffers);
+    // Depth B: Streamed buffers have B slots; chunk i uses slot i % B, and
+    // its load (its result) waits for the vector unit (the store) to release
+    // chunk i - B.
+    const int64_t depth = stream_depth(ctx);
+    int64_t fit = max_chunk_units(c, s.buffers, depth);
     if (fit == 0)
         throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " does not fit the hardware: one chunk needs " +
-                                       std::to_string(l1_bytes_needed(s.buffers, 1)) + " bytes of L1, a cluster has " +
-                                       std::to_string(c.l1_bytes()));
+                                       std::to_string(l1_bytes_needed(s.buffers, 1, depth)) +
+                                       " bytes of L1" + (depth != 2 ? " with pypo.config.BUFFERS = " + std::to_string(depth) : std::string()) +
+                                       ", a cluster has " + std::to_string(c.l1_bytes()));
     const int64_t n_max = std::min(fit, s.max_chunk_units);
 
     // One block per cluster that may run at once (more would only queue:
@@ -143,7 +154,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             largest = std::max(largest, e - f);
         }
     }
-    const auto addr = layout(s.buffers, largest);
+    const auto addr = layout(s.buffers, largest, depth);
 
     const int dmas = int(c.dma_engines);
     const EngineId load{EngineKind::ClusterDma, 0};
@@ -161,7 +172,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         // Counting semaphores, one token per chunk: inputs in L1 (dma -> vector),
         // input slot free again (vector -> dma), result in L1 (vector -> store),
         // result slot free again (store -> vector; not needed when stores and
-        // loads share dma0, whose queue already orders store i before load i + 2).
+        // loads share dma0, whose queue already orders store i before load i + B).
         const FlagId in_ready = block.new_flag(), in_free = block.new_flag(), out_ready = block.new_flag();
         const FlagId out_free = shared ? 0 : block.new_flag();
         auto& loads = block.stream(load);
@@ -178,15 +189,15 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             ChunkCommands cc = s.chunk(ranges[size_t(i)].first, ranges[size_t(i)].count, slot_addrs(addr, i));
             if (cc.loads.empty() || cc.compute.empty() || cc.stores.empty())
                 throw std::logic_error("vector stream chunk without loads, compute or stores: " + s.name);
-            // On a shared queue, the store of chunk i - 2 goes before the load
-            // of chunk i: both wait for the vector unit to finish chunk i - 2,
+            // On a shared queue, the store of chunk i - B goes before the load
+            // of chunk i: both wait for the vector unit to finish chunk i - B,
             // and the vector unit needs both before it can run chunk i.
-            if (shared && i >= 2)
-                for (arch::Command& st : pending_stores[size_t(i - 2)]) loads.push_back(std::move(st));
+            if (shared && i >= depth)
+                for (arch::Command& st : pending_stores[size_t(i - depth)]) loads.push_back(std::move(st));
 
             for (size_t k = 0; k < cc.loads.size(); ++k) {
                 arch::Command d = dma_command(cc.loads[k].dma, ctx.tag(cc.loads[k].label));
-                if (k == 0 && i >= 2) d.waits.push_back(in_free);
+                if (k == 0 && i >= depth) d.waits.push_back(in_free);
                 if (k + 1 == cc.loads.size()) d.sets.push_back(in_ready);
                 loads.push_back(std::move(d));
             }
@@ -197,10 +208,10 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
                 arch::Command v = vector_command(steps[k].vec, ctx.tag(steps[k].label));
                 if (k == 0) {
                     v.waits.push_back(in_ready);
-                    if (!shared && i >= 2) v.waits.push_back(out_free);
+                    if (!shared && i >= depth) v.waits.push_back(out_free);
                 }
                 if (k + 1 == steps.size()) {
-                    if (i + 2 < m) v.sets.push_back(in_free);
+                    if (i + depth < m) v.sets.push_back(in_free);
                     v.sets.push_back(out_ready);
                 }
                 computes.push_back(std::move(v));
@@ -210,14 +221,14 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             for (size_t k = 0; k < cc.stores.size(); ++k) {
                 arch::Command d = dma_command(cc.stores[k].dma, ctx.tag(cc.stores[k].label));
                 if (k == 0) d.waits.push_back(out_ready);
-                if (!shared && k + 1 == cc.stores.size() && i + 2 < m) d.sets.push_back(out_free);
+                if (!shared && k + 1 == cc.stores.size() && i + depth < m) d.sets.push_back(out_free);
                 st.push_back(std::move(d));
             }
             if (!shared)
                 for (arch::Command& d : st) block.stream(store).push_back(std::move(d));
         }
         if (shared)
-            for (int64_t i = std::max<int64_t>(0, m - 2); i < m; ++i)
+            for (int64_t i = std::max<int64_t>(0, m - depth); i < m; ++i)
                 for (arch::Command& st : pending_stores[size_t(i)]) loads.push_back(std::move(st));
         ctx.add_block(block);
     }

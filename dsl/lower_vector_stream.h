@@ -5,9 +5,10 @@
 // planes, transpose tiles, ...) and the L1 buffers one chunk of units needs.
 // The pipeline picks the largest chunk that fits L1, splits the units evenly
 // into one block per cluster, and in every block streams the chunks:
-// dma0 loads a chunk's inputs DDR -> L1 (double-buffered), vector0 runs the
-// chunk's VECTOR commands, and the last DMA engine stores the results
-// L1 -> DDR (double-buffered), so transfers overlap compute.
+// dma0 loads a chunk's inputs DDR -> L1, vector0 runs the chunk's VECTOR
+// commands, and the last DMA engine stores the results L1 -> DDR; inputs
+// and results are double-buffered (or single/triple under
+// pypo.config.BUFFERS), so transfers overlap compute.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,7 @@ namespace dsl {
 
 enum class BufferKind {
     Resident,  // loaded (or computed) once per block, before the first chunk
-    Streamed,  // a chunk's input or output: two slots, chunk i uses slot i % 2
+    Streamed,  // a chunk's input or output: B slots (the depth, 2 by default), chunk i uses slot i % B
     Scratch,   // vector temporaries of one chunk: one slot (the vector unit runs in order)
 };
 
@@ -68,12 +69,17 @@ struct VectorStream {
     std::function<ChunkCommands(int64_t first, int64_t count, const BufferAddrs&)> chunk;
 };
 
-// L1 bytes the buffers take for chunks of n units (with alignment and both
-// slots of Streamed buffers).
-int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n);
+// The buffering depth of the streams: pypo.config.BUFFERS, else 2.
+int64_t stream_depth(const LowerContext& ctx);
+
+// L1 bytes the buffers take for chunks of n units (with alignment and the
+// `depth` slots of Streamed buffers).
+int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth = 2);
 
 // The most units a chunk may hold on this hardware, 0 if not even one fits.
-int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers);
+int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers, int64_t depth = 2);
+// The same at the program's depth (stream_depth).
+int64_t max_chunk_units(const LowerContext& ctx, const std::vector<BufferSpec>& buffers);
 
 // Clusters that run blocks at once: chip.clusters, capped by MAX_PARALLEL.
 int64_t parallel_clusters(const LowerContext& ctx);

@@ -67,7 +67,7 @@ void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
             const int64_t bytes = std::min(t, A) * std::min(t, C) * e;
             return std::vector<BufferSpec>{{BufferKind::Streamed, bytes, 0}, {BufferKind::Streamed, bytes, 0}};
         };
-        while ((T < A || T < C) && max_chunk_units(ctx.config, tile_buffers(2 * T)) > 0) T *= 2;
+        while ((T < A || T < C) && max_chunk_units(ctx, tile_buffers(2 * T)) > 0) T *= 2;
         const int64_t tr = std::min(T, A), tc = std::min(T, C);
         const int64_t ti = (A + tr - 1) / tr, tj = (C + tc - 1) / tc;
         s.units = B * ti * tj;
@@ -88,12 +88,15 @@ void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
         };
     } else {
         const int64_t row = C * D * e;  // bytes per a-value
-        const int64_t band = std::min(A, max_chunk_units(ctx.config, {{BufferKind::Streamed, row, 0},
+        const int64_t band = std::min(A, max_chunk_units(ctx, {{BufferKind::Streamed, row, 0},
                                                                        {BufferKind::Streamed, row, 0}}));
         if (band == 0)
             throw CompileError(op.loc, "transpose does not fit the hardware: one chunk needs " +
-                                           std::to_string(4 * row) + " bytes of L1, a cluster has " +
-                                           std::to_string(ctx.config.l1_bytes()));
+                                           std::to_string(2 * stream_depth(ctx) * row) + " bytes of L1" +
+                                           (stream_depth(ctx) != 2
+                                                ? " with pypo.config.BUFFERS = " + std::to_string(stream_depth(ctx))
+                                                : std::string()) +
+                                           ", a cluster has " + std::to_string(ctx.config.l1_bytes()));
         const int64_t bands = (A + band - 1) / band;
         s.units = B * bands;
         s.buffers = {{BufferKind::Streamed, band * row, 0}, {BufferKind::Streamed, band * row, 0}};

@@ -82,7 +82,7 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
             {BufferKind::Streamed, outputs * ey, 0}};                                     // 3: y
     };
     int64_t band = w.OH;
-    while (band > 1 && max_chunk_units(ctx.config, buffers(band)) == 0) --band;
+    while (band > 1 && max_chunk_units(ctx, buffers(band)) == 0) --band;
     if (band < w.OH) band = unit_extent(ctx, w.OH, w.planes, band);
     VectorStream s;
     s.name = y.name;

@@ -51,9 +51,13 @@ std::vector<int64_t> panel_depths(const MatmulTiling& t, const GemmShape& g) {
 
 }  // namespace
 
+std::string buffering_name(int64_t buffers) {
+    return buffers == 1 ? "single" : buffers == 3 ? "triple" : "double";
+}
+
 int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in) {
     int64_t e = arch::dtype_bytes(in);
-    return 2 * (t.mt * t.kt + t.kt * t.nt) * e + t.mt * t.nt * 4;
+    return t.l0_buffers * (t.mt * t.kt + t.kt * t.nt) * e + t.mt * t.nt * 4;
 }
 
 int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g) {
@@ -76,6 +80,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
     MatmulTiling grid;
     cube_grid(c.cubes_per_cluster, grid.grid_rows, grid.grid_cols);
     grid.buffers = g.buffers;
+    grid.l0_buffers = g.l0_buffers;
     std::vector<MatmulTiling> fits_l0;
     if (!g.tile.empty()) {
         // The program's tile: only its k (when not given) is searched.
@@ -91,7 +96,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
         if (fits_l0.empty()) {
             t.kt = ks.front();
             why = "tile=" + tile_text(g.tile) + " needs " + std::to_string(l0_bytes_needed(t, g.in)) +
-                  " bytes of L0 with double buffering" + (g.tile.size() > 2 ? "" : " (k = " + std::to_string(t.kt) + ")") +
+                  " bytes of L0 with " + buffering_name(t.l0_buffers) + " buffering" + (g.tile.size() > 2 ? "" : " (k = " + std::to_string(t.kt) + ")") +
                   ", the cube has " + std::to_string(c.l0_bytes());
             return std::nullopt;
         }
@@ -126,7 +131,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
     MatmulTiling t = fits_l0.back();
     t.kb = panel_depths(t, g).front();
     why = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) + " with " +
-          (t.buffers == 3 ? "triple" : "double") + "-buffered panels " + std::to_string(t.kb) + " deep) needs " +
+          buffering_name(t.buffers) + "-buffered panels " + std::to_string(t.kb) + " deep) needs " +
           std::to_string(l1_bytes_needed(t, g)) + " bytes of L1, the cluster has " + std::to_string(c.l1_bytes());
     return std::nullopt;
 }

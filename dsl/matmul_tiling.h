@@ -2,7 +2,7 @@
 // on the configured hardware.
 //
 // Two levels: a cube tile (mt x kt of A, kt x nt of B, mt x nt of C) lives
-// in a cube's L0 with A and B double-buffered and C as a float32
+// in a cube's L0 with A and B in `l0_buffers` buffers (double by default) and C as a float32
 // accumulator; a block is the C region one cluster computes (its cubes in a
 // rows x cols grid of cube tiles), for which L1 stages `buffers` panels of A
 // (block rows x kb) and of B (kb x block cols) plus the finished C region on
@@ -24,7 +24,8 @@ struct MatmulTiling {
     int64_t mt = 0, nt = 0, kt = 0;     // cube tile
     int64_t grid_rows = 0, grid_cols = 0;  // cubes of a cluster, as a grid
     int64_t kb = 0;                     // K extent of one L1 panel
-    int64_t buffers = 2;                // L1 panel buffers: 2 = double, 3 = prefetch one more
+    int64_t buffers = 2;                // L1 panel buffers: 1 single, 2 double, 3 prefetch one more
+    int64_t l0_buffers = 2;             // L0 A/B tile buffers per cube: 1, 2 or 3
     int64_t block_rows() const { return grid_rows * mt; }
     int64_t block_cols() const { return grid_cols * nt; }
 };
@@ -41,10 +42,14 @@ struct GemmShape {
     // L1 bytes of one A panel buffer; empty = block_rows x kb elements (a
     // row-major A). A convolution's panel is the input rows with halo.
     std::function<int64_t(const MatmulTiling&)> a_panel_bytes;
-    int64_t buffers = 2;
+    int64_t buffers = 2;     // L1 panel buffers
+    int64_t l0_buffers = 2;  // L0 tile buffers
     // tile=(m, n) or (m, n, k) as the program gave it; empty = search.
     std::vector<int64_t> tile;
 };
+
+// "single", "double" or "triple": how a depth of 1, 2 or 3 buffers reads.
+std::string buffering_name(int64_t buffers);
 
 // Bytes a tiling needs in L0 and L1 (for the capacity checks and the docs).
 int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in);

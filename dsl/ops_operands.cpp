@@ -108,6 +108,8 @@ Value OpCall::record(std::vector<int> inputs, std::vector<int64_t> shape, arch::
     std::string layout = !given.empty() ? given : image && shape.size() != 4 ? "" : inherited_layout;
     int out = lib_.add_op(kind_, std::move(inputs), std::move(shape), dtype, std::move(attrs), call_.loc);
     lib_.mutable_tensor(out).layout = layout;
+    // The precision pass leaves an operation given dtype= alone.
+    if (sig_.index_of("dtype") != Signature::kAll && get("dtype")) lib_.producer_of(out).explicit_dtype = true;
     return Value::tensor_ref(out);
 }
 

@@ -62,6 +62,7 @@ Value PypoLibrary::attribute(const Value& obj, const std::string& attr, const So
         }
         if (obj.s == "pypo.config") {
             if (attr == "MAX_PARALLEL") return Value::integer(graph_.max_parallel);
+            if (attr == "BUFFERS") return Value::integer(graph_.buffers);
             fail(loc, "pypo.config has no setting '" + attr + "'");
         }
         if (obj.s == "pypo.mem") {
@@ -87,6 +88,12 @@ Value PypoLibrary::attribute(const Value& obj, const std::string& attr, const So
 void PypoLibrary::set_attribute(const Value& obj, const std::string& attr, const SourceLoc& attr_loc,
                                 const Value& value, const SourceLoc& value_loc) {
     if (obj.is(Value::Kind::Namespace) && obj.s == "pypo.config") {
+        if (attr == "BUFFERS") {
+            if (!value.is(Value::Kind::Int) || value.i < 1 || value.i > 3)
+                fail(value_loc, "pypo.config.BUFFERS must be 1, 2 or 3, got " + repr(value));
+            graph_.buffers = int(value.i);
+            return;
+        }
         if (attr != "MAX_PARALLEL") fail(attr_loc, "pypo.config has no setting '" + attr + "'");
         if (!value.is(Value::Kind::Int) || value.i <= 0)
             fail(value_loc, "pypo.config.MAX_PARALLEL must be a positive integer, got " + repr(value));

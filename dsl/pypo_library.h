@@ -75,8 +75,10 @@ public:
     int add_parameter(int op_output, const std::string& suffix, std::vector<int64_t> shape, arch::DType dtype);
 
     const TaskGraph& graph() const { return graph_; }
-    // For rules that annotate their output (layout=, target='L0').
+    // For rules that annotate their output (layout=, target='L0') or the
+    // operation that produced it (an explicit dtype=).
     TensorNode& mutable_tensor(int index) { return graph_.tensors[size_t(index)]; }
+    OpNode& producer_of(int tensor) { return graph_.ops[size_t(graph_.tensors[size_t(tensor)].producer)]; }
 
     // Context the elaborator maintains while it runs the program: the
     // innermost `with pypo.precision(mode=...)` ("" outside any) and the

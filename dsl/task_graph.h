@@ -76,6 +76,7 @@ struct OpNode {
     int output = -1;                    // tensor index
     std::map<std::string, Attr> attrs;  // as given or defaulted by the op's rule
     std::string precision;              // "" or the enclosing pypo.precision mode ("mixed")
+    bool explicit_dtype = false;        // dtype= was given at the call (the precision pass leaves it alone)
     int task = -1;                      // index into TaskGraph::tasks, -1 = top level
     SourceLoc loc;                      // the call
 };
@@ -127,6 +128,11 @@ struct TaskGraph {
     std::vector<LogNode> logs;
     std::vector<CacheScope> temp_caches;
     int max_parallel = 0;         // pypo.config.MAX_PARALLEL, 0 = not set
+    // pypo.config.BUFFERS: the buffering depth (1 single, 2 double, 3
+    // triple) of every GEMM panel/tile and vector-stream chunk, overriding
+    // the defaults (2; 3 for a matmul's L1 panels with prefetch=True);
+    // 0 = not set.
+    int buffers = 0;
 };
 
 // Operations reading each tensor, in program order.

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_util.h"
 
 using namespace clitest;
@@ -34,6 +36,21 @@ TEST_P(Model, ElaboratesAndItsGraphRenders) {
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_EQ(o.out.rfind("task graph: ", 0), 0u) << o.out;
     EXPECT_EQ(std::system(("dot -Tsvg '" + dot + "' -o /dev/null").c_str()), 0);
+}
+
+// Every model simulates end to end, within its compute and DDR bounds, with
+// no link over its peak.
+TEST_P(Model, SimulatesWithinItsBounds) {
+    std::string json = (scratch() / (GetParam() + ".report.json")).string();
+    Outcome o = run("-q --report-json '" + json + "' " + extra_args(GetParam()) + "models/" + GetParam());
+    ASSERT_EQ(o.status, 0) << o.err;
+    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    uint64_t total = r["total_cycles"];
+    EXPECT_GT(total, 0u);
+    EXPECT_GE(total, r["compute_bound_cycles"].get<uint64_t>());
+    EXPECT_GE(total, r["ddr_bound_cycles"].get<uint64_t>());
+    for (const auto& link : r["links"]) EXPECT_LE(link["max_instance_utilization"].get<double>(), 1.0) << link["name"];
+    for (const auto& op : r["ops"]) EXPECT_LE(op.value("end", uint64_t{0}), total) << op["name"];
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Model, testing::ValuesIn(models()), [](const testing::TestParamInfo<std::string>& i) {

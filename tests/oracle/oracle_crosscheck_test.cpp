@@ -158,6 +158,19 @@ TEST(OracleCrossCheck, MaxParallel2DispatchCycles3) {
                 R"({"chip": {"dispatch_cycles": 3}})");
 }
 
+// pypo.config.BUFFERS = 1 and 3: single- and triple-buffered L1 panels and
+// L0 tiles (a matmul with edge blocks and a multi-step K), and the vector
+// streams at the same depths (below), on one and on two DMA engines.
+TEST(OracleCrossCheck, Buffers1And3Gemm) {
+    TempDir dir;
+    for (int b : {1, 3}) {
+        const std::string extra = "pypo.config.BUFFERS = " + std::to_string(b) + "\n";
+        cross_check(dir.file("gemm_b" + std::to_string(b) + ".pto", gemm_source(200, 1024, 136, "float16", extra)));
+        cross_check(dir.file("gemm_b" + std::to_string(b) + "_dma.pto", gemm_source(128, 2048, 128, "float16", extra)),
+                    R"({"chip": {"clusters": 1}, "cube": {"mac_rows": 16, "mac_cols": 16}, "ddr": {"bytes_per_cycle": 8}})");
+    }
+}
+
 // Corners of the spec on small programs: W not dividing S, zero latencies,
 // slow flags, no pipeline, one cluster, three DMA engines, wide L1 port.
 struct Stress {
@@ -280,6 +293,17 @@ TEST(OracleCrossCheck, VectorReluTwoDmaEngines) {
     TempDir dir;
     cross_check(dir.file("relu.pto", vector_source("(1, 64, 112, 112)", "pypo.op.relu(x)")),
                 R"({"cluster": {"dma_engines": 2}})");
+}
+
+TEST(OracleCrossCheck, Buffers1And3Vector) {
+    TempDir dir;
+    for (int b : {1, 3}) {
+        const std::string extra = "pypo.config.BUFFERS = " + std::to_string(b) + "\n";
+        const std::string path = dir.file("relu_b" + std::to_string(b) + ".pto",
+                                          vector_source("(1, 64, 112, 112)", "pypo.op.relu(x)", extra));
+        cross_check(path);
+        cross_check(path, R"({"cluster": {"dma_engines": 2}})");
+    }
 }
 
 TEST(OracleCrossCheck, VectorBatchNormAddRelu) {
