@@ -86,8 +86,11 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
         std::sort(ctx.deps.begin(), ctx.deps.end());
         ctx.deps.erase(std::unique(ctx.deps.begin(), ctx.deps.end()), ctx.deps.end());
         uint32_t first = uint32_t(program.blocks.size());
-        program.ops.push_back({g.tensors[size_t(op.output)].name, op_kind_name(op.kind),
-                               op.task >= 0 ? g.tasks[size_t(op.task)].name : ""});
+        arch::ProgramOp info{g.tensors[size_t(op.output)].name, op_kind_name(op.kind),
+                             op.task >= 0 ? g.tasks[size_t(op.task)].name : "", {}};
+        for (int in : op.inputs)
+            if (int producer = g.tensors[size_t(in)].producer; producer >= 0) info.inputs.push_back(producer);
+        program.ops.push_back(std::move(info));
         ctx.program_op = int32_t(program.ops.size() - 1);
         switch (op.kind) {
         case OpKind::Matmul: lower_matmul_op(ctx, op); break;
@@ -116,8 +119,7 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
             }
             // Until every operation has a lowering, the rest stop here, at
             // the call, rather than being skipped.
-            throw CompileError(op.loc, std::string(op_kind_name(op.kind)) +
-                                           " is not lowered yet: this version simulates matmul only");
+            throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " is not lowered yet");
         }
         for (uint32_t b = first; b < program.blocks.size(); ++b) op_blocks[i].push_back(b);
         // An operation without commands (a view) stands for what it waited on.

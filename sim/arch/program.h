@@ -195,6 +195,7 @@ struct ProgramOp {
     std::string name;  // its output tensor: "conv2d_1", "c"
     std::string kind;  // "conv2d"
     std::string task;  // the coarse task that called it, "" at the top level
+    std::vector<int32_t> inputs;  // the operations whose results it reads (for the critical path)
 };
 
 struct Program {

@@ -368,7 +368,11 @@ json program_to_json(const Program& p) {
         blocks.push_back(block);
     }
     json ops = json::array();
-    for (const ProgramOp& o : p.ops) ops.push_back({{"name", o.name}, {"kind", o.kind}, {"task", o.task}});
+    for (const ProgramOp& o : p.ops) {
+        json e = {{"name", o.name}, {"kind", o.kind}, {"task", o.task}};
+        if (!o.inputs.empty()) e["inputs"] = o.inputs;
+        ops.push_back(e);
+    }
     json tags = json::array();
     for (const CommandTag& t : p.tags) {
         json e = {{"label", t.label}};
@@ -395,11 +399,20 @@ Program program_from_json(const json& j, const std::string& origin) {
         const json& a = r.array(j.at("ops"), "ops");
         for (size_t i = 0; i < a.size(); ++i) {
             const std::string path = Reader::index("ops", i);
-            r.object(a[i], path, {"name", "kind", "task"}, "an operation");
+            r.object(a[i], path, {"name", "kind", "task", "inputs"}, "an operation");
             ProgramOp o;
             if (a[i].contains("name")) o.name = r.string(a[i].at("name"), Reader::join(path, "name"));
             if (a[i].contains("kind")) o.kind = r.string(a[i].at("kind"), Reader::join(path, "kind"));
             if (a[i].contains("task")) o.task = r.string(a[i].at("task"), Reader::join(path, "task"));
+            if (a[i].contains("inputs")) {
+                const std::string ip = Reader::join(path, "inputs");
+                const json& in = r.array(a[i].at("inputs"), ip);
+                for (size_t k = 0; k < in.size(); ++k) {
+                    uint64_t d = r.unsigned_int(in[k], Reader::index(ip, k), kU32);
+                    if (d >= i) r.fail(Reader::index(ip, k), std::to_string(d) + " is not an earlier operation");
+                    o.inputs.push_back(int32_t(d));
+                }
+            }
             p.ops.push_back(std::move(o));
         }
     }

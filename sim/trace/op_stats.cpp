@@ -8,6 +8,7 @@ OpStatsRecorder::OpStatsRecorder(const arch::Program& p) : program_(p) {
     for (const arch::ProgramOp& o : p.ops) {
         OpStats s;
         s.name = o.name, s.kind = o.kind, s.task = o.task;
+        s.inputs = o.inputs;
         ops_.push_back(s);
     }
 }
@@ -56,6 +57,34 @@ std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
         it->dma_bytes += o.dma_bytes;
     }
     return tasks;
+}
+
+std::vector<size_t> critical_path(const std::vector<OpStats>& ops) {
+    // An operation's effective end: its own, or for a view its inputs'.
+    std::vector<uint64_t> end(ops.size(), 0);
+    std::vector<bool> known(ops.size(), false);
+    for (size_t i = 0; i < ops.size(); ++i) {
+        if (ops[i].ran()) {
+            end[i] = ops[i].end, known[i] = true;
+            continue;
+        }
+        for (int32_t in : ops[i].inputs)
+            if (in >= 0 && size_t(in) < i && known[size_t(in)]) end[i] = std::max(end[i], end[size_t(in)]), known[i] = true;
+    }
+    size_t last = ops.size();
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (known[i] && (last == ops.size() || end[i] > end[last])) last = i;
+    std::vector<size_t> path;
+    for (size_t i = last; i < ops.size();) {
+        if (ops[i].ran()) path.push_back(i);
+        size_t next = ops.size();
+        for (int32_t in : ops[i].inputs)
+            if (in >= 0 && size_t(in) < i && known[size_t(in)] && (next == ops.size() || end[size_t(in)] > end[next]))
+                next = size_t(in);
+        i = next;
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
 }
 
 }  // namespace trace

@@ -22,6 +22,7 @@ struct OpStats {
     uint64_t vector_cycles = 0;  // busy cycles of vector units
     uint64_t macs = 0;
     uint64_t dma_bytes = 0;
+    std::vector<int32_t> inputs;  // operations it reads (indices into the same list)
     bool ran() const { return commands > 0; }
 };
 
@@ -38,5 +39,11 @@ private:
 
 // The operations grouped by task, in order of first appearance ("" = top level).
 std::vector<OpStats> task_stats(const std::vector<OpStats>& ops);
+
+// The chain of operations that set the run's length: from the operation that
+// ends last, back through the input that ended last, to an operation that
+// reads only program inputs. Views (no commands) are passed through, not
+// listed. Indices into `ops`, first operation first.
+std::vector<size_t> critical_path(const std::vector<OpStats>& ops);
 
 }  // namespace trace

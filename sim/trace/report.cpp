@@ -135,6 +135,12 @@ std::string format_operations(const RunStats& s) {
     if (shown.size() < ran.size())
         o += "  (the " + std::to_string(kOpsListed) + " longest of " + std::to_string(ran.size()) +
              " operations; --report-json lists all)\n";
+    std::vector<size_t> path = critical_path(s.ops);
+    if (!path.empty()) {
+        o += "\ncritical path  ";
+        for (size_t k = 0; k < path.size(); ++k) o += (k ? " -> " : "") + s.ops[path[k]].name;
+        o += "\n";
+    }
     std::vector<OpStats> tasks = task_stats(s.ops);
     bool any_task = std::any_of(tasks.begin(), tasks.end(), [](const OpStats& t) { return !t.name.empty(); });
     if (any_task) {
@@ -285,6 +291,9 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
         tasks.push_back(e);
     }
     j["ops"] = ops;
+    nlohmann::json path = nlohmann::json::array();
+    for (size_t i : critical_path(s.ops)) path.push_back(s.ops[i].name);
+    j["critical_path"] = path;
     j["tasks"] = tasks;
     return j;
 }

@@ -41,7 +41,7 @@ arch::Program everything() {
                                block({}, 0, {0}), block({stream(vector_unit(12), {})}, 65535, {0, 1})},
                               3);
     p.source = "models/x.pto";
-    p.ops = {{"c", "matmul", "block#2"}};
+    p.ops = {{"a", "relu", "", {}}, {"c", "matmul", "block#2", {0}}};
     p.tags = {{"", -1}, {"load A, panel 0", 0}, {"mm \"quoted\"", -1}};
     p.tensors.push_back({"a", {-1, 3, 224}, DType::Float32, 4096, 602112, "input"});
     return p;

@@ -71,6 +71,16 @@ TEST(Models, ResidualBlockGraphHasTheThreeLevels) {
         << o.out;
 }
 
+// The residual block is one chain: every operation is on the critical path.
+TEST(Models, ResidualBlockCriticalPath) {
+    std::string json = (scratch() / "rb.json").string();
+    ASSERT_EQ(run("-q --report-json '" + json + "' models/resnet_block.pto").status, 0);
+    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    EXPECT_EQ(r["critical_path"], nlohmann::json({"conv2d_1", "batch_norm_1", "relu_1", "conv2d_2", "batch_norm_2",
+                                                  "add_1", "y"}));
+    EXPECT_EQ(r["ops"].back()["end"], r["total_cycles"]);
+}
+
 TEST(Models, ResNet50NeedsItsBatchSize) {
     Outcome o = run("--dump-graph models/resnet50.pto");
     EXPECT_EQ(o.status, 2);
