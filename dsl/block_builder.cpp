@@ -42,4 +42,12 @@ arch::Command matmul_command(const arch::MatmulArgs& args, uint32_t tag) {
     return c;
 }
 
+arch::Command vector_command(const arch::VectorArgs& args, uint32_t tag) {
+    arch::Command c;
+    c.op = arch::Opcode::Vector;
+    c.vec = args;
+    c.tag = tag;
+    return c;
+}
+
 }  // namespace dsl

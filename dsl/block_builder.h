@@ -39,5 +39,6 @@ private:
 
 arch::Command dma_command(const arch::DmaArgs& args, uint32_t tag);
 arch::Command matmul_command(const arch::MatmulArgs& args, uint32_t tag);
+arch::Command vector_command(const arch::VectorArgs& args, uint32_t tag);
 
 }  // namespace dsl

@@ -43,14 +43,6 @@ BufferAddrs slot_addrs(const std::vector<std::vector<uint64_t>>& addr, int64_t c
     return a;
 }
 
-arch::Command vector_command(const arch::VectorArgs& v, uint32_t tag) {
-    arch::Command c;
-    c.op = arch::Opcode::Vector;
-    c.vec = v;
-    c.tag = tag;
-    return c;
-}
-
 }  // namespace
 
 int64_t stream_depth(const LowerContext& ctx) { return ctx.buffering(2); }
