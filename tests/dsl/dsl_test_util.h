@@ -8,7 +8,11 @@
 #include <memory>
 #include <string>
 
+#include <map>
+#include <vector>
+
 #include "dsl/diagnostics.h"
+#include "dsl/frontend.h"
 #include "dsl/source_location.h"
 
 namespace dsl_test {
@@ -28,6 +32,17 @@ inline std::string error_of(const std::function<void()>& fn) {
         return e.what();
     }
     return "<no error>";
+}
+
+using Shapes = std::map<std::string, std::vector<int64_t>>;
+
+// Elaborates `text` as "t.pto", with --shape bindings.
+inline dsl::TaskGraph elaborate(const std::string& text, const Shapes& shapes = {}) {
+    return dsl::elaborate_source(source(text), shapes);
+}
+
+inline std::string elaborate_error(const std::string& text, const Shapes& shapes = {}) {
+    return error_of([&] { elaborate(text, shapes); });
 }
 
 }  // namespace dsl_test

@@ -9,15 +9,9 @@ using dsl_test::source;
 
 namespace {
 
-using Shapes = std::map<std::string, std::vector<int64_t>>;
-
-dsl::TaskGraph run(const std::string& text, const Shapes& shapes = {}) {
-    return dsl::elaborate_source(source(text), shapes);
-}
-
-std::string run_error(const std::string& text, const Shapes& shapes = {}) {
-    return error_of([&] { run(text, shapes); });
-}
+using dsl_test::elaborate;
+using dsl_test::elaborate_error;
+using dsl_test::Shapes;
 
 const dsl::TensorNode& tensor(const dsl::TaskGraph& g, const std::string& name) {
     for (const auto& t : g.tensors)
@@ -30,7 +24,7 @@ const dsl::TensorNode& tensor(const dsl::TaskGraph& g, const std::string& name) 
 }  // namespace
 
 TEST(ElaboratorApi, WeightsDtypeConstantsAndNdim) {
-    dsl::TaskGraph g = run(
+    dsl::TaskGraph g = elaborate(
         "import pypto\n"
         "x = pypto.input('x', shape=(1, 3, 8, 8), dtype=pypto.DT_FP32, layout='NCHW')\n"
         "w = pypto.weight('w', (8, 3, 3, 3), pypto.DT_FP32)\n"
@@ -41,13 +35,13 @@ TEST(ElaboratorApi, WeightsDtypeConstantsAndNdim) {
     EXPECT_EQ(tensor(g, "w").role, dsl::TensorRole::Weight);
     EXPECT_EQ(tensor(g, "k").shape, (std::vector<int64_t>{4}));
     EXPECT_EQ(tensor(g, "k").dtype, arch::DType::Float16);
-    EXPECT_EQ(run_error("import pypo\nx = pypo.input('x', shape=(3, 8), layout='NCHW')\n"),
+    EXPECT_EQ(elaborate_error("import pypo\nx = pypo.input('x', shape=(3, 8), layout='NCHW')\n"),
               "t.pto:2:42: error: pypo.input: layout 'NCHW' needs a 4-D tensor, got (3, 8)\n"
               "x = pypo.input('x', shape=(3, 8), layout='NCHW')\n                                         ^\n");
 }
 
 TEST(ElaboratorApi, AllocL1AndExplicitCopies) {
-    dsl::TaskGraph g = run(
+    dsl::TaskGraph g = elaborate(
         "import pypo\n"
         "a = pypo.input('a', shape=(256, 256), dtype='float32')\n"
         "buf = pypo.mem.alloc_l1(shape=(256, 256), dtype='float32')\n"
@@ -73,7 +67,7 @@ TEST(ElaboratorApi, AllocL1AndExplicitCopies) {
 }
 
 TEST(ElaboratorApi, PrecisionScopesNestAndRestore) {
-    dsl::TaskGraph g = run(
+    dsl::TaskGraph g = elaborate(
         "import pypo\n"
         "x = pypo.input('x', shape=(4, 4))\n"
         "a = pypo.op.relu(x)\n"
@@ -93,7 +87,7 @@ TEST(ElaboratorApi, PrecisionScopesNestAndRestore) {
 }
 
 TEST(ElaboratorApi, TempCacheScopesRecordTheirOperations) {
-    dsl::TaskGraph g = run(
+    dsl::TaskGraph g = elaborate(
         "import pypo\n"
         "a = pypo.input('a', shape=(64, 64))\n"
         "x = pypo.op.relu(a)\n"
@@ -114,7 +108,7 @@ TEST(ElaboratorApi, TempCacheScopesRecordTheirOperations) {
 }
 
 TEST(ElaboratorApi, LogsAndPrintsAreRecordedInProgramOrder) {
-    dsl::TaskGraph g = run(
+    dsl::TaskGraph g = elaborate(
         "import pypo\n"
         "c = pypo.input('c', shape=(256, 256))\n"
         "print('start', 1, 2.5, None, [c, 'x'], sep=', ')\n"
@@ -147,7 +141,7 @@ TEST(ElaboratorApi, ShapeHintedEntryFunction) {
         "    w = pypo.weight('conv1.weight')\n"
         "    y = pypo.op.conv2d(input, w)\n"
         "    return y, pypo.op.relu(y)\n";
-    dsl::TaskGraph g = run(program, {{"input", {5, 3, 8, 8}}});
+    dsl::TaskGraph g = elaborate(program, {{"input", {5, 3, 8, 8}}});
     const auto& in = tensor(g, "input");
     EXPECT_EQ(in.role, dsl::TensorRole::Input);
     EXPECT_EQ(in.shape, (std::vector<int64_t>{5, 3, 8, 8}));
@@ -156,13 +150,13 @@ TEST(ElaboratorApi, ShapeHintedEntryFunction) {
     EXPECT_EQ(tensor(g, "output").role, dsl::TensorRole::Output);
     EXPECT_EQ(tensor(g, "output").shape, (std::vector<int64_t>{5, 4, 6, 6}));
     EXPECT_EQ(tensor(g, "output_1").role, dsl::TensorRole::Output);
-    EXPECT_EQ(run_error(program),
+    EXPECT_EQ(elaborate_error(program),
               "t.pto:3:15: error: pypo.shape_hint: dimension 0 of 'input' is None; bind it with --shape "
               "input=N,3,8,8\n    'input': (None, 3, 8, 8),  # batch varies\n              ^\n");
 }
 
 TEST(ElaboratorApi, ExplicitCallOfAHintedFunctionChecksShapes) {
-    dsl::TaskGraph g = run(
+    dsl::TaskGraph g = elaborate(
         "import pypo\n"
         "@pypo.shape_hint({'x': (None, 4)})\n"
         "def f(x):\n"
@@ -174,10 +168,10 @@ TEST(ElaboratorApi, ExplicitCallOfAHintedFunctionChecksShapes) {
 
 TEST(ElaboratorApi, ShapeBindingsForPlainInputs) {
     const char* program = "import pypo\nx = pypo.input('x', shape=(None, 3))\npypo.output('y', pypo.op.relu(x))\n";
-    EXPECT_EQ(run(program, {{"x", {9, 3}}}).tensors[0].shape, (std::vector<int64_t>{9, 3}));
-    EXPECT_EQ(run_error(program, {{"x", {9, 3}}, {"z", {1}}}),
+    EXPECT_EQ(elaborate(program, {{"x", {9, 3}}}).tensors[0].shape, (std::vector<int64_t>{9, 3}));
+    EXPECT_EQ(elaborate_error(program, {{"x", {9, 3}}, {"z", {1}}}),
               "t.pto: error: --shape z=1: the program has no input or weight named 'z'\n");
-    EXPECT_EQ(run_error(program, {{"x", {9, 4}}}),
+    EXPECT_EQ(elaborate_error(program, {{"x", {9, 4}}}),
               "t.pto:2:34: error: pypo.input: --shape x=9,4 disagrees with dimension 1 of 'x', which the program "
               "fixes at 3\nx = pypo.input('x', shape=(None, 3))\n                                 ^\n");
 }

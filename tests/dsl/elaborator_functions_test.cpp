@@ -8,15 +8,9 @@ using dsl_test::source;
 
 namespace {
 
-using Shapes = std::map<std::string, std::vector<int64_t>>;
-
-dsl::TaskGraph run(const std::string& text, const Shapes& shapes = {}) {
-    return dsl::elaborate_source(source(text), shapes);
-}
-
-std::string run_error(const std::string& text, const Shapes& shapes = {}) {
-    return error_of([&] { run(text, shapes); });
-}
+using dsl_test::elaborate;
+using dsl_test::elaborate_error;
+using dsl_test::Shapes;
 
 const char* const kHeader =
     "import pypto as pypo\n"
@@ -24,7 +18,7 @@ const char* const kHeader =
 
 // The value of `x` after `body`, read back through a tensor shape.
 int64_t value_of(const std::string& body) {
-    dsl::TaskGraph g = run(std::string(kHeader) + body + "\nz = pypo.input('z', shape=(x,))\n" +
+    dsl::TaskGraph g = elaborate(std::string(kHeader) + body + "\nz = pypo.input('z', shape=(x,))\n" +
                            "pypo.output('o', pypo.op.matmul(a, a))\n");
     for (const auto& t : g.tensors)
         if (t.name == "z") return t.shape[0];
@@ -76,16 +70,16 @@ TEST(ElaboratorFunctions, PlainFunctionsAreInlinedWithTheirOwnScope) {
 
 TEST(ElaboratorFunctions, CallErrors) {
     std::string p = std::string(kHeader) + "def f(x, k=2):\n    return x\n";
-    EXPECT_EQ(run_error(p + "y = f()\n"), "t.pto:5:5: error: f: missing required argument 'x'\ny = f()\n    ^\n");
-    EXPECT_EQ(run_error(p + "y = f(1, 2, 3)\n"),
+    EXPECT_EQ(elaborate_error(p + "y = f()\n"), "t.pto:5:5: error: f: missing required argument 'x'\ny = f()\n    ^\n");
+    EXPECT_EQ(elaborate_error(p + "y = f(1, 2, 3)\n"),
               "t.pto:5:13: error: f: takes 2 positional arguments but 3 were given\ny = f(1, 2, 3)\n            ^\n");
-    EXPECT_NE(run_error(p + "y = f(1, z=2)\n").find("t.pto:5:10: error: f: unexpected keyword argument 'z'"),
+    EXPECT_NE(elaborate_error(p + "y = f(1, z=2)\n").find("t.pto:5:10: error: f: unexpected keyword argument 'z'"),
               std::string::npos);
-    EXPECT_EQ(run_error(p + "y = 3(1)\n"), "t.pto:5:5: error: 'int' object is not callable\ny = 3(1)\n    ^\n");
+    EXPECT_EQ(elaborate_error(p + "y = 3(1)\n"), "t.pto:5:5: error: 'int' object is not callable\ny = 3(1)\n    ^\n");
 }
 
 TEST(ElaboratorFunctions, TasksAreNamedPerCallWithParents) {
-    dsl::TaskGraph g = run(std::string(kHeader) +
+    dsl::TaskGraph g = elaborate(std::string(kHeader) +
                            "@pypo.task(placement='vector')\n"
                            "def inner(x):\n"
                            "    return pypo.op.relu(x)\n"
@@ -128,32 +122,32 @@ TEST(ElaboratorFunctions, TasksAreNamedPerCallWithParents) {
 
 TEST(ElaboratorFunctions, DecoratorErrors) {
     std::string p = std::string(kHeader);
-    EXPECT_EQ(run_error(p + "@pypo.task(placement='gpu')\ndef f(x):\n    pass\n"),
+    EXPECT_EQ(elaborate_error(p + "@pypo.task(placement='gpu')\ndef f(x):\n    pass\n"),
               "t.pto:3:22: error: pypo.task: placement must be 'cube', 'vector' or 'any', got 'gpu'\n"
               "@pypo.task(placement='gpu')\n                     ^\n");
-    EXPECT_EQ(run_error(p + "@len\ndef f(x):\n    pass\n"),
+    EXPECT_EQ(elaborate_error(p + "@len\ndef f(x):\n    pass\n"),
               "t.pto:3:2: error: unsupported decorator: PyPTO functions take @pypo.task(placement=...) and "
               "@pypo.shape_hint({...})\n@len\n ^\n");
-    EXPECT_EQ(run_error(p + "t = pypo.task(placement='cube')\n"),
+    EXPECT_EQ(elaborate_error(p + "t = pypo.task(placement='cube')\n"),
               "t.pto:3:5: error: pypo.task is a decorator: write @pypo.task(...) on the line above a def\n"
               "t = pypo.task(placement='cube')\n    ^\n");
 }
 
 TEST(ElaboratorLimits, RecursionDepth) {
-    EXPECT_EQ(run_error(std::string(kHeader) + "def f(n):\n    return f(n + 1)\nx = f(0)\n"),
+    EXPECT_EQ(elaborate_error(std::string(kHeader) + "def f(n):\n    return f(n + 1)\nx = f(0)\n"),
               "t.pto:4:12: error: recursion too deep (limit 200) calling 'f'\n    return f(n + 1)\n           ^\n");
 }
 
 TEST(ElaboratorLimits, LoopIterations) {
-    EXPECT_EQ(run_error(std::string(kHeader) + "for i in range(1000):\n    for j in range(1001):\n        pass\n"),
+    EXPECT_EQ(elaborate_error(std::string(kHeader) + "for i in range(1000):\n    for j in range(1001):\n        pass\n"),
               "t.pto:4:5: error: too many loop iterations (the limit is 1000000 for the whole program): loops are "
               "unrolled at compile time\n    for j in range(1001):\n    ^\n");
-    EXPECT_EQ(run_error(std::string(kHeader) + "r = range(10 ** 9)\n"),
+    EXPECT_EQ(elaborate_error(std::string(kHeader) + "r = range(10 ** 9)\n"),
               "t.pto:3:5: error: range: too many elements (the limit is 1048576)\nr = range(10 ** 9)\n    ^\n");
 }
 
 TEST(ElaboratorLimits, ExponentialCallsAreCapped) {
-    std::string err = run_error(std::string(kHeader) + "def f(n):\n    if n > 0:\n        f(n - 1)\n        f(n - 1)\n"
+    std::string err = elaborate_error(std::string(kHeader) + "def f(n):\n    if n > 0:\n        f(n - 1)\n        f(n - 1)\n"
                                                        "f(40)\n");
     EXPECT_NE(err.find("error: too many function calls (the limit is 1000000 for the whole program)"), std::string::npos)
         << err;
@@ -161,7 +155,7 @@ TEST(ElaboratorLimits, ExponentialCallsAreCapped) {
 
 TEST(ElaboratorLimits, DeepExpressionsInDeepRecursionDoNotOverflowTheStack) {
     // Each call is evaluated 900 unary operators deep.
-    std::string err = run_error(std::string(kHeader) + "def f(n):\n    return " + std::string(900, '-') +
+    std::string err = elaborate_error(std::string(kHeader) + "def f(n):\n    return " + std::string(900, '-') +
                                 "f(n + 1)\nx = f(0)\n");
     EXPECT_NE(err.find("error: program nests too deeply"), std::string::npos) << err.substr(0, 200);
 }
@@ -186,12 +180,12 @@ TEST(ElaboratorRobustness, EveryPrefixOfARichProgramIsHandled) {
         "    return tuple(ys)\n";
     for (size_t n = 0; n <= program.size(); ++n) {
         try {
-            run(program.substr(0, n), {{"x", {4, 16}}});
+            elaborate(program.substr(0, n), {{"x", {4, 16}}});
         } catch (const dsl::CompileError& e) {
             EXPECT_NE(std::string(e.what()).find("error: "), std::string::npos);
         }
     }
-    dsl::TaskGraph g = run(program, {{"x", {4, 16}}});
+    dsl::TaskGraph g = elaborate(program, {{"x", {4, 16}}});
     EXPECT_EQ(g.tasks.size(), 1u);
     EXPECT_EQ(g.ops.size(), 2u);
     EXPECT_EQ(g.moves.size(), 1u);
