@@ -29,6 +29,7 @@
 #include "sim/trace/atomic_file.h"
 #include "sim/trace/report.h"
 #include "sim/trace/chrome_trace.h"
+#include "sim/trace/summary_csv.h"
 #include "sim/trace/timing_csv.h"
 #include "sim/trace/vcd_writer.h"
 
@@ -48,6 +49,7 @@ struct Options {
     std::string timing_csv;
     std::string chrome_trace;
     std::string vcd;
+    std::string summary_csv;
     std::string graph_dot;
     std::map<std::string, std::vector<int64_t>> shapes;
     bool dump_graph = false;
@@ -82,6 +84,8 @@ po::options_description visible_options() {
          "write a Chrome/Perfetto trace (JSON): a track per engine, a slice per command, flag arrows")
         ("vcd", po::value<std::string>()->value_name("FILE"),
          "write a VCD for GTKWave: busy/command/queue per engine, bytes in flight per link")
+        ("summary-csv", po::value<std::string>()->value_name("FILE"),
+         "write one row per engine: total and busy cycles, commands, first and last active cycle")
         ("timing-csv", po::value<std::string>()->value_name("FILE"),
          "write every command's start and end cycle to FILE (CSV)")
         ("quiet,q", "do not print the text report");
@@ -125,6 +129,7 @@ int run(const Options& opt) {
     if (!opt.timing_csv.empty() && !writable("timing-csv", opt.timing_csv)) return kExitUsage;
     if (!opt.chrome_trace.empty() && !writable("trace", opt.chrome_trace)) return kExitUsage;
     if (!opt.vcd.empty() && !writable("vcd", opt.vcd)) return kExitUsage;
+    if (!opt.summary_csv.empty() && !writable("summary-csv", opt.summary_csv)) return kExitUsage;
     if (!opt.graph_dot.empty() && !writable("graph-dot", opt.graph_dot)) return kExitUsage;
     if (!opt.emit_program_json.empty() && !writable("emit-program-json", opt.emit_program_json)) return kExitUsage;
     arch::Config config;
@@ -174,7 +179,8 @@ int run(const Options& opt) {
     }
 
     trace::TimingRecorder timing;
-    bool record_timing = !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty();
+    bool record_timing =
+        !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty() || !opt.summary_csv.empty();
     trace::RunStats stats = hw::simulate(config, program, record_timing ? &timing : nullptr);
     trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config_name};
     if (!opt.report_json.empty())
@@ -184,6 +190,9 @@ int run(const Options& opt) {
     if (!opt.chrome_trace.empty())
         trace::write_file_atomically(opt.chrome_trace, trace::format_chrome_trace(program, config, timing.records));
     if (!opt.vcd.empty()) trace::write_file_atomically(opt.vcd, trace::format_vcd(program, config, timing.records));
+    if (!opt.summary_csv.empty())
+        trace::write_file_atomically(opt.summary_csv,
+                                     trace::format_summary_csv(config, timing.records, stats.total_cycles));
     if (!opt.quiet) std::cout << trace::format_report(stats, config, info);
     return 0;
 }
@@ -237,6 +246,7 @@ int sc_main(int argc, char* argv[]) {
     if (vm.count("timing-csv")) opt.timing_csv = vm["timing-csv"].as<std::string>();
     if (vm.count("trace")) opt.chrome_trace = vm["trace"].as<std::string>();
     if (vm.count("vcd")) opt.vcd = vm["vcd"].as<std::string>();
+    if (vm.count("summary-csv")) opt.summary_csv = vm["summary-csv"].as<std::string>();
     if (vm.count("shape")) {
         for (const std::string& spec : vm["shape"].as<std::vector<std::string>>()) {
             std::string name, error;
