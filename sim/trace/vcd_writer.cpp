@@ -133,23 +133,30 @@ std::string format_vcd(const arch::Program& p, const arch::Config& c, std::vecto
     for (const Signal& s : sig) out += binary(0, s.width) + s.id + "\n";
     out += "$end\n";
 
-    // Apply each cycle's changes, then write the signals whose value moved.
+    // Changes are sorted by (time, signal): fold each signal's changes in a
+    // cycle into its final value and write the ones that moved.
     size_t i = 0;
+    std::string lines;
     while (i < changes.size()) {
         uint64_t time = changes[i].time;
-        std::map<size_t, int64_t> now;
-        for (; i < changes.size() && changes[i].time == time; ++i) {
-            const Change& ch = changes[i];
-            int64_t& v = now.emplace(ch.signal, sig[ch.signal].value).first->second;
-            v = ch.delta ? v + ch.value : ch.value;
+        lines.clear();
+        while (i < changes.size() && changes[i].time == time) {
+            size_t s_index = changes[i].signal;
+            int64_t v = sig[s_index].value;
+            for (; i < changes.size() && changes[i].time == time && changes[i].signal == s_index; ++i)
+                v = changes[i].delta ? v + changes[i].value : changes[i].value;
+            if (v == sig[s_index].value) continue;
+            sig[s_index].value = v;
+            lines += binary(v, sig[s_index].width);
+            lines += sig[s_index].id;
+            lines += '\n';
         }
-        std::string lines;
-        for (const auto& [s, v] : now) {
-            if (v == sig[s].value) continue;
-            sig[s].value = v;
-            lines += binary(v, sig[s].width) + sig[s].id + "\n";
+        if (!lines.empty()) {
+            out += '#';
+            out += std::to_string(time);
+            out += '\n';
+            out += lines;
         }
-        if (!lines.empty()) out += "#" + std::to_string(time) + "\n" + lines;
     }
     return out;
 }
