@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev
   libgtest-dev
   graphviz
+  python3-matplotlib
 )
 
 missing=()

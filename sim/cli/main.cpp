@@ -1,6 +1,7 @@
 // davinci-sim: compiles a PyPTO program for the configured hardware,
 // simulates it on the SystemC model and reports where the cycles went.
 // The only place that joins the front end (dsl/) and the model (sim/hw).
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -29,6 +30,7 @@
 #include "sim/trace/atomic_file.h"
 #include "sim/trace/report.h"
 #include "sim/trace/chrome_trace.h"
+#include "sim/trace/profile.h"
 #include "sim/trace/summary_csv.h"
 #include "sim/trace/timing_csv.h"
 #include "sim/trace/vcd_writer.h"
@@ -50,6 +52,7 @@ struct Options {
     std::string chrome_trace;
     std::string vcd;
     std::string summary_csv;
+    std::string profile;
     std::string graph_dot;
     std::map<std::string, std::vector<int64_t>> shapes;
     bool dump_graph = false;
@@ -59,7 +62,8 @@ struct Options {
 
 const char* kUsage =
     "usage: davinci-sim [options] PROGRAM.pto\n"
-    "       davinci-sim [options] --program-json PROGRAM.json\n";
+    "       davinci-sim [options] --program-json PROGRAM.json\n"
+    "       davinci-sim profile [options] PROGRAM.pto -o PROFILE.json   (= --profile PROFILE.json)\n";
 
 po::options_description visible_options() {
     po::options_description o("options");
@@ -86,6 +90,8 @@ po::options_description visible_options() {
          "write a VCD for GTKWave: busy/command/queue per engine, bytes in flight per link")
         ("summary-csv", po::value<std::string>()->value_name("FILE"),
          "write one row per engine: total and busy cycles, commands, first and last active cycle")
+        ("profile", po::value<std::string>()->value_name("FILE"),
+         "write a profile (JSON, traces/README.md): utilization heatmap, link bandwidth, task graph, critical path")
         ("timing-csv", po::value<std::string>()->value_name("FILE"),
          "write every command's start and end cycle to FILE (CSV)")
         ("quiet,q", "do not print the text report");
@@ -130,6 +136,7 @@ int run(const Options& opt) {
     if (!opt.chrome_trace.empty() && !writable("trace", opt.chrome_trace)) return kExitUsage;
     if (!opt.vcd.empty() && !writable("vcd", opt.vcd)) return kExitUsage;
     if (!opt.summary_csv.empty() && !writable("summary-csv", opt.summary_csv)) return kExitUsage;
+    if (!opt.profile.empty() && !writable("profile", opt.profile)) return kExitUsage;
     if (!opt.graph_dot.empty() && !writable("graph-dot", opt.graph_dot)) return kExitUsage;
     if (!opt.emit_program_json.empty() && !writable("emit-program-json", opt.emit_program_json)) return kExitUsage;
     arch::Config config;
@@ -180,7 +187,8 @@ int run(const Options& opt) {
 
     trace::TimingRecorder timing;
     bool record_timing =
-        !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty() || !opt.summary_csv.empty();
+        !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty() || !opt.summary_csv.empty() ||
+                        !opt.profile.empty();
     trace::RunStats stats = hw::simulate(config, program, record_timing ? &timing : nullptr);
     trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config_name};
     if (!opt.report_json.empty())
@@ -193,13 +201,40 @@ int run(const Options& opt) {
     if (!opt.summary_csv.empty())
         trace::write_file_atomically(opt.summary_csv,
                                      trace::format_summary_csv(config, timing.records, stats.total_cycles));
+    if (!opt.profile.empty())
+        trace::write_file_atomically(opt.profile, trace::format_profile(program, config, stats, timing.records));
     if (!opt.quiet) std::cout << trace::format_report(stats, config, info);
     return 0;
 }
 
 }  // namespace
 
-int sc_main(int argc, char* argv[]) {
+// `davinci-sim profile ARGS -o FILE` is `davinci-sim ARGS --profile FILE`.
+// Returns false (after a usage error) when -o is missing.
+bool rewrite_profile_subcommand(int argc, char* argv[], std::vector<std::string>& args) {
+    args.assign(argv, argv + argc);
+    if (argc < 2 || args[1] != "profile") return true;
+    args.erase(args.begin() + 1);
+    bool output = false;
+    for (std::string& a : args)
+        if (a == "-o" || a == "--output") a = "--profile", output = true;
+        else if (a.rfind("-o", 0) == 0 && a.size() > 2 && a[2] != '-') a = "--profile=" + a.substr(2), output = true;
+        else if (a.rfind("--output=", 0) == 0) a = "--profile=" + a.substr(9), output = true;
+    if (!output && std::find(args.begin(), args.end(), "--help") == args.end() &&
+        std::find(args.begin(), args.end(), "-h") == args.end()) {
+        usage_error("profile: no output file (-o PROFILE.json)");
+        return false;
+    }
+    return true;
+}
+
+int sc_main(int argc_in, char* argv_in[]) {
+    std::vector<std::string> arg_strings;
+    if (!rewrite_profile_subcommand(argc_in, argv_in, arg_strings)) return kExitUsage;
+    std::vector<char*> arg_ptrs;
+    for (std::string& a : arg_strings) arg_ptrs.push_back(a.data());
+    int argc = int(arg_ptrs.size());
+    char** argv = arg_ptrs.data();
     po::options_description visible = visible_options();
     po::options_description all;
     all.add(visible).add_options()("program", po::value<std::vector<std::string>>());
@@ -246,6 +281,7 @@ int sc_main(int argc, char* argv[]) {
     if (vm.count("timing-csv")) opt.timing_csv = vm["timing-csv"].as<std::string>();
     if (vm.count("trace")) opt.chrome_trace = vm["trace"].as<std::string>();
     if (vm.count("vcd")) opt.vcd = vm["vcd"].as<std::string>();
+    if (vm.count("profile")) opt.profile = vm["profile"].as<std::string>();
     if (vm.count("summary-csv")) opt.summary_csv = vm["summary-csv"].as<std::string>();
     if (vm.count("shape")) {
         for (const std::string& spec : vm["shape"].as<std::vector<std::string>>()) {

@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Plots a davinci-sim profile (schema davinci-sim-profile/1, traces/README.md).
+
+    davinci-sim profile models/gemm_256.pto -o traces/gemm.profile.json
+    scripts/plot_profile.py traces/gemm.profile.json -o traces/gemm-plots
+
+writes DIR/heatmap.png (busy fraction per unit and time bucket),
+DIR/bandwidth.png (completion bandwidth per link, bytes/cycle) and
+DIR/taskgraph.svg (tasks with their cycles, edges = data dependencies;
+rendered by Graphviz `dot`). Needs Debian python3-matplotlib and graphviz.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+SCHEMA = "davinci-sim-profile/1"
+
+
+def bucket_edges(p):
+    """Cycle at which each bucket starts, plus the total at the end."""
+    w, n, total = p["bucket_cycles"], p["buckets"], p["total_cycles"]
+    return [min(b * w, total) for b in range(n)] + [total]
+
+
+def plot_heatmap(p, path):
+    units, rows = p["units"], p["heatmap"]
+    edges = bucket_edges(p)
+    fig, ax = plt.subplots(figsize=(12, max(3.0, 0.22 * len(units) + 1.5)))
+    mesh = ax.pcolormesh(edges, range(len(units) + 1), rows or [[0]], cmap="viridis", vmin=0.0, vmax=1.0,
+                         shading="flat")
+    ax.set_yticks([i + 0.5 for i in range(len(units))])
+    ax.set_yticklabels(units, fontsize=7 if len(units) > 24 else 9)
+    ax.invert_yaxis()
+    ax.set_xlabel("cycles (bucket = %d cycles)" % p["bucket_cycles"])
+    ax.set_ylabel("unit")
+    ax.set_title("%s: utilization" % p["program"])
+    fig.colorbar(mesh, ax=ax, label="busy fraction")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_bandwidth(p, path):
+    edges = bucket_edges(p)
+    mids = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
+    fig, ax = plt.subplots(figsize=(12, 4.5))
+    for link in p["links"]:
+        if link["bytes"] == 0:
+            continue
+        ax.plot(mids, link["bandwidth"], label=link["name"], linewidth=1.2)
+    ax.set_xlabel("cycles")
+    ax.set_ylabel("completion bandwidth (bytes/cycle)")
+    ax.set_title("%s: link bandwidth" % p["program"])
+    ax.set_xlim(0, max(1, p["total_cycles"]))
+    ax.set_ylim(bottom=0)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper right", fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def quoted(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def task_dot(p):
+    critical = set(p["critical_path"])
+    ops_by_task = {}
+    for op in p["ops"]:
+        ops_by_task.setdefault(op["task"], []).append(op["name"])
+    lines = ["digraph tasks {", "  rankdir=LR;", '  node [shape=box, fontname="Helvetica"];']
+    for t in p["tasks"]:
+        name = t["name"] or "(top level)"
+        if t["cycles"] is None:
+            when = "no commands"
+        else:
+            when = "%d cycles [%d, %d)" % (t["cycles"], t["start"], t["end"])
+        label = "%s\\n%s\\n%s" % (name, when, ", ".join(t["units"]) or "-")
+        on_path = any(o in critical for o in ops_by_task.get(t["name"], []))
+        style = ', penwidth=2.5, color="firebrick"' if on_path else ""
+        lines.append("  %s [label=%s%s];" % (quoted("task:" + t["name"]), quoted(label).replace("\\\\n", "\\n"),
+                                             style))
+    for e in p["task_edges"]:
+        lines.append("  %s -> %s;" % (quoted("task:" + e["from"]), quoted("task:" + e["to"])))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Plot a davinci-sim profile: heatmap.png, bandwidth.png, taskgraph.svg")
+    ap.add_argument("profile", help="profile JSON (davinci-sim profile PROGRAM -o FILE)")
+    ap.add_argument("-o", "--output", required=True, metavar="DIR", help="directory for the three files")
+    args = ap.parse_args()
+    with open(args.profile) as f:
+        p = json.load(f)
+    if p.get("schema") != SCHEMA:
+        sys.exit("plot_profile.py: %s: schema %r, expected %r" % (args.profile, p.get("schema"), SCHEMA))
+    os.makedirs(args.output, exist_ok=True)
+    plot_heatmap(p, os.path.join(args.output, "heatmap.png"))
+    plot_bandwidth(p, os.path.join(args.output, "bandwidth.png"))
+    svg = os.path.join(args.output, "taskgraph.svg")
+    try:
+        r = subprocess.run(["dot", "-Tsvg", "-o", svg], input=task_dot(p), text=True, capture_output=True)
+    except FileNotFoundError:
+        sys.exit("plot_profile.py: graphviz 'dot' not found (apt-get install graphviz)")
+    if r.returncode != 0:
+        sys.exit("plot_profile.py: dot failed: " + r.stderr.strip())
+    for name in ("heatmap.png", "bandwidth.png", "taskgraph.svg"):
+        print(os.path.join(args.output, name))
+
+
+if __name__ == "__main__":
+    main()

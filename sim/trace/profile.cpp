@@ -1,0 +1,193 @@
+#include "sim/trace/profile.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/trace/op_stats.h"
+#include "sim/trace/timed_commands.h"
+
+namespace trace {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+const char* kind_name(arch::EngineKind k) {
+    switch (k) {
+    case arch::EngineKind::ClusterDma: return "dma";
+    case arch::EngineKind::CubeDma: return "cube_dma";
+    case arch::EngineKind::Cube: return "cube";
+    case arch::EngineKind::Vector: break;
+    }
+    return "vector";
+}
+
+// The time axis: n buckets of `width` cycles, the last one holding what remains.
+struct Buckets {
+    uint64_t total = 0, width = 1, n = 0;
+    uint64_t start(uint64_t b) const { return b * width; }
+    uint64_t end(uint64_t b) const { return std::min(total, (b + 1) * width); }
+    uint64_t size(uint64_t b) const { return end(b) - start(b); }
+};
+
+// Adds the cycles of [start, end) that fall in each bucket.
+void add_interval(const Buckets& t, std::vector<uint64_t>& busy, uint64_t start, uint64_t end) {
+    end = std::min(end, t.total);
+    if (start >= end) return;
+    for (uint64_t b = start / t.width; b < t.n && t.start(b) < end; ++b)
+        busy[b] += std::min(end, t.end(b)) - std::max(start, t.start(b));
+}
+
+json fractions(const Buckets& t, const std::vector<uint64_t>& v) {
+    json row = json::array();
+    for (uint64_t b = 0; b < t.n; ++b) row.push_back(double(v[b]) / double(t.size(b)));
+    return row;
+}
+
+json op_row(const OpStats& op) {
+    json e = {{"name", op.name}, {"kind", op.kind}, {"task", op.task}};
+    e["start"] = op.ran() ? json(op.start) : json(nullptr);
+    e["end"] = op.ran() ? json(op.end) : json(nullptr);
+    e["cycles"] = op.ran() ? json(op.end - op.start) : json(nullptr);
+    e["commands"] = op.commands;
+    e["cube_cycles"] = op.cube_cycles;
+    e["dma_cycles"] = op.dma_cycles;
+    e["vector_cycles"] = op.vector_cycles;
+    e["macs"] = op.macs;
+    e["dma_bytes"] = op.dma_bytes;
+    return e;
+}
+
+}  // namespace
+
+std::string format_profile(const arch::Program& p, const arch::Config& c, const RunStats& s,
+                           std::vector<CommandRecord> records) {
+    Buckets t;
+    t.total = s.total_cycles;
+    t.width = std::max<uint64_t>(1, (t.total + kProfileBuckets - 1) / kProfileBuckets);
+    t.n = (t.total + t.width - 1) / t.width;
+
+    std::unordered_map<std::string, size_t> unit_index;
+    for (size_t i = 0; i < s.units.size(); ++i) unit_index.emplace(s.units[i].name, i);
+    std::vector<std::vector<uint64_t>> busy(s.units.size(), std::vector<uint64_t>(t.n, 0));
+
+    // Links: the DDR port (cluster DMA) and each cluster's L1 port (cube DMA).
+    size_t clusters = size_t(std::max<int64_t>(0, c.clusters));
+    std::vector<std::string> link_names = {"ddr"};
+    for (size_t k = 0; k < clusters; ++k) link_names.push_back("cluster" + std::to_string(k) + ".l1");
+    std::vector<std::vector<uint64_t>> link_bytes(link_names.size(), std::vector<uint64_t>(t.n, 0));
+    std::vector<uint64_t> link_total(link_names.size(), 0);
+
+    // Tasks in order of first appearance (as task_stats), and the unit kinds each used.
+    std::vector<OpStats> tasks = task_stats(s.ops);
+    std::map<std::string, size_t> task_index;
+    for (size_t i = 0; i < tasks.size(); ++i) task_index.emplace(tasks[i].name, i);
+    std::vector<std::set<int>> task_kinds(tasks.size());
+
+    for (const TimedCommand& tc : timed_commands(p, std::move(records))) {
+        const CommandRecord& r = tc.rec;
+        auto u = unit_index.find("cluster" + std::to_string(r.cluster) + "." + arch::engine_name(r.engine));
+        if (u != unit_index.end()) add_interval(t, busy[u->second], r.start, r.end);
+        if (!tc.cmd) continue;
+        if (tc.cmd->op == arch::Opcode::Dma && t.n > 0) {
+            size_t link = r.engine.kind == arch::EngineKind::ClusterDma ? 0
+                          : r.engine.kind == arch::EngineKind::CubeDma && r.cluster < clusters ? 1 + r.cluster
+                                                                                                : link_names.size();
+            if (link < link_names.size()) {
+                // Completion: the bucket holding the command's last busy cycle.
+                uint64_t last = r.end > 0 ? std::min(r.end - 1, t.total - 1) : 0;
+                link_bytes[link][last / t.width] += tc.cmd->dma.bytes();
+                link_total[link] += tc.cmd->dma.bytes();
+            }
+        }
+        if (tc.cmd->tag < p.tags.size()) {
+            int32_t op = p.tags[tc.cmd->tag].op;
+            if (op >= 0 && size_t(op) < s.ops.size()) {
+                auto ti = task_index.find(s.ops[size_t(op)].task);
+                if (ti != task_index.end()) task_kinds[ti->second].insert(int(r.engine.kind));
+            }
+        }
+    }
+
+    json j;
+    j["schema"] = kProfileSchema;
+    j["program"] = p.source;
+    j["clock_ghz"] = c.clock_ghz;
+    j["total_cycles"] = t.total;
+    j["bucket_cycles"] = t.width;
+    j["buckets"] = t.n;
+    json units = json::array(), heat = json::array();
+    for (size_t i = 0; i < s.units.size(); ++i) {
+        units.push_back(s.units[i].name);
+        heat.push_back(fractions(t, busy[i]));
+    }
+    j["units"] = units;
+    json kinds = json::array();
+    for (const UnitStats& u : s.units) kinds.push_back(u.kind);
+    j["unit_kinds"] = kinds;
+    j["heatmap"] = heat;
+
+    json links = json::array();
+    for (size_t l = 0; l < link_names.size(); ++l) {
+        uint64_t peak = 0;
+        for (const LinkStats& ls : s.links)
+            if (ls.name == link_names[l]) peak = ls.peak_bytes_per_cycle;
+        json bw = json::array();
+        for (uint64_t b = 0; b < t.n; ++b) bw.push_back(double(link_bytes[l][b]) / double(t.size(b)));
+        links.push_back({{"name", link_names[l]},
+                         {"kind", l == 0 ? "ddr_l1" : "l1_l0"},
+                         {"peak_bytes_per_cycle", peak},
+                         {"bytes", link_total[l]},
+                         {"bandwidth", bw}});
+    }
+    j["links"] = links;
+
+    json ops = json::array();
+    for (const OpStats& op : s.ops) ops.push_back(op_row(op));
+    j["ops"] = ops;
+
+    json path = json::array();
+    for (size_t i : critical_path(s.ops)) path.push_back(s.ops[i].name);
+    j["critical_path"] = path;
+
+    json task_list = json::array();
+    for (size_t i = 0; i < tasks.size(); ++i) {
+        const OpStats& tk = tasks[i];
+        json e = {{"name", tk.name}};
+        e["start"] = tk.ran() ? json(tk.start) : json(nullptr);
+        e["end"] = tk.ran() ? json(tk.end) : json(nullptr);
+        e["cycles"] = tk.ran() ? json(tk.end - tk.start) : json(nullptr);
+        json used = json::array();
+        for (int k : task_kinds[i]) used.push_back(kind_name(arch::EngineKind(k)));
+        e["units"] = used;
+        e["commands"] = tk.commands;
+        e["cube_cycles"] = tk.cube_cycles;
+        e["dma_cycles"] = tk.dma_cycles;
+        e["vector_cycles"] = tk.vector_cycles;
+        e["macs"] = tk.macs;
+        e["dma_bytes"] = tk.dma_bytes;
+        task_list.push_back(e);
+    }
+    j["tasks"] = task_list;
+
+    // Task A -> task B when an operation of B reads the result of one of A.
+    std::set<std::pair<size_t, size_t>> edges;
+    for (const OpStats& op : s.ops) {
+        size_t to = task_index.at(op.task);
+        for (int32_t in : op.inputs) {
+            if (in < 0 || size_t(in) >= s.ops.size()) continue;
+            size_t from = task_index.at(s.ops[size_t(in)].task);
+            if (from != to) edges.insert({from, to});
+        }
+    }
+    json edge_list = json::array();
+    for (const auto& [from, to] : edges) edge_list.push_back({{"from", tasks[from].name}, {"to", tasks[to].name}});
+    j["task_edges"] = edge_list;
+    return j.dump() + "\n";
+}
+
+}  // namespace trace
