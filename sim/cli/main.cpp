@@ -25,6 +25,7 @@
 #include "dsl/lower.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program_check.h"
+#include "sim/cli/progress.h"
 #include "sim/arch/program_json.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/atomic_file.h"
@@ -186,10 +187,16 @@ int run(const Options& opt) {
     }
 
     trace::TimingRecorder timing;
-    bool record_timing =
-        !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty() || !opt.summary_csv.empty() ||
-                        !opt.profile.empty();
-    trace::RunStats stats = hw::simulate(config, program, record_timing ? &timing : nullptr);
+    bool record_timing = !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty() ||
+                         !opt.summary_csv.empty() || !opt.profile.empty();
+    trace::RecorderFan recorders;
+    if (record_timing) recorders.add(&timing);
+    trace::RunStats stats;
+    {
+        cli::Progress progress(program.blocks.size());
+        if (progress.enabled() && !opt.quiet) recorders.add(&progress);
+        stats = hw::simulate(config, program, &recorders);
+    }
     trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config_name};
     if (!opt.report_json.empty())
         trace::write_file_atomically(opt.report_json, trace::report_json(stats, config, info).dump(2) + "\n");

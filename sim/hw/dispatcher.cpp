@@ -7,11 +7,12 @@
 namespace hw {
 
 Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& program, std::vector<Cluster*> clusters,
-                       uint64_t dispatch_cycles)
+                       uint64_t dispatch_cycles, trace::Recorder* recorder)
     : sc_module(name),
       program_(program),
       clusters_(std::move(clusters)),
       dispatch_cycles_(dispatch_cycles),
+      recorder_(recorder),
       start_(program.blocks.size(), kNotYet),
       end_(program.blocks.size(), kNotYet),
       cluster_of_(program.blocks.size(), 0),
@@ -64,6 +65,7 @@ void Dispatcher::block_finished(uint32_t cluster, uint64_t end) {
     end_[size_t(b)] = end;
     end_cycle_ = std::max(end_cycle_, end);
     ++done_;
+    if (recorder_) recorder_->on_block(uint32_t(b), cluster, start_[size_t(b)], end);
     wake_.notify(cycles(1));
 }
 

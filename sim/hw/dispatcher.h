@@ -18,7 +18,7 @@ namespace hw {
 class Dispatcher : public sc_core::sc_module {
 public:
     Dispatcher(sc_core::sc_module_name name, const arch::Program& program, std::vector<Cluster*> clusters,
-               uint64_t dispatch_cycles);
+               uint64_t dispatch_cycles, trace::Recorder* recorder);
 
     bool all_done() const { return done_ == program_.blocks.size(); }
     uint64_t end_cycle() const { return end_cycle_; }
@@ -35,6 +35,7 @@ private:
     const arch::Program& program_;
     std::vector<Cluster*> clusters_;
     uint64_t dispatch_cycles_;
+    trace::Recorder* recorder_;  // told of every finished block (may be null)
     std::vector<int> running_block_;  // per cluster, -1 when free
     std::vector<uint64_t> free_at_;   // per cluster, the cycle it last freed
     std::vector<uint64_t> start_, end_;

@@ -22,6 +22,7 @@ class Recorder {
 public:
     virtual ~Recorder() = default;
     virtual void on_command(const CommandRecord& r, const arch::Command& c) = 0;
+    // A block ended (called at its end cycle, in simulation order).
     virtual void on_block(uint32_t /*block*/, uint32_t /*cluster*/, uint64_t /*start*/, uint64_t /*end*/) {}
 };
 

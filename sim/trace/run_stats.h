@@ -69,6 +69,9 @@ public:
     void on_command(const CommandRecord& r, const arch::Command& c) override {
         for (Recorder* t : targets_) t->on_command(r, c);
     }
+    void on_block(uint32_t block, uint32_t cluster, uint64_t start, uint64_t end) override {
+        for (Recorder* t : targets_) t->on_block(block, cluster, start, end);
+    }
 
 private:
     std::vector<Recorder*> targets_;
