@@ -172,6 +172,31 @@ std::string format_chrome_trace(const arch::Program& p, const arch::Config& c, s
         for (arch::FlagId f : cmd.sets) setters[{t.rec.block, f}].push_back(&t);
         for (arch::FlagId f : cmd.waits) waiters[{t.rec.block, f}].push_back(&t);
     }
+    // Counters: bytes in flight on each link (the DMA commands crossing it
+    // that have started and not ended), the DDR channel under a "chip"
+    // process (pid 0), each L1 port under its cluster.
+    event(ev, first_event, metadata("process_name", 0, 0, "chip"));
+    event(ev, first_event,
+          {{"name", "process_sort_index"}, {"ph", "M"}, {"pid", 0}, {"tid", 0}, {"args", {{"sort_index", -1}}}});
+    std::map<std::pair<uint32_t, uint64_t>, int64_t> deltas;  // (link, cycle): 0 = DDR, 1 + k = cluster k's L1
+    for (const TimedCommand& t : cmds) {
+        if (!t.cmd || t.cmd->op != arch::Opcode::Dma) continue;
+        uint32_t link = t.rec.engine.kind == arch::EngineKind::ClusterDma ? 0 : 1 + t.rec.cluster;
+        deltas[{link, t.rec.start}] += int64_t(t.cmd->dma.bytes());
+        deltas[{link, t.rec.end}] -= int64_t(t.cmd->dma.bytes());
+    }
+    int64_t level = 0;
+    uint32_t current = ~0u;
+    for (const auto& [key, delta] : deltas) {
+        if (key.first != current) current = key.first, level = 0;
+        if (delta == 0) continue;
+        level += delta;
+        out << ",\n{\"name\":\"" << (current == 0 ? std::string("DDR") : std::string("L1 port")) +
+                   " bytes in flight\",\"ph\":\"C\",\"pid\":"
+            << current << ",\"tid\":0,\"ts\":" << micros(key.second, c.clock_ghz) << ",\"args\":{\"bytes\":"
+            << uint64_t(level) << "}}";
+    }
+
     uint64_t flow_id = 0;
     for (const auto& [key, sets] : setters) {
         auto w = waiters.find(key);

@@ -102,6 +102,8 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
     std::set<std::pair<int, int>> named_tracks;
     std::map<std::pair<int, int>, std::vector<std::pair<uint64_t, uint64_t>>> slices;
     std::map<uint64_t, int> flow_ends;
+    std::set<int> counter_pids;
+    size_t counters = 0;
     for (const auto& e : j["traceEvents"]) {
         std::string ph = e.at("ph");
         int pid = e.at("pid"), tid = e.at("tid");
@@ -117,6 +119,11 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
             if (e["cat"] != "block") slices[{pid, tid}].push_back({start, end});
         } else if (ph == "s" || ph == "f") {
             flow_ends[e.at("id").get<uint64_t>()] += ph == "s" ? 1 : 2;
+        } else if (ph == "C") {
+            // Bytes in flight on a link: never negative, on a named process.
+            ASSERT_TRUE(e["args"]["bytes"].is_number_unsigned()) << e.dump();
+            counter_pids.insert(pid);
+            ++counters;
         } else {
             FAIL() << "unexpected event " << e.dump();
         }
@@ -129,6 +136,8 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
             ASSERT_LE(v[i - 1].second, v[i].first) << "overlap on track " << track.first << "/" << track.second;
     }
     EXPECT_FALSE(flow_ends.empty());
+    EXPECT_GT(counters, 0u);
+    for (int pid : counter_pids) EXPECT_TRUE(named_pids.count(pid)) << "counter on unnamed process " << pid;
     for (const auto& [id, ends] : flow_ends) EXPECT_EQ(ends, 3) << "flow " << id << " lacks an end";
 }
 
