@@ -26,6 +26,16 @@ uint32_t TagTable::operator()(const std::string& label, int32_t op) {
     return it->second;
 }
 
+arch::DmaArgs copy2d(arch::Space src, uint64_t src_addr, uint64_t src_stride, arch::Space dst, uint64_t dst_addr,
+                     uint64_t dst_stride, int64_t rows, int64_t row_bytes) {
+    arch::DmaArgs d;
+    d.src = src, d.dst = dst;
+    d.src_addr = src_addr, d.dst_addr = dst_addr;
+    d.rows = uint32_t(rows), d.row_bytes = uint32_t(row_bytes);
+    d.src_stride = src_stride, d.dst_stride = dst_stride;
+    return d;
+}
+
 arch::Command dma_command(const arch::DmaArgs& args, uint32_t tag) {
     arch::Command c;
     c.op = arch::Opcode::Dma;

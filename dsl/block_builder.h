@@ -37,6 +37,10 @@ private:
     std::map<std::pair<std::string, int32_t>, uint32_t> index_;
 };
 
+// A 2-D copy: `rows` rows of `row_bytes` bytes, strides in bytes.
+arch::DmaArgs copy2d(arch::Space src, uint64_t src_addr, uint64_t src_stride, arch::Space dst, uint64_t dst_addr,
+                     uint64_t dst_stride, int64_t rows, int64_t row_bytes);
+
 arch::Command dma_command(const arch::DmaArgs& args, uint32_t tag);
 arch::Command matmul_command(const arch::MatmulArgs& args, uint32_t tag);
 arch::Command vector_command(const arch::VectorArgs& args, uint32_t tag);

@@ -49,16 +49,6 @@ std::string range(int64_t from, int64_t size) { return std::to_string(from) + ":
 
 }  // namespace
 
-arch::DmaArgs copy2d(Space src, uint64_t src_addr, uint64_t src_stride, Space dst, uint64_t dst_addr,
-                     uint64_t dst_stride, int64_t rows, int64_t row_bytes) {
-    arch::DmaArgs d;
-    d.src = src, d.dst = dst;
-    d.src_addr = src_addr, d.dst_addr = dst_addr;
-    d.rows = uint32_t(rows), d.row_bytes = uint32_t(row_bytes);
-    d.src_stride = src_stride, d.dst_stride = dst_stride;
-    return d;
-}
-
 arch::DmaArgs RowMajorA::load_panel(const GemmPanel& p, const MatmulTiling& t) const {
     return copy2d(Space::DDR, addr_ + uint64_t((p.row0 * K_ + p.k0) * e_), uint64_t(K_ * e_), Space::L1, p.l1,
                   uint64_t(t.kb * e_), p.rows, p.kb * e_);

@@ -69,10 +69,6 @@ struct GemmOperands {
     std::string block_name;              // blocks are named block_name[rows, cols]; "" = c_name
 };
 
-// A 2-D copy: `rows` rows of `row_bytes` bytes.
-arch::DmaArgs copy2d(arch::Space src, uint64_t src_addr, uint64_t src_stride, arch::Space dst, uint64_t dst_addr,
-                     uint64_t dst_stride, int64_t rows, int64_t row_bytes);
-
 // Appends the blocks of C = A @ B under tiling `t` (buffers and panel depth
 // included), each depending on ctx.deps.
 void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op);

@@ -22,16 +22,6 @@ namespace {
 
 using arch::VectorOp;
 
-arch::DmaArgs dma_2d(arch::Space src, uint64_t src_addr, uint64_t src_stride, arch::Space dst, uint64_t dst_addr,
-                     uint64_t dst_stride, int64_t rows, int64_t row_bytes) {
-    arch::DmaArgs d;
-    d.src = src, d.dst = dst;
-    d.src_addr = src_addr, d.dst_addr = dst_addr;
-    d.rows = uint32_t(rows), d.row_bytes = uint32_t(row_bytes);
-    d.src_stride = src_stride, d.dst_stride = dst_stride;
-    return d;
-}
-
 }  // namespace
 
 void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
@@ -76,12 +66,12 @@ void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
             const int64_t b = u / (ti * tj), i = u / tj % ti, j = u % tj;
             const int64_t i0 = i * tr, j0 = j * tc, r = std::min(tr, A - i0), c = std::min(tc, C - j0);
             ChunkCommands cc;
-            cc.loads.push_back({dma_2d(arch::Space::DDR, x_ddr + uint64_t(((b * A + i0) * C + j0) * e), uint64_t(C * e),
+            cc.loads.push_back({copy2d(arch::Space::DDR, x_ddr + uint64_t(((b * A + i0) * C + j0) * e), uint64_t(C * e),
                                        arch::Space::L1, a[0], uint64_t(c * e), r, c * e),
                                 xname + " tile -> L1"});
             cc.compute.push_back({vector_args(VectorOp::Transpose, dt, r, c, a[0], arch::kNoAddress, a[1]),
                                   yname + ": transpose"});
-            cc.stores.push_back({dma_2d(arch::Space::L1, a[1], uint64_t(r * e), arch::Space::DDR,
+            cc.stores.push_back({copy2d(arch::Space::L1, a[1], uint64_t(r * e), arch::Space::DDR,
                                         y_ddr + uint64_t(((b * C + j0) * A + i0) * e), uint64_t(A * e), c, r * e),
                                  yname + " tile -> DDR"});
             return cc;
@@ -107,7 +97,7 @@ void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
                                 xname + " -> L1"});
             cc.compute.push_back({vector_args(VectorOp::Copy, dt, na * C, D, a[0], arch::kNoAddress, a[1]),
                                   yname + ": copy"});
-            cc.stores.push_back({dma_2d(arch::Space::L1, a[1], uint64_t(na * D * e), arch::Space::DDR,
+            cc.stores.push_back({copy2d(arch::Space::L1, a[1], uint64_t(na * D * e), arch::Space::DDR,
                                         y_ddr + uint64_t((b * C * A + a0) * D * e), uint64_t(A * D * e), C, na * D * e),
                                  yname + " -> DDR"});
             return cc;

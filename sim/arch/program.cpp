@@ -1,5 +1,7 @@
 #include "sim/arch/program.h"
 
+#include "sim/arch/config.h"
+
 #include <sstream>
 
 namespace arch {
@@ -74,6 +76,27 @@ uint64_t VectorArgs::dst_bytes() const {
     if (op == VectorOp::Cast) return elements() * uint64_t(dtype == DType::Float16 ? 4 : 2);
     if (vector_op_is_reduce(op)) return uint64_t(rows) * uint64_t(dtype_bytes(dtype));
     return src_bytes();
+}
+
+std::vector<EngineId> cluster_engines(const Config& c) {
+    std::vector<EngineId> v;
+    for (int i = 0; i < c.dma_engines; ++i) v.push_back({EngineKind::ClusterDma, i});
+    for (int i = 0; i < c.cubes_per_cluster; ++i) {
+        v.push_back({EngineKind::CubeDma, i});
+        v.push_back({EngineKind::Cube, i});
+    }
+    for (int i = 0; i < c.vector_units; ++i) v.push_back({EngineKind::Vector, i});
+    return v;
+}
+
+const char* engine_kind_name(EngineKind k) {
+    switch (k) {
+    case EngineKind::ClusterDma: return "dma";
+    case EngineKind::CubeDma: return "cube_dma";
+    case EngineKind::Cube: return "cube";
+    case EngineKind::Vector: break;
+    }
+    return "vector";
 }
 
 namespace {

@@ -42,6 +42,12 @@ std::string engine_name(EngineId e);  // "dma0", "cube2.dma", "cube2", "vector0"
 // vector units. A sort key, not an index: only comparisons are meaningful.
 std::pair<int, int64_t> engine_order(EngineId e);
 
+struct Config;
+// Every engine of one cluster of `c`, in engine_order.
+std::vector<EngineId> cluster_engines(const Config& c);
+// The kind as reports and traces name it: "dma", "cube_dma", "cube", "vector".
+const char* engine_kind_name(EngineKind k);
+
 enum class Opcode : uint8_t { Dma, Matmul, Vector };
 
 // A 2D copy: `rows` rows of `row_bytes` bytes (the bytes that cross the link),

@@ -72,17 +72,6 @@ int thread_id(const arch::Config& c, arch::EngineId e) {
     return int(1 + c.dma_engines + 2 * c.cubes_per_cluster + e.index);
 }
 
-std::vector<arch::EngineId> engines(const arch::Config& c) {
-    std::vector<arch::EngineId> v;
-    for (int i = 0; i < c.dma_engines; ++i) v.push_back({arch::EngineKind::ClusterDma, i});
-    for (int i = 0; i < c.cubes_per_cluster; ++i) {
-        v.push_back({arch::EngineKind::CubeDma, i});
-        v.push_back({arch::EngineKind::Cube, i});
-    }
-    for (int i = 0; i < c.vector_units; ++i) v.push_back({arch::EngineKind::Vector, i});
-    return v;
-}
-
 std::string flags_text(const std::vector<arch::FlagId>& f) {
     std::string s;
     for (size_t i = 0; i < f.size(); ++i) s += (i ? "," : "") + std::string("f") + std::to_string(f[i]);
@@ -115,7 +104,7 @@ std::string format_chrome_trace(const arch::Program& p, const arch::Config& c, s
         event(ev, first_event,
               {{"name", "process_sort_index"}, {"ph", "M"}, {"pid", pid}, {"tid", 0}, {"args", {{"sort_index", cl}}}});
         event(ev, first_event, metadata("thread_name", pid, 0, "blocks"));
-        for (arch::EngineId e : engines(c)) event(ev, first_event, metadata("thread_name", pid, thread_id(c, e), arch::engine_name(e)));
+        for (arch::EngineId e : arch::cluster_engines(c)) event(ev, first_event, metadata("thread_name", pid, thread_id(c, e), arch::engine_name(e)));
     }
 
     // Blocks: from the first command start to the last command end.

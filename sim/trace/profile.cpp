@@ -16,16 +16,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-const char* kind_name(arch::EngineKind k) {
-    switch (k) {
-    case arch::EngineKind::ClusterDma: return "dma";
-    case arch::EngineKind::CubeDma: return "cube_dma";
-    case arch::EngineKind::Cube: return "cube";
-    case arch::EngineKind::Vector: break;
-    }
-    return "vector";
-}
-
 // The time axis: n buckets of `width` cycles, the last one holding what remains.
 struct Buckets {
     uint64_t total = 0, width = 1, n = 0;
@@ -162,7 +152,7 @@ std::string format_profile(const arch::Program& p, const arch::Config& c, const 
         e["end"] = tk.ran() ? json(tk.end) : json(nullptr);
         e["cycles"] = tk.ran() ? json(tk.end - tk.start) : json(nullptr);
         json used = json::array();
-        for (int k : task_kinds[i]) used.push_back(kind_name(arch::EngineKind(k)));
+        for (int k : task_kinds[i]) used.push_back(arch::engine_kind_name(arch::EngineKind(k)));
         e["units"] = used;
         e["commands"] = tk.commands;
         e["cube_cycles"] = tk.cube_cycles;

@@ -4,21 +4,14 @@ namespace trace {
 
 StatsRecorder::StatsRecorder(const arch::Config& c)
     : dma_engines_(c.dma_engines), cubes_(c.cubes_per_cluster), vectors_(c.vector_units) {
-    for (int64_t cl = 0; cl < c.clusters; ++cl) {
-        std::string prefix = "cluster" + std::to_string(cl) + ".";
-        for (int64_t d = 0; d < dma_engines_; ++d)
-            units_.push_back({prefix + arch::engine_name({arch::EngineKind::ClusterDma, int(d)}), "dma", uint32_t(cl)});
-        for (int64_t q = 0; q < cubes_; ++q) {
-            units_.push_back({prefix + arch::engine_name({arch::EngineKind::CubeDma, int(q)}), "cube_dma", uint32_t(cl)});
-            units_.push_back({prefix + arch::engine_name({arch::EngineKind::Cube, int(q)}), "cube", uint32_t(cl)});
-        }
-        for (int64_t v = 0; v < vectors_; ++v)
-            units_.push_back({prefix + arch::engine_name({arch::EngineKind::Vector, int(v)}), "vector", uint32_t(cl)});
-    }
+    for (int64_t cl = 0; cl < c.clusters; ++cl)
+        for (arch::EngineId e : arch::cluster_engines(c))
+            units_.push_back({"cluster" + std::to_string(cl) + "." + arch::engine_name(e), arch::engine_kind_name(e.kind),
+                              uint32_t(cl)});
 }
 
 size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
-    // The constructor's order: DMA engines, cube DMA/cube pairs, vector units.
+    // The constructor's order (arch::cluster_engines): DMA engines, cube DMA/cube pairs, vector units.
     size_t base = size_t(cluster) * size_t(dma_engines_ + 2 * cubes_ + vectors_);
     switch (e.kind) {
     case arch::EngineKind::ClusterDma: return base + size_t(e.index);

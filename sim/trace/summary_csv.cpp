@@ -14,16 +14,6 @@ struct Row {
     uint64_t first = UINT64_MAX, last = 0;
 };
 
-const char* kind_name(arch::EngineKind k) {
-    switch (k) {
-    case arch::EngineKind::ClusterDma: return "dma";
-    case arch::EngineKind::CubeDma: return "cube_dma";
-    case arch::EngineKind::Cube: return "cube";
-    case arch::EngineKind::Vector: break;
-    }
-    return "vector";
-}
-
 }  // namespace
 
 std::string format_summary_csv(const arch::Config& c, const std::vector<CommandRecord>& records,
@@ -38,19 +28,12 @@ std::string format_summary_csv(const arch::Config& c, const std::vector<CommandR
     }
     std::string out = "unit,kind,cluster,total_cycles,busy_cycles,busy,commands,first_active,last_active\n";
     for (int64_t cl = 0; cl < c.clusters; ++cl) {
-        std::vector<arch::EngineId> engines;
-        for (int i = 0; i < c.dma_engines; ++i) engines.push_back({arch::EngineKind::ClusterDma, i});
-        for (int i = 0; i < c.cubes_per_cluster; ++i) {
-            engines.push_back({arch::EngineKind::CubeDma, i});
-            engines.push_back({arch::EngineKind::Cube, i});
-        }
-        for (int i = 0; i < c.vector_units; ++i) engines.push_back({arch::EngineKind::Vector, i});
-        for (arch::EngineId e : engines) {
+        for (arch::EngineId e : arch::cluster_engines(c)) {
             auto it = rows.find({uint32_t(cl), arch::engine_order(e)});
             Row row = it == rows.end() ? Row{} : it->second;
             char share[32];
             std::snprintf(share, sizeof share, "%.4f", total_cycles ? double(row.busy) / double(total_cycles) : 0.0);
-            out += "cluster" + std::to_string(cl) + "." + arch::engine_name(e) + "," + kind_name(e.kind) + "," +
+            out += "cluster" + std::to_string(cl) + "." + arch::engine_name(e) + "," + arch::engine_kind_name(e.kind) + "," +
                    std::to_string(cl) + "," + std::to_string(total_cycles) + "," + std::to_string(row.busy) + "," +
                    share + "," + std::to_string(row.commands) + "," +
                    (row.commands ? std::to_string(row.first) : "") + "," +

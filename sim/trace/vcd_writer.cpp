@@ -69,14 +69,8 @@ std::string format_vcd(const arch::Program& p, const arch::Config& c, std::vecto
         return base;
     };
     // Declare every engine of every cluster, in order, whether it ran or not.
-    for (int64_t cl = 0; cl < c.clusters; ++cl) {
-        for (int i = 0; i < c.dma_engines; ++i) engine_signals(uint32_t(cl), {arch::EngineKind::ClusterDma, i});
-        for (int i = 0; i < c.cubes_per_cluster; ++i) {
-            engine_signals(uint32_t(cl), {arch::EngineKind::CubeDma, i});
-            engine_signals(uint32_t(cl), {arch::EngineKind::Cube, i});
-        }
-        for (int i = 0; i < c.vector_units; ++i) engine_signals(uint32_t(cl), {arch::EngineKind::Vector, i});
-    }
+    for (int64_t cl = 0; cl < c.clusters; ++cl)
+        for (arch::EngineId e : arch::cluster_engines(c)) engine_signals(uint32_t(cl), e);
     size_t ddr = sig.size();
     sig.push_back({"links.ddr", "bytes_in_flight", 64, ""});
     size_t l1 = sig.size();
