@@ -121,11 +121,7 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
         if (has_scalar) src.insert(scalar_first ? src.begin() : src.end(), in.constant(s, cols));
         const size_t yb = s.buffers.size();
         s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
-        s.prologue = [in](int64_t, int64_t, const BufferAddrs& a) {
-            ChunkCommands cc;
-            in.prologue(cc, a);
-            return cc;
-        };
+        s.prologue = in.prologue_fn();
         s.chunk = [&ctx, in, src, yb, vop, cols, out](int64_t first, int64_t n, const BufferAddrs& a) {
             ChunkCommands cc;
             in.chunk(cc, first, n, a);
@@ -161,11 +157,7 @@ void lower_batch_norm(LowerContext& ctx, const OpNode& op) {
         const int shift = in.resident(s, op.inputs[2], cols);
         const size_t yb = s.buffers.size();
         s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
-        s.prologue = [in](int64_t, int64_t, const BufferAddrs& a) {
-            ChunkCommands cc;
-            in.prologue(cc, a);
-            return cc;
-        };
+        s.prologue = in.prologue_fn();
         s.chunk = [&ctx, in, xs, scale, shift, yb, cols, out](int64_t first, int64_t n, const BufferAddrs& a) {
             ChunkCommands cc;
             in.chunk(cc, first, n, a);

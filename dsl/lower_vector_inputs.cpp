@@ -91,4 +91,13 @@ void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t el
                          t.name + " -> DDR"});
 }
 
+std::function<ChunkCommands(int64_t, int64_t, const BufferAddrs&)> VectorInputs::prologue_fn() const {
+    VectorInputs in = *this;
+    return [in](int64_t, int64_t, const BufferAddrs& a) {
+        ChunkCommands cc;
+        in.prologue(cc, a);
+        return cc;
+    };
+}
+
 }  // namespace dsl

@@ -38,6 +38,8 @@ public:
 
     // Appends the resident loads and casts (a block's prologue).
     void prologue(ChunkCommands& cc, const BufferAddrs& a) const;
+    // A VectorStream::prologue that does just that.
+    std::function<ChunkCommands(int64_t, int64_t, const BufferAddrs&)> prologue_fn() const;
     // Appends the streamed loads and casts of units [first, first + n).
     void chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const;
     // Where input `h` is, in the compute dtype.

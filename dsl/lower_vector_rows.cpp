@@ -241,11 +241,7 @@ void lower_layer_norm(LowerContext& ctx, const OpNode& op) {
     s.buffers.push_back({BufferKind::Scratch, D * ec, 0});
     const size_t yb = s.buffers.size();
     s.buffers.push_back({BufferKind::Streamed, D * ec, 0});
-    s.prologue = [in](int64_t, int64_t, const BufferAddrs& a) {
-        ChunkCommands cc;
-        in.prologue(cc, a);
-        return cc;
-    };
+    s.prologue = in.prologue_fn();
     s.chunk = [&ctx, in, xs, scale, shift, inv_d, eps, db, mean, var, yb, D, out](int64_t first, int64_t n,
                                                                                    const BufferAddrs& a) {
         ChunkCommands cc;
