@@ -60,7 +60,8 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) 
 
 }  // namespace
 
-arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, const std::string& source) {
+arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, const std::string& source,
+                    const LowerOptions& options) {
     const TaskGraph g = apply_precision(elaborated);
     if (!g.moves.empty())
         throw CompileError(g.moves.front().loc, "explicit data movement is not lowered yet");
@@ -68,7 +69,7 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
     place_tensors(g, config, program);
-    LowerContext ctx(g, config, program);
+    LowerContext ctx(g, config, program, options);
     // Blocks of op i, so a consumer can wait for its producers.
     std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
     size_t next_log = 0;

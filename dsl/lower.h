@@ -5,16 +5,28 @@
 // emitted commands cost).
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 
+#include "dsl/matmul_tiling.h"
 #include "dsl/task_graph.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 
 namespace dsl {
 
+// Choices a caller can make instead of the compiler: for experiments, and
+// for tests that compare them with the compiler's own.
+struct LowerOptions {
+    // Chooses the tiling of every GEMM (matmul, conv2d) in place of
+    // choose_matmul_tiling, with the same contract; empty = that.
+    std::function<std::optional<MatmulTiling>(const arch::Config&, const GemmShape&, std::string& why)> gemm_tiling;
+};
+
 // Throws CompileError (at the op or tensor concerned) when the program does
 // not fit the hardware.
-arch::Program lower(const TaskGraph& graph, const arch::Config& config, const std::string& source);
+arch::Program lower(const TaskGraph& graph, const arch::Config& config, const std::string& source,
+                    const LowerOptions& options = {});
 
 }  // namespace dsl

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dsl/block_builder.h"
+#include "dsl/lower.h"
 #include "dsl/task_graph.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
@@ -13,10 +14,12 @@
 namespace dsl {
 
 struct LowerContext {
-    LowerContext(const TaskGraph& g, const arch::Config& c, arch::Program& p) : graph(g), config(c), program(p), tags(p) {}
+    LowerContext(const TaskGraph& g, const arch::Config& c, arch::Program& p, const LowerOptions& o = {})
+        : graph(g), config(c), options(o), program(p), tags(p) {}
 
     const TaskGraph& graph;
     const arch::Config& config;
+    const LowerOptions options;
     arch::Program& program;
     TagTable tags;
 

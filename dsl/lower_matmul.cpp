@@ -22,13 +22,14 @@ void apply_gemm_attrs(const OpNode& op, GemmShape& shape) {
 
 MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& shape) {
     const std::string kind = op_kind_name(op.kind);
+    const auto& choose = ctx.options.gemm_tiling ? ctx.options.gemm_tiling : choose_matmul_tiling;
     if (ctx.graph.buffers > 0) {
         // pypo.config.BUFFERS: every L1 panel and L0 tile buffer at that
         // depth, the tiles and panels chosen so that they fit.
         GemmShape forced = shape;
         forced.buffers = forced.l0_buffers = ctx.graph.buffers;
         std::string why;
-        auto tiling = choose_matmul_tiling(ctx.config, forced, why);
+        auto tiling = choose(ctx.config, forced, why);
         if (!tiling)
             throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why +
                                            " (pypo.config.BUFFERS = " + std::to_string(ctx.graph.buffers) + ")");
@@ -39,7 +40,7 @@ MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, cons
     GemmShape base = shape;
     base.buffers = 2;
     std::string why;
-    auto tiling = choose_matmul_tiling(ctx.config, base, why);
+    auto tiling = choose(ctx.config, base, why);
     if (!tiling) throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why);
     MatmulTiling t = *tiling;
     if (shape.buffers != 2) {

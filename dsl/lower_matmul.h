@@ -13,8 +13,8 @@ namespace dsl {
 // two; unroll= is not lowered yet (a CompileError at the call).
 void apply_gemm_attrs(const OpNode& op, GemmShape& shape);
 
-// Chooses the tiling or throws CompileError at the call, naming the bytes
-// that do not fit.
+// Chooses the tiling (with ctx.options.gemm_tiling when the caller gave
+// one) or throws CompileError at the call, naming the bytes that do not fit.
 MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& shape);
 
 // The graph operation `op`: (M, K) @ (K, N), or (..., M, K) @ (..., K, N)

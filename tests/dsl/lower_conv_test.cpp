@@ -19,12 +19,12 @@ std::string conv_source(const std::string& x, const std::string& w, const std::s
 }
 
 // (1, 4, 8, 8) * (8, 4, 3, 3), padding 1: M = 64 pixels, K = 36, N = 8.
-// Tiling (default hardware, 2x2 cubes): nt can only be 4 (N / 2 cubes),
-// mt up to 32 (M / 2), kt up to 64; all fit L0, so 32 x 64 x 4. Panels
-// hold whole channels (multiples of 9): 9, 18, 36 all fit L1, kb = 36.
-// One 64 x 8 block, one panel, one k-step per cube (kt = min(64, 36)).
+// The structure is under test, not the tiling's choice (gemm_cost_test.cpp
+// tests that), so the tiling is fixed: 32 x 64 x 4 cube tiles (2x2 cubes),
+// panels of all 4 channels (kb = 36). One 64 x 8 block, one panel, one
+// k-step per cube (kt = min(64, 36)).
 TEST(LowerConv, SmallConvOneBlock) {
-    arch::Program p = lower(conv_source("(1, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"));
+    arch::Program p = lower(conv_source("(1, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"), config(), fixed_tiling(32, 4, 64, 36));
     ASSERT_EQ(p.blocks.size(), 1u);
     EXPECT_EQ(p.blocks[0].name, "y[0:64, 0:8]");
     EXPECT_EQ(p.tensors[2].role, "output, stored NHWC");
@@ -86,14 +86,14 @@ TEST(LowerConv, SmallConvOneBlock) {
     EXPECT_EQ(d.written, 64u * 8 * 2);
 }
 
-// (1, 4, 16, 16) * (8, 4, 3, 3), padding 1 with a 4 KiB L0: the largest
-// tile is 64 x 8 x 4 (2 * (64*8 + 8*4) * 2 + 64*4*4 = 3200 B; 128 rows
-// would need 2112 B for kt = 4 on top of 2048 of accumulator). Blocks of
-// 128 pixels = 8 output rows: block 0 needs input rows -1..8 (row -1 is
-// padding: loads [0, 9)), block 1 rows 7..16 (loads [7, 16), pad_h 0).
+// (1, 4, 16, 16) * (8, 4, 3, 3), padding 1 with a 4 KiB L0, the tiling
+// fixed at 64 x 8 x 4 cube tiles (2 * (64*8 + 8*4) * 2 + 64*4*4 = 3200 B
+// of L0) and panels of all 4 channels. Blocks of 128 pixels = 8 output
+// rows: block 0 needs input rows -1..8 (row -1 is padding: loads [0, 9)),
+// block 1 rows 7..16 (loads [7, 16), pad_h 0).
 TEST(LowerConv, BlocksLoadTheirRowBandWithHalo) {
-    arch::Program p =
-        lower(conv_source("(1, 4, 16, 16)", "(8, 4, 3, 3)", ", padding=1"), config(R"({"cube": {"l0_kib": 4}})"));
+    arch::Program p = lower(conv_source("(1, 4, 16, 16)", "(8, 4, 3, 3)", ", padding=1"),
+                            config(R"({"cube": {"l0_kib": 4}})"), fixed_tiling(64, 4, 8, 36));
     ASSERT_EQ(p.blocks.size(), 2u);
     EXPECT_EQ(p.blocks[1].name, "y[128:256, 0:8]");
     const uint64_t x0 = p.tensors[0].ddr_addr;
@@ -124,9 +124,10 @@ TEST(LowerConv, BlocksLoadTheirRowBandWithHalo) {
 }
 
 // Stride 2, no padding: (1, 2, 9, 9) * (4, 2, 3, 3) gives 4 x 4 outputs;
-// output row 3 reads input rows 6..8.
+// output row 3 reads input rows 6..8. One 16 x 4 block (tiling fixed: 8 x
+// 32 x 4 tiles, panels of both channels).
 TEST(LowerConv, StrideTwo) {
-    arch::Program p = lower(conv_source("(1, 2, 9, 9)", "(4, 2, 3, 3)", ", stride=2"));
+    arch::Program p = lower(conv_source("(1, 2, 9, 9)", "(4, 2, 3, 3)", ", stride=2"), config(), fixed_tiling(8, 4, 32, 18));
     ASSERT_EQ(p.blocks.size(), 1u);
     const arch::DmaArgs& x = stream(p.blocks[0], "dma0").commands[0].dma;
     EXPECT_EQ(x.rows, 2u);
@@ -141,9 +142,10 @@ TEST(LowerConv, StrideTwo) {
 }
 
 // Two images: each is its own GEMM, so no block straddles them, and the
-// second image's output starts OH*OW*O elements further.
+// second image's output starts OH*OW*O elements further (the tiling of
+// SmallConvOneBlock: one block per image).
 TEST(LowerConv, BatchOfTwoImages) {
-    arch::Program p = lower(conv_source("(2, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"));
+    arch::Program p = lower(conv_source("(2, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"), config(), fixed_tiling(32, 4, 64, 36));
     ASSERT_EQ(p.blocks.size(), 2u);
     EXPECT_EQ(p.blocks[1].name, "y[1][0:64, 0:8]");
     EXPECT_EQ(stream(p.blocks[1], "dma0").commands[0].dma.src_addr, p.tensors[0].ddr_addr + 4 * 8 * 8 * 2);

@@ -25,7 +25,8 @@ TEST(LowerViews, ReshapeAliasesItsInputAndForwardsDependencies) {
                             "f = pypo.op.flatten(pypo.op.reshape(r, (4, 32, 32)))\n"
                             "c = pypo.op.matmul(r, w2)\n"
                             "pypo.output(\"c\", c)\n"
-                            "pypo.output(\"f\", f)\n");
+                            "pypo.output(\"f\", f)\n",
+                            config(), fixed_tiling(64, 32, 32, 32));  // one block per matmul
     // x, w1, w2, matmul_1 (a), reshape_1 (r), reshape_2, f, c
     ASSERT_EQ(p.tensors.size(), 8u);
     EXPECT_EQ(p.tensors[4].name, "reshape_1");

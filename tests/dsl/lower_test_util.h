@@ -19,10 +19,26 @@ inline arch::Config config(const std::string& json = "{}") {
 }
 
 // Lowers `text` and checks the program is valid for the hardware.
-inline arch::Program lower(const std::string& text, const arch::Config& c = config()) {
-    arch::Program p = dsl::lower(dsl::elaborate_source(dsl_test::source(text)), c, "t.pto");
+inline arch::Program lower(const std::string& text, const arch::Config& c = config(),
+                           const dsl::LowerOptions& options = {}) {
+    arch::Program p = dsl::lower(dsl::elaborate_source(dsl_test::source(text)), c, "t.pto", options);
     arch::check_program(p, c);
     return p;
+}
+
+// Every GEMM gets this cube tile (mt x kt x nt, cubes as a 2 x 2 grid) and
+// panel depth instead of the compiler's choice: for tests of the schedule's
+// structure, which must not change when the choice does.
+inline dsl::LowerOptions fixed_tiling(int64_t mt, int64_t nt, int64_t kt, int64_t kb) {
+    dsl::LowerOptions o;
+    o.gemm_tiling = [=](const arch::Config&, const dsl::GemmShape& g, std::string&) {
+        dsl::MatmulTiling t;
+        t.mt = mt, t.nt = nt, t.kt = kt, t.kb = kb;
+        t.grid_rows = 2, t.grid_cols = 2;
+        t.buffers = g.buffers, t.l0_buffers = g.l0_buffers;
+        return std::optional<dsl::MatmulTiling>(t);
+    };
+    return o;
 }
 
 inline const arch::Stream& stream(const arch::Block& b, const std::string& engine) {
