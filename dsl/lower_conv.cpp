@@ -113,12 +113,13 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     const ConvA geometry_only(g, 0);
     shape.a_panel_bytes = [&](const MatmulTiling& t) { return geometry_only.panel_bytes(t); };
     apply_gemm_attrs(op, shape);
+    const int64_t images = x.shape[0];
+    shape.items = images;
     const MatmulTiling t = gemm_tiling_or_fail(ctx, op, shape);
 
     // The graph says NCHW; the bytes are NHWC (see lower_conv.h).
     ctx.program.tensors[size_t(op.output)].role += ", stored NHWC";
 
-    const int64_t images = x.shape[0];
     for (int64_t n = 0; n < images; ++n) {
         const ConvA a(g, ctx.ddr_addr(op.inputs[0]) + uint64_t(n * g.C * g.H * g.W * g.e));
         GemmOperands gemm;

@@ -20,8 +20,10 @@ void apply_gemm_attrs(const OpNode& op, GemmShape& shape) {
     }
 }
 
-MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& shape) {
+MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& given) {
     const std::string kind = op_kind_name(op.kind);
+    GemmShape shape = given;
+    shape.max_parallel = ctx.graph.max_parallel;
     const auto& choose = ctx.options.gemm_tiling ? ctx.options.gemm_tiling : choose_matmul_tiling;
     if (ctx.graph.buffers > 0) {
         // pypo.config.BUFFERS: every L1 panel and L0 tile buffer at that
@@ -84,12 +86,12 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     shape.M = a.shape[a.shape.size() - 2], shape.K = a.shape.back(), shape.N = b.shape.back();
     shape.in = a.dtype, shape.out = c.dtype;
     apply_gemm_attrs(op, shape);
-    const MatmulTiling t = gemm_tiling_or_fail(ctx, op, shape);
-
     const std::vector<int64_t> a_batch(a.shape.begin(), a.shape.end() - 2), b_batch(b.shape.begin(), b.shape.end() - 2);
     const std::vector<int64_t> batch(c.shape.begin(), c.shape.end() - 2);
     int64_t items = 1;
     for (int64_t d : batch) items *= d;
+    shape.items = items;
+    const MatmulTiling t = gemm_tiling_or_fail(ctx, op, shape);
     const int64_t e = arch::dtype_bytes(shape.in), eo = arch::dtype_bytes(shape.out);
     std::vector<int64_t> index(batch.size(), 0);
     for (int64_t item = 0; item < items; ++item) {

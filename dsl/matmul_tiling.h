@@ -46,6 +46,11 @@ struct GemmShape {
     int64_t l0_buffers = 2;  // L0 tile buffers
     // tile=(m, n) or (m, n, k) as the program gave it; empty = search.
     std::vector<int64_t> tile;
+    // For the cost of a tiling (dsl/gemm_cost.h): how many GEMMs of this
+    // shape are lowered one after another (batch items, images), and
+    // pypo.config.MAX_PARALLEL (0 = every cluster runs blocks).
+    int64_t items = 1;
+    int64_t max_parallel = 0;
 };
 
 // "single", "double" or "triple": how a depth of 1, 2 or 3 buffers reads.
