@@ -1,5 +1,7 @@
 #include "dsl/matmul_tiling.h"
 
+#include "dsl/gemm_cost.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <tuple>
@@ -76,6 +78,13 @@ int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t)
     return best_kb;
 }
 
+bool tiling_preferred(const MatmulTiling& a, const MatmulTiling& b) {
+    auto key = [](const MatmulTiling& x) {
+        return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt, x.kb);
+    };
+    return key(a) > key(b);
+}
+
 std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, std::string& why) {
     MatmulTiling grid;
     cube_grid(c.cubes_per_cluster, grid.grid_rows, grid.grid_cols);
@@ -92,7 +101,6 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
             t.kt = kt;
             if (l0_bytes_needed(t, g.in) <= c.l0_bytes()) fits_l0.push_back(t);
         }
-        std::reverse(fits_l0.begin(), fits_l0.end());  // deepest k first
         if (fits_l0.empty()) {
             t.kt = ks.front();
             why = "tile=" + tile_text(g.tile) + " needs " + std::to_string(l0_bytes_needed(t, g.in)) +
@@ -117,17 +125,24 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
                   " bytes of L0, the cube has " + std::to_string(c.l0_bytes());
             return std::nullopt;
         }
-        // Preference: larger area, then squarer, then taller, then deeper k.
-        auto key = [](const MatmulTiling& x) { return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt); };
-        std::sort(fits_l0.begin(), fits_l0.end(), [&](const MatmulTiling& a, const MatmulTiling& b) { return key(a) > key(b); });
     }
-    // The first tile whose block also fits L1, with the deepest panels that do.
+    // Every tiling that fits L0 and L1, estimated in preference order: good
+    // tilings tend to come early, so the cheap lower bound of the cost
+    // skips most of the rest, and of equal estimates the earlier wins.
+    std::sort(fits_l0.begin(), fits_l0.end(), tiling_preferred);
+    std::optional<MatmulTiling> best;
+    int64_t best_cycles = 0;
     for (MatmulTiling t : fits_l0) {
-        if (int64_t best_kb = deepest_panel(c, g, t)) {
-            t.kb = best_kb;
-            return t;
+        const std::vector<int64_t> depths = panel_depths(t, g);
+        for (auto kb = depths.rbegin(); kb != depths.rend(); ++kb) {  // deepest first
+            t.kb = *kb;
+            if (l1_bytes_needed(t, g) > c.l1_bytes()) continue;
+            if (best && estimate_gemm_cycles_bound(c, g, t) >= best_cycles) continue;
+            const int64_t cycles = estimate_gemm_cycles(c, g, t);
+            if (!best || cycles < best_cycles) best = t, best_cycles = cycles;
         }
     }
+    if (best) return best;
     MatmulTiling t = fits_l0.back();
     t.kb = panel_depths(t, g).front();
     why = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) + " with " +

@@ -64,11 +64,18 @@ int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g);
 // block fits L1; 0 if not even the shallowest does.
 int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t);
 
-// Chooses the tiling: the largest cube tile area (fewest bytes over L1 ->
-// L0 per MAC) that fits L0, then the squarest, the tallest, the largest kt;
-// then the deepest panel kb (a power-of-two multiple of kt, or of the
-// granule) whose block fits L1, moving to smaller tiles when no panel fits.
-// A given tile is taken as is (its k searched when not given). Returns
+// The order in which tilings are tried, and which of two equally cheap
+// ones is taken: the larger cube tile area (fewer bytes over L1 -> L0 per
+// MAC), then the squarer, the taller, the deeper kt, the deeper panel kb.
+// True when `a` comes before `b`.
+bool tiling_preferred(const MatmulTiling& a, const MatmulTiling& b);
+
+// Chooses the tiling: of every cube tile (mt x kt x nt, powers-of-two
+// multiples of the MAC array) that fits L0 and every panel depth kb (a
+// power-of-two multiple of kt, or of the granule) whose block fits L1, the
+// one with the fewest estimated cycles (estimate_gemm_cycles,
+// dsl/gemm_cost.h), tiling_preferred deciding ties. A given tile is taken
+// as is, its k (when not given) and kb chosen by the same cost. Returns
 // nullopt and sets `why` ("needs N bytes of L0 ..., the cube has M") when
 // nothing fits.
 std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, std::string& why);

@@ -1,5 +1,5 @@
 // End to end through the CLI: conv2d as an implicit GEMM (exact DDR and
-// L1 -> L0 bytes: the input is read once per block row band with its halo,
+// L1 -> L0 bytes: each block reads its row band of the input with the halo,
 // the im2col tiles exist only on the L1 -> L0 link), and the DMA transpose
 // against the vector unit's.
 #include <gtest/gtest.h>
@@ -28,62 +28,66 @@ std::string conv_program(const std::string& x, const std::string& w) {
            "pypo.output(\"y\", y)\n";
 }
 
-// (1, 4, 16, 16) * (8, 4, 3, 3), padding 1, with a 4 KiB L0: 64 x 8 x 4
-// cube tiles, blocks of 128 pixels = 8 output rows (tests/dsl/
-// lower_conv_test.cpp derives the tiling). Block 0 (output rows 0..7)
-// loads input rows 0..8 (row -1 is padding: generated, not read), block 1
-// (rows 8..15) loads rows 7..15: 2 x 4 channels x 9 rows x 32 B = 2304 B
-// of input (2048 B plus a 2-row halo per channel), and each block reads the
-// 8 x 36 weights once: 2 x 576 B. Written: 256 pixels x 8 channels x 2 B.
+// (1, 4, 16, 16) * (8, 4, 3, 3), padding 1, with a 4 KiB L0. Tiling (the
+// cheapest estimate): C tiles of 32 pixels x 4 channels (kt = 16), blocks
+// of 64 pixels = 4 output rows x 8 channels, one per cluster, panels of all
+// 4 channels. Block b (output rows 4b..4b+3) loads input rows 4b-1..4b+4
+// clipped to the image (rows -1 and 16 are padding: generated, not read):
+// 5, 6, 6 and 5 rows of 32 B for 4 channels = 2816 B (2048 B plus the
+// halos), and each block reads the 8 x 36 weights once: 4 x 576 B.
+// Written: 256 pixels x 8 channels x 2 B.
 TEST(ConvCli, SmallConvReadsEachRowBandOnceWithItsHalo) {
     write_file("conv_small.pto", conv_program("(1, 4, 16, 16)", "(8, 4, 3, 3)"));
     nlohmann::json r = report("conv_small.pto", R"({"cube": {"l0_kib": 4}})");
-    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 2304u + 1152u);
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 2816u + 2304u);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 4096u);
     EXPECT_EQ(r["macs"].get<uint64_t>(), 256u * 36 * 8);
-    // L1 -> L0: every cube (2 per block: N = 8 is two 4-wide cube columns,
-    // 2 cube rows of 64 pixels) loads its 64 x 36 im2col tile (4608 B) and
-    // its 36 x 4 weights (288 B), and writes back 64 x 4 x 2 B: 4 cubes per
-    // block, 2 blocks.
+    // L1 -> L0: every cube (4 per block: 2 cube rows of 32 pixels, 2 cube
+    // columns of 4 channels) loads its 32 x 36 im2col tile (2304 B, in
+    // k-steps of 16, 16 and 4) and its 36 x 4 weights (288 B), and writes
+    // back 32 x 4 x 2 B: 4 cubes per block, 4 blocks.
     EXPECT_EQ(r["links"][1]["name"], "l1_l0");
-    EXPECT_EQ(r["links"][1]["bytes"].get<uint64_t>(), 8u * (4608 + 288 + 512));
+    EXPECT_EQ(r["links"][1]["bytes"].get<uint64_t>(), 16u * (2304 + 288 + 256));
 }
 
 // The first convolution of models/resnet_block.pto on the default
-// hardware. Tiling: 128 x 16 x 32 cube tiles (nt <= 64 / 2 cubes; 128 x 32
-// needs 2 * (128*16 + 16*32) * 2 + 128*32*4 = 26624 B of L0, 256 x 32
-// would need more than 32768), blocks of 256 pixels x 64 channels, panels
-// of 32 channels (kb = 288; 64 channels would need 294912 B of L1).
+// hardware. Tiling (the cheapest estimate, tests/dsl/gemm_cost_test.cpp):
+// C tiles of 256 pixels x 8 channels (kt = 16), blocks of 512 pixels x 16
+// channels (7 block rows, the last of 64 pixels, x 4 block columns), panels
+// of one channel (kb = 9). The cubes bound this run, so the tiling trades
+// bytes for cube time: narrow block columns read the input four times.
 //
-// Input rows per block b (pixels 256b .. 256b+255 of 56 per output row,
+// Input rows per block row b (pixels 512b .. 512b+511 of 56 per output row,
 // output rows oh_a..oh_b, input rows max(0, oh_a - 1) .. min(55, oh_b + 1)):
-// 6, 8, 7, 8, 7, 8, 7, 7, 8, 7, 8, 7 and 3 for the last block (pixels
-// 3072..3135): 91 rows of 64 channels x 112 B = 652288 B (the input is
-// 401408 B: halos and bands sharing a row cost 1.625x). The weights,
-// 73728 B, are read once per block: 13 x 73728 = 958464 B.
+// 11, 12, 12, 12, 12, 12 and 3 for the last (pixels 3072..3135): 74 rows of
+// 64 channels x 112 B = 530432 B, read by each of the 4 block columns:
+// 2121728 B (the input is 401408 B). Each of the 28 blocks reads the
+// weights of its 16 channels, 16 x 576 x 2 = 18432 B: 516096 B.
 //
-// L1 -> L0: each cube's im2col tile bytes are m x 576 x 2 (all of K); 12
-// full blocks of 4 cubes x 128 pixels and a last block of 64 pixels on 2
-// cubes: (48 x 128 + 2 x 64) x 1152 = 7225344 B. Weights: 50 cubes x 576 x
-// 32 x 2 = 1843200 B; write-back 401408 B. The raw input crosses DDR once
-// and a half; its expansion by 9 (and more) only crosses the L1 port.
+// L1 -> L0: each cube's im2col tile bytes are m x 576 x 2 (all of K); 24
+// full blocks of 4 cubes x 256 pixels and 4 last blocks of 64 pixels on 2
+// cubes: (96 x 256 + 8 x 64) x 1152 = 28901376 B. Weights: 104 cubes x 576
+// x 8 x 2 = 958464 B; write-back 401408 B. The raw input crosses DDR about
+// five times; its expansion by 9 only crosses the L1 port.
 TEST(ConvCli, ResNetConvBytes) {
     write_file("conv_resnet.pto", conv_program("(1, 64, 56, 56)", "(64, 64, 3, 3)"));
     nlohmann::json r = report("conv_resnet.pto");
-    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 652288u + 958464u);
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 2121728u + 516096u);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u);
     EXPECT_EQ(r["macs"].get<uint64_t>(), 3136u * 576 * 64);
-    EXPECT_EQ(r["links"][1]["bytes"].get<uint64_t>(), 7225344u + 1843200u + 401408u);
+    EXPECT_EQ(r["links"][1]["bytes"].get<uint64_t>(), 28901376u + 958464u + 401408u);
     // Compute bound: 115605504 MACs / 256 MAC per cycle = 451584 cycles.
     EXPECT_GT(r["total_cycles"].get<uint64_t>(), 451584u);
 }
 
+// The compiler's tiling of this small convolution has C tiles of 8 pixels:
+// blocks of 16 pixels (two output rows) read three input rows (4x3x8).
 TEST(ConvCli, DumpProgramShowsTheIm2colDescriptor) {
     write_file("conv_dump.pto", conv_program("(1, 4, 8, 8)", "(8, 4, 3, 3)"));
     Outcome o = run("--dump-program '" + (scratch() / "conv_dump.pto").string() + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_NE(o.out.find("tensor y (1, 8, 8, 8) float16 output, stored NHWC at DDR:"), std::string::npos) << o.out;
-    EXPECT_NE(o.out.find("32x72B stride 0/72 im2col 3x3/s1/p1 of 4x8x8 ow 8 at pixel 0, k 0 2B"), std::string::npos)
+    EXPECT_NE(o.out.find("8x72B stride 0/72 im2col 3x3/s1/p1 of 4x3x8 ow 8 at pixel 0, k 0 2B"), std::string::npos)
         << o.out;
 }
 

@@ -10,16 +10,17 @@ using namespace clitest;
 
 namespace {
 
-// Two independent 128x128x128 matmuls: one block each, so without a drain
-// they run side by side on clusters 0 and 1.
+// Two independent 128x128x128 matmuls, each one block of 64 x 64 tiles
+// (tile= keeps it so: by cost alone each would spread over all four
+// clusters), so without a drain they run side by side on clusters 0 and 1.
 std::string program(const std::string& between) {
     return "import pypto as pypo\n"
            "a = pypo.input('a', shape=(128, 128))\n"
            "b = pypo.input('b', shape=(128, 128))\n"
-           "c = pypo.op.matmul(a, b)\n" +
+           "c = pypo.op.matmul(a, b, tile=(64, 64))\n" +
            between +
            "\n"
-           "d = pypo.op.matmul(b, a)\n"
+           "d = pypo.op.matmul(b, a, tile=(64, 64))\n"
            "pypo.output('c', c)\n"
            "pypo.output('d', d)\n";
 }

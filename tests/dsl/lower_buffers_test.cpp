@@ -66,18 +66,24 @@ void expect_gemm_pattern(int B) {
 TEST(LowerBuffers, GemmSingleBuffered) { expect_gemm_pattern(1); }
 TEST(LowerBuffers, GemmTripleBuffered) { expect_gemm_pattern(3); }
 
-// B is also the depth the tiling is chosen for. Default hardware (32 KiB
-// L0, 256 KiB L1, 64 x 64 C tiles, 128 x 128 blocks): L0 holds B * (64 kt +
-// kt 64) * 2 + 64*64*4, so kt = 64 single-buffered, 32 double, 16 triple;
-// L1 holds B * (128 kb + kb 128) * 2 + 128*128*2, so kb = 256 (up to 448),
-// 128 (up to 224) and 128 (up to 149).
+// B is also the depth the tiling is chosen for: the cost is estimated and
+// the capacities checked with B buffers in L0 and L1. On the default
+// hardware the cheapest tilings of this GEMM are 64 x 64 C tiles with
+// shallow k-steps (the 4 x 4 MAC array makes every MATMUL long, so the
+// first panel load is what a deep step costs): kt = kb = 16 at B = 1 (one
+// buffer serialises load and compute, which favours fewer, larger steps
+// than at B = 2 and 3, where kt = kb = 8). Each fits its depth's L0:
+// B * (64 kt + kt 64) * 2 + 64*64*4 <= 32768.
 TEST(LowerBuffers, TilesAreChosenForTheDepth) {
-    const int64_t kt[] = {64, 32, 16}, kb[] = {256, 128, 128};
+    const int64_t kt[] = {16, 8, 8}, kb[] = {16, 8, 8};
     for (int B = 1; B <= 3; ++B) {
         arch::Program p = lower(with_buffers(B, kGemm));
         const arch::Stream& macs = stream(p.blocks[0], "cube0");
+        EXPECT_EQ(macs.commands[0].mm.m, 64u) << B;
+        EXPECT_EQ(macs.commands[0].mm.n, 64u) << B;
         EXPECT_EQ(macs.commands[0].mm.k, uint32_t(kt[B - 1])) << B;
         EXPECT_EQ(stream(p.blocks[0], "dma0").commands[0].dma.row_bytes, uint32_t(kb[B - 1] * 2)) << B;
+        EXPECT_LE(B * (64 * kt[B - 1] + kt[B - 1] * 64) * 2 + 64 * 64 * 4, 32768) << B;
     }
     // BUFFERS overrides prefetch=True (triple L1 panels by default).
     arch::Program p = lower(with_buffers(1, std::string(kGemm).replace(std::string(kGemm).find("b))"), 3,
