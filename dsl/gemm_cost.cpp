@@ -92,7 +92,10 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t tiles = ceil_div(t.kb, t.kt);  // L0 steps of a full panel; the last may be shallower
     const int64_t last_kb = g.K - (steps - 1) * t.kb;
     const int64_t last_tiles = ceil_div(last_kb, t.kt);
-    const int64_t u = tile_step(t.kt);
+    // The full-depth L0 step and panel, used throughout.
+    const int64_t a_kt = a_tile(t.kt), b_kt = b_tile(t.kt), mm_kt = matmul(t.kt);
+    const int64_t u = pipelined(a_kt + b_kt, mm_kt, a_kt + b_kt + mm_kt + 2 * flag, t.l0_buffers);
+    const int64_t load_kb = panel_load(t.kb);
 
     BlockCost b;
     // Fill: nothing computes before the first A and B panels are in L1 and
@@ -100,9 +103,10 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // crossed DDR; with several DMA engines the two panels arrive together
     // and both tiles load after them).
     const int64_t first_kb = std::min(t.kb, g.K), first_kt = std::min(t.kt, first_kb);
-    b.first_panel = panel_load(first_kb);
-    const int64_t to_first_matmul =
-        flag + (c.dma_engines == 1 ? b_tile(first_kt) : a_tile(first_kt) + b_tile(first_kt)) + flag;
+    b.first_panel = first_kb == t.kb ? load_kb : panel_load(first_kb);
+    const int64_t b_first = first_kt == t.kt ? b_kt : b_tile(first_kt);
+    const int64_t a_first = first_kt == t.kt ? a_kt : a_tile(first_kt);
+    const int64_t to_first_matmul = flag + (c.dma_engines == 1 ? b_first : a_first + b_first) + flag;
     b.first_matmul = b.first_panel + to_first_matmul;
     b.tile_step = u;
 
@@ -110,16 +114,22 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // copy it tile by tile into L0 (consumer), around `buffers` L1 panel
     // buffers. The consumer releases the panel when its last A tile is in
     // L0: a copy that waits, l0_buffers steps behind, for the MATMULs.
-    const int64_t panel_copy = (tiles - 1) * u + tile_step(t.kb - (tiles - 1) * t.kt);
-    int64_t release = flag + (tiles - 1) * (a_tile(t.kt) + b_tile(t.kt)) + a_tile(t.kt);
+    const int64_t rest_kt = t.kb - (tiles - 1) * t.kt;
+    const int64_t panel_copy = (tiles - 1) * u + (rest_kt == t.kt ? u : tile_step(rest_kt));
+    int64_t release = flag + (tiles - 1) * (a_kt + b_kt) + a_kt;
     if (tiles - 1 - t.l0_buffers >= 0)
-        release = std::max(release, to_first_matmul + (tiles - 1 - t.l0_buffers) * u + matmul(t.kt) + flag + a_tile(t.kt));
-    b.panel_step = pipelined(panel_load(t.kb), panel_copy, panel_load(t.kb) + release + flag, t.buffers);
+        release = std::max(release, to_first_matmul + (tiles - 1 - t.l0_buffers) * u + mm_kt + flag + a_kt);
+    b.panel_step = pipelined(load_kb, panel_copy, load_kb + release + flag, t.buffers);
 
-    // The MATMULs: one panel step for each panel but the last, then the
-    // last panel's L0 steps, the last one's MATMUL ending the stream.
+    // The MATMULs: one panel step for each panel but the last two, then
+    // the step into the last panel (which may be shallower, and so load
+    // sooner), then the last panel's L0 steps, the last one's MATMUL
+    // ending the stream.
     const int64_t last_k = last_kb - (last_tiles - 1) * t.kt;
-    b.last_matmul = b.first_matmul + (steps - 1) * b.panel_step + (last_tiles - 1) * u + matmul(last_k);
+    const int64_t load_last = last_kb == t.kb ? load_kb : panel_load(last_kb);
+    const int64_t into_last = steps < 2 ? 0 : pipelined(load_last, panel_copy, load_last + release + flag, t.buffers);
+    b.last_matmul = b.first_matmul + std::max<int64_t>(0, steps - 2) * b.panel_step + into_last + (last_tiles - 1) * u +
+                    (last_k == t.kt ? mm_kt : matmul(last_k));
 
     // Drain: the accumulators go to L1 (narrowed to C's dtype in flight) on
     // the shared L1 port, then one store engine writes them to DDR one
@@ -148,55 +158,54 @@ struct BlockGrid {
         clusters = c.clusters;
         if (g.max_parallel > 0) clusters = std::min<int64_t>(clusters, g.max_parallel);
     }
-    int64_t sharing_full() const { return std::min(clusters, blocks); }
-    int64_t sharing_last() const { return blocks % clusters ? blocks % clusters : sharing_full(); }
 };
 
-// Block cycles per kind (last row? last column?), at the two sizes of a
-// wave (the blocks dispatched together: a full one, and the last when the
-// blocks do not divide), in the two ways clusters can share DDR:
-//
-// * in lockstep: a wave of identical blocks starts together and stays
-//   together, every cluster filling and draining at the same time, so each
-//   transfer shares the link with the whole wave;
-// * drifting: once blocks of a wave differ (an edge block, a convolution's
-//   blocks of other output rows, whose input slabs differ), the clusters
-//   fall out of step, and a transfer meets another cluster's only while
-//   that one keeps DDR busy: sharing = 1 + (wave - 1) x the fraction of its
-//   time a block occupies the link, found by a few fixed-point steps.
+// Block cycles per kind (last row? last column?) for a degree of DDR
+// sharing (in eighths), computed when first asked for.
 class KindCosts {
 public:
     KindCosts(const arch::Config& c, const GemmShape& g, const MatmulTiling& t, const BlockGrid& grid)
-        : c_(c), g_(g), t_(t), grid_(grid) {
-        for (auto& d : cost_)
-            for (auto& r : d)
-                for (auto& q : r)
-                    for (int64_t& w : q) w = -1;
+        : c_(c), g_(g), t_(t), grid_(grid), cost_(size_t(4 * (8 * grid.clusters + 1)), -1), busy_(4, -1), duty_(4, -1.0) {}
+
+    int64_t operator()(int last_row, int last_col, double sharing) {
+        const int64_t eighths = std::clamp<int64_t>(int64_t(sharing * 8 + 0.5), 8, 8 * grid_.clusters);
+        int64_t& cost = cost_[size_t((last_row * 2 + last_col) * (8 * grid_.clusters + 1) + eighths)];
+        if (cost < 0) cost = block(last_row, last_col, double(eighths) / 8).total;
+        return cost;
     }
 
-    // Computed when first asked for: most GEMMs never drift.
-    int64_t operator()(bool drifting, int last_row, int last_col, int last_wave) {
-        int64_t& cost = cost_[drifting][last_row][last_col][last_wave];
-        if (cost >= 0) return cost;
-        const int64_t rows = last_row ? grid_.last_rows : t_.block_rows();
-        const int64_t cols = last_col ? grid_.last_cols : t_.block_cols();
-        const int64_t wave = last_wave ? grid_.sharing_last() : grid_.sharing_full();
-        double sharing = double(wave);
-        BlockCost b = estimate_block(c_, g_, t_, rows, cols, sharing);
-        for (int i = 0; i < 3 && drifting && wave > 1; ++i) {
-            const double busy = std::min(1.0, sharing * double(b.ddr_busy) / double(b.total));
-            sharing = 1.0 + double(wave - 1) * busy;
-            b = estimate_block(c_, g_, t_, rows, cols, sharing);
+    // Cycles a block occupies the DDR link, alone.
+    int64_t ddr_busy(int last_row, int last_col) {
+        int64_t& busy = busy_[size_t(last_row * 2 + last_col)];
+        if (busy < 0) busy = std::max<int64_t>(1, block(last_row, last_col, 1.0).ddr_busy);
+        return busy;
+    }
+
+    // The fraction of its time a block keeps a DDR request pending when
+    // `n` clusters load at the same time: near 1 for a block that DDR
+    // bounds, small for one the cubes bound.
+    double ddr_duty(int last_row, int last_col, int64_t n) {
+        double& duty = duty_[size_t(last_row * 2 + last_col)];
+        if (duty < 0) {
+            const BlockCost b = block(last_row, last_col, double(n));
+            duty = std::min(1.0, double(n * b.ddr_busy) / double(b.total));
         }
-        return cost = b.total;
+        return duty;
     }
 
 private:
+    BlockCost block(int last_row, int last_col, double sharing) const {
+        return estimate_block(c_, g_, t_, last_row ? grid_.last_rows : t_.block_rows(),
+                              last_col ? grid_.last_cols : t_.block_cols(), sharing);
+    }
+
     const arch::Config& c_;
     const GemmShape& g_;
     const MatmulTiling& t_;
     const BlockGrid& grid_;
-    int64_t cost_[2][2][2][2];  // [drifting][last row][last column][last wave]
+    std::vector<int64_t> cost_;  // [kind][sharing in eighths]
+    std::vector<int64_t> busy_;  // [kind]
+    std::vector<double> duty_;   // [kind]
 };
 
 }  // namespace
@@ -205,7 +214,6 @@ int64_t estimate_gemm_cycles(const arch::Config& c, const GemmShape& g, const Ma
     const BlockGrid grid(c, g, t);
     KindCosts cost(c, g, t, grid);
     const int64_t per_item = grid.per_item_rows * grid.per_item_cols;
-    const int64_t last_wave = (grid.blocks - 1) / grid.clusters * grid.clusters;
     // Block i in lower_gemm's order: its block row and its kind.
     auto row_of = [&](int64_t i) { return i % per_item / grid.per_item_cols; };
     auto kind_of = [&](int64_t i) {
@@ -220,19 +228,66 @@ int64_t estimate_gemm_cycles(const arch::Config& c, const GemmShape& g, const Ma
     auto alike = [&](int64_t i, int64_t j) {
         return size_of(i) == size_of(j) && (!g.a_panel_bytes || row_of(i) == row_of(j));
     };
+    // How much another block running alongside block i shares DDR with it,
+    // for the fraction `overlap` of block i's time it runs. Alike blocks
+    // started together stay in lockstep: they fill and drain at the same
+    // moments and share every transfer. Others are out of step: they meet
+    // block i's transfers only while they keep DDR busy themselves.
+    auto share = [&](int64_t i, int64_t j, bool in_step, double overlap) {
+        if (in_step && alike(i, j)) return overlap;
+        const auto [r, q] = kind_of(j);
+        const auto [ri, qi] = kind_of(i);
+        // Round-robin takes turns burst by burst: a smaller transfer is done
+        // sooner and leaves the link to the others.
+        const double bytes = std::min(1.0, double(cost.ddr_busy(r, q)) / double(cost.ddr_busy(ri, qi)));
+        return overlap * bytes * cost.ddr_duty(r, q, std::min(grid.clusters, grid.blocks));
+    };
+    // Identical blocks: waves of `clusters` blocks in lockstep, each block
+    // sharing DDR with its whole wave (what the loop below comes to).
+    if (grid.last_rows == t.block_rows() && grid.last_cols == t.block_cols() &&
+        (!g.a_panel_bytes || grid.per_item_rows == 1)) {
+        const int64_t waves = grid.blocks / grid.clusters, rest = grid.blocks % grid.clusters;
+        return waves * (c.dispatch_cycles + cost(1, 1, double(std::min(grid.clusters, grid.blocks)))) +
+               (rest ? c.dispatch_cycles + cost(1, 1, double(rest)) : 0);
+    }
     // §4: each block goes to the cluster that frees first (the lowest
-    // numbered on a tie) and starts dispatch_cycles after it freed.
-    std::vector<int64_t> free_at(size_t(grid.clusters), 0);
-    bool drifting = false;
+    // numbered on a tie) and starts dispatch_cycles after it freed, along
+    // with the blocks the other idle clusters take at that moment.
+    struct Running {
+        int64_t block = -1, start = 0, end = 0;
+    };
+    std::vector<Running> cluster(size_t(grid.clusters));
     int64_t end = 0;
     for (int64_t i = 0; i < grid.blocks; ++i) {
-        if (i % grid.clusters == 0)
-            for (int64_t j = i + 1; j < std::min(grid.blocks, i + grid.clusters) && !drifting; ++j)
-                drifting = !alike(i, j);
-        auto cluster = std::min_element(free_at.begin(), free_at.end());
+        auto it = std::min_element(cluster.begin(), cluster.end(),
+                                   [](const Running& a, const Running& b) { return a.end < b.end; });
+        const int64_t now = it->end, start = now + c.dispatch_cycles;
         const auto [r, q] = kind_of(i);
-        *cluster += c.dispatch_cycles + cost(drifting, r, q, i >= last_wave);
-        end = std::max(end, *cluster);
+        // A first guess of the block's length: in lockstep with every other
+        // cluster.
+        const int64_t guess = cost(r, q, double(std::min(grid.clusters, grid.blocks)));
+        double sharing = 1.0;
+        int64_t next = i + 1;  // the next block to go to a cluster
+        for (const Running& o : cluster) {
+            if (&o == &*it) continue;
+            // What the other cluster runs now: its block (in step with
+            // block i if started within 5 % of a block's time of it), or
+            // the next one if it is idle (it takes it at once, in step).
+            int64_t j = o.block, j_end = o.end;
+            bool in_step = 20 * std::abs(o.start - start) <= guess;
+            if (o.end <= now) {
+                if (next >= grid.blocks) continue;
+                j = next++, in_step = true;
+                const auto [jr, jq] = kind_of(j);
+                j_end = now + cost(jr, jq, double(std::min(grid.clusters, grid.blocks)));
+            }
+            const double overlap = std::min(1.0, double(j_end - now) / double(guess));
+            sharing += share(i, j, in_step, overlap);
+            // If it frees while block i runs, it takes the next block.
+            if (overlap < 1.0 && next < grid.blocks) sharing += share(i, next++, false, 1.0 - overlap);
+        }
+        it->block = i, it->start = start, it->end = start + cost(r, q, sharing);
+        end = std::max(end, it->end);
     }
     return end;
 }

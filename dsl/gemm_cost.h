@@ -2,14 +2,15 @@
 // formulas (docs/timing-model.md §4-§7) applied to the schedule
 // dsl/lower_gemm.cpp emits: the figure choose_matmul_tiling minimises.
 //
-// An estimate, not a simulation: every cluster of a wave is assumed to run
-// in lockstep with the others (so a link is shared evenly by everyone who
-// uses it at that moment), the steady state of each pipeline is a closed
-// formula, and blocks are dispatched as §4 does, one list-scheduling pass.
+// An estimate, not a simulation: a link is shared evenly by the transfers
+// on it at the same moment, the steady state of each pipeline is a closed
+// formula, and blocks are dispatched as §4 does in one list-scheduling
+// pass, each block's DDR sharing taken from the blocks running alongside
+// it (in full for identical blocks started together, which stay in
+// lockstep; by how much of their time they keep DDR busy for the others).
 // It is meant to rank tilings; on the GEMMs of tests/dsl/gemm_cost_test.cpp
-// it is within 1 % of the simulated cycles. It is rougher (a few percent)
-// where clusters drift out of step and their DDR transfers overlap only in
-// part: the two sharing models below bracket that.
+// it is within 1 % of the simulated cycles where all blocks are alike and
+// within 3 % where edge blocks make clusters drift out of step.
 #pragma once
 
 #include <cstdint>
