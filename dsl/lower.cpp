@@ -1,8 +1,8 @@
 // Lowering, in the documented order (docs/timing-model.md §10, "Compiler
 // passes"): shapes are bound by the elaborator (shape_hint); then
 //   1. precision (dsl/pass_precision.h): compute dtype per op, explicit casts;
-//   2. layout: not a separate pass yet — the cube's fractal L0 layout is
-//      produced by the cube DMA while loading L0 (lower_gemm), no op;
+//   2. layout (dsl/pass_layout.h): format_convert ops where a producer's
+//      natural layout (conv2d: NHWC) is not the one the graph labels;
 //   3. per op: tiling, L1/L0 buffer planning, DMA and sync insertion, blocks.
 #include "dsl/lower.h"
 
@@ -15,6 +15,7 @@
 #include "dsl/lower_matmul.h"
 #include "dsl/lower_vector.h"
 #include "dsl/lower_views.h"
+#include "dsl/pass_layout.h"
 #include "dsl/pass_precision.h"
 
 namespace dsl {
@@ -46,7 +47,9 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) 
             throw CompileError(t.loc, "tensor '" + t.name + "' does not fit in DDR: the program's tensors need " +
                                           std::to_string(next + bytes) + " bytes, DDR has " +
                                           std::to_string(c.ddr_bytes()));
-        p.tensors[i] = {t.name, t.shape, t.dtype, next, bytes, tensor_role_name(t.role)};
+        std::string role = tensor_role_name(t.role);
+        if (!t.layout.empty()) role += ", " + t.layout;
+        p.tensors[i] = {t.name, t.shape, t.dtype, next, bytes, role};
         next = (next + bytes + kDdrAlignment - 1) / kDdrAlignment * kDdrAlignment;
     }
     for (size_t i = 0; i < g.tensors.size(); ++i) {
@@ -61,7 +64,7 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) 
 }  // namespace
 
 arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, const std::string& source) {
-    const TaskGraph g = apply_precision(elaborated);
+    const TaskGraph g = apply_layout(apply_precision(elaborated));
     if (!g.moves.empty())
         throw CompileError(g.moves.front().loc, "explicit data movement is not lowered yet");
     arch::Program program;

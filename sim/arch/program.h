@@ -76,6 +76,9 @@ struct Im2col {
     uint32_t pixel0 = 0;  // the slab's output pixel in row 0 of the tile
     uint32_t k0 = 0;      // the patch element in column 0 of the tile
     uint32_t element_bytes = 2;
+    // The slab's order: channels x height x width (NCHW, false) or
+    // height x width x channels (NHWC, true).
+    bool channels_last = false;
     uint64_t slab_bytes() const { return uint64_t(channels) * height * width * element_bytes; }
     // Output rows whose windows start inside the padded slab: oy * stride_h - pad_h < height.
     uint64_t out_rows() const { return (uint64_t(height) + pad_h - 1) / stride_h + 1; }

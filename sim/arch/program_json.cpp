@@ -37,6 +37,7 @@ json command_json(const Command& c) {
                            {"stride_w", i.stride_w}, {"pad_h", i.pad_h},       {"pad_w", i.pad_w},
                            {"out_w", i.out_w},       {"pixel0", i.pixel0},     {"k0", i.k0},
                            {"element_bytes", i.element_bytes}};
+            if (i.channels_last) j["im2col"]["channels_last"] = true;
         }
         if (d.rearrange)
             j["rearrange"] = {{"kind", rearrange_kind_name(d.rearrange->kind)},
@@ -183,11 +184,15 @@ std::vector<FlagId> read_flags(const Reader& r, const json& v, const std::string
 
 Im2col read_im2col(const Reader& r, const json& v, const std::string& path) {
     r.object(v, path, {"channels", "height", "width", "kh", "kw", "stride_h", "stride_w", "pad_h", "pad_w", "out_w",
-                       "pixel0", "k0", "element_bytes"},
+                       "pixel0", "k0", "element_bytes", "channels_last"},
              "im2col");
     Im2col i;
     for (const auto& item : v.items()) {
         const std::string& k = item.key();
+        if (k == "channels_last") {
+            i.channels_last = r.boolean(item.value(), Reader::join(path, k));
+            continue;
+        }
         const uint32_t x = uint32_t(r.unsigned_int(item.value(), Reader::join(path, k), kU32));
         if (k == "channels") i.channels = x;
         else if (k == "height") i.height = x;

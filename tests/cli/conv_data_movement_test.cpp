@@ -34,12 +34,15 @@ std::string conv_program(const std::string& x, const std::string& w) {
 // loads input rows 0..8 (row -1 is padding: generated, not read), block 1
 // (rows 8..15) loads rows 7..15: 2 x 4 channels x 9 rows x 32 B = 2304 B
 // of input (2048 B plus a 2-row halo per channel), and each block reads the
-// 8 x 36 weights once: 2 x 576 B. Written: 256 pixels x 8 channels x 2 B.
+// 8 x 36 weights once: 2 x 576 B. Written: 256 pixels x 8 channels x 2 B,
+// in NHWC; the format conversion to the NCHW output (dsl/pass_layout.h)
+// reads those 4096 B and writes them again.
 TEST(ConvCli, SmallConvReadsEachRowBandOnceWithItsHalo) {
     write_file("conv_small.pto", conv_program("(1, 4, 16, 16)", "(8, 4, 3, 3)"));
     nlohmann::json r = report("conv_small.pto", R"({"cube": {"l0_kib": 4}})");
-    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 2304u + 1152u);
-    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 4096u);
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 2304u + 1152u + 4096u);
+    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 4096u + 4096u);
+    EXPECT_EQ(r["format_conversions"].get<uint64_t>(), 1u);
     EXPECT_EQ(r["macs"].get<uint64_t>(), 256u * 36 * 8);
     // L1 -> L0: every cube (2 per block: N = 8 is two 4-wide cube columns,
     // 2 cube rows of 64 pixels) loads its 64 x 36 im2col tile (4608 B) and
@@ -67,11 +70,12 @@ TEST(ConvCli, SmallConvReadsEachRowBandOnceWithItsHalo) {
 // cubes: (48 x 128 + 2 x 64) x 1152 = 7225344 B. Weights: 50 cubes x 576 x
 // 32 x 2 = 1843200 B; write-back 401408 B. The raw input crosses DDR once
 // and a half; its expansion by 9 (and more) only crosses the L1 port.
+// The NHWC -> NCHW conversion of the output adds 401408 B each way.
 TEST(ConvCli, ResNetConvBytes) {
     write_file("conv_resnet.pto", conv_program("(1, 64, 56, 56)", "(64, 64, 3, 3)"));
     nlohmann::json r = report("conv_resnet.pto");
-    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 652288u + 958464u);
-    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u);
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 652288u + 958464u + 401408u);
+    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u + 401408u);
     EXPECT_EQ(r["macs"].get<uint64_t>(), 3136u * 576 * 64);
     EXPECT_EQ(r["links"][1]["bytes"].get<uint64_t>(), 7225344u + 1843200u + 401408u);
     // Compute bound: 115605504 MACs / 256 MAC per cycle = 451584 cycles.
@@ -82,7 +86,9 @@ TEST(ConvCli, DumpProgramShowsTheIm2colDescriptor) {
     write_file("conv_dump.pto", conv_program("(1, 4, 8, 8)", "(8, 4, 3, 3)"));
     Outcome o = run("--dump-program '" + (scratch() / "conv_dump.pto").string() + "'");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_NE(o.out.find("tensor y (1, 8, 8, 8) float16 output, stored NHWC at DDR:"), std::string::npos) << o.out;
+    // The conv2d writes NHWC into conv2d_1; a format_convert makes the NCHW y.
+    EXPECT_NE(o.out.find("tensor conv2d_1 (1, 8, 8, 8) float16 intermediate, NHWC at DDR:"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("tensor y (1, 8, 8, 8) float16 output at DDR:"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("32x72B stride 0/72 im2col 3x3/s1/p1 of 4x8x8 ow 8 at pixel 0, k 0 2B"), std::string::npos)
         << o.out;
 }
