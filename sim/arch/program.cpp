@@ -182,6 +182,7 @@ std::string format_program(const Program& p) {
             for (uint32_t d : blk.deps) os << " " << d;
         }
         if (blk.drain) os << ", after blocks 0-" << blk.drain - 1 << " drain";
+        if (blk.cluster != Block::kAnyCluster) os << ", on cluster" << blk.cluster;
         os << "\n";
         for (const Stream& s : blk.streams) {
             os << "  " << engine_name(s.engine) << ": " << s.commands.size() << " commands\n";

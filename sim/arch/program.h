@@ -178,6 +178,10 @@ struct Block {
     std::string name;
     std::vector<uint32_t> deps;  // blocks that must finish before this starts
     uint32_t drain = 0;          // also waits for every block numbered below this (print's global drain)
+    // The cluster the block must run on (its data is in that cluster's L1),
+    // or kAnyCluster.
+    int32_t cluster = -1;
+    static constexpr int32_t kAnyCluster = -1;
     uint16_t num_flags = 0;
     std::vector<Stream> streams;  // at most one per engine
 };

@@ -307,9 +307,11 @@ Stream read_stream(const Reader& r, const json& v, const std::string& path, size
 }
 
 Block read_block(const Reader& r, const json& v, const std::string& path, size_t tag_count) {
-    r.object(v, path, {"name", "deps", "drain", "num_flags", "streams"}, "a block");
+    r.object(v, path, {"name", "deps", "drain", "cluster", "num_flags", "streams"}, "a block");
     Block b;
     if (v.contains("name")) b.name = r.string(v.at("name"), Reader::join(path, "name"));
+    if (v.contains("cluster"))
+        b.cluster = int32_t(r.unsigned_int(v.at("cluster"), Reader::join(path, "cluster"), uint64_t(INT32_MAX)));
     if (v.contains("drain")) b.drain = uint32_t(r.unsigned_int(v.at("drain"), Reader::join(path, "drain"), kU32));
     if (v.contains("deps")) {
         const std::string p = Reader::join(path, "deps");
@@ -370,6 +372,7 @@ json program_to_json(const Program& p) {
         }
         json block = {{"name", b.name}, {"deps", b.deps}, {"num_flags", b.num_flags}, {"streams", streams}};
         if (b.drain) block["drain"] = b.drain;
+        if (b.cluster != Block::kAnyCluster) block["cluster"] = b.cluster;
         blocks.push_back(block);
     }
     json ops = json::array();

@@ -41,6 +41,7 @@ arch::Program everything() {
                                block({}, 0, {0}), block({stream(vector_unit(12), {})}, 65535, {0, 1})},
                               3);
     p.source = "models/x.pto";
+    p.blocks[1].cluster = 2;
     p.ops = {{"a", "relu", "", {}}, {"c", "matmul", "block#2", {0}}};
     p.tags = {{"", -1}, {"load A, panel 0", 0}, {"mm \"quoted\"", -1}};
     p.tensors.push_back({"a", {-1, 3, 224}, DType::Float32, 4096, 602112, "input"});
@@ -60,6 +61,10 @@ TEST(ProgramJson, RoundTripIsExact) {
     EXPECT_EQ(back.blocks[0].streams[3].commands[0].vec.src1, 0x10000u);
     EXPECT_EQ(back.blocks[0].streams[3].commands[1].vec.src1, arch::kNoAddress);
     EXPECT_EQ(back.blocks[2].num_flags, 65535u);
+    EXPECT_EQ(back.blocks[1].cluster, 2);
+    EXPECT_EQ(back.blocks[0].cluster, arch::Block::kAnyCluster);
+    EXPECT_NE(arch::format_program(back).find(", after 0, on cluster2\n"), std::string::npos)
+        << arch::format_program(back);
     EXPECT_EQ(back.blocks[2].streams[0].engine, vector_unit(12));
     EXPECT_EQ(back.tensors[0].shape, (std::vector<int64_t>{-1, 3, 224}));
 }
@@ -108,6 +113,8 @@ TEST(ProgramJson, Errors) {
     EXPECT_EQ(error_of(R"({"blocks": [{"flags": 1}]})"), "p.json: blocks[0].flags: unknown key for a block");
     EXPECT_EQ(error_of(R"({"blocks": [{"num_flags": 65536}]})"),
               "p.json: blocks[0].num_flags: expected an integer from 0 to 65535, got 65536");
+    EXPECT_EQ(error_of(R"({"blocks": [{"cluster": -1}]})"),
+              "p.json: blocks[0].cluster: expected an integer from 0 to 2147483647, got -1");
     EXPECT_EQ(error_of(R"({"blocks": [{"deps": [0.0]}]})"),
               "p.json: blocks[0].deps[0]: expected an integer from 0 to 4294967295, got 0.0");
     EXPECT_EQ(error_of(R"({"blocks": [{"streams": [{}]}]})"), "p.json: blocks[0].streams[0]: missing key \"engine\"");

@@ -392,13 +392,19 @@ struct Sim {
         if (!dispatch_dirty) return;
         dispatch_dirty = false;
         for (;;) {
+            // The lowest-numbered ready block with a free cluster it may use
+            // (its pinned one, else any), to the lowest-numbered such cluster.
+            // Free: no block given to it that has not ended.
             uint32_t cluster = P;
-            for (uint32_t c = 0; c < P && cluster == P; ++c)
-                if (!running[c]) cluster = c;  // free: no block given to it that has not ended
-            if (cluster == P) return;
             size_t block = prog.blocks.size();
-            for (size_t i = 0; i < prog.blocks.size() && block == prog.blocks.size(); ++i)
-                if (!assigned[i] && ready(uint32_t(i))) block = i;
+            for (size_t i = 0; i < prog.blocks.size() && block == prog.blocks.size(); ++i) {
+                if (assigned[i] || !ready(uint32_t(i))) continue;
+                for (uint32_t c = 0; c < P && cluster == P; ++c) {
+                    const int32_t pin = prog.blocks[i].cluster;
+                    if (!running[c] && (pin < 0 || uint32_t(pin) == c)) cluster = c;
+                }
+                if (cluster != P) block = i;
+            }
             if (block == prog.blocks.size()) return;
             assigned[block] = true;
             make_active(uint32_t(block), cluster, d + uint64_t(cfg.dispatch_cycles));

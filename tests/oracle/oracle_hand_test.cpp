@@ -319,3 +319,30 @@ TEST(OracleHand, CycleLimitThrows) {
 }
 
 }  // namespace
+
+namespace {
+
+// §4 with pinned blocks: blocks 0 and 1 pinned to cluster 0 run one after
+// the other (a 4x4x4 MATMUL: 11 cycles; starts 1 and 13), block 2 is not
+// held back by block 1 and takes cluster 1 at 1.
+TEST(OracleHand, PinnedBlocksWaitForTheirCluster) {
+    arch::MatmulArgs mm;
+    mm.m = mm.k = mm.n = 4;
+    arch::Command c;
+    c.op = arch::Opcode::Matmul;
+    c.mm = mm;
+    auto one = [&](int32_t cluster) {
+        arch::Block b = block({stream({arch::EngineKind::Cube, 0}, {c})});
+        b.cluster = cluster;
+        return b;
+    };
+    oracle::Result r = oracle::run(program({one(0), one(0), one(-1)}), config());
+    EXPECT_EQ(r.blocks[0].start, 1u);
+    EXPECT_EQ(r.blocks[1].start, 13u);
+    EXPECT_EQ(r.blocks[1].cluster, 0u);
+    EXPECT_EQ(r.blocks[2].start, 1u);
+    EXPECT_EQ(r.blocks[2].cluster, 1u);
+    EXPECT_EQ(r.total_cycles, 24u);
+}
+
+}  // namespace
