@@ -82,6 +82,12 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     GemmShape shape;
     shape.M = a.shape[a.shape.size() - 2], shape.K = a.shape.back(), shape.N = b.shape.back();
     shape.in = a.dtype, shape.out = c.dtype;
+    // On-chip operands (dsl/buffer_plan.h) need no L1 panels, an on-chip C
+    // no L1 staging.
+    const bool a_on_chip = ctx.on_chip(op.inputs[0]);
+    if (a_on_chip) shape.a_panel_bytes = [](const MatmulTiling&) { return int64_t(0); };
+    shape.b_on_chip = ctx.on_chip(op.inputs[1]);
+    shape.c_on_chip = ctx.on_chip(op.output);
     apply_gemm_attrs(op, shape);
     const MatmulTiling t = gemm_tiling_or_fail(ctx, op, shape);
 
@@ -97,13 +103,17 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
             index[size_t(k)] = rest % batch[size_t(k)];
             rest /= batch[size_t(k)];
         }
-        const RowMajorA a_op(ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_batch, shape.M * shape.K) * e),
-                             shape.K, shape.in);
+        const RowMajorA a_ddr(ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_batch, shape.M * shape.K) * e),
+                              shape.K, shape.in);
+        // Batched matmuls never use on-chip tensors (lower.cpp refuses them).
+        const OnChipA a_l1(a_on_chip ? ctx.l1_addr(op.inputs[0]) : 0, shape.K, shape.in);
         GemmOperands g;
         g.M = shape.M, g.K = shape.K, g.N = shape.N, g.in = shape.in, g.out = shape.out;
-        g.a = &a_op;
-        g.b_addr = ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
-        g.c_addr = ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
+        g.a = a_on_chip ? static_cast<const GemmA*>(&a_l1) : &a_ddr;
+        g.b_on_chip = shape.b_on_chip, g.c_on_chip = shape.c_on_chip;
+        g.b_addr = g.b_on_chip ? ctx.l1_addr(op.inputs[1])
+                               : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
+        g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
         g.a_name = a.name, g.b_name = b.name, g.c_name = c.name;
         if (!batch.empty()) {
             g.block_name = c.name + "[";

@@ -63,7 +63,9 @@ int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in) {
 int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g) {
     int64_t e = arch::dtype_bytes(g.in);
     int64_t a_panel = g.a_panel_bytes ? g.a_panel_bytes(t) : t.block_rows() * t.kb * e;
-    return t.buffers * (a_panel + t.kb * t.block_cols() * e) + t.block_rows() * t.block_cols() * arch::dtype_bytes(g.out);
+    int64_t b_panel = g.b_on_chip ? 0 : t.kb * t.block_cols() * e;
+    int64_t c_block = g.c_on_chip ? 0 : t.block_rows() * t.block_cols() * arch::dtype_bytes(g.out);
+    return t.buffers * (a_panel + b_panel) + c_block;
 }
 
 int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t) {

@@ -44,6 +44,9 @@ struct GemmShape {
     std::function<int64_t(const MatmulTiling&)> a_panel_bytes;
     int64_t buffers = 2;     // L1 panel buffers
     int64_t l0_buffers = 2;  // L0 tile buffers
+    // B or C kept on chip (dsl/buffer_plan.h): no L1 panels for B, no L1
+    // staging for C. (A on chip: a_panel_bytes gives 0.)
+    bool b_on_chip = false, c_on_chip = false;
     // tile=(m, n) or (m, n, k) as the program gave it; empty = search.
     std::vector<int64_t> tile;
 };

@@ -43,7 +43,7 @@ const char* placement_name(Placement p) {
 
 const char* op_kind_name(OpKind k) { return kOps[size_t(k)].name; }
 const char* op_kind_unit(OpKind k) { return kOps[size_t(k)].unit; }
-bool op_kind_is_internal(OpKind k) { return k == OpKind::FormatConvert; }
+bool op_kind_is_internal(OpKind k) { return k == OpKind::FormatConvert || k == OpKind::Move; }
 
 const std::vector<std::string>& op_kind_names() {
     static const std::vector<std::string> names = [] {

@@ -90,6 +90,7 @@ struct MoveNode {
     int src = -1;  // tensor indices
     int dst = -1;
     int task = -1;
+    int after_op = -1;  // the number of operations recorded before it, minus one
     SourceLoc loc;
 };
 

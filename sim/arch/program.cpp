@@ -171,8 +171,10 @@ std::string format_program(const Program& p) {
     for (const TensorPlacement& t : p.tensors) {
         os << "tensor " << t.name << " (";
         for (size_t i = 0; i < t.shape.size(); ++i) os << (i ? ", " : "") << t.shape[i];
-        os << ") " << dtype_name(t.dtype) << " " << t.role << " at DDR:" << hex(t.ddr_addr) << ", " << t.bytes
-           << " B\n";
+        os << ") " << dtype_name(t.dtype) << " " << t.role << " at ";
+        if (t.l1_addr >= 0) os << "cluster0 L1:" << hex(uint64_t(t.l1_addr));
+        else os << "DDR:" << hex(t.ddr_addr);
+        os << ", " << t.bytes << " B\n";
     }
     for (size_t b = 0; b < p.blocks.size(); ++b) {
         const Block& blk = p.blocks[b];

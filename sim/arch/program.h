@@ -193,6 +193,9 @@ struct TensorPlacement {
     uint64_t ddr_addr = 0;
     uint64_t bytes = 0;
     std::string role;  // "input", "output", "intermediate"
+    // An on-chip tensor (kept in cluster 0's L1, not in DDR): its L1 byte
+    // address; -1 for a tensor in DDR at ddr_addr.
+    int64_t l1_addr = -1;
 };
 
 // What a command is for: a readable label and the program operation it
