@@ -136,6 +136,7 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
         gemm.b_transposed = true;
         gemm.c_addr = ctx.ddr_addr(op.output) + uint64_t(n * shape.M * shape.N * arch::dtype_bytes(shape.out));
         gemm.a_name = x.name, gemm.b_name = w.name, gemm.c_name = y.name;
+        gemm.unroll = gemm_unroll(op);  // conv2d takes no unroll=: 1, loop control every k-step
         if (images > 1) gemm.block_name = y.name + "[" + std::to_string(n) + "]";
         lower_gemm(ctx, t, gemm);
     }

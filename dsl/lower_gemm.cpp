@@ -93,6 +93,12 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const uint32_t tag_c_ddr = op.c_on_chip ? 0 : ctx.tag(op.c_name + " tile -> DDR");
     const int64_t steps = ceil_div(op.K, t.kb);
     const std::string& name = op.block_name.empty() ? op.c_name : op.block_name;
+    // Loop control: step i of an engine's k-loop starts an iteration of the
+    // loop (unrolled op.unroll times) when i % op.unroll == 0, and then its
+    // first command on that engine carries the overhead.
+    const int64_t unroll = std::max<int64_t>(1, op.unroll);
+    const uint32_t overhead = uint32_t(config.loop_overhead_cycles);
+    auto loop_issue = [&](int64_t step) { return step % unroll == 0 ? overhead : 0u; };
 
     for (int64_t bi = 0; bi < ceil_div(op.M, t.block_rows()); ++bi) {
         for (int64_t bj = 0; bj < ceil_div(op.N, t.block_cols()); ++bj) {
@@ -136,6 +142,9 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     if (s >= buffers) a.waits.push_back(w.a_free), b.waits.push_back(w.b_free);
                     a.sets.push_back(w.a_ready), b.sets.push_back(w.b_ready);
                 }
+                // The first command of each engine's step pays the loop issue.
+                a.issue_cycles = loop_issue(s);
+                if (load_b != load_a || !load_a_panels) b.issue_cycles = loop_issue(s);
                 if (load_a_panels) block.stream(load_a).push_back(std::move(a));
                 if (load_b_panels) block.stream(load_b).push_back(std::move(b));
             }
@@ -171,6 +180,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         if (k == tiles - 1 && load_a_panels) a.sets.push_back(w.a_free);
                         if (k == tiles - 1 && load_b_panels) b.sets.push_back(w.b_free);
                         b.sets.push_back(w.l0_ready);
+                        a.issue_cycles = loop_issue(u);
                         moves.push_back(std::move(a));
                         moves.push_back(std::move(b));
 
@@ -180,6 +190,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         mm.accumulate = u > 0;
                         mm.a_addr = L.l0_a[size_t(u % l0_bufs)], mm.b_addr = L.l0_b[size_t(u % l0_bufs)], mm.c_addr = L.l0_c;
                         arch::Command c = matmul_command(mm, tag_mm);
+                        c.issue_cycles = loop_issue(u);
                         c.waits.push_back(w.l0_ready);
                         c.sets.push_back(w.l0_free);
                         macs.push_back(std::move(c));

@@ -3,8 +3,10 @@
 // A and B panels DDR -> L1 (double-buffered, or triple with prefetch), each
 // cube streams double-buffered tiles L1 -> L0 and accumulates its C tile in
 // L0, then writes it back L0 -> L1 -> DDR. pypo.config.BUFFERS sets both
-// depths (MatmulTiling::buffers, l0_buffers) to 1, 2 or 3. The flag protocol
-// is described in docs/timing-model.md §10.
+// depths (MatmulTiling::buffers, l0_buffers) to 1, 2 or 3. The k-steps are
+// a loop on each engine, unrolled GemmOperands::unroll times; the rest
+// (the write-back) is straight-line code. The flag protocol and the loop
+// overhead are described in docs/timing-model.md §10.
 //
 // What differs between the GEMMs is only how A reaches L1 and L0 (GemmA): a
 // matmul's A is a row-major matrix in DDR; a convolution's A is the im2col
@@ -88,6 +90,12 @@ struct GemmOperands {
     bool b_on_chip = false, c_on_chip = false;
     std::string a_name, b_name, c_name;  // for command tags
     std::string block_name;              // blocks are named block_name[rows, cols]; "" = c_name
+    // Each engine's k-loop (the panel steps of the cluster DMA engines, the
+    // k-steps of a cube's DMA engine and MAC array) holds `unroll` steps per
+    // iteration: the first command of every unroll-th step carries
+    // cluster.loop_overhead_cycles of issue (matmul's unroll=; conv2d has
+    // none, so 1: every step).
+    int64_t unroll = 1;
 };
 
 // Appends the blocks of C = A @ B under tiling `t` (buffers and panel depth

@@ -8,16 +8,18 @@
 namespace dsl {
 
 void apply_gemm_attrs(const OpNode& op, GemmShape& shape) {
-    const std::string kind = op_kind_name(op.kind);
     for (const auto& [key, value] : op.attrs) {
         if (key == "tile") {
             shape.tile = value.ints;
         } else if (key == "prefetch") {
             shape.buffers = value.b ? 3 : 2;
-        } else if (key == "unroll") {
-            throw CompileError(op.loc, kind + ": unroll=" + attr_text(value) + " is not lowered yet");
         }
     }
+}
+
+int64_t gemm_unroll(const OpNode& op) {
+    auto it = op.attrs.find("unroll");
+    return it == op.attrs.end() ? 1 : it->second.i;  // ops_matmul.cpp checked it is >= 1
 }
 
 MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& shape) {
@@ -115,6 +117,7 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
                                : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
         g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
         g.a_name = a.name, g.b_name = b.name, g.c_name = c.name;
+        g.unroll = gemm_unroll(op);
         if (!batch.empty()) {
             g.block_name = c.name + "[";
             for (size_t k = 0; k < index.size(); ++k) g.block_name += (k ? "," : "") + std::to_string(index[k]);

@@ -157,6 +157,7 @@ std::string format_command(const Program& p, const Command& c) {
         os << "MATMUL " << m.m << "x" << m.k << "x" << m.n << " " << dtype_name(m.dtype) << "  C:" << hex(m.c_addr)
            << (m.accumulate ? " += " : " = ") << "A:" << hex(m.a_addr) << " * B:" << hex(m.b_addr);
     }
+    if (c.issue_cycles) os << "  issue " << c.issue_cycles;
     append_flags(os, "wait", c.waits);
     append_flags(os, "set", c.sets);
     if (c.tag != 0 && c.tag < p.tags.size()) os << "  ; " << p.tags[c.tag].label;

@@ -167,6 +167,11 @@ struct Command {
     std::vector<FlagId> waits;  // each consumes one token before the start
     std::vector<FlagId> sets;   // each adds one token at the end
     uint32_t tag = 0;           // index into Program::tags: what this moves/computes
+    // Cycles the engine's in-order issue spends on loop control (branch,
+    // address update) before this command, counted from the previous
+    // command's end (or the block's start); they overlap waiting for flags:
+    // the command starts at max(ready + issue_cycles, flag times) (§5).
+    uint32_t issue_cycles = 0;
 };
 
 struct Stream {

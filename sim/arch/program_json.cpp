@@ -62,6 +62,7 @@ json command_json(const Command& c) {
     if (!c.waits.empty()) j["waits"] = flags_json(c.waits);
     if (!c.sets.empty()) j["sets"] = flags_json(c.sets);
     if (c.tag != 0) j["tag"] = c.tag;
+    if (c.issue_cycles != 0) j["issue_cycles"] = c.issue_cycles;
     return j;
 }
 
@@ -234,15 +235,17 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
     case Opcode::Dma:
         r.object(v, path,
                  {"op", "src", "dst", "src_addr", "dst_addr", "rows", "row_bytes", "src_stride", "dst_stride",
-                  "convert_f32_to_f16", "im2col", "rearrange", "waits", "sets", "tag"},
+                  "convert_f32_to_f16", "im2col", "rearrange", "waits", "sets", "tag", "issue_cycles"},
                  what);
         break;
     case Opcode::Matmul:
-        r.object(v, path, {"op", "m", "k", "n", "dtype", "accumulate", "a_addr", "b_addr", "c_addr", "waits", "sets", "tag"},
+        r.object(v, path, {"op", "m", "k", "n", "dtype", "accumulate", "a_addr", "b_addr", "c_addr", "waits", "sets", "tag",
+                  "issue_cycles"},
                  what);
         break;
     case Opcode::Vector:
-        r.object(v, path, {"op", "vector_op", "dtype", "rows", "cols", "src0", "src1", "dst", "waits", "sets", "tag"},
+        r.object(v, path, {"op", "vector_op", "dtype", "rows", "cols", "src0", "src1", "dst", "waits", "sets", "tag",
+                  "issue_cycles"},
                  what);
         break;
     }
@@ -259,6 +262,7 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
                 r.fail(p, std::to_string(c.tag) + " is not an index into \"tags\" (" + std::to_string(tag_count) +
                               " tags)");
         }
+        else if (k == "issue_cycles") c.issue_cycles = uint32_t(r.unsigned_int(x, p, kU32));
         // DMA
         else if (c.op == Opcode::Dma && k == "src") c.dma.src = read_space(r, x, p);
         else if (c.op == Opcode::Dma && k == "dst") c.dma.dst = read_space(r, x, p);

@@ -157,6 +157,7 @@ std::string format_chrome_trace(const arch::Program& p, const arch::Config& c, s
         if (cmd.op == arch::Opcode::Vector) out << ",\"elements\":" << cmd.vec.elements();
         if (!cmd.waits.empty()) out << ",\"waits\":\"" << flags_text(cmd.waits) << "\"";
         if (!cmd.sets.empty()) out << ",\"sets\":\"" << flags_text(cmd.sets) << "\"";
+        if (cmd.issue_cycles) out << ",\"issue_cycles\":" << cmd.issue_cycles;
         out << "}}";
         for (arch::FlagId f : cmd.sets) setters[{t.rec.block, f}].push_back(&t);
         for (arch::FlagId f : cmd.waits) waiters[{t.rec.block, f}].push_back(&t);

@@ -147,9 +147,11 @@ TEST(Traces, Gemm256TracesAreWellFormedAndDeterministic) {
     EXPECT_EQ(a.json, b.json);
     EXPECT_EQ(a.vcd, b.vcd);
     check_vcd(a.vcd);
-    check_chrome_trace(a.json, 78849);
+    check_chrome_trace(a.json, 78913);
+    // Loop control shows on the commands that start a k-loop iteration.
+    EXPECT_NE(a.json.find(",\"issue_cycles\":8}"), std::string::npos);
     // The last change in the VCD is the run's last command end.
-    EXPECT_NE(a.vcd.find("\n#78849\n"), std::string::npos);
+    EXPECT_NE(a.vcd.find("\n#78913\n"), std::string::npos);
 }
 
 // A 512x256x384 matmul: 4 x 3 blocks, so clusters run several blocks each.

@@ -73,9 +73,11 @@ TEST(LowerConv, SmallConvOneBlock) {
     EXPECT_EQ(i.out_w, 8u);
     EXPECT_EQ(i.pixel0, 32u);
     EXPECT_EQ(i.k0, 0u);
+    // The first command of a k-step of the cube DMA's loop: it carries the
+    // loop control, cluster.loop_overhead_cycles (conv2d takes no unroll=).
     EXPECT_EQ(arch::format_command(p, cdma.commands[0]),
               "DMA    L1:0x0 -> L0:0x0  32x72B stride 0/72 im2col 3x3/s1/p1 of 4x8x8 ow 8 at pixel 32, k 0 2B  "
-              "wait(f16)  set(f18)  ; x tile -> L0");
+              "issue 8  wait(f16)  set(f18)  ; x tile -> L0");
     // Its B tile: 4 output channels (rows of the stored weights) x 36.
     const arch::DmaArgs& b = cdma.commands[1].dma;
     EXPECT_EQ(b.src_addr, 1024u);

@@ -11,12 +11,13 @@
 //        - every engine whose command ends at `now` records the end, sets its
 //          flags at `now` and becomes free for its next command;
 //        - every free engine whose next command may start at `now` starts it:
-//          the previous command ended at <= now (the engine is free), and for
+//          the previous command ended (or the block started) at r <= now (the
+//          engine is free) and r + the command's issue_cycles <= now, and for
 //          each flag waited on, the next unconsumed set exists and happened at
 //          t with t + flag_latency <= now (§5). A MATMUL's or VECTOR's end
 //          is computed at once (§7, §8: neither touches a shared link); a
 //          DMA registers its request, eligible from now + 1 (§6).
-//      Why a fixpoint: the start rule s = max(ready, flag times) only depends
+//      Why a fixpoint: the start rule s = max(ready + issue, flag times) only depends
 //      on facts that are final by the end of the cycle (ends at <= now, sets
 //      at <= now). Iterating until stable makes every command start in the
 //      first cycle its conditions hold, whatever order engines are visited
@@ -47,7 +48,8 @@
 //
 // Deadlock: if in some cycle nothing happened and nothing is pending (no
 // command in flight, no request on a link, no block waiting to start, no
-// engine merely waiting out a flag's latency), nothing can ever happen again.
+// engine merely waiting out a flag's latency or its next command's issue
+// cycles), nothing can ever happen again.
 #include "tests/oracle/oracle.h"
 
 #include <algorithm>
@@ -90,6 +92,7 @@ struct EngineRun {
     const arch::Stream* stream = nullptr;
     size_t first_timing = 0;  // Result::commands index of its command 0
     size_t next = 0;          // commands [0, next) have started
+    uint64_t ready_at = 0;    // when Free: the end of command next-1, or the block's start
     State state = State::Free;
     uint64_t cur_end = 0;     // when Timed: the end of command next-1
     Link* link = nullptr;     // DMA engines: the link its commands cross
@@ -233,8 +236,14 @@ struct Sim {
         return P + passes * stream;
     }
 
-    // §5: may the command start at `now`? (The engine is free, so its ready
-    // time has passed.) Consumes nothing.
+    // §5: have the command's issue cycles passed by `now`? They are counted
+    // from the engine's ready time and run while flags are awaited.
+    static bool issued(const EngineRun& e, const arch::Command& c, uint64_t now) {
+        return e.ready_at + uint64_t(c.issue_cycles) <= now;
+    }
+
+    // §5: may the command start at `now` as far as its flags go? (The engine
+    // is free, so its ready time has passed.) Consumes nothing.
     bool flags_allow(const ActiveBlock& b, const arch::Command& c, uint64_t now) const {
         for (size_t i = 0; i < c.waits.size(); ++i) {
             arch::FlagId f = c.waits[i];
@@ -275,6 +284,7 @@ struct Sim {
         for (arch::FlagId f : c.sets) b.sets[f].push_back(now);
         b.last_end = std::max(b.last_end, now);
         e.state = State::Free;
+        e.ready_at = now;
     }
 
     void start_block(uint32_t cluster, uint64_t now) {
@@ -301,6 +311,7 @@ struct Sim {
                         }
                     }
                     if (e.state == State::Free && e.next < e.stream->commands.size() &&
+                        issued(e, e.stream->commands[e.next], now) &&
                         flags_allow(b, e.stream->commands[e.next], now)) {
                         start_command(b, e, now);
                         changed = true;
@@ -373,6 +384,7 @@ struct Sim {
             EngineRun& e = b->engines[si];
             e.stream = &blk.streams[si];
             e.first_timing = timing_base[block][si];
+            e.ready_at = start;
             if (e.stream->engine.kind == arch::EngineKind::ClusterDma) {
                 e.link = &ddr;
                 e.requester = size_t(cluster) * size_t(cfg.dma_engines) + size_t(e.stream->engine.index);
@@ -425,6 +437,8 @@ struct Sim {
             if (!b.started) return true;
             for (const EngineRun& e : b.engines) {
                 if (e.state != State::Free) return true;
+                if (e.next < e.stream->commands.size() && !issued(e, e.stream->commands[e.next], now))
+                    return true;  // still issuing its next command
                 if (e.next < e.stream->commands.size() &&
                     flags_allow(b, e.stream->commands[e.next], now + uint64_t(cfg.flag_latency_cycles) + 1))
                     return true;  // only waiting out a flag's latency

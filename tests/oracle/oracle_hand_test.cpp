@@ -307,6 +307,62 @@ TEST(OracleHand, RoundRobinStatePersistsAcrossBlocks) {
     EXPECT_EQ(at(r, 1, cube_dma(0), 0), (StartEnd{8, 15}));
 }
 
+// Issue cycles (§5): s = max(ready + issue, flag times). cube0 runs three
+// MATMUL 4x4x4 fp16 (7 + 4 = 11 cycles): issue 3 after the block's start
+// 1: [4, 15); none: [15, 26); issue 5: [31, 42).
+TEST(OracleHand, IssueCyclesDelayACommandFromItsReadyTime) {
+    arch::Command first = matmul(4, 4, 4), third = matmul(4, 4, 4);
+    first.issue_cycles = 3;
+    third.issue_cycles = 5;
+    oracle::Result r = oracle::run(program({block({stream(cube(0), {first, matmul(4, 4, 4), third})})}), config());
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{4, 15}));
+    EXPECT_EQ(at(r, 0, cube(0), 1), (StartEnd{15, 26}));
+    EXPECT_EQ(at(r, 0, cube(0), 2), (StartEnd{31, 42}));
+}
+
+// Nothing else happens while an engine issues: not a deadlock. MATMUL
+// 4x4x4 after 1000 issue cycles: [1001, 1012).
+TEST(OracleHand, LongIssueIsNotADeadlock) {
+    arch::Command mm = matmul(4, 4, 4);
+    mm.issue_cycles = 1000;
+    oracle::Result r = oracle::run(program({block({stream(cube(0), {mm})})}), config());
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1001, 1012}));
+    EXPECT_EQ(r.total_cycles, 1012u);
+}
+
+// Issue overlaps the wait for flags. dma0 loads 64 B ([1, 104), sets f0 at
+// 104); cube0's MATMUL 4x4x4 waits f0 (allowed from 104 + 1 = 105) after
+// `issue` cycles from 1: starts max(1 + issue, 105), ends 11 later. A DMA
+// issued late: cube1.dma moves 128 B after 50 issue cycles, from 51:
+// eligible 52, one burst [52, 53), ends 53 + 4 = 57.
+TEST(OracleHand, IssueCyclesOverlapFlagWaits) {
+    for (auto [issue, start] : std::vector<std::pair<uint32_t, uint64_t>>{{0, 105}, {103, 105}, {104, 105}, {105, 106}, {300, 301}}) {
+        arch::Command mm = matmul(4, 4, 4, DType::Float16, {0});
+        mm.issue_cycles = issue;
+        arch::Command late = to_l0(128);
+        late.issue_cycles = 50;
+        oracle::Result r = oracle::run(
+            program({block({stream(dma_engine(0), {load(64, {}, {0})}), stream(cube(0), {mm}), stream(cube_dma(1), {late})}, 1)}),
+            config());
+        EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 104})) << issue;
+        EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{start, start + 11})) << issue;
+        EXPECT_EQ(at(r, 0, cube_dma(1), 0), (StartEnd{51, 57})) << issue;
+    }
+}
+
+// A DMA request is made when the command starts, after its issue cycles:
+// two clusters load 128 B (2 bursts) each, cluster 1's issued 3 cycles
+// later. c0: s = 1, eligible 2: [2,4); c1: s = 4, eligible 5; at 4 only c0
+// is eligible: [4,6), ends 106; c1 [6,8) [8,10), ends 110.
+TEST(OracleHand, IssueCyclesDelayTheLinkRequest) {
+    arch::Command late = load(128);
+    late.issue_cycles = 3;
+    oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {load(128)})}), block({stream(dma_engine(0), {late})})}),
+                                   config());
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 106}));
+    EXPECT_EQ(at(r, 1, dma_engine(0), 0), (StartEnd{4, 110}));
+}
+
 TEST(OracleHand, DeadlockThrows) {
     arch::Program p = program({block({stream(cube(0), {matmul(4, 4, 4, DType::Float16, {0})})}, 1)});
     EXPECT_THROW(oracle::run(p, config()), std::runtime_error);

@@ -125,10 +125,11 @@ INSTANTIATE_TEST_SUITE_P(Seeds, OracleRandom, testing::Range<uint64_t>(0, kTests
                              return "seeds_" + std::to_string(lo) + "_" + std::to_string(lo + kSeedsPerTest - 1);
                          });
 
-// The generator itself: valid programs that use every engine kind and flags.
+// The generator itself: valid programs that use every engine kind, flags and
+// issue cycles (alone and overlapping flag waits).
 TEST(RandomProgram, CoversEveryEngineKindAndFlags) {
     std::map<arch::EngineKind, int> kinds;
-    int waits = 0, blocks_with_deps = 0;
+    int waits = 0, blocks_with_deps = 0, issuing = 0, issuing_and_waiting = 0;
     for (uint64_t seed = 0; seed < kTests * kSeedsPerTest; ++seed) {
         RandomCase rc = random_case(seed);
         EXPECT_NO_THROW(arch::check_program(rc.program, rc.config)) << "seed " << seed;
@@ -138,6 +139,8 @@ TEST(RandomProgram, CoversEveryEngineKindAndFlags) {
                 for (const arch::Command& c : s.commands) {
                     ++kinds[s.engine.kind];
                     waits += int(c.waits.size());
+                    issuing += c.issue_cycles != 0;
+                    issuing_and_waiting += c.issue_cycles != 0 && !c.waits.empty();
                 }
         }
     }
@@ -147,6 +150,8 @@ TEST(RandomProgram, CoversEveryEngineKindAndFlags) {
     EXPECT_GT(kinds[arch::EngineKind::Vector], 100);
     EXPECT_GT(waits, 200);
     EXPECT_GT(blocks_with_deps, 50);
+    EXPECT_GT(issuing, 200);
+    EXPECT_GT(issuing_and_waiting, 50);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Random but valid programs and hardware, for comparing the oracle with the
 // SystemC model beyond what the compiler emits: odd sizes, every engine kind,
-// flags between any engines, block dependencies, max_parallel, and
-// configurations far from the default.
+// flags between any engines, issue cycles, block dependencies, max_parallel,
+// and configurations far from the default.
 //
 // Deadlock freedom by construction: commands are generated in one global
 // order (each engine's stream is a subsequence of it), and a command may
@@ -153,6 +153,9 @@ inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
         int s = int(r.range(0, engines.size() - 1));
         arch::Command c = random_command(r, engines[size_t(s)].kind);
         c.tag = uint32_t(r.range(0, 2));
+        // Loop control before some commands (§5), short and long against
+        // the flag waits it overlaps.
+        if (r.chance(35)) c.issue_cycles = uint32_t(r.chance(50) ? r.range(1, 12) : r.range(13, 400));
         // Waits: only on sets made by earlier commands, not yet consumed.
         for (int w = 0, tries = int(r.range(0, 2)); w < tries; ++w) {
             std::vector<arch::FlagId> ok;
