@@ -203,7 +203,9 @@ int run(const Options& opt) {
     if (!opt.timing_csv.empty())
         trace::write_file_atomically(opt.timing_csv, trace::format_timing_csv(program, timing.records));
     if (!opt.chrome_trace.empty())
-        trace::write_file_atomically(opt.chrome_trace, trace::format_chrome_trace(program, config, timing.records));
+        trace::write_file_atomically(opt.chrome_trace, [&](trace::TextOut& out) {
+            trace::write_chrome_trace(out, program, config, timing.records);
+        });
     if (!opt.vcd.empty()) trace::write_file_atomically(opt.vcd, trace::format_vcd(program, config, timing.records));
     if (!opt.summary_csv.empty())
         trace::write_file_atomically(opt.summary_csv,
