@@ -15,20 +15,21 @@ const char* opcode_name(arch::Opcode op) {
 }
 
 std::vector<TimedCommand> timed_commands(const arch::Program& p, const std::vector<CommandRecord>& records) {
-    // Sort keys computed once per record, not per comparison.
+    // Sort keys computed once per record, packed into two words: block,
+    // engine kind order and engine position (small numbers), then index.
     struct Key {
-        uint32_t block;
-        std::pair<int, int64_t> engine;
-        uint32_t index;
+        uint64_t high, low;
         size_t at;
     };
     std::vector<Key> keys;
     keys.reserve(records.size());
-    for (size_t i = 0; i < records.size(); ++i)
-        keys.push_back({records[i].block, arch::engine_order(records[i].engine), records[i].index, i});
-    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-        return std::tie(a.block, a.engine, a.index) < std::tie(b.block, b.engine, b.index);
-    });
+    for (size_t i = 0; i < records.size(); ++i) {
+        auto [kind, position] = arch::engine_order(records[i].engine);
+        keys.push_back({uint64_t(records[i].block) << 32 | uint64_t(kind) << 24 | (uint64_t(position) & 0xffffff),
+                        records[i].index, i});
+    }
+    std::sort(keys.begin(), keys.end(),
+              [](const Key& a, const Key& b) { return a.high != b.high ? a.high < b.high : a.low < b.low; });
     std::vector<TimedCommand> out;
     out.reserve(records.size());
     for (const Key& k : keys) {

@@ -87,24 +87,27 @@ struct StepRef {
 
 // All signals' steps sorted by (cycle, signal): each signal's steps are
 // already in cycle order, so a stable sort by cycle of the signals' lists
-// laid end to end does it. An LSD radix sort, 16 bits per pass: a large
-// run has millions of steps.
+// laid end to end does it. An LSD radix sort, 11 bits per pass (a bucket
+// table that stays in cache): a large run has millions of steps.
 std::vector<StepRef> by_cycle(const std::vector<Signal>& sig) {
-    std::vector<StepRef> a, b;
+    size_t n = 0;
     uint64_t max_cycle = 0;
+    for (const Signal& s : sig) {
+        n += s.steps.size();
+        if (!s.steps.empty()) max_cycle = std::max(max_cycle, s.steps.back().cycle);
+    }
+    std::vector<StepRef> a, b(n);
+    a.reserve(n);
     for (size_t i = 0; i < sig.size(); ++i)
-        for (size_t k = 0; k < sig[i].steps.size(); ++k) {
-            a.push_back({sig[i].steps[k].cycle, uint32_t(i), uint32_t(k)});
-            max_cycle = std::max(max_cycle, sig[i].steps[k].cycle);
-        }
-    b.resize(a.size());
-    std::vector<size_t> count(size_t(1) << 16);
-    for (unsigned shift = 0; shift < 64 && (max_cycle >> shift) != 0; shift += 16) {
+        for (size_t k = 0; k < sig[i].steps.size(); ++k) a.push_back({sig[i].steps[k].cycle, uint32_t(i), uint32_t(k)});
+    constexpr unsigned kBits = 11;
+    std::vector<size_t> count(size_t(1) << kBits);
+    for (unsigned shift = 0; shift < 64 && (max_cycle >> shift) != 0; shift += kBits) {
         std::fill(count.begin(), count.end(), 0);
-        for (const StepRef& s : a) ++count[(s.cycle >> shift) & 0xffff];
+        for (const StepRef& s : a) ++count[(s.cycle >> shift) & (count.size() - 1)];
         size_t sum = 0;
         for (size_t& c : count) sum += std::exchange(c, sum);
-        for (const StepRef& s : a) b[count[(s.cycle >> shift) & 0xffff]++] = s;
+        for (const StepRef& s : a) b[count[(s.cycle >> shift) & (count.size() - 1)]++] = s;
         a.swap(b);
     }
     return a;
