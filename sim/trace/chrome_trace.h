@@ -1,8 +1,8 @@
 // The Chrome Trace Event format (JSON) that Perfetto and chrome://tracing
 // load: one process per cluster (pid = cluster + 1), one thread per engine,
 // a slice per command with its operation, task, bytes and flags, a slice
-// per block on a "blocks" track, and flow arrows for every flag hand-off
-// between engines. Timestamps are real time in microseconds (cycles divided
+// per block on a "blocks" track, flow arrows for every flag hand-off
+// between engines, and counters of the bytes in flight on each link. Timestamps are real time in microseconds (cycles divided
 // by the clock); each slice's args also give its cycles.
 //
 // Written by hand into a TextOut (streamed to the file), not through a JSON
