@@ -99,7 +99,7 @@ po::options_description visible_options() {
         ("trace", po::value<std::string>()->value_name("FILE"),
          "write a Chrome/Perfetto trace (JSON): a track per engine, a slice per command, flag arrows")
         ("vcd", po::value<std::string>()->value_name("FILE"),
-         "write a VCD for GTKWave: busy/command/queue per engine, bytes in flight per link")
+         "write a VCD for GTKWave: busy/command/queue per engine, L1/L0 occupancy, flag tokens, bytes in flight per link")
         ("summary-csv", po::value<std::string>()->value_name("FILE"),
          "write one row per engine: total and busy cycles, commands, first and last active cycle")
         ("profile", po::value<std::string>()->value_name("FILE"),
@@ -215,8 +215,11 @@ int run(const Options& opt) {
     if (!opt.timing_csv.empty())
         trace::write_file_atomically(opt.timing_csv, trace::format_timing_csv(program, timing.records));
     if (!opt.chrome_trace.empty())
-        trace::write_file_atomically(opt.chrome_trace, trace::format_chrome_trace(program, config, timing.records));
-    if (!opt.vcd.empty()) trace::write_file_atomically(opt.vcd, trace::format_vcd(program, config, timing.records));
+        trace::write_file_atomically(opt.chrome_trace, [&](trace::TextOut& out) {
+            trace::write_chrome_trace(out, program, config, timing.records);
+        });
+    if (!opt.vcd.empty())
+        trace::write_file_atomically(opt.vcd, [&](trace::TextOut& out) { trace::write_vcd(out, program, config, timing.records); });
     if (!opt.summary_csv.empty())
         trace::write_file_atomically(opt.summary_csv,
                                      trace::format_summary_csv(config, timing.records, stats.total_cycles));
