@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/trace/occupancy.h"
 #include "sim/trace/timed_commands.h"
 
 namespace trace {
@@ -216,6 +217,15 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         micros(out, cycle, c.clock_ghz);
         out << ",\"args\":{\"bytes\":" << uint64_t(level) << "}}";
     }
+
+    // Counters: the live bytes in each cluster's L1 (sim/trace/occupancy.h).
+    const std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, cmds);
+    for (size_t cl = 0; cl < occupancy.size(); ++cl)
+        for (const Step& s : occupancy[cl].l1) {
+            out << ",\n{\"name\":\"L1 live bytes\",\"ph\":\"C\",\"pid\":" << cl + 1 << ",\"tid\":0,\"ts\":";
+            micros(out, s.cycle, c.clock_ghz);
+            out << ",\"args\":{\"bytes\":" << uint64_t(s.value) << "}}";
+        }
 
     uint64_t flow_id = 0;
     for (const Flow& fl : flows) {

@@ -2,8 +2,10 @@
 // load: one process per cluster (pid = cluster + 1), one thread per engine,
 // a slice per command with its operation, task, bytes and flags, a slice
 // per block on a "blocks" track, flow arrows for every flag hand-off
-// between engines, and counters of the bytes in flight on each link. Timestamps are real time in microseconds (cycles divided
-// by the clock); each slice's args also give its cycles.
+// between engines, counters of the bytes in flight on each link and of the
+// live bytes in each cluster's L1 (sim/trace/occupancy.h). Timestamps are
+// real time in microseconds (cycles divided by the clock); each slice's
+// args also give its cycles.
 //
 // Written by hand into a TextOut (streamed to the file), not through a JSON
 // library: a large run has millions of events.

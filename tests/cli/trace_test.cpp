@@ -78,6 +78,7 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
     std::map<uint64_t, int> flow_ends;
     std::set<int> counter_pids;
     size_t counters = 0;
+    std::map<int, uint64_t> l1_live;  // per cluster process: the last L1 live-bytes value
     for (const auto& e : j["traceEvents"]) {
         std::string ph = e.at("ph");
         int pid = e.at("pid"), tid = e.at("tid");
@@ -94,10 +95,15 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
         } else if (ph == "s" || ph == "f") {
             flow_ends[e.at("id").get<uint64_t>()] += ph == "s" ? 1 : 2;
         } else if (ph == "C") {
-            // Bytes in flight on a link: never negative, on a named process.
+            // Bytes in flight on a link, or live in L1: never negative, on a
+            // named process; L1 within its capacity.
             ASSERT_TRUE(e["args"]["bytes"].is_number_unsigned()) << e.dump();
             counter_pids.insert(pid);
             ++counters;
+            if (e["name"] == "L1 live bytes") {
+                ASSERT_LE(e["args"]["bytes"].get<uint64_t>(), 256u * 1024) << e.dump();
+                l1_live[pid] = e["args"]["bytes"].get<uint64_t>();
+            }
         } else {
             FAIL() << "unexpected event " << e.dump();
         }
@@ -111,6 +117,9 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
     }
     EXPECT_FALSE(flow_ends.empty());
     EXPECT_GT(counters, 0u);
+    // Every cluster that ran something shows its L1, empty again at the end.
+    EXPECT_FALSE(l1_live.empty());
+    for (const auto& [pid, last] : l1_live) EXPECT_EQ(last, 0u) << "L1 of process " << pid;
     for (int pid : counter_pids) EXPECT_TRUE(named_pids.count(pid)) << "counter on unnamed process " << pid;
     for (const auto& [id, ends] : flow_ends) EXPECT_EQ(ends, 3) << "flow " << id << " lacks an end";
 }
