@@ -178,6 +178,15 @@ nlohmann::json op_json(const OpStats& op) {
     return e;
 }
 
+// "4x4 MAC" for the documents' cube, "16x16x16 MAC" for a fractal cube with
+// a K depth, "32x32 MAC ws systolic" for a systolic array.
+std::string cube_shape(const arch::Config& c) {
+    std::string shape = std::to_string(c.mac_rows) + "x" + std::to_string(c.mac_cols);
+    if (c.systolic()) return shape + " MAC " + arch::dataflow_name(c.cube_dataflow) + " systolic";
+    if (c.cube_k_per_cycle > 1) shape += "x" + std::to_string(c.cube_k_per_cycle);
+    return shape + " MAC";
+}
+
 }  // namespace
 
 std::string format_report(const RunStats& s, const arch::Config& c, const RunInfo& info) {
@@ -186,7 +195,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     Bounds b = bounds(s, c);
     o += "davinci-sim: " + info.program + " on " + info.config + "\n";
     o += "hardware: " + std::to_string(c.clusters) + " clusters x " + std::to_string(c.cubes_per_cluster) +
-         " cubes, " + std::to_string(c.mac_rows) + "x" + std::to_string(c.mac_cols) + " MAC each, " +
+         " cubes, " + cube_shape(c) + " each, " +
          fmt("%g", c.clock_ghz) + " GHz\n\n";
     std::string when = seconds < 1e-3 ? fmt("%.3f us", seconds * 1e6)
                        : seconds < 1.0 ? fmt("%.3f ms", seconds * 1e3)

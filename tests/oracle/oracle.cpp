@@ -197,15 +197,42 @@ struct Sim {
 
     // §7.
     uint64_t matmul_cycles(const arch::MatmulArgs& mm) const {
-        uint64_t R = uint64_t(cfg.mac_rows), Q = uint64_t(cfg.mac_cols);
         uint64_t m = mm.m, k = mm.k, n = mm.n;
-        uint64_t blocks = ceil_div(m, R) * ceil_div(n, Q);
         uint64_t passes = mm.dtype == arch::DType::Float32 ? uint64_t(cfg.fp32_passes) : 1;
-        uint64_t mac_cycles = blocks * k * passes;
         uint64_t eb = mm.dtype == arch::DType::Float32 ? 4 : 2;
-        uint64_t operand_bytes = k * (m * ceil_div(n, Q) + n * ceil_div(m, R)) * eb;
-        uint64_t link_cycles = ceil_div(operand_bytes, uint64_t(cfg.l0_bytes_per_cycle));
-        return uint64_t(cfg.cube_pipeline_cycles) + std::max(mac_cycles, link_cycles);
+        uint64_t R = uint64_t(cfg.mac_rows);
+        if (cfg.cube_dataflow == arch::Dataflow::Fractal) {
+            uint64_t Q = uint64_t(cfg.mac_cols);
+            uint64_t blocks = ceil_div(m, R) * ceil_div(n, Q);
+            uint64_t mac_cycles = blocks * ceil_div(k, uint64_t(cfg.cube_k_per_cycle)) * passes;
+            uint64_t operand_bytes = k * (m * ceil_div(n, Q) + n * ceil_div(m, R)) * eb;
+            uint64_t link_cycles = ceil_div(operand_bytes, uint64_t(cfg.l0_bytes_per_cycle));
+            return uint64_t(cfg.cube_pipeline_cycles) + std::max(mac_cycles, link_cycles);
+        }
+        // Systolic: walk the folds one by one, each a full R x C fill, T
+        // steps and drain; the last fold's final cycle overlaps (the -1).
+        uint64_t C = uint64_t(cfg.mac_cols);
+        bool os = cfg.cube_dataflow == arch::Dataflow::OS;
+        bool ws = cfg.cube_dataflow == arch::Dataflow::WS;
+        uint64_t Sr = os ? m : k;
+        uint64_t Sc = os ? n : ws ? n : m;
+        uint64_t T = os ? k : ws ? m : n;
+        uint64_t cycles = 0;
+        for (uint64_t row = 0; row < Sr; row += R)
+            for (uint64_t col = 0; col < Sc; col += C) cycles += os ? T + R + C - 2 : 2 * R + C + T - 2;
+        uint64_t mac_cycles = (cycles - 1) * passes;
+        // Operands from L0: os streams A's rows and B's columns for every
+        // fold; ws/is load the stationary matrix once and stream the other
+        // once per column fold.
+        uint64_t elements = 0;
+        if (os)
+            elements = ceil_div(n, C) * m * k + ceil_div(m, R) * n * k;
+        else if (ws)
+            elements = k * n + ceil_div(n, C) * m * k;
+        else
+            elements = m * k + ceil_div(m, C) * n * k;
+        uint64_t link_cycles = ceil_div(elements * eb, uint64_t(cfg.l0_bytes_per_cycle));
+        return std::max(mac_cycles, link_cycles);
     }
 
     // §8, from the spec's formulas: passes over ceil(N*e/W) cycles of data,
@@ -476,6 +503,7 @@ Result run(const arch::Program& program, const arch::Config& config, uint64_t ma
     if (config.clusters < 1 || config.dma_engines < 1 || config.cubes_per_cluster < 1 ||
         config.ddr_bytes_per_cycle < 1 || config.ddr_burst_bytes < 1 || config.l1_bytes_per_cycle < 1 ||
         config.l1_burst_bytes < 1 || config.l0_bytes_per_cycle < 1 || config.mac_rows < 1 || config.mac_cols < 1 ||
+        config.cube_k_per_cycle < 1 ||
         config.vector_units < 1 || config.vector_bytes_per_cycle < 1)
         fail("configuration out of range");
     Sim sim(program, config);

@@ -7,6 +7,9 @@
 // 1 DMA engine.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "tests/oracle/oracle.h"
 #include "tests/oracle/oracle_test_util.h"
 
@@ -229,6 +232,91 @@ TEST(OracleHand, MatmulRowsAndColsAreNotSwapped) {
     r = oracle::run(program({block({stream(cube(0), {matmul(10, 4, 5)})})}),
                     config(R"({"cube": {"mac_rows": 8, "mac_cols": 2, "l0_bytes_per_cycle": 4}})"));
     EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 88}));
+}
+
+// The durations of `cmds`, back to back on cube0 of block 0.
+std::vector<uint64_t> cube_durations(const arch::Config& c, const std::vector<arch::Command>& cmds) {
+    oracle::Result r = oracle::run(program({block({stream(cube(0), cmds)})}), c);
+    std::vector<uint64_t> d;
+    for (uint32_t i = 0; i < cmds.size(); ++i) {
+        StartEnd t = at(r, 0, cube(0), i);
+        d.push_back(t.end - t.start);
+    }
+    return d;
+}
+
+// §7.1 fractal, 4x4, pipeline 7, k_per_cycle = 4 (operands <= 672 B, at
+// most 2 cycles of the L0 path):
+//   8x8x8: 2*2*ceil(8/4) = 8 -> 15;  9x8x8: 3*2*2 = 12 -> 19;
+//   8x9x8: 2*ceil(9/4)*2 = 12 -> 19; 8x8x9: 2*2*3 = 12 -> 19;
+//   8x8x8 fp32: 2*8 = 16 -> 23.
+// The first starts at cycle 1, so it spans [1, 16).
+TEST(OracleHand, MatmulFractalKPerCycle) {
+    arch::Config c = config(R"({"cube": {"k_per_cycle": 4}})");
+    std::vector<arch::Command> cmds = {matmul(8, 8, 8), matmul(9, 8, 8), matmul(8, 9, 8), matmul(8, 8, 9),
+                                       matmul(8, 8, 8, DType::Float32)};
+    EXPECT_EQ(cube_durations(c, cmds), (std::vector<uint64_t>{15, 19, 19, 19, 23}));
+    oracle::Result r = oracle::run(program({block({stream(cube(0), {matmul(8, 8, 8)})})}), c);
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 16}));
+    // k_per_cycle = 16 with k = 16 and 17: 1 and 2 steps per 4x4 block.
+    c = config(R"({"cube": {"k_per_cycle": 16}})");
+    EXPECT_EQ(cube_durations(c, {matmul(4, 16, 4), matmul(4, 17, 4)}), (std::vector<uint64_t>{8, 9}));
+}
+
+// §7.2 systolic, 4x4 array, m, k, n at 8 and one past (operands <= 972 B,
+// at most 2 cycles of the L0 path), then 8x8x8 fp32 (2 passes):
+//   os (m, n, k), per fold k + 6:
+//     8x8x8 4*14-1 = 55, 9x8x8 6*14-1 = 83, 8x9x8 4*15-1 = 59,
+//     8x8x9 6*14-1 = 83, fp32 2*55 = 110
+//   ws (k, n, m), per fold 8 + 4 + m - 2 = m + 10:
+//     8x8x8 4*18-1 = 71, 9x8x8 4*19-1 = 75, 8x9x8 6*18-1 = 107,
+//     8x8x9 6*18-1 = 107, fp32 142
+//   is (k, m, n), per fold n + 10:
+//     8x8x8 71, 9x8x8 6*18-1 = 107, 8x9x8 107, 8x8x9 4*19-1 = 75, fp32 142
+// pipeline_cycles (set to 50 here) does not apply.
+TEST(OracleHand, MatmulSystolicFoldBoundaries) {
+    std::vector<arch::Command> cmds = {matmul(8, 8, 8), matmul(9, 8, 8), matmul(8, 9, 8), matmul(8, 8, 9),
+                                       matmul(8, 8, 8, DType::Float32)};
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "os", "pipeline_cycles": 50}})"), cmds),
+              (std::vector<uint64_t>{55, 83, 59, 83, 110}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "ws", "pipeline_cycles": 50}})"), cmds),
+              (std::vector<uint64_t>{71, 75, 107, 107, 142}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "is", "pipeline_cycles": 50}})"), cmds),
+              (std::vector<uint64_t>{71, 107, 107, 75, 142}));
+}
+
+// Fold-exact 4x4x4 (one fold): os 4 + 6 - 1 = 9, ws and is 4 + 10 - 1 = 13;
+// 5x5x5: os 2*2 folds * 11 - 1 = 43; ws and is 2*2 * 15 - 1 = 59.
+TEST(OracleHand, MatmulSystolicOneFold) {
+    std::vector<arch::Command> cmds = {matmul(4, 4, 4), matmul(5, 5, 5)};
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "os"}})"), cmds), (std::vector<uint64_t>{9, 43}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "ws"}})"), cmds), (std::vector<uint64_t>{13, 59}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "is"}})"), cmds), (std::vector<uint64_t>{13, 59}));
+}
+
+// 8 rows x 2 columns, 16x8x4 fp16 (k_per_cycle 8 must not apply):
+//   os: ceil(16/8)*ceil(4/2) = 4 folds * (8 + 8 + 2 - 2) - 1 = 63
+//   ws: ceil(8/8)*ceil(4/2) = 2 * (16 + 2 + 16 - 2) - 1 = 63
+//   is: ceil(8/8)*ceil(16/2) = 8 * (16 + 2 + 4 - 2) - 1 = 159
+TEST(OracleHand, MatmulSystolicRowsAndColsAreNotSwapped) {
+    std::vector<arch::Command> cmds = {matmul(16, 8, 4)};
+    const char* base = R"({"cube": {"mac_rows": 8, "mac_cols": 2, "k_per_cycle": 8, "dataflow": ")";
+    EXPECT_EQ(cube_durations(config(std::string(base) + "os\"}}"), cmds), (std::vector<uint64_t>{63}));
+    EXPECT_EQ(cube_durations(config(std::string(base) + "ws\"}}"), cmds), (std::vector<uint64_t>{63}));
+    EXPECT_EQ(cube_durations(config(std::string(base) + "is\"}}"), cmds), (std::vector<uint64_t>{159}));
+}
+
+// L0->cube at 2 B/cycle, 8x8x8 fp16: os reads 8*(8*2 + 8*2) = 256
+// elements, 512 B -> 256 cycles > 55; ws 8*8 + 8*8*2 = 192 elements, 384 B
+// -> 192 > 71; is 8*8 + 8*8*2 -> 192 > 71.
+TEST(OracleHand, MatmulSystolicOperandLinkBound) {
+    std::vector<arch::Command> cmds = {matmul(8, 8, 8)};
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "os", "l0_bytes_per_cycle": 2}})"), cmds),
+              (std::vector<uint64_t>{256}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "ws", "l0_bytes_per_cycle": 2}})"), cmds),
+              (std::vector<uint64_t>{192}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "is", "l0_bytes_per_cycle": 2}})"), cmds),
+              (std::vector<uint64_t>{192}));
 }
 
 // Dispatch (§4). Each block is one MATMUL 4 x k x 4 fp16 on cube0, lasting
