@@ -182,10 +182,14 @@ inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
     return b;
 }
 
-inline RandomCase random_case(uint64_t seed) {
+// `cube_patch` (a JSON merge patch, e.g. {"cube": {"dataflow": "ws"}}) is
+// applied to the random configuration without drawing from the generator,
+// so a seed makes the same program under every patch.
+inline RandomCase random_case(uint64_t seed, const nlohmann::json& cube_patch = nlohmann::json::object()) {
     Rng r(seed);
     RandomCase rc;
     rc.config_json = random_config(r);
+    rc.config_json.merge_patch(cube_patch);
     rc.config = arch::config_from_json(rc.config_json, "random config");
     arch::Program& p = rc.program;
     p.source = "random seed " + std::to_string(seed);
