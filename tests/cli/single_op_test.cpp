@@ -45,6 +45,37 @@ TEST(SingleOp, Conv2dOnePixel) {
     EXPECT_EQ(r["format_conversions"].get<uint64_t>(), 0u);
 }
 
+// A SCALE-Sim-style 32x32 weight-stationary array (§7.2): a 32x32x32 GEMM
+// is one fold, (Sr, Sc, T) = (K, N, M) = (32, 32, 32):
+// 2*32 + 32 + 32 - 2 = 126 cycles, minus 1: 125, SCALE-Sim v2's figure. It
+// fits one L0 tile, so it is one MATMUL. K = 64 is two folds along Sr:
+// 2 * 126 - 1 = 251. The 512 B/cycle L0 path is not the bound.
+TEST(SingleOp, MatmulWeightStationaryMatchesScaleSim) {
+    const std::string config =
+        write_file("ws32.json", R"({"cube": {"dataflow": "ws", "mac_rows": 32, "mac_cols": 32}})");
+    nlohmann::json r = single("--config '" + config + "' --op matmul --shape 32,32,32");
+    EXPECT_EQ(r["ops"][0]["cube_cycles"].get<uint64_t>(), 125u);
+    r = single("--config '" + config + "' --op matmul --shape 32,64,32");
+    EXPECT_EQ(r["ops"][0]["cube_cycles"].get<uint64_t>(), 251u);
+    Outcome o = run("--config '" + config + "' --op matmul --shape 32,32,32");
+    EXPECT_NE(o.out.find("32x32 MAC ws systolic each"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("at 16384 MAC/cycle"), std::string::npos) << o.out;  // 16 cubes x 32 x 32
+}
+
+// A fractal cube with a K depth: 16x16 MACs taking 16 K elements per cycle,
+// 16x16x16 float16 is one MAC step, but its operands, 16*(16*1 + 16*1)*2 =
+// 1024 B, take 2 cycles of the 512 B/cycle L0 path: 7 + max(1, 2) = 9.
+// The peak is 16 cubes x 16 x 16 x 16 = 65536 MAC/cycle.
+TEST(SingleOp, MatmulFractalKPerCycle) {
+    const std::string config =
+        write_file("fractal16.json", R"({"cube": {"mac_rows": 16, "mac_cols": 16, "k_per_cycle": 16}})");
+    nlohmann::json r = single("--config '" + config + "' --op matmul --shape 16,16,16");
+    EXPECT_EQ(r["ops"][0]["cube_cycles"].get<uint64_t>(), 9u);
+    Outcome o = run("--config '" + config + "' --op matmul --shape 16,16,16");
+    EXPECT_NE(o.out.find("16x16x16 MAC each"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("at 65536 MAC/cycle"), std::string::npos) << o.out;
+}
+
 TEST(SingleOp, BadCommandLines) {
     struct Case {
         std::string args, error;
