@@ -18,12 +18,7 @@ public:
     explicit LayoutPass(const TaskGraph& g) : g_(g), rw_(g), renamed_(g.tensors.size(), -1) {}
 
     TaskGraph run() {
-        for (size_t i = 0; i < g_.ops.size(); ++i) {
-            rw_.begin(int(i));
-            rewrite(g_.ops[i]);
-            rw_.end(int(i));
-        }
-        return rw_.finish();
+        return rw_.rewrite_each([this](const OpNode& op) { rewrite(op); });
     }
 
 private:

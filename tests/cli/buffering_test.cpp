@@ -44,16 +44,10 @@ BufRun simulate(int buffers) {
     EXPECT_EQ(o.status, 0) << o.err;
     BufRun r;
     r.total = nlohmann::json::parse(slurp(json))["total_cycles"].get<uint64_t>();
-    std::istringstream lines(slurp(csv));
-    std::string line;
-    while (std::getline(lines, line)) {
-        // block,cluster,engine,index,start,end,op,tag
-        std::vector<std::string> f;
-        std::istringstream fields(line);
-        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-        if (f.size() < 8 || f[2] != "dma0" || f[7].find("panel -> L1") == std::string::npos) continue;
-        r.panel_start.push_back(std::stoull(f[4]));
-        r.panel_end.push_back(std::stoull(f[5]));
+    for (const TimingRow& row : read_timing_csv(csv)) {
+        if (row.engine != "dma0" || row.tag.find("panel -> L1") == std::string::npos) continue;
+        r.panel_start.push_back(row.start);
+        r.panel_end.push_back(row.end);
     }
     return r;
 }

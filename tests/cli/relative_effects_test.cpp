@@ -34,17 +34,11 @@ struct MatmulTime {
     uint64_t commands = 0, mac_part = 0;
 };
 MatmulTime matmul_time(const std::string& csv_path, uint64_t pipeline) {
-    std::ifstream in(csv_path);
-    std::string line;
-    std::getline(in, line);  // header: block,cluster,engine,index,start,end,op,tag
     MatmulTime t;
-    while (std::getline(in, line)) {
-        std::stringstream ss(line);
-        std::string f[7];
-        for (std::string& x : f) std::getline(ss, x, ',');
-        if (f[6] != "matmul") continue;
+    for (const TimingRow& row : read_timing_csv(csv_path)) {
+        if (row.op != "matmul") continue;
         ++t.commands;
-        t.mac_part += std::stoull(f[5]) - std::stoull(f[4]) - pipeline;
+        t.mac_part += row.end - row.start - pipeline;
     }
     return t;
 }

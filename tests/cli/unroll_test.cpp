@@ -37,16 +37,10 @@ UnrollRun simulate(const std::string& name, const std::string& args, const std::
     EXPECT_EQ(o.status, 0) << o.err;
     UnrollRun r;
     r.total = nlohmann::json::parse(slurp(json))["total_cycles"].get<uint64_t>();
-    std::istringstream lines(slurp(csv));
-    std::string line;
-    while (std::getline(lines, line)) {
-        // block,cluster,engine,index,start,end,op,tag
-        std::vector<std::string> f;
-        std::istringstream fields(line);
-        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-        if (f.size() < 6 || f[0] != "0" || f[2] != "cube0") continue;
-        r.mm_start.push_back(std::stoull(f[4]));
-        r.mm_end.push_back(std::stoull(f[5]));
+    for (const TimingRow& row : read_timing_csv(csv)) {
+        if (row.block != 0 || row.engine != "cube0") continue;
+        r.mm_start.push_back(row.start);
+        r.mm_end.push_back(row.end);
     }
     return r;
 }
