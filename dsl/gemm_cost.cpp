@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "sim/arch/cube_cost.h"
+
 namespace dsl {
 
 namespace {
@@ -55,14 +57,22 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t cubes = ceil_div(rows, t.mt) * ceil_div(cols, t.nt);
     const int64_t m = std::min(t.mt, rows), n = std::min(t.nt, cols);
 
-    // §7: a MATMUL of depth k on the m x n tile, with float32's passes.
-    const int64_t passes = g.in == arch::DType::Float32 ? c.fp32_passes : 1;
-    const int64_t out_blocks = ceil_div(m, c.mac_rows) * ceil_div(n, c.mac_cols);
+    // §7: a MATMUL of depth k on the m x n tile, exactly as the cube
+    // times it (the formula of every dataflow, k_per_cycle and float32's
+    // passes: sim/arch/cube_cost.h).
     auto matmul = [&](int64_t k) {
-        const int64_t macs = out_blocks * k * passes;
-        const int64_t operands = k * (m * ceil_div(n, c.mac_cols) + n * ceil_div(m, c.mac_rows)) * e;
-        return c.cube_pipeline_cycles + std::max(macs, ceil_div(operands, c.l0_bytes_per_cycle));
+        arch::MatmulArgs mm;
+        mm.m = uint32_t(m), mm.k = uint32_t(k), mm.n = uint32_t(n), mm.dtype = g.in;
+        return int64_t(arch::matmul_cost(c, mm).total_cycles);
     };
+    // §5 issue cycles: the first command of every unroll-th step of an
+    // engine's k-loop pays cluster.loop_overhead_cycles, overlapping its
+    // flag waits; an engine that runs its steps back to back pays them, on
+    // average `issue` per step. The first step always pays in full.
+    const int64_t loop = c.loop_overhead_cycles;
+    const int64_t issue = ceil_div(loop, std::max<int64_t>(1, g.unroll));
+    // On-chip operands (dsl/buffer_plan.h) have no panels to load.
+    const bool has_a = !g.a_on_chip, has_b = !g.b_on_chip, panels = has_a || has_b;
     // §6 on the L1 port: every active cube loads its A tile, then its B
     // tile, at the same time as the others (a convolution's A tile is the
     // expanded im2col tile: the same bytes).
@@ -70,9 +80,10 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     auto b_tile = [&](int64_t k) { return l1.transfer(k * n * e, cubes); };
     // One L0 step: the tile loads are the producer, the MATMUL the
     // consumer, around l0_buffers buffers; each direction passes a flag.
+    // Each engine pays its loop control when it does not wait.
     auto tile_step = [&](int64_t k) {
         const int64_t load = a_tile(k) + b_tile(k);
-        return pipelined(load, matmul(k), load + flag + matmul(k) + flag, t.l0_buffers);
+        return pipelined(load + issue, matmul(k) + issue, load + flag + matmul(k) + flag, t.l0_buffers);
     };
 
     // §6 on the DDR channel: the panels of a K range `d` deep (a
@@ -80,11 +91,14 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // most a block can span), shared with `sharing` clusters. With one DMA
     // engine A and B panels queue on it (two latencies per step); with more
     // they load side by side.
-    const int64_t a_full = g.a_panel_bytes ? g.a_panel_bytes(t) * rows / t.block_rows() : rows * t.kb * e;
+    const int64_t a_full =
+        !has_a ? 0 : g.a_panel_bytes ? g.a_panel_bytes(t) * rows / t.block_rows() : rows * t.kb * e;
     auto a_panel = [&](int64_t d) { return a_full * d / t.kb; };
-    auto b_panel = [&](int64_t d) { return d * cols * e; };
-    auto panel_load = [&](int64_t d) {
-        if (c.dma_engines == 1) return ddr.transfer(a_panel(d), sharing) + ddr.transfer(b_panel(d), sharing);
+    auto b_panel = [&](int64_t d) { return has_b ? d * cols * e : 0; };
+    auto panel_load = [&](int64_t d) -> int64_t {
+        if (!panels) return 0;
+        if (c.dma_engines == 1 || !has_a || !has_b)
+            return (has_a ? ddr.transfer(a_panel(d), sharing) : 0) + (has_b ? ddr.transfer(b_panel(d), sharing) : 0);
         return 1 + Link::shared(ddr.busy(a_panel(d)) + ddr.busy(b_panel(d)), sharing) + ddr.Lat;
     };
 
@@ -94,19 +108,23 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t last_tiles = ceil_div(last_kb, t.kt);
     // The full-depth L0 step and panel, used throughout.
     const int64_t a_kt = a_tile(t.kt), b_kt = b_tile(t.kt), mm_kt = matmul(t.kt);
-    const int64_t u = pipelined(a_kt + b_kt, mm_kt, a_kt + b_kt + mm_kt + 2 * flag, t.l0_buffers);
+    const int64_t u = pipelined(a_kt + b_kt + issue, mm_kt + issue, a_kt + b_kt + mm_kt + 2 * flag, t.l0_buffers);
     const int64_t load_kb = panel_load(t.kb);
 
     BlockCost b;
     // Fill: nothing computes before the first A and B panels are in L1 and
     // the first B tile in L0 (the first A tile was loaded while the B panel
     // crossed DDR; with several DMA engines the two panels arrive together
-    // and both tiles load after them).
+    // and both tiles load after them). The first panel's loop control
+    // delays it; with both operands on chip the first A tile pays it.
     const int64_t first_kb = std::min(t.kb, g.K), first_kt = std::min(t.kt, first_kb);
-    b.first_panel = first_kb == t.kb ? load_kb : panel_load(first_kb);
+    b.first_panel = !panels ? 0 : loop + (first_kb == t.kb ? load_kb : panel_load(first_kb));
     const int64_t b_first = first_kt == t.kt ? b_kt : b_tile(first_kt);
     const int64_t a_first = first_kt == t.kt ? a_kt : a_tile(first_kt);
-    const int64_t to_first_matmul = flag + (c.dma_engines == 1 ? b_first : a_first + b_first) + flag;
+    const int64_t to_first_matmul =
+        !panels                                         ? loop + a_first + b_first + flag
+        : has_b && (!has_a || c.dma_engines == 1) ? flag + b_first + flag
+                                                        : flag + a_first + b_first + flag;
     b.first_matmul = b.first_panel + to_first_matmul;
     b.tile_step = u;
 
@@ -119,7 +137,8 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     int64_t release = flag + (tiles - 1) * (a_kt + b_kt) + a_kt;
     if (tiles - 1 - t.l0_buffers >= 0)
         release = std::max(release, to_first_matmul + (tiles - 1 - t.l0_buffers) * u + mm_kt + flag + a_kt);
-    b.panel_step = pipelined(load_kb, panel_copy, load_kb + release + flag, t.buffers);
+    // dma0 pays its loop control per panel when it does not wait.
+    b.panel_step = panels ? pipelined(load_kb + issue, panel_copy, load_kb + release + flag, t.buffers) : panel_copy;
 
     // The MATMULs: one panel step for each panel but the last two, then
     // the step into the last panel (which may be shallower, and so load
@@ -127,18 +146,25 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // ending the stream.
     const int64_t last_k = last_kb - (last_tiles - 1) * t.kt;
     const int64_t load_last = last_kb == t.kb ? load_kb : panel_load(last_kb);
-    const int64_t into_last = steps < 2 ? 0 : pipelined(load_last, panel_copy, load_last + release + flag, t.buffers);
+    const int64_t into_last =
+        steps < 2  ? 0
+        : !panels ? panel_copy
+                  : pipelined(load_last + issue, panel_copy, load_last + release + flag, t.buffers);
+    // The last MATMUL pays its loop control too where the cubes set the pace.
+    const int64_t last_issue = steps * tiles > 1 && u == mm_kt + issue ? issue : 0;
     b.last_matmul = b.first_matmul + std::max<int64_t>(0, steps - 2) * b.panel_step + into_last + (last_tiles - 1) * u +
-                    (last_k == t.kt ? mm_kt : matmul(last_k));
+                    (last_k == t.kt ? mm_kt : matmul(last_k)) + last_issue;
 
     // Drain: the accumulators go to L1 (narrowed to C's dtype in flight) on
     // the shared L1 port, then one store engine writes them to DDR one
-    // after another while the other clusters store theirs.
+    // after another while the other clusters store theirs (an on-chip C
+    // stays in L1). The write-back and the stores are after the loop: no
+    // loop control.
     const int64_t c_tile = m * n * eo;
-    const int64_t stores = cubes * ddr.transfer(c_tile, sharing);
-    b.total = b.last_matmul + flag + l1.transfer(c_tile, cubes) + flag + stores;
+    const int64_t stores = g.c_on_chip ? 0 : cubes * ddr.transfer(c_tile, sharing);
+    b.total = b.last_matmul + flag + l1.transfer(c_tile, cubes) + (g.c_on_chip ? 0 : flag + stores);
     // What the block moves over DDR: for how long it keeps the link busy.
-    b.ddr_busy = steps * (ddr.busy(a_panel(t.kb)) + ddr.busy(b_panel(t.kb))) + cubes * ddr.busy(c_tile);
+    b.ddr_busy = steps * (ddr.busy(a_panel(t.kb)) + ddr.busy(b_panel(t.kb))) + (g.c_on_chip ? 0 : cubes * ddr.busy(c_tile));
     return b;
 }
 

@@ -1,9 +1,13 @@
 // Lowering, in the documented order (docs/timing-model.md §10, "Compiler
 // passes"): shapes are bound by the elaborator (shape_hint); then
 //   1. precision (dsl/pass_precision.h): compute dtype per op, explicit casts;
-//   2. layout: not a separate pass yet — the cube's fractal L0 layout is
-//      produced by the cube DMA while loading L0 (lower_gemm), no op;
-//   3. per op: tiling, L1/L0 buffer planning, DMA and sync insertion, blocks.
+//   2. layout (dsl/pass_layout.h): format_convert ops where a producer's
+//      natural layout (conv2d: NHWC) is not the one the graph labels;
+//   3. buffer planning (dsl/buffer_plan.h): L1 space and lifetimes of the
+//      on-chip tensors (alloc_l1 buffers, target='L1'/'L0' results);
+//   4. per op: tiling, L1/L0 staging buffers, DMA and sync insertion, blocks.
+// Before them, explicit copies `buf[:] = t` become `move` ops in program
+// order (dsl/pass_moves.h).
 #include "dsl/lower.h"
 
 #include <algorithm>
@@ -15,6 +19,8 @@
 #include "dsl/lower_matmul.h"
 #include "dsl/lower_vector.h"
 #include "dsl/lower_views.h"
+#include "dsl/pass_layout.h"
+#include "dsl/pass_moves.h"
 #include "dsl/pass_precision.h"
 
 namespace dsl {
@@ -30,46 +36,94 @@ uint64_t tensor_bytes(const TensorNode& t) {
     return n;
 }
 
-// Every stored tensor gets its own DDR range; a view (dsl/lower_views.h)
-// gets its source's address and no range of its own.
-void place_tensors(const TaskGraph& g, const arch::Config& c, arch::Program& p) {
+// Every stored tensor gets its own DDR range, except the on-chip ones (the
+// buffer plan's, in L1); a view (dsl/lower_views.h) gets its source's
+// address and no range of its own.
+void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& plan, arch::Program& p) {
     uint64_t next = 0;
     p.tensors.resize(g.tensors.size());
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         const TensorNode& t = g.tensors[i];
         if (view_source(g, int(i)) >= 0) continue;
         uint64_t bytes = tensor_bytes(t);
-        if (t.placement != Placement::DDR)
-            throw CompileError(t.loc, "tensor '" + t.name + "' is placed in " + placement_name(t.placement) +
-                                          ": explicit placement is not lowered yet");
+        if (t.placement != Placement::DDR) {
+            std::string role = std::string(tensor_role_name(t.role)) + ", in " + placement_name(t.placement);
+            p.tensors[i] = {t.name, t.shape, t.dtype, 0, bytes, role};
+            if (plan.on_chip(int(i))) p.tensors[i].l1_addr = int64_t(plan.l1_addr(int(i)));
+            else p.tensors[i].role += ", never written";
+            continue;
+        }
         if (next + bytes > uint64_t(c.ddr_bytes()))
             throw CompileError(t.loc, "tensor '" + t.name + "' does not fit in DDR: the program's tensors need " +
                                           std::to_string(next + bytes) + " bytes, DDR has " +
                                           std::to_string(c.ddr_bytes()));
-        p.tensors[i] = {t.name, t.shape, t.dtype, next, bytes, tensor_role_name(t.role)};
+        std::string role = tensor_role_name(t.role);
+        if (!t.layout.empty()) role += ", " + t.layout;
+        p.tensors[i] = {t.name, t.shape, t.dtype, next, bytes, role};
         next = (next + bytes + kDdrAlignment - 1) / kDdrAlignment * kDdrAlignment;
     }
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         const TensorNode& t = g.tensors[i];
         int source = view_source(g, int(i));
         if (source < 0) continue;
+        if (plan.on_chip(source))
+            throw CompileError(t.loc, std::string(op_kind_name(g.ops[size_t(t.producer)].kind)) + " of '" +
+                                          g.tensors[size_t(source)].name + "' in " +
+                                          placement_name(g.tensors[size_t(source)].placement) +
+                                          " is not lowered yet: views are of tensors in DDR");
         p.tensors[i] = {t.name, t.shape, t.dtype, p.tensors[size_t(source)].ddr_addr, tensor_bytes(t),
                         std::string(tensor_role_name(t.role)) + ", view of " + g.tensors[size_t(source)].name};
     }
+}
+
+// Operations that can read or write an on-chip tensor: the copy into a
+// buffer, matmul (operands and result), element-wise operations and cast.
+bool reads_on_chip(OpKind k) {
+    switch (k) {
+    case OpKind::Move: case OpKind::Matmul: case OpKind::Relu: case OpKind::Gelu: case OpKind::Sigmoid:
+    case OpKind::Tanh: case OpKind::Exp: case OpKind::Sqrt: case OpKind::Cast: case OpKind::Add: case OpKind::Sub:
+    case OpKind::Mul: case OpKind::Div: case OpKind::Maximum:
+        return true;
+    default: return false;
+    }
+}
+
+// The operation uses an on-chip tensor; throws if it cannot.
+bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) {
+    std::vector<int> on_chip;
+    for (int in : op.inputs)
+        if (plan.on_chip(in)) on_chip.push_back(in);
+    const bool writes = plan.on_chip(op.output);
+    if (on_chip.empty() && !writes) return false;
+    const TensorNode& t = g.tensors[size_t(on_chip.empty() ? op.output : on_chip.front())];
+    const std::string what = std::string(op_kind_name(op.kind)) + (on_chip.empty() ? " writing '" : " reading '") +
+                             t.name + "' in " + placement_name(t.placement);
+    if (!reads_on_chip(op.kind))
+        throw CompileError(op.loc, what + " is not lowered yet: on-chip tensors are used by copies, matmul, "
+                                          "element-wise operations and cast");
+    if (op.kind == OpKind::Move && !on_chip.empty())
+        throw CompileError(op.loc, "copying '" + t.name + "' in " + placement_name(t.placement) +
+                                       " into a buffer is not lowered yet: copy from a tensor in DDR");
+    if (op.kind == OpKind::Matmul && g.tensors[size_t(op.output)].shape.size() > 2)
+        throw CompileError(op.loc, "batched " + what + " is not lowered yet");
+    return true;
 }
 
 }  // namespace
 
 arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, const std::string& source,
                     const LowerOptions& options) {
-    const TaskGraph g = apply_precision(elaborated);
-    if (!g.moves.empty())
-        throw CompileError(g.moves.front().loc, "explicit data movement is not lowered yet");
+    const TaskGraph g = apply_layout(apply_precision(apply_moves(elaborated)));
     arch::Program program;
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
-    place_tensors(g, config, program);
-    LowerContext ctx(g, config, program, options);
+    const BufferPlan plan = plan_buffers(g, config);
+    place_tensors(g, config, plan, program);
+    // The lowerings see L1 without the on-chip tensors' region.
+    arch::Config usable = config;
+    usable.l1_kib -= int64_t(plan.region / 1024);
+    LowerContext ctx(g, usable, program, plan, options);
+    std::vector<uint32_t> previous_pinned;  // the blocks of the last op that ran on the home cluster
     // Blocks of op i, so a consumer can wait for its producers.
     std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
     size_t next_log = 0;
@@ -84,6 +138,10 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
             int producer = g.tensors[size_t(in)].producer;
             if (producer >= 0) ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
         }
+        // Operations on on-chip tensors run on the home cluster in program
+        // order, so a buffer is never reused before its readers are done.
+        ctx.pinned = uses_on_chip(g, plan, op);
+        if (ctx.pinned) ctx.deps.insert(ctx.deps.end(), previous_pinned.begin(), previous_pinned.end());
         std::sort(ctx.deps.begin(), ctx.deps.end());
         ctx.deps.erase(std::unique(ctx.deps.begin(), ctx.deps.end()), ctx.deps.end());
         uint32_t first = uint32_t(program.blocks.size());
@@ -93,6 +151,7 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
             if (int producer = g.tensors[size_t(in)].producer; producer >= 0) info.inputs.push_back(producer);
         program.ops.push_back(std::move(info));
         ctx.program_op = int32_t(program.ops.size() - 1);
+        try {
         switch (op.kind) {
         case OpKind::Matmul: lower_matmul_op(ctx, op); break;
         case OpKind::Conv2d: lower_conv2d_op(ctx, op); break;
@@ -112,6 +171,7 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
             lower_vector_op(ctx, op);
             break;
         case OpKind::PixelShuffle: lower_pixel_shuffle_op(ctx, op); break;
+        case OpKind::Move: lower_move_op(ctx, op); break;
         default:
             // The vector unit's operations (dsl/lower_vector.h).
             if (is_vector_lowered(op)) {
@@ -122,7 +182,14 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
             // the call, rather than being skipped.
             throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " is not lowered yet");
         }
+        } catch (const CompileError& e) {
+            // Say where the rest of L1 went when an operation does not fit.
+            if (plan.region == 0 || e.message().find("L1") == std::string::npos) throw;
+            throw CompileError(e.loc(), e.message() + " (L1 less the " + std::to_string(plan.region) +
+                                            " bytes kept for on-chip tensors)");
+        }
         for (uint32_t b = first; b < program.blocks.size(); ++b) op_blocks[i].push_back(b);
+        if (ctx.pinned) previous_pinned = op_blocks[i];
         // An operation without commands (a view) stands for what it waited on.
         if (first == program.blocks.size()) op_blocks[i] = ctx.deps;
     }

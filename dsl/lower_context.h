@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dsl/block_builder.h"
+#include "dsl/buffer_plan.h"
 #include "dsl/lower.h"
 #include "dsl/task_graph.h"
 #include "sim/arch/config.h"
@@ -14,14 +15,21 @@
 namespace dsl {
 
 struct LowerContext {
-    LowerContext(const TaskGraph& g, const arch::Config& c, arch::Program& p, const LowerOptions& o = {})
-        : graph(g), config(c), options(o), program(p), tags(p) {}
+    LowerContext(const TaskGraph& g, const arch::Config& c, arch::Program& p, const BufferPlan& b,
+                 const LowerOptions& o = {})
+        : graph(g), config(c), options(o), program(p), tags(p), plan(b) {}
 
     const TaskGraph& graph;
+    // The hardware as the lowerings may use it: L1 less the region the
+    // buffer plan keeps for on-chip tensors.
     const arch::Config& config;
     const LowerOptions options;
     arch::Program& program;
     TagTable tags;
+    const BufferPlan& plan;
+    // The operation being lowered reads or writes an on-chip tensor: its
+    // blocks run on the home cluster, one at a time.
+    bool pinned = false;
 
     // The operation being lowered: its index in Program::ops (for tags) and
     // the blocks it must wait for (its producers', and a print's drain).
@@ -30,6 +38,8 @@ struct LowerContext {
     uint32_t drain = 0;  // its blocks wait for blocks [0, drain) (after a print)
 
     uint64_t ddr_addr(int tensor) const { return program.tensors[size_t(tensor)].ddr_addr; }
+    bool on_chip(int tensor) const { return plan.on_chip(tensor); }
+    uint64_t l1_addr(int tensor) const { return plan.l1_addr(tensor); }
     const TensorNode& tensor(int index) const { return graph.tensors[size_t(index)]; }
     uint32_t tag(const std::string& label) { return tags(label, program_op); }
     // The buffering depth of a pipelined buffer: pypo.config.BUFFERS when

@@ -17,6 +17,7 @@ struct ConvGeometry {
     int64_t kh = 0, kw = 0, sh = 1, sw = 1, ph = 0, pw = 0;
     int64_t OH = 0, OW = 0;
     int64_t e = 2;
+    bool nhwc = false;  // the input's layout (the output is always NHWC)
     int64_t patch() const { return kh * kw; }
 };
 
@@ -48,7 +49,12 @@ public:
         const Band b = band(p);
         const int64_t c0 = p.k0 / g_.patch(), channels = p.kb / g_.patch();
         const int64_t slab = b.rows() * g_.W * g_.e;
-        // One row per channel: the channel's input rows are contiguous in NCHW.
+        // NHWC: one row per input pixel, its panel channels (contiguous when
+        // the panel has all of them).
+        if (g_.nhwc)
+            return copy2d(Space::DDR, image_ + uint64_t((b.y0 * g_.W * g_.C + c0) * g_.e), uint64_t(g_.C * g_.e),
+                          Space::L1, p.l1, uint64_t(channels * g_.e), b.rows() * g_.W, channels * g_.e);
+        // NCHW: one row per channel: the channel's input rows are contiguous.
         return copy2d(Space::DDR, image_ + uint64_t(((c0 * g_.H + b.y0) * g_.W) * g_.e), uint64_t(g_.H * g_.W * g_.e),
                       Space::L1, p.l1, uint64_t(slab), channels, slab);
     }
@@ -68,6 +74,7 @@ public:
         i.pixel0 = uint32_t(p.row0 - b.oh_a * g_.OW + r);
         i.k0 = uint32_t(kk);
         i.element_bytes = uint32_t(g_.e);
+        i.channels_last = g_.nhwc;
         d.im2col = i;
         return d;
     }
@@ -91,15 +98,19 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const TensorNode& w = ctx.tensor(op.inputs[1]);
     const TensorNode& y = ctx.tensor(op.output);
-    if (!x.layout.empty() && x.layout != "NCHW")
-        throw CompileError(op.loc, "conv2d: input layout " + x.layout + " is not lowered yet (NCHW only)");
+    // The layout pass (dsl/pass_layout.h) gives the input's layout and makes
+    // the output NHWC, the GEMM's (pixels x filters) order.
     ConvGeometry g;
-    g.C = x.shape[1], g.H = x.shape[2], g.W = x.shape[3], g.O = w.shape[0];
+    g.nhwc = op.attrs.at("input_layout").s == "NHWC";
+    if (y.layout != "NHWC") throw std::logic_error("conv2d: the layout pass did not make the output NHWC");
+    if (g.nhwc) g.H = x.shape[1], g.W = x.shape[2], g.C = x.shape[3];
+    else g.C = x.shape[1], g.H = x.shape[2], g.W = x.shape[3];
+    g.O = w.shape[0];
     g.kh = w.shape[2], g.kw = w.shape[3];
     const std::vector<int64_t>& stride = op.attrs.at("stride").ints;
     const std::vector<int64_t>& padding = op.attrs.at("padding").ints;
     g.sh = stride[0], g.sw = stride[1], g.ph = padding[0], g.pw = padding[1];
-    g.OH = y.shape[2], g.OW = y.shape[3];
+    g.OH = y.shape[1], g.OW = y.shape[2];
     g.e = arch::dtype_bytes(x.dtype);
     // A window entirely in the padding would read no input row at all.
     if (g.ph >= g.kh || g.pw >= g.kw)
@@ -117,9 +128,6 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     shape.items = images;
     const MatmulTiling t = gemm_tiling_or_fail(ctx, op, shape);
 
-    // The graph says NCHW; the bytes are NHWC (see lower_conv.h).
-    ctx.program.tensors[size_t(op.output)].role += ", stored NHWC";
-
     for (int64_t n = 0; n < images; ++n) {
         const ConvA a(g, ctx.ddr_addr(op.inputs[0]) + uint64_t(n * g.C * g.H * g.W * g.e));
         GemmOperands gemm;
@@ -129,6 +137,7 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
         gemm.b_transposed = true;
         gemm.c_addr = ctx.ddr_addr(op.output) + uint64_t(n * shape.M * shape.N * arch::dtype_bytes(shape.out));
         gemm.a_name = x.name, gemm.b_name = w.name, gemm.c_name = y.name;
+        gemm.unroll = gemm_unroll(op);  // conv2d takes no unroll=: 1, loop control every k-step
         if (images > 1) gemm.block_name = y.name + "[" + std::to_string(n) + "]";
         lower_gemm(ctx, t, gemm);
     }

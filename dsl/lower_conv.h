@@ -9,14 +9,14 @@
 // * A, the im2col matrix, is never materialised, in DDR or in L1: an A
 //   panel is the input rows (with the halo) a block of output pixels needs,
 //   for the panel's whole channels (panels are multiples of kh * kw deep),
-//   loaded by the cluster DMA as raw NCHW rows; padding costs no DDR
-//   bytes. The cube DMA then generates each mt x kt im2col tile from that
+//   loaded by the cluster DMA as raw rows (NCHW: a row per channel; NHWC:
+//   a row of the panel's channels per pixel); padding costs no DDR bytes. The cube DMA then generates each mt x kt im2col tile from that
 //   slab while loading L0 (arch::Im2col): the L1 port moves the expanded
 //   tile's bytes.
 // * C is written in the GEMM's natural order, (OH * OW, O) per image: the
-//   output is NHWC in DDR although the graph says NCHW. A layout pass will
-//   reconcile this; until then, element-wise consumers are layout-agnostic
-//   in timing, and a following conv2d reads rows of the same size.
+//   output is NHWC. The layout pass (dsl/pass_layout.h) has made the
+//   output tensor NHWC and, where the graph wants NCHW, added a
+//   format_convert after the conv2d.
 // * Blocks never straddle two images: each image is its own GEMM.
 #pragma once
 

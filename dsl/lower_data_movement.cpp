@@ -208,4 +208,19 @@ void lower_pixel_shuffle_op(LowerContext& ctx, const OpNode& op) {
     lower_staged_copies(ctx, y.name, pieces);
 }
 
+void lower_move_op(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& src = ctx.tensor(op.inputs[0]);
+    const TensorNode& buf = ctx.tensor(op.output);
+    const int64_t e = arch::dtype_bytes(src.dtype);
+    const int64_t cols = src.shape.empty() ? 1 : src.shape.back();
+    int64_t rows = 1;
+    for (size_t k = 0; k + 1 < src.shape.size(); ++k) rows *= src.shape[k];
+    BlockBuilder block(buf.name + " = " + src.name);
+    block.stream({arch::EngineKind::ClusterDma, 0})
+        .push_back(dma_command(copy2d(arch::Space::DDR, ctx.ddr_addr(op.inputs[0]), uint64_t(cols * e), arch::Space::L1,
+                                      ctx.l1_addr(op.output), uint64_t(cols * e), rows, cols * e),
+                               ctx.tag(src.name + " -> " + buf.name)));
+    ctx.add_block(block);
+}
+
 }  // namespace dsl

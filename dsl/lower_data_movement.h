@@ -42,5 +42,8 @@ void lower_staged_copies(LowerContext& ctx, const std::string& name, const std::
 void lower_transpose_dma_op(LowerContext& ctx, const OpNode& op);
 void lower_concat_op(LowerContext& ctx, const OpNode& op);
 void lower_pixel_shuffle_op(LowerContext& ctx, const OpNode& op);
+// `buf[:] = t` (dsl/pass_moves.h): one DDR -> L1 DMA of t's rows into the
+// buffer's place in the home cluster's L1 (dsl/buffer_plan.h).
+void lower_move_op(LowerContext& ctx, const OpNode& op);
 
 }  // namespace dsl

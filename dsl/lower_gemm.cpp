@@ -25,7 +25,7 @@ struct Layout {
     Layout(const MatmulTiling& t, const GemmOperands& op)
         : e(arch::dtype_bytes(op.in)), eo(arch::dtype_bytes(op.out)) {
         uint64_t a_panel = uint64_t(op.a->panel_bytes(t));
-        uint64_t b_panel = uint64_t(t.kb * t.block_cols() * e);
+        uint64_t b_panel = op.b_on_chip ? 0 : uint64_t(t.kb * t.block_cols() * e);
         for (int64_t i = 0; i < t.buffers; ++i) l1_a.push_back(uint64_t(i) * a_panel);
         for (int64_t i = 0; i < t.buffers; ++i) l1_b.push_back(uint64_t(t.buffers) * a_panel + uint64_t(i) * b_panel);
         l1_c = uint64_t(t.buffers) * (a_panel + b_panel);
@@ -60,6 +60,16 @@ arch::DmaArgs RowMajorA::load_tile(const GemmPanel& p, const MatmulTiling& t, in
                   uint64_t(kt * e_), m, kt * e_);
 }
 
+arch::DmaArgs OnChipA::load_panel(const GemmPanel&, const MatmulTiling&) const {
+    throw std::logic_error("OnChipA: an on-chip A has no panels to load");
+}
+
+arch::DmaArgs OnChipA::load_tile(const GemmPanel& p, const MatmulTiling&, int64_t r, int64_t m, int64_t kk, int64_t kt,
+                                 uint64_t l0) const {
+    return copy2d(Space::L1, addr_ + uint64_t(((p.row0 + r) * K_ + p.k0 + kk) * e_), uint64_t(K_ * e_), Space::L0, l0,
+                  uint64_t(kt * e_), m, kt * e_);
+}
+
 void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op) {
     const arch::Config& config = ctx.config;
     const Layout L(t, op);
@@ -72,15 +82,23 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const EngineId load_a{EngineKind::ClusterDma, 0};
     const EngineId load_b{EngineKind::ClusterDma, int(std::min<int64_t>(1, dmas - 1))};
     const EngineId store_c{EngineKind::ClusterDma, int(std::min<int64_t>(2, dmas - 1))};
-    const uint32_t tag_a_l1 = ctx.tag(op.a_name + " panel -> L1");
-    const uint32_t tag_b_l1 = ctx.tag(op.b_name + " panel -> L1");
+    // On-chip operands (dsl/buffer_plan.h) are read from L1 as they are.
+    const bool load_a_panels = !op.a->on_chip(), load_b_panels = !op.b_on_chip;
+    const uint32_t tag_a_l1 = load_a_panels ? ctx.tag(op.a_name + " panel -> L1") : 0;
+    const uint32_t tag_b_l1 = load_b_panels ? ctx.tag(op.b_name + " panel -> L1") : 0;
     const uint32_t tag_a_l0 = ctx.tag(op.a_name + " tile -> L0");
     const uint32_t tag_b_l0 = ctx.tag(op.b_name + " tile -> L0");
     const uint32_t tag_mm = ctx.tag(op.c_name + " += " + op.a_name + " @ " + op.b_name);
     const uint32_t tag_c_l1 = ctx.tag(op.c_name + " tile -> L1");
-    const uint32_t tag_c_ddr = ctx.tag(op.c_name + " tile -> DDR");
+    const uint32_t tag_c_ddr = op.c_on_chip ? 0 : ctx.tag(op.c_name + " tile -> DDR");
     const int64_t steps = ceil_div(op.K, t.kb);
     const std::string& name = op.block_name.empty() ? op.c_name : op.block_name;
+    // Loop control: step i of an engine's k-loop starts an iteration of the
+    // loop (unrolled op.unroll times) when i % op.unroll == 0, and then its
+    // first command on that engine carries the overhead.
+    const int64_t unroll = std::max<int64_t>(1, op.unroll);
+    const uint32_t overhead = uint32_t(config.loop_overhead_cycles);
+    auto loop_issue = [&](int64_t step) { return step % unroll == 0 ? overhead : 0u; };
 
     for (int64_t bi = 0; bi < ceil_div(op.M, t.block_rows()); ++bi) {
         for (int64_t bj = 0; bj < ceil_div(op.N, t.block_cols()); ++bj) {
@@ -111,9 +129,10 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
             for (int64_t s = 0; s < steps; ++s) {
                 const GemmPanel p = panel(s);
                 const uint64_t l1_b = L.l1_b[size_t(s % buffers)];
-                arch::Command a = dma_command(op.a->load_panel(p, t), tag_a_l1);
+                arch::Command a = load_a_panels ? dma_command(op.a->load_panel(p, t), tag_a_l1) : arch::Command{};
                 arch::Command b = dma_command(
-                    op.b_transposed
+                    op.b_on_chip ? arch::DmaArgs{}
+                    : op.b_transposed
                         ? copy2d(Space::DDR, op.b_addr + uint64_t((col0 * op.K + p.k0) * e), uint64_t(op.K * e),
                                  Space::L1, l1_b, uint64_t(t.kb * e), cols, p.kb * e)
                         : copy2d(Space::DDR, op.b_addr + uint64_t((p.k0 * op.N + col0) * e), uint64_t(op.N * e),
@@ -123,8 +142,11 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     if (s >= buffers) a.waits.push_back(w.a_free), b.waits.push_back(w.b_free);
                     a.sets.push_back(w.a_ready), b.sets.push_back(w.b_ready);
                 }
-                block.stream(load_a).push_back(std::move(a));
-                block.stream(load_b).push_back(std::move(b));
+                // The first command of each engine's step pays the loop issue.
+                a.issue_cycles = loop_issue(s);
+                if (load_b != load_a || !load_a_panels) b.issue_cycles = loop_issue(s);
+                if (load_a_panels) block.stream(load_a).push_back(std::move(a));
+                if (load_b_panels) block.stream(load_b).push_back(std::move(b));
             }
 
             for (const CubeWork& w : cubes) {
@@ -141,17 +163,24 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         arch::Command a =
                             dma_command(op.a->load_tile(p, t, w.row0, w.m, k * t.kt, kt, L.l0_a[size_t(u % l0_bufs)]), tag_a_l0);
                         arch::Command b = dma_command(
-                            op.b_transposed
+                            op.b_on_chip
+                                ? copy2d(Space::L1, op.b_addr + uint64_t(((p.k0 + k * t.kt) * op.N + col0 + w.col0) * e),
+                                         uint64_t(op.N * e), Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(w.n * e), kt,
+                                         w.n * e)
+                            : op.b_transposed
                                 ? copy2d(Space::L1, l1_b + uint64_t((w.col0 * t.kb + k * t.kt) * e), uint64_t(t.kb * e),
                                          Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(kt * e), w.n, kt * e)
                                 : copy2d(Space::L1, l1_b + uint64_t((k * t.kt * t.block_cols() + w.col0) * e),
                                          uint64_t(t.block_cols() * e), Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(w.n * e), kt,
                                          w.n * e),
                             tag_b_l0);
-                        if (k == 0) a.waits.push_back(w.a_ready), b.waits.push_back(w.b_ready);
+                        if (k == 0 && load_a_panels) a.waits.push_back(w.a_ready);
+                        if (k == 0 && load_b_panels) b.waits.push_back(w.b_ready);
                         if (u >= l0_bufs) a.waits.push_back(w.l0_free);
-                        if (k == tiles - 1) a.sets.push_back(w.a_free), b.sets.push_back(w.b_free);
+                        if (k == tiles - 1 && load_a_panels) a.sets.push_back(w.a_free);
+                        if (k == tiles - 1 && load_b_panels) b.sets.push_back(w.b_free);
                         b.sets.push_back(w.l0_ready);
+                        a.issue_cycles = loop_issue(u);
                         moves.push_back(std::move(a));
                         moves.push_back(std::move(b));
 
@@ -161,6 +190,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         mm.accumulate = u > 0;
                         mm.a_addr = L.l0_a[size_t(u % l0_bufs)], mm.b_addr = L.l0_b[size_t(u % l0_bufs)], mm.c_addr = L.l0_c;
                         arch::Command c = matmul_command(mm, tag_mm);
+                        c.issue_cycles = loop_issue(u);
                         c.waits.push_back(w.l0_ready);
                         c.sets.push_back(w.l0_free);
                         macs.push_back(std::move(c));
@@ -170,16 +200,23 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
 
                 // Write-back: the float32 accumulator to L1 (narrowed in flight
                 // when C is float16), then L1 to C's rows in DDR.
-                arch::DmaArgs to_l1 = copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
-                                             L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
-                                             uint64_t(t.block_cols() * eo), w.m, w.n * eo);
+                // An on-chip C is written in place, its rows N apart.
+                arch::DmaArgs to_l1 =
+                    op.c_on_chip
+                        ? copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
+                                 op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo), uint64_t(op.N * eo),
+                                 w.m, w.n * eo)
+                        : copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
+                                 L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
+                                 uint64_t(t.block_cols() * eo), w.m, w.n * eo);
                 to_l1.convert_f32_to_f16 = op.out == arch::DType::Float16;
                 arch::Command c1 = dma_command(to_l1, tag_c_l1);
                 c1.waits.push_back(w.c_done);
-                c1.sets.push_back(w.c_in_l1);
+                if (!op.c_on_chip) c1.sets.push_back(w.c_in_l1);
                 moves.push_back(std::move(c1));
             }
             for (const CubeWork& w : cubes) {
+                if (op.c_on_chip) break;
                 arch::Command c2 = dma_command(
                     copy2d(Space::L1, L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
                            uint64_t(t.block_cols() * eo), Space::DDR,

@@ -3,8 +3,10 @@
 // A and B panels DDR -> L1 (double-buffered, or triple with prefetch), each
 // cube streams double-buffered tiles L1 -> L0 and accumulates its C tile in
 // L0, then writes it back L0 -> L1 -> DDR. pypo.config.BUFFERS sets both
-// depths (MatmulTiling::buffers, l0_buffers) to 1, 2 or 3. The flag protocol
-// is described in docs/timing-model.md §10.
+// depths (MatmulTiling::buffers, l0_buffers) to 1, 2 or 3. The k-steps are
+// a loop on each engine, unrolled GemmOperands::unroll times; the rest
+// (the write-back) is straight-line code. The flag protocol and the loop
+// overhead are described in docs/timing-model.md §10.
 //
 // What differs between the GEMMs is only how A reaches L1 and L0 (GemmA): a
 // matmul's A is a row-major matrix in DDR; a convolution's A is the im2col
@@ -39,6 +41,24 @@ public:
     // relative to p.row0), K range [kk, kk + kt) of it (relative to p.k0).
     virtual arch::DmaArgs load_tile(const GemmPanel& p, const MatmulTiling& t, int64_t r, int64_t m, int64_t kk,
                                     int64_t kt, uint64_t l0) const = 0;
+    // Already in L1: no panels to load (load_panel is not called).
+    virtual bool on_chip() const { return false; }
+};
+
+// A row-major M x K matrix already in L1 (an on-chip tensor,
+// dsl/buffer_plan.h): no panels are loaded, the tiles come from it.
+class OnChipA : public GemmA {
+public:
+    OnChipA(uint64_t l1_addr, int64_t K, arch::DType dtype) : addr_(l1_addr), K_(K), e_(arch::dtype_bytes(dtype)) {}
+    int64_t panel_bytes(const MatmulTiling&) const override { return 0; }
+    arch::DmaArgs load_panel(const GemmPanel&, const MatmulTiling&) const override;
+    arch::DmaArgs load_tile(const GemmPanel& p, const MatmulTiling& t, int64_t r, int64_t m, int64_t kk, int64_t kt,
+                            uint64_t l0) const override;
+    bool on_chip() const override { return true; }
+
+private:
+    uint64_t addr_;
+    int64_t K_, e_;
 };
 
 // A row-major M x K matrix in DDR.
@@ -65,8 +85,17 @@ struct GemmOperands {
     // cols rows of kb elements; the bytes are the same.
     bool b_transposed = false;
     uint64_t c_addr = 0;  // row-major M x N
+    // B or C kept on chip (dsl/buffer_plan.h): B's tiles come from b_addr in
+    // L1, C's tiles are written back to c_addr in L1 and not stored to DDR.
+    bool b_on_chip = false, c_on_chip = false;
     std::string a_name, b_name, c_name;  // for command tags
     std::string block_name;              // blocks are named block_name[rows, cols]; "" = c_name
+    // Each engine's k-loop (the panel steps of the cluster DMA engines, the
+    // k-steps of a cube's DMA engine and MAC array) holds `unroll` steps per
+    // iteration: the first command of every unroll-th step carries
+    // cluster.loop_overhead_cycles of issue (matmul's unroll=; conv2d has
+    // none, so 1: every step).
+    int64_t unroll = 1;
 };
 
 // Appends the blocks of C = A @ B under tiling `t` (buffers and panel depth

@@ -8,22 +8,28 @@
 namespace dsl {
 
 void apply_gemm_attrs(const OpNode& op, GemmShape& shape) {
-    const std::string kind = op_kind_name(op.kind);
     for (const auto& [key, value] : op.attrs) {
         if (key == "tile") {
             shape.tile = value.ints;
         } else if (key == "prefetch") {
             shape.buffers = value.b ? 3 : 2;
         } else if (key == "unroll") {
-            throw CompileError(op.loc, kind + ": unroll=" + attr_text(value) + " is not lowered yet");
+            shape.unroll = value.i;
         }
     }
+}
+
+int64_t gemm_unroll(const OpNode& op) {
+    auto it = op.attrs.find("unroll");
+    return it == op.attrs.end() ? 1 : it->second.i;  // ops_matmul.cpp checked it is >= 1
 }
 
 MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& given) {
     const std::string kind = op_kind_name(op.kind);
     GemmShape shape = given;
     shape.max_parallel = ctx.graph.max_parallel;
+    // Blocks on on-chip tensors run on the home cluster, one at a time.
+    if (ctx.pinned) shape.max_parallel = 1;
     const auto& choose = ctx.options.gemm_tiling ? ctx.options.gemm_tiling : choose_matmul_tiling;
     if (ctx.graph.buffers > 0) {
         // pypo.config.BUFFERS: every L1 panel and L0 tile buffer at that
@@ -85,6 +91,13 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     GemmShape shape;
     shape.M = a.shape[a.shape.size() - 2], shape.K = a.shape.back(), shape.N = b.shape.back();
     shape.in = a.dtype, shape.out = c.dtype;
+    // On-chip operands (dsl/buffer_plan.h) need no L1 panels, an on-chip C
+    // no L1 staging.
+    const bool a_on_chip = ctx.on_chip(op.inputs[0]);
+    if (a_on_chip) shape.a_panel_bytes = [](const MatmulTiling&) { return int64_t(0); };
+    shape.a_on_chip = a_on_chip;
+    shape.b_on_chip = ctx.on_chip(op.inputs[1]);
+    shape.c_on_chip = ctx.on_chip(op.output);
     apply_gemm_attrs(op, shape);
     const std::vector<int64_t> a_batch(a.shape.begin(), a.shape.end() - 2), b_batch(b.shape.begin(), b.shape.end() - 2);
     const std::vector<int64_t> batch(c.shape.begin(), c.shape.end() - 2);
@@ -100,14 +113,19 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
             index[size_t(k)] = rest % batch[size_t(k)];
             rest /= batch[size_t(k)];
         }
-        const RowMajorA a_op(ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_batch, shape.M * shape.K) * e),
-                             shape.K, shape.in);
+        const RowMajorA a_ddr(ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_batch, shape.M * shape.K) * e),
+                              shape.K, shape.in);
+        // Batched matmuls never use on-chip tensors (lower.cpp refuses them).
+        const OnChipA a_l1(a_on_chip ? ctx.l1_addr(op.inputs[0]) : 0, shape.K, shape.in);
         GemmOperands g;
         g.M = shape.M, g.K = shape.K, g.N = shape.N, g.in = shape.in, g.out = shape.out;
-        g.a = &a_op;
-        g.b_addr = ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
-        g.c_addr = ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
+        g.a = a_on_chip ? static_cast<const GemmA*>(&a_l1) : &a_ddr;
+        g.b_on_chip = shape.b_on_chip, g.c_on_chip = shape.c_on_chip;
+        g.b_addr = g.b_on_chip ? ctx.l1_addr(op.inputs[1])
+                               : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
+        g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
         g.a_name = a.name, g.b_name = b.name, g.c_name = c.name;
+        g.unroll = gemm_unroll(op);
         if (!batch.empty()) {
             g.block_name = c.name + "[";
             for (size_t k = 0; k < index.size(); ++k) g.block_name += (k ? "," : "") + std::to_string(index[k]);

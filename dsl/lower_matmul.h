@@ -1,5 +1,5 @@
 // Lowers a matmul operation, 2-D or batched, onto the shared GEMM schedule
-// (dsl/lower_gemm.h), honouring its tile= and prefetch= attributes.
+// (dsl/lower_gemm.h), honouring its tile=, prefetch= and unroll= attributes.
 #pragma once
 
 #include "dsl/lower_context.h"
@@ -10,8 +10,12 @@ namespace dsl {
 
 // The GEMM attributes shared by the cube operations: tile=(m, n[, k]) fixes
 // the cube tile, prefetch=True asks for three L1 panel buffers instead of
-// two; unroll= is not lowered yet (a CompileError at the call).
+// two.
 void apply_gemm_attrs(const OpNode& op, GemmShape& shape);
+
+// matmul's unroll= (1 without it): k-steps per iteration of each engine's
+// k-loop (GemmOperands::unroll).
+int64_t gemm_unroll(const OpNode& op);
 
 // Chooses the tiling (with ctx.options.gemm_tiling when the caller gave
 // one) or throws CompileError at the call, naming the bytes that do not fit.

@@ -36,7 +36,7 @@ bool is_vector_lowered(const OpNode& op) {
     case OpKind::Sqrt: case OpKind::Cast: case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div:
     case OpKind::Maximum: case OpKind::BatchNorm: case OpKind::LayerNorm: case OpKind::Softmax:
     case OpKind::ReduceSum: case OpKind::ReduceMean: case OpKind::ReduceMax: case OpKind::MaxPool:
-    case OpKind::AvgPool: case OpKind::GlobalAvgPool: case OpKind::Upsample:
+    case OpKind::AvgPool: case OpKind::GlobalAvgPool: case OpKind::Upsample: case OpKind::FormatConvert:
         return true;
     case OpKind::Transpose: {
         auto e = op.attrs.find("engine");
@@ -66,6 +66,7 @@ void lower_vector_op(LowerContext& ctx, const OpNode& op) {
     case OpKind::MaxPool: case OpKind::AvgPool: return lower_pool(ctx, op);
     case OpKind::GlobalAvgPool: return lower_global_avg_pool(ctx, op);
     case OpKind::Upsample: return lower_upsample(ctx, op);
+    case OpKind::FormatConvert: return lower_format_convert(ctx, op);
     case OpKind::Transpose:
         if (is_vector_lowered(op)) return lower_vector_transpose(ctx, op);
         break;

@@ -30,5 +30,6 @@ void lower_pool(LowerContext& ctx, const OpNode& op);        // max_pool, avg_po
 bool lower_slide_reduce(LowerContext& ctx, const OpNode& op);
 void lower_upsample(LowerContext& ctx, const OpNode& op);
 void lower_vector_transpose(LowerContext& ctx, const OpNode& op);
+void lower_format_convert(LowerContext& ctx, const OpNode& op);  // dsl/pass_layout.h's conversions
 
 }  // namespace dsl

@@ -75,13 +75,14 @@ void lower_unary(LowerContext& ctx, const OpNode& op) {
         VectorInputs in(ctx, compute, y.name);
         const int xs = in.streamed(s, op.inputs[0], cols);
         const size_t yb = s.buffers.size();
-        s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
+        if (!ctx.on_chip(out)) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
         s.chunk = [&ctx, in, xs, yb, vop, cols, out](int64_t first, int64_t n, const BufferAddrs& a) {
             ChunkCommands cc;
             in.chunk(cc, first, n, a);
+            const uint64_t dst = output_addr(ctx, out, cols, first, yb < a.size() ? a[yb] : 0);
             cc.compute.push_back(
-                {vector_args(vop, in.compute(), n, cols, in.addr(xs, a), arch::kNoAddress, a[yb]), in.label(vop)});
-            store_units(cc, ctx, out, cols, first, n, a[yb]);
+                {vector_args(vop, in.compute(), n, cols, in.addr_at(xs, a, first), arch::kNoAddress, dst), in.label(vop)});
+            store_units(cc, ctx, out, cols, first, n, dst);
             return cc;
         };
         return s;
@@ -115,19 +116,27 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
         std::vector<int> src;
         for (int t : op.inputs) {
             const TensorNode& tn = ctx.tensor(t);
-            src.push_back(padded(tn.shape, y.shape.size()) == y.shape ? in.streamed(s, t, cols)
-                                                                      : in.resident(s, t, cols));
+            if (padded(tn.shape, y.shape.size()) == y.shape) {
+                src.push_back(in.streamed(s, t, cols));
+                continue;
+            }
+            if (ctx.on_chip(t))
+                throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " broadcasting '" + tn.name +
+                                               "' in " + placement_name(tn.placement) + " is not lowered yet");
+            src.push_back(in.resident(s, t, cols));
         }
         if (has_scalar) src.insert(scalar_first ? src.begin() : src.end(), in.constant(s, cols));
         const size_t yb = s.buffers.size();
-        s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
+        if (!ctx.on_chip(out)) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
         s.prologue = in.prologue_fn();
         s.chunk = [&ctx, in, src, yb, vop, cols, out](int64_t first, int64_t n, const BufferAddrs& a) {
             ChunkCommands cc;
             in.chunk(cc, first, n, a);
-            cc.compute.push_back(
-                {vector_args(vop, in.compute(), n, cols, in.addr(src[0], a), in.addr(src[1], a), a[yb]), in.label(vop)});
-            store_units(cc, ctx, out, cols, first, n, a[yb]);
+            const uint64_t dst = output_addr(ctx, out, cols, first, yb < a.size() ? a[yb] : 0);
+            cc.compute.push_back({vector_args(vop, in.compute(), n, cols, in.addr_at(src[0], a, first),
+                                              in.addr_at(src[1], a, first), dst),
+                                  in.label(vop)});
+            store_units(cc, ctx, out, cols, first, n, dst);
             return cc;
         };
         return s;

@@ -13,8 +13,13 @@ int VectorInputs::streamed(VectorStream& s, int tensor, int64_t elems_per_unit) 
     Input in;
     in.how = How::Streamed;
     in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.per_unit = elems_per_unit;
-    in.raw = int(s.buffers.size());
-    s.buffers.push_back({BufferKind::Streamed, elems_per_unit * arch::dtype_bytes(t.dtype), 0});
+    if (ctx_->on_chip(tensor)) {
+        in.how = How::OnChip;
+        in.l1 = ctx_->l1_addr(tensor);
+    } else {
+        in.raw = int(s.buffers.size());
+        s.buffers.push_back({BufferKind::Streamed, elems_per_unit * arch::dtype_bytes(t.dtype), 0});
+    }
     in.cast = in.raw;
     if (t.dtype != compute_) {
         in.cast = int(s.buffers.size());
@@ -66,29 +71,48 @@ void VectorInputs::prologue(ChunkCommands& cc, const BufferAddrs& a) const {
 
 void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const {
     for (const Input& in : inputs_) {
-        if (in.how != How::Streamed) continue;
+        if (in.how != How::Streamed && in.how != How::OnChip) continue;
         const uint64_t e = uint64_t(arch::dtype_bytes(in.dtype));
-        cc.loads.push_back({load_dma(in.ddr + uint64_t(first * in.per_unit) * e, a[size_t(in.raw)],
-                                     uint64_t(n * in.per_unit) * e),
-                            in.name + " -> L1"});
+        const uint64_t at = in.how == How::OnChip ? in.l1 + uint64_t(first * in.per_unit) * e : a[size_t(in.raw)];
+        if (in.how == How::Streamed)
+            cc.loads.push_back({load_dma(in.ddr + uint64_t(first * in.per_unit) * e, at, uint64_t(n * in.per_unit) * e),
+                                in.name + " -> L1"});
         if (in.cast != in.raw)
-            cc.compute.push_back({vector_args(arch::VectorOp::Cast, in.dtype, n, in.per_unit, a[size_t(in.raw)],
-                                              arch::kNoAddress, a[size_t(in.cast)]),
+            cc.compute.push_back({vector_args(arch::VectorOp::Cast, in.dtype, n, in.per_unit, at, arch::kNoAddress,
+                                              a[size_t(in.cast)]),
                                   out_ + ": cast " + in.name});
     }
 }
 
-uint64_t VectorInputs::addr(int h, const BufferAddrs& a) const { return a[size_t(inputs_[size_t(h)].cast)]; }
+uint64_t VectorInputs::addr(int h, const BufferAddrs& a) const {
+    const Input& in = inputs_[size_t(h)];
+    if (in.how == How::OnChip && in.cast == in.raw)
+        throw std::logic_error("VectorInputs::addr of an on-chip input: use addr_at");
+    return a[size_t(in.cast)];
+}
+
+uint64_t VectorInputs::addr_at(int h, const BufferAddrs& a, int64_t first) const {
+    const Input& in = inputs_[size_t(h)];
+    if (in.how == How::OnChip && in.cast == in.raw)
+        return in.l1 + uint64_t(first * in.per_unit) * uint64_t(arch::dtype_bytes(in.dtype));
+    return a[size_t(in.cast)];
+}
 
 std::string VectorInputs::label(arch::VectorOp op) const { return out_ + ": " + arch::vector_op_name(op); }
 
 void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first,
                  int64_t n, uint64_t src) {
     const TensorNode& t = ctx.tensor(out);
+    if (ctx.on_chip(out)) return;
     const uint64_t e = uint64_t(arch::dtype_bytes(t.dtype));
     cc.stores.push_back({store_dma(src, ctx.ddr_addr(out) + uint64_t(first * elems_per_unit) * e,
                                    uint64_t(n * elems_per_unit) * e),
                          t.name + " -> DDR"});
+}
+
+uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, uint64_t buffer) {
+    if (!ctx.on_chip(out)) return buffer;
+    return ctx.l1_addr(out) + uint64_t(first * elems_per_unit) * uint64_t(arch::dtype_bytes(ctx.tensor(out).dtype));
 }
 
 std::function<ChunkCommands(int64_t, int64_t, const BufferAddrs&)> VectorInputs::prologue_fn() const {

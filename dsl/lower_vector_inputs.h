@@ -28,7 +28,9 @@ public:
         : ctx_(&ctx), compute_(compute), out_(std::move(out_name)) {}
 
     // Registers an input and its buffers in `s`; returns its handle.
-    // streamed: units are runs of `elems_per_unit` contiguous elements.
+    // streamed: units are runs of `elems_per_unit` contiguous elements. An
+    // on-chip tensor (dsl/buffer_plan.h) is read where it is in L1: no
+    // buffer and no load (a cast, if needed, still gets its scratch).
     int streamed(VectorStream& s, int tensor, int64_t elems_per_unit);
     // resident: the whole tensor, read broadcast over `extent_per_unit`
     // compute elements per unit of a chunk.
@@ -42,20 +44,23 @@ public:
     std::function<ChunkCommands(int64_t, int64_t, const BufferAddrs&)> prologue_fn() const;
     // Appends the streamed loads and casts of units [first, first + n).
     void chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const;
-    // Where input `h` is, in the compute dtype.
+    // Where input `h` is, in the compute dtype (not for an on-chip input).
     uint64_t addr(int h, const BufferAddrs& a) const;
+    // The same for the chunk starting at unit `first` (any input).
+    uint64_t addr_at(int h, const BufferAddrs& a, int64_t first) const;
 
     arch::DType compute() const { return compute_; }
     const std::string& out_name() const { return out_; }
     std::string label(arch::VectorOp op) const;  // "y: relu"
 
 private:
-    enum class How { Streamed, Resident, Constant };
+    enum class How { Streamed, Resident, Constant, OnChip };
     struct Input {
         How how = How::Streamed;
         std::string name;
         arch::DType dtype = arch::DType::Float16;
         uint64_t ddr = 0;
+        uint64_t l1 = 0;         // an on-chip input's L1 address
         int64_t elements = 0;    // of the tensor (resident)
         int64_t per_unit = 0;    // elements per unit (streamed)
         int raw = -1, cast = -1; // buffer indices; cast = raw when no cast is needed
@@ -68,8 +73,14 @@ private:
 
 int64_t element_count(const std::vector<int64_t>& shape);
 
+// Where the chunk starting at unit `first` writes its result: the output
+// buffer `buffer`, or for an on-chip output its place in L1.
+uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, uint64_t buffer);
+
 // Appends the store of units [first, first + n) of `elems_per_unit`
-// contiguous elements each, from L1 `src`, to the output tensor.
+// contiguous elements each, from L1 `src`, to the output tensor (nothing
+// for an on-chip output, which the computation wrote in place: see
+// output_addr).
 void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first,
                  int64_t n, uint64_t src);
 

@@ -99,6 +99,7 @@ arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int
 }
 
 int64_t parallel_clusters(const LowerContext& ctx) {
+    if (ctx.pinned) return 1;  // all its blocks run on the home cluster
     int64_t parallel = ctx.config.clusters;
     if (ctx.program.max_parallel > 0) parallel = std::min<int64_t>(parallel, ctx.program.max_parallel);
     return parallel;
@@ -172,15 +173,23 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         std::vector<std::vector<arch::Command>> pending_stores(static_cast<size_t>(m));
 
         std::vector<VectorStep> prologue_compute;
+        size_t last_prologue_load = 0;  // + 1; 0 = none
         if (s.prologue) {
             ChunkCommands p = s.prologue(first, end - first, slot_addrs(addr, 0));
             for (const DmaStep& d : p.loads) loads.push_back(dma_command(d.dma, ctx.tag(d.label)));
+            last_prologue_load = p.loads.empty() ? 0 : loads.size();
             prologue_compute = std::move(p.compute);
         }
         for (int64_t i = 0; i < m; ++i) {
             ChunkCommands cc = s.chunk(ranges[size_t(i)].first, ranges[size_t(i)].count, slot_addrs(addr, i));
-            if (cc.loads.empty() || cc.compute.empty() || cc.stores.empty())
-                throw std::logic_error("vector stream chunk without loads, compute or stores: " + s.name);
+            // On-chip inputs need no loads, an on-chip output no stores
+            // (dsl/buffer_plan.h); then their flags are left out.
+            if (cc.compute.empty()) throw std::logic_error("vector stream chunk without compute: " + s.name);
+            const bool loads_in = !cc.loads.empty(), stores_out = !cc.stores.empty();
+            // Without chunk loads the first chunk still waits for the
+            // prologue's (a broadcast operand next to an on-chip input).
+            const bool waits_prologue = i == 0 && !loads_in && last_prologue_load > 0;
+            if (waits_prologue) loads[last_prologue_load - 1].sets.push_back(in_ready);
             // On a shared queue, the store of chunk i - B goes before the load
             // of chunk i: both wait for the vector unit to finish chunk i - B,
             // and the vector unit needs both before it can run chunk i.
@@ -199,12 +208,12 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             for (size_t k = 0; k < steps.size(); ++k) {
                 arch::Command v = vector_command(steps[k].vec, ctx.tag(steps[k].label));
                 if (k == 0) {
-                    v.waits.push_back(in_ready);
-                    if (!shared && i >= depth) v.waits.push_back(out_free);
+                    if (loads_in || waits_prologue) v.waits.push_back(in_ready);
+                    if (stores_out && !shared && i >= depth) v.waits.push_back(out_free);
                 }
                 if (k + 1 == steps.size()) {
-                    if (i + depth < m) v.sets.push_back(in_free);
-                    v.sets.push_back(out_ready);
+                    if (loads_in && i + depth < m) v.sets.push_back(in_free);
+                    if (stores_out) v.sets.push_back(out_ready);
                 }
                 computes.push_back(std::move(v));
             }

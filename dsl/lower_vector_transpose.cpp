@@ -9,6 +9,8 @@
 //  * D > 1: rows of D elements change places. A unit is a band of a-values
 //    within one b: loaded contiguously, rearranged in L1 by a VECTOR copy,
 //    stored as C runs of (band x D) elements, one per output row block.
+// The layout pass's format_convert (NHWC -> NCHW) is the D = 1 case with
+// B = N, A = H * W, C = channels.
 #include <algorithm>
 
 #include "dsl/diagnostics.h"
@@ -18,15 +20,17 @@
 
 namespace dsl {
 
+using arch::VectorOp;
+
 namespace {
 
-using arch::VectorOp;
+// (B, A, C, D) -> (B, C, A, D) of op's input into its output.
+void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D);
 
 }  // namespace
 
 void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
-    const TensorNode& y = ctx.tensor(op.output);
     const std::vector<int64_t>& perm = op.attrs.at("perm").ints;
     size_t swap = 0;
     while (swap < perm.size() && perm[swap] == int64_t(swap)) ++swap;
@@ -42,6 +46,22 @@ void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
                                            ") is not lowered yet: the vector unit swaps two adjacent axes");
         for (size_t k = 0; k < x.shape.size(); ++k) (k < swap ? B : k == swap ? A : k == swap + 1 ? C : D) *= x.shape[k];
     }
+    lower_vector_swap(ctx, op, B, A, C, D);
+}
+
+// NHWC (N, H, W, C) -> NCHW: per image, the (H*W) x C matrix transposed.
+void lower_format_convert(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    if (op.attrs.at("from").s != "NHWC" || op.attrs.at("to").s != "NCHW" || x.shape.size() != 4)
+        throw std::logic_error("format_convert: only NHWC -> NCHW of an image is inserted");
+    lower_vector_swap(ctx, op, x.shape[0], x.shape[1] * x.shape[2], x.shape[3], 1);
+}
+
+namespace {
+
+void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
     const int64_t e = arch::dtype_bytes(x.dtype);
     const arch::DType dt = x.dtype;
     const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
@@ -105,5 +125,7 @@ void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
     }
     lower_vector_stream(ctx, op, s);
 }
+
+}  // namespace
 
 }  // namespace dsl

@@ -65,7 +65,9 @@ int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in) {
 int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g) {
     int64_t e = arch::dtype_bytes(g.in);
     int64_t a_panel = g.a_panel_bytes ? g.a_panel_bytes(t) : t.block_rows() * t.kb * e;
-    return t.buffers * (a_panel + t.kb * t.block_cols() * e) + t.block_rows() * t.block_cols() * arch::dtype_bytes(g.out);
+    int64_t b_panel = g.b_on_chip ? 0 : t.kb * t.block_cols() * e;
+    int64_t c_block = g.c_on_chip ? 0 : t.block_rows() * t.block_cols() * arch::dtype_bytes(g.out);
+    return t.buffers * (a_panel + b_panel) + c_block;
 }
 
 int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t) {
@@ -83,6 +85,29 @@ bool tiling_preferred(const MatmulTiling& a, const MatmulTiling& b) {
         return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt, x.kb);
     };
     return key(a) > key(b);
+}
+
+int64_t gemm_commands(const GemmShape& g, const MatmulTiling& t) {
+    auto ceil_div = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+    const int64_t steps = ceil_div(g.K, t.kb);
+    // L0 steps over all of K: full panels of ceil(kb / kt) tiles, the last
+    // panel possibly shallower.
+    const int64_t tiles = (steps - 1) * ceil_div(t.kb, t.kt) + ceil_div(g.K - (steps - 1) * t.kb, t.kt);
+    const int64_t panel_cmds = steps * ((g.a_on_chip ? 0 : 1) + (g.b_on_chip ? 0 : 1));
+    const int64_t per_cube = 3 * tiles + 1 + (g.c_on_chip ? 0 : 1);  // A, B tiles and MATMUL per step; write-back; store
+    // Cubes used per block: the full block's grid, fewer in edge blocks.
+    auto used = [&](int64_t extent, int64_t tile, int64_t grid) { return std::min(grid, ceil_div(extent, tile)); };
+    const int64_t br = ceil_div(g.M, t.block_rows()), bc = ceil_div(g.N, t.block_cols());
+    const int64_t last_r = g.M - (br - 1) * t.block_rows(), last_c = g.N - (bc - 1) * t.block_cols();
+    int64_t cubes = 0;
+    for (int r = 0; r < 2; ++r)
+        for (int q = 0; q < 2; ++q) {
+            const int64_t nr = r ? 1 : br - 1, nq = q ? 1 : bc - 1;
+            if (nr == 0 || nq == 0) continue;
+            cubes += nr * nq * used(r ? last_r : t.block_rows(), t.mt, t.grid_rows) *
+                     used(q ? last_c : t.block_cols(), t.nt, t.grid_cols);
+        }
+    return std::max<int64_t>(1, g.items) * (br * bc * panel_cmds + cubes * per_cube);
 }
 
 std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, std::string& why) {
@@ -129,18 +154,35 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
     // Every tiling that fits L0 and L1, estimated in preference order: good
     // tilings tend to come early, so the cheap lower bound of the cost
     // skips most of the rest, and of equal estimates the earlier wins.
+    // Tilings within 0.5 % of the cheapest estimate count as equally fast:
+    // of those, the fewest commands (deeper k-steps, larger tiles) win, so
+    // that a program does not grow for a gain below the estimate's error.
     std::sort(fits_l0.begin(), fits_l0.end(), tiling_preferred);
-    std::optional<MatmulTiling> best;
-    int64_t best_cycles = 0;
+    struct Candidate {
+        MatmulTiling t;
+        int64_t cycles;
+    };
+    std::vector<Candidate> near;
+    int64_t best_cycles = -1;
+    auto near_best = [&](int64_t cycles) { return cycles * 1000 <= best_cycles * 1005; };
     for (MatmulTiling t : fits_l0) {
         const std::vector<int64_t> depths = panel_depths(t, g);
         for (auto kb = depths.rbegin(); kb != depths.rend(); ++kb) {  // deepest first
             t.kb = *kb;
             if (l1_bytes_needed(t, g) > c.l1_bytes()) continue;
-            if (best && estimate_gemm_cycles_bound(c, g, t) >= best_cycles) continue;
+            if (best_cycles >= 0 && !near_best(estimate_gemm_cycles_bound(c, g, t))) continue;
             const int64_t cycles = estimate_gemm_cycles(c, g, t);
-            if (!best || cycles < best_cycles) best = t, best_cycles = cycles;
+            if (best_cycles < 0 || cycles < best_cycles) best_cycles = cycles;
+            if (near_best(cycles)) near.push_back({t, cycles});
         }
+    }
+    std::optional<MatmulTiling> best;
+    int64_t best_commands = 0, chosen_cycles = 0;
+    for (const Candidate& k : near) {  // in preference order
+        if (!near_best(k.cycles)) continue;
+        const int64_t commands = gemm_commands(g, k.t);
+        if (!best || commands < best_commands || (commands == best_commands && k.cycles < chosen_cycles))
+            best = k.t, best_commands = commands, chosen_cycles = k.cycles;
     }
     if (best) return best;
     MatmulTiling t = fits_l0.back();

@@ -44,6 +44,13 @@ struct GemmShape {
     std::function<int64_t(const MatmulTiling&)> a_panel_bytes;
     int64_t buffers = 2;     // L1 panel buffers
     int64_t l0_buffers = 2;  // L0 tile buffers
+    // B or C kept on chip (dsl/buffer_plan.h): no L1 panels for B, no L1
+    // staging for C. (A on chip: a_panel_bytes gives 0, and a_on_chip
+    // tells the cost estimate that no A panel is loaded.)
+    bool a_on_chip = false, b_on_chip = false, c_on_chip = false;
+    // matmul's unroll=: k-steps per iteration of each engine's k-loop, whose
+    // first command pays cluster.loop_overhead_cycles (timing model §5).
+    int64_t unroll = 1;
     // tile=(m, n) or (m, n, k) as the program gave it; empty = search.
     std::vector<int64_t> tile;
     // For the cost of a tiling (dsl/gemm_cost.h): how many GEMMs of this
@@ -70,11 +77,16 @@ int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t)
 // True when `a` comes before `b`.
 bool tiling_preferred(const MatmulTiling& a, const MatmulTiling& b);
 
+// Commands the GEMM becomes under tiling `t` (panel loads, tile loads,
+// MATMULs, write-backs and stores of every block of every item).
+int64_t gemm_commands(const GemmShape& g, const MatmulTiling& t);
+
 // Chooses the tiling: of every cube tile (mt x kt x nt, powers-of-two
 // multiples of the MAC array) that fits L0 and every panel depth kb (a
 // power-of-two multiple of kt, or of the granule) whose block fits L1, the
-// one with the fewest estimated cycles (estimate_gemm_cycles,
-// dsl/gemm_cost.h), tiling_preferred deciding ties. A given tile is taken
+// one with the fewest commands (gemm_commands) among those whose estimated
+// cycles (estimate_gemm_cycles, dsl/gemm_cost.h) are within 0.5 % of the
+// fewest; then the fewer cycles, tiling_preferred deciding ties. A given tile is taken
 // as is, its k (when not given) and kb chosen by the same cost. Returns
 // nullopt and sets `why` ("needs N bytes of L0 ..., the cube has M") when
 // nothing fits.

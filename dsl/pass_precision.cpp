@@ -40,15 +40,10 @@ std::optional<arch::DType> compute_dtype(const OpNode& op) {
 
 class PrecisionPass {
 public:
-    explicit PrecisionPass(const TaskGraph& g) : g_(g), rw_(g) {}
+    explicit PrecisionPass(const TaskGraph& g) : rw_(g) {}
 
     TaskGraph run() {
-        for (size_t i = 0; i < g_.ops.size(); ++i) {
-            rw_.begin(int(i));
-            rewrite(g_.ops[i]);
-            rw_.end(int(i));
-        }
-        return rw_.finish();
+        return rw_.rewrite_each([this](const OpNode& op) { rewrite(op); });
     }
 
 private:
@@ -116,7 +111,6 @@ private:
         rw_.emit(std::move(last));
     }
 
-    const TaskGraph& g_;
     GraphRewriter rw_;
     std::map<std::pair<int, arch::DType>, int> casts_;
 };

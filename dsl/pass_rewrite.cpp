@@ -40,6 +40,15 @@ std::string GraphRewriter::fresh_name(const std::string& base) {
     }
 }
 
+TaskGraph GraphRewriter::rewrite_each(const std::function<void(const OpNode&)>& rewrite) {
+    for (size_t i = 0; i < in_.ops.size(); ++i) {
+        begin(int(i));
+        rewrite(in_.ops[i]);
+        end(int(i));
+    }
+    return finish();
+}
+
 TaskGraph GraphRewriter::finish() {
     const int n = int(in_.ops.size());
     first_[size_t(n)] = last_[size_t(n)] = int(out_.ops.size());

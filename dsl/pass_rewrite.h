@@ -5,6 +5,7 @@
 // ranges follow the new numbering.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ public:
 
     // The finished graph (check_dag'd).
     TaskGraph finish();
+
+    // The usual pass: `rewrite` emits what replaces each original op, in
+    // order, bracketed by begin/end; then finish().
+    TaskGraph rewrite_each(const std::function<void(const OpNode&)>& rewrite);
 
 private:
     const TaskGraph& in_;

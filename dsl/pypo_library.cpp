@@ -269,6 +269,7 @@ int PypoLibrary::add_move(int src, int dst, const SourceLoc& loc) {
     m.src = src;
     m.dst = dst;
     m.task = current_task_;
+    m.after_op = int(graph_.ops.size()) - 1;
     m.loc = loc;
     int index = int(graph_.moves.size());
     graph_.moves.push_back(m);

@@ -43,11 +43,13 @@ const char* placement_name(Placement p) {
 
 const char* op_kind_name(OpKind k) { return kOps[size_t(k)].name; }
 const char* op_kind_unit(OpKind k) { return kOps[size_t(k)].unit; }
+bool op_kind_is_internal(OpKind k) { return k == OpKind::FormatConvert || k == OpKind::Move; }
 
 const std::vector<std::string>& op_kind_names() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> v;
-        for (const OpInfo& o : kOps) v.push_back(o.name);
+        for (size_t i = 0; i < std::size(kOps); ++i)
+            if (!op_kind_is_internal(OpKind(i))) v.push_back(kOps[i].name);
         return v;
     }();
     return names;
@@ -55,7 +57,7 @@ const std::vector<std::string>& op_kind_names() {
 
 bool op_kind_from_name(const std::string& name, OpKind& out) {
     for (size_t i = 0; i < std::size(kOps); ++i)
-        if (name == kOps[i].name) {
+        if (name == kOps[i].name && !op_kind_is_internal(OpKind(i))) {
             out = OpKind(i);
             return true;
         }

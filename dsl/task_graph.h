@@ -47,9 +47,12 @@ enum class OpKind {
 };
 const char* op_kind_name(OpKind k);   // "matmul"
 const char* op_kind_unit(OpKind k);   // "cube", "vector", "dma"
-// All operation names, in declaration order (for "valid operations are ...").
+// True for the operations only the compiler inserts (format_convert).
+bool op_kind_is_internal(OpKind k);
+// The names of the operations a program can call, in declaration order
+// (for "valid operations are ...").
 const std::vector<std::string>& op_kind_names();
-// False if `name` is not an operation.
+// False if `name` is not an operation a program can call.
 bool op_kind_from_name(const std::string& name, OpKind& out);
 
 // A normalised keyword argument of an operation (stride=2 is stored as the
@@ -87,6 +90,7 @@ struct MoveNode {
     int src = -1;  // tensor indices
     int dst = -1;
     int task = -1;
+    int after_op = -1;  // the number of operations recorded before it, minus one
     SourceLoc loc;
 };
 

@@ -14,6 +14,7 @@ packages=(
   libgtest-dev
   graphviz
   python3-matplotlib
+  gtkwave  # vcd2fst and fst2vcd for the VCD tests; the viewer itself
 )
 
 missing=()

@@ -16,6 +16,24 @@
 #include <nlohmann/json.hpp>
 
 namespace arch {
+
+namespace {
+constexpr Dataflow kDataflows[] = {Dataflow::Fractal, Dataflow::OS, Dataflow::WS, Dataflow::IS};
+}  // namespace
+
+const char* dataflow_name(Dataflow d) {
+    switch (d) {
+    case Dataflow::Fractal: return "fractal";
+    case Dataflow::OS: return "os";
+    case Dataflow::WS: return "ws";
+    case Dataflow::IS: return "is";
+    }
+    return "?";
+}
+
+// Found by argument-dependent lookup when a parameter is written as JSON.
+void to_json(nlohmann::json& j, Dataflow d) { j = dataflow_name(d); }
+
 namespace {
 
 using nlohmann::json;
@@ -70,6 +88,22 @@ struct PositiveReal {
         if (!(d > 0) || !std::isfinite(d)) return false;
         out = d;
         return true;
+    }
+};
+
+// A string naming one of the dataflows; `kind` doubles as the list of
+// choices in --help-config.
+struct DataflowChoice {
+    static constexpr const char* kind = "fractal|os|ws|is";
+    static constexpr const char* expected = "one of fractal, os, ws, is";
+    static bool read(const json& v, Dataflow& out) {
+        if (!v.is_string()) return false;
+        for (Dataflow d : kDataflows)
+            if (v.get<std::string>() == dataflow_name(d)) {
+                out = d;
+                return true;
+            }
+        return false;
     }
 };
 

@@ -11,16 +11,30 @@
 
 namespace arch {
 
+// How the cube's MAC array computes a MATMUL (docs/timing-model.md §7):
+// the DaVinci-style fractal cube, or a systolic array that is output-,
+// weight- or input-stationary (SCALE-Sim v2's os, ws, is).
+enum class Dataflow { Fractal, OS, WS, IS };
+
+// "fractal", "os", "ws", "is": the spelling in configuration files.
+const char* dataflow_name(Dataflow d);
+
 struct Config {
 #define X(kind, member, path, unit, def, desc) kind##_t member = def;
     using PositiveInt_t = int64_t;
     using NonNegativeInt_t = int64_t;
     using PositiveReal_t = double;
+    using DataflowChoice_t = Dataflow;
 #include "sim/arch/config_params.def"
 #undef X
 
     int64_t cubes_total() const { return clusters * cubes_per_cluster; }
-    int64_t macs_per_cycle() const { return mac_rows * mac_cols; }
+    bool systolic() const { return cube_dataflow != Dataflow::Fractal; }
+    // Peak MACs per cycle of one cube: R x Q x k_per_cycle for the fractal
+    // cube, R x C for a systolic array (one MAC per processing element).
+    int64_t macs_per_cycle() const {
+        return systolic() ? mac_rows * mac_cols : mac_rows * mac_cols * cube_k_per_cycle;
+    }
     int64_t l0_bytes() const { return l0_kib * 1024; }
     int64_t l1_bytes() const { return l1_kib * 1024; }
     int64_t ddr_bytes() const { return ddr_gib * (int64_t{1} << 30); }

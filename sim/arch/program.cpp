@@ -117,11 +117,14 @@ void append_flags(std::ostringstream& os, const char* what, const std::vector<Fl
 // "a" or "a,b" when the two differ.
 std::string pair(uint32_t a, uint32_t b) { return a == b ? std::to_string(a) : std::to_string(a) + "," + std::to_string(b); }
 
-// "im2col 3x3/s1/p1 of 64x6x56 at pixel 0, k 0"
+// "im2col 3x3/s1/p1 of 64x6x56 ow 56 at pixel 0, k 0 2B" (an NHWC slab: "of 6x56x64 NHWC")
 std::string format_im2col(const Im2col& i) {
     std::ostringstream os;
     os << "im2col " << i.kh << "x" << i.kw << "/s" << pair(i.stride_h, i.stride_w) << "/p" << pair(i.pad_h, i.pad_w)
-       << " of " << i.channels << "x" << i.height << "x" << i.width << " ow " << i.out_w << " at pixel " << i.pixel0
+       << " of ";
+    if (i.channels_last) os << i.height << "x" << i.width << "x" << i.channels << " NHWC";
+    else os << i.channels << "x" << i.height << "x" << i.width;
+    os << " ow " << i.out_w << " at pixel " << i.pixel0
        << ", k " << i.k0 << " " << i.element_bytes << "B";
     return os.str();
 }
@@ -154,6 +157,7 @@ std::string format_command(const Program& p, const Command& c) {
         os << "MATMUL " << m.m << "x" << m.k << "x" << m.n << " " << dtype_name(m.dtype) << "  C:" << hex(m.c_addr)
            << (m.accumulate ? " += " : " = ") << "A:" << hex(m.a_addr) << " * B:" << hex(m.b_addr);
     }
+    if (c.issue_cycles) os << "  issue " << c.issue_cycles;
     append_flags(os, "wait", c.waits);
     append_flags(os, "set", c.sets);
     if (c.tag != 0 && c.tag < p.tags.size()) os << "  ; " << p.tags[c.tag].label;
@@ -168,8 +172,10 @@ std::string format_program(const Program& p) {
     for (const TensorPlacement& t : p.tensors) {
         os << "tensor " << t.name << " (";
         for (size_t i = 0; i < t.shape.size(); ++i) os << (i ? ", " : "") << t.shape[i];
-        os << ") " << dtype_name(t.dtype) << " " << t.role << " at DDR:" << hex(t.ddr_addr) << ", " << t.bytes
-           << " B\n";
+        os << ") " << dtype_name(t.dtype) << " " << t.role << " at ";
+        if (t.l1_addr >= 0) os << "cluster0 L1:" << hex(uint64_t(t.l1_addr));
+        else os << "DDR:" << hex(t.ddr_addr);
+        os << ", " << t.bytes << " B\n";
     }
     for (size_t b = 0; b < p.blocks.size(); ++b) {
         const Block& blk = p.blocks[b];
@@ -179,6 +185,7 @@ std::string format_program(const Program& p) {
             for (uint32_t d : blk.deps) os << " " << d;
         }
         if (blk.drain) os << ", after blocks 0-" << blk.drain - 1 << " drain";
+        if (blk.cluster != Block::kAnyCluster) os << ", on cluster" << blk.cluster;
         os << "\n";
         for (const Stream& s : blk.streams) {
             os << "  " << engine_name(s.engine) << ": " << s.commands.size() << " commands\n";

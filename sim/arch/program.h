@@ -76,6 +76,9 @@ struct Im2col {
     uint32_t pixel0 = 0;  // the slab's output pixel in row 0 of the tile
     uint32_t k0 = 0;      // the patch element in column 0 of the tile
     uint32_t element_bytes = 2;
+    // The slab's order: channels x height x width (NCHW, false) or
+    // height x width x channels (NHWC, true).
+    bool channels_last = false;
     uint64_t slab_bytes() const { return uint64_t(channels) * height * width * element_bytes; }
     // Output rows whose windows start inside the padded slab: oy * stride_h - pad_h < height.
     uint64_t out_rows() const { return (uint64_t(height) + pad_h - 1) / stride_h + 1; }
@@ -164,6 +167,11 @@ struct Command {
     std::vector<FlagId> waits;  // each consumes one token before the start
     std::vector<FlagId> sets;   // each adds one token at the end
     uint32_t tag = 0;           // index into Program::tags: what this moves/computes
+    // Cycles the engine's in-order issue spends on loop control (branch,
+    // address update) before this command, counted from the previous
+    // command's end (or the block's start); they overlap waiting for flags:
+    // the command starts at max(ready + issue_cycles, flag times) (§5).
+    uint32_t issue_cycles = 0;
 };
 
 struct Stream {
@@ -175,6 +183,10 @@ struct Block {
     std::string name;
     std::vector<uint32_t> deps;  // blocks that must finish before this starts
     uint32_t drain = 0;          // also waits for every block numbered below this (print's global drain)
+    // The cluster the block must run on (its data is in that cluster's L1),
+    // or kAnyCluster.
+    int32_t cluster = -1;
+    static constexpr int32_t kAnyCluster = -1;
     uint16_t num_flags = 0;
     std::vector<Stream> streams;  // at most one per engine
 };
@@ -186,6 +198,9 @@ struct TensorPlacement {
     uint64_t ddr_addr = 0;
     uint64_t bytes = 0;
     std::string role;  // "input", "output", "intermediate"
+    // An on-chip tensor (kept in cluster 0's L1, not in DDR): its L1 byte
+    // address; -1 for a tensor in DDR at ddr_addr.
+    int64_t l1_addr = -1;
 };
 
 // What a command is for: a readable label and the program operation it

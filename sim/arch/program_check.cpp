@@ -151,6 +151,11 @@ void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t
     }
 }
 
+// P of §4: chip.clusters, capped by the program's max_parallel.
+int64_t usable_clusters(const Program& p, const Config& c) {
+    return p.max_parallel ? std::min<int64_t>(c.clusters, p.max_parallel) : c.clusters;
+}
+
 int64_t engine_limit(EngineKind k, const Config& c) {
     switch (k) {
     case EngineKind::ClusterDma: return c.dma_engines;
@@ -167,6 +172,10 @@ void check_program(const Program& p, const Config& c) {
     for (size_t b = 0; b < p.blocks.size(); ++b) {
         const Block& blk = p.blocks[b];
         if (blk.drain > b) fail({b, nullptr, 0}, "drains blocks up to " + std::to_string(blk.drain) + ", not all earlier");
+        // Dispatch uses clusters 0 .. P-1 (§4): a block pinned beyond would never run.
+        if (blk.cluster != Block::kAnyCluster && blk.cluster >= usable_clusters(p, c))
+            fail({b, nullptr, 0}, "runs on cluster" + std::to_string(blk.cluster) + ", but only clusters 0-" +
+                                      std::to_string(usable_clusters(p, c) - 1) + " run blocks");
         for (uint32_t d : blk.deps)
             if (d >= b) fail({b, nullptr, 0}, "depends on block " + std::to_string(d) + ", which is not an earlier block");
         // Each flag must have one setting engine and at most one waiting

@@ -37,6 +37,7 @@ json command_json(const Command& c) {
                            {"stride_w", i.stride_w}, {"pad_h", i.pad_h},       {"pad_w", i.pad_w},
                            {"out_w", i.out_w},       {"pixel0", i.pixel0},     {"k0", i.k0},
                            {"element_bytes", i.element_bytes}};
+            if (i.channels_last) j["im2col"]["channels_last"] = true;
         }
         if (d.rearrange)
             j["rearrange"] = {{"kind", rearrange_kind_name(d.rearrange->kind)},
@@ -61,6 +62,7 @@ json command_json(const Command& c) {
     if (!c.waits.empty()) j["waits"] = flags_json(c.waits);
     if (!c.sets.empty()) j["sets"] = flags_json(c.sets);
     if (c.tag != 0) j["tag"] = c.tag;
+    if (c.issue_cycles != 0) j["issue_cycles"] = c.issue_cycles;
     return j;
 }
 
@@ -183,11 +185,15 @@ std::vector<FlagId> read_flags(const Reader& r, const json& v, const std::string
 
 Im2col read_im2col(const Reader& r, const json& v, const std::string& path) {
     r.object(v, path, {"channels", "height", "width", "kh", "kw", "stride_h", "stride_w", "pad_h", "pad_w", "out_w",
-                       "pixel0", "k0", "element_bytes"},
+                       "pixel0", "k0", "element_bytes", "channels_last"},
              "im2col");
     Im2col i;
     for (const auto& item : v.items()) {
         const std::string& k = item.key();
+        if (k == "channels_last") {
+            i.channels_last = r.boolean(item.value(), Reader::join(path, k));
+            continue;
+        }
         const uint32_t x = uint32_t(r.unsigned_int(item.value(), Reader::join(path, k), kU32));
         if (k == "channels") i.channels = x;
         else if (k == "height") i.height = x;
@@ -229,15 +235,17 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
     case Opcode::Dma:
         r.object(v, path,
                  {"op", "src", "dst", "src_addr", "dst_addr", "rows", "row_bytes", "src_stride", "dst_stride",
-                  "convert_f32_to_f16", "im2col", "rearrange", "waits", "sets", "tag"},
+                  "convert_f32_to_f16", "im2col", "rearrange", "waits", "sets", "tag", "issue_cycles"},
                  what);
         break;
     case Opcode::Matmul:
-        r.object(v, path, {"op", "m", "k", "n", "dtype", "accumulate", "a_addr", "b_addr", "c_addr", "waits", "sets", "tag"},
+        r.object(v, path, {"op", "m", "k", "n", "dtype", "accumulate", "a_addr", "b_addr", "c_addr", "waits", "sets", "tag",
+                  "issue_cycles"},
                  what);
         break;
     case Opcode::Vector:
-        r.object(v, path, {"op", "vector_op", "dtype", "rows", "cols", "src0", "src1", "dst", "waits", "sets", "tag"},
+        r.object(v, path, {"op", "vector_op", "dtype", "rows", "cols", "src0", "src1", "dst", "waits", "sets", "tag",
+                  "issue_cycles"},
                  what);
         break;
     }
@@ -254,6 +262,7 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
                 r.fail(p, std::to_string(c.tag) + " is not an index into \"tags\" (" + std::to_string(tag_count) +
                               " tags)");
         }
+        else if (k == "issue_cycles") c.issue_cycles = uint32_t(r.unsigned_int(x, p, kU32));
         // DMA
         else if (c.op == Opcode::Dma && k == "src") c.dma.src = read_space(r, x, p);
         else if (c.op == Opcode::Dma && k == "dst") c.dma.dst = read_space(r, x, p);
@@ -302,9 +311,11 @@ Stream read_stream(const Reader& r, const json& v, const std::string& path, size
 }
 
 Block read_block(const Reader& r, const json& v, const std::string& path, size_t tag_count) {
-    r.object(v, path, {"name", "deps", "drain", "num_flags", "streams"}, "a block");
+    r.object(v, path, {"name", "deps", "drain", "cluster", "num_flags", "streams"}, "a block");
     Block b;
     if (v.contains("name")) b.name = r.string(v.at("name"), Reader::join(path, "name"));
+    if (v.contains("cluster"))
+        b.cluster = int32_t(r.unsigned_int(v.at("cluster"), Reader::join(path, "cluster"), uint64_t(INT32_MAX)));
     if (v.contains("drain")) b.drain = uint32_t(r.unsigned_int(v.at("drain"), Reader::join(path, "drain"), kU32));
     if (v.contains("deps")) {
         const std::string p = Reader::join(path, "deps");
@@ -322,7 +333,7 @@ Block read_block(const Reader& r, const json& v, const std::string& path, size_t
 }
 
 TensorPlacement read_tensor(const Reader& r, const json& v, const std::string& path) {
-    r.object(v, path, {"name", "shape", "dtype", "ddr_addr", "bytes", "role"}, "a tensor");
+    r.object(v, path, {"name", "shape", "dtype", "ddr_addr", "l1_addr", "bytes", "role"}, "a tensor");
     TensorPlacement t;
     if (v.contains("name")) t.name = r.string(v.at("name"), Reader::join(path, "name"));
     if (v.contains("shape")) {
@@ -332,6 +343,8 @@ TensorPlacement read_tensor(const Reader& r, const json& v, const std::string& p
     }
     if (v.contains("dtype")) t.dtype = read_dtype(r, v.at("dtype"), Reader::join(path, "dtype"));
     if (v.contains("ddr_addr")) t.ddr_addr = r.unsigned_int(v.at("ddr_addr"), Reader::join(path, "ddr_addr"), kU64);
+    if (v.contains("l1_addr"))
+        t.l1_addr = int64_t(r.unsigned_int(v.at("l1_addr"), Reader::join(path, "l1_addr"), uint64_t(INT64_MAX)));
     if (v.contains("bytes")) t.bytes = r.unsigned_int(v.at("bytes"), Reader::join(path, "bytes"), kU64);
     if (v.contains("role")) t.role = r.string(v.at("role"), Reader::join(path, "role"));
     return t;
@@ -352,9 +365,11 @@ std::string short_reason(std::string msg) {
 
 json program_to_json(const Program& p) {
     json tensors = json::array();
-    for (const TensorPlacement& t : p.tensors)
+    for (const TensorPlacement& t : p.tensors) {
         tensors.push_back({{"name", t.name}, {"shape", t.shape}, {"dtype", dtype_name(t.dtype)},
                            {"ddr_addr", t.ddr_addr}, {"bytes", t.bytes}, {"role", t.role}});
+        if (t.l1_addr >= 0) tensors.back()["l1_addr"] = t.l1_addr;
+    }
     json blocks = json::array();
     for (const Block& b : p.blocks) {
         json streams = json::array();
@@ -365,6 +380,7 @@ json program_to_json(const Program& p) {
         }
         json block = {{"name", b.name}, {"deps", b.deps}, {"num_flags", b.num_flags}, {"streams", streams}};
         if (b.drain) block["drain"] = b.drain;
+        if (b.cluster != Block::kAnyCluster) block["cluster"] = b.cluster;
         blocks.push_back(block);
     }
     json ops = json::array();

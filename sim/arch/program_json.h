@@ -6,8 +6,10 @@
 // "blocks"}; a block is {"name", "deps", "num_flags", "streams"}; a stream is
 // {"engine": "dma0" | "cube1.dma" | "cube1" | "vector0", "commands"}; a
 // command is {"op": "dma" | "matmul" | "vector", ..., "waits", "sets",
-// "tag"} with the fields of arch::DmaArgs, MatmulArgs or VectorArgs (the
-// vector op under "vector_op", e.g. "reduce_sum"). Enumerations are written
+// "tag", "issue_cycles"} with the fields of arch::DmaArgs, MatmulArgs or
+// VectorArgs (the vector op under "vector_op", e.g. "reduce_sum") and the
+// loop-control cycles before it (Command::issue_cycles, 0 to 4294967295,
+// default 0). Enumerations are written
 // by name ("DDR", "float16"). Every key but "blocks", "engine" and "op" is
 // optional and defaults to the struct's default; "src1" is absent for unary
 // vector ops. Unknown keys and wrong types are errors.
@@ -22,8 +24,9 @@
 
 namespace arch {
 
-// Writes every operand of every command; omits only empty waits/sets, tag 0
-// and an absent src1, which read back as exactly those defaults. So reading
+// Writes every operand of every command; omits only empty waits/sets, tag 0,
+// issue_cycles 0 and an absent src1, which read back as exactly those
+// defaults. So reading
 // the result gives back `p`, field for field.
 nlohmann::json program_to_json(const Program& p);
 

@@ -23,6 +23,7 @@
 #include "dsl/frontend.h"
 #include "dsl/graph_format.h"
 #include "dsl/lower.h"
+#include "dsl/single_op.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program_check.h"
 #include "sim/cli/progress.h"
@@ -56,6 +57,8 @@ struct Options {
     std::string profile;
     std::string graph_dot;
     std::map<std::string, std::vector<int64_t>> shapes;
+    // --op: a single-operation program instead of a .pto file.
+    std::shared_ptr<const dsl::SourceFile> single_op;
     bool dump_graph = false;
     bool dump_program = false;
     bool quiet = false;
@@ -64,6 +67,8 @@ struct Options {
 const char* kUsage =
     "usage: davinci-sim [options] PROGRAM.pto\n"
     "       davinci-sim [options] --program-json PROGRAM.json\n"
+    "       davinci-sim [options] --op matmul --shape M,K,N [--dtype float32]\n"
+    "       davinci-sim [options] --op conv2d --shape H,W,C,R,S,F,stride [--dtype float32]\n"
     "       davinci-sim profile [options] PROGRAM.pto -o PROFILE.json   (= --profile PROFILE.json)\n";
 
 po::options_description visible_options() {
@@ -75,7 +80,13 @@ po::options_description visible_options() {
          "hardware description (JSON); without it, the built-in default (= configs/cluster.json)")
         ("help-config", "list every hardware parameter with its unit, default and meaning, and exit")
         ("shape", po::value<std::vector<std::string>>()->value_name("NAME=D0,D1,..")->composing(),
-         "bind the None dimensions of input NAME (repeatable), e.g. --shape input=1,3,224,224")
+         "bind the None dimensions of input NAME (repeatable), e.g. --shape input=1,3,224,224; with --op, the "
+         "operation's sizes")
+        ("op", po::value<std::string>()->value_name("matmul|conv2d"),
+         "simulate one operation instead of a program: --op matmul --shape M,K,N, or --op conv2d --shape "
+         "H,W,C,R,S,F,stride (no padding, SCALE-Sim's layer form)")
+        ("dtype", po::value<std::string>()->value_name("float16|float32"),
+         "with --op: the operands' dtype (default float16)")
         ("dump-graph", "print the task graph (tasks, operations, data movements, tensors) and stop")
         ("graph-dot", po::value<std::string>()->value_name("FILE"),
          "write the task graph as Graphviz to FILE and stop (render: dot -Tsvg FILE)")
@@ -88,7 +99,7 @@ po::options_description visible_options() {
         ("trace", po::value<std::string>()->value_name("FILE"),
          "write a Chrome/Perfetto trace (JSON): a track per engine, a slice per command, flag arrows")
         ("vcd", po::value<std::string>()->value_name("FILE"),
-         "write a VCD for GTKWave: busy/command/queue per engine, bytes in flight per link")
+         "write a VCD for GTKWave: busy/command/queue per engine, L1/L0 occupancy, flag tokens, bytes in flight per link")
         ("summary-csv", po::value<std::string>()->value_name("FILE"),
          "write one row per engine: total and busy cycles, commands, first and last active cycle")
         ("profile", po::value<std::string>()->value_name("FILE"),
@@ -159,7 +170,8 @@ int run(const Options& opt) {
         if (int rc = read_program_json(opt.program_json, config, program)) return rc;
     } else {
         try {
-            dsl::TaskGraph graph = dsl::elaborate_file(opt.program, opt.shapes);
+            dsl::TaskGraph graph = opt.single_op ? dsl::elaborate_source(opt.single_op)
+                                                 : dsl::elaborate_file(opt.program, opt.shapes);
             dsl::check_dag(graph);
             // The graph views stop after the front end, so they work for every
             // program the language accepts, lowered or not.
@@ -203,8 +215,11 @@ int run(const Options& opt) {
     if (!opt.timing_csv.empty())
         trace::write_file_atomically(opt.timing_csv, trace::format_timing_csv(program, timing.records));
     if (!opt.chrome_trace.empty())
-        trace::write_file_atomically(opt.chrome_trace, trace::format_chrome_trace(program, config, timing.records));
-    if (!opt.vcd.empty()) trace::write_file_atomically(opt.vcd, trace::format_vcd(program, config, timing.records));
+        trace::write_file_atomically(opt.chrome_trace, [&](trace::TextOut& out) {
+            trace::write_chrome_trace(out, program, config, timing.records);
+        });
+    if (!opt.vcd.empty())
+        trace::write_file_atomically(opt.vcd, [&](trace::TextOut& out) { trace::write_vcd(out, program, config, timing.records); });
     if (!opt.summary_csv.empty())
         trace::write_file_atomically(opt.summary_csv,
                                      trace::format_summary_csv(config, timing.records, stats.total_cycles));
@@ -268,7 +283,33 @@ int sc_main(int argc_in, char* argv_in[]) {
         return 0;
     }
     Options opt;
-    if (vm.count("program-json")) {
+    if (vm.count("op")) {
+        if (vm.count("program") || vm.count("program-json"))
+            return usage_error("--op takes the place of a program");
+        if (!vm.count("shape")) return usage_error("--op needs --shape with the operation's sizes");
+        const auto specs = vm["shape"].as<std::vector<std::string>>();
+        if (specs.size() > 1) return usage_error("--op takes one --shape");
+        std::vector<int64_t> dims;
+        std::string error;
+        std::string name;
+        if (!dsl::parse_shape_option("op=" + specs[0], name, dims, error))
+            return usage_error("--shape: expected numbers separated by commas, got '" + specs[0] + "'");
+        arch::DType dtype = arch::DType::Float16;
+        if (vm.count("dtype")) {
+            const std::string d = vm["dtype"].as<std::string>();
+            if (d == "float32" || d == "fp32") dtype = arch::DType::Float32;
+            else if (d != "float16" && d != "fp16")
+                return usage_error("--dtype: expected float16 or float32, got '" + d + "'");
+        }
+        try {
+            opt.single_op = dsl::single_op_source(vm["op"].as<std::string>(), dims, dtype);
+        } catch (const std::invalid_argument& e) {
+            return usage_error(e.what());
+        }
+        opt.program = opt.single_op->path;
+    } else if (vm.count("dtype")) {
+        return usage_error("--dtype is for --op");
+    } else if (vm.count("program-json")) {
         opt.program_json = vm["program-json"].as<std::string>();
         if (vm.count("program"))
             return usage_error("--program-json takes the place of a .pto program (got '" +
@@ -290,7 +331,7 @@ int sc_main(int argc_in, char* argv_in[]) {
     if (vm.count("vcd")) opt.vcd = vm["vcd"].as<std::string>();
     if (vm.count("profile")) opt.profile = vm["profile"].as<std::string>();
     if (vm.count("summary-csv")) opt.summary_csv = vm["summary-csv"].as<std::string>();
-    if (vm.count("shape")) {
+    if (vm.count("shape") && !opt.single_op) {
         for (const std::string& spec : vm["shape"].as<std::vector<std::string>>()) {
             std::string name, error;
             std::vector<int64_t> dims;

@@ -91,6 +91,9 @@ trace::RunStats simulate(const arch::Config& config, const arch::Program& progra
     r.ddr_bytes_written = chip.ddr().bytes_written();
     r.units = stats.units();
     r.links = chip.link_stats();
+    r.memory = stats.memory();
+    for (const trace::LinkStats& l : r.links)
+        if (l.kind == "l0_cube") r.memory.l0.read += l.bytes;
     r.ops = op_stats.ops();
     return r;
 }

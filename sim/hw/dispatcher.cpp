@@ -38,7 +38,15 @@ void Dispatcher::run() {
 
 void Dispatcher::decide(uint64_t cycle) {
     while (next_unassigned_ < start_.size() && start_[next_unassigned_] != kNotYet) ++next_unassigned_;
-    for (size_t b = next_unassigned_; b < program_.blocks.size(); ++b) {
+    // A cluster that frees at this very cycle may already have reported it
+    // (decisions for cycle e - 1 run at e): only count it from its cycle on.
+    auto is_free = [&](size_t c) { return running_block_[c] < 0 && free_at_[c] <= cycle; };
+    auto any_free = [&] {
+        for (size_t c = 0; c < clusters_.size(); ++c)
+            if (is_free(c)) return true;
+        return false;
+    };
+    for (size_t b = next_unassigned_; b < program_.blocks.size() && any_free(); ++b) {
         if (start_[b] != kNotYet) continue;
         const arch::Block& block = program_.blocks[b];
         bool ready = std::all_of(block.deps.begin(), block.deps.end(),
@@ -46,11 +54,15 @@ void Dispatcher::decide(uint64_t cycle) {
         // After a print, the whole program before it must drain first.
         for (size_t e = 0; ready && e < block.drain; ++e) ready = end_[e] != kNotYet && end_[e] <= cycle;
         if (!ready) continue;
-        // A cluster that frees at this very cycle may already have reported it
-        // (decisions for cycle e - 1 run at e): only count it from its cycle on.
         size_t c = 0;
-        while (c < clusters_.size() && !(running_block_[c] < 0 && free_at_[c] <= cycle)) ++c;
-        if (c == clusters_.size()) return;
+        if (block.cluster != arch::Block::kAnyCluster) {
+            // A pinned block waits for its cluster; later blocks may still go.
+            c = size_t(block.cluster);
+            if (!is_free(c)) continue;
+        } else {
+            while (c < clusters_.size() && !is_free(c)) ++c;
+            if (c == clusters_.size()) continue;
+        }
         running_block_[c] = int(b);
         start_[b] = cycle + dispatch_cycles_;
         cluster_of_[b] = uint32_t(c);

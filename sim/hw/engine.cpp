@@ -36,7 +36,8 @@ void Engine::run() {
         size_t count = stream_ ? stream_->commands.size() : 0;
         for (current_ = 0; current_ < count; ++current_) {
             const arch::Command& cmd = stream_->commands[current_];
-            uint64_t begin = ready;
+            // Loop control is issued while the flags are awaited (§5).
+            uint64_t begin = ready + cmd.issue_cycles;
             for (arch::FlagId f : cmd.waits) {
                 waiting_flag_ = f;
                 begin = std::max(begin, flags_.acquire(f));

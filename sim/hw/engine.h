@@ -1,6 +1,7 @@
 // What every engine of a cluster has in common: it runs one in-order command
 // stream per block, starting each command once the previous one has ended
-// and every flag it waits on has been set (docs/timing-model.md §Commands).
+// and its issue cycles (loop control) have passed, and every flag it waits
+// on has been set (docs/timing-model.md §5).
 // Subclasses say how long a command takes.
 #pragma once
 

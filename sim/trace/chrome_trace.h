@@ -1,9 +1,14 @@
 // The Chrome Trace Event format (JSON) that Perfetto and chrome://tracing
 // load: one process per cluster (pid = cluster + 1), one thread per engine,
 // a slice per command with its operation, task, bytes and flags, a slice
-// per block on a "blocks" track, and flow arrows for every flag hand-off
-// between engines. Timestamps are real time in microseconds (cycles divided
-// by the clock); each slice's args also give its cycles.
+// per block on a "blocks" track, flow arrows for every flag hand-off
+// between engines, counters of the bytes in flight on each link and of the
+// live bytes in each cluster's L1 (sim/trace/occupancy.h). Timestamps are
+// real time in microseconds (cycles divided by the clock); each slice's
+// args also give its cycles.
+//
+// Written by hand into a TextOut (streamed to the file), not through a JSON
+// library: a large run has millions of events.
 #pragma once
 
 #include <string>
@@ -12,9 +17,11 @@
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "sim/trace/recorder.h"
+#include "sim/trace/text_out.h"
 
 namespace trace {
 
-std::string format_chrome_trace(const arch::Program& p, const arch::Config& c, std::vector<CommandRecord> records);
+void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
+                        const std::vector<CommandRecord>& records);
 
 }  // namespace trace

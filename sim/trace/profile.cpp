@@ -63,6 +63,7 @@ std::string format_profile(const arch::Program& p, const arch::Config& c, const 
 
     std::unordered_map<std::string, size_t> unit_index;
     for (size_t i = 0; i < s.units.size(); ++i) unit_index.emplace(s.units[i].name, i);
+    std::map<std::pair<uint32_t, std::pair<int, int64_t>>, size_t> unit_of;  // (cluster, engine order) -> row
     std::vector<std::vector<uint64_t>> busy(s.units.size(), std::vector<uint64_t>(t.n, 0));
 
     // Links: the DDR port (cluster DMA) and each cluster's L1 port (cube DMA).
@@ -80,8 +81,13 @@ std::string format_profile(const arch::Program& p, const arch::Config& c, const 
 
     for (const TimedCommand& tc : timed_commands(p, std::move(records))) {
         const CommandRecord& r = tc.rec;
-        auto u = unit_index.find("cluster" + std::to_string(r.cluster) + "." + arch::engine_name(r.engine));
-        if (u != unit_index.end()) add_interval(t, busy[u->second], r.start, r.end);
+        // The unit's row, looked up by name once per (cluster, engine).
+        auto [cached, fresh] = unit_of.try_emplace({r.cluster, arch::engine_order(r.engine)}, s.units.size());
+        if (fresh) {
+            auto u = unit_index.find("cluster" + std::to_string(r.cluster) + "." + arch::engine_name(r.engine));
+            if (u != unit_index.end()) cached->second = u->second;
+        }
+        if (cached->second < s.units.size()) add_interval(t, busy[cached->second], r.start, r.end);
         if (!tc.cmd) continue;
         if (tc.cmd->op == arch::Opcode::Dma && t.n > 0) {
             size_t link = r.engine.kind == arch::EngineKind::ClusterDma ? 0

@@ -1,6 +1,7 @@
 #include "sim/trace/report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 
@@ -103,6 +104,15 @@ double average_vector_busy(const RunStats& s) {
     return n ? sum / n : 0.0;
 }
 
+// The layout pass's conversions (dsl/pass_layout.h), ran or not.
+uint64_t format_conversions(const RunStats& s) {
+    return uint64_t(std::count_if(s.ops.begin(), s.ops.end(), [](const OpStats& o) { return o.kind == "format_convert"; }));
+}
+
+std::vector<std::pair<const char*, const LevelTraffic*>> levels(const RunStats& s) {
+    return {{"DDR", &s.memory.ddr}, {"L1", &s.memory.l1}, {"L0", &s.memory.l0}};
+}
+
 // Operations that ran, longest first when there are too many to list.
 constexpr size_t kOpsListed = 30;
 
@@ -120,7 +130,10 @@ std::string format_operations(const RunStats& s) {
     for (const OpStats& op : s.ops)
         if (op.ran()) ran.push_back(&op);
     if (ran.empty()) return "";
-    const char* fmt = "  %-18s %-10s %-16s %12s %12s %12s %12s %12s %12s\n";
+    size_t kind_width = 10;
+    for (const OpStats* op : ran) kind_width = std::max(kind_width, op->kind.size());
+    const std::string fmt_text = "  %-18s %-" + std::to_string(kind_width) + "s %-16s %12s %12s %12s %12s %12s %12s\n";
+    const char* fmt = fmt_text.c_str();
     char head[320];
     std::snprintf(head, sizeof head, fmt, "name", "kind", "task", "start", "end", "cycles", "cube busy", "DMA busy",
                   "vector busy");
@@ -165,6 +178,15 @@ nlohmann::json op_json(const OpStats& op) {
     return e;
 }
 
+// "4x4 MAC" for the documents' cube, "16x16x16 MAC" for a fractal cube with
+// a K depth, "32x32 MAC ws systolic" for a systolic array.
+std::string cube_shape(const arch::Config& c) {
+    std::string shape = std::to_string(c.mac_rows) + "x" + std::to_string(c.mac_cols);
+    if (c.systolic()) return shape + " MAC " + arch::dataflow_name(c.cube_dataflow) + " systolic";
+    if (c.cube_k_per_cycle > 1) shape += "x" + std::to_string(c.cube_k_per_cycle);
+    return shape + " MAC";
+}
+
 }  // namespace
 
 std::string format_report(const RunStats& s, const arch::Config& c, const RunInfo& info) {
@@ -173,7 +195,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     Bounds b = bounds(s, c);
     o += "davinci-sim: " + info.program + " on " + info.config + "\n";
     o += "hardware: " + std::to_string(c.clusters) + " clusters x " + std::to_string(c.cubes_per_cluster) +
-         " cubes, " + std::to_string(c.mac_rows) + "x" + std::to_string(c.mac_cols) + " MAC each, " +
+         " cubes, " + cube_shape(c) + " each, " +
          fmt("%g", c.clock_ghz) + " GHz\n\n";
     std::string when = seconds < 1e-3 ? fmt("%.3f us", seconds * 1e6)
                        : seconds < 1.0 ? fmt("%.3f ms", seconds * 1e3)
@@ -184,7 +206,8 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
          std::to_string(c.macs_per_cycle() * c.cubes_total()) + " MAC/cycle)\n";
     o += "DDR bound          " + grouped(b.ddr) + "  (DDR bytes at " + std::to_string(c.ddr_bytes_per_cycle) +
          " B/cycle)\n";
-    o += "DDR bytes          read " + grouped(s.ddr_bytes_read) + ", written " + grouped(s.ddr_bytes_written) + "\n\n";
+    o += "DDR bytes          read " + grouped(s.ddr_bytes_read) + ", written " + grouped(s.ddr_bytes_written) + "\n";
+    o += "format conversions " + grouped(format_conversions(s)) + "\n\n";
 
     o += "cube MAC utilization  average " + percent(average_cube_utilization(s, c)) + "\n";
     for (int64_t cl = 0; cl < c.clusters; ++cl) {
@@ -211,6 +234,14 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
                       static_cast<unsigned long long>(peak),
                       percent(ratio(double(g.bytes), double(peak) * double(s.total_cycles))).c_str(),
                       percent(g.max_instance).c_str());
+        o += line;
+    }
+
+    o += "\nmemory             bytes read        bytes written\n";
+    for (const auto& [name, level] : levels(s)) {
+        char line[200];
+        std::snprintf(line, sizeof line, "  %-16s %-17s %s\n", name, grouped(level->read).c_str(),
+                      grouped(level->written).c_str());
         o += line;
     }
 
@@ -244,6 +275,14 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     j["ddr_bound_cycles"] = b.ddr;
     j["ddr_bytes_read"] = s.ddr_bytes_read;
     j["ddr_bytes_written"] = s.ddr_bytes_written;
+    j["format_conversions"] = format_conversions(s);
+    json memory = json::object();
+    for (const auto& [name, level] : levels(s)) {
+        std::string key = name;
+        std::transform(key.begin(), key.end(), key.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+        memory[key] = {{"read", level->read}, {"written", level->written}};
+    }
+    j["memory"] = memory;
     json units = json::array();
     for (const UnitStats& u : s.units) {
         json e = {{"name", u.name},

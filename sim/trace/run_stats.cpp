@@ -28,8 +28,16 @@ void StatsRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
     ++u.commands;
     switch (c.op) {
     case arch::Opcode::Matmul: u.macs += c.mm.macs(); break;
-    case arch::Opcode::Vector: u.elements += c.vec.elements(); break;
-    case arch::Opcode::Dma: u.bytes += c.dma.bytes(); break;
+    case arch::Opcode::Vector:
+        u.elements += c.vec.elements();
+        memory_.l1.read += c.vec.src_bytes() * (c.vec.src1 == arch::kNoAddress ? 1 : 2);
+        memory_.l1.written += c.vec.dst_bytes();
+        break;
+    case arch::Opcode::Dma:
+        u.bytes += c.dma.bytes();
+        memory_.level(c.dma.src).read += c.dma.bytes() * (c.dma.convert_f32_to_f16 ? 2 : 1);
+        memory_.level(c.dma.dst).written += c.dma.bytes();
+        break;
     }
 }
 

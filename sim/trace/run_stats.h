@@ -32,27 +32,46 @@ struct LinkStats {
     uint64_t busy_cycles = 0;  // cycles the link was transferring
 };
 
+// Bytes read from and written to one memory level by the commands.
+struct LevelTraffic {
+    uint64_t read = 0, written = 0;
+};
+// Per level: DMA commands read their source and write their destination
+// (an f32->f16 conversion reads 2 bytes per byte written; an im2col load
+// reads the expanded tile, as the L1 port carries it); a MATMUL reads its
+// operand bytes from L0 (the accumulator stays in the cube); a VECTOR
+// command reads its sources and writes its result in L1.
+struct MemoryTraffic {
+    LevelTraffic ddr, l1, l0;
+    LevelTraffic& level(arch::Space s) { return s == arch::Space::DDR ? ddr : s == arch::Space::L1 ? l1 : l0; }
+};
+
 struct RunStats {
     uint64_t total_cycles = 0;
     uint64_t blocks = 0;
     uint64_t ddr_bytes_read = 0;
     uint64_t ddr_bytes_written = 0;
+    MemoryTraffic memory;
     std::vector<UnitStats> units;
     std::vector<LinkStats> links;
     std::vector<OpStats> ops;  // per program operation, in program order
 };
 
-// Accumulates per-unit figures from command records.
+// Accumulates per-unit figures and the DMA and VECTOR memory traffic from
+// command records (the MATMULs' L0 reads are the L0->cube links' bytes,
+// which the hardware model adds).
 class StatsRecorder : public Recorder {
 public:
     explicit StatsRecorder(const arch::Config& c);
     void on_command(const CommandRecord& r, const arch::Command& c) override;
     const std::vector<UnitStats>& units() const { return units_; }
+    const MemoryTraffic& memory() const { return memory_; }
 
 private:
     size_t slot(uint32_t cluster, arch::EngineId e) const;
     int64_t dma_engines_, cubes_, vectors_;
     std::vector<UnitStats> units_;
+    MemoryTraffic memory_;
 };
 
 // Keeps every command's start and end, for `--timing-csv` and the oracle.

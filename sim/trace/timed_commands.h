@@ -15,7 +15,7 @@ struct TimedCommand {
     const arch::Command* cmd = nullptr;
 };
 
-std::vector<TimedCommand> timed_commands(const arch::Program& p, std::vector<CommandRecord> records);
+std::vector<TimedCommand> timed_commands(const arch::Program& p, const std::vector<CommandRecord>& records);
 
 const char* opcode_name(arch::Opcode op);  // "dma", "matmul", "vector"
 

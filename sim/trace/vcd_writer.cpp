@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 #include <tuple>
 
+#include "sim/trace/flag_tokens.h"
+#include "sim/trace/occupancy.h"
 #include "sim/trace/timed_commands.h"
 
 namespace trace {
@@ -14,7 +17,7 @@ struct Signal {
     std::string scope, name;
     int width;
     std::string id;
-    int64_t value = 0;  // current, for suppressing unchanged values
+    StepSeries steps;
 };
 
 // VCD identifier codes: printable characters '!'..'~', base 94.
@@ -33,77 +36,152 @@ std::string scope_name(const std::string& engine) {
     return s;
 }
 
-std::string binary(int64_t v, int width) {
-    if (width == 1) return v ? "1" : "0";
-    std::string s;
-    for (uint64_t u = uint64_t(v); u; u >>= 1) s += char('0' + (u & 1));
-    if (s.empty()) s = "0";
-    std::reverse(s.begin(), s.end());
-    return "b" + s + " ";
+// One value line: "0!" / "1!" for a wire, "b101 !" for a vector.
+void value_line(TextOut& out, int64_t v, const Signal& s) {
+    if (s.width == 1) {
+        out << (v ? '1' : '0') << s.id << '\n';
+        return;
+    }
+    char bits[66];
+    char* p = bits + sizeof bits;
+    uint64_t u = uint64_t(v);
+    do {
+        *--p = char('0' + (u & 1));
+        u >>= 1;
+    } while (u);
+    *--p = 'b';
+    out << std::string_view(p, size_t(bits + sizeof bits - p)) << ' ' << s.id << '\n';
 }
 
+// A command's effect on one of its engine's signals, before folding.
 struct Change {
     uint64_t time;
-    size_t signal;
-    int order;      // within a cycle: ends (0) before starts (1), so a back-to-back start wins
-    int64_t value;  // absolute, or a delta for in-flight counters
-    bool delta;
+    int order;  // within a cycle: ends (0) before starts (1), so a back-to-back start wins
+    int64_t value;
 };
+
+// Sorts one signal's changes by cycle (ends before starts) and keeps the
+// last value of each cycle where it differs from the value before.
+StepSeries fold(std::vector<Change>& changes) {
+    auto before = [](const Change& a, const Change& b) { return std::tie(a.time, a.order) < std::tie(b.time, b.order); };
+    if (!std::is_sorted(changes.begin(), changes.end(), before)) std::stable_sort(changes.begin(), changes.end(), before);
+    StepSeries out;
+    int64_t value = 0;
+    for (size_t i = 0; i < changes.size();) {
+        uint64_t time = changes[i].time;
+        int64_t v = value;
+        for (; i < changes.size() && changes[i].time == time; ++i) v = changes[i].value;
+        if (v == value) continue;
+        value = v;
+        out.push_back({time, v});
+    }
+    return out;
+}
+
+// A step of one signal, for ordering all of them by cycle.
+struct StepRef {
+    uint64_t cycle;
+    uint32_t signal;
+    uint32_t step;
+};
+
+// All signals' steps sorted by (cycle, signal): each signal's steps are
+// already in cycle order, so a stable sort by cycle of the signals' lists
+// laid end to end does it. An LSD radix sort, 11 bits per pass (a bucket
+// table that stays in cache): a large run has millions of steps.
+std::vector<StepRef> by_cycle(const std::vector<Signal>& sig) {
+    size_t n = 0;
+    uint64_t max_cycle = 0;
+    for (const Signal& s : sig) {
+        n += s.steps.size();
+        if (!s.steps.empty()) max_cycle = std::max(max_cycle, s.steps.back().cycle);
+    }
+    std::vector<StepRef> a, b(n);
+    a.reserve(n);
+    for (size_t i = 0; i < sig.size(); ++i)
+        for (size_t k = 0; k < sig[i].steps.size(); ++k) a.push_back({sig[i].steps[k].cycle, uint32_t(i), uint32_t(k)});
+    constexpr unsigned kBits = 11;
+    std::vector<size_t> count(size_t(1) << kBits);
+    for (unsigned shift = 0; shift < 64 && (max_cycle >> shift) != 0; shift += kBits) {
+        std::fill(count.begin(), count.end(), 0);
+        for (const StepRef& s : a) ++count[(s.cycle >> shift) & (count.size() - 1)];
+        size_t sum = 0;
+        for (size_t& c : count) sum += std::exchange(c, sum);
+        for (const StepRef& s : a) b[count[(s.cycle >> shift) & (count.size() - 1)]++] = s;
+        a.swap(b);
+    }
+    return a;
+}
 
 }  // namespace
 
-std::string format_vcd(const arch::Program& p, const arch::Config& c, std::vector<CommandRecord> records) {
-    std::vector<TimedCommand> cmds = timed_commands(p, std::move(records));
+void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records) {
+    std::vector<TimedCommand> cmds = timed_commands(p, records);
+    std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, cmds);
+    std::vector<FlagTokens> flags = flag_tokens(cmds);
+
+    // Declarations: per cluster its engines (busy, cmd, queue), the
+    // occupancy of its L1 and its cubes' L0s, its flags; then the links.
     std::vector<Signal> sig;
     std::map<std::tuple<uint32_t, std::pair<int, int64_t>>, size_t> engine_base;  // (cluster, engine order) -> busy
-    auto engine_signals = [&](uint32_t cluster, arch::EngineId e) {
-        auto key = std::make_tuple(cluster, arch::engine_order(e));
-        auto it = engine_base.find(key);
-        if (it != engine_base.end()) return it->second;
-        std::string scope = "cluster" + std::to_string(cluster) + "." + scope_name(arch::engine_name(e));
-        size_t base = sig.size();
-        sig.push_back({scope, "busy", 1, ""});
-        sig.push_back({scope, "cmd", 32, ""});
-        sig.push_back({scope, "queue", 32, ""});
-        engine_base[key] = base;
-        return base;
-    };
-    // Declare every engine of every cluster, in order, whether it ran or not.
-    for (int64_t cl = 0; cl < c.clusters; ++cl)
-        for (arch::EngineId e : arch::cluster_engines(c)) engine_signals(uint32_t(cl), e);
+    size_t next_flag = 0;
+    for (int64_t cl = 0; cl < c.clusters; ++cl) {
+        std::string cluster = "cluster" + std::to_string(cl);
+        for (arch::EngineId e : arch::cluster_engines(c)) {
+            std::string scope = cluster + "." + scope_name(arch::engine_name(e));
+            engine_base[{uint32_t(cl), arch::engine_order(e)}] = sig.size();
+            sig.push_back({scope, "busy", 1, "", {}});
+            sig.push_back({scope, "cmd", 32, "", {}});
+            sig.push_back({scope, "queue", 32, "", {}});
+        }
+        ClusterOccupancy& o = occupancy[size_t(cl)];
+        sig.push_back({cluster + ".occupancy", "l1", 64, "", std::move(o.l1)});
+        for (size_t k = 0; k < o.l0.size(); ++k)
+            sig.push_back({cluster + ".occupancy", "cube" + std::to_string(k) + "_l0", 64, "", std::move(o.l0[k])});
+        for (; next_flag < flags.size() && flags[next_flag].cluster == uint64_t(cl); ++next_flag)
+            sig.push_back({cluster + ".flags", "f" + std::to_string(flags[next_flag].flag), 32, "",
+                           std::move(flags[next_flag].tokens)});
+    }
     size_t ddr = sig.size();
-    sig.push_back({"links.ddr", "bytes_in_flight", 64, ""});
+    sig.push_back({"links.ddr", "bytes_in_flight", 64, "", {}});
     size_t l1 = sig.size();
     for (int64_t cl = 0; cl < c.clusters; ++cl)
-        sig.push_back({"links.cluster" + std::to_string(cl) + "_l1", "bytes_in_flight", 64, ""});
+        sig.push_back({"links.cluster" + std::to_string(cl) + "_l1", "bytes_in_flight", 64, "", {}});
     for (size_t i = 0; i < sig.size(); ++i) sig[i].id = id_code(i);
 
-    std::vector<Change> changes;
+    // Engine signals from each command's start and end; links from the
+    // bytes of the DMA commands in flight.
+    std::vector<std::vector<Change>> changes(sig.size());
+    std::vector<std::vector<std::pair<uint64_t, int64_t>>> link_deltas(sig.size());
     for (const TimedCommand& t : cmds) {
         const CommandRecord& r = t.rec;
-        size_t base = engine_signals(r.cluster, r.engine);
+        auto it = engine_base.find({r.cluster, arch::engine_order(r.engine)});
+        if (it == engine_base.end()) continue;
+        size_t base = it->second;
         const arch::Stream* stream = nullptr;
         for (const arch::Stream& s : p.blocks[r.block].streams)
             if (s.engine == r.engine) stream = &s;
         int64_t length = stream ? int64_t(stream->commands.size()) : 0;
-        changes.push_back({r.start, base, 1, 1, false});
-        changes.push_back({r.end, base, 0, 0, false});
-        changes.push_back({r.start, base + 1, 1, int64_t(r.index) + 1, false});
-        changes.push_back({r.end, base + 1, 0, 0, false});
-        if (r.index == 0) changes.push_back({r.start, base + 2, 1, length, false});
-        changes.push_back({r.end, base + 2, 0, length - int64_t(r.index) - 1, false});
+        changes[base].push_back({r.start, 1, 1});
+        changes[base].push_back({r.end, 0, 0});
+        changes[base + 1].push_back({r.start, 1, int64_t(r.index) + 1});
+        changes[base + 1].push_back({r.end, 0, 0});
+        if (r.index == 0) changes[base + 2].push_back({r.start, 1, length});
+        changes[base + 2].push_back({r.end, 0, length - int64_t(r.index) - 1});
         if (t.cmd && t.cmd->op == arch::Opcode::Dma) {
             size_t link = r.engine.kind == arch::EngineKind::ClusterDma ? ddr : l1 + r.cluster;
             int64_t bytes = int64_t(t.cmd->dma.bytes());
-            changes.push_back({r.start, link, 1, bytes, true});
-            changes.push_back({r.end, link, 0, -bytes, true});
+            link_deltas[link].push_back({r.start, bytes});
+            link_deltas[link].push_back({r.end, -bytes});
         }
     }
-    std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
-        return std::tie(a.time, a.signal, a.order) < std::tie(b.time, b.signal, b.order);
-    });
+    for (size_t i = 0; i < sig.size(); ++i) {
+        if (!changes[i].empty()) sig[i].steps = fold(changes[i]);
+        if (!link_deltas[i].empty()) sig[i].steps = steps_from_deltas(std::move(link_deltas[i]));
+        std::vector<Change>().swap(changes[i]);
+    }
 
-    std::string out = "$version davinci-sim $end\n$timescale 1 ns $end\n";
+    out << "$version davinci-sim $end\n$timescale 1 ns $end\n";
     // Scopes nest by the dotted path: leave only what differs, enter the rest.
     std::vector<std::string> open;
     for (const Signal& sg : sig) {
@@ -116,43 +194,28 @@ std::string format_vcd(const arch::Program& p, const arch::Config& c, std::vecto
         }
         size_t common = 0;
         while (common < open.size() && common < want.size() && open[common] == want[common]) ++common;
-        for (size_t k = open.size(); k > common; --k) out += "$upscope $end\n";
-        for (size_t k = common; k < want.size(); ++k) out += "$scope module " + want[k] + " $end\n";
+        for (size_t k = open.size(); k > common; --k) out << "$upscope $end\n";
+        for (size_t k = common; k < want.size(); ++k) out << "$scope module " << want[k] << " $end\n";
         open = want;
-        out += std::string("$var ") + (sg.width == 1 ? "wire" : "integer") + " " + std::to_string(sg.width) + " " +
-               sg.id + " " + sg.name + " $end\n";
+        out << "$var " << (sg.width == 1 ? "wire" : "integer") << " " << sg.width << " " << sg.id << " " << sg.name
+            << " $end\n";
     }
-    for (size_t k = 0; k < open.size(); ++k) out += "$upscope $end\n";
-    out += "$enddefinitions $end\n#0\n$dumpvars\n";
-    for (const Signal& s : sig) out += binary(0, s.width) + s.id + "\n";
-    out += "$end\n";
+    for (size_t k = 0; k < open.size(); ++k) out << "$upscope $end\n";
+    out << "$enddefinitions $end\n#0\n$dumpvars\n";
+    for (const Signal& s : sig) value_line(out, 0, s);
+    out << "$end\n";
 
-    // Changes are sorted by (time, signal): fold each signal's changes in a
-    // cycle into its final value and write the ones that moved.
-    size_t i = 0;
-    std::string lines;
-    while (i < changes.size()) {
-        uint64_t time = changes[i].time;
-        lines.clear();
-        while (i < changes.size() && changes[i].time == time) {
-            size_t s_index = changes[i].signal;
-            int64_t v = sig[s_index].value;
-            for (; i < changes.size() && changes[i].time == time && changes[i].signal == s_index; ++i)
-                v = changes[i].delta ? v + changes[i].value : changes[i].value;
-            if (v == sig[s_index].value) continue;
-            sig[s_index].value = v;
-            lines += binary(v, sig[s_index].width);
-            lines += sig[s_index].id;
-            lines += '\n';
+    // Every signal's steps ordered by (cycle, signal): one "#cycle" line,
+    // then the signals that change in it, in declaration order.
+    std::vector<StepRef> order = by_cycle(sig);
+    uint64_t written = ~uint64_t{0};
+    for (const StepRef& s : order) {
+        if (s.cycle != written) {
+            out << '#' << s.cycle << '\n';
+            written = s.cycle;
         }
-        if (!lines.empty()) {
-            out += '#';
-            out += std::to_string(time);
-            out += '\n';
-            out += lines;
-        }
+        value_line(out, sig[s.signal].steps[s.step].value, sig[s.signal]);
     }
-    return out;
 }
 
 }  // namespace trace

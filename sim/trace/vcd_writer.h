@@ -2,12 +2,28 @@
 // command's start and end (not by polling signals during simulation).
 //
 // One VCD time unit is one clock cycle ($timescale 1 ns is declared, so at
-// the default 1 GHz clock the labels are also real time). Signals, per
-// cluster and engine: `busy` (1 while a command runs), `cmd` (1 + the
-// running command's position in its stream, 0 when idle) and `queue` (the
-// commands of its current stream not yet finished); per link:
-// `bytes_in_flight` (the bytes of the DMA commands using it that have
-// started and not ended: the DDR channel, and each cluster's L1 port).
+// the default 1 GHz clock the labels are also real time). Signals, in this
+// order (traces/README.md describes them for users):
+//
+// * per cluster K, per engine E (scope clusterK.E, E with '.' as '_'):
+//   `busy` (1 while a command runs), `cmd` (1 + the running command's
+//   position in its stream, 0 when idle) and `queue` (the commands of its
+//   current stream not yet finished);
+// * per cluster K, scope clusterK.occupancy: `l1` and `cubeN_l0`, the live
+//   bytes in the cluster's L1 and in each cube's L0 (sim/trace/occupancy.h
+//   defines live);
+// * per cluster K, scope clusterK.flags: `fN` for every flag index N that a
+//   command run on the cluster sets or waits on, the tokens outstanding
+//   (sim/trace/flag_tokens.h);
+// * per link: `bytes_in_flight` (the bytes of the DMA commands using it
+//   that have started and not ended: links.ddr, the DDR channel, and
+//   links.clusterK_l1, each cluster's L1 port).
+//
+// Widths hold every value: busy is a 1-bit wire; cmd, queue and flag
+// tokens 32-bit integers (counts of commands); bytes 64-bit integers. A
+// value is written only where it changes, once per cycle (its value at the
+// end of the cycle's changes). Streamed to `out`: tens of megabytes for a
+// large run.
 #pragma once
 
 #include <string>
@@ -16,9 +32,10 @@
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "sim/trace/recorder.h"
+#include "sim/trace/text_out.h"
 
 namespace trace {
 
-std::string format_vcd(const arch::Program& p, const arch::Config& c, std::vector<CommandRecord> records);
+void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records);
 
 }  // namespace trace

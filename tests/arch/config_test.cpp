@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -116,6 +117,60 @@ TEST(Config, AcceptsBoundaryValues) {
     EXPECT_EQ(c.ddr_latency_cycles, 0);
     EXPECT_EQ(c.l0_kib, 1);
     EXPECT_EQ(c.clock_ghz, 2.0);
+}
+
+// cube.dataflow is a string naming one of four dataflows (§7).
+TEST(Config, DataflowChoices) {
+    EXPECT_EQ(arch::default_config().cube_dataflow, arch::Dataflow::Fractal);
+    EXPECT_EQ(arch::default_config().cube_k_per_cycle, 1);
+    const std::pair<const char*, arch::Dataflow> choices[] = {{"fractal", arch::Dataflow::Fractal},
+                                                             {"os", arch::Dataflow::OS},
+                                                             {"ws", arch::Dataflow::WS},
+                                                             {"is", arch::Dataflow::IS}};
+    for (const auto& [name, dataflow] : choices) {
+        const arch::Config c =
+            arch::config_from_json(json{{"cube", {{"dataflow", name}, {"k_per_cycle", 16}}}}, "x");
+        EXPECT_EQ(c.cube_dataflow, dataflow) << name;
+        EXPECT_EQ(arch::dataflow_name(c.cube_dataflow), std::string(name));
+        EXPECT_EQ(arch::config_to_json(c)["cube"]["dataflow"], name);
+        EXPECT_EQ(c.cube_k_per_cycle, 16);
+    }
+}
+
+TEST(Config, DataflowMessages) {
+    EXPECT_EQ(json_error(R"({"cube": {"dataflow": "xyz"}})"),
+              "configs/x.json: cube.dataflow: expected one of fractal, os, ws, is, got \"xyz\"");
+    // Spelled exactly: no case folding, no long names.
+    EXPECT_EQ(json_error(R"({"cube": {"dataflow": "WS"}})"),
+              "configs/x.json: cube.dataflow: expected one of fractal, os, ws, is, got \"WS\"");
+    EXPECT_EQ(json_error(R"({"cube": {"dataflow": 2}})"),
+              "configs/x.json: cube.dataflow: expected one of fractal, os, ws, is, got 2");
+    EXPECT_EQ(json_error(R"({"cube": {"dataflow": ["ws"]}})"),
+              "configs/x.json: cube.dataflow: expected one of fractal, os, ws, is, got [\"ws\"]");
+    EXPECT_EQ(json_error(R"({"cube": {"k_per_cycle": 0}})"),
+              "configs/x.json: cube.k_per_cycle: expected a positive integer, got 0");
+    EXPECT_EQ(json_error(R"({"cube": {"data_flow": "ws"}})"),
+              "configs/x.json: cube.data_flow: unknown key (did you mean cube.dataflow?)");
+}
+
+// Peak MACs per cycle (§7.3): R x Q x k_per_cycle for the fractal cube,
+// R x C for a systolic array, where k_per_cycle does not apply.
+TEST(Config, MacsPerCycle) {
+    arch::Config c;
+    EXPECT_EQ(c.macs_per_cycle(), 16);
+    c.mac_rows = 16, c.mac_cols = 8, c.cube_k_per_cycle = 4;
+    EXPECT_EQ(c.macs_per_cycle(), 512);
+    c.cube_dataflow = arch::Dataflow::WS;
+    EXPECT_EQ(c.macs_per_cycle(), 128);
+}
+
+TEST(Config, DescribeListsTheDataflowChoices) {
+    const std::string text = arch::describe_config_params();
+    const auto at = text.find("  cube.dataflow ");
+    ASSERT_NE(at, std::string::npos);
+    const std::string line = text.substr(at, text.find('\n', at) - at);
+    EXPECT_NE(line.find("fractal|os|ws|is"), std::string::npos) << line;
+    EXPECT_NE(line.find("\"fractal\""), std::string::npos) << line;
 }
 
 TEST_F(ConfigFileTest, NegativeSize) {

@@ -33,6 +33,8 @@ arch::Program everything() {
     mm.mm.accumulate = true;
     mm.mm.a_addr = 1, mm.mm.b_addr = 2, mm.mm.c_addr = 3;
     mm.tag = 2;
+    mm.issue_cycles = 4294967295u;  // the largest
+    back.issue_cycles = 8;
     arch::Program p = program({block({stream(dma_engine(1), {load2d}), stream(cube_dma(3), {back}),
                                       stream(cube(3), {mm, matmul(4, 4, 4)}),
                                       stream(vector_unit(0), {vec(VectorOp::Add, 2, 3), vec(VectorOp::ReduceMax, 5, 7, DType::Float32),
@@ -41,6 +43,7 @@ arch::Program everything() {
                                block({}, 0, {0}), block({stream(vector_unit(12), {})}, 65535, {0, 1})},
                               3);
     p.source = "models/x.pto";
+    p.blocks[1].cluster = 2;
     p.ops = {{"a", "relu", "", {}}, {"c", "matmul", "block#2", {0}}};
     p.tags = {{"", -1}, {"load A, panel 0", 0}, {"mm \"quoted\"", -1}};
     p.tensors.push_back({"a", {-1, 3, 224}, DType::Float32, 4096, 602112, "input"});
@@ -60,8 +63,15 @@ TEST(ProgramJson, RoundTripIsExact) {
     EXPECT_EQ(back.blocks[0].streams[3].commands[0].vec.src1, 0x10000u);
     EXPECT_EQ(back.blocks[0].streams[3].commands[1].vec.src1, arch::kNoAddress);
     EXPECT_EQ(back.blocks[2].num_flags, 65535u);
+    EXPECT_EQ(back.blocks[1].cluster, 2);
+    EXPECT_EQ(back.blocks[0].cluster, arch::Block::kAnyCluster);
+    EXPECT_NE(arch::format_program(back).find(", after 0, on cluster2\n"), std::string::npos)
+        << arch::format_program(back);
     EXPECT_EQ(back.blocks[2].streams[0].engine, vector_unit(12));
     EXPECT_EQ(back.tensors[0].shape, (std::vector<int64_t>{-1, 3, 224}));
+    EXPECT_EQ(back.blocks[0].streams[1].commands[0].issue_cycles, 8u);
+    EXPECT_EQ(back.blocks[0].streams[2].commands[0].issue_cycles, 4294967295u);
+    EXPECT_EQ(back.blocks[0].streams[2].commands[1].issue_cycles, 0u);
 }
 
 TEST(ProgramJson, Format) {
@@ -71,6 +81,31 @@ TEST(ProgramJson, Format) {
     EXPECT_EQ(j["blocks"][0]["streams"][2]["engine"], "cube3");
     EXPECT_EQ(j["blocks"][0]["streams"][1]["engine"], "cube3.dma");
     EXPECT_FALSE(j["blocks"][0]["streams"][3]["commands"][1].contains("src1"));
+    // issue_cycles only when not 0.
+    EXPECT_EQ(j["blocks"][0]["streams"][1]["commands"][0]["issue_cycles"], 8);
+    EXPECT_FALSE(j["blocks"][0]["streams"][0]["commands"][0].contains("issue_cycles"));
+    EXPECT_EQ(j["blocks"][0]["streams"][2]["commands"][1].dump(),
+              R"({"a_addr":0,"accumulate":false,"b_addr":0,"c_addr":0,"dtype":"float16","k":4,"m":4,"n":4,"op":"matmul"})");
+}
+
+// issue_cycles on every kind of command; absent means 0.
+TEST(ProgramJson, IssueCycles) {
+    arch::Program p = arch::program_from_json(
+        json::parse(R"({"blocks": [{"streams": [
+            {"engine": "dma0", "commands": [{"op": "dma", "rows": 1, "row_bytes": 64, "issue_cycles": 8}, {"op": "dma"}]},
+            {"engine": "cube0", "commands": [{"op": "matmul", "m": 4, "k": 4, "n": 4, "issue_cycles": 0}]},
+            {"engine": "vector0", "commands": [{"op": "vector", "vector_op": "exp", "rows": 2, "cols": 3,
+                                                "issue_cycles": 4294967295}]}]}]})"),
+        "p.json");
+    const arch::Block& b = p.blocks[0];
+    EXPECT_EQ(b.streams[0].commands[0].issue_cycles, 8u);
+    EXPECT_EQ(b.streams[0].commands[1].issue_cycles, 0u);
+    EXPECT_EQ(b.streams[1].commands[0].issue_cycles, 0u);
+    EXPECT_EQ(b.streams[2].commands[0].issue_cycles, 4294967295u);
+    // --dump-program shows it before the flags, only when not 0.
+    EXPECT_EQ(arch::format_command(p, b.streams[0].commands[0]), "DMA    DDR:0x0 -> L1:0x0  1x64B  issue 8");
+    EXPECT_EQ(arch::format_command(p, b.streams[1].commands[0]),
+              "MATMUL 4x4x4 float16  C:0x0 = A:0x0 * B:0x0");
 }
 
 // Only "blocks", "engine" and "op" are required.
@@ -108,6 +143,8 @@ TEST(ProgramJson, Errors) {
     EXPECT_EQ(error_of(R"({"blocks": [{"flags": 1}]})"), "p.json: blocks[0].flags: unknown key for a block");
     EXPECT_EQ(error_of(R"({"blocks": [{"num_flags": 65536}]})"),
               "p.json: blocks[0].num_flags: expected an integer from 0 to 65535, got 65536");
+    EXPECT_EQ(error_of(R"({"blocks": [{"cluster": -1}]})"),
+              "p.json: blocks[0].cluster: expected an integer from 0 to 2147483647, got -1");
     EXPECT_EQ(error_of(R"({"blocks": [{"deps": [0.0]}]})"),
               "p.json: blocks[0].deps[0]: expected an integer from 0 to 4294967295, got 0.0");
     EXPECT_EQ(error_of(R"({"blocks": [{"streams": [{}]}]})"), "p.json: blocks[0].streams[0]: missing key \"engine\"");
@@ -140,6 +177,17 @@ TEST(ProgramJson, Errors) {
               "transpose)");
     EXPECT_EQ(error_of(with_command(R"({"op": "vector", "src_addr": 0})")),
               "p.json: blocks[0].streams[0].commands[1].src_addr: unknown key for a vector command");
+    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "issue_cycles": -1})")),
+              "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got -1");
+    EXPECT_EQ(error_of(with_command(R"({"op": "matmul", "issue_cycles": 4294967296})")),
+              "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got "
+              "4294967296");
+    EXPECT_EQ(error_of(with_command(R"({"op": "vector", "issue_cycles": 8.0})")),
+              "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got 8.0");
+    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "issue_cycles": "8"})")),
+              "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got \"8\"");
+    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "issue": 8})")),
+              "p.json: blocks[0].streams[0].commands[1].issue: unknown key for a dma command");
     EXPECT_EQ(error_of(R"({"blocks": [], "tensors": [{"shape": [1, 2.5]}]})"),
               "p.json: tensors[0].shape[1]: expected a 64-bit integer, got 2.5");
 }

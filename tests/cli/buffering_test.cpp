@@ -44,16 +44,10 @@ BufRun simulate(int buffers) {
     EXPECT_EQ(o.status, 0) << o.err;
     BufRun r;
     r.total = nlohmann::json::parse(slurp(json))["total_cycles"].get<uint64_t>();
-    std::istringstream lines(slurp(csv));
-    std::string line;
-    while (std::getline(lines, line)) {
-        // block,cluster,engine,index,start,end,op,tag
-        std::vector<std::string> f;
-        std::istringstream fields(line);
-        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-        if (f.size() < 8 || f[2] != "dma0" || f[7].find("panel -> L1") == std::string::npos) continue;
-        r.panel_start.push_back(std::stoull(f[4]));
-        r.panel_end.push_back(std::stoull(f[5]));
+    for (const TimingRow& row : read_timing_csv(csv)) {
+        if (row.engine != "dma0" || row.tag.find("panel -> L1") == std::string::npos) continue;
+        r.panel_start.push_back(row.start);
+        r.panel_end.push_back(row.end);
     }
     return r;
 }
@@ -62,44 +56,60 @@ BufRun simulate(int buffers) {
 //
 // Tiling (§10), chosen by estimated cost for the actual depth B: 64 x 64 C
 // tiles (their float32 accumulators take 16 KiB of the 32 KiB L0); at
-// B = 1 k-steps kt = 64 with panels kb = 64 deep (32 steps), at B = 2
-// kt = 16 with panels kb = 128 deep (16 steps, 8 tiles each).
+// B = 1 k-steps kt = 64 with panels kb = 64 deep (32 steps, one tile
+// each), at B = 2 kt = 32 with panels kb = 128 deep (16 steps, 4 tiles
+// each).
 //
 // A panel load (DDR -> L1) is one DMA command: a cycle to start, the bytes
 // at 8 B/cycle and 100 cycles of latency: 16 KiB (B = 1) takes 1 + 2048 +
 // 100 = 2149 cycles, 32 KiB (B = 2) 1 + 4096 + 100 = 4197. Each k-step
 // loads an A and a B panel on dma0: load = 4298 (B = 1) or 8394 (B = 2).
 //
+// Loop control (§5, §10): the matmul has no unroll=, so every step of an
+// engine's k-loop starts an iteration, and its first command (dma0: the A
+// panel; a cube's DMA engine: the A tile; a cube: the MATMUL) is issued
+// cluster.loop_overhead_cycles = 8 cycles after the previous command ends,
+// in parallel with its flag waits. It costs time only where nothing is
+// awaited. The block starts at cycle 1, so A panel 0 starts at 1 + 8 = 9
+// for both depths.
+//
 // B = 1: panel s + 1 reuses panel s's buffer, so it waits until all four
 // cubes have copied panel s's A tile to L0; and with one L0 buffer that
 // copy waits for the previous MATMUL (64*64*64 / 256 + 7 = 1031 cycles).
-// With one tile per panel neither wait costs anything: the A tile (261
+// With one tile per panel neither wait costs anything: the A tile (258
 // cycles, the four cubes sharing the 128 B/cycle L1 port) is copied while
 // dma0 loads the B panel (2149), and the MATMUL of the step before ended
 // 1031 cycles after its B tile, long before. The cost model picked the
 // panel depth at which one buffer serialises nothing but a tile copy that
-// hides behind DDR: the loads run back to back, 32 x 4298 = 137536 cycles,
-// the last ending at 137537. Then the last step's B tile (258 for cube 0),
-// MATMUL (1031), write-back to L1 (258) and four flags: 1551; and the four
-// C stores of 8 KiB (1 + 1024 + 100 = 1125 each): 137537 + 1551 + 4500 =
-// 143588.
+// hides behind DDR. dma0 awaits nothing, so its loop control is exposed:
+// each A panel starts 8 cycles after the previous B panel ends. Step time
+// = 8 + load = 4306, and the last B panel ends at 1 + 32 * 4306 = 137793.
 //
 // B = 2: panel s + 1 goes to the other buffer and needs only panel s - 1
-// released, long done: per step the cubes need 8 MATMULs of 263 cycles
-// (64*64*16 / 256 + 7) and their tile copies, far under the 8394 of the
-// load. The loads run back to back, 16 x 8394 = 134304, the last ending at
-// 134305; then the last panel's first B tile (66), its 8 MATMULs (2104),
-// the write-back (258) and four flags: 2432; and the stores, 4500:
-// 134305 + 2432 + 4500 = 141237.
+// released, which happened long ago: per step the cubes need 4 MATMULs of
+// 519 cycles (64*64*32 / 256 + 7) and their tile copies, well under the
+// 8394 of the load. dma0 awaits nothing here either: step time = 8 + load
+// = 8402, and the last B panel ends at 1 + 16 * 8402 = 134433.
 //
-// Per 128 elements of K the loads take 2 x 4298 = 8596 (B = 1) vs 8394
-// (B = 2): single buffering pays one more command latency pair per 128 of
-// K, 16 x 202 = 3232 cycles in all, and gets back 881 in the tail (one
-// MATMUL after the last load instead of eight): 143588 - 141237 = 2351.
-// (With deeper single-buffered panels, several tiles each, the copy of a
-// panel's last tile waits for MATMULs and the step takes load + compute:
-// the tiling the compiler chose before the cost model, kb = 256, took
-// 175951 here.)
+// Per 128 elements of K: 2 * 4306 = 8612 (B = 1) vs 8402 (B = 2): single
+// buffering pays one more command latency pair and one more loop control
+// per 128 of K, 16 x 210 = 3360 cycles in all.
+//
+// The tails, from the last B panel's end to the last store's, on cube 0
+// (first on the L1 port, whose write-back dma0 stores first):
+//   B = 1: flag 1 + B tile 258 + flag 1 + MATMUL 1031 (its loop control
+//     hidden behind the flag), flag 1 + write-back 258 (64 x 64 float16
+//     over the shared L1 port), flag 1 + four C stores of 1125 (8 KiB: 1 +
+//     1024 + 100): 1291 + 259 + 4501 = 6051.
+//   B = 2: flag 1 + B tile 130 + flag 1, four MATMULs of 519 of which the
+//     last three start 8 cycles after the previous one ends (their tiles
+//     are already in L0: the loop control is exposed), flag 1 + write-back
+//     258, flag 1 + 4 * 1125: 132 + 4 * 519 + 3 * 8 + 259 + 4501 = 6992.
+// The totals: 137793 + 6051 = 143844 (B = 1) and 134433 + 6992 = 141425
+// (B = 2): double buffering wins by 3360 - 941 = 2419. (With deeper
+// single-buffered panels, several tiles each, the copy of a panel's last
+// tile waits for MATMULs and the step takes load + compute: the tiling
+// the compiler chose before the cost model, kb = 256, took 175959 here.)
 TEST(Buffering, DoubleBeatsSingleOnADmaBoundGemm) {
     BufRun single = simulate(1), dbl = simulate(2);
     ASSERT_EQ(single.panel_start.size(), 64u);  // 32 steps x (A, B)
@@ -107,16 +117,23 @@ TEST(Buffering, DoubleBeatsSingleOnADmaBoundGemm) {
 
     for (size_t i = 0; i < single.panel_start.size(); ++i) EXPECT_EQ(single.panel_end[i] - single.panel_start[i], 2149u);
     for (size_t i = 0; i < dbl.panel_start.size(); ++i) EXPECT_EQ(dbl.panel_end[i] - dbl.panel_start[i], 4197u);
-    // Both: the loads run back to back (B = 1: step = load = 4298; B = 2:
-    // step = load = 8394).
+    // Loop control before the first A panel: block start 1 + 8.
+    EXPECT_EQ(single.panel_start[0], 9u);
+    EXPECT_EQ(dbl.panel_start[0], 9u);
+    // Both: each B panel follows its A panel at once, and each A panel
+    // starts after the 8 cycles of loop control (B = 1: step = 8 + 4298 =
+    // 4306; B = 2: step = 8 + 8394 = 8402).
     for (size_t i = 0; i + 1 < single.panel_start.size(); ++i)
-        EXPECT_EQ(single.panel_start[i + 1], single.panel_end[i]) << i;
-    for (size_t i = 0; i + 1 < dbl.panel_start.size(); ++i) EXPECT_EQ(dbl.panel_start[i + 1], dbl.panel_end[i]) << i;
-    EXPECT_EQ(single.panel_end.back(), 137537u);
-    EXPECT_EQ(dbl.panel_end.back(), 134305u);
+        EXPECT_EQ(single.panel_start[i + 1], single.panel_end[i] + (i % 2 == 1 ? 8 : 0)) << i;
+    for (size_t i = 0; i + 1 < dbl.panel_start.size(); ++i)
+        EXPECT_EQ(dbl.panel_start[i + 1], dbl.panel_end[i] + (i % 2 == 1 ? 8 : 0)) << i;
+    EXPECT_EQ(single.panel_start[2] - single.panel_start[0], 4306u);
+    EXPECT_EQ(dbl.panel_start[2] - dbl.panel_start[0], 8402u);
+    EXPECT_EQ(single.panel_end.back(), 137793u);
+    EXPECT_EQ(dbl.panel_end.back(), 134433u);
 
-    EXPECT_EQ(single.total, 143588u);
-    EXPECT_EQ(dbl.total, 141237u);
+    EXPECT_EQ(single.total, 143844u);
+    EXPECT_EQ(dbl.total, 141425u);
     EXPECT_LT(dbl.total, single.total);
 }
 

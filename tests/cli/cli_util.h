@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace clitest {
 
@@ -51,6 +52,32 @@ inline Outcome run(const std::string& args) {
     o.out = slurp(out);
     o.err = slurp(err);
     return o;
+}
+
+// One row of a --timing-csv file (block,cluster,engine,index,start,end,op,tag).
+struct TimingRow {
+    uint64_t block = 0, cluster = 0, index = 0, start = 0, end = 0;
+    std::string engine, op, tag;
+};
+
+// The rows of a --timing-csv file, in file order (tags hold no commas).
+inline std::vector<TimingRow> read_timing_csv(const std::string& path) {
+    std::istringstream lines(slurp(path));
+    std::string line;
+    std::getline(lines, line);  // the header
+    std::vector<TimingRow> rows;
+    while (std::getline(lines, line)) {
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+        if (f.size() < 8) continue;
+        TimingRow r;
+        r.block = std::stoull(f[0]), r.cluster = std::stoull(f[1]), r.engine = f[2], r.index = std::stoull(f[3]);
+        r.start = std::stoull(f[4]), r.end = std::stoull(f[5]), r.op = f[6];
+        r.tag = f[7];
+        rows.push_back(std::move(r));
+    }
+    return rows;
 }
 
 }  // namespace clitest

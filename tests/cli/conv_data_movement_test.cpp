@@ -35,12 +35,15 @@ std::string conv_program(const std::string& x, const std::string& w) {
 // clipped to the image (rows -1 and 16 are padding: generated, not read):
 // 5, 6, 6 and 5 rows of 32 B for 4 channels = 2816 B (2048 B plus the
 // halos), and each block reads the 8 x 36 weights once: 4 x 576 B.
-// Written: 256 pixels x 8 channels x 2 B.
+// Written: 256 pixels x 8 channels x 2 B, in NHWC; the format conversion
+// to the NCHW output (dsl/pass_layout.h) reads those 4096 B and writes
+// them again.
 TEST(ConvCli, SmallConvReadsEachRowBandOnceWithItsHalo) {
     write_file("conv_small.pto", conv_program("(1, 4, 16, 16)", "(8, 4, 3, 3)"));
     nlohmann::json r = report("conv_small.pto", R"({"cube": {"l0_kib": 4}})");
-    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 2816u + 2304u);
-    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 4096u);
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 2816u + 2304u + 4096u);
+    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 4096u + 4096u);
+    EXPECT_EQ(r["format_conversions"].get<uint64_t>(), 1u);
     EXPECT_EQ(r["macs"].get<uint64_t>(), 256u * 36 * 8);
     // L1 -> L0: every cube (4 per block: 2 cube rows of 32 pixels, 2 cube
     // columns of 4 channels) loads its 32 x 36 im2col tile (2304 B, in
@@ -69,11 +72,12 @@ TEST(ConvCli, SmallConvReadsEachRowBandOnceWithItsHalo) {
 // cubes: (96 x 256 + 8 x 64) x 1152 = 28901376 B. Weights: 104 cubes x 576
 // x 8 x 2 = 958464 B; write-back 401408 B. The raw input crosses DDR about
 // five times; its expansion by 9 only crosses the L1 port.
+// The NHWC -> NCHW conversion of the output adds 401408 B each way.
 TEST(ConvCli, ResNetConvBytes) {
     write_file("conv_resnet.pto", conv_program("(1, 64, 56, 56)", "(64, 64, 3, 3)"));
     nlohmann::json r = report("conv_resnet.pto");
-    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 2121728u + 516096u);
-    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u);
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 2121728u + 516096u + 401408u);
+    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u + 401408u);
     EXPECT_EQ(r["macs"].get<uint64_t>(), 3136u * 576 * 64);
     EXPECT_EQ(r["links"][1]["bytes"].get<uint64_t>(), 28901376u + 958464u + 401408u);
     // Compute bound: 115605504 MACs / 256 MAC per cycle = 451584 cycles.
@@ -86,7 +90,9 @@ TEST(ConvCli, DumpProgramShowsTheIm2colDescriptor) {
     write_file("conv_dump.pto", conv_program("(1, 4, 8, 8)", "(8, 4, 3, 3)"));
     Outcome o = run("--dump-program '" + (scratch() / "conv_dump.pto").string() + "'");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_NE(o.out.find("tensor y (1, 8, 8, 8) float16 output, stored NHWC at DDR:"), std::string::npos) << o.out;
+    // The conv2d writes NHWC into conv2d_1; a format_convert makes the NCHW y.
+    EXPECT_NE(o.out.find("tensor conv2d_1 (1, 8, 8, 8) float16 intermediate, NHWC at DDR:"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("tensor y (1, 8, 8, 8) float16 output at DDR:"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("8x72B stride 0/72 im2col 3x3/s1/p1 of 4x3x8 ow 8 at pixel 0, k 0 2B"), std::string::npos)
         << o.out;
 }

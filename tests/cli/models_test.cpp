@@ -76,8 +76,9 @@ TEST(Models, ResidualBlockCriticalPath) {
     std::string json = (scratch() / "rb.json").string();
     ASSERT_EQ(run("-q --report-json '" + json + "' models/resnet_block.pto").status, 0);
     nlohmann::json r = nlohmann::json::parse(slurp(json));
-    EXPECT_EQ(r["critical_path"], nlohmann::json({"conv2d_1", "batch_norm_1", "relu_1", "conv2d_2", "batch_norm_2",
-                                                  "add_1", "y"}));
+    EXPECT_EQ(r["critical_path"], nlohmann::json({"conv2d_1", "format_convert_1", "batch_norm_1", "relu_1", "conv2d_2",
+                                                  "format_convert_2", "batch_norm_2", "add_1", "y"}));
+    EXPECT_EQ(r["format_conversions"], 2);
     EXPECT_EQ(r["ops"].back()["end"], r["total_cycles"]);
 }
 

@@ -60,6 +60,50 @@ TEST(ProgramJsonCli, DumpProgramOfARawProgram) {
         << o.out;
 }
 
+// issue_cycles (§5): s = max(ready + issue, flag times). dma0 loads 4096 B
+// after 5 cycles of issue: [6, 6 + 1 + 128 + 100) = [6, 235), sets f0.
+// vector0's first exp waits f0 (236) and issues 100 cycles from the block's
+// start (101), hidden behind the wait: [236, 236 + 1032) = [236, 1268). Its
+// second issues 40 cycles after that end: [1308, 2340).
+const char* kIssue = R"({
+  "blocks": [{"name": "issue", "num_flags": 1, "streams": [
+    {"engine": "dma0", "commands": [
+      {"op": "dma", "src": "DDR", "dst": "L1", "rows": 1, "row_bytes": 4096, "sets": [0], "issue_cycles": 5}]},
+    {"engine": "vector0", "commands": [
+      {"op": "vector", "vector_op": "exp", "rows": 64, "cols": 256, "dst": 32768, "waits": [0], "issue_cycles": 100},
+      {"op": "vector", "vector_op": "exp", "rows": 64, "cols": 256, "dst": 32768, "issue_cycles": 40}]}]}]
+})";
+
+TEST(ProgramJsonCli, IssueCycles) {
+    std::string prog = write_file("issue.json", kIssue);
+    std::string csv = (scratch() / "issue.csv").string(), back = (scratch() / "issue_back.json").string();
+    Outcome o = run("-q --program-json '" + prog + "' --timing-csv '" + csv + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(slurp(csv),
+              "block,cluster,engine,index,start,end,op,tag\n"
+              "0,0,dma0,0,6,235,dma,\n"
+              "0,0,vector0,0,236,1268,vector,\n"
+              "0,0,vector0,1,1308,2340,vector,\n");
+    o = run("--program-json '" + prog + "' --dump-program");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.out.find("    0: DMA    DDR:0x0 -> L1:0x0  1x4096B  issue 5  set(f0)\n"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("    0: VECTOR exp 64x256 float16  L1:0x0 -> L1:0x8000  issue 100  wait(f0)\n"
+                         "    1: VECTOR exp 64x256 float16  L1:0x0 -> L1:0x8000  issue 40\n"),
+              std::string::npos)
+        << o.out;
+}
+
+TEST(ProgramJsonCli, BadIssueCycles) {
+    std::string prog = write_file("bad_issue.json", R"({"blocks": [{"streams": [{"engine": "cube0", "commands": [
+        {"op": "matmul", "m": 4, "k": 4, "n": 4, "issue_cycles": -8}]}]}]})");
+    Outcome o = run("--program-json '" + prog + "'");
+    EXPECT_EQ(o.status, 2);
+    EXPECT_EQ(o.err, "davinci-sim: error: " + prog +
+                         ": blocks[0].streams[0].commands[0].issue_cycles: expected an integer from 0 to 4294967295, got "
+                         "-8\n");
+    EXPECT_EQ(o.out, "");
+}
+
 TEST(ProgramJsonCli, MalformedProgramFile) {
     std::string prog = write_file("malformed.json", R"({"blocks": [{"streams": [{"engine": "vector0", "commands": [
         {"op": "vector", "vector_op": "exp", "rows": "64"}]}]}]})");

@@ -1,7 +1,10 @@
 // --trace (Chrome/Perfetto JSON) and --vcd (GTKWave): structurally strict,
 // consistent with the run, and byte-identical across runs.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -9,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "vcd_checker.h"
 
 using namespace clitest;
 
@@ -25,72 +29,42 @@ Traces traces(const std::string& name, const std::string& program) {
     return {slurp(j), slurp(v)};
 }
 
-// A strict reader of the VCD subset we write: declarations first (scopes
-// balanced, unique identifiers), initial values for every variable, then
-// strictly increasing timestamps and value changes of declared widths.
-void check_vcd(const std::string& text) {
-    std::istringstream in(text);
-    std::string line;
-    std::map<std::string, int> width;
-    int depth = 0;
-    bool definitions_done = false, in_dumpvars = false;
-    std::set<std::string> initialised;
-    long long last_time = -1;
-    size_t changes = 0;
-    while (std::getline(in, line)) {
-        if (!definitions_done) {
-            std::istringstream w(line);
-            std::string kw;
-            w >> kw;
-            if (kw == "$scope") ++depth;
-            else if (kw == "$upscope") ASSERT_GE(--depth, 0) << line;
-            else if (kw == "$var") {
-                std::string type, id, name, end;
-                int bits = 0;
-                w >> type >> bits >> id >> name >> end;
-                ASSERT_TRUE(type == "wire" || type == "integer") << line;
-                ASSERT_EQ(end, "$end") << line;
-                ASSERT_TRUE(width.emplace(id, bits).second) << "duplicate identifier: " << line;
-            } else if (kw == "$enddefinitions") {
-                ASSERT_EQ(depth, 0);
-                definitions_done = true;
-            } else {
-                ASSERT_TRUE(kw == "$version" || kw == "$timescale") << line;
-            }
-            continue;
-        }
-        ASSERT_FALSE(line.empty());
-        if (line == "$dumpvars") { in_dumpvars = true; continue; }
-        if (line == "$end") { in_dumpvars = false; continue; }
-        if (line[0] == '#') {
-            long long t = std::stoll(line.substr(1));
-            ASSERT_GT(t, last_time) << "time must increase: " << line;
-            last_time = t;
-            continue;
-        }
-        std::string id, value;
-        if (line[0] == 'b') {
-            auto space = line.find(' ');
-            ASSERT_NE(space, std::string::npos) << line;
-            value = line.substr(1, space - 1);
-            id = line.substr(space + 1);
-            ASSERT_EQ(value.find_first_not_of("01"), std::string::npos) << line;
-            ASSERT_TRUE(width.count(id)) << "undeclared: " << line;
-            ASSERT_GT(width[id], 1) << line;
-            ASSERT_LE(int(value.size()), width[id]) << line;
-        } else {
-            ASSERT_TRUE(line[0] == '0' || line[0] == '1') << line;
-            id = line.substr(1);
-            ASSERT_TRUE(width.count(id)) << "undeclared: " << line;
-            ASSERT_EQ(width[id], 1) << line;
-        }
-        if (in_dumpvars) initialised.insert(id);
-        else ++changes;
-        ASSERT_GE(last_time, 0) << "value before the first timestamp";
+// What the VCD must say beyond its syntax: every engine, occupancy and
+// link signal of the default hardware (4 clusters of 4 cubes) and some
+// flags, no change that repeats a value, occupancy within the memory's
+// capacity, and every counter back to 0 when the run is over.
+void check_vcd_signals(const Vcd& vcd) {
+    std::set<std::string> declared(vcd.order.begin(), vcd.order.end());
+    size_t flags = 0;
+    for (int cl = 0; cl < 4; ++cl) {
+        std::string cluster = "cluster" + std::to_string(cl);
+        for (const char* s : {".dma0.busy", ".dma0.cmd", ".dma0.queue", ".cube3_dma.busy", ".cube3.cmd", ".vector0.queue",
+                              ".occupancy.l1", ".occupancy.cube0_l0", ".occupancy.cube3_l0"})
+            EXPECT_TRUE(declared.count(cluster + s)) << cluster + s;
+        for (const std::string& n : vcd.order) flags += n.rfind(cluster + ".flags.f", 0) == 0;
     }
-    ASSERT_TRUE(definitions_done);
-    EXPECT_EQ(initialised.size(), width.size()) << "every variable needs an initial value";
-    EXPECT_GT(changes, 0u);
+    EXPECT_GT(flags, 0u);
+    EXPECT_TRUE(declared.count("links.ddr.bytes_in_flight"));
+    uint64_t peak_l1 = 0;
+    for (const auto& [id, var] : vcd.vars) {
+        const auto& ch = vcd.changes.at(var.name);
+        for (size_t k = 1; k < ch.size(); ++k)
+            ASSERT_NE(ch[k].second, ch[k - 1].second) << var.name << " repeats its value at " << ch[k].first;
+        bool occupancy = var.name.find(".occupancy.") != std::string::npos;
+        bool counter = occupancy || var.name.find(".flags.") != std::string::npos ||
+                       var.name.find("bytes_in_flight") != std::string::npos;
+        if (counter) {
+            EXPECT_EQ(ch.back().second, 0u) << var.name << " at the end";
+        }
+        if (occupancy) {
+            EXPECT_EQ(var.width, 64) << var.name;
+            uint64_t capacity = var.name.find("_l0") != std::string::npos ? 32 * 1024 : 256 * 1024;
+            for (const auto& [t, v] : ch) ASSERT_LE(v, capacity) << var.name << " at " << t;
+            if (var.name.find(".l1") != std::string::npos)
+                for (const auto& [t, v] : ch) peak_l1 = std::max(peak_l1, v);
+        }
+    }
+    EXPECT_GT(peak_l1, 0u);
 }
 
 // Every slice has pid/tid/ts/dur; slices on one track never overlap; every
@@ -104,6 +78,7 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
     std::map<uint64_t, int> flow_ends;
     std::set<int> counter_pids;
     size_t counters = 0;
+    std::map<int, uint64_t> l1_live;  // per cluster process: the last L1 live-bytes value
     for (const auto& e : j["traceEvents"]) {
         std::string ph = e.at("ph");
         int pid = e.at("pid"), tid = e.at("tid");
@@ -120,10 +95,15 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
         } else if (ph == "s" || ph == "f") {
             flow_ends[e.at("id").get<uint64_t>()] += ph == "s" ? 1 : 2;
         } else if (ph == "C") {
-            // Bytes in flight on a link: never negative, on a named process.
+            // Bytes in flight on a link, or live in L1: never negative, on a
+            // named process; L1 within its capacity.
             ASSERT_TRUE(e["args"]["bytes"].is_number_unsigned()) << e.dump();
             counter_pids.insert(pid);
             ++counters;
+            if (e["name"] == "L1 live bytes") {
+                ASSERT_LE(e["args"]["bytes"].get<uint64_t>(), 256u * 1024) << e.dump();
+                l1_live[pid] = e["args"]["bytes"].get<uint64_t>();
+            }
         } else {
             FAIL() << "unexpected event " << e.dump();
         }
@@ -137,6 +117,9 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
     }
     EXPECT_FALSE(flow_ends.empty());
     EXPECT_GT(counters, 0u);
+    // Every cluster that ran something shows its L1, empty again at the end.
+    EXPECT_FALSE(l1_live.empty());
+    for (const auto& [pid, last] : l1_live) EXPECT_EQ(last, 0u) << "L1 of process " << pid;
     for (int pid : counter_pids) EXPECT_TRUE(named_pids.count(pid)) << "counter on unnamed process " << pid;
     for (const auto& [id, ends] : flow_ends) EXPECT_EQ(ends, 3) << "flow " << id << " lacks an end";
 }
@@ -146,10 +129,16 @@ TEST(Traces, Gemm256TracesAreWellFormedAndDeterministic) {
     Traces b = traces("b", "models/gemm_256.pto");
     EXPECT_EQ(a.json, b.json);
     EXPECT_EQ(a.vcd, b.vcd);
-    check_vcd(a.vcd);
-    check_chrome_trace(a.json, 71193);  // tests/cli/gemm_256_test.cpp derives it
+    Vcd vcd;
+    ASSERT_NO_FATAL_FAILURE(check_vcd(a.vcd, &vcd));
+    EXPECT_EQ(vcd.timescale, "1ns");
+    EXPECT_EQ(vcd.last_time, 71801u);
+    check_vcd_signals(vcd);
+    check_chrome_trace(a.json, 71801);
+    // Loop control shows on the commands that start a k-loop iteration.
+    EXPECT_NE(a.json.find(",\"issue_cycles\":8}"), std::string::npos);
     // The last change in the VCD is the run's last command end.
-    EXPECT_NE(a.vcd.find("\n#71193\n"), std::string::npos);
+    EXPECT_NE(a.vcd.find("\n#71801\n"), std::string::npos);
 }
 
 // A 512x256x384 matmul: 4 x 3 blocks, so clusters run several blocks each.
@@ -164,8 +153,85 @@ TEST(Traces, MultiBlockRunIsWellFormed) {
     ASSERT_EQ(o.status, 0) << o.err;
     uint64_t total = nlohmann::json::parse(slurp((scratch() / "chain.json").string()))["total_cycles"];
     Traces t = traces("chain", "'" + pto + "'");
-    check_vcd(t.vcd);
+    Vcd vcd;
+    ASSERT_NO_FATAL_FAILURE(check_vcd(t.vcd, &vcd));
+    check_vcd_signals(vcd);
     check_chrome_trace(t.json, total);
+}
+
+// A second model with every kind of unit: convolutions (im2col), vector ops.
+TEST(Traces, ResnetBlockTracesAreWellFormedAndDeterministic) {
+    Outcome o = run("-q --report-json '" + (scratch() / "resnet.json").string() + "' models/resnet_block.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    uint64_t total = nlohmann::json::parse(slurp((scratch() / "resnet.json").string()))["total_cycles"];
+    Traces a = traces("ra", "models/resnet_block.pto");
+    Traces b = traces("rb", "models/resnet_block.pto");
+    EXPECT_EQ(a.json, b.json);
+    EXPECT_EQ(a.vcd, b.vcd);
+    Vcd vcd;
+    ASSERT_NO_FATAL_FAILURE(check_vcd(a.vcd, &vcd));
+    EXPECT_EQ(vcd.last_time, total);
+    check_vcd_signals(vcd);
+    check_chrome_trace(a.json, total);
+}
+
+// The checker itself rejects what it should.
+TEST(Traces, VcdCheckerRejectsMalformedDumps) {
+    const std::string head = "$version x $end\n$timescale 1 ns $end\n$scope module top $end\n"
+                             "$var wire 1 ! a $end\n$var integer 8 \" b $end\n$upscope $end\n$enddefinitions $end\n";
+    const std::string init = "#0\n$dumpvars\n0!\nb0 \"\n$end\n";
+    auto fails = [](const std::string& text) {
+        Vcd vcd;
+        ::testing::TestPartResultArray results;
+        {
+            ::testing::ScopedFakeTestPartResultReporter reporter(::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+            check_vcd(text, &vcd);
+        }
+        return results.size() > 0;
+    };
+    EXPECT_FALSE(fails(head + init + "#5\n1!\nb101 \"\n#6\n0!\n"));
+    EXPECT_TRUE(fails("$scope module top $end\n$timescale 1 ns $end\n$var wire 1 ! a $end\n$upscope $end\n$enddefinitions $end\n" + init));
+    EXPECT_TRUE(fails("$timescale 1 ns $end\n$version x $end\n$scope module top $end\n$var wire 1 ! a $end\n$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));
+    EXPECT_TRUE(fails("$timescale 1 ns $end\n$var wire 1 ! a $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));  // outside a scope
+    EXPECT_TRUE(fails("$timescale 3 ns $end\n$scope module top $end\n$var wire 1 ! a $end\n$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));
+    EXPECT_TRUE(fails("$timescale 1 ns $end\n$scope module top $end\n$var wire 1 ! a $end\n$var wire 1 ! b $end\n$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));
+    EXPECT_TRUE(fails("$timescale 1 ns $end\n$scope module top $end\n$var wire 1 ! a $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));  // unbalanced
+    EXPECT_TRUE(fails(head + init + "#5\n1#\n"));         // undeclared
+    EXPECT_TRUE(fails(head + init + "#5\n1!\n#5\n0!\n"));  // time does not increase
+    EXPECT_TRUE(fails(head + init + "#5\nb101010101 \"\n"));  // 9 bits in 8
+    EXPECT_TRUE(fails(head + init + "#5\nb1x1 \"\n"));
+    EXPECT_TRUE(fails(head + init + "#5\n1\"\n"));  // a scalar change of a vector
+    EXPECT_TRUE(fails(head + "#0\n$dumpvars\n0!\n$end\n"));  // b has no initial value
+    EXPECT_TRUE(fails(head + "1!\n" + init));                // a value before any time
+}
+
+// GTKWave's converter (Debian gtkwave, installed by scripts/bootstrap.sh)
+// reads both models' VCDs, and its FST holds the same changes: converted
+// back with fst2vcd, every signal has the same values at the same times.
+TEST(Traces, VcdConvertsToFst) {
+    if (std::system("command -v vcd2fst >/dev/null 2>&1 && command -v fst2vcd >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "vcd2fst/fst2vcd not found: install the Debian package gtkwave (scripts/bootstrap.sh does)";
+    for (const std::string model : {"gemm_256", "resnet_block"}) {
+        std::string vcd = (scratch() / (model + ".vcd")).string(), fst = (scratch() / (model + ".fst")).string(),
+                    back = (scratch() / (model + ".back.vcd")).string();
+        Outcome o = run("-q --vcd '" + vcd + "' models/" + model + ".pto");
+        ASSERT_EQ(o.status, 0) << o.err;
+        ASSERT_EQ(std::system(("vcd2fst '" + vcd + "' '" + fst + "' >/dev/null 2>&1").c_str()), 0) << model;
+        ASSERT_GT(std::filesystem::file_size(fst), 0u) << model;
+        ASSERT_EQ(std::system(("fst2vcd '" + fst + "' >'" + back + "' 2>/dev/null").c_str()), 0) << model;
+        Vcd ours, theirs;
+        ASSERT_NO_FATAL_FAILURE(check_vcd(slurp(vcd), &ours));
+        ASSERT_NO_FATAL_FAILURE(check_vcd(slurp(back), &theirs));
+        EXPECT_EQ(theirs.order, ours.order) << model;
+        // fst2vcd may restate a value; compare the values each signal takes.
+        for (auto& [name, ch] : theirs.changes) {
+            std::vector<std::pair<uint64_t, uint64_t>> folded;
+            for (const auto& c : ch)
+                if (folded.empty() || folded.back().second != c.second) folded.push_back(c);
+            ch = folded;
+        }
+        EXPECT_TRUE(theirs.changes == ours.changes) << model << ": values differ after the round trip";
+    }
 }
 
 }  // namespace

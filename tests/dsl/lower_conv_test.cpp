@@ -23,11 +23,18 @@ std::string conv_source(const std::string& x, const std::string& w, const std::s
 // tests that), so the tiling is fixed: 32 x 64 x 4 cube tiles (2x2 cubes),
 // panels of all 4 channels (kb = 36). One 64 x 8 block, one panel, one
 // k-step per cube (kt = min(64, 36)).
+// The conv2d writes NHWC into conv2d_1; the output y is NCHW, so the
+// layout pass adds a format_convert (one more block, on the vector unit).
 TEST(LowerConv, SmallConvOneBlock) {
     arch::Program p = lower(conv_source("(1, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"), config(), fixed_tiling(32, 4, 64, 36));
-    ASSERT_EQ(p.blocks.size(), 1u);
-    EXPECT_EQ(p.blocks[0].name, "y[0:64, 0:8]");
-    EXPECT_EQ(p.tensors[2].role, "output, stored NHWC");
+    ASSERT_EQ(p.blocks.size(), 2u);
+    EXPECT_EQ(p.blocks[0].name, "conv2d_1[0:64, 0:8]");
+    ASSERT_EQ(p.ops.size(), 2u);
+    EXPECT_EQ(p.ops[0].kind, "conv2d");
+    EXPECT_EQ(p.ops[1].kind, "format_convert");
+    EXPECT_EQ(p.ops[1].name, "y");
+    EXPECT_EQ(p.tensors[3].name, "conv2d_1");
+    EXPECT_EQ(p.tensors[3].shape, (std::vector<int64_t>{1, 8, 8, 8}));
     const arch::Stream& dma0 = stream(p.blocks[0], "dma0");
     // The x panel: 4 channels x all 8 rows (the halo rows -1 and 8 are
     // padding: not loaded), one row of 8 * 8 * 2 = 128 bytes per channel.
@@ -66,9 +73,11 @@ TEST(LowerConv, SmallConvOneBlock) {
     EXPECT_EQ(i.out_w, 8u);
     EXPECT_EQ(i.pixel0, 32u);
     EXPECT_EQ(i.k0, 0u);
+    // The first command of a k-step of the cube DMA's loop: it carries the
+    // loop control, cluster.loop_overhead_cycles (conv2d takes no unroll=).
     EXPECT_EQ(arch::format_command(p, cdma.commands[0]),
               "DMA    L1:0x0 -> L0:0x0  32x72B stride 0/72 im2col 3x3/s1/p1 of 4x8x8 ow 8 at pixel 32, k 0 2B  "
-              "wait(f16)  set(f18)  ; x tile -> L0");
+              "issue 8  wait(f16)  set(f18)  ; x tile -> L0");
     // Its B tile: 4 output channels (rows of the stored weights) x 36.
     const arch::DmaArgs& b = cdma.commands[1].dma;
     EXPECT_EQ(b.src_addr, 1024u);
@@ -80,10 +89,11 @@ TEST(LowerConv, SmallConvOneBlock) {
     EXPECT_EQ(mm.mm.k, 36u);
     EXPECT_EQ(mm.mm.n, 4u);
 
-    // The input and the weights are read exactly once; y written once.
+    // The input and the weights are read exactly once; the NHWC result
+    // written once, then read and written again as NCHW by the conversion.
     DdrBytes d = ddr_bytes(p);
-    EXPECT_EQ(d.read, 4u * 8 * 8 * 2 + 8u * 36 * 2);
-    EXPECT_EQ(d.written, 64u * 8 * 2);
+    EXPECT_EQ(d.read, 4u * 8 * 8 * 2 + 8u * 36 * 2 + 64u * 8 * 2);
+    EXPECT_EQ(d.written, 2u * 64 * 8 * 2);
 }
 
 // (1, 4, 16, 16) * (8, 4, 3, 3), padding 1 with a 4 KiB L0, the tiling
@@ -94,8 +104,8 @@ TEST(LowerConv, SmallConvOneBlock) {
 TEST(LowerConv, BlocksLoadTheirRowBandWithHalo) {
     arch::Program p = lower(conv_source("(1, 4, 16, 16)", "(8, 4, 3, 3)", ", padding=1"),
                             config(R"({"cube": {"l0_kib": 4}})"), fixed_tiling(64, 4, 8, 36));
-    ASSERT_EQ(p.blocks.size(), 2u);
-    EXPECT_EQ(p.blocks[1].name, "y[128:256, 0:8]");
+    ASSERT_EQ(p.blocks.size(), 3u);  // 2 conv2d blocks, 1 format_convert
+    EXPECT_EQ(p.blocks[1].name, "conv2d_1[128:256, 0:8]");
     const uint64_t x0 = p.tensors[0].ddr_addr;
     const arch::DmaArgs& band0 = stream(p.blocks[0], "dma0").commands[0].dma;
     const arch::DmaArgs& band1 = stream(p.blocks[1], "dma0").commands[0].dma;
@@ -117,10 +127,11 @@ TEST(LowerConv, BlocksLoadTheirRowBandWithHalo) {
     EXPECT_EQ(cdma.commands[8].dma.row_bytes, 8u);
     EXPECT_EQ(stream(p.blocks[1], "cube2").commands.size(), 5u);
     // Input: 2 bands x 4 channels x 9 rows x 32 B (the halo costs 2 rows
-    // per channel); weights once per block; the output once.
+    // per channel); weights once per block; the output once, then the
+    // format conversion reads it and writes it again as NCHW.
     DdrBytes d = ddr_bytes(p);
-    EXPECT_EQ(d.read, 2u * 4 * 9 * 32 + 2u * 8 * 36 * 2);
-    EXPECT_EQ(d.written, 256u * 8 * 2);
+    EXPECT_EQ(d.read, 2u * 4 * 9 * 32 + 2u * 8 * 36 * 2 + 256u * 8 * 2);
+    EXPECT_EQ(d.written, 2u * 256 * 8 * 2);
 }
 
 // Stride 2, no padding: (1, 2, 9, 9) * (4, 2, 3, 3) gives 4 x 4 outputs;
@@ -128,7 +139,7 @@ TEST(LowerConv, BlocksLoadTheirRowBandWithHalo) {
 // 32 x 4 tiles, panels of both channels).
 TEST(LowerConv, StrideTwo) {
     arch::Program p = lower(conv_source("(1, 2, 9, 9)", "(4, 2, 3, 3)", ", stride=2"), config(), fixed_tiling(8, 4, 32, 18));
-    ASSERT_EQ(p.blocks.size(), 1u);
+    ASSERT_EQ(p.blocks.size(), 2u);  // and the format_convert
     const arch::DmaArgs& x = stream(p.blocks[0], "dma0").commands[0].dma;
     EXPECT_EQ(x.rows, 2u);
     EXPECT_EQ(x.row_bytes, 9u * 9 * 2);
@@ -146,10 +157,38 @@ TEST(LowerConv, StrideTwo) {
 // SmallConvOneBlock: one block per image).
 TEST(LowerConv, BatchOfTwoImages) {
     arch::Program p = lower(conv_source("(2, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"), config(), fixed_tiling(32, 4, 64, 36));
-    ASSERT_EQ(p.blocks.size(), 2u);
-    EXPECT_EQ(p.blocks[1].name, "y[1][0:64, 0:8]");
+    ASSERT_EQ(p.blocks.size(), 4u);  // and the format_convert's 2 (one per cluster it may use)
+    EXPECT_EQ(p.blocks[1].name, "conv2d_1[1][0:64, 0:8]");
     EXPECT_EQ(stream(p.blocks[1], "dma0").commands[0].dma.src_addr, p.tensors[0].ddr_addr + 4 * 8 * 8 * 2);
-    EXPECT_EQ(stream(p.blocks[1], "dma0").commands.back().dma.dst_addr, p.tensors[2].ddr_addr + 64 * 8 * 2 + (32 * 8 + 4) * 2);
+    EXPECT_EQ(stream(p.blocks[1], "dma0").commands.back().dma.dst_addr, p.tensors[3].ddr_addr + 64 * 8 * 2 + (32 * 8 + 4) * 2);
+}
+
+// An NHWC input (and so an NHWC output): no conversion. The panel of all 4
+// channels is one DMA row per input pixel: 8 x 8 rows of 4 * 2 = 8 bytes,
+// and the im2col descriptor reads the slab channels-last.
+TEST(LowerConv, NhwcInputNeedsNoConversion) {
+    arch::Program p = lower("import pypto as pypo\n"
+                            "x = pypo.input(\"x\", shape=(1, 8, 8, 4), dtype=\"float16\", layout=\"NHWC\")\n"
+                            "w = pypo.weight(\"w\", shape=(8, 4, 3, 3), dtype=\"float16\")\n"
+                            "y = pypo.op.conv2d(x, w, padding=1)\n"
+                            "pypo.output(\"y\", y)\n",
+                            config(), fixed_tiling(32, 4, 64, 36));  // SmallConvOneBlock's tiling
+    ASSERT_EQ(p.blocks.size(), 1u);
+    ASSERT_EQ(p.ops.size(), 1u);
+    EXPECT_EQ(p.blocks[0].name, "y[0:64, 0:8]");
+    const arch::DmaArgs& x = stream(p.blocks[0], "dma0").commands[0].dma;
+    EXPECT_EQ(x.src_addr, p.tensors[0].ddr_addr);
+    EXPECT_EQ(x.rows, 64u);
+    EXPECT_EQ(x.row_bytes, 8u);
+    EXPECT_EQ(x.src_stride, 8u);
+    const arch::Command& a = stream(p.blocks[0], "cube2.dma").commands[0];
+    ASSERT_TRUE(a.dma.im2col.has_value());
+    EXPECT_TRUE(a.dma.im2col->channels_last);
+    EXPECT_NE(arch::format_command(p, a).find("im2col 3x3/s1/p1 of 8x8x4 NHWC ow 8 at pixel 32"), std::string::npos)
+        << arch::format_command(p, a);
+    DdrBytes d = ddr_bytes(p);
+    EXPECT_EQ(d.read, 8u * 8 * 4 * 2 + 8u * 36 * 2);
+    EXPECT_EQ(d.written, 64u * 8 * 2);
 }
 
 TEST(LowerConv, PaddingAsLargeAsTheKernelIsRefused) {

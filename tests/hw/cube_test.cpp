@@ -1,6 +1,10 @@
 // MATMUL timing on one cube (docs/timing-model.md §7), started at cycle 1.
 #include "hw_test_util.h"
 
+#include <ostream>
+#include <string>
+#include <vector>
+
 #include "sim/hw/cube_timing.h"
 
 using namespace hwtest;
@@ -52,5 +56,125 @@ TEST(Cube, OperandLinkBound) {
     c.l0_bytes_per_cycle = 8;
     EXPECT_EQ(end_of(c, matmul(64, 32, 64, DType::Float16)), 16392u);
 }
+
+// The durations (end - start) of `cmds`, run back to back on cube0 in one
+// simulation (SystemC allows one per process).
+std::vector<uint64_t> durations(const arch::Config& c, const std::vector<arch::Command>& cmds) {
+    arch::Program p;
+    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, cmds)}));
+    SimRun run = simulate(c, p);
+    std::vector<uint64_t> d;
+    for (uint32_t i = 0; i < cmds.size(); ++i) {
+        const auto& r = run.at(0, {EngineKind::Cube, 0}, i);
+        d.push_back(r.end - r.start);
+    }
+    return d;
+}
+
+// §7.1 fractal with cube.k_per_cycle = 4 on the 4x4 cube, m, k, n at a
+// multiple of 4 and one past it (pipeline 7; every operand load here is at
+// most 672 B, 2 cycles of the 512 B/cycle L0 path, never the bound):
+//   8x8x8: ceil(8/4)*ceil(8/4)*ceil(8/4) = 2*2*2 = 8;   7 + 8 = 15
+//   9x8x8: 3*2*2 = 12;  8x9x8: 2*3*2 = 12;  8x8x9: 2*2*3 = 12;  7 + 12 = 19
+//   8x8x8 float32: 2 passes * 8 = 16;  7 + 16 = 23
+//   4x4x4: 1*1*1 = 1; 4x5x4: 1*2*1 = 2:  7 + 1 = 8, 7 + 2 = 9
+TEST(Cube, FractalKPerCycle) {
+    arch::Config c = arch::default_config();
+    c.cube_k_per_cycle = 4;
+    EXPECT_EQ(durations(c, {matmul(8, 8, 8, DType::Float16), matmul(9, 8, 8, DType::Float16),
+                            matmul(8, 9, 8, DType::Float16), matmul(8, 8, 9, DType::Float16),
+                            matmul(8, 8, 8, DType::Float32), matmul(4, 4, 4, DType::Float16),
+                            matmul(4, 5, 4, DType::Float16)}),
+              (std::vector<uint64_t>{15, 19, 19, 19, 23, 8, 9}));
+}
+
+// k_per_cycle = 1 is the documents' cube: 8x8x8 = 4 blocks * 8 steps + 7.
+TEST(Cube, FractalDefaultDepthIsOne) {
+    EXPECT_EQ(durations(arch::default_config(), {matmul(8, 8, 8, DType::Float16)}), (std::vector<uint64_t>{39}));
+}
+
+struct SystolicCase {
+    arch::Dataflow dataflow;
+    std::vector<uint64_t> boundaries;  // 8x8x8, 9x8x8, 8x9x8, 8x8x9 fp16, 8x8x8 fp32 on 4x4
+    uint64_t non_square;               // 16x8x4 fp16 on 8 rows x 2 columns
+    uint64_t link_bound;               // 8x8x8 fp16 on 4x4 at 2 B/cycle L0->cube
+};
+
+// §7.2, systolic arrays; folds = ceil(Sr/R) * ceil(Sc/C), cycles = passes
+// * (folds * per_fold - 1), no pipeline term.
+//
+// boundaries: R = C = 4, float16, m, k, n at 8 (a multiple of 4) and 9 (one
+// past), then 8x8x8 float32 (2 passes). Operands are at most 972 B, 2
+// cycles of the 512 B/cycle L0 path, never the bound.
+//   os: (Sr, Sc, T) = (m, n, k), per fold T + 4 + 4 - 2 = T + 6
+//     8x8x8: 2*2 folds * 14 - 1 = 55      9x8x8: 3*2 * 14 - 1 = 83
+//     8x9x8: 2*2 * 15 - 1 = 59            8x8x9: 2*3 * 14 - 1 = 83
+//     fp32: 2 * 55 = 110
+//   ws: (Sr, Sc, T) = (k, n, m), per fold 2*4 + 4 + T - 2 = T + 10
+//     8x8x8: 2*2 * 18 - 1 = 71            9x8x8: 2*2 * 19 - 1 = 75
+//     8x9x8: 3*2 * 18 - 1 = 107           8x8x9: 2*3 * 18 - 1 = 107
+//     fp32: 2 * 71 = 142
+//   is: (Sr, Sc, T) = (k, m, n), per fold T + 10
+//     8x8x8: 2*2 * 18 - 1 = 71            9x8x8: 2*3 * 18 - 1 = 107
+//     8x9x8: 3*2 * 18 - 1 = 107           8x8x9: 2*2 * 19 - 1 = 75
+//     fp32: 2 * 71 = 142
+//
+// non_square: R = 8, C = 2, 16x8x4 float16 (rows and columns must not be
+// swapped; cube.pipeline_cycles = 100 and k_per_cycle = 8 must not apply):
+//   os: Sr=16 -> 2, Sc=4 -> 2, per fold 8 + 8 + 2 - 2 = 16:  4*16 - 1 = 63
+//   ws: Sr=8 -> 1, Sc=4 -> 2, per fold 16 + 2 + 16 - 2 = 32: 2*32 - 1 = 63
+//   is: Sr=8 -> 1, Sc=16 -> 8, per fold 16 + 2 + 4 - 2 = 20: 8*20 - 1 = 159
+//   (swapped, 2 x 8, they would be 127, 103 and 47.)
+//
+// link_bound: the L0->cube link bounds a systolic array too; at 2 B/cycle,
+// 8x8x8 float16:
+//   os: 8*(8*2 + 8*2) = 256 elements = 512 B -> 256 cycles > 55
+//   ws: 8*8 + 8*8*2 = 192 elements = 384 B -> 192 cycles > 71
+//   is: 8*8 + 8*8*2 = 192 elements = 384 B -> 192 cycles > 71
+const SystolicCase kSystolic[] = {
+    {arch::Dataflow::OS, {55, 83, 59, 83, 110}, 63, 256},
+    {arch::Dataflow::WS, {71, 75, 107, 107, 142}, 63, 192},
+    {arch::Dataflow::IS, {71, 107, 107, 75, 142}, 159, 192},
+};
+
+// Test names and failure messages show the dataflow, not the struct's bytes.
+void PrintTo(const SystolicCase& c, std::ostream* os) { *os << arch::dataflow_name(c.dataflow); }
+
+class SystolicCube : public testing::TestWithParam<SystolicCase> {
+protected:
+    arch::Config config() const {
+        arch::Config c = arch::default_config();
+        c.cube_dataflow = GetParam().dataflow;
+        return c;
+    }
+};
+
+TEST_P(SystolicCube, FoldBoundaries) {
+    EXPECT_EQ(durations(config(), {matmul(8, 8, 8, DType::Float16), matmul(9, 8, 8, DType::Float16),
+                                   matmul(8, 9, 8, DType::Float16), matmul(8, 8, 9, DType::Float16),
+                                   matmul(8, 8, 8, DType::Float32)}),
+              GetParam().boundaries);
+}
+
+TEST_P(SystolicCube, NonSquareArray) {
+    arch::Config c = config();
+    c.mac_rows = 8, c.mac_cols = 2;
+    c.cube_pipeline_cycles = 100, c.cube_k_per_cycle = 8;
+    EXPECT_EQ(durations(c, {matmul(16, 8, 4, DType::Float16)}), (std::vector<uint64_t>{GetParam().non_square}));
+}
+
+TEST_P(SystolicCube, OperandLinkBound) {
+    arch::Config c = config();
+    c.l0_bytes_per_cycle = 2;
+    EXPECT_EQ(durations(c, {matmul(8, 8, 8, DType::Float16)}), (std::vector<uint64_t>{GetParam().link_bound}));
+    arch::MatmulArgs m;
+    m.m = 8, m.k = 8, m.n = 8;
+    EXPECT_EQ(hw::matmul_cost(c, m).operand_bytes, 2 * GetParam().link_bound);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dataflows, SystolicCube, testing::ValuesIn(kSystolic),
+                         [](const testing::TestParamInfo<SystolicCase>& i) {
+                             return std::string(arch::dataflow_name(i.param.dataflow));
+                         });
 
 }  // namespace

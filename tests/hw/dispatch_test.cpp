@@ -79,3 +79,37 @@ TEST(Dispatch, BarrierWaitsForEveryEarlierBlock) {
 }
 
 }  // namespace
+
+namespace {
+
+arch::Block pinned(int32_t cluster, std::vector<uint32_t> deps = {}) {
+    arch::Block b = tiny(std::move(deps));
+    b.cluster = cluster;
+    return b;
+}
+
+// Blocks 0 and 1 are pinned to cluster 0: block 1 waits for block 0 to end
+// at 12 and starts at 13, while block 2 (unpinned) does not wait behind it
+// and takes cluster 1 at 1. Block 3, pinned to cluster 2, starts at 1 too.
+TEST(Dispatch, PinnedBlockWaitsForItsClusterOthersGoAhead) {
+    arch::Program p;
+    p.blocks = {pinned(0), pinned(0), tiny(), pinned(2)};
+    SimRun r = simulate(arch::default_config(), p);
+    EXPECT_EQ(r.at(0, {EngineKind::Cube, 0}, 0).start, 1u);
+    EXPECT_EQ(r.at(1, {EngineKind::Cube, 0}, 0).start, 13u);
+    EXPECT_EQ(r.at(2, {EngineKind::Cube, 0}, 0).start, 1u);
+    EXPECT_EQ(r.at(3, {EngineKind::Cube, 0}, 0).start, 1u);
+    EXPECT_EQ(r.stats.total_cycles, 24u);
+}
+
+// A pinned block ready later takes its cluster even when lower clusters are
+// free: block 1 (after block 0, pinned to cluster 3) starts at 13.
+TEST(Dispatch, PinnedBlockSkipsFreeLowerClusters) {
+    arch::Program p;
+    p.blocks = {tiny(), pinned(3, {0})};
+    SimRun r = simulate(arch::default_config(), p);
+    EXPECT_EQ(r.at(1, {EngineKind::Cube, 0}, 0).start, 13u);
+    EXPECT_EQ(r.stats.total_cycles, 24u);
+}
+
+}  // namespace

@@ -39,6 +39,20 @@ TEST(ProgramCheck, WaitWithoutEnoughSets) {
     }
 }
 
+// With max_parallel = 2 only clusters 0 and 1 run blocks (§4).
+TEST(ProgramCheck, PinnedToAClusterThatRunsNoBlocks) {
+    arch::Program p;
+    p.max_parallel = 2;
+    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {matmul(4, 4, 4, DType::Float16)})}));
+    p.blocks[0].cluster = 2;
+    try {
+        arch::check_program(p, arch::default_config());
+        FAIL() << "no error";
+    } catch (const arch::ProgramError& e) {
+        EXPECT_STREQ(e.what(), "invalid program: block 0: runs on cluster2, but only clusters 0-1 run blocks");
+    }
+}
+
 TEST(ProgramCheck, CubeEngineThatDoesNotExist) {
     arch::Program p;
     p.blocks.push_back(block({stream({EngineKind::Cube, 4}, {matmul(4, 4, 4, DType::Float16)})}));

@@ -11,12 +11,13 @@
 //        - every engine whose command ends at `now` records the end, sets its
 //          flags at `now` and becomes free for its next command;
 //        - every free engine whose next command may start at `now` starts it:
-//          the previous command ended at <= now (the engine is free), and for
+//          the previous command ended (or the block started) at r <= now (the
+//          engine is free) and r + the command's issue_cycles <= now, and for
 //          each flag waited on, the next unconsumed set exists and happened at
 //          t with t + flag_latency <= now (§5). A MATMUL's or VECTOR's end
 //          is computed at once (§7, §8: neither touches a shared link); a
 //          DMA registers its request, eligible from now + 1 (§6).
-//      Why a fixpoint: the start rule s = max(ready, flag times) only depends
+//      Why a fixpoint: the start rule s = max(ready + issue, flag times) only depends
 //      on facts that are final by the end of the cycle (ends at <= now, sets
 //      at <= now). Iterating until stable makes every command start in the
 //      first cycle its conditions hold, whatever order engines are visited
@@ -47,7 +48,8 @@
 //
 // Deadlock: if in some cycle nothing happened and nothing is pending (no
 // command in flight, no request on a link, no block waiting to start, no
-// engine merely waiting out a flag's latency), nothing can ever happen again.
+// engine merely waiting out a flag's latency or its next command's issue
+// cycles), nothing can ever happen again.
 #include "tests/oracle/oracle.h"
 
 #include <algorithm>
@@ -90,6 +92,7 @@ struct EngineRun {
     const arch::Stream* stream = nullptr;
     size_t first_timing = 0;  // Result::commands index of its command 0
     size_t next = 0;          // commands [0, next) have started
+    uint64_t ready_at = 0;    // when Free: the end of command next-1, or the block's start
     State state = State::Free;
     uint64_t cur_end = 0;     // when Timed: the end of command next-1
     Link* link = nullptr;     // DMA engines: the link its commands cross
@@ -194,15 +197,42 @@ struct Sim {
 
     // §7.
     uint64_t matmul_cycles(const arch::MatmulArgs& mm) const {
-        uint64_t R = uint64_t(cfg.mac_rows), Q = uint64_t(cfg.mac_cols);
         uint64_t m = mm.m, k = mm.k, n = mm.n;
-        uint64_t blocks = ceil_div(m, R) * ceil_div(n, Q);
         uint64_t passes = mm.dtype == arch::DType::Float32 ? uint64_t(cfg.fp32_passes) : 1;
-        uint64_t mac_cycles = blocks * k * passes;
         uint64_t eb = mm.dtype == arch::DType::Float32 ? 4 : 2;
-        uint64_t operand_bytes = k * (m * ceil_div(n, Q) + n * ceil_div(m, R)) * eb;
-        uint64_t link_cycles = ceil_div(operand_bytes, uint64_t(cfg.l0_bytes_per_cycle));
-        return uint64_t(cfg.cube_pipeline_cycles) + std::max(mac_cycles, link_cycles);
+        uint64_t R = uint64_t(cfg.mac_rows);
+        if (cfg.cube_dataflow == arch::Dataflow::Fractal) {
+            uint64_t Q = uint64_t(cfg.mac_cols);
+            uint64_t blocks = ceil_div(m, R) * ceil_div(n, Q);
+            uint64_t mac_cycles = blocks * ceil_div(k, uint64_t(cfg.cube_k_per_cycle)) * passes;
+            uint64_t operand_bytes = k * (m * ceil_div(n, Q) + n * ceil_div(m, R)) * eb;
+            uint64_t link_cycles = ceil_div(operand_bytes, uint64_t(cfg.l0_bytes_per_cycle));
+            return uint64_t(cfg.cube_pipeline_cycles) + std::max(mac_cycles, link_cycles);
+        }
+        // Systolic: walk the folds one by one, each a full R x C fill, T
+        // steps and drain; the last fold's final cycle overlaps (the -1).
+        uint64_t C = uint64_t(cfg.mac_cols);
+        bool os = cfg.cube_dataflow == arch::Dataflow::OS;
+        bool ws = cfg.cube_dataflow == arch::Dataflow::WS;
+        uint64_t Sr = os ? m : k;
+        uint64_t Sc = os ? n : ws ? n : m;
+        uint64_t T = os ? k : ws ? m : n;
+        uint64_t cycles = 0;
+        for (uint64_t row = 0; row < Sr; row += R)
+            for (uint64_t col = 0; col < Sc; col += C) cycles += os ? T + R + C - 2 : 2 * R + C + T - 2;
+        uint64_t mac_cycles = (cycles - 1) * passes;
+        // Operands from L0: os streams A's rows and B's columns for every
+        // fold; ws/is load the stationary matrix once and stream the other
+        // once per column fold.
+        uint64_t elements = 0;
+        if (os)
+            elements = ceil_div(n, C) * m * k + ceil_div(m, R) * n * k;
+        else if (ws)
+            elements = k * n + ceil_div(n, C) * m * k;
+        else
+            elements = m * k + ceil_div(m, C) * n * k;
+        uint64_t link_cycles = ceil_div(elements * eb, uint64_t(cfg.l0_bytes_per_cycle));
+        return std::max(mac_cycles, link_cycles);
     }
 
     // §8, from the spec's formulas: passes over ceil(N*e/W) cycles of data,
@@ -233,8 +263,14 @@ struct Sim {
         return P + passes * stream;
     }
 
-    // §5: may the command start at `now`? (The engine is free, so its ready
-    // time has passed.) Consumes nothing.
+    // §5: have the command's issue cycles passed by `now`? They are counted
+    // from the engine's ready time and run while flags are awaited.
+    static bool issued(const EngineRun& e, const arch::Command& c, uint64_t now) {
+        return e.ready_at + uint64_t(c.issue_cycles) <= now;
+    }
+
+    // §5: may the command start at `now` as far as its flags go? (The engine
+    // is free, so its ready time has passed.) Consumes nothing.
     bool flags_allow(const ActiveBlock& b, const arch::Command& c, uint64_t now) const {
         for (size_t i = 0; i < c.waits.size(); ++i) {
             arch::FlagId f = c.waits[i];
@@ -275,6 +311,7 @@ struct Sim {
         for (arch::FlagId f : c.sets) b.sets[f].push_back(now);
         b.last_end = std::max(b.last_end, now);
         e.state = State::Free;
+        e.ready_at = now;
     }
 
     void start_block(uint32_t cluster, uint64_t now) {
@@ -301,6 +338,7 @@ struct Sim {
                         }
                     }
                     if (e.state == State::Free && e.next < e.stream->commands.size() &&
+                        issued(e, e.stream->commands[e.next], now) &&
                         flags_allow(b, e.stream->commands[e.next], now)) {
                         start_command(b, e, now);
                         changed = true;
@@ -373,6 +411,7 @@ struct Sim {
             EngineRun& e = b->engines[si];
             e.stream = &blk.streams[si];
             e.first_timing = timing_base[block][si];
+            e.ready_at = start;
             if (e.stream->engine.kind == arch::EngineKind::ClusterDma) {
                 e.link = &ddr;
                 e.requester = size_t(cluster) * size_t(cfg.dma_engines) + size_t(e.stream->engine.index);
@@ -392,13 +431,19 @@ struct Sim {
         if (!dispatch_dirty) return;
         dispatch_dirty = false;
         for (;;) {
+            // The lowest-numbered ready block with a free cluster it may use
+            // (its pinned one, else any), to the lowest-numbered such cluster.
+            // Free: no block given to it that has not ended.
             uint32_t cluster = P;
-            for (uint32_t c = 0; c < P && cluster == P; ++c)
-                if (!running[c]) cluster = c;  // free: no block given to it that has not ended
-            if (cluster == P) return;
             size_t block = prog.blocks.size();
-            for (size_t i = 0; i < prog.blocks.size() && block == prog.blocks.size(); ++i)
-                if (!assigned[i] && ready(uint32_t(i))) block = i;
+            for (size_t i = 0; i < prog.blocks.size() && block == prog.blocks.size(); ++i) {
+                if (assigned[i] || !ready(uint32_t(i))) continue;
+                for (uint32_t c = 0; c < P && cluster == P; ++c) {
+                    const int32_t pin = prog.blocks[i].cluster;
+                    if (!running[c] && (pin < 0 || uint32_t(pin) == c)) cluster = c;
+                }
+                if (cluster != P) block = i;
+            }
             if (block == prog.blocks.size()) return;
             assigned[block] = true;
             make_active(uint32_t(block), cluster, d + uint64_t(cfg.dispatch_cycles));
@@ -419,6 +464,8 @@ struct Sim {
             if (!b.started) return true;
             for (const EngineRun& e : b.engines) {
                 if (e.state != State::Free) return true;
+                if (e.next < e.stream->commands.size() && !issued(e, e.stream->commands[e.next], now))
+                    return true;  // still issuing its next command
                 if (e.next < e.stream->commands.size() &&
                     flags_allow(b, e.stream->commands[e.next], now + uint64_t(cfg.flag_latency_cycles) + 1))
                     return true;  // only waiting out a flag's latency
@@ -456,6 +503,7 @@ Result run(const arch::Program& program, const arch::Config& config, uint64_t ma
     if (config.clusters < 1 || config.dma_engines < 1 || config.cubes_per_cluster < 1 ||
         config.ddr_bytes_per_cycle < 1 || config.ddr_burst_bytes < 1 || config.l1_bytes_per_cycle < 1 ||
         config.l1_burst_bytes < 1 || config.l0_bytes_per_cycle < 1 || config.mac_rows < 1 || config.mac_cols < 1 ||
+        config.cube_k_per_cycle < 1 ||
         config.vector_units < 1 || config.vector_bytes_per_cycle < 1)
         fail("configuration out of range");
     Sim sim(program, config);

@@ -211,7 +211,11 @@ INSTANTIATE_TEST_SUITE_P(
         Stress{"three_dma_engines", R"({"cluster": {"dma_engines": 3}, "chip": {"clusters": 2}})"},
         Stress{"narrow_l1", R"({"cluster": {"l1_bytes_per_cycle": 16, "l1_burst_bytes": 40, "l1_latency_cycles": 9}})"},
         Stress{"eight_cubes", R"({"cluster": {"cubes": 8, "l1_kib": 512}, "chip": {"clusters": 2}})"},
-        Stress{"big_mac", R"({"cube": {"mac_rows": 16, "mac_cols": 8, "fp32_passes": 4, "l0_bytes_per_cycle": 64}})"}),
+        Stress{"big_mac", R"({"cube": {"mac_rows": 16, "mac_cols": 8, "fp32_passes": 4, "l0_bytes_per_cycle": 64}})"},
+        Stress{"fractal_k16", R"({"cube": {"mac_rows": 16, "mac_cols": 16, "k_per_cycle": 16}})"},
+        Stress{"systolic_os", R"({"cube": {"dataflow": "os", "mac_rows": 8, "mac_cols": 4}})"},
+        Stress{"systolic_ws", R"({"cube": {"dataflow": "ws", "mac_rows": 8, "mac_cols": 8, "l0_bytes_per_cycle": 16}})"},
+        Stress{"systolic_is", R"({"cube": {"dataflow": "is", "mac_rows": 4, "mac_cols": 8}})"}),
     [](const testing::TestParamInfo<Stress>& i) { return std::string(i.param.name); });
 
 // The convolution and data-movement lowerings (dsl/lower_conv.h,

@@ -7,6 +7,9 @@
 // 1 DMA engine.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "tests/oracle/oracle.h"
 #include "tests/oracle/oracle_test_util.h"
 
@@ -231,6 +234,91 @@ TEST(OracleHand, MatmulRowsAndColsAreNotSwapped) {
     EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 88}));
 }
 
+// The durations of `cmds`, back to back on cube0 of block 0.
+std::vector<uint64_t> cube_durations(const arch::Config& c, const std::vector<arch::Command>& cmds) {
+    oracle::Result r = oracle::run(program({block({stream(cube(0), cmds)})}), c);
+    std::vector<uint64_t> d;
+    for (uint32_t i = 0; i < cmds.size(); ++i) {
+        StartEnd t = at(r, 0, cube(0), i);
+        d.push_back(t.end - t.start);
+    }
+    return d;
+}
+
+// §7.1 fractal, 4x4, pipeline 7, k_per_cycle = 4 (operands <= 672 B, at
+// most 2 cycles of the L0 path):
+//   8x8x8: 2*2*ceil(8/4) = 8 -> 15;  9x8x8: 3*2*2 = 12 -> 19;
+//   8x9x8: 2*ceil(9/4)*2 = 12 -> 19; 8x8x9: 2*2*3 = 12 -> 19;
+//   8x8x8 fp32: 2*8 = 16 -> 23.
+// The first starts at cycle 1, so it spans [1, 16).
+TEST(OracleHand, MatmulFractalKPerCycle) {
+    arch::Config c = config(R"({"cube": {"k_per_cycle": 4}})");
+    std::vector<arch::Command> cmds = {matmul(8, 8, 8), matmul(9, 8, 8), matmul(8, 9, 8), matmul(8, 8, 9),
+                                       matmul(8, 8, 8, DType::Float32)};
+    EXPECT_EQ(cube_durations(c, cmds), (std::vector<uint64_t>{15, 19, 19, 19, 23}));
+    oracle::Result r = oracle::run(program({block({stream(cube(0), {matmul(8, 8, 8)})})}), c);
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 16}));
+    // k_per_cycle = 16 with k = 16 and 17: 1 and 2 steps per 4x4 block.
+    c = config(R"({"cube": {"k_per_cycle": 16}})");
+    EXPECT_EQ(cube_durations(c, {matmul(4, 16, 4), matmul(4, 17, 4)}), (std::vector<uint64_t>{8, 9}));
+}
+
+// §7.2 systolic, 4x4 array, m, k, n at 8 and one past (operands <= 972 B,
+// at most 2 cycles of the L0 path), then 8x8x8 fp32 (2 passes):
+//   os (m, n, k), per fold k + 6:
+//     8x8x8 4*14-1 = 55, 9x8x8 6*14-1 = 83, 8x9x8 4*15-1 = 59,
+//     8x8x9 6*14-1 = 83, fp32 2*55 = 110
+//   ws (k, n, m), per fold 8 + 4 + m - 2 = m + 10:
+//     8x8x8 4*18-1 = 71, 9x8x8 4*19-1 = 75, 8x9x8 6*18-1 = 107,
+//     8x8x9 6*18-1 = 107, fp32 142
+//   is (k, m, n), per fold n + 10:
+//     8x8x8 71, 9x8x8 6*18-1 = 107, 8x9x8 107, 8x8x9 4*19-1 = 75, fp32 142
+// pipeline_cycles (set to 50 here) does not apply.
+TEST(OracleHand, MatmulSystolicFoldBoundaries) {
+    std::vector<arch::Command> cmds = {matmul(8, 8, 8), matmul(9, 8, 8), matmul(8, 9, 8), matmul(8, 8, 9),
+                                       matmul(8, 8, 8, DType::Float32)};
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "os", "pipeline_cycles": 50}})"), cmds),
+              (std::vector<uint64_t>{55, 83, 59, 83, 110}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "ws", "pipeline_cycles": 50}})"), cmds),
+              (std::vector<uint64_t>{71, 75, 107, 107, 142}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "is", "pipeline_cycles": 50}})"), cmds),
+              (std::vector<uint64_t>{71, 107, 107, 75, 142}));
+}
+
+// Fold-exact 4x4x4 (one fold): os 4 + 6 - 1 = 9, ws and is 4 + 10 - 1 = 13;
+// 5x5x5: os 2*2 folds * 11 - 1 = 43; ws and is 2*2 * 15 - 1 = 59.
+TEST(OracleHand, MatmulSystolicOneFold) {
+    std::vector<arch::Command> cmds = {matmul(4, 4, 4), matmul(5, 5, 5)};
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "os"}})"), cmds), (std::vector<uint64_t>{9, 43}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "ws"}})"), cmds), (std::vector<uint64_t>{13, 59}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "is"}})"), cmds), (std::vector<uint64_t>{13, 59}));
+}
+
+// 8 rows x 2 columns, 16x8x4 fp16 (k_per_cycle 8 must not apply):
+//   os: ceil(16/8)*ceil(4/2) = 4 folds * (8 + 8 + 2 - 2) - 1 = 63
+//   ws: ceil(8/8)*ceil(4/2) = 2 * (16 + 2 + 16 - 2) - 1 = 63
+//   is: ceil(8/8)*ceil(16/2) = 8 * (16 + 2 + 4 - 2) - 1 = 159
+TEST(OracleHand, MatmulSystolicRowsAndColsAreNotSwapped) {
+    std::vector<arch::Command> cmds = {matmul(16, 8, 4)};
+    const char* base = R"({"cube": {"mac_rows": 8, "mac_cols": 2, "k_per_cycle": 8, "dataflow": ")";
+    EXPECT_EQ(cube_durations(config(std::string(base) + "os\"}}"), cmds), (std::vector<uint64_t>{63}));
+    EXPECT_EQ(cube_durations(config(std::string(base) + "ws\"}}"), cmds), (std::vector<uint64_t>{63}));
+    EXPECT_EQ(cube_durations(config(std::string(base) + "is\"}}"), cmds), (std::vector<uint64_t>{159}));
+}
+
+// L0->cube at 2 B/cycle, 8x8x8 fp16: os reads 8*(8*2 + 8*2) = 256
+// elements, 512 B -> 256 cycles > 55; ws 8*8 + 8*8*2 = 192 elements, 384 B
+// -> 192 > 71; is 8*8 + 8*8*2 -> 192 > 71.
+TEST(OracleHand, MatmulSystolicOperandLinkBound) {
+    std::vector<arch::Command> cmds = {matmul(8, 8, 8)};
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "os", "l0_bytes_per_cycle": 2}})"), cmds),
+              (std::vector<uint64_t>{256}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "ws", "l0_bytes_per_cycle": 2}})"), cmds),
+              (std::vector<uint64_t>{192}));
+    EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "is", "l0_bytes_per_cycle": 2}})"), cmds),
+              (std::vector<uint64_t>{192}));
+}
+
 // Dispatch (§4). Each block is one MATMUL 4 x k x 4 fp16 on cube0, lasting
 // 7 + k cycles (1 block, k MAC cycles, 16k operand bytes <= k link cycles):
 //   B0: k=10 (17), B1: k=20 (27), B2: k=5 (12) after B0, B3: k=1 (8),
@@ -307,6 +395,62 @@ TEST(OracleHand, RoundRobinStatePersistsAcrossBlocks) {
     EXPECT_EQ(at(r, 1, cube_dma(0), 0), (StartEnd{8, 15}));
 }
 
+// Issue cycles (§5): s = max(ready + issue, flag times). cube0 runs three
+// MATMUL 4x4x4 fp16 (7 + 4 = 11 cycles): issue 3 after the block's start
+// 1: [4, 15); none: [15, 26); issue 5: [31, 42).
+TEST(OracleHand, IssueCyclesDelayACommandFromItsReadyTime) {
+    arch::Command first = matmul(4, 4, 4), third = matmul(4, 4, 4);
+    first.issue_cycles = 3;
+    third.issue_cycles = 5;
+    oracle::Result r = oracle::run(program({block({stream(cube(0), {first, matmul(4, 4, 4), third})})}), config());
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{4, 15}));
+    EXPECT_EQ(at(r, 0, cube(0), 1), (StartEnd{15, 26}));
+    EXPECT_EQ(at(r, 0, cube(0), 2), (StartEnd{31, 42}));
+}
+
+// Nothing else happens while an engine issues: not a deadlock. MATMUL
+// 4x4x4 after 1000 issue cycles: [1001, 1012).
+TEST(OracleHand, LongIssueIsNotADeadlock) {
+    arch::Command mm = matmul(4, 4, 4);
+    mm.issue_cycles = 1000;
+    oracle::Result r = oracle::run(program({block({stream(cube(0), {mm})})}), config());
+    EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1001, 1012}));
+    EXPECT_EQ(r.total_cycles, 1012u);
+}
+
+// Issue overlaps the wait for flags. dma0 loads 64 B ([1, 104), sets f0 at
+// 104); cube0's MATMUL 4x4x4 waits f0 (allowed from 104 + 1 = 105) after
+// `issue` cycles from 1: starts max(1 + issue, 105), ends 11 later. A DMA
+// issued late: cube1.dma moves 128 B after 50 issue cycles, from 51:
+// eligible 52, one burst [52, 53), ends 53 + 4 = 57.
+TEST(OracleHand, IssueCyclesOverlapFlagWaits) {
+    for (auto [issue, start] : std::vector<std::pair<uint32_t, uint64_t>>{{0, 105}, {103, 105}, {104, 105}, {105, 106}, {300, 301}}) {
+        arch::Command mm = matmul(4, 4, 4, DType::Float16, {0});
+        mm.issue_cycles = issue;
+        arch::Command late = to_l0(128);
+        late.issue_cycles = 50;
+        oracle::Result r = oracle::run(
+            program({block({stream(dma_engine(0), {load(64, {}, {0})}), stream(cube(0), {mm}), stream(cube_dma(1), {late})}, 1)}),
+            config());
+        EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 104})) << issue;
+        EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{start, start + 11})) << issue;
+        EXPECT_EQ(at(r, 0, cube_dma(1), 0), (StartEnd{51, 57})) << issue;
+    }
+}
+
+// A DMA request is made when the command starts, after its issue cycles:
+// two clusters load 128 B (2 bursts) each, cluster 1's issued 3 cycles
+// later. c0: s = 1, eligible 2: [2,4); c1: s = 4, eligible 5; at 4 only c0
+// is eligible: [4,6), ends 106; c1 [6,8) [8,10), ends 110.
+TEST(OracleHand, IssueCyclesDelayTheLinkRequest) {
+    arch::Command late = load(128);
+    late.issue_cycles = 3;
+    oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {load(128)})}), block({stream(dma_engine(0), {late})})}),
+                                   config());
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 106}));
+    EXPECT_EQ(at(r, 1, dma_engine(0), 0), (StartEnd{4, 110}));
+}
+
 TEST(OracleHand, DeadlockThrows) {
     arch::Program p = program({block({stream(cube(0), {matmul(4, 4, 4, DType::Float16, {0})})}, 1)});
     EXPECT_THROW(oracle::run(p, config()), std::runtime_error);
@@ -316,6 +460,33 @@ TEST(OracleHand, CycleLimitThrows) {
     arch::Program p = program({block({stream(cube(0), {matmul(64, 32, 64)})})});
     EXPECT_THROW(oracle::run(p, config(), 1000), std::runtime_error);
     EXPECT_NO_THROW(oracle::run(p, config(), 10000));
+}
+
+}  // namespace
+
+namespace {
+
+// §4 with pinned blocks: blocks 0 and 1 pinned to cluster 0 run one after
+// the other (a 4x4x4 MATMUL: 11 cycles; starts 1 and 13), block 2 is not
+// held back by block 1 and takes cluster 1 at 1.
+TEST(OracleHand, PinnedBlocksWaitForTheirCluster) {
+    arch::MatmulArgs mm;
+    mm.m = mm.k = mm.n = 4;
+    arch::Command c;
+    c.op = arch::Opcode::Matmul;
+    c.mm = mm;
+    auto one = [&](int32_t cluster) {
+        arch::Block b = block({stream({arch::EngineKind::Cube, 0}, {c})});
+        b.cluster = cluster;
+        return b;
+    };
+    oracle::Result r = oracle::run(program({one(0), one(0), one(-1)}), config());
+    EXPECT_EQ(r.blocks[0].start, 1u);
+    EXPECT_EQ(r.blocks[1].start, 13u);
+    EXPECT_EQ(r.blocks[1].cluster, 0u);
+    EXPECT_EQ(r.blocks[2].start, 1u);
+    EXPECT_EQ(r.blocks[2].cluster, 1u);
+    EXPECT_EQ(r.total_cycles, 24u);
 }
 
 }  // namespace

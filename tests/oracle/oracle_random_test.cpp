@@ -2,7 +2,10 @@
 // run through the real CLI: `davinci-sim --program-json P --config C
 // --timing-csv T -q`. Every command's cluster, start and end must agree.
 //
-// 20 tests of 10 seeds each, so a failure names a small seed range. On a
+// 20 tests of 10 seeds each, so a failure names a small seed range. The same
+// 200 seeds run again under each cube variant (kCubeVariants: every systolic
+// dataflow and fractal cubes deeper than one K element per cycle), patched
+// over each seed's random configuration. On a
 // mismatch the seed and the first diverging commands are printed, and the
 // program and config files are kept for reproduction:
 //   davinci-sim --program-json DIR/program.json --config DIR/config.json --timing-csv t.csv
@@ -13,6 +16,8 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <iterator>
+#include <tuple>
 #include <map>
 #include <sstream>
 #include <string>
@@ -31,8 +36,8 @@ constexpr uint64_t kSeedsPerTest = 10;
 constexpr uint64_t kTests = 20;
 
 // An empty string if the oracle and the model agree, else what differs.
-std::string compare_one(uint64_t seed) {
-    RandomCase rc = random_case(seed);
+std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohmann::json::object()) {
+    RandomCase rc = random_case(seed, cube_patch);
     TempDir dir("oracle_random_seed" + std::to_string(seed));
     std::string program_path = dir.file("program.json", arch::program_to_json(rc.program).dump(1) + "\n");
     std::string config_path = dir.file("config.json", rc.config_json.dump(2) + "\n");
@@ -102,6 +107,19 @@ std::string compare_one(uint64_t seed) {
     return failed("the oracle and the model disagree\n" + why.str());
 }
 
+struct CubeVariant {
+    const char* name;
+    const char* patch;
+};
+
+const CubeVariant kCubeVariants[] = {
+    {"os", R"({"cube": {"dataflow": "os"}})"},
+    {"ws", R"({"cube": {"dataflow": "ws"}})"},
+    {"is", R"({"cube": {"dataflow": "is"}})"},
+    {"fractal_k4", R"({"cube": {"dataflow": "fractal", "k_per_cycle": 4}})"},
+    {"fractal_k16", R"({"cube": {"dataflow": "fractal", "k_per_cycle": 16}})"},
+};
+
 class OracleRandom : public testing::TestWithParam<uint64_t> {};
 
 uint64_t rounds() {
@@ -125,10 +143,49 @@ INSTANTIATE_TEST_SUITE_P(Seeds, OracleRandom, testing::Range<uint64_t>(0, kTests
                              return "seeds_" + std::to_string(lo) + "_" + std::to_string(lo + kSeedsPerTest - 1);
                          });
 
-// The generator itself: valid programs that use every engine kind and flags.
+// (variant index, test index): test i of a variant runs seeds 10i .. 10i+9.
+class OracleRandomCube : public testing::TestWithParam<std::tuple<size_t, uint64_t>> {};
+
+TEST_P(OracleRandomCube, ModelMatchesOracle) {
+    const CubeVariant& v = kCubeVariants[std::get<0>(GetParam())];
+    const nlohmann::json patch = nlohmann::json::parse(v.patch);
+    for (uint64_t round = 0; round < rounds(); ++round) {
+        const uint64_t first = (std::get<1>(GetParam()) + round * kTests) * kSeedsPerTest;
+        for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed) {
+            std::string problem = compare_one(seed, patch);
+            if (!problem.empty()) ADD_FAILURE() << v.name << ": " << problem;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cube, OracleRandomCube,
+                         testing::Combine(testing::Range<size_t>(0, std::size(kCubeVariants)),
+                                          testing::Range<uint64_t>(0, kTests)),
+                         [](const testing::TestParamInfo<std::tuple<size_t, uint64_t>>& i) {
+                             uint64_t lo = std::get<1>(i.param) * kSeedsPerTest;
+                             return std::string(kCubeVariants[std::get<0>(i.param)].name) + "_seeds_" +
+                                    std::to_string(lo) + "_" + std::to_string(lo + kSeedsPerTest - 1);
+                         });
+
+// The patches take effect: the same seed's program, under each variant's
+// cube; and they leave the program itself alone.
+TEST(RandomProgram, CubeVariantsPatchTheConfig) {
+    const RandomCase plain = random_case(7);
+    for (const CubeVariant& v : kCubeVariants) {
+        const RandomCase rc = random_case(7, nlohmann::json::parse(v.patch));
+        EXPECT_EQ(arch::program_to_json(rc.program), arch::program_to_json(plain.program)) << v.name;
+        EXPECT_EQ(rc.config_json["cube"]["mac_rows"], plain.config_json["cube"]["mac_rows"]) << v.name;
+        const nlohmann::json want = nlohmann::json::parse(v.patch)["cube"];
+        EXPECT_EQ(rc.config_json["cube"]["dataflow"], want["dataflow"]) << v.name;
+        EXPECT_EQ(arch::dataflow_name(rc.config.cube_dataflow), want["dataflow"].get<std::string>()) << v.name;
+    }
+}
+
+// The generator itself: valid programs that use every engine kind, flags and
+// issue cycles (alone and overlapping flag waits).
 TEST(RandomProgram, CoversEveryEngineKindAndFlags) {
     std::map<arch::EngineKind, int> kinds;
-    int waits = 0, blocks_with_deps = 0;
+    int waits = 0, blocks_with_deps = 0, issuing = 0, issuing_and_waiting = 0;
     for (uint64_t seed = 0; seed < kTests * kSeedsPerTest; ++seed) {
         RandomCase rc = random_case(seed);
         EXPECT_NO_THROW(arch::check_program(rc.program, rc.config)) << "seed " << seed;
@@ -138,6 +195,8 @@ TEST(RandomProgram, CoversEveryEngineKindAndFlags) {
                 for (const arch::Command& c : s.commands) {
                     ++kinds[s.engine.kind];
                     waits += int(c.waits.size());
+                    issuing += c.issue_cycles != 0;
+                    issuing_and_waiting += c.issue_cycles != 0 && !c.waits.empty();
                 }
         }
     }
@@ -147,6 +206,8 @@ TEST(RandomProgram, CoversEveryEngineKindAndFlags) {
     EXPECT_GT(kinds[arch::EngineKind::Vector], 100);
     EXPECT_GT(waits, 200);
     EXPECT_GT(blocks_with_deps, 50);
+    EXPECT_GT(issuing, 200);
+    EXPECT_GT(issuing_and_waiting, 50);
 }
 
 }  // namespace

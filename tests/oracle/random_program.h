@@ -1,7 +1,7 @@
 // Random but valid programs and hardware, for comparing the oracle with the
 // SystemC model beyond what the compiler emits: odd sizes, every engine kind,
-// flags between any engines, block dependencies, max_parallel, and
-// configurations far from the default.
+// flags between any engines, issue cycles, block dependencies, max_parallel,
+// and configurations far from the default.
 //
 // Deadlock freedom by construction: commands are generated in one global
 // order (each engine's stream is a subsequence of it), and a command may
@@ -153,6 +153,9 @@ inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
         int s = int(r.range(0, engines.size() - 1));
         arch::Command c = random_command(r, engines[size_t(s)].kind);
         c.tag = uint32_t(r.range(0, 2));
+        // Loop control before some commands (§5), short and long against
+        // the flag waits it overlaps.
+        if (r.chance(35)) c.issue_cycles = uint32_t(r.chance(50) ? r.range(1, 12) : r.range(13, 400));
         // Waits: only on sets made by earlier commands, not yet consumed.
         for (int w = 0, tries = int(r.range(0, 2)); w < tries; ++w) {
             std::vector<arch::FlagId> ok;
@@ -179,10 +182,14 @@ inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
     return b;
 }
 
-inline RandomCase random_case(uint64_t seed) {
+// `cube_patch` (a JSON merge patch, e.g. {"cube": {"dataflow": "ws"}}) is
+// applied to the random configuration without drawing from the generator,
+// so a seed makes the same program under every patch.
+inline RandomCase random_case(uint64_t seed, const nlohmann::json& cube_patch = nlohmann::json::object()) {
     Rng r(seed);
     RandomCase rc;
     rc.config_json = random_config(r);
+    rc.config_json.merge_patch(cube_patch);
     rc.config = arch::config_from_json(rc.config_json, "random config");
     arch::Program& p = rc.program;
     p.source = "random seed " + std::to_string(seed);

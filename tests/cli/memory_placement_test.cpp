@@ -1,0 +1,184 @@
+// On-chip tensors end to end (dsl/buffer_plan.h): models/memory_placement.pto
+// against the same program without placement, and the placement errors.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+nlohmann::json report(const std::string& pto_path) {
+    std::string json = (scratch() / (std::filesystem::path(pto_path).filename().string() + ".json")).string();
+    Outcome o = run("-q --report-json '" + json + "' '" + pto_path + "'");
+    EXPECT_EQ(o.status, 0) << o.err;
+    return nlohmann::json::parse(slurp(json));
+}
+
+const char* kNaive =
+    "import pypto as pypo\n"
+    "x = pypo.input(\"x\", shape=(128, 256), dtype=\"float16\")\n"
+    "w1 = pypo.weight(\"w1\", shape=(256, 256), dtype=\"float16\")\n"
+    "w2 = pypo.weight(\"w2\", shape=(256, 256), dtype=\"float16\")\n"
+    "h = pypo.op.matmul(x, w1)\n"
+    "gate = pypo.op.sigmoid(h)\n"
+    "gated = pypo.op.mul(h, gate)\n"
+    "skip = pypo.op.matmul(x, w2)\n"
+    "pypo.output(\"y\", pypo.op.add(gated, skip))\n";
+
+// Every tensor is 128 x 256 or 256 x 256 float16: 65536 or 131072 bytes.
+//
+// Without placement the tiling is chosen for all four clusters: each
+// matmul is 4 blocks of 128 x 64 (64 x 32 C tiles on 2 x 2 cubes), each
+// reading all of A (65536 B) and its quarter of the weights (32768 B):
+// 4 x 65536 + 131072 = 393216 B read per matmul, 65536 written (two
+// 128 x 128 blocks would read A only twice but leave two clusters idle).
+// sigmoid reads h and writes gate; mul reads h and gate, writes gated; add
+// reads gated and skip, writes y. Read: 393216 + 65536 + 131072 + 393216 +
+// 131072 = 1114112. Written: 5 x 65536 = 327680.
+//
+// With placement the matmuls run on the home cluster alone, in 2 blocks of
+// 128 x 128 (one per 128 columns of the result): the copy reads x once
+// (65536); the matmuls read only
+// their weights (2 x 65536 each), matmul_1 writes h to L1, not DDR; sigmoid
+// reads h from L1; mul reads only gate from DDR. Read: 65536 + 131072 +
+// 65536 + 131072 + 131072 = 524288. Written: gate, gated, skip, y:
+// 4 x 65536 = 262144. Saved: x's eight reads as A panels (less its one
+// copy), h's write and its two reads.
+TEST(MemoryPlacement, OnChipTensorsCutDdrBytes) {
+    nlohmann::json naive = report(write_file("placement_naive.pto", kNaive));
+    nlohmann::json placed = report(std::string(DAVINCI_SOURCE_DIR) + "/models/memory_placement.pto");
+    EXPECT_EQ(naive["ddr_bytes_read"].get<uint64_t>(), 1114112u);
+    EXPECT_EQ(naive["ddr_bytes_written"].get<uint64_t>(), 327680u);
+    EXPECT_EQ(placed["ddr_bytes_read"].get<uint64_t>(), 524288u);
+    EXPECT_EQ(placed["ddr_bytes_written"].get<uint64_t>(), 262144u);
+    // The on-chip reads moved to L1: the vector unit reads h there.
+    EXPECT_EQ(placed["macs"], naive["macs"]);
+    // The copy is an operation of its own, on the DMA engine.
+    EXPECT_EQ(placed["ops"][0]["kind"], "move");
+    EXPECT_EQ(placed["ops"][0]["dma_bytes"].get<uint64_t>(), 65536u);
+}
+
+// Everything that touches an on-chip tensor runs on cluster 0: its cubes
+// do all the placed program's matmul work, the other clusters' none.
+TEST(MemoryPlacement, OnChipWorkRunsOnTheHomeCluster) {
+    nlohmann::json r = report(std::string(DAVINCI_SOURCE_DIR) + "/models/memory_placement.pto");
+    for (const nlohmann::json& u : r["units"])
+        if (u["kind"] == "cube") {
+            EXPECT_EQ(u["macs"].get<uint64_t>() > 0, u["cluster"] == 0) << u;
+        }
+    Outcome o = run("--dump-program models/memory_placement.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    // The region: 128 KiB at the top of the 256 KiB L1, buffer first.
+    EXPECT_NE(o.out.find("tensor l1_buf_1 (128, 256) float16 buffer, in L1 at cluster0 L1:0x20000, 65536 B"),
+              std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("tensor matmul_1 (128, 256) float16 intermediate, in L1 at cluster0 L1:0x30000, 65536 B"),
+              std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("block 0 l1_buf_1 = x: 0 flags, on cluster0"), std::string::npos) << o.out;
+}
+
+Outcome compile_error(const std::string& name, const std::string& text) {
+    return run("--dump-program '" + write_file(name, "import pypto as pypo\n" + text) + "'");
+}
+
+// The documents' own example keeps a 256 x 256 float32 buffer (256 KiB) and
+// a 256 KiB result on chip at once: twice the default L1.
+TEST(MemoryPlacement, OverCapacityNamesTheTensorsAndBytes) {
+    Outcome o = compile_error("over.pto",
+                              "a = pypo.input('a', shape=(256, 256), dtype='float32')\n"
+                              "b = pypo.input('b', shape=(256, 256), dtype='float32')\n"
+                              "buf = pypo.mem.alloc_l1(shape=(256, 256), dtype='float32')\n"
+                              "buf[:] = a\n"
+                              "with pypo.mem.temp_cache() as cache:\n"
+                              "    temp = pypo.op.matmul(buf, b, target='L0')\n"
+                              "    y = pypo.op.relu(temp)\n"
+                              "pypo.output('y', y)\n");
+    EXPECT_EQ(o.status, 2);
+    EXPECT_NE(o.err.find("over.pto:7:12: error: L1 over capacity: 'l1_buf_1' (262144 B), 'matmul_1' (262144 B) are "
+                         "on chip at the same time and need 524288 bytes, a cluster's L1 has 262144\n"),
+              std::string::npos)
+        << o.err;
+}
+
+// Two 160 KiB results kept on chip one after the other: each in its own
+// temp_cache scope they reuse the same L1; held to the end, they overflow.
+TEST(MemoryPlacement, TempCacheFreesForReuse) {
+    const std::string head =
+        "a = pypo.input('a', shape=(320, 256))\n"
+        "w = pypo.weight('w', shape=(256, 256))\n";
+    Outcome scoped = compile_error("scoped.pto", head +
+                                                     "with pypo.mem.temp_cache():\n"
+                                                     "    h = pypo.op.matmul(a, w, target='L1')\n"
+                                                     "    y1 = pypo.op.relu(h)\n"
+                                                     "with pypo.mem.temp_cache():\n"
+                                                     "    g = pypo.op.matmul(a, w, target='L1')\n"
+                                                     "    y2 = pypo.op.relu(g)\n"
+                                                     "pypo.output('y', pypo.op.add(y1, y2))\n");
+    EXPECT_EQ(scoped.status, 0) << scoped.err;
+    EXPECT_NE(scoped.out.find("tensor matmul_1 (320, 256) float16 intermediate, in L1 at cluster0 L1:0x18000, 163840 B"),
+              std::string::npos)
+        << scoped.out;
+    EXPECT_NE(scoped.out.find("tensor matmul_2 (320, 256) float16 intermediate, in L1 at cluster0 L1:0x18000, 163840 B"),
+              std::string::npos)
+        << scoped.out;
+    Outcome held = compile_error("held.pto", head +
+                                                 "h = pypo.op.matmul(a, w, target='L1')\n"
+                                                 "y1 = pypo.op.relu(h)\n"
+                                                 "g = pypo.op.matmul(a, w, target='L1')\n"
+                                                 "y2 = pypo.op.relu(g)\n"
+                                                 "pypo.output('y', pypo.op.add(y1, y2))\n");
+    EXPECT_EQ(held.status, 2);
+    EXPECT_NE(held.err.find("held.pto:6:5: error: L1 over capacity: 'matmul_1' (163840 B), 'matmul_2' (163840 B) are "
+                            "on chip at the same time and need 327680 bytes, a cluster's L1 has 262144\n"),
+              std::string::npos)
+        << held.err;
+}
+
+TEST(MemoryPlacement, UseAfterTheScopeIsAnError) {
+    Outcome o = compile_error("after.pto",
+                              "a = pypo.input('a', shape=(64, 64))\n"
+                              "with pypo.mem.temp_cache() as c:\n"
+                              "    h = pypo.op.matmul(a, a, target='L1')\n"
+                              "y = pypo.op.relu(h)\n"
+                              "pypo.output('y', y)\n");
+    EXPECT_EQ(o.status, 2);
+    EXPECT_NE(o.err.find("after.pto:5:5: error: tensor 'matmul_1' in L1 was freed at the end of temp_cache scope 'c' "
+                         "(3:6)\n"),
+              std::string::npos)
+        << o.err;
+}
+
+TEST(MemoryPlacement, UnsupportedUsesAreCompileErrors) {
+    Outcome softmax = compile_error("softmax.pto",
+                                    "a = pypo.input('a', shape=(64, 64))\n"
+                                    "h = pypo.op.matmul(a, a, target='L1')\n"
+                                    "pypo.output('y', pypo.op.softmax(h))\n");
+    EXPECT_EQ(softmax.status, 2);
+    EXPECT_NE(softmax.err.find("softmax.pto:4:18: error: softmax reading 'matmul_1' in L1 is not lowered yet: on-chip "
+                               "tensors are used by copies, matmul, element-wise operations and cast\n"),
+              std::string::npos)
+        << softmax.err;
+    Outcome output = compile_error("output.pto",
+                                   "a = pypo.input('a', shape=(64, 64))\n"
+                                   "pypo.output('y', pypo.op.matmul(a, a, target='L1'))\n");
+    EXPECT_EQ(output.status, 2);
+    EXPECT_NE(output.err.find("error: tensor 'y' is a program output: it must be in DDR, not L1\n"), std::string::npos)
+        << output.err;
+    Outcome twice = compile_error("twice.pto",
+                                  "a = pypo.input('a', shape=(64, 64))\n"
+                                  "buf = pypo.mem.alloc_l1(shape=(64, 64))\n"
+                                  "buf[:] = a\n"
+                                  "buf[:] = a\n"
+                                  "pypo.output('y', pypo.op.relu(buf))\n");
+    EXPECT_EQ(twice.status, 2);
+    EXPECT_NE(twice.err.find("twice.pto:5:1: error: buffer 'l1_buf_1' is already written at 4:1: a buffer is "
+                             "written once (use another pypo.mem.alloc_l1)\n"),
+              std::string::npos)
+        << twice.err;
+}
+
+}  // namespace
