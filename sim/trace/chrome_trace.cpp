@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/trace/bytes_in_flight.h"
 #include "sim/trace/occupancy.h"
 #include "sim/trace/timed_commands.h"
 
@@ -188,35 +189,14 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
     event(out, first_event, metadata("process_name", 0, 0, "chip"));
     event(out, first_event,
           {{"name", "process_sort_index"}, {"ph", "M"}, {"pid", 0}, {"tid", 0}, {"args", {{"sort_index", -1}}}});
-    struct Delta {
-        uint32_t link;  // 0 = DDR, 1 + k = cluster k's L1 port
-        uint64_t cycle;
-        int64_t bytes;
-    };
-    std::vector<Delta> deltas;
-    for (const TimedCommand& t : cmds) {
-        if (!t.cmd || t.cmd->op != arch::Opcode::Dma) continue;
-        uint32_t link = t.rec.engine.kind == arch::EngineKind::ClusterDma ? 0 : 1 + t.rec.cluster;
-        deltas.push_back({link, t.rec.start, int64_t(t.cmd->dma.bytes())});
-        deltas.push_back({link, t.rec.end, -int64_t(t.cmd->dma.bytes())});
-    }
-    std::sort(deltas.begin(), deltas.end(),
-              [](const Delta& a, const Delta& b) { return std::tie(a.link, a.cycle) < std::tie(b.link, b.cycle); });
-    int64_t level = 0;
-    uint32_t current = ~0u;
-    for (size_t i = 0; i < deltas.size();) {
-        uint32_t link = deltas[i].link;
-        uint64_t cycle = deltas[i].cycle;
-        int64_t delta = 0;
-        for (; i < deltas.size() && deltas[i].link == link && deltas[i].cycle == cycle; ++i) delta += deltas[i].bytes;
-        if (link != current) current = link, level = 0;
-        if (delta == 0) continue;
-        level += delta;
-        out << ",\n{\"name\":\"" << (current == 0 ? "DDR" : "L1 port") << " bytes in flight\",\"ph\":\"C\",\"pid\":"
-            << current << ",\"tid\":0,\"ts\":";
-        micros(out, cycle, c.clock_ghz);
-        out << ",\"args\":{\"bytes\":" << uint64_t(level) << "}}";
-    }
+    const std::vector<StepSeries> in_flight = link_bytes_in_flight(c, cmds);
+    for (size_t link = 0; link < in_flight.size(); ++link)
+        for (const Step& s : in_flight[link]) {
+            out << ",\n{\"name\":\"" << (link == 0 ? "DDR" : "L1 port") << " bytes in flight\",\"ph\":\"C\",\"pid\":"
+                << link << ",\"tid\":0,\"ts\":";
+            micros(out, s.cycle, c.clock_ghz);
+            out << ",\"args\":{\"bytes\":" << uint64_t(s.value) << "}}";
+        }
 
     // Counters: the live bytes in each cluster's L1 (sim/trace/occupancy.h).
     const std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, cmds);

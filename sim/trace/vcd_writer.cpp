@@ -5,6 +5,7 @@
 #include <utility>
 #include <tuple>
 
+#include "sim/trace/bytes_in_flight.h"
 #include "sim/trace/flag_tokens.h"
 #include "sim/trace/occupancy.h"
 #include "sim/trace/timed_commands.h"
@@ -152,7 +153,6 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
     // Engine signals from each command's start and end; links from the
     // bytes of the DMA commands in flight.
     std::vector<std::vector<Change>> changes(sig.size());
-    std::vector<std::vector<std::pair<uint64_t, int64_t>>> link_deltas(sig.size());
     for (const TimedCommand& t : cmds) {
         const CommandRecord& r = t.rec;
         auto it = engine_base.find({r.cluster, arch::engine_order(r.engine)});
@@ -168,18 +168,14 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
         changes[base + 1].push_back({r.end, 0, 0});
         if (r.index == 0) changes[base + 2].push_back({r.start, 1, length});
         changes[base + 2].push_back({r.end, 0, length - int64_t(r.index) - 1});
-        if (t.cmd && t.cmd->op == arch::Opcode::Dma) {
-            size_t link = r.engine.kind == arch::EngineKind::ClusterDma ? ddr : l1 + r.cluster;
-            int64_t bytes = int64_t(t.cmd->dma.bytes());
-            link_deltas[link].push_back({r.start, bytes});
-            link_deltas[link].push_back({r.end, -bytes});
-        }
     }
     for (size_t i = 0; i < sig.size(); ++i) {
         if (!changes[i].empty()) sig[i].steps = fold(changes[i]);
-        if (!link_deltas[i].empty()) sig[i].steps = steps_from_deltas(std::move(link_deltas[i]));
         std::vector<Change>().swap(changes[i]);
     }
+    std::vector<StepSeries> in_flight = link_bytes_in_flight(c, cmds);
+    sig[ddr].steps = std::move(in_flight[0]);
+    for (int64_t cl = 0; cl < c.clusters; ++cl) sig[l1 + size_t(cl)].steps = std::move(in_flight[size_t(1 + cl)]);
 
     out << "$version davinci-sim $end\n$timescale 1 ns $end\n";
     // Scopes nest by the dotted path: leave only what differs, enter the rest.

@@ -1,0 +1,22 @@
+#include "sim/trace/bytes_in_flight.h"
+
+#include <utility>
+
+namespace trace {
+
+std::vector<StepSeries> link_bytes_in_flight(const arch::Config& c, const std::vector<TimedCommand>& cmds) {
+    std::vector<std::vector<std::pair<uint64_t, int64_t>>> deltas(size_t(1 + c.clusters));
+    for (const TimedCommand& t : cmds) {
+        if (!t.cmd || t.cmd->op != arch::Opcode::Dma) continue;
+        size_t link = t.rec.engine.kind == arch::EngineKind::ClusterDma ? 0 : 1 + size_t(t.rec.cluster);
+        if (link >= deltas.size()) continue;
+        const int64_t bytes = int64_t(t.cmd->dma.bytes());
+        deltas[link].push_back({t.rec.start, bytes});
+        deltas[link].push_back({t.rec.end, -bytes});
+    }
+    std::vector<StepSeries> out;
+    for (auto& d : deltas) out.push_back(steps_from_deltas(std::move(d)));
+    return out;
+}
+
+}  // namespace trace

@@ -1,0 +1,18 @@
+// The bytes in flight on each link over time: the DMA commands crossing it
+// that have started and not ended (a command's bytes count from its start
+// to its end). Drawn by the VCD writer and the Chrome trace.
+#pragma once
+
+#include <vector>
+
+#include "sim/arch/config.h"
+#include "sim/trace/step_series.h"
+#include "sim/trace/timed_commands.h"
+
+namespace trace {
+
+// Index 0: the DDR channel (cluster DMA engines); 1 + k: cluster k's L1
+// port (its cube DMA engines). One entry per link of `c`.
+std::vector<StepSeries> link_bytes_in_flight(const arch::Config& c, const std::vector<TimedCommand>& cmds);
+
+}  // namespace trace
