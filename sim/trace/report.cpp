@@ -1,7 +1,6 @@
 #include "sim/trace/report.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <map>
 
@@ -109,8 +108,14 @@ uint64_t format_conversions(const RunStats& s) {
     return uint64_t(std::count_if(s.ops.begin(), s.ops.end(), [](const OpStats& o) { return o.kind == "format_convert"; }));
 }
 
-std::vector<std::pair<const char*, const LevelTraffic*>> levels(const RunStats& s) {
-    return {{"DDR", &s.memory.ddr}, {"L1", &s.memory.l1}, {"L0", &s.memory.l0}};
+// The memory levels as the text report (label) and the JSON report (key) name them.
+struct Level {
+    const char* label;
+    const char* key;
+    const LevelTraffic* traffic;
+};
+std::vector<Level> levels(const RunStats& s) {
+    return {{"DDR", "ddr", &s.memory.ddr}, {"L1", "l1", &s.memory.l1}, {"L0", "l0", &s.memory.l0}};
 }
 
 // Operations that ran, longest first when there are too many to list.
@@ -238,10 +243,10 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     }
 
     o += "\nmemory             bytes read        bytes written\n";
-    for (const auto& [name, level] : levels(s)) {
+    for (const Level& l : levels(s)) {
         char line[200];
-        std::snprintf(line, sizeof line, "  %-16s %-17s %s\n", name, grouped(level->read).c_str(),
-                      grouped(level->written).c_str());
+        std::snprintf(line, sizeof line, "  %-16s %-17s %s\n", l.label, grouped(l.traffic->read).c_str(),
+                      grouped(l.traffic->written).c_str());
         o += line;
     }
 
@@ -277,11 +282,7 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     j["ddr_bytes_written"] = s.ddr_bytes_written;
     j["format_conversions"] = format_conversions(s);
     json memory = json::object();
-    for (const auto& [name, level] : levels(s)) {
-        std::string key = name;
-        std::transform(key.begin(), key.end(), key.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
-        memory[key] = {{"read", level->read}, {"written", level->written}};
-    }
+    for (const Level& l : levels(s)) memory[l.key] = {{"read", l.traffic->read}, {"written", l.traffic->written}};
     j["memory"] = memory;
     json units = json::array();
     for (const UnitStats& u : s.units) {
