@@ -129,24 +129,34 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
             for (int64_t s = 0; s < steps; ++s) {
                 const GemmPanel p = panel(s);
                 const uint64_t l1_b = L.l1_b[size_t(s % buffers)];
-                arch::Command a = load_a_panels ? dma_command(op.a->load_panel(p, t), tag_a_l1) : arch::Command{};
-                arch::Command b = dma_command(
-                    op.b_on_chip ? arch::DmaArgs{}
-                    : op.b_transposed
-                        ? copy2d(Space::DDR, op.b_addr + uint64_t((col0 * op.K + p.k0) * e), uint64_t(op.K * e),
-                                 Space::L1, l1_b, uint64_t(t.kb * e), cols, p.kb * e)
-                        : copy2d(Space::DDR, op.b_addr + uint64_t((p.k0 * op.N + col0) * e), uint64_t(op.N * e),
-                                 Space::L1, l1_b, uint64_t(t.block_cols() * e), p.kb, cols * e),
-                    tag_b_l1);
-                for (const CubeWork& w : cubes) {
-                    if (s >= buffers) a.waits.push_back(w.a_free), b.waits.push_back(w.b_free);
-                    a.sets.push_back(w.a_ready), b.sets.push_back(w.b_ready);
-                }
+                // Each load waits for every cube to release panel s - buffers
+                // and tells every cube it has arrived.
+                auto panel_load = [&](const arch::DmaArgs& d, uint32_t tag, FlagId CubeWork::*free,
+                                      FlagId CubeWork::*ready) {
+                    arch::Command cmd = dma_command(d, tag);
+                    for (const CubeWork& w : cubes) {
+                        if (s >= buffers) cmd.waits.push_back(w.*free);
+                        cmd.sets.push_back(w.*ready);
+                    }
+                    return cmd;
+                };
                 // The first command of each engine's step pays the loop issue.
-                a.issue_cycles = loop_issue(s);
-                if (load_b != load_a || !load_a_panels) b.issue_cycles = loop_issue(s);
-                if (load_a_panels) block.stream(load_a).push_back(std::move(a));
-                if (load_b_panels) block.stream(load_b).push_back(std::move(b));
+                if (load_a_panels) {
+                    arch::Command a = panel_load(op.a->load_panel(p, t), tag_a_l1, &CubeWork::a_free, &CubeWork::a_ready);
+                    a.issue_cycles = loop_issue(s);
+                    block.stream(load_a).push_back(std::move(a));
+                }
+                if (load_b_panels) {
+                    arch::Command b = panel_load(
+                        op.b_transposed
+                            ? copy2d(Space::DDR, op.b_addr + uint64_t((col0 * op.K + p.k0) * e), uint64_t(op.K * e),
+                                     Space::L1, l1_b, uint64_t(t.kb * e), cols, p.kb * e)
+                            : copy2d(Space::DDR, op.b_addr + uint64_t((p.k0 * op.N + col0) * e), uint64_t(op.N * e),
+                                     Space::L1, l1_b, uint64_t(t.block_cols() * e), p.kb, cols * e),
+                        tag_b_l1, &CubeWork::b_free, &CubeWork::b_ready);
+                    if (load_b != load_a || !load_a_panels) b.issue_cycles = loop_issue(s);
+                    block.stream(load_b).push_back(std::move(b));
+                }
             }
 
             for (const CubeWork& w : cubes) {
