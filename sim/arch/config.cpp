@@ -3,15 +3,14 @@
 // there and nothing here.
 #include "sim/arch/config.h"
 
+#include "sim/arch/json_text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <limits>
 #include <sstream>
-#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -42,50 +41,68 @@ using nlohmann::json;
 // of DDR, cycles of a transfer) stays far from 64-bit overflow.
 constexpr int64_t kMaxInteger = (int64_t{1} << 31) - 1;
 
-bool too_large(const json& v) {
-    return (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(kMaxInteger)) ||
-           (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() > kMaxInteger);
+bool too_large(const json& v, int64_t max) {
+    return (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(max)) ||
+           (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() > max);
 }
 
 // A float such as 4.0 is refused, not truncated: a count or size written as
 // a float is more likely a mistake than an intent.
-bool read_integer(const json& v, int64_t min, int64_t& out) {
-    if (too_large(v)) return false;
-    if (v.is_number_unsigned()) {
-        // Above INT64_MAX it cannot be stored; such a value is nonsense anyway.
-        const auto u = v.get<uint64_t>();
-        if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return false;
-        out = static_cast<int64_t>(u);
-    } else if (v.is_number_integer()) {
-        out = v.get<int64_t>();
-    } else {
-        return false;
-    }
+bool read_integer(const json& v, int64_t min, int64_t max, int64_t& out) {
+    if (!v.is_number_integer() || too_large(v, max)) return false;
+    out = v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
     return out >= min;
 }
 
 // One type per kind of the .def list, named like the kind so the X-macro can
 // name it directly. read() returns false for a wrong type or an out-of-range
-// value; the caller turns that into a message built from `expected`.
+// value; the caller turns that into a message built from `expected`, or,
+// for an integer above `max`, "is too large (at most MAX)".
 struct PositiveInt {
     static constexpr const char* kind = "positive integer";
     static constexpr const char* expected = "a positive integer";
-    static bool read(const json& v, int64_t& out) { return read_integer(v, 1, out); }
+    static constexpr int64_t max = kMaxInteger;
+    static bool read(const json& v, int64_t& out) { return read_integer(v, 1, max, out); }
 };
 
 struct NonNegativeInt {
     static constexpr const char* kind = "non-negative integer";
     static constexpr const char* expected = "a non-negative integer";
-    static bool read(const json& v, int64_t& out) { return read_integer(v, 0, out); }
+    static constexpr int64_t max = kMaxInteger;
+    static bool read(const json& v, int64_t& out) { return read_integer(v, 0, max, out); }
 };
 
-struct PositiveReal {
-    static constexpr const char* kind = "positive number";
-    static constexpr const char* expected = "a positive number";
+// Counts of simulated units and MAC-array dimensions. Each unit is SystemC
+// modules and a thread, and the compiler tiles by the array's dimensions:
+// beyond a thousand, a value is a typo, and it would exhaust memory (65,536
+// cubes abort with bad_alloc) or overflow the tile arithmetic long before
+// it said anything useful.
+struct UnitCount {
+    static constexpr const char* kind = "integer 1..1024";
+    static constexpr const char* expected = "an integer from 1 to 1024";
+    static constexpr int64_t max = 1024;
+    static bool read(const json& v, int64_t& out) { return read_integer(v, 1, max, out); }
+};
+
+// On-chip buffer sizes in KiB: up to 1 GiB, a thousand times any real L1,
+// so that a TB-sized L1 (a units mistake) is refused rather than simulated.
+struct BufferKib {
+    static constexpr const char* kind = "integer 1..1048576";
+    static constexpr const char* expected = "an integer from 1 to 1048576";
+    static constexpr int64_t max = int64_t{1} << 20;
+    static bool read(const json& v, int64_t& out) { return read_integer(v, 1, max, out); }
+};
+
+// The clock only converts cycles to seconds; the bounds keep that finite
+// and meaningful (1 MHz to 1 THz).
+struct ClockGhz {
+    static constexpr const char* kind = "number 0.001..1000";
+    static constexpr const char* expected = "a number from 0.001 to 1000";
+    static constexpr int64_t max = 0;  // not an integer kind
     static bool read(const json& v, double& out) {
         if (!v.is_number()) return false;  // booleans are not numbers in nlohmann
         const double d = v.get<double>();
-        if (!(d > 0) || !std::isfinite(d)) return false;
+        if (!(d >= 0.001 && d <= 1000)) return false;  // also refuses NaN
         out = d;
         return true;
     }
@@ -96,6 +113,7 @@ struct PositiveReal {
 struct DataflowChoice {
     static constexpr const char* kind = "fractal|os|ws|is";
     static constexpr const char* expected = "one of fractal, os, ws, is";
+    static constexpr int64_t max = 0;  // not an integer kind
     static bool read(const json& v, Dataflow& out) {
         if (!v.is_string()) return false;
         for (Dataflow d : kDataflows)
@@ -116,13 +134,14 @@ struct ParamSpec {
     const char* expected;
     const char* unit;
     const char* description;
+    int64_t max;  // an integer kind's largest value, else 0
     bool (*read)(const json& value, Config& c);
     json (*write)(const Config& c);
 };
 
 const ParamSpec kParams[] = {
 #define X(kind_, member, path_, unit_, def, desc)                                  \
-    {path_, kind_::kind, kind_::expected, unit_, desc,                              \
+    {path_, kind_::kind, kind_::expected, unit_, desc, kind_::max,                  \
      [](const json& v, Config& c) { return kind_::read(v, c.member); },            \
      [](const Config& c) { return json(c.member); }},
 #include "sim/arch/config_params.def"
@@ -236,9 +255,9 @@ void apply_object(const json& object, const std::string& prefix, std::size_t dep
         const bool plain_key = key.find('.') == std::string::npos;
         if (const ParamSpec* p = plain_key ? find_param(path) : nullptr) {
             if (!p->read(value, c)) {
-                if (too_large(value) && std::string(p->kind).find("integer") != std::string::npos)
+                if (p->max > 0 && too_large(value, p->max))
                     fail(origin, path + ": " + compact(value) + " is too large (at most " +
-                                     std::to_string(kMaxInteger) + ")");
+                                     std::to_string(p->max) + ")");
                 fail(origin, path + ": expected " + p->expected + ", got " + compact(value));
             }
         } else if (plain_key && is_section(path)) {
@@ -255,68 +274,29 @@ void apply_object(const json& object, const std::string& prefix, std::size_t dep
     }
 }
 
-// Line and column (1-based) of the byte nlohmann stopped at. `byte` counts the
-// characters read, so the offending one is at index byte-1; past the end it
-// points just after the last character.
-std::string line_col(const std::string& text, std::size_t byte) {
-    const std::size_t at = std::min(byte - 1, text.size());
-    std::size_t line = 1, line_start = 0;
-    for (std::size_t i = 0; i < at; ++i)
-        if (text[i] == '\n') {
-            ++line;
-            line_start = i + 1;
-        }
-    return std::to_string(line) + ":" + std::to_string(at - line_start + 1);
-}
-
-// nlohmann's message without "[json.exception.parse_error.101] " and
-// "parse error at line 1, column 2: " (we print our own position).
-std::string short_reason(std::string msg) {
-    if (!msg.empty() && msg[0] == '[') {
-        const auto close = msg.find("] ");
-        if (close != std::string::npos) msg.erase(0, close + 2);
-    }
-    if (msg.compare(0, 11, "parse error") == 0) {
-        const auto colon = msg.find(": ");
-        if (colon != std::string::npos) msg.erase(0, colon + 2);
-    }
-    std::replace(msg.begin(), msg.end(), '\n', ' ');
-    return msg;
-}
-
-// Re-parses a text known to be bad, only to learn where: parse errors carry a
-// byte position, but a number overflow (out_of_range.406) is thrown without
-// one, while the SAX interface reports a position for both.
-struct ErrorLocator : json::json_sax_t {
-    std::size_t byte = 0;
-    std::string what;
-
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-    bool parse_error(std::size_t position, const std::string&,
-                     const json::exception& ex) override {
-        byte = position;
-        what = ex.what();
-        return false;
-    }
-};
-
 std::string describe_default(const ParamSpec& p, const Config& defaults) {
     const std::string value = p.write(defaults).dump();
     std::string unit = p.unit;
     // "1 cycle", not "1 cycles": units are declared in the plural.
     if (value == "1" && !unit.empty() && unit.back() == 's') unit.pop_back();
     return unit.empty() ? value : value + " " + unit;
+}
+
+// Every engine (a cube, its DMA engine, a cluster DMA engine, a vector
+// unit) is a SystemC thread with its own stack, two memory mappings each;
+// Linux allows 65,530 mappings per process by default, and 256 clusters of
+// 64 cubes abort in SystemC's stack setup. 16,384 engines (1024 clusters of
+// 7 cubes, measured: 4 s, 140 MB for gemm_256) leaves room to spare.
+constexpr int64_t kMaxEngines = 16384;
+
+void check_engine_total(const Config& c, const std::string& origin) {
+    const int64_t engines = c.clusters * (2 * c.cubes_per_cluster + c.dma_engines + c.vector_units);
+    if (engines > kMaxEngines)
+        fail(origin, "chip.clusters x (2 x cluster.cubes + cluster.dma_engines + cluster.vector_units) = " +
+                         std::to_string(c.clusters) + " x (2 x " + std::to_string(c.cubes_per_cluster) + " + " +
+                         std::to_string(c.dma_engines) + " + " + std::to_string(c.vector_units) + ") = " +
+                         std::to_string(engines) + " engines, at most " + std::to_string(kMaxEngines) +
+                         " (each is a simulated thread)");
 }
 
 }  // namespace
@@ -339,32 +319,26 @@ Config config_from_json(const json& j, const std::string& origin) {
         fail(origin, "expected a JSON object at the top level, got " + compact(j));
     Config c = default_config();
     apply_object(j, "", 1, c, origin);
+    check_engine_total(c, origin);
     return c;
 }
 
-Config load_config_file(const std::string& path) {
-    std::error_code ec;
-    std::ifstream in;
-    // A directory opens fine as an ifstream on Linux and then reads nothing.
-    if (!std::filesystem::is_directory(path, ec)) in.open(path, std::ios::binary);
-    if (!in.is_open()) throw ConfigError(path + ": cannot open file");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw ConfigError(path + ": cannot open file");
-    const std::string text = buffer.str();
-
-    json j;
+Config config_from_text(const std::string& text, const std::string& origin) {
     try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        ErrorLocator locator;
-        json::sax_parse(text, &locator);
-        const std::string where =
-            locator.byte > 0 ? path + ":" + line_col(text, locator.byte) : path;
-        const std::string reason = locator.what.empty() ? e.what() : locator.what;
-        throw ConfigError(where + ": invalid JSON: " + short_reason(reason));
+        return config_from_json(parse_json_text(text, origin), origin);
+    } catch (const JsonTextError& e) {
+        throw ConfigError(e.what());
     }
-    return config_from_json(j, path);
+}
+
+Config load_config_file(const std::string& path) {
+    std::string text;
+    try {
+        text = read_json_file(path);
+    } catch (const JsonTextError& e) {
+        throw ConfigError(e.what());
+    }
+    return config_from_text(text, path);
 }
 
 json config_to_json(const Config& c) {

@@ -23,7 +23,9 @@ struct Config {
 #define X(kind, member, path, unit, def, desc) kind##_t member = def;
     using PositiveInt_t = int64_t;
     using NonNegativeInt_t = int64_t;
-    using PositiveReal_t = double;
+    using UnitCount_t = int64_t;
+    using BufferKib_t = int64_t;
+    using ClockGhz_t = double;
     using DataflowChoice_t = Dataflow;
 #include "sim/arch/config_params.def"
 #undef X
@@ -64,6 +66,9 @@ Config default_config();
 // Parses and validates. `origin` names the source in messages (a file path).
 // Every key is optional: a missing key keeps its default.
 Config config_from_json(const nlohmann::json& j, const std::string& origin);
+// The text of a config file (duplicate keys are refused; syntax errors are
+// located as ORIGIN:LINE:COL).
+Config config_from_text(const std::string& text, const std::string& origin);
 Config load_config_file(const std::string& path);
 
 // Nested JSON with every parameter (nlohmann orders keys alphabetically).

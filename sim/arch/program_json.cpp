@@ -1,5 +1,7 @@
 #include "sim/arch/program_json.h"
 
+#include "sim/arch/json_text.h"
+
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -350,17 +352,6 @@ TensorPlacement read_tensor(const Reader& r, const json& v, const std::string& p
     return t;
 }
 
-// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
-std::string short_reason(std::string msg) {
-    if (!msg.empty() && msg[0] == '[') {
-        const auto close = msg.find("] ");
-        if (close != std::string::npos) msg.erase(0, close + 2);
-    }
-    for (char& ch : msg)
-        if (ch == '\n') ch = ' ';
-    return msg;
-}
-
 }  // namespace
 
 json program_to_json(const Program& p) {
@@ -461,21 +452,24 @@ Program program_from_json(const json& j, const std::string& origin) {
     return p;
 }
 
-Program load_program_file(const std::string& path) {
-    std::error_code ec;
-    std::ifstream in;
-    // A directory opens fine as an ifstream on Linux and then reads nothing.
-    if (!std::filesystem::is_directory(path, ec)) in.open(path, std::ios::binary);
-    if (!in.is_open()) throw ProgramError(path + ": cannot open file");
-    std::ostringstream text;
-    text << in.rdbuf();
+Program program_from_text(const std::string& text, const std::string& origin) {
     json j;
     try {
-        j = json::parse(text.str());
-    } catch (const json::exception& e) {
-        throw ProgramError(path + ": invalid JSON: " + short_reason(e.what()));
+        j = parse_json_text(text, origin);
+    } catch (const JsonTextError& e) {
+        throw ProgramError(e.what());
     }
-    return program_from_json(j, path);
+    return program_from_json(j, origin);
+}
+
+Program load_program_file(const std::string& path) {
+    std::string text;
+    try {
+        text = read_json_file(path);
+    } catch (const JsonTextError& e) {
+        throw ProgramError(e.what());
+    }
+    return program_from_text(text, path);
 }
 
 }  // namespace arch

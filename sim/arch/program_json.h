@@ -36,8 +36,13 @@ nlohmann::json program_to_json(const Program& p);
 // against the hardware.
 Program program_from_json(const nlohmann::json& j, const std::string& origin);
 
-// Reads and parses a file; ProgramError "PATH: cannot open file" or
-// "PATH: invalid JSON: ..." for a file that is not JSON.
+// Parses the text of a program file: ProgramError "ORIGIN:LINE:COL: invalid
+// JSON: ..." for text that is not JSON, "ORIGIN: PATH: duplicate key ..."
+// for a key given twice in one object.
+Program program_from_text(const std::string& text, const std::string& origin);
+
+// Reads and parses a file; ProgramError "PATH: cannot open file" for a
+// missing file or a directory.
 Program load_program_file(const std::string& path);
 
 }  // namespace arch

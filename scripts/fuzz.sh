@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz) with Debian's clang into
+# build-fuzz/ and runs each for SECONDS (default 60), one after the other:
+#   frontend      arbitrary bytes as a .pto program: lex, parse, elaborate
+#   config        arbitrary bytes as a hardware config (JSON)
+#   program_json  arbitrary bytes as a --program-json command program
+# Seeds: models/, configs/, tests/dsl/invalid and tests/fuzz/regressions;
+# the corpus grows in build-fuzz/corpus/ across runs. A crash, hang (over
+# 10 s for one input), leak or sanitizer report stops with status 1 and
+# leaves the input in build-fuzz/artifacts/; add it to
+# tests/fuzz/regressions/NAME/ with the fix, where ctest replays it.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+seconds=${1:-60}
+if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds == 0)); then
+  echo "usage: scripts/fuzz.sh [SECONDS]   (seconds per target, default 60)" >&2
+  exit 2
+fi
+
+# The project's own packages (and its Release build), then the fuzzing
+# compiler: clang and its runtime libraries (libFuzzer, ASan, UBSan).
+"$here/scripts/bootstrap.sh"
+missing=()
+for p in clang libclang-rt-14-dev; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "fuzz: installing ${missing[*]}" >&2
+  sudo=; [[ $(id -u) -ne 0 ]] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+targets=(frontend config program_json)
+cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DDAVINCI_FUZZ=ON >/dev/null
+cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
+
+seeds_frontend=(models tests/dsl/invalid tests/fuzz/regressions/frontend)
+seeds_config=(configs tests/fuzz/regressions/config)
+seeds_program_json=(tests/fuzz/seeds/program_json tests/fuzz/regressions/program_json)
+
+status=0
+summary=()
+for t in "${targets[@]}"; do
+  corpus=build-fuzz/corpus/$t
+  artifacts=build-fuzz/artifacts/$t/
+  mkdir -p "$corpus" "$artifacts"
+  seeds_var="seeds_${t}[@]"
+  dict=()
+  [[ -f tests/fuzz/$t.dict ]] && dict=(-dict="tests/fuzz/$t.dict")
+  log=build-fuzz/$t.log
+  echo "fuzz: $t for ${seconds}s (log: $log)" >&2
+  # The first directory receives new inputs; the others are only read.
+  if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+     "build-fuzz/tests/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+       -print_final_stats=1 -artifact_prefix="$artifacts" "${dict[@]}" "$corpus" "${!seeds_var}" >"$log" 2>&1; then
+    result=ok
+  else
+    result=FAILED
+    status=1
+    tail -n 40 "$log" >&2
+  fi
+  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+  last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+  cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo '?')
+  ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo '?')
+  summary+=("$(printf '%-13s %-6s executions %-9s cov %-6s ft %-6s corpus %s' "$t" "$result" "$execs" "$cov" "$ft" "$(ls "$corpus" | wc -l)")")
+done
+printf 'fuzz: %s\n' "${summary[@]}"
+exit $status
