@@ -79,7 +79,7 @@ struct NonNegativeInt {
 // it said anything useful.
 struct UnitCount {
     static constexpr const char* kind = "integer 1..1024";
-    static constexpr const char* expected = "an integer from 1 to 1024";
+    static constexpr const char* expected = "a positive integer";  // above 1024: "is too large"
     static constexpr int64_t max = 1024;
     static bool read(const json& v, int64_t& out) { return read_integer(v, 1, max, out); }
 };
@@ -88,7 +88,7 @@ struct UnitCount {
 // so that a TB-sized L1 (a units mistake) is refused rather than simulated.
 struct BufferKib {
     static constexpr const char* kind = "integer 1..1048576";
-    static constexpr const char* expected = "an integer from 1 to 1048576";
+    static constexpr const char* expected = "a positive integer";  // above 2^20: "is too large"
     static constexpr int64_t max = int64_t{1} << 20;
     static bool read(const json& v, int64_t& out) { return read_integer(v, 1, max, out); }
 };

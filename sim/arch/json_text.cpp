@@ -28,6 +28,36 @@ std::string line_col(const std::string& text, std::size_t byte) {
     return std::to_string(line) + ":" + std::to_string(at - line_start + 1);
 }
 
+// Length of the well-formed UTF-8 sequence at s[i] (1-4), or 0 if there is none.
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
+    return n;
+}
+
+// nlohmann quotes the bytes it read last, which in a bad file may be control
+// characters or broken UTF-8: a message must print cleanly on any
+// terminal, so those are written as <FF>.
+std::string printable(const std::string& s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t n = utf8_length(s, i);
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (n == 0 || b < 0x20 || b == 0x7F) {
+            static const char* const hex = "0123456789ABCDEF";
+            out += {'<', hex[b >> 4], hex[b & 0xF], '>'};
+            ++i;
+        } else {
+            out.append(s, i, n);
+            i += n;
+        }
+    }
+    return out;
+}
+
 // nlohmann's message without "[json.exception.parse_error.101] " and
 // "parse error at line 1, column 2: " (we print our own position).
 std::string short_reason(std::string msg) {
@@ -40,7 +70,7 @@ std::string short_reason(std::string msg) {
         if (colon != std::string::npos) msg.erase(0, colon + 2);
     }
     std::replace(msg.begin(), msg.end(), '\n', ' ');
-    return msg;
+    return printable(msg);
 }
 
 // Re-parses a text known to be bad, only to learn where: parse errors carry a
@@ -128,7 +158,7 @@ json parse_json_text(const std::string& text, const std::string& origin) {
     try {
         return json::parse(text, KeyTracker());
     } catch (const DuplicateKey& d) {
-        throw JsonTextError(origin + ": " + d.path + ": duplicate key (given twice in one object)");
+        throw JsonTextError(origin + ": " + printable(d.path) + ": duplicate key (given twice in one object)");
     } catch (const json::exception& e) {
         ErrorLocator locator;
         json::sax_parse(text, &locator);

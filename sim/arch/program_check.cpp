@@ -1,5 +1,7 @@
 #include "sim/arch/program_check.h"
 
+#include "sim/arch/wait_cycle.h"
+
 #include <string>
 #include <vector>
 
@@ -210,6 +212,8 @@ void check_program(const Program& p, const Config& c) {
             if (waits[f] > sets[f])
                 fail({b, nullptr, 0}, "flag f" + std::to_string(f) + " is waited on " + std::to_string(waits[f]) +
                                           " times but set only " + std::to_string(sets[f]) + " times");
+        const std::string cycle = find_wait_cycle(blk);
+        if (!cycle.empty()) fail({b, nullptr, 0}, "its flag waits form a cycle, so it can never finish: " + cycle);
     }
 }
 

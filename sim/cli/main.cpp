@@ -43,6 +43,7 @@ namespace {
 
 constexpr int kExitUsage = 2;    // bad command line, program or config
 constexpr int kExitFailure = 1;  // the simulation itself failed
+constexpr int kExitCycleLimit = 3;  // --max-cycles stopped an unfinished run
 
 struct Options {
     std::string program;
@@ -62,6 +63,7 @@ struct Options {
     bool dump_graph = false;
     bool dump_program = false;
     bool quiet = false;
+    uint64_t max_cycles = 0;  // 0: no bound
 };
 
 const char* kUsage =
@@ -106,6 +108,8 @@ po::options_description visible_options() {
          "write a profile (JSON, traces/README.md): utilization heatmap, link bandwidth, task graph, critical path")
         ("timing-csv", po::value<std::string>()->value_name("FILE"),
          "write every command's start and end cycle to FILE (CSV)")
+        ("max-cycles", po::value<std::string>()->value_name("N"),
+         "stop a run that has not finished by cycle N (exit status 3, no report or traces)")
         ("quiet,q", "do not print the text report");
     return o;
 }
@@ -115,13 +119,38 @@ int usage_error(const std::string& message) {
     return kExitUsage;
 }
 
-// Output paths are checked before a possibly long simulation, not after.
-bool writable(const std::string& option, const std::string& path) {
-    std::string dir = std::filesystem::path(path).parent_path().string();
-    if (dir.empty()) dir = ".";
-    if (::access(dir.c_str(), W_OK) == 0) return true;
-    std::cerr << "davinci-sim: error: --" << option << ": cannot write " << path << ": " << std::strerror(errno) << "\n";
-    return false;
+// Output paths are checked before a possibly long simulation, not after:
+// each file is later written beside its target and renamed over it
+// (trace::write_file_atomically), which needs a writable directory and a
+// target that is not a directory. Two outputs to one file, or an output
+// over an input, would silently lose one of them.
+bool outputs_writable(const Options& opt) {
+    const std::vector<std::pair<const char*, const std::string*>> outputs = {
+        {"report-json", &opt.report_json}, {"timing-csv", &opt.timing_csv}, {"trace", &opt.chrome_trace},
+        {"vcd", &opt.vcd}, {"summary-csv", &opt.summary_csv}, {"profile", &opt.profile},
+        {"graph-dot", &opt.graph_dot}, {"emit-program-json", &opt.emit_program_json}};
+    const std::vector<const std::string*> inputs = {&opt.program, &opt.program_json, &opt.config};
+    auto error = [](const char* option, const std::string& path, const std::string& why) {
+        std::cerr << "davinci-sim: error: --" << option << ": cannot write " << path << ": " << why << "\n";
+        return false;
+    };
+    namespace fs = std::filesystem;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const auto& [option, path] = outputs[i];
+        if (path->empty()) continue;
+        std::error_code ec;
+        if (fs::is_directory(*path, ec)) return error(option, *path, "is a directory");
+        std::string dir = fs::path(*path).parent_path().string();
+        if (dir.empty()) dir = ".";
+        if (::access(dir.c_str(), W_OK) != 0) return error(option, *path, std::strerror(errno));
+        for (const std::string* in : inputs)
+            if (!in->empty() && fs::equivalent(*in, *path, ec))
+                return error(option, *path, "it is an input of this run");
+        for (size_t j = 0; j < i; ++j)
+            if (!outputs[j].second->empty() && (*outputs[j].second == *path || fs::equivalent(*outputs[j].second, *path, ec)))
+                return error(option, *path, std::string("also given to --") + outputs[j].first);
+    }
+    return true;
 }
 
 // A hand-written or generated program is user input, not compiler output:
@@ -143,14 +172,7 @@ int read_program_json(const std::string& path, const arch::Config& config, arch:
 }
 
 int run(const Options& opt) {
-    if (!opt.report_json.empty() && !writable("report-json", opt.report_json)) return kExitUsage;
-    if (!opt.timing_csv.empty() && !writable("timing-csv", opt.timing_csv)) return kExitUsage;
-    if (!opt.chrome_trace.empty() && !writable("trace", opt.chrome_trace)) return kExitUsage;
-    if (!opt.vcd.empty() && !writable("vcd", opt.vcd)) return kExitUsage;
-    if (!opt.summary_csv.empty() && !writable("summary-csv", opt.summary_csv)) return kExitUsage;
-    if (!opt.profile.empty() && !writable("profile", opt.profile)) return kExitUsage;
-    if (!opt.graph_dot.empty() && !writable("graph-dot", opt.graph_dot)) return kExitUsage;
-    if (!opt.emit_program_json.empty() && !writable("emit-program-json", opt.emit_program_json)) return kExitUsage;
+    if (!outputs_writable(opt)) return kExitUsage;
     arch::Config config;
     std::string config_name = "built-in default";
     try {
@@ -207,7 +229,12 @@ int run(const Options& opt) {
     {
         cli::Progress progress(program.blocks.size());
         if (progress.enabled() && !opt.quiet) recorders.add(&progress);
-        stats = hw::simulate(config, program, &recorders);
+        try {
+            stats = hw::simulate(config, program, &recorders, opt.max_cycles);
+        } catch (const hw::CycleLimitError& e) {
+            std::cerr << "davinci-sim: error: " << e.what() << "; no report or traces written\n";
+            return kExitCycleLimit;
+        }
     }
     trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config_name};
     if (!opt.report_json.empty())
@@ -343,8 +370,22 @@ int sc_main(int argc_in, char* argv_in[]) {
     opt.dump_graph = vm.count("dump-graph") > 0;
     opt.dump_program = vm.count("dump-program") > 0;
     opt.quiet = vm.count("quiet") > 0;
+    if (vm.count("max-cycles")) {
+        // Parsed by hand: Boost's lexical_cast would wrap "-1" to 2^64-1.
+        const std::string n = vm["max-cycles"].as<std::string>();
+        if (n.empty() || n.size() > 19 || n.find_first_not_of("0123456789") != std::string::npos ||
+            (opt.max_cycles = std::stoull(n)) == 0)
+            return usage_error("--max-cycles: expected a positive number of cycles, got '" + n + "'");
+    }
     try {
-        return run(opt);
+        const int status = run(opt);
+        // A report lost to a full disk or a closed pipe is a failure, not
+        // a success with nothing to show.
+        if (!(std::cout << std::flush)) {
+            std::cerr << "davinci-sim: error: cannot write the standard output\n";
+            return kExitFailure;
+        }
+        return status;
     } catch (const std::exception& e) {
         std::cerr << "davinci-sim: error: " << e.what() << "\n";
         return kExitFailure;

@@ -67,7 +67,8 @@ std::vector<std::string> Chip::stuck_engines() const {
     return out;
 }
 
-trace::RunStats simulate(const arch::Config& config, const arch::Program& program, trace::Recorder* recorder) {
+trace::RunStats simulate(const arch::Config& config, const arch::Program& program, trace::Recorder* recorder,
+                         uint64_t max_cycles) {
     arch::check_program(program, config);
     setup_systemc();
     trace::StatsRecorder stats(config);
@@ -77,7 +78,16 @@ trace::RunStats simulate(const arch::Config& config, const arch::Program& progra
     fan.add(&op_stats);
     if (recorder) fan.add(recorder);
     Chip chip("chip", config, program, &fan);
-    sc_core::sc_start();
+    if (max_cycles == 0) {
+        sc_core::sc_start();
+    } else {
+        // sc_start(t) also runs the events at time t, so a program that
+        // ends exactly at the bound completes.
+        sc_core::sc_start(cycles(max_cycles));
+        if (!chip.dispatcher().all_done() && sc_core::sc_pending_activity())
+            throw CycleLimitError("the simulation had not finished at cycle " + std::to_string(max_cycles) +
+                                  " (--max-cycles " + std::to_string(max_cycles) + ")");
+    }
     if (!chip.dispatcher().all_done()) {
         std::string msg = "deadlock: the simulation stopped at cycle " + std::to_string(now_cycles()) +
                           " with blocks unfinished";

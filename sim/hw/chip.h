@@ -44,10 +44,18 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The run reached the cycle bound (--max-cycles) with blocks unfinished.
+class CycleLimitError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // Checks the program against the config, elaborates the chip, runs it to the
 // end and returns the statistics. SystemC allows one elaboration per process,
 // so this runs at most once per process. `recorder` (optional) sees every command.
+// With `max_cycles` > 0, a program still running after that cycle stops
+// with CycleLimitError; one that ends at cycle max_cycles completes.
 trace::RunStats simulate(const arch::Config& config, const arch::Program& program,
-                         trace::Recorder* recorder = nullptr);
+                         trace::Recorder* recorder = nullptr, uint64_t max_cycles = 0);
 
 }  // namespace hw

@@ -118,7 +118,8 @@ TEST(ProgramJsonCli, NotJson) {
     std::string prog = write_file("notjson.json", "blocks = []\n");
     Outcome o = run("--program-json '" + prog + "'");
     EXPECT_EQ(o.status, 2);
-    EXPECT_EQ(o.err.rfind("davinci-sim: error: " + prog + ": invalid JSON: ", 0), 0u) << o.err;
+    EXPECT_EQ(o.err, "davinci-sim: error: " + prog +
+                         ":1:1: invalid JSON: syntax error while parsing value - invalid literal; last read: 'b'\n");
 }
 
 TEST(ProgramJsonCli, MissingProgramFile) {
