@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "dsl/diagnostics.h"
+#include "dsl/utf8.h"
 
 namespace dsl {
 
@@ -64,6 +65,7 @@ public:
     }
 
     std::vector<Token> run() {
+        check_utf8();
         bool at_line_start = true;
         while (pos_ < text_.size()) {
             if (at_line_start && brackets_.empty()) {
@@ -112,6 +114,35 @@ public:
     }
 
 private:
+    // Python reads source as UTF-8 without NUL bytes. Checked up front, so
+    // that a Latin-1 or binary file stops at its first bad byte instead of
+    // reaching names, strings and messages as broken text.
+    void check_utf8() const {
+        size_t line_start = line_start_;
+        int line = 1;
+        for (size_t i = pos_; i < text_.size();) {
+            if (text_[i] == '\n') {
+                ++line;
+                line_start = ++i;
+                continue;
+            }
+            const size_t n = utf8_sequence_length(text_, i);
+            if (n == 0 || text_[i] == '\0') {
+                SourceLoc loc;
+                loc.file = src_;
+                loc.line = line;
+                loc.col = int(i - line_start) + 1;
+                // Python refuses NUL in source too: it is how a binary file shows first.
+                char buf[80];
+                std::snprintf(buf, sizeof buf, n == 0 ? "invalid UTF-8 byte 0x%02X: a program must be UTF-8 text"
+                                                      : "invalid character U+%04X: a program must be UTF-8 text",
+                              unsigned((unsigned char)text_[i]));
+                fail(loc, buf);
+            }
+            i += n;
+        }
+    }
+
     SourceLoc here() const { return loc_at(pos_); }
     SourceLoc loc_at(size_t pos) const {
         SourceLoc loc;
