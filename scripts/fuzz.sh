@@ -5,10 +5,12 @@
 #   config        arbitrary bytes as a hardware config (JSON)
 #   program_json  arbitrary bytes as a --program-json command program
 # Seeds: models/, configs/, tests/dsl/invalid and tests/fuzz/regressions;
-# the corpus grows in build-fuzz/corpus/ across runs. A crash, hang (over
-# 10 s for one input), leak or sanitizer report stops with status 1 and
-# leaves the input in build-fuzz/artifacts/; add it to
-# tests/fuzz/regressions/NAME/ with the fix, where ctest replays it.
+# the corpus grows in build-fuzz/corpus/ across runs. A crash, a hang (one
+# input over 30 s: the front end's own limit of a million loop iterations
+# takes 18 s under the fuzzing sanitizers, 1 s without), a leak or a
+# sanitizer report stops with status 1 and leaves the input in
+# build-fuzz/artifacts/; add it to tests/fuzz/regressions/NAME/ with the
+# fix, where ctest replays it.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
@@ -57,7 +59,7 @@ for t in "${targets[@]}"; do
   echo "fuzz: $t for ${seconds}s (log: $log)" >&2
   # The first directory receives new inputs; the others are only read.
   if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-     "build-fuzz/tests/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+     "build-fuzz/tests/fuzz_$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
        -print_final_stats=1 -artifact_prefix="$artifacts" "${dict[@]}" "$corpus" "${!seeds_var}" >"$log" 2>&1; then
     result=ok
   else

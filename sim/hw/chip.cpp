@@ -81,10 +81,11 @@ trace::RunStats simulate(const arch::Config& config, const arch::Program& progra
     if (max_cycles == 0) {
         sc_core::sc_start();
     } else {
-        // sc_start(t) also runs the events at time t, so a program that
-        // ends exactly at the bound completes.
-        sc_core::sc_start(cycles(max_cycles));
-        if (!chip.dispatcher().all_done() && sc_core::sc_pending_activity())
+        // One cycle more: the dispatcher learns of a block that ended at
+        // cycle e at e + 1, so a program ending exactly at the bound completes.
+        sc_core::sc_start(cycles(max_cycles + 1));
+        const bool done = chip.dispatcher().all_done();
+        if ((!done && sc_core::sc_pending_activity()) || (done && chip.dispatcher().end_cycle() > max_cycles))
             throw CycleLimitError("the simulation had not finished at cycle " + std::to_string(max_cycles) +
                                   " (--max-cycles " + std::to_string(max_cycles) + ")");
     }
