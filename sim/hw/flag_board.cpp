@@ -26,6 +26,14 @@ void FlagBoard::set(size_t f, uint64_t cycle) {
     Flag& fl = *flags_[f];
     fl.set_cycles.push_back(cycle);
     if (fl.waiting) fl.changed.notify(sc_core::SC_ZERO_TIME);
+    if (watched_) any_set_.notify(sc_core::SC_ZERO_TIME);
+}
+
+std::optional<uint64_t> FlagBoard::peek(size_t f, size_t ahead) const {
+    const Flag& fl = *flags_[f];
+    size_t k = fl.consumed + ahead;
+    if (k >= fl.set_cycles.size()) return std::nullopt;
+    return fl.set_cycles[k] + latency_;
 }
 
 std::vector<size_t> FlagBoard::blocked() const {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <systemc>
@@ -25,6 +26,16 @@ public:
 
     void set(size_t f, uint64_t cycle);
 
+    // For an engine choosing among several blocks' commands (several blocks
+    // per cluster, timing-model §5): the first cycle the `ahead`-th next
+    // unconsumed set of `f` lets a command start, if that set has happened;
+    // consume() takes the next one. any_set() fires (a delta later) on every
+    // set once watch() has been called; single-block engines leave it off.
+    std::optional<uint64_t> peek(size_t f, size_t ahead) const;
+    void consume(size_t f) { ++flags_[f]->consumed; }
+    void watch() { watched_ = true; }
+    const sc_core::sc_event& any_set() const { return any_set_; }
+
     // Flags some engine is blocked on (for deadlock reports).
     std::vector<size_t> blocked() const;
 
@@ -36,8 +47,13 @@ private:
         sc_core::sc_event changed;
     };
     uint64_t latency_;
+    bool watched_ = false;
+    sc_core::sc_event any_set_;
     std::vector<std::unique_ptr<Flag>> flags_;
     size_t in_use_ = 0;
 };
+
+// A cluster's boards, one per block it holds at once (its slots).
+using FlagBoards = std::vector<std::unique_ptr<FlagBoard>>;
 
 }  // namespace hw
