@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -229,12 +230,13 @@ int run(const Options& opt) {
     {
         cli::Progress progress(program.blocks.size());
         if (progress.enabled() && !opt.quiet) recorders.add(&progress);
-        try {
-            stats = hw::simulate(config, program, &recorders, opt.max_cycles);
-        } catch (const hw::CycleLimitError& e) {
-            std::cerr << "davinci-sim: error: " << e.what() << "; no report or traces written\n";
+        std::optional<trace::RunStats> run = hw::simulate_until(config, program, &recorders, opt.max_cycles);
+        if (!run) {
+            std::cerr << "davinci-sim: error: the simulation had not finished at cycle " << opt.max_cycles
+                      << " (--max-cycles " << opt.max_cycles << "); no report or traces written\n";
             return kExitCycleLimit;
         }
+        stats = std::move(*run);
     }
     trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config_name};
     if (!opt.report_json.empty())

@@ -67,8 +67,12 @@ std::vector<std::string> Chip::stuck_engines() const {
     return out;
 }
 
-trace::RunStats simulate(const arch::Config& config, const arch::Program& program, trace::Recorder* recorder,
-                         uint64_t max_cycles) {
+trace::RunStats simulate(const arch::Config& config, const arch::Program& program, trace::Recorder* recorder) {
+    return *simulate_until(config, program, recorder, 0);
+}
+
+std::optional<trace::RunStats> simulate_until(const arch::Config& config, const arch::Program& program,
+                                              trace::Recorder* recorder, uint64_t max_cycles) {
     arch::check_program(program, config);
     setup_systemc();
     trace::StatsRecorder stats(config);
@@ -86,8 +90,7 @@ trace::RunStats simulate(const arch::Config& config, const arch::Program& progra
         sc_core::sc_start(cycles(max_cycles + 1));
         const bool done = chip.dispatcher().all_done();
         if ((!done && sc_core::sc_pending_activity()) || (done && chip.dispatcher().end_cycle() > max_cycles))
-            throw CycleLimitError("the simulation had not finished at cycle " + std::to_string(max_cycles) +
-                                  " (--max-cycles " + std::to_string(max_cycles) + ")");
+            return std::nullopt;
     }
     if (!chip.dispatcher().all_done()) {
         std::string msg = "deadlock: the simulation stopped at cycle " + std::to_string(now_cycles()) +

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -44,18 +45,17 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// The run reached the cycle bound (--max-cycles) with blocks unfinished.
-class CycleLimitError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
 // Checks the program against the config, elaborates the chip, runs it to the
 // end and returns the statistics. SystemC allows one elaboration per process,
 // so this runs at most once per process. `recorder` (optional) sees every command.
-// With `max_cycles` > 0, a program still running after that cycle stops
-// with CycleLimitError; one that ends at cycle max_cycles completes.
 trace::RunStats simulate(const arch::Config& config, const arch::Program& program,
-                         trace::Recorder* recorder = nullptr, uint64_t max_cycles = 0);
+                         trace::Recorder* recorder = nullptr);
+
+// The same, bounded: a program still running after cycle `max_cycles` (> 0)
+// stops there and gives nullopt; one that ends at cycle max_cycles completes.
+// Not an exception: a throw after SystemC's coroutines have run makes
+// AddressSanitizer print a stack warning, which would garble the message.
+std::optional<trace::RunStats> simulate_until(const arch::Config& config, const arch::Program& program,
+                                              trace::Recorder* recorder, uint64_t max_cycles);
 
 }  // namespace hw
