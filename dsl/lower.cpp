@@ -111,9 +111,15 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
 
 }  // namespace
 
+TaskGraph lowering_graph(const TaskGraph& elaborated) {
+    TaskGraph numbered = elaborated;
+    for (size_t i = 0; i < numbered.ops.size(); ++i) numbered.ops[i].origin = int(i);
+    return apply_layout(apply_precision(apply_moves(numbered)));
+}
+
 arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, const std::string& source,
                     const LowerOptions& options) {
-    const TaskGraph g = apply_layout(apply_precision(apply_moves(elaborated)));
+    const TaskGraph g = lowering_graph(elaborated);
     arch::Program program;
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));

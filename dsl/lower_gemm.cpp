@@ -198,6 +198,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         mm.m = uint32_t(w.m), mm.k = uint32_t(kt), mm.n = uint32_t(w.n);
                         mm.dtype = op.in;
                         mm.accumulate = u > 0;
+                        // A transposed B (conv2d's filters) reaches L0 as n x kt rows; an on-chip B is always k x n.
+                        mm.b_transposed = op.b_transposed && !op.b_on_chip;
                         mm.a_addr = L.l0_a[size_t(u % l0_bufs)], mm.b_addr = L.l0_b[size_t(u % l0_bufs)], mm.c_addr = L.l0_c;
                         arch::Command c = matmul_command(mm, tag_mm);
                         c.issue_cycles = loop_issue(u);

@@ -23,10 +23,17 @@
 #include "dsl/frontend.h"
 #include "dsl/graph_format.h"
 #include "dsl/lower.h"
+#include "dsl/pass_moves.h"
+#include "dsl/reference.h"
 #include "dsl/single_op.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program_check.h"
+#include "sim/cli/functional_check.h"
+#include "sim/cli/functional_run.h"
+#include "sim/cli/mixed_precision.h"
 #include "sim/cli/progress.h"
+#include "sim/func/fault_injection.h"
+#include "sim/trace/op_stats.h"
 #include "sim/arch/program_json.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/atomic_file.h"
@@ -62,6 +69,11 @@ struct Options {
     bool dump_graph = false;
     bool dump_program = false;
     bool quiet = false;
+    // --functional and what rides on it (docs/functional.md).
+    bool functional = false;
+    bool check = false;
+    cli::InputSpec inputs;
+    std::string outputs_dir;
 };
 
 const char* kUsage =
@@ -106,6 +118,16 @@ po::options_description visible_options() {
          "write a profile (JSON, traces/README.md): utilization heatmap, link bandwidth, task graph, critical path")
         ("timing-csv", po::value<std::string>()->value_name("FILE"),
          "write every command's start and end cycle to FILE (CSV)")
+        ("functional", "also compute the values: memories hold real bytes, commands move and compute them "
+                       "(float16 rounding); timing is unchanged. Needs a .pto program")
+        ("input", po::value<std::vector<std::string>>()->value_name("NAME=FILE.npy")->composing(),
+         "with --functional: the values of input or weight NAME (NumPy .npy, float16/float32, the program's shape "
+         "and dtype); repeatable. Inputs not given get seeded random values")
+        ("seed", po::value<uint64_t>()->value_name("N"), "with --functional: the seed of the random inputs (default 0)")
+        ("outputs", po::value<std::string>()->value_name("DIR"),
+         "with --functional: write every program output to DIR/NAME.npy")
+        ("check", "with --functional: compare every output with the reference executor (the task graph in float64, "
+                  "no lowering); exit status 1 when one is beyond tolerance")
         ("quiet,q", "do not print the text report");
     return o;
 }
@@ -142,6 +164,111 @@ int read_program_json(const std::string& path, const arch::Config& config, arch:
     return 0;
 }
 
+// DAVINCI_SIM_INJECT_FAULT=K (tests only): perturbs the K-th DDR-reading
+// DMA of every compiled program, so a test can show --check catches it.
+void inject_fault_from_env(arch::Program& p) {
+    const char* k = std::getenv("DAVINCI_SIM_INJECT_FAULT");
+    if (!k || !*k) return;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(k, &end, 10);
+    if (*end) throw cli::UsageError(std::string("DAVINCI_SIM_INJECT_FAULT: expected a command number, got '") + k + "'");
+    const std::string what = func::inject_fault(p, n);
+    static bool told = false;
+    if (!told) std::cerr << "davinci-sim: fault injected (DAVINCI_SIM_INJECT_FAULT): " << (what.empty() ? "none: too few DMA commands" : what) << "\n";
+    told = true;
+}
+
+// The least precise dtype among `tensor` and everything it is computed from.
+arch::DType path_precision(const dsl::TaskGraph& g, int tensor) {
+    std::vector<int> todo{tensor};
+    std::vector<bool> seen(g.tensors.size(), false);
+    while (!todo.empty()) {
+        const int t = todo.back();
+        todo.pop_back();
+        if (seen[size_t(t)]) continue;
+        seen[size_t(t)] = true;
+        if (g.tensors[size_t(t)].dtype == arch::DType::Float16) return arch::DType::Float16;
+        if (const int p = g.tensors[size_t(t)].producer; p >= 0)
+            for (int in : g.ops[size_t(p)].inputs) todo.push_back(in);
+    }
+    return arch::DType::Float32;
+}
+
+// Outputs (--outputs), the check against the reference (--check) and the
+// mixed-precision switches, after the timed run. Returns the exit status.
+int report_functional(const Options& opt, const dsl::TaskGraph& g, const std::map<int, func::HostTensor>& inputs,
+                      const std::vector<std::string>& sources, const cli::PrecisionPlan& plan,
+                      const cli::PlanTiming* float16, const trace::OpStatsRecorder& final_ops, uint64_t final_cycles) {
+    std::ostringstream out;
+    out << (opt.quiet ? "" : "\n") << "functional simulation\n  inputs:";
+    for (size_t i = 0; i < sources.size(); ++i) out << (i ? "; " : " ") << sources[i];
+    if (sources.empty()) out << " none";
+    out << "\n";
+    std::map<int, func::HostTensor> outputs;
+    for (size_t i = 0; i < g.tensors.size(); ++i)
+        if (g.tensors[i].role == dsl::TensorRole::Output)
+            outputs[int(i)] = cli::read_tensor(plan.run->memory(), plan.program.tensors[i]);
+    if (!opt.outputs_dir.empty()) {
+        out << "  outputs written to " << opt.outputs_dir << ":";
+        for (const auto& [index, t] : outputs) {
+            const std::string path = (std::filesystem::path(opt.outputs_dir) / (g.tensors[size_t(index)].name + ".npy")).string();
+            trace::write_file_atomically(path, func::npy_bytes(t));
+            out << " " << g.tensors[size_t(index)].name << ".npy";
+        }
+        out << "\n";
+    }
+    if (!plan.switches.empty() || !plan.kept.empty()) {
+        out << "  mixed precision: " << plan.switches.size() << " operation" << (plan.switches.size() == 1 ? "" : "s")
+            << " switched to float32 (decided in " << plan.rounds << " functional runs)\n";
+        for (const cli::PrecisionSwitch& s : plan.switches) {
+            out << "    " << s.name << " (" << s.kind << " at " << s.where << "): " << s.reason;
+            const int before = cli::lowered_op(plan.float16_lowered, g, s.op), after = cli::lowered_op(plan.lowered, g, s.op);
+            if (float16 && before >= 0 && after >= 0 && size_t(before) < float16->op_cycles.size()) {
+                const trace::OpStats& o = final_ops.ops()[size_t(after)];
+                const uint64_t now = o.ran() ? o.end - o.start : 0, was = float16->op_cycles[size_t(before)];
+                out << "; cycles " << was << " in float16 -> " << now << " in float32 ("
+                    << (now >= was ? "+" : "-") << (now >= was ? now - was : was - now) << ")";
+            }
+            out << "\n";
+        }
+        for (const cli::PrecisionSwitch& s : plan.kept)
+            out << "    kept in float16: " << s.name << " (" << s.kind << " at " << s.where << "): " << s.reason << "\n";
+        if (float16)
+            out << "    program: " << float16->total << " cycles all-float16, " << final_cycles << " with the switches ("
+                << (final_cycles >= float16->total ? "+" : "-")
+                << (final_cycles >= float16->total ? final_cycles - float16->total : float16->total - final_cycles) << ")\n";
+    }
+    int status = 0;
+    std::string failure;
+    if (opt.check) {
+        const dsl::TaskGraph moved = dsl::apply_moves(g);
+        std::vector<dsl::RefValues> ref_in(moved.tensors.size());
+        for (const auto& [index, t] : inputs) ref_in[size_t(index)].assign(t.values.begin(), t.values.end());
+        const std::vector<dsl::RefValues> ref = dsl::run_reference(moved, ref_in);
+        out << "  check against the reference executor (float64, no lowering):\n";
+        for (const auto& [index, t] : outputs) {
+            const cli::OutputCheck c = cli::compare_output(g.tensors[size_t(index)].name, t.shape,
+                                                           path_precision(plan.lowered, index), t.values,
+                                                           ref[size_t(index)]);
+            out << cli::format_check(c);
+            if (!c.pass && failure.empty()) {
+                std::ostringstream f;
+                f << "--check: output '" << c.name << "' differs from the reference at " << cli::index_text(c.worst_at)
+                  << ": " << c.worst_sim << " computed, " << c.worst_ref << " expected (tolerance " << c.worst_tolerance
+                  << ")";
+                failure = f.str();
+            }
+        }
+    }
+    // Printed under --quiet too: it is what --functional was asked for.
+    std::cout << out.str();
+    if (!failure.empty()) {
+        std::cerr << "davinci-sim: error: " << failure << "\n";
+        status = kExitFailure;
+    }
+    return status;
+}
+
 int run(const Options& opt) {
     if (!opt.report_json.empty() && !writable("report-json", opt.report_json)) return kExitUsage;
     if (!opt.timing_csv.empty() && !writable("timing-csv", opt.timing_csv)) return kExitUsage;
@@ -166,6 +293,10 @@ int run(const Options& opt) {
     }
 
     arch::Program program;
+    dsl::TaskGraph elaborated;
+    std::map<int, func::HostTensor> inputs;
+    std::vector<std::string> input_sources;
+    cli::PrecisionPlan plan;
     if (!opt.program_json.empty()) {
         if (int rc = read_program_json(opt.program_json, config, program)) return rc;
     } else {
@@ -180,9 +311,19 @@ int run(const Options& opt) {
                 if (opt.dump_graph) std::cout << dsl::format_graph(graph);
                 return 0;
             }
-            program = dsl::lower(graph, config, opt.program);
+            if (opt.functional) {
+                elaborated = graph;
+                inputs = cli::make_inputs(graph, opt.inputs, input_sources);
+                plan = cli::plan_precision(graph, config, opt.program, inputs, inject_fault_from_env);
+                program = plan.program;
+            } else {
+                program = dsl::lower(graph, config, opt.program);
+            }
         } catch (const dsl::CompileError& e) {
             std::cerr << e.what();
+            return kExitUsage;
+        } catch (const cli::UsageError& e) {
+            std::cerr << "davinci-sim: error: " << e.what() << "\n";
             return kExitUsage;
         }
     }
@@ -203,6 +344,12 @@ int run(const Options& opt) {
                          !opt.summary_csv.empty() || !opt.profile.empty();
     trace::RecorderFan recorders;
     if (record_timing) recorders.add(&timing);
+    // The all-float16 plan of a mixed-precision switch is timed first, in
+    // a child process: this one may elaborate SystemC only once.
+    cli::PlanTiming float16_timing;
+    const bool float16_timed = !plan.switches.empty() && cli::time_in_child(config, plan.float16_program, float16_timing);
+    trace::OpStatsRecorder op_stats(program);
+    if (!plan.switches.empty()) recorders.add(&op_stats);
     trace::RunStats stats;
     {
         cli::Progress progress(program.blocks.size());
@@ -226,7 +373,9 @@ int run(const Options& opt) {
     if (!opt.profile.empty())
         trace::write_file_atomically(opt.profile, trace::format_profile(program, config, stats, timing.records));
     if (!opt.quiet) std::cout << trace::format_report(stats, config, info);
-    return 0;
+    if (!opt.functional) return 0;
+    return report_functional(opt, elaborated, inputs, input_sources, plan, float16_timed ? &float16_timing : nullptr,
+                             op_stats, stats.total_cycles);
 }
 
 }  // namespace
@@ -343,6 +492,33 @@ int sc_main(int argc_in, char* argv_in[]) {
     opt.dump_graph = vm.count("dump-graph") > 0;
     opt.dump_program = vm.count("dump-program") > 0;
     opt.quiet = vm.count("quiet") > 0;
+    opt.check = vm.count("check") > 0;
+    opt.functional = vm.count("functional") > 0 || opt.check || vm.count("input") || vm.count("outputs");
+    if (vm.count("seed")) opt.inputs.seed = vm["seed"].as<uint64_t>();
+    if (vm.count("outputs")) opt.outputs_dir = vm["outputs"].as<std::string>();
+    if (opt.functional) {
+        if (!opt.program_json.empty())
+            return usage_error("--functional needs a .pto program (the inputs and outputs are the program's), not --program-json");
+        for (const char* stops : {"dump-graph", "graph-dot", "dump-program", "emit-program-json"})
+            if (vm.count(stops)) return usage_error(std::string("--functional runs the program; --") + stops + " stops before it");
+        try {
+            if (vm.count("input"))
+                for (const std::string& spec : vm["input"].as<std::vector<std::string>>()) cli::add_input_option(opt.inputs, spec);
+        } catch (const cli::UsageError& e) {
+            return usage_error(e.what());
+        }
+        if (!opt.outputs_dir.empty()) {
+            std::error_code ec;
+            std::filesystem::create_directories(opt.outputs_dir, ec);
+            if (ec || ::access(opt.outputs_dir.c_str(), W_OK) != 0) {
+                std::cerr << "davinci-sim: error: --outputs: cannot write to " << opt.outputs_dir << ": "
+                          << (ec ? ec.message() : std::strerror(errno)) << "\n";
+                return kExitUsage;
+            }
+        }
+    } else if (vm.count("seed")) {
+        return usage_error("--seed is for --functional");
+    }
     try {
         return run(opt);
     } catch (const std::exception& e) {
