@@ -32,7 +32,28 @@ void apply_matmul(Memory& m, int cube, const arch::MatmulArgs& mm) {
     }
     if (mm.accumulate) std::memcpy(fc.data(), c, M * N * 4);
     else std::fill(fc.begin(), fc.end(), 0.0f);
-    for (size_t i = 0; i < M; ++i) {
+    // Four rows of C at a time share each row of B (register blocking);
+    // every C element still sums its k products in order.
+    size_t i = 0;
+    for (; i + 4 <= M; i += 4) {
+        float* __restrict c0 = fc.data() + i * N;
+        float* __restrict c1 = c0 + N;
+        float* __restrict c2 = c1 + N;
+        float* __restrict c3 = c2 + N;
+        const float* a0 = fa.data() + i * K;
+        for (size_t p = 0; p < K; ++p) {
+            const float v0 = a0[p], v1 = a0[K + p], v2 = a0[2 * K + p], v3 = a0[3 * K + p];
+            const float* __restrict brow = fb.data() + p * N;
+            for (size_t j = 0; j < N; ++j) {
+                const float bv = brow[j];
+                c0[j] += v0 * bv;
+                c1[j] += v1 * bv;
+                c2[j] += v2 * bv;
+                c3[j] += v3 * bv;
+            }
+        }
+    }
+    for (; i < M; ++i) {
         float* __restrict crow = fc.data() + i * N;
         const float* arow = fa.data() + i * K;
         for (size_t p = 0; p < K; ++p) {
