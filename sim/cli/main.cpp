@@ -222,11 +222,16 @@ int report_functional(const Options& opt, const dsl::TaskGraph& g, const std::ma
             << " switched to float32 (decided in " << plan.rounds << " functional runs)\n";
         for (const cli::PrecisionSwitch& s : plan.switches) {
             out << "    " << s.name << " (" << s.kind << " at " << s.where << "): " << s.reason;
-            const int before = cli::lowered_op(plan.float16_lowered, g, s.op), after = cli::lowered_op(plan.lowered, g, s.op);
-            if (float16 && before >= 0 && after >= 0 && size_t(before) < float16->op_cycles.size()) {
-                const trace::OpStats& o = final_ops.ops()[size_t(after)];
-                const uint64_t now = o.ran() ? o.end - o.start : 0, was = float16->op_cycles[size_t(before)];
-                out << "; cycles " << was << " in float16 -> " << now << " in float32 ("
+            // The op and the casts its precision brings, in each plan.
+            if (float16) {
+                uint64_t was = 0, now = 0;
+                for (int i : cli::switch_ops(plan.float16_lowered, g, s.op))
+                    if (size_t(i) < float16->op_cycles.size()) was += float16->op_cycles[size_t(i)];
+                for (int i : cli::switch_ops(plan.lowered, g, s.op)) {
+                    const trace::OpStats& o = final_ops.ops()[size_t(i)];
+                    if (o.ran()) now += o.end - o.start;
+                }
+                out << "; cycles (with its casts) " << was << " in float16 -> " << now << " in float32 ("
                     << (now >= was ? "+" : "-") << (now >= was ? now - was : was - now) << ")";
             }
             out << "\n";

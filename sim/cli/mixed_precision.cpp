@@ -84,6 +84,24 @@ int lowered_op(const dsl::TaskGraph& lowered, const dsl::TaskGraph& elaborated, 
     return -1;
 }
 
+std::vector<int> switch_ops(const dsl::TaskGraph& lowered, const dsl::TaskGraph& elaborated, int origin) {
+    const int self = lowered_op(lowered, elaborated, origin);
+    if (self < 0) return {};
+    std::vector<int> out{self};
+    const dsl::OpNode& op = lowered.ops[size_t(self)];
+    for (size_t i = 0; i < lowered.ops.size(); ++i) {
+        const dsl::OpNode& c = lowered.ops[i];
+        if (c.origin >= 0 || c.kind != dsl::OpKind::Cast) continue;
+        const bool feeds = std::find(op.inputs.begin(), op.inputs.end(), c.output) != op.inputs.end();
+        // A cast shared with other readers is not this op's alone: counted only when this op is its sole reader.
+        bool sole = feeds;
+        for (const dsl::OpNode& r : lowered.ops)
+            if (&r != &op && std::find(r.inputs.begin(), r.inputs.end(), c.output) != r.inputs.end()) sole = false;
+        if (sole || c.inputs[0] == op.output) out.push_back(int(i));
+    }
+    return out;
+}
+
 PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Config& c, const std::string& source,
                              const std::map<int, func::HostTensor>& inputs,
                              const std::function<void(arch::Program&)>& prepare) {

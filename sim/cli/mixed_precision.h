@@ -68,4 +68,9 @@ bool time_in_child(const arch::Config& c, const arch::Program& p, PlanTiming& ou
 // The index in `lowered` of the op implementing elaborated op `origin`, -1 if none.
 int lowered_op(const dsl::TaskGraph& lowered, const dsl::TaskGraph& elaborated, int origin);
 
+// The ops of `lowered` a precision choice of elaborated op `origin` brings:
+// the op itself and the casts the precision pass put around it (on its
+// inputs, on its result). Indices into lowered.ops (= Program::ops).
+std::vector<int> switch_ops(const dsl::TaskGraph& lowered, const dsl::TaskGraph& elaborated, int origin);
+
 }  // namespace cli
