@@ -14,6 +14,7 @@ packages=(
   libgtest-dev
   graphviz
   python3-matplotlib
+  python3-numpy  # .npy round trip of --functional (tests/functional/npy_gemm.py)
   gtkwave  # vcd2fst and fst2vcd for the VCD tests; the viewer itself
 )
 
