@@ -160,4 +160,25 @@ TEST(Functional, MixedPrecisionSwitchesExactlyTheOverflowingOp) {
     EXPECT_EQ(count(o.out, "FAIL"), 0u) << o.out;
 }
 
+TEST(Functional, MixedPrecisionUnderflowSwitchesAndUselessSwitchesAreUndone) {
+    Outcome o = run("-q --check tests/functional/mixed_underflow.pto");
+    ASSERT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_NE(o.out.find("  mixed precision: 1 operation switched to float32 (decided in 3 functional runs)\n"
+                         "    mul_2 (mul at tests/functional/mixed_underflow.pto:10:14): float16 result underflows to "
+                         "all zeros; cycles (with its casts) "),
+              std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("    kept in float16: nothing (mul at tests/functional/mixed_underflow.pto:12:15): float16 "
+                         "result underflows to all zeros; float32 result underflows to all zeros too\n"),
+              std::string::npos)
+        << o.out;
+}
+
+TEST(Functional, WithoutFunctionalNothingSwitches) {
+    Outcome o = run("tests/functional/mixed_overflow.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out.find("mixed precision"), std::string::npos);
+    EXPECT_EQ(o.out.find("functional simulation"), std::string::npos);
+}
+
 }  // namespace
