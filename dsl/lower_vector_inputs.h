@@ -5,11 +5,12 @@
 // Inputs stored in another dtype than the op computes in are cast on
 // arrival, by the vector unit.
 //
-// The VECTOR ISA has no strides: a command reads rows x cols contiguous
-// elements from each source. A broadcast source is read in place with
-// stride 0 (how vector units broadcast); the command can only name where it
-// starts, so its L1 buffer is sized for the command's full extent, so that
-// what the checker sees as the source lies in memory this op owns. Timing is
+// A broadcast source is read in place with stride 0 (how vector units
+// broadcast): the command names where it starts and describes the view
+// (arch::VectorSource: a strided view, or the immediate of a constant) for
+// the functional model. Its L1 buffer is still sized for the command's
+// full extent, so that what the program checker sees as the source (rows x
+// cols contiguous elements) lies in memory this op owns. Timing is
 // unaffected: §8 depends only on the element count and dtype.
 #pragma once
 

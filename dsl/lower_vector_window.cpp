@@ -12,9 +12,11 @@
 // of every output, a strided view of the loaded rows that starts j
 // positions in. That is what vector units do, and it is cheaper in §8 than a
 // reduce over expanded windows, whose per-row combining tree costs
-// ceil(log2(window)) cycles for every output. The ISA cannot say "strided",
-// so a command names where its view starts and the input slot is sized so
-// that every view's extent lies in it.
+// ceil(log2(window)) cycles for every output. A command names where its
+// view starts (the input slot is sized so that every view's extent lies in
+// it, for the program checker) and describes the view exactly as an
+// arch::VectorSource window — the rows, stride, padding and window
+// position — for the functional model; timing depends on neither.
 // A reduction over the window axes of a slide view (slide's patches are
 // never stored: dsl/lower_views.h) is the same window reduction, over the
 // image. Upsample is a copy that writes every output element from its

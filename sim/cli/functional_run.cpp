@@ -1,9 +1,12 @@
 #include "sim/cli/functional_run.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <iostream>
 
 #include "sim/arch/half.h"
+#include "sim/func/fault_injection.h"
 #include "sim/func/numerics.h"
 
 namespace cli {
@@ -125,6 +128,20 @@ std::unique_ptr<func::Executor> run_functional(const arch::Config& c, const arch
     }
     ex->run();
     return ex;
+}
+
+// DAVINCI_SIM_INJECT_FAULT=K (tests only): perturbs the K-th DDR-reading
+// DMA of every compiled program, so a test can show --check catches it.
+void inject_fault_from_env(arch::Program& p) {
+    const char* k = std::getenv("DAVINCI_SIM_INJECT_FAULT");
+    if (!k || !*k) return;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(k, &end, 10);
+    if (*end) throw UsageError(std::string("DAVINCI_SIM_INJECT_FAULT: expected a command number, got '") + k + "'");
+    const std::string what = func::inject_fault(p, n);
+    static bool told = false;
+    if (!told) std::cerr << "davinci-sim: fault injected (DAVINCI_SIM_INJECT_FAULT): " << (what.empty() ? "none: too few DMA commands" : what) << "\n";
+    told = true;
 }
 
 func::HostTensor read_tensor(func::Memory& m, const arch::TensorPlacement& t) {

@@ -45,6 +45,11 @@ std::map<int, func::HostTensor> make_inputs(const dsl::TaskGraph& g, const Input
 std::unique_ptr<func::Executor> run_functional(const arch::Config& c, const arch::Program& p,
                                                const std::map<int, func::HostTensor>& inputs);
 
+// DAVINCI_SIM_INJECT_FAULT=K (tests only, docs/functional.md §7): perturbs
+// the K-th DDR-reading DMA of `p` and says so on stderr, once per run;
+// nothing when the variable is unset. Throws UsageError for a bad K.
+void inject_fault_from_env(arch::Program& p);
+
 // Tensor `t` of the program as it is in memory (DDR, or L1 for an on-chip one).
 func::HostTensor read_tensor(func::Memory& m, const arch::TensorPlacement& t);
 

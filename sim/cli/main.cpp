@@ -23,16 +23,13 @@
 #include "dsl/frontend.h"
 #include "dsl/graph_format.h"
 #include "dsl/lower.h"
-#include "dsl/pass_moves.h"
-#include "dsl/reference.h"
 #include "dsl/single_op.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program_check.h"
-#include "sim/cli/functional_check.h"
+#include "sim/cli/functional_report.h"
 #include "sim/cli/functional_run.h"
 #include "sim/cli/mixed_precision.h"
 #include "sim/cli/progress.h"
-#include "sim/func/fault_injection.h"
 #include "sim/trace/op_stats.h"
 #include "sim/arch/program_json.h"
 #include "sim/hw/chip.h"
@@ -164,116 +161,6 @@ int read_program_json(const std::string& path, const arch::Config& config, arch:
     return 0;
 }
 
-// DAVINCI_SIM_INJECT_FAULT=K (tests only): perturbs the K-th DDR-reading
-// DMA of every compiled program, so a test can show --check catches it.
-void inject_fault_from_env(arch::Program& p) {
-    const char* k = std::getenv("DAVINCI_SIM_INJECT_FAULT");
-    if (!k || !*k) return;
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(k, &end, 10);
-    if (*end) throw cli::UsageError(std::string("DAVINCI_SIM_INJECT_FAULT: expected a command number, got '") + k + "'");
-    const std::string what = func::inject_fault(p, n);
-    static bool told = false;
-    if (!told) std::cerr << "davinci-sim: fault injected (DAVINCI_SIM_INJECT_FAULT): " << (what.empty() ? "none: too few DMA commands" : what) << "\n";
-    told = true;
-}
-
-// The least precise dtype among `tensor` and everything it is computed from.
-arch::DType path_precision(const dsl::TaskGraph& g, int tensor) {
-    std::vector<int> todo{tensor};
-    std::vector<bool> seen(g.tensors.size(), false);
-    while (!todo.empty()) {
-        const int t = todo.back();
-        todo.pop_back();
-        if (seen[size_t(t)]) continue;
-        seen[size_t(t)] = true;
-        if (g.tensors[size_t(t)].dtype == arch::DType::Float16) return arch::DType::Float16;
-        if (const int p = g.tensors[size_t(t)].producer; p >= 0)
-            for (int in : g.ops[size_t(p)].inputs) todo.push_back(in);
-    }
-    return arch::DType::Float32;
-}
-
-// Outputs (--outputs), the check against the reference (--check) and the
-// mixed-precision switches, after the timed run. Returns the exit status.
-int report_functional(const Options& opt, const dsl::TaskGraph& g, const std::map<int, func::HostTensor>& inputs,
-                      const std::vector<std::string>& sources, const cli::PrecisionPlan& plan,
-                      const cli::PlanTiming* float16, const trace::OpStatsRecorder& final_ops, uint64_t final_cycles) {
-    std::ostringstream out;
-    out << (opt.quiet ? "" : "\n") << "functional simulation\n  inputs:";
-    for (size_t i = 0; i < sources.size(); ++i) out << (i ? "; " : " ") << sources[i];
-    if (sources.empty()) out << " none";
-    out << "\n";
-    std::map<int, func::HostTensor> outputs;
-    for (size_t i = 0; i < g.tensors.size(); ++i)
-        if (g.tensors[i].role == dsl::TensorRole::Output)
-            outputs[int(i)] = cli::read_tensor(plan.run->memory(), plan.program.tensors[i]);
-    if (!opt.outputs_dir.empty()) {
-        out << "  outputs written to " << opt.outputs_dir << ":";
-        for (const auto& [index, t] : outputs) {
-            const std::string path = (std::filesystem::path(opt.outputs_dir) / (g.tensors[size_t(index)].name + ".npy")).string();
-            trace::write_file_atomically(path, func::npy_bytes(t));
-            out << " " << g.tensors[size_t(index)].name << ".npy";
-        }
-        out << "\n";
-    }
-    if (!plan.switches.empty() || !plan.kept.empty()) {
-        out << "  mixed precision: " << plan.switches.size() << " operation" << (plan.switches.size() == 1 ? "" : "s")
-            << " switched to float32 (decided in " << plan.rounds << " functional runs)\n";
-        for (const cli::PrecisionSwitch& s : plan.switches) {
-            out << "    " << s.name << " (" << s.kind << " at " << s.where << "): " << s.reason;
-            // The op and the casts its precision brings, in each plan.
-            if (float16) {
-                uint64_t was = 0, now = 0;
-                for (int i : cli::switch_ops(plan.float16_lowered, g, s.op))
-                    if (size_t(i) < float16->op_cycles.size()) was += float16->op_cycles[size_t(i)];
-                for (int i : cli::switch_ops(plan.lowered, g, s.op)) {
-                    const trace::OpStats& o = final_ops.ops()[size_t(i)];
-                    if (o.ran()) now += o.end - o.start;
-                }
-                out << "; cycles (with its casts) " << was << " in float16 -> " << now << " in float32 ("
-                    << (now >= was ? "+" : "-") << (now >= was ? now - was : was - now) << ")";
-            }
-            out << "\n";
-        }
-        for (const cli::PrecisionSwitch& s : plan.kept)
-            out << "    kept in float16: " << s.name << " (" << s.kind << " at " << s.where << "): " << s.reason << "\n";
-        if (float16)
-            out << "    program: " << float16->total << " cycles all-float16, " << final_cycles << " with the switches ("
-                << (final_cycles >= float16->total ? "+" : "-")
-                << (final_cycles >= float16->total ? final_cycles - float16->total : float16->total - final_cycles) << ")\n";
-    }
-    int status = 0;
-    std::string failure;
-    if (opt.check) {
-        const dsl::TaskGraph moved = dsl::apply_moves(g);
-        std::vector<dsl::RefValues> ref_in(moved.tensors.size());
-        for (const auto& [index, t] : inputs) ref_in[size_t(index)].assign(t.values.begin(), t.values.end());
-        const std::vector<dsl::RefValues> ref = dsl::run_reference(moved, ref_in);
-        out << "  check against the reference executor (float64, no lowering):\n";
-        for (const auto& [index, t] : outputs) {
-            const cli::OutputCheck c = cli::compare_output(g.tensors[size_t(index)].name, t.shape,
-                                                           path_precision(plan.lowered, index), t.values,
-                                                           ref[size_t(index)]);
-            out << cli::format_check(c);
-            if (!c.pass && failure.empty()) {
-                std::ostringstream f;
-                f << "--check: output '" << c.name << "' differs from the reference at " << cli::index_text(c.worst_at)
-                  << ": " << c.worst_sim << " computed, " << c.worst_ref << " expected (tolerance " << c.worst_tolerance
-                  << ")";
-                failure = f.str();
-            }
-        }
-    }
-    // Printed under --quiet too: it is what --functional was asked for.
-    std::cout << out.str();
-    if (!failure.empty()) {
-        std::cerr << "davinci-sim: error: " << failure << "\n";
-        status = kExitFailure;
-    }
-    return status;
-}
-
 int run(const Options& opt) {
     if (!opt.report_json.empty() && !writable("report-json", opt.report_json)) return kExitUsage;
     if (!opt.timing_csv.empty() && !writable("timing-csv", opt.timing_csv)) return kExitUsage;
@@ -319,7 +206,7 @@ int run(const Options& opt) {
             if (opt.functional) {
                 elaborated = graph;
                 inputs = cli::make_inputs(graph, opt.inputs, input_sources);
-                plan = cli::plan_precision(graph, config, opt.program, inputs, inject_fault_from_env);
+                plan = cli::plan_precision(graph, config, opt.program, inputs, cli::inject_fault_from_env);
                 program = plan.program;
             } else {
                 program = dsl::lower(graph, config, opt.program);
@@ -379,8 +266,9 @@ int run(const Options& opt) {
         trace::write_file_atomically(opt.profile, trace::format_profile(program, config, stats, timing.records));
     if (!opt.quiet) std::cout << trace::format_report(stats, config, info);
     if (!opt.functional) return 0;
-    return report_functional(opt, elaborated, inputs, input_sources, plan, float16_timed ? &float16_timing : nullptr,
-                             op_stats, stats.total_cycles);
+    const cli::FunctionalReportOptions report{opt.check, opt.quiet, opt.outputs_dir};
+    return cli::report_functional(report, elaborated, inputs, input_sources, plan,
+                                  float16_timed ? &float16_timing : nullptr, op_stats, stats.total_cycles);
 }
 
 }  // namespace
