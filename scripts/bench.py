@@ -10,7 +10,8 @@ on a machine shared with other work), the simulated cycles, simulated
 cycles and commands per wall second, and the peak memory (GNU time's
 maximum RSS, the largest of the runs). Then a scaling series (GEMM n = 256
 ... 4096, generated programs): wall time against the number of commands,
-which it should follow, not the number of cycles. Last, the front end
+which it should follow, not the number of cycles; the marginal column is
+the wall time per extra command from one size to the next. Last, the front end
 alone on a generated 5,000-line program (parse, elaborate, print the task
 graph).
 
@@ -132,13 +133,28 @@ def print_models(results):
                format(int(r["commands_per_second"]), ","), r["max_rss_kib"] / 1024))
 
 
+def add_marginal_cost(results):
+    """Wall time per command between consecutive sizes: the slope, without
+    the fixed cost of starting a process and elaborating the SystemC model
+    that dominates the smallest runs."""
+    previous = None
+    for r in results.values():
+        if previous and r["commands"] > previous["commands"]:
+            r["marginal_wall_us_per_command"] = 1e6 * (r["median_wall_seconds"] - previous["median_wall_seconds"]) / (
+                r["commands"] - previous["commands"])
+        previous = r
+
+
 def print_scaling(results):
     print("\nscaling: GEMM n x n x n, float16, default hardware")
-    print("%6s %14s %12s %10s %10s %14s %9s" % ("n", "cycles", "commands", "wall", "cpu", "wall/command", "peak MB"))
+    print("%6s %14s %12s %10s %10s %14s %14s %9s" %
+          ("n", "cycles", "commands", "wall", "cpu", "wall/command", "marginal", "peak MB"))
     for n, r in results.items():
-        print("%6s %14s %12s %10s %10s %11.2f us %9.0f" %
+        marginal = r.get("marginal_wall_us_per_command")
+        print("%6s %14s %12s %10s %10s %11.2f us %14s %9.0f" %
               (n, format(r["total_cycles"], ","), format(r["commands"], ","), fmt_time(r["median_wall_seconds"]),
-               fmt_time(r["median_cpu_seconds"]), r["wall_us_per_command"], r["max_rss_kib"] / 1024))
+               fmt_time(r["median_cpu_seconds"]), r["wall_us_per_command"],
+               "%.2f us" % marginal if marginal is not None else "", r["max_rss_kib"] / 1024))
 
 
 def compare(new, old_path):
@@ -210,6 +226,7 @@ def main(argv):
                     with open(program, "w") as f:
                         f.write(GEMM_TEMPLATE.format(n=n))
                     result["scaling"][str(n)] = measure(args.sim, [], runs, program)
+            add_marginal_cost(result["scaling"])
             print_scaling(result["scaling"])
         fe = front_end(args.sim, 500 if args.quick else 5000, runs)
         result["front_end"] = fe
