@@ -104,10 +104,15 @@ def full_row(point, result):
 def run_local(tasks, jobs):
     """Yields (task, result) as points finish. Threads are enough: each
     point is a davinci-sim process, the thread only waits for it."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    try:
         futures = {pool.submit(sweep_point.run_point, t): t for t in tasks}
         for f in concurrent.futures.as_completed(futures):
             yield futures[f], f.result()
+    finally:
+        # On an interruption, points not started yet are dropped (the ones
+        # running finish); a later run of the sweep picks them up.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_dask(tasks, address):
@@ -199,8 +204,12 @@ def main(argv):
 
     by_key = {p["key"]: p for p in points}
     tasks = [task_of(p, os.path.abspath(args.sim), args.timeout) for p in todo]
+    try:
+        from tqdm import tqdm
+        import sweep_plot
+    except ImportError as e:
+        fail("%s: install Debian python3-tqdm and python3-matplotlib (scripts/bootstrap.sh does)" % e)
     results = run_dask(tasks, args.scheduler) if args.scheduler else run_local(tasks, args.jobs)
-    from tqdm import tqdm
     with tqdm(total=len(tasks), disable=args.quiet or not tasks, unit="point", file=sys.stderr) as bar:
         for task, result in results:
             row = full_row(by_key[task["key"]], result)
@@ -215,7 +224,6 @@ def main(argv):
     ordered = [rows[p["key"]] for p in points]
     write_text(os.path.join(out_dir, "results.csv"), csv_text(ordered, list(spec["grid"])))
     write_text(os.path.join(out_dir, "results.json"), json.dumps(ordered, indent=1, sort_keys=True) + "\n")
-    import sweep_plot
     plots = sweep_plot.plot(spec, points, rows, out_dir, write_atomically)
     failed = sum(1 for r in ordered if r["status"] != "ok")
     print("sweep %s: %d ok, %d failed; %s, %s" %
@@ -225,4 +233,9 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:
+        print("\nsweep.py: interrupted; the points finished so far are kept, run the sweep again to resume",
+              file=sys.stderr)
+        sys.exit(130)
