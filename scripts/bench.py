@@ -11,7 +11,7 @@ cycles and commands per wall second, and the peak memory (GNU time's
 maximum RSS, the largest of the runs). Then a scaling series (GEMM n = 256
 ... 4096, generated programs): wall time against the number of commands,
 which it should follow, not the number of cycles; the marginal column is
-the wall time per extra command from one size to the next. Last, the front end
+the wall and CPU time per extra command from one size to the next. Last, the front end
 alone on a generated 5,000-line program (parse, elaborate, print the task
 graph).
 
@@ -140,21 +140,23 @@ def add_marginal_cost(results):
     previous = None
     for r in results.values():
         if previous and r["commands"] > previous["commands"]:
-            r["marginal_wall_us_per_command"] = 1e6 * (r["median_wall_seconds"] - previous["median_wall_seconds"]) / (
-                r["commands"] - previous["commands"])
+            extra = r["commands"] - previous["commands"]
+            r["marginal_wall_us_per_command"] = 1e6 * (r["median_wall_seconds"] - previous["median_wall_seconds"]) / extra
+            r["marginal_cpu_us_per_command"] = 1e6 * (r["median_cpu_seconds"] - previous["median_cpu_seconds"]) / extra
         previous = r
 
 
 def print_scaling(results):
     print("\nscaling: GEMM n x n x n, float16, default hardware")
-    print("%6s %14s %12s %10s %10s %14s %14s %9s" %
-          ("n", "cycles", "commands", "wall", "cpu", "wall/command", "marginal", "peak MB"))
+    print("%6s %14s %12s %10s %10s %13s %16s %9s" %
+          ("n", "cycles", "commands", "wall", "cpu", "wall/command", "marginal wall/cpu", "peak MB"))
     for n, r in results.items():
-        marginal = r.get("marginal_wall_us_per_command")
-        print("%6s %14s %12s %10s %10s %11.2f us %14s %9.0f" %
+        marginal = ""
+        if "marginal_wall_us_per_command" in r:
+            marginal = "%.2f/%.2f us" % (r["marginal_wall_us_per_command"], r["marginal_cpu_us_per_command"])
+        print("%6s %14s %12s %10s %10s %10.2f us %16s %9.0f" %
               (n, format(r["total_cycles"], ","), format(r["commands"], ","), fmt_time(r["median_wall_seconds"]),
-               fmt_time(r["median_cpu_seconds"]), r["wall_us_per_command"],
-               "%.2f us" % marginal if marginal is not None else "", r["max_rss_kib"] / 1024))
+               fmt_time(r["median_cpu_seconds"]), r["wall_us_per_command"], marginal, r["max_rss_kib"] / 1024))
 
 
 def compare(new, old_path):
