@@ -98,7 +98,7 @@ def failure_text(run, limit=2000):
     """What a failed run said, for a results table: its stderr (the
     davinci-sim error message), or how it ended."""
     if run.timed_out:
-        return "timed out after %.0f s" % run.wall_seconds
+        return "timed out after %.3g s" % run.wall_seconds
     text = run.stderr.strip()
     if run.status < 0:
         text = ("killed by signal %d\n" % -run.status + text).strip()
