@@ -168,6 +168,14 @@ class SweepTest(unittest.TestCase):
         self.assertIn("2 done before, 0 to run", self.sweep(path, expect=1).stderr)
         self.assertIn("1 done before, 1 to run", self.sweep(path, "--retry-failed", expect=1).stderr)
 
+    def test_timeout_is_a_failure(self):
+        path = sweep_file(self.tmp, {"chip.clusters": [4]}, programs=["models/gemm_2048.pto"])
+        p = self.sweep(path, "--timeout", "0.05", expect=1)
+        self.assertIn("0 ok, 1 failed", p.stderr)
+        (row,) = self.rows()
+        self.assertEqual(row["status"], "failed")
+        self.assertTrue(row["error"].startswith("timed out after 0.0"), row["error"])
+
     def test_shapes_are_passed(self):
         programs = [{"program": "models/super_resolution.pto", "shapes": [{"img": [1, 1, 24, 32]}, {"img": [1, 1, 48, 64]}]}]
         self.sweep(sweep_file(self.tmp, {"chip.clusters": [2]}, programs=programs))
