@@ -137,6 +137,7 @@ struct TaskGraph {
     std::vector<LogNode> logs;
     std::vector<CacheScope> temp_caches;
     int max_parallel = 0;         // pypo.config.MAX_PARALLEL, 0 = not set
+    SourceLoc max_parallel_loc;   // the value assigned to it
     // pypo.config.BUFFERS: the buffering depth (1 single, 2 double, 3
     // triple) of every GEMM panel/tile and vector-stream chunk, overriding
     // the defaults (2; 3 for a matmul's L1 panels with prefetch=True);

@@ -165,10 +165,17 @@ std::string format_command(const Program& p, const Command& c) {
     return os.str();
 }
 
+uint64_t relocate(const Program& p, Space s, uint64_t addr, uint32_t slot) {
+    if (s == Space::L1 && addr < p.slot_l1_bytes) return addr + uint64_t(slot) * p.slot_l1_bytes;
+    if (s == Space::L0) return addr + uint64_t(slot) * p.slot_l0_bytes;
+    return addr;
+}
+
 std::string format_program(const Program& p) {
     std::ostringstream os;
     os << "program " << p.source << ": " << p.blocks.size() << " blocks";
     if (p.max_parallel) os << ", max_parallel " << p.max_parallel;
+    if (p.slot_l1_bytes) os << ", slots of " << p.slot_l1_bytes << " B of L1 and " << p.slot_l0_bytes << " B of L0";
     os << "\n";
     for (const TensorPlacement& t : p.tensors) {
         os << "tensor " << t.name << " (";

@@ -230,11 +230,23 @@ struct ProgramOp {
 struct Program {
     std::string source;      // the program file it was compiled from
     uint32_t max_parallel = 0;  // blocks in flight at once; 0 = all clusters
+    // MAX_PARALLEL above chip.clusters puts several blocks on a cluster at
+    // once (timing-model §4), each in a slot. The compiler then gives each
+    // block a share of L1 and of every L0 and writes its addresses as if in
+    // slot 0: a block in slot k adds k * slot_l1_bytes to its L1 addresses
+    // below slot_l1_bytes (those above every slot are the on-chip tensors'
+    // shared region) and k * slot_l0_bytes to its L0 addresses (relocate()).
+    // 0: memories not partitioned; co-resident blocks use the same bytes.
+    uint64_t slot_l1_bytes = 0;
+    uint64_t slot_l0_bytes = 0;
     std::vector<TensorPlacement> tensors;
     std::vector<ProgramOp> ops;
     std::vector<CommandTag> tags;  // Command::tag indexes this; tags[0] is the empty tag
     std::vector<Block> blocks;
 };
+
+// Where address `addr` of space `s` of a block running in slot `slot` lies.
+uint64_t relocate(const Program& p, Space s, uint64_t addr, uint32_t slot);
 
 // Human-readable listing (`davinci-sim --dump-program`).
 std::string format_program(const Program& p);

@@ -1,5 +1,6 @@
 #include "sim/arch/program_check.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,22 +20,36 @@ struct Where {
     throw ProgramError("invalid program: " + msg + ": " + why);
 }
 
-uint64_t capacity(Space s, const Config& c) {
-    switch (s) {
-    case Space::DDR: return uint64_t(c.ddr_bytes());
-    case Space::L1: return uint64_t(c.l1_bytes());
-    case Space::L0: return uint64_t(c.l0_bytes());
-    }
-    return 0;
-}
+// What addresses a block may use. With several blocks per cluster (§4) and
+// partitioned memories, a block's L1 addresses lie in its slot, [0, slot_l1),
+// or in the on-chip tensors' region above every slot, [slots * slot_l1, L1);
+// its L0 addresses in [0, slot_l0).
+struct Bounds {
+    const Config& config;
+    uint64_t ddr = 0, l1 = 0, l0 = 0;
+    uint64_t slots = 1, slot_l1 = 0, slot_l0 = 0;
+
+    Bounds(const Program& p, const Config& c)
+        : config(c), ddr(uint64_t(c.ddr_bytes())), l1(uint64_t(c.l1_bytes())), l0(uint64_t(c.l0_bytes())),
+          slots(uint64_t(blocks_per_cluster(p, c))), slot_l1(p.slot_l1_bytes), slot_l0(p.slot_l0_bytes) {}
+
+    uint64_t capacity(Space s) const { return s == Space::DDR ? ddr : s == Space::L1 ? l1 : l0; }
+};
 
 // A 2D region [addr, addr + (rows-1)*stride + row_bytes) must lie in the space.
-void check_region(const Where& w, const Config& c, Space s, uint64_t addr, uint64_t rows, uint64_t row_bytes,
+void check_region(const Where& w, const Bounds& b, Space s, uint64_t addr, uint64_t rows, uint64_t row_bytes,
                   uint64_t stride, const char* what) {
     uint64_t end = addr + (rows - 1) * stride + row_bytes;
-    if (end > capacity(s, c) || end < addr)
+    if (end > b.capacity(s) || end < addr)
         fail(w, std::string(what) + " region ends at byte " + std::to_string(end) + ", beyond " + space_name(s) +
-                    " capacity " + std::to_string(capacity(s, c)));
+                    " capacity " + std::to_string(b.capacity(s)));
+    if (s == Space::L1 && b.slot_l1 && addr < b.slots * b.slot_l1 && (addr >= b.slot_l1 || end > b.slot_l1))
+        fail(w, std::string(what) + " region [" + std::to_string(addr) + ", " + std::to_string(end) +
+                    ") of L1 is neither in the block's slot [0, " + std::to_string(b.slot_l1) +
+                    ") nor above every slot (from " + std::to_string(b.slots * b.slot_l1) + ")");
+    if (s == Space::L0 && b.slot_l0 && end > b.slot_l0)
+        fail(w, std::string(what) + " region ends at byte " + std::to_string(end) + " of L0, beyond the block's slot of " +
+                    std::to_string(b.slot_l0) + " bytes");
 }
 
 bool link_allowed(EngineKind k, const DmaArgs& d) {
@@ -48,7 +63,7 @@ bool valid_element(uint32_t e) { return e == 2 || e == 4; }
 
 // The im2col descriptor (program.h): a cube DMA engine generating a tile of
 // the im2col matrix from an input slab in L1.
-void check_im2col(const Where& w, const Config& c, EngineKind k, const DmaArgs& d) {
+void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& d) {
     const Im2col& i = *d.im2col;
     if (k != EngineKind::CubeDma || d.src != Space::L1 || d.dst != Space::L0)
         fail(w, "im2col addressing is only done by a cube DMA engine loading L1 -> L0");
@@ -91,7 +106,7 @@ void check_rearrange(const Where& w, EngineKind k, const DmaArgs& d) {
     }
 }
 
-void check_vector(const Where& w, const Config& c, const VectorArgs& v) {
+void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
     if (w.stream->engine.kind != EngineKind::Vector) fail(w, "only a vector unit executes VECTOR");
     if (v.rows == 0 || v.cols == 0) fail(w, "empty VECTOR (rows and cols must be positive)");
     const std::string op = vector_op_name(v.op);
@@ -102,7 +117,7 @@ void check_vector(const Where& w, const Config& c, const VectorArgs& v) {
     check_region(w, c, Space::L1, v.dst, 1, v.dst_bytes(), 0, "destination");
 }
 
-void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t num_flags) {
+void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t num_flags) {
     EngineKind k = w.stream->engine.kind;
     for (FlagId f : cmd.waits)
         if (f >= num_flags) fail(w, "waits on flag f" + std::to_string(f) + " but the block has " + std::to_string(num_flags));
@@ -151,11 +166,6 @@ void check_command(const Where& w, const Config& c, const Command& cmd, uint16_t
     }
 }
 
-// P of §4: chip.clusters, capped by the program's max_parallel.
-int64_t usable_clusters(const Program& p, const Config& c) {
-    return p.max_parallel ? std::min<int64_t>(c.clusters, p.max_parallel) : c.clusters;
-}
-
 int64_t engine_limit(EngineKind k, const Config& c) {
     switch (k) {
     case EngineKind::ClusterDma: return c.dma_engines;
@@ -168,14 +178,37 @@ int64_t engine_limit(EngineKind k, const Config& c) {
 
 }  // namespace
 
+int64_t blocks_in_flight(const Program& p, const Config& c) {
+    return p.max_parallel ? int64_t(p.max_parallel) : c.clusters;
+}
+
+int64_t clusters_in_use(const Program& p, const Config& c) { return std::min(blocks_in_flight(p, c), c.clusters); }
+
+int64_t blocks_per_cluster(const Program& p, const Config& c) {
+    return (blocks_in_flight(p, c) + c.clusters - 1) / c.clusters;
+}
+
 void check_program(const Program& p, const Config& c) {
+    const Bounds bounds(p, c);
+    if (bounds.slots > 1 && c.flag_latency_cycles < 1)
+        throw ProgramError("invalid program: max_parallel " + std::to_string(p.max_parallel) + " puts " +
+                           std::to_string(bounds.slots) + " blocks on a cluster at once, which needs " +
+                           "sync.flag_latency_cycles >= 1 (an engine chooses among its blocks' commands a cycle "
+                           "after their flags are set)");
+    if ((p.slot_l1_bytes || p.slot_l0_bytes) &&
+        (!p.slot_l1_bytes || !p.slot_l0_bytes || bounds.slots * p.slot_l1_bytes > bounds.l1 ||
+         bounds.slots * p.slot_l0_bytes > bounds.l0))
+        throw ProgramError("invalid program: slots of " + std::to_string(p.slot_l1_bytes) + " bytes of L1 and " +
+                           std::to_string(p.slot_l0_bytes) + " bytes of L0 for " + std::to_string(bounds.slots) +
+                           " blocks per cluster do not fit L1 (" + std::to_string(bounds.l1) + " bytes) and L0 (" +
+                           std::to_string(bounds.l0) + " bytes)");
     for (size_t b = 0; b < p.blocks.size(); ++b) {
         const Block& blk = p.blocks[b];
         if (blk.drain > b) fail({b, nullptr, 0}, "drains blocks up to " + std::to_string(blk.drain) + ", not all earlier");
         // Dispatch uses clusters 0 .. P-1 (§4): a block pinned beyond would never run.
-        if (blk.cluster != Block::kAnyCluster && blk.cluster >= usable_clusters(p, c))
+        if (blk.cluster != Block::kAnyCluster && blk.cluster >= clusters_in_use(p, c))
             fail({b, nullptr, 0}, "runs on cluster" + std::to_string(blk.cluster) + ", but only clusters 0-" +
-                                      std::to_string(usable_clusters(p, c) - 1) + " run blocks");
+                                      std::to_string(clusters_in_use(p, c) - 1) + " run blocks");
         for (uint32_t d : blk.deps)
             if (d >= b) fail({b, nullptr, 0}, "depends on block " + std::to_string(d) + ", which is not an earlier block");
         // Each flag must have one setting engine and at most one waiting
@@ -193,7 +226,7 @@ void check_program(const Program& p, const Config& c) {
             for (size_t i = 0; i < st.commands.size(); ++i) {
                 w.command = i;
                 const Command& cmd = st.commands[i];
-                check_command(w, c, cmd, blk.num_flags);
+                check_command(w, bounds, cmd, blk.num_flags);
                 for (FlagId f : cmd.sets) {
                     if (setter[f] >= 0 && setter[f] != int(s)) fail(w, "flag f" + std::to_string(f) + " is set by two engines");
                     setter[f] = int(s);

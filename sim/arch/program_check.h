@@ -15,6 +15,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// §4: P, the blocks in flight at once (the program's max_parallel, else
+// chip.clusters); the clusters that run blocks, min(P, chip.clusters); and
+// the blocks a cluster holds at once, ceil(P / chip.clusters).
+int64_t blocks_in_flight(const Program& p, const Config& c);
+int64_t clusters_in_use(const Program& p, const Config& c);
+int64_t blocks_per_cluster(const Program& p, const Config& c);
+
 // Throws ProgramError naming the block, engine and command at fault.
 void check_program(const Program& p, const Config& c);
 

@@ -468,18 +468,25 @@ json program_to_json(const Program& p) {
         if (t.op >= 0) e["op"] = t.op;
         tags.push_back(e);
     }
-    return {{"source", p.source}, {"max_parallel", p.max_parallel}, {"tensors", tensors}, {"ops", ops},
-            {"tags", tags}, {"blocks", blocks}};
+    json out = {{"source", p.source}, {"max_parallel", p.max_parallel}, {"tensors", tensors}, {"ops", ops},
+                {"tags", tags}, {"blocks", blocks}};
+    if (p.slot_l1_bytes || p.slot_l0_bytes) {
+        out["slot_l1_bytes"] = p.slot_l1_bytes;
+        out["slot_l0_bytes"] = p.slot_l0_bytes;
+    }
+    return out;
 }
 
 Program program_from_json(const json& j, const std::string& origin) {
     Reader r(origin);
     if (!j.is_object()) r.fail("", "expected a JSON object at the top level, got " + compact(j));
-    r.object(j, "", {"source", "max_parallel", "tensors", "ops", "tags", "blocks"});
+    r.object(j, "", {"source", "max_parallel", "slot_l1_bytes", "slot_l0_bytes", "tensors", "ops", "tags", "blocks"});
     if (!j.contains("blocks")) r.fail("", "missing key \"blocks\"");
     Program p;
     if (j.contains("source")) p.source = r.string(j.at("source"), "source");
     if (j.contains("max_parallel")) p.max_parallel = uint32_t(r.unsigned_int(j.at("max_parallel"), "max_parallel", kU32));
+    if (j.contains("slot_l1_bytes")) p.slot_l1_bytes = r.unsigned_int(j.at("slot_l1_bytes"), "slot_l1_bytes", kU32);
+    if (j.contains("slot_l0_bytes")) p.slot_l0_bytes = r.unsigned_int(j.at("slot_l0_bytes"), "slot_l0_bytes", kU32);
     if (j.contains("tensors")) {
         const json& a = r.array(j.at("tensors"), "tensors");
         for (size_t i = 0; i < a.size(); ++i) p.tensors.push_back(read_tensor(r, a[i], Reader::index("tensors", i)));

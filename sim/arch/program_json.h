@@ -2,8 +2,9 @@
 // `--emit-program-json`, so that hand-written and generated command programs
 // run through the real CLI without a .pto front end.
 //
-// One object per program: {"source", "max_parallel", "tensors", "tags",
-// "blocks"}; a block is {"name", "deps", "num_flags", "streams"}; a stream is
+// One object per program: {"source", "max_parallel", "slot_l1_bytes",
+// "slot_l0_bytes", "tensors", "tags", "blocks"} (the slot sizes only when
+// the memories are partitioned, arch::Program); a block is {"name", "deps", "num_flags", "streams"}; a stream is
 // {"engine": "dma0" | "cube1.dma" | "cube1" | "vector0", "commands"}; a
 // command is {"op": "dma" | "matmul" | "vector", ..., "waits", "sets",
 // "tag", "issue_cycles"} with the fields of arch::DmaArgs, MatmulArgs or

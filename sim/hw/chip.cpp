@@ -33,7 +33,7 @@ Chip::Chip(sc_core::sc_module_name name, const arch::Config& config, const arch:
       config_(config),
       ddr_("ddr", ddr_params(config)),
       clusters_(make_clusters(config, recorder)),
-      dispatcher_("dispatcher", program, pointers(clusters_), uint64_t(config.dispatch_cycles), recorder) {
+      dispatcher_("dispatcher", program, pointers(clusters_), config, recorder) {
     // Binding order numbers the DDR requesters: cluster-major, then engine.
     for (auto& c : clusters_) c->bind_ddr(ddr_.socket);
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/hw/sim_time.h"
+
 namespace hw {
 
 namespace {
@@ -17,9 +19,9 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
     : sc_module(name),
       index_(index),
       config_(config),
-      flags_(uint64_t(config.flag_latency_cycles)),
-      l1_("l1", l1_params(config)) {
-    auto finished = [this](uint64_t end) { engine_finished(end); };
+      l1_("l1", l1_params(config)),
+      empty_end_("empty_end") {
+    auto finished = [this](uint32_t slot, uint64_t end) { engine_finished(slot, end); };
     for (int i = 0; i < config.dma_engines; ++i) {
         arch::EngineId id{arch::EngineKind::ClusterDma, i};
         cluster_dmas_.push_back(std::make_unique<DmaEngine>(arch::engine_name(id).c_str(), id, index, flags_, recorder));
@@ -40,6 +42,19 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
         vectors_.push_back(std::make_unique<VectorUnit>(arch::engine_name(id).c_str(), id, index, flags_, recorder, config));
         vectors_.back()->on_finished = finished;
     }
+    set_slots(1);
+    SC_HAS_PROCESS(Cluster);
+    SC_METHOD(end_empty_blocks);
+    sensitive << empty_end_;
+    dont_initialize();
+}
+
+void Cluster::set_slots(size_t slots) {
+    flags_.clear();
+    for (size_t k = 0; k < slots; ++k) flags_.push_back(std::make_unique<FlagBoard>(uint64_t(config_.flag_latency_cycles)));
+    running_.assign(slots, 0);
+    block_end_.assign(slots, 0);
+    for (Engine* e : engines()) e->set_slots(slots);
 }
 
 std::vector<Engine*> Cluster::engines() const {
@@ -53,22 +68,38 @@ std::vector<Engine*> Cluster::engines() const {
     return all;
 }
 
-void Cluster::run_block(const arch::Block& block, uint32_t block_index, uint64_t start_cycle) {
-    flags_.reset(block.num_flags);
-    block_end_ = start_cycle;
-    std::vector<Engine*> all = engines();
-    running_ = int(all.size());
-    for (Engine* e : all) {
-        const arch::Stream* stream = nullptr;
-        for (const arch::Stream& s : block.streams)
-            if (s.engine == e->id()) stream = &s;
-        e->start(stream, block_index, start_cycle);
+void Cluster::run_block(const arch::Block& block, uint32_t block_index, uint32_t slot, uint64_t start_cycle) {
+    flags_[slot]->reset(block.num_flags);
+    block_end_[slot] = start_cycle;
+    running_[slot] = 0;
+    for (Engine* e : engines()) {
+        for (const arch::Stream& s : block.streams) {
+            if (s.engine != e->id() || s.commands.empty()) continue;
+            ++running_[slot];
+            e->start(&s, block_index, slot, start_cycle);
+        }
+    }
+    if (running_[slot] == 0) {
+        empty_.emplace_back(slot, start_cycle);
+        empty_end_.notify(cycles(start_cycle - now_cycles()));
     }
 }
 
-void Cluster::engine_finished(uint64_t end) {
-    block_end_ = std::max(block_end_, end);
-    if (--running_ == 0) on_block_finished(index_, block_end_);
+void Cluster::end_empty_blocks() {
+    const uint64_t now = now_cycles();
+    std::vector<std::pair<uint32_t, uint64_t>> later;
+    for (const auto& [slot, start] : empty_) {
+        if (start == now)
+            on_block_finished(index_, slot, start);
+        else
+            later.emplace_back(slot, start);
+    }
+    empty_.swap(later);
+}
+
+void Cluster::engine_finished(uint32_t slot, uint64_t end) {
+    block_end_[slot] = std::max(block_end_[slot], end);
+    if (--running_[slot] == 0) on_block_finished(index_, slot, block_end_[slot]);
 }
 
 std::vector<std::string> Cluster::stuck_engines() const {

@@ -1,8 +1,9 @@
 // A cluster: its L1 (whose port its cubes' DMA engines share), its DDR-side
 // DMA engines, its cubes (each a DMA engine and a MAC array with an L0) and
 // its vector units (each with a private L1 port, so not bound to l1_).
-// It runs one block at a time: every engine gets its stream of the block,
-// and the block ends when the last engine's last command ends.
+// It holds up to `slots` blocks at once (timing-model §4), each with its own
+// flags: every engine gets its stream of the block, and the block ends when
+// the last engine's last command ends (at its start if it has no commands).
 #pragma once
 
 #include <functional>
@@ -32,31 +33,35 @@ public:
         for (auto& dma : cluster_dmas_) dma->socket.bind(ddr_socket);
     }
 
-    void run_block(const arch::Block& block, uint32_t block_index, uint64_t start_cycle);
-    std::function<void(uint32_t cluster, uint64_t end_cycle)> on_block_finished;
+    // Before the simulation: how many blocks the cluster holds at once.
+    void set_slots(size_t slots);
+    void run_block(const arch::Block& block, uint32_t block_index, uint32_t slot, uint64_t start_cycle);
+    std::function<void(uint32_t cluster, uint32_t slot, uint64_t end_cycle)> on_block_finished;
 
     uint32_t index() const { return index_; }
     const ArbitratedMemory& l1() const { return l1_; }
     const CubeUnit& cube(size_t i) const { return *cubes_[i]; }
     // Engines blocked when the simulation ran out of events.
     std::vector<std::string> stuck_engines() const;
-    bool busy() const { return running_ > 0; }
 
 private:
     // Every engine, in listing order (arch::engine_order).
     std::vector<Engine*> engines() const;
-    void engine_finished(uint64_t end);
+    void engine_finished(uint32_t slot, uint64_t end);
+    void end_empty_blocks();  // blocks without commands end at their start
 
     uint32_t index_;
     const arch::Config& config_;
-    FlagBoard flags_;
+    FlagBoards flags_;  // per slot
     ArbitratedMemory l1_;
     std::vector<std::unique_ptr<DmaEngine>> cluster_dmas_;
     std::vector<std::unique_ptr<DmaEngine>> cube_dmas_;
     std::vector<std::unique_ptr<CubeUnit>> cubes_;
     std::vector<std::unique_ptr<VectorUnit>> vectors_;
-    int running_ = 0;
-    uint64_t block_end_ = 0;
+    std::vector<int> running_;          // per slot: engines still running its block
+    std::vector<uint64_t> block_end_;   // per slot: the largest command end so far
+    std::vector<std::pair<uint32_t, uint64_t>> empty_;  // slots whose block has no commands, and its start
+    sc_core::sc_event_queue empty_end_;
 };
 
 }  // namespace hw

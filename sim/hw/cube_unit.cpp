@@ -5,7 +5,7 @@
 
 namespace hw {
 
-CubeUnit::CubeUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoard& flags,
+CubeUnit::CubeUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoards& flags,
                    trace::Recorder* recorder, const arch::Config& config)
     : Engine(name, id, cluster, flags, recorder), config_(config) {}
 

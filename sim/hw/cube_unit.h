@@ -8,7 +8,7 @@ namespace hw {
 
 class CubeUnit : public Engine {
 public:
-    CubeUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoard& flags,
+    CubeUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoards& flags,
              trace::Recorder* recorder, const arch::Config& config);
 
     uint64_t operand_bytes() const { return operand_bytes_; }  // over the L0->cube link

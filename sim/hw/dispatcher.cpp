@@ -2,28 +2,34 @@
 
 #include <algorithm>
 
+#include "sim/arch/program_check.h"
 #include "sim/hw/sim_time.h"
 
 namespace hw {
 
 Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& program, std::vector<Cluster*> clusters,
-                       uint64_t dispatch_cycles, trace::Recorder* recorder)
+                       const arch::Config& config, trace::Recorder* recorder)
     : sc_module(name),
       program_(program),
       clusters_(std::move(clusters)),
-      dispatch_cycles_(dispatch_cycles),
+      dispatch_cycles_(uint64_t(config.dispatch_cycles)),
       recorder_(recorder),
       start_(program.blocks.size(), kNotYet),
       end_(program.blocks.size(), kNotYet),
       cluster_of_(program.blocks.size(), 0),
+      slot_of_(program.blocks.size(), 0),
       wake_("wake") {
-    size_t usable = clusters_.size();
-    if (program.max_parallel) usable = std::min<size_t>(usable, program.max_parallel);
-    clusters_.resize(usable);
-    running_block_.assign(usable, -1);
-    free_at_.assign(usable, 0);
-    for (Cluster* c : clusters_)
-        c->on_block_finished = [this](uint32_t cluster, uint64_t end) { block_finished(cluster, end); };
+    in_flight_limit_ = size_t(arch::blocks_in_flight(program, config));
+    slots_ = size_t(arch::blocks_per_cluster(program, config));
+    clusters_.resize(size_t(arch::clusters_in_use(program, config)));
+    running_block_.assign(clusters_.size() * slots_, -1);
+    free_at_.assign(clusters_.size() * slots_, 0);
+    for (Cluster* c : clusters_) {
+        c->set_slots(slots_);
+        c->on_block_finished = [this](uint32_t cluster, uint32_t slot, uint64_t end) {
+            block_finished(cluster, slot, end);
+        };
+    }
     SC_HAS_PROCESS(Dispatcher);
     SC_THREAD(run);
 }
@@ -38,15 +44,22 @@ void Dispatcher::run() {
 
 void Dispatcher::decide(uint64_t cycle) {
     while (next_unassigned_ < start_.size() && start_[next_unassigned_] != kNotYet) ++next_unassigned_;
-    // A cluster that frees at this very cycle may already have reported it
+    // A slot that frees at this very cycle may already have reported it
     // (decisions for cycle e - 1 run at e): only count it from its cycle on.
-    auto is_free = [&](size_t c) { return running_block_[c] < 0 && free_at_[c] <= cycle; };
-    auto any_free = [&] {
-        for (size_t c = 0; c < clusters_.size(); ++c)
-            if (is_free(c)) return true;
-        return false;
+    auto is_free = [&](size_t slot) { return running_block_[slot] < 0 && free_at_[slot] <= cycle; };
+    size_t in_flight = 0;
+    std::vector<size_t> held(clusters_.size(), 0);  // per cluster: slots not free
+    for (size_t i = 0; i < running_block_.size(); ++i)
+        if (!is_free(i)) ++in_flight, ++held[i / slots_];
+    // The cluster with a free slot holding the fewest blocks, lowest-numbered
+    // first; clusters_.size() for none.
+    auto pick = [&](size_t first, size_t last) {
+        size_t best = clusters_.size();
+        for (size_t c = first; c < last; ++c)
+            if (held[c] < slots_ && (best == clusters_.size() || held[c] < held[best])) best = c;
+        return best;
     };
-    for (size_t b = next_unassigned_; b < program_.blocks.size() && any_free(); ++b) {
+    for (size_t b = next_unassigned_; b < program_.blocks.size() && in_flight < in_flight_limit_; ++b) {
         if (start_[b] != kNotYet) continue;
         const arch::Block& block = program_.blocks[b];
         bool ready = std::all_of(block.deps.begin(), block.deps.end(),
@@ -54,26 +67,30 @@ void Dispatcher::decide(uint64_t cycle) {
         // After a print, the whole program before it must drain first.
         for (size_t e = 0; ready && e < block.drain; ++e) ready = end_[e] != kNotYet && end_[e] <= cycle;
         if (!ready) continue;
-        size_t c = 0;
-        if (block.cluster != arch::Block::kAnyCluster) {
-            // A pinned block waits for its cluster; later blocks may still go.
-            c = size_t(block.cluster);
-            if (!is_free(c)) continue;
-        } else {
-            while (c < clusters_.size() && !is_free(c)) ++c;
-            if (c == clusters_.size()) continue;
+        // A pinned block waits for its cluster; later blocks may still go.
+        const bool pinned = block.cluster != arch::Block::kAnyCluster;
+        const size_t c = pinned ? pick(size_t(block.cluster), size_t(block.cluster) + 1) : pick(0, clusters_.size());
+        if (c == clusters_.size()) {
+            if (pinned) continue;
+            break;  // every cluster is full
         }
-        running_block_[c] = int(b);
+        size_t slot = 0;
+        while (!is_free(c * slots_ + slot)) ++slot;
+        running_block_[c * slots_ + slot] = int(b);
+        ++held[c];
+        ++in_flight;
         start_[b] = cycle + dispatch_cycles_;
         cluster_of_[b] = uint32_t(c);
-        clusters_[c]->run_block(block, uint32_t(b), start_[b]);
+        slot_of_[b] = uint32_t(slot);
+        clusters_[c]->run_block(block, uint32_t(b), uint32_t(slot), start_[b]);
     }
 }
 
-void Dispatcher::block_finished(uint32_t cluster, uint64_t end) {
-    int b = running_block_[cluster];
-    running_block_[cluster] = -1;
-    free_at_[cluster] = end;
+void Dispatcher::block_finished(uint32_t cluster, uint32_t slot, uint64_t end) {
+    const size_t i = size_t(cluster) * slots_ + slot;
+    int b = running_block_[i];
+    running_block_[i] = -1;
+    free_at_[i] = end;
     end_[size_t(b)] = end;
     end_cycle_ = std::max(end_cycle_, end);
     ++done_;

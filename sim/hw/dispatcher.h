@@ -1,8 +1,9 @@
-// Hands blocks to clusters (docs/timing-model.md §Dispatch): at each cycle,
-// the lowest-numbered block whose dependencies have ended goes to the
-// lowest-numbered free cluster, at most max_parallel blocks in flight. A
-// cluster freeing at cycle e is seen in the decision of cycle e, which the
-// dispatcher makes at e + 1, once every event of cycle e is known.
+// Hands blocks to clusters (docs/timing-model.md §4): at each cycle, the
+// lowest-numbered block whose dependencies have ended goes to the cluster
+// with a free slot that holds the fewest blocks (the lowest-numbered among
+// equals), at most P = max_parallel blocks in flight, ceil(P / clusters) per
+// cluster. A slot freeing at cycle e is seen in the decision of cycle e,
+// which the dispatcher makes at e + 1, once every event of cycle e is known.
 #pragma once
 
 #include <cstdint>
@@ -18,28 +19,31 @@ namespace hw {
 class Dispatcher : public sc_core::sc_module {
 public:
     Dispatcher(sc_core::sc_module_name name, const arch::Program& program, std::vector<Cluster*> clusters,
-               uint64_t dispatch_cycles, trace::Recorder* recorder);
+               const arch::Config& config, trace::Recorder* recorder);
 
     bool all_done() const { return done_ == program_.blocks.size(); }
     uint64_t end_cycle() const { return end_cycle_; }
     uint64_t block_start(size_t b) const { return start_[b]; }
     uint64_t block_end(size_t b) const { return end_[b]; }
     uint32_t block_cluster(size_t b) const { return cluster_of_[b]; }
+    uint32_t block_slot(size_t b) const { return slot_of_[b]; }
 
 private:
     static constexpr uint64_t kNotYet = ~uint64_t{0};
     void run();
     void decide(uint64_t cycle);
-    void block_finished(uint32_t cluster, uint64_t end);
+    void block_finished(uint32_t cluster, uint32_t slot, uint64_t end);
 
     const arch::Program& program_;
     std::vector<Cluster*> clusters_;
     uint64_t dispatch_cycles_;
     trace::Recorder* recorder_;  // told of every finished block (may be null)
-    std::vector<int> running_block_;  // per cluster, -1 when free
-    std::vector<uint64_t> free_at_;   // per cluster, the cycle it last freed
+    size_t slots_ = 1;                // blocks a cluster holds at once
+    size_t in_flight_limit_ = 0;      // P
+    std::vector<int> running_block_;  // per cluster and slot (c * slots_ + k), -1 when free
+    std::vector<uint64_t> free_at_;   // per cluster and slot, the cycle it last freed
     std::vector<uint64_t> start_, end_;
-    std::vector<uint32_t> cluster_of_;
+    std::vector<uint32_t> cluster_of_, slot_of_;
     size_t done_ = 0;
     size_t next_unassigned_ = 0;  // blocks before it are all assigned
     uint64_t end_cycle_ = 0;

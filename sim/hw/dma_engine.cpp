@@ -5,7 +5,7 @@
 
 namespace hw {
 
-DmaEngine::DmaEngine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoard& flags,
+DmaEngine::DmaEngine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoards& flags,
                      trace::Recorder* recorder)
     : Engine(name, id, cluster, flags, recorder), socket("socket") {}
 

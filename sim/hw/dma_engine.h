@@ -15,7 +15,7 @@ class DmaEngine : public Engine {
 public:
     tlm_utils::simple_initiator_socket<DmaEngine> socket;
 
-    DmaEngine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoard& flags,
+    DmaEngine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoards& flags,
               trace::Recorder* recorder);
 
 private:

@@ -6,53 +6,158 @@
 
 namespace hw {
 
-Engine::Engine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoard& flags,
+Engine::Engine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoards& flags,
                trace::Recorder* recorder)
-    : sc_module(name), id_(id), cluster_(cluster), flags_(flags), recorder_(recorder) {
+    : sc_module(name), id_(id), cluster_(cluster), flags_(flags), recorder_(recorder), slots_(1) {
     SC_HAS_PROCESS(Engine);
     SC_THREAD(run);
 }
 
-void Engine::start(const arch::Stream* stream, uint32_t block, uint64_t at) {
-    stream_ = stream;
-    block_ = block;
-    start_at_ = at;
+void Engine::set_slots(size_t slots) {
+    slots_.assign(slots, Resident{});
+    last_slot_ = slots - 1;  // so slot 0 is served first
+}
+
+void Engine::start(const arch::Stream* stream, uint32_t block, uint32_t slot, uint64_t at) {
+    slots_[slot] = Resident{stream, block, at, 0, true};
     start_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 std::string Engine::state() const {
-    if (!running_) return "";
-    std::string s = "command " + std::to_string(current_);
-    if (waiting_flag_ >= 0) s += " waits on f" + std::to_string(waiting_flag_);
+    std::string s;
+    for (size_t k = 0; k < slots_.size(); ++k) {
+        const Resident& r = slots_[k];
+        if (!r.active) continue;
+        if (!s.empty()) s += "; ";
+        if (slots_.size() > 1) s += "slot " + std::to_string(k) + " block " + std::to_string(r.block) + " ";
+        // run_single has taken the command it waits for; run_shared has not.
+        size_t current = slots_.size() > 1 ? r.next : r.next - 1;
+        s += "command " + std::to_string(current);
+        if (waiting_flag_ >= 0) {
+            s += " waits on f" + std::to_string(waiting_flag_);
+        } else if (slots_.size() > 1 && current < r.stream->commands.size()) {
+            std::vector<arch::FlagId> unset;
+            const std::vector<arch::FlagId>& waits = r.stream->commands[current].waits;
+            for (size_t i = 0; i < waits.size(); ++i) {
+                size_t ahead = size_t(std::count(waits.begin(), waits.begin() + long(i), waits[i]));
+                if (!flags_[k]->peek(waits[i], ahead)) unset.push_back(waits[i]);
+            }
+            for (size_t i = 0; i < unset.size(); ++i) s += (i ? ", f" : " waits on f") + std::to_string(unset[i]);
+        }
+    }
     return s;
 }
 
 void Engine::run() {
+    if (slots_.size() == 1)
+        run_single();
+    else
+        run_shared();
+}
+
+void Engine::perform(size_t slot, uint64_t begin) {
+    Resident& r = slots_[slot];
+    const arch::Command& cmd = r.stream->commands[r.next];
+    const uint32_t index = uint32_t(r.next++);
+    execute(cmd);
+    const uint64_t end = now_cycles();
+    if (recorder_) recorder_->on_command({r.block, cluster_, id_, index, begin, end, uint32_t(slot)}, cmd);
+    for (arch::FlagId f : cmd.sets) flags_[slot]->set(f, end);
+    free_at_ = end;
+    last_slot_ = slot;
+    if (r.next == r.stream->commands.size()) {
+        r.active = false;
+        on_finished(uint32_t(slot), end);
+    }
+}
+
+void Engine::run_single() {
+    Resident& r = slots_[0];
     for (;;) {
         sc_core::wait(start_event_);
-        running_ = true;
-        wait_until(start_at_);
-        uint64_t ready = start_at_;
-        size_t count = stream_ ? stream_->commands.size() : 0;
-        for (current_ = 0; current_ < count; ++current_) {
-            const arch::Command& cmd = stream_->commands[current_];
+        wait_until(r.start);
+        uint64_t ready = r.start;
+        while (r.active) {
+            const arch::Command& cmd = r.stream->commands[r.next];
             // Loop control is issued while the flags are awaited (§5).
             uint64_t begin = ready + cmd.issue_cycles;
+            ++r.next;  // taken: state() reports it while its flags are awaited
             for (arch::FlagId f : cmd.waits) {
-                waiting_flag_ = f;
-                begin = std::max(begin, flags_.acquire(f));
+                waiting_flag_ = int(f);
+                begin = std::max(begin, flags_[0]->acquire(f));
             }
             waiting_flag_ = -1;
+            --r.next;
             wait_until(begin);
-            execute(cmd);
-            uint64_t end = now_cycles();
-            if (recorder_) recorder_->on_command({block_, cluster_, id_, uint32_t(current_), begin, end}, cmd);
-            for (arch::FlagId f : cmd.sets) flags_.set(f, end);
-            ready = end;
+            perform(0, begin);
+            ready = free_at_;
         }
-        wait_until(ready);
-        running_ = false;
-        on_finished(ready);
+    }
+}
+
+std::optional<uint64_t> Engine::head_start(size_t slot, arch::FlagId* unset) const {
+    const Resident& r = slots_[slot];
+    const arch::Command& cmd = r.stream->commands[r.next];
+    uint64_t t = std::max(free_at_, r.start) + cmd.issue_cycles;
+    for (size_t i = 0; i < cmd.waits.size(); ++i) {
+        // A command waiting twice on a flag takes its next two sets.
+        size_t ahead = size_t(std::count(cmd.waits.begin(), cmd.waits.begin() + long(i), cmd.waits[i]));
+        std::optional<uint64_t> allowed = flags_[slot]->peek(cmd.waits[i], ahead);
+        if (!allowed) {
+            if (unset) *unset = cmd.waits[i];
+            return std::nullopt;
+        }
+        t = std::max(t, *allowed);
+    }
+    return t;
+}
+
+// §5 with several resident blocks: at the first cycle the next command of
+// some resident block may start, the engine starts the first such command in
+// round-robin order of the slots after the one it served last. Every fact
+// that decides cycle t is known in SystemC by t: flags need
+// sync.flag_latency_cycles >= 1 (arch::check_program), so a set at t cannot
+// allow a start at t; a block starting at t may only be handed over at t
+// itself (the dispatcher decides at d + 1 for cycle d), in the first delta
+// cycle, which is why a choice at t is made only after one delta has passed.
+void Engine::run_shared() {
+    constexpr uint64_t kNever = ~uint64_t{0};
+    std::vector<std::pair<size_t, arch::FlagId>> awaited;  // (slot, flag) of heads waiting for a set
+    for (;;) {
+        const uint64_t now = now_cycles();
+        const size_t n = slots_.size();
+        size_t chosen = n;
+        uint64_t earliest = kNever;
+        awaited.clear();
+        for (size_t i = 1; i <= n; ++i) {
+            const size_t k = (last_slot_ + i) % n;
+            if (!slots_[k].active) continue;
+            arch::FlagId unset = 0;
+            std::optional<uint64_t> t = head_start(k, &unset);
+            if (!t) {
+                awaited.emplace_back(k, unset);
+                continue;
+            }
+            if (*t <= now && chosen == n) chosen = k;
+            earliest = std::min(earliest, *t);
+        }
+        if (chosen < n && yielded_at_ == now) {
+            const Resident& r = slots_[chosen];
+            for (arch::FlagId f : r.stream->commands[r.next].waits) flags_[chosen]->consume(f);
+            perform(chosen, now);
+            continue;
+        }
+        sc_core::sc_event_or_list wake;
+        wake |= start_event_;
+        for (const auto& [slot, flag] : awaited) wake |= flags_[slot]->when_set(flag);
+        if (chosen < n) {
+            yielded_at_ = now;
+            sc_core::wait(sc_core::SC_ZERO_TIME);
+        } else if (earliest != kNever) {
+            sc_core::wait(cycles(earliest - now), wake);
+        } else {
+            sc_core::wait(wake);
+        }
     }
 }
 

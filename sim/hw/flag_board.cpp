@@ -28,6 +28,19 @@ void FlagBoard::set(size_t f, uint64_t cycle) {
     if (fl.waiting) fl.changed.notify(sc_core::SC_ZERO_TIME);
 }
 
+const sc_core::sc_event& FlagBoard::when_set(size_t f) {
+    Flag& fl = *flags_[f];
+    fl.waiting = true;
+    return fl.changed;
+}
+
+std::optional<uint64_t> FlagBoard::peek(size_t f, size_t ahead) const {
+    const Flag& fl = *flags_[f];
+    size_t k = fl.consumed + ahead;
+    if (k >= fl.set_cycles.size()) return std::nullopt;
+    return fl.set_cycles[k] + latency_;
+}
+
 std::vector<size_t> FlagBoard::blocked() const {
     std::vector<size_t> out;
     for (size_t i = 0; i < in_use_; ++i)

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <systemc>
@@ -25,6 +26,15 @@ public:
 
     void set(size_t f, uint64_t cycle);
 
+    // For an engine choosing among several blocks' commands (several blocks
+    // per cluster, timing-model §5): the first cycle the `ahead`-th next
+    // unconsumed set of `f` lets a command start, if that set has happened;
+    // consume() takes the next one; when_set(f) fires (a delta later) at the
+    // next set of `f`.
+    std::optional<uint64_t> peek(size_t f, size_t ahead) const;
+    void consume(size_t f) { ++flags_[f]->consumed; }
+    const sc_core::sc_event& when_set(size_t f);
+
     // Flags some engine is blocked on (for deadlock reports).
     std::vector<size_t> blocked() const;
 
@@ -39,5 +49,8 @@ private:
     std::vector<std::unique_ptr<Flag>> flags_;
     size_t in_use_ = 0;
 };
+
+// A cluster's boards, one per block it holds at once (its slots).
+using FlagBoards = std::vector<std::unique_ptr<FlagBoard>>;
 
 }  // namespace hw

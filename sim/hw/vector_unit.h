@@ -10,7 +10,7 @@ namespace hw {
 
 class VectorUnit : public Engine {
 public:
-    VectorUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoard& flags,
+    VectorUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoards& flags,
                trace::Recorder* recorder, const arch::Config& config);
 
 private:

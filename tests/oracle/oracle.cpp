@@ -10,9 +10,11 @@
 //   2. Ends and starts, repeated until nothing changes (a fixpoint):
 //        - every engine whose command ends at `now` records the end, sets its
 //          flags at `now` and becomes free for its next command;
-//        - every free engine whose next command may start at `now` starts it:
-//          the previous command ended (or the block started) at r <= now (the
-//          engine is free) and r + the command's issue_cycles <= now, and for
+//        - every free engine whose next command (of one of the blocks on its
+//          cluster, tried in round-robin order of their slots after the slot
+//          it served last) may start at `now` starts it:
+//          r = max(the end of the engine's last command, the block's start)
+//          and r + the command's issue_cycles <= now, and for
 //          each flag waited on, the next unconsumed set exists and happened at
 //          t with t + flag_latency <= now (§5). A MATMUL's or VECTOR's end
 //          is computed at once (§7, §8: neither touches a shared link); a
@@ -27,7 +29,7 @@
 //      n >= 1, but the loop does not rely on that) would chain correctly.
 //   3. Block ends: a block whose streams have all finished ends at the
 //      largest end of its commands (all <= now, the last one exactly now),
-//      or at its start if it has none (§4). Its cluster is then free at now.
+//      or at its start if it has none (§4). Its slot is then free at now.
 //   4. Link arbitration at `now` (§6): each link that no burst occupies at
 //      now (its last burst ended at <= now) grants one burst to the first
 //      eligible requester (eligible_at <= now) after the last one granted.
@@ -42,9 +44,12 @@
 //      clusters and ready blocks change only then, and after a decision loop
 //      ends nothing more could be assigned until they do.)
 //
-// A cluster that has been given a block is not free until that block ends,
-// even before the block starts (dispatch_cycles > 1): the "last block it ran"
-// of §4 is taken to include a block given to it and not yet started.
+// A slot that has been given a block is not free until that block ends,
+// even before the block starts (dispatch_cycles > 1).
+//
+// Several blocks per cluster (P > chip.clusters, §4): each cluster has
+// S = ceil(P / clusters) slots; a block's flags are its own; an engine is
+// shared by the blocks in its cluster's slots and runs one command at a time.
 //
 // Deadlock: if in some cycle nothing happened and nothing is pending (no
 // command in flight, no request on a link, no block waiting to start, no
@@ -87,12 +92,20 @@ struct Link {
 
 enum class State { Free, OnLink, Timed };
 
+// One engine of one cluster, whichever block it is running a command of.
+struct EngineState {
+    bool busy = false;       // a command of some block is on it
+    uint64_t free_at = 0;    // the end of its last command
+    uint32_t last_slot = 0;  // the slot it served last
+};
+
 // One engine running one block's stream.
 struct EngineRun {
     const arch::Stream* stream = nullptr;
+    EngineState* engine = nullptr;
     size_t first_timing = 0;  // Result::commands index of its command 0
     size_t next = 0;          // commands [0, next) have started
-    uint64_t ready_at = 0;    // when Free: the end of command next-1, or the block's start
+    uint64_t block_start = 0;
     State state = State::Free;
     uint64_t cur_end = 0;     // when Timed: the end of command next-1
     Link* link = nullptr;     // DMA engines: the link its commands cross
@@ -103,7 +116,7 @@ struct EngineRun {
 
 struct ActiveBlock {
     uint32_t id = 0;
-    uint32_t cluster = 0;
+    uint32_t cluster = 0, slot = 0;
     uint64_t start = 0;
     bool started = false;
     std::vector<EngineRun> engines;
@@ -120,8 +133,12 @@ struct Sim {
 
     Link ddr;
     std::vector<Link> l1;  // per cluster
-    uint32_t P = 0;        // clusters in use
-    std::vector<std::unique_ptr<ActiveBlock>> running;  // per cluster: its block, if any
+    uint64_t P = 0;        // blocks in flight at most
+    uint32_t used = 0;     // clusters in use: min(P, clusters)
+    uint32_t S = 1;        // slots per cluster: ceil(P / clusters)
+    uint32_t engines_per_cluster = 0;
+    std::vector<std::unique_ptr<ActiveBlock>> running;  // per cluster and slot (cl * S + k): its block, if any
+    std::vector<EngineState> engine_states;  // per cluster and engine (cl * engines_per_cluster + engine_slot)
     std::vector<bool> assigned, ended;
     size_t blocks_ended = 0;
     bool dispatch_dirty = true;
@@ -135,9 +152,14 @@ struct Sim {
         for (int64_t i = 0; i < c.clusters; ++i)
             l1.emplace_back(uint64_t(c.l1_bytes_per_cycle), uint64_t(c.l1_burst_bytes),
                             uint64_t(c.l1_latency_cycles), size_t(c.cubes_per_cluster));
-        uint64_t want = p.max_parallel == 0 ? uint64_t(c.clusters) : p.max_parallel;
-        P = uint32_t(std::min<uint64_t>(want, uint64_t(c.clusters)));
-        running.resize(P);
+        P = p.max_parallel == 0 ? uint64_t(c.clusters) : p.max_parallel;
+        used = uint32_t(std::min<uint64_t>(P, uint64_t(c.clusters)));
+        S = uint32_t(ceil_div(P, uint64_t(c.clusters)));
+        if (S > 1 && c.flag_latency_cycles < 1) fail("several blocks per cluster need flag_latency_cycles >= 1");
+        running.resize(size_t(used) * S);
+        engines_per_cluster = uint32_t(c.dma_engines + 2 * c.cubes_per_cluster + c.vector_units);
+        engine_states.resize(size_t(used) * engines_per_cluster);
+        for (EngineState& e : engine_states) e.last_slot = S - 1;
         assigned.assign(p.blocks.size(), false);
         ended.assign(p.blocks.size(), false);
         res.blocks.resize(p.blocks.size());
@@ -266,7 +288,7 @@ struct Sim {
     // §5: have the command's issue cycles passed by `now`? They are counted
     // from the engine's ready time and run while flags are awaited.
     static bool issued(const EngineRun& e, const arch::Command& c, uint64_t now) {
-        return e.ready_at + uint64_t(c.issue_cycles) <= now;
+        return std::max(e.engine->free_at, e.block_start) + uint64_t(c.issue_cycles) <= now;
     }
 
     // §5: may the command start at `now` as far as its flags go? (The engine
@@ -288,6 +310,8 @@ struct Sim {
         for (arch::FlagId f : c.waits) ++b.consumed[f];
         res.commands[e.first_timing + e.next].start = now;
         ++e.next;
+        e.engine->busy = true;
+        e.engine->last_slot = b.slot;
         if (c.op == arch::Opcode::Matmul) {
             e.state = State::Timed;
             e.cur_end = now + matmul_cycles(c.mm);
@@ -311,11 +335,12 @@ struct Sim {
         for (arch::FlagId f : c.sets) b.sets[f].push_back(now);
         b.last_end = std::max(b.last_end, now);
         e.state = State::Free;
-        e.ready_at = now;
+        e.engine->busy = false;
+        e.engine->free_at = now;
     }
 
-    void start_block(uint32_t cluster, uint64_t now) {
-        ActiveBlock& b = *running[cluster];
+    void start_block(size_t slot, uint64_t now) {
+        ActiveBlock& b = *running[slot];
         b.started = true;
         res.blocks[b.id].start = now;
         activity = true;
@@ -326,22 +351,35 @@ struct Sim {
         bool changed = true;
         while (changed) {
             changed = false;
-            for (uint32_t cl = 0; cl < P; ++cl) {
-                if (!running[cl] || !running[cl]->started) continue;
-                ActiveBlock& b = *running[cl];
-                for (EngineRun& e : b.engines) {
-                    if (e.state == State::Timed) {
-                        if (e.cur_end < now) fail("internal: missed an end");
-                        if (e.cur_end == now) {
-                            end_command(b, e, now);
-                            changed = true;
-                        }
-                    }
-                    if (e.state == State::Free && e.next < e.stream->commands.size() &&
-                        issued(e, e.stream->commands[e.next], now) &&
-                        flags_allow(b, e.stream->commands[e.next], now)) {
-                        start_command(b, e, now);
+            for (auto& slot : running) {
+                if (!slot || !slot->started) continue;
+                for (EngineRun& e : slot->engines) {
+                    if (e.state != State::Timed) continue;
+                    if (e.cur_end < now) fail("internal: missed an end");
+                    if (e.cur_end == now) {
+                        end_command(*slot, e, now);
                         changed = true;
+                    }
+                }
+            }
+            for (uint32_t cl = 0; cl < used; ++cl) {
+                for (uint32_t x = 0; x < engines_per_cluster; ++x) {
+                    EngineState& es = engine_states[size_t(cl) * engines_per_cluster + x];
+                    if (es.busy) continue;
+                    // Round-robin over the slots, after the one served last.
+                    for (uint32_t i = 1; i <= S && !es.busy; ++i) {
+                        uint32_t k = (es.last_slot + i) % S;
+                        auto& slot = running[size_t(cl) * S + k];
+                        if (!slot || !slot->started) continue;
+                        for (EngineRun& e : slot->engines) {
+                            if (e.engine != &es || e.state != State::Free || e.next == e.stream->commands.size())
+                                continue;
+                            const arch::Command& c = e.stream->commands[e.next];
+                            if (issued(e, c, now) && flags_allow(*slot, c, now)) {
+                                start_command(*slot, e, now);
+                                changed = true;
+                            }
+                        }
                     }
                 }
             }
@@ -351,16 +389,16 @@ struct Sim {
 
     // Step 3.
     void block_ends() {
-        for (uint32_t cl = 0; cl < P; ++cl) {
-            if (!running[cl] || !running[cl]->started) continue;
-            ActiveBlock& b = *running[cl];
+        for (auto& slot : running) {
+            if (!slot || !slot->started) continue;
+            ActiveBlock& b = *slot;
             bool all_done = true;
             for (const EngineRun& e : b.engines) all_done = all_done && e.done();
             if (!all_done) continue;
             res.blocks[b.id].end = std::max(b.start, b.last_end);
             ended[b.id] = true;
             ++blocks_ended;
-            running[cl].reset();
+            slot.reset();
             dispatch_dirty = true;
             activity = true;
         }
@@ -397,11 +435,24 @@ struct Sim {
         return true;
     }
 
-    void make_active(uint32_t block, uint32_t cluster, uint64_t start) {
+    // The engine's place among its cluster's engines: DMA engines, then per
+    // cube its DMA engine and the cube, then vector units (any fixed order).
+    uint32_t engine_slot(arch::EngineId id) const {
+        switch (id.kind) {
+        case arch::EngineKind::ClusterDma: return uint32_t(id.index);
+        case arch::EngineKind::CubeDma: return uint32_t(cfg.dma_engines + 2 * id.index);
+        case arch::EngineKind::Cube: return uint32_t(cfg.dma_engines + 2 * id.index + 1);
+        case arch::EngineKind::Vector: break;
+        }
+        return uint32_t(cfg.dma_engines + 2 * cfg.cubes_per_cluster + id.index);
+    }
+
+    void make_active(uint32_t block, uint32_t cluster, uint32_t slot, uint64_t start) {
         const arch::Block& blk = prog.blocks[block];
         auto b = std::make_unique<ActiveBlock>();
         b->id = block;
         b->cluster = cluster;
+        b->slot = slot;
         b->start = start;
         b->last_end = start;
         b->sets.resize(blk.num_flags);
@@ -411,7 +462,8 @@ struct Sim {
             EngineRun& e = b->engines[si];
             e.stream = &blk.streams[si];
             e.first_timing = timing_base[block][si];
-            e.ready_at = start;
+            e.block_start = start;
+            e.engine = &engine_states[size_t(cluster) * engines_per_cluster + engine_slot(e.stream->engine)];
             if (e.stream->engine.kind == arch::EngineKind::ClusterDma) {
                 e.link = &ddr;
                 e.requester = size_t(cluster) * size_t(cfg.dma_engines) + size_t(e.stream->engine.index);
@@ -423,7 +475,7 @@ struct Sim {
                 res.commands[e.first_timing + i].cluster = cluster;
         }
         res.blocks[block].cluster = cluster;
-        running[cluster] = std::move(b);
+        running[size_t(cluster) * S + slot] = std::move(b);
     }
 
     // Step 5.
@@ -431,22 +483,32 @@ struct Sim {
         if (!dispatch_dirty) return;
         dispatch_dirty = false;
         for (;;) {
-            // The lowest-numbered ready block with a free cluster it may use
-            // (its pinned one, else any), to the lowest-numbered such cluster.
-            // Free: no block given to it that has not ended.
-            uint32_t cluster = P;
+            // At most P blocks in flight; the lowest-numbered ready block goes
+            // to the cluster it may use (its pinned one, else any) that has a
+            // free slot and holds the fewest blocks, lowest-numbered first,
+            // into its lowest-numbered free slot. Free: no block given to it
+            // that has not ended.
+            size_t in_flight = 0;
+            std::vector<uint32_t> held(used, 0);
+            for (size_t i = 0; i < running.size(); ++i)
+                if (running[i]) ++in_flight, ++held[i / S];
+            if (in_flight >= P) return;
+            uint32_t cluster = used;
             size_t block = prog.blocks.size();
             for (size_t i = 0; i < prog.blocks.size() && block == prog.blocks.size(); ++i) {
                 if (assigned[i] || !ready(uint32_t(i))) continue;
-                for (uint32_t c = 0; c < P && cluster == P; ++c) {
-                    const int32_t pin = prog.blocks[i].cluster;
-                    if (!running[c] && (pin < 0 || uint32_t(pin) == c)) cluster = c;
+                const int32_t pin = prog.blocks[i].cluster;
+                for (uint32_t c = 0; c < used; ++c) {
+                    if (held[c] == S || (pin >= 0 && uint32_t(pin) != c)) continue;
+                    if (cluster == used || held[c] < held[cluster]) cluster = c;
                 }
-                if (cluster != P) block = i;
+                if (cluster != used) block = i;
             }
             if (block == prog.blocks.size()) return;
+            uint32_t slot = 0;
+            while (running[size_t(cluster) * S + slot]) ++slot;
             assigned[block] = true;
-            make_active(uint32_t(block), cluster, d + uint64_t(cfg.dispatch_cycles));
+            make_active(uint32_t(block), cluster, slot, d + uint64_t(cfg.dispatch_cycles));
             activity = true;
         }
     }
@@ -458,9 +520,9 @@ struct Sim {
         for (const Link& L : l1)
             for (const Request& q : L.requests)
                 if (q.active) return true;
-        for (uint32_t cl = 0; cl < P; ++cl) {
-            if (!running[cl]) continue;
-            const ActiveBlock& b = *running[cl];
+        for (const auto& slot : running) {
+            if (!slot) continue;
+            const ActiveBlock& b = *slot;
             if (!b.started) return true;
             for (const EngineRun& e : b.engines) {
                 if (e.state != State::Free) return true;
@@ -480,8 +542,8 @@ struct Sim {
         for (uint64_t now = 0;; ++now) {
             if (now > max_cycles) fail("cycle limit of " + std::to_string(max_cycles) + " exceeded");
             activity = false;
-            for (uint32_t cl = 0; cl < P; ++cl)  // 1
-                if (running[cl] && !running[cl]->started && running[cl]->start == now) start_block(cl, now);
+            for (size_t k = 0; k < running.size(); ++k)  // 1
+                if (running[k] && !running[k]->started && running[k]->start == now) start_block(k, now);
             ends_and_starts(now);                // 2
             block_ends();                        // 3
             arbitrate(ddr, now);                 // 4

@@ -32,8 +32,10 @@ using oracle_test::TempDir;
 using Key = oracle_test::CsvKey;
 using Row = oracle_test::CsvRow;
 
-// Runs both and compares. `config_json` empty = the built-in default.
-void cross_check(const std::string& program_path, const std::string& config_json = "") {
+// Runs both and compares. `config_json` empty = the built-in default;
+// `shapes` binds the program's open dimensions (--shape).
+void cross_check(const std::string& program_path, const std::string& config_json = "",
+                 const std::map<std::string, std::vector<int64_t>>& shapes = {}) {
     TempDir dir;
     std::string config_path;
     arch::Config config = arch::default_config();
@@ -44,7 +46,7 @@ void cross_check(const std::string& program_path, const std::string& config_json
 
     arch::Program program;
     try {
-        program = dsl::lower(dsl::elaborate_file(program_path), config, program_path);
+        program = dsl::lower(dsl::elaborate_file(program_path, shapes), config, program_path);
     } catch (const std::exception& e) {
         FAIL() << "front end failed on " << program_path << ":\n" << e.what();
     }
@@ -53,8 +55,13 @@ void cross_check(const std::string& program_path, const std::string& config_json
     double oracle_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     std::string csv = dir.path("timing.csv"), report = dir.path("report.json");
+    std::string shape_args;
+    for (const auto& [name, dims] : shapes) {
+        shape_args += " --shape " + name + "=";
+        for (size_t i = 0; i < dims.size(); ++i) shape_args += (i ? "," : "") + std::to_string(dims[i]);
+    }
     std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + DAVINCI_SIM_BINARY + "'" +
-                      (config_path.empty() ? "" : " --config '" + config_path + "'") + " '" + program_path +
+                      (config_path.empty() ? "" : " --config '" + config_path + "'") + shape_args + " '" + program_path +
                       "' --quiet --timing-csv '" + csv + "' --report-json '" + report + "'";
     int rc = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << "failed: " << cmd;
@@ -346,5 +353,14 @@ TEST(OracleCrossCheck, VectorBoundConfig) {
 }
 
 TEST(OracleCrossCheck, ResnetBlockModel) { cross_check(model("resnet_block.pto")); }
+
+// Both super-resolution variants on a small frame: NHWC convolutions and a
+// DMA depth-to-space, NCHW conversions, float32 and casts.
+TEST(OracleCrossCheck, SuperResolutionModel) {
+    cross_check(model("super_resolution.pto"), "", {{"img", {1, 1, 24, 32}}});
+}
+TEST(OracleCrossCheck, SuperResolutionNaiveModel) {
+    cross_check(model("super_resolution_naive.pto"), "", {{"img", {1, 1, 24, 32}}});
+}
 
 }  // namespace

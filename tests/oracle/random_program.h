@@ -1,6 +1,7 @@
 // Random but valid programs and hardware, for comparing the oracle with the
 // SystemC model beyond what the compiler emits: odd sizes, every engine kind,
-// flags between any engines, issue cycles, block dependencies, max_parallel,
+// flags between any engines, issue cycles, block dependencies, max_parallel
+// (also several blocks per cluster),
 // and configurations far from the default.
 //
 // Deadlock freedom by construction: commands are generated in one global
@@ -10,6 +11,7 @@
 // satisfied by a command that can itself run: induction over the order.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -194,7 +196,11 @@ inline RandomCase random_case(uint64_t seed, const nlohmann::json& cube_patch = 
     arch::Program& p = rc.program;
     p.source = "random seed " + std::to_string(seed);
     p.tags = {{"", -1}, {"t1", -1}, {"t2, with a comma", -1}};
-    p.max_parallel = r.chance(60) ? 0 : uint32_t(r.range(1, uint64_t(rc.config.clusters) + 1));
+    // Up to three blocks per cluster at once (timing-model §4), which needs
+    // a flag latency of at least one cycle.
+    const uint64_t clusters = uint64_t(rc.config.clusters);
+    p.max_parallel = r.chance(40) ? 0 : uint32_t(r.range(1, 3 * clusters));
+    if (rc.config.flag_latency_cycles == 0) p.max_parallel = std::min<uint32_t>(p.max_parallel, uint32_t(clusters));
     size_t blocks = size_t(r.range(1, 7));
     for (size_t i = 0; i < blocks; ++i) p.blocks.push_back(random_block(r, rc.config, i));
     return rc;
