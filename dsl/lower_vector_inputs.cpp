@@ -148,7 +148,11 @@ arch::VectorSource per_column_source(int64_t rows, int64_t cols) {
 }
 
 arch::VectorArgs with_sources(arch::VectorArgs v, const arch::VectorSource& in0, const arch::VectorSource& in1) {
-    v.in0 = in0, v.in1 = in1;
+    // Contiguous is the default: no descriptor to keep.
+    auto keep = [](const arch::VectorSource& s) {
+        return s.kind == arch::VectorSource::Kind::Contiguous ? nullptr : std::make_shared<const arch::VectorSource>(s);
+    };
+    v.in0 = keep(in0), v.in1 = keep(in1);
     return v;
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -159,7 +160,11 @@ struct VectorArgs {
     uint64_t src0 = 0;
     uint64_t src1 = kNoAddress;  // binary ops only
     uint64_t dst = 0;
-    VectorSource in0, in1;       // how src0 and src1 are read (default: contiguous)
+    // How src0 and src1 are read; null = contiguous. Shared and immutable,
+    // so the common case costs a pointer per command and copies share them.
+    std::shared_ptr<const VectorSource> in0, in1;
+    // Source 0 or 1's descriptor (a contiguous one when null).
+    const VectorSource& source(int i) const;
     uint64_t elements() const { return uint64_t(rows) * cols; }
     uint64_t src_bytes() const { return elements() * uint64_t(dtype_bytes(dtype)); }
     uint64_t dst_bytes() const;

@@ -72,8 +72,8 @@ json command_json(const Command& c) {
         j = {{"op", "vector"}, {"vector_op", vector_op_name(v.op)}, {"dtype", dtype_name(v.dtype)},
              {"rows", v.rows}, {"cols", v.cols}, {"src0", v.src0}, {"dst", v.dst}};
         if (v.src1 != kNoAddress) j["src1"] = v.src1;
-        if (v.in0.kind != VectorSource::Kind::Contiguous) j["in0"] = source_json(v.in0);
-        if (v.in1.kind != VectorSource::Kind::Contiguous) j["in1"] = source_json(v.in1);
+        if (v.source(0).kind != VectorSource::Kind::Contiguous) j["in0"] = source_json(v.source(0));
+        if (v.source(1).kind != VectorSource::Kind::Contiguous) j["in1"] = source_json(v.source(1));
         break;
     }
     }
@@ -364,8 +364,8 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
         else if (k == "src0") c.vec.src0 = r.unsigned_int(x, p, kU64);
         else if (k == "src1") c.vec.src1 = r.unsigned_int(x, p, kU64);
         else if (k == "dst") c.vec.dst = r.unsigned_int(x, p, kU64);
-        else if (k == "in0") c.vec.in0 = read_source(r, x, p);
-        else if (k == "in1") c.vec.in1 = read_source(r, x, p);
+        else if (k == "in0") c.vec.in0 = std::make_shared<const VectorSource>(read_source(r, x, p));
+        else if (k == "in1") c.vec.in1 = std::make_shared<const VectorSource>(read_source(r, x, p));
     }
     return c;
 }

@@ -20,6 +20,11 @@ bool VectorSource::operator==(const VectorSource& o) const {
     return false;
 }
 
+const VectorSource& contiguous_source() {
+    static const VectorSource contiguous;
+    return contiguous;
+}
+
 std::string format_vector_source(const VectorSource& s) {
     std::ostringstream os;
     switch (s.kind) {

@@ -44,6 +44,8 @@ struct VectorSource {
     bool operator==(const VectorSource& o) const;
     bool operator!=(const VectorSource& o) const { return !(*this == o); }
 };
+// The default descriptor, for commands whose source pointer is null.
+const VectorSource& contiguous_source();
 // "" for Contiguous, else " bcast 4x16 strides 0,1 from 32", " #0.25", " window ...".
 std::string format_vector_source(const VectorSource& s);
 

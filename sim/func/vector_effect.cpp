@@ -154,8 +154,8 @@ void apply_vector(Memory& m, const arch::VectorArgs& v) {
     const DType t = v.dtype;
     const DType out_t = v.op == VectorOp::Cast ? (t == DType::Float16 ? DType::Float32 : DType::Float16) : t;
     thread_local std::vector<float> a, b, y;
-    gather(m, v.src0, v.in0, t, rows, cols, a, "VECTOR source 0");
-    if (arch::vector_op_is_binary(v.op)) gather(m, v.src1, v.in1, t, rows, cols, b, "VECTOR source 1");
+    gather(m, v.src0, v.source(0), t, rows, cols, a, "VECTOR source 0");
+    if (arch::vector_op_is_binary(v.op)) gather(m, v.src1, v.source(1), t, rows, cols, b, "VECTOR source 1");
     uint64_t out_n = n;
     switch (v.op) {
     case VectorOp::Copy: case VectorOp::Cast:

@@ -22,8 +22,12 @@ std::vector<std::string> pto_files(const std::string& dir) {
     return names;
 }
 
+// Extra arguments a model needs (as in models_test.cpp).
 std::string extra_args(const std::string& path) {
-    return path.find("resnet50.pto") != std::string::npos ? "--shape input=1,3,224,224 " : "";
+    const std::string name = std::filesystem::path(path).filename().string();
+    if (name == "resnet50.pto") return "--shape input=1,3,224,224 ";
+    if (name.rfind("super_resolution", 0) == 0) return "--shape img=1,1,24,32 ";
+    return "";
 }
 
 std::string test_name(const testing::TestParamInfo<std::string>& i) {
@@ -44,7 +48,7 @@ size_t count(const std::string& text, const std::string& what) {
 class Checked : public testing::TestWithParam<std::string> {};
 
 TEST_P(Checked, MatchesTheReference) {
-    Outcome o = run("-q --check " + GetParam());
+    Outcome o = run("-q --check " + extra_args(GetParam()) + GetParam());
     ASSERT_EQ(o.status, 0) << o.out << o.err;
     EXPECT_NE(o.out.find("check against the reference executor"), std::string::npos) << o.out;
     EXPECT_GT(count(o.out, "-> pass\n"), 0u) << o.out;
@@ -54,7 +58,8 @@ TEST_P(Checked, MatchesTheReference) {
 std::vector<std::string> checked_programs() {
     std::vector<std::string> p = pto_files("tests/functional");
     for (const char* m : {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
-                          "models/memory_placement.pto"})
+                          "models/memory_placement.pto", "models/super_resolution.pto",
+                          "models/super_resolution_naive.pto"})
         p.push_back(m);
     return p;
 }

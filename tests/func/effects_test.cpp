@@ -150,12 +150,15 @@ TEST(VectorEffect, BroadcastScalarAndWindowSources) {
     f.put(Space::L1, 0, DType::Float32, iota(6));       // 2 x 3
     f.put(Space::L1, 64, DType::Float32, {10, 20});     // one per row
     arch::VectorArgs v = vec(arch::VectorOp::Add, DType::Float32, 2, 3, 0, 64, 128);
-    v.in1.kind = arch::VectorSource::Kind::Strided, v.in1.dims = {2, 3}, v.in1.strides = {1, 0};
+    arch::VectorSource per_row;
+    per_row.kind = arch::VectorSource::Kind::Strided, per_row.dims = {2, 3}, per_row.strides = {1, 0};
+    v.in1 = std::make_shared<const arch::VectorSource>(per_row);
     func::apply_vector(f.m, v);
     EXPECT_EQ(f.get(Space::L1, 128, DType::Float32, 6), (std::vector<float>{11, 12, 13, 24, 25, 26}));
 
-    v.in1 = {};
-    v.in1.kind = arch::VectorSource::Kind::Scalar, v.in1.scalar = 0.5;
+    arch::VectorSource half;
+    half.kind = arch::VectorSource::Kind::Scalar, half.scalar = 0.5;
+    v.in1 = std::make_shared<const arch::VectorSource>(half);
     v.op = arch::VectorOp::Mul;
     func::apply_vector(f.m, v);
     EXPECT_EQ(f.get(Space::L1, 128, DType::Float32, 6), (std::vector<float>{0.5, 1, 1.5, 2, 2.5, 3}));
@@ -163,9 +166,11 @@ TEST(VectorEffect, BroadcastScalarAndWindowSources) {
     // Window position (0, 0) of a 3x3 window, stride 1, padding 1, over a
     // 2 x 3 plane: output (0, 0) reads the padding.
     arch::VectorArgs w = vec(arch::VectorOp::Copy, DType::Float32, 2, 3, 0, arch::kNoAddress, 256);
-    w.in0.kind = arch::VectorSource::Kind::Window;
-    w.in0.window.height = 2, w.in0.window.width = 3, w.in0.window.out_h = 2, w.in0.window.pad_h = 1,
-    w.in0.window.pad_w = 1, w.in0.window.fill = -7;
+    arch::VectorSource win;
+    win.kind = arch::VectorSource::Kind::Window;
+    win.window.height = 2, win.window.width = 3, win.window.out_h = 2, win.window.pad_h = 1, win.window.pad_w = 1,
+    win.window.fill = -7;
+    w.in0 = std::make_shared<const arch::VectorSource>(win);
     func::apply_vector(f.m, w);
     EXPECT_EQ(f.get(Space::L1, 256, DType::Float32, 6), (std::vector<float>{-7, -7, -7, -7, 1, 2}));
 }
