@@ -231,7 +231,7 @@ std::vector<RefValues> run_reference(const TaskGraph& g, const std::vector<RefVa
         case OpKind::Concat: concat(g, op, in, y); break;
         default:
             if (!is_reference_image_op(op.kind))
-                throw ReferenceError(std::string("reference: ") + op_kind_name(op.kind) + " has no reference kernel");
+                throw ReferenceError(std::string("not supported in --check yet: ") + op_kind_name(op.kind));
             reference_image_op(g, op, in, y);
         }
         v[size_t(op.output)] = std::move(y);

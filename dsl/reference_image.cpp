@@ -147,7 +147,7 @@ void reference_image_op(const TaskGraph& g, const OpNode& op, const std::vector<
     }
     case OpKind::Upsample: {
         if (op.attrs.at("mode").s != "nearest")
-            throw ReferenceError("reference: upsample(mode='" + op.attrs.at("mode").s + "') has no reference kernel");
+            throw ReferenceError("not supported in --check yet: upsample(mode='" + op.attrs.at("mode").s + "')");
         const auto& f = op.attrs.at("factor").ints;
         const Image X(xt.shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
         for (int64_t n = 0; n < Y.N; ++n)
@@ -158,7 +158,7 @@ void reference_image_op(const TaskGraph& g, const OpNode& op, const std::vector<
     }
     default: break;
     }
-    throw ReferenceError(std::string("reference: ") + op_kind_name(op.kind) + " has no reference kernel");
+    throw ReferenceError(std::string("not supported in --check yet: ") + op_kind_name(op.kind));
 }
 
 }  // namespace dsl

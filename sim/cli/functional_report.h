@@ -23,12 +23,14 @@ struct FunctionalReportOptions {
 
 // Prints the section on stdout (under --quiet too: it is what was asked
 // for) and returns the exit status: 1 when --check finds an output beyond
-// tolerance (saying which and where on stderr), else 0. `g` is the
-// elaborated graph, `float16` the timing of the all-float16 plan (null when
+// tolerance (saying which and where on stderr), 2 when the reference
+// cannot evaluate an operation, else 0. `g` is the
+// elaborated graph, `program` the one timed (plan's final program),
+// `float16` the timing of the all-float16 plan (null when
 // nothing switched or it could not be timed), `final_ops` the timed run's.
 int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& g,
                       const std::map<int, func::HostTensor>& inputs, const std::vector<std::string>& sources,
-                      const PrecisionPlan& plan, const PlanTiming* float16, const trace::OpStatsRecorder& final_ops,
-                      uint64_t final_cycles);
+                      const arch::Program& program, const PrecisionPlan& plan, const PlanTiming* float16,
+                      const trace::OpStatsRecorder& final_ops, uint64_t final_cycles);
 
 }  // namespace cli

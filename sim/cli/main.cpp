@@ -207,7 +207,7 @@ int run(const Options& opt) {
                 elaborated = graph;
                 inputs = cli::make_inputs(graph, opt.inputs, input_sources);
                 plan = cli::plan_precision(graph, config, opt.program, inputs, cli::inject_fault_from_env);
-                program = plan.program;
+                program = std::move(plan.program);  // the functional run is over: the timed run takes it
             } else {
                 program = dsl::lower(graph, config, opt.program);
             }
@@ -267,7 +267,7 @@ int run(const Options& opt) {
     if (!opt.quiet) std::cout << trace::format_report(stats, config, info);
     if (!opt.functional) return 0;
     const cli::FunctionalReportOptions report{opt.check, opt.quiet, opt.outputs_dir};
-    return cli::report_functional(report, elaborated, inputs, input_sources, plan,
+    return cli::report_functional(report, elaborated, inputs, input_sources, program, plan,
                                   float16_timed ? &float16_timing : nullptr, op_stats, stats.total_cycles);
 }
 

@@ -114,7 +114,6 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
         plan.program = dsl::lower(plan.graph, c, source);
         if (prepare) prepare(plan.program);
         plan.run = run_functional(c, plan.program, inputs);
-        if (plan.rounds == 1) plan.float16_program = plan.program, plan.float16_lowered = plan.lowered;
         func::Memory& m = plan.run->memory();
         bool changed = false;
         // Undo the switches float32 did not cure.
@@ -162,8 +161,10 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
             }
         }
         if (!changed) break;
+        // The plan before any switch is kept for timing its cost; the next
+        // round compiles a new one (the executor is done with this one).
+        if (plan.rounds == 1) plan.float16_program = std::move(plan.program), plan.float16_lowered = plan.lowered;
     }
-    if (plan.switches.empty() && plan.kept.empty()) plan.float16_program = {}, plan.float16_lowered = {};
     return plan;
 }
 

@@ -39,12 +39,12 @@ struct PrecisionSwitch {
 struct PrecisionPlan {
     dsl::TaskGraph graph;            // the elaborated graph with the switched ops in float32
     dsl::TaskGraph lowered;          // lowering_graph(graph)
-    arch::Program program;           // compiled from graph
+    arch::Program program;           // compiled from graph (the caller may move it out once `run` is done)
     arch::Program float16_program;   // the plan before any switch (empty when nothing switched)
     dsl::TaskGraph float16_lowered;
     std::vector<PrecisionSwitch> switches;
     std::vector<PrecisionSwitch> kept;  // abnormal in float32 too: left in float16
-    std::unique_ptr<func::Executor> run;  // the functional run of `program`
+    std::unique_ptr<func::Executor> run;  // the functional run of `program`: its memory holds the results
     int rounds = 0;
 };
 

@@ -26,6 +26,7 @@ uint64_t ddr_extent(const arch::Program& p);
 
 class Executor {
 public:
+    // `p` must outlive run(); the memory stays readable afterwards.
     Executor(const arch::Config& c, const arch::Program& p);
     Memory& memory() { return memory_; }
     // Runs every block. Throws FunctionalError naming the block, engine and
