@@ -135,7 +135,9 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
     if (slots > 1) {
         usable.l1_kib /= slots;
         usable.l0_kib /= slots;
-        if (usable.l1_kib == 0 || usable.l0_kib == 0)
+        usable.l0a_kib /= slots, usable.l0b_kib /= slots, usable.l0c_kib /= slots;
+        if (usable.l0_split()) usable.l0_kib = usable.l0a_kib + usable.l0b_kib + usable.l0c_kib;
+        if (usable.l1_kib == 0 || usable.l0_kib == 0 || (config.l0_split() && (!usable.l0a_kib || !usable.l0b_kib || !usable.l0c_kib)))
             throw CompileError(g.max_parallel_loc,
                                "pypo.config.MAX_PARALLEL = " + std::to_string(g.max_parallel) + " puts " +
                                    std::to_string(slots) + " blocks on each of the " + std::to_string(config.clusters) +

@@ -140,6 +140,25 @@ TEST(ProgramJson, IssueCycles) {
               "MATMUL 4x4x4 float16  C:0x0 = A:0x0 * B:0x0");
 }
 
+// The slot sizes of a program with several blocks per cluster: written only
+// when set, read back exactly, shown by --dump-program.
+TEST(ProgramJson, SlotSizes) {
+    arch::Program p = everything();
+    EXPECT_FALSE(arch::program_to_json(p).contains("slot_l1_bytes"));
+    p.max_parallel = 8;
+    p.slot_l1_bytes = 131072;
+    p.slot_l0_bytes = 16384;
+    const json j = arch::program_to_json(p);
+    EXPECT_EQ(j["slot_l1_bytes"], 131072);
+    EXPECT_EQ(j["slot_l0_bytes"], 16384);
+    const arch::Program back = arch::program_from_json(j, "x.json");
+    EXPECT_EQ(back.slot_l1_bytes, 131072u);
+    EXPECT_EQ(back.slot_l0_bytes, 16384u);
+    const std::string listing = arch::format_program(back);
+    EXPECT_NE(listing.find(", max_parallel 8, slots of 131072 B of L1 and 16384 B of L0\n"), std::string::npos)
+        << listing;
+}
+
 // Only "blocks", "engine" and "op" are required.
 TEST(ProgramJson, MinimalProgram) {
     arch::Program p = arch::program_from_json(
