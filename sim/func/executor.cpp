@@ -21,11 +21,11 @@ Executor::Executor(const arch::Config& c, const arch::Program& p)
         if (t.l1_addr >= 0) on_chip_from_ = std::min(on_chip_from_, uint64_t(t.l1_addr));
 }
 
-void Executor::run() {
-    for (uint32_t b = 0; b < program_.blocks.size(); ++b) run_block(b);
+void Executor::run(Interleaving order) {
+    for (uint32_t b = 0; b < program_.blocks.size(); ++b) run_block(b, order);
 }
 
-void Executor::run_block(uint32_t index) {
+void Executor::run_block(uint32_t index, Interleaving order) {
     const arch::Block& block = program_.blocks[index];
     memory_.poison_scratch(on_chip_from_);
     std::vector<size_t> next(block.streams.size(), 0);
@@ -39,9 +39,13 @@ void Executor::run_block(uint32_t index) {
     };
     for (bool progress = true; progress;) {
         progress = false;
-        for (size_t s = 0; s < block.streams.size(); ++s) {
+        const bool round_robin = order == Interleaving::RoundRobin;
+        for (size_t k = 0; k < block.streams.size(); ++k) {
+            const size_t s = round_robin ? block.streams.size() - 1 - k : k;
             const arch::Stream& stream = block.streams[s];
-            while (next[s] < stream.commands.size() && ready(stream.commands[next[s]])) {
+            for (size_t ran = 0; next[s] < stream.commands.size() && ready(stream.commands[next[s]]) &&
+                                 !(round_robin && ran == 1);
+                 ++ran) {
                 const arch::Command& c = stream.commands[next[s]];
                 for (arch::FlagId f : c.waits) --tokens[f];
                 try {

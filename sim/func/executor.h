@@ -24,6 +24,14 @@ namespace func {
 // The DDR bytes a program's tensors reach (where Memory's DDR ends).
 uint64_t ddr_extent(const arch::Program& p);
 
+// How the executor interleaves a block's streams. Both are legal orders of
+// a synchronised program, so they must give the same bytes; a test runs
+// every model both ways to show the compiler's flags leave no race.
+enum class Interleaving {
+    StreamByStream,  // each stream as far as its flags allow, in engine order (the default)
+    RoundRobin,      // one command per stream per pass, streams in reverse engine order
+};
+
 class Executor {
 public:
     // `p` must outlive run(); the memory stays readable afterwards.
@@ -32,10 +40,10 @@ public:
     // Runs every block. Throws FunctionalError naming the block, engine and
     // command on a bad access or a deadlock (streams waiting for flags no
     // command sets).
-    void run();
+    void run(Interleaving order = Interleaving::StreamByStream);
 
 private:
-    void run_block(uint32_t index);
+    void run_block(uint32_t index, Interleaving order);
     const arch::Program& program_;
     Memory memory_;
     uint64_t on_chip_from_;  // L1 below this is per-block scratch
