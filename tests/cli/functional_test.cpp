@@ -59,7 +59,7 @@ std::vector<std::string> checked_programs() {
     std::vector<std::string> p = pto_files("tests/functional");
     for (const char* m : {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
                           "models/memory_placement.pto", "models/super_resolution.pto",
-                          "models/super_resolution_naive.pto"})
+                          "models/super_resolution_naive.pto", "models/attention.pto"})
         p.push_back(m);
     return p;
 }
