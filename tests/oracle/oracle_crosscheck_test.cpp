@@ -165,6 +165,23 @@ TEST(OracleCrossCheck, MaxParallel2DispatchCycles3) {
                 R"({"chip": {"dispatch_cycles": 3}})");
 }
 
+// MAX_PARALLEL above chip.clusters: two and three blocks per cluster, each
+// in its share of L1 and L0, sharing the engines (timing model §4, §5).
+TEST(OracleCrossCheck, MaxParallelAboveTheClusters) {
+    TempDir dir;
+    cross_check(dir.file("gemm_mp8.pto", gemm_source(256, 256, 256, "float16", "pypo.config.MAX_PARALLEL = 8\n")));
+    cross_check(dir.file("gemm_mp7.pto", gemm_source(200, 72, 136, "float16", "pypo.config.MAX_PARALLEL = 7\n")),
+                R"({"chip": {"clusters": 3, "dispatch_cycles": 2}})");
+    // The residual block (convolutions, batch norm, vector streams) with
+    // three blocks per cluster on two clusters.
+    std::ifstream in(model("resnet_block.pto"));
+    std::string src((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string import = "import pypto as pypo\n";
+    ASSERT_NE(src.find(import), std::string::npos);
+    src.insert(src.find(import) + import.size(), "pypo.config.MAX_PARALLEL = 6\n");
+    cross_check(dir.file("resnet_block_mp6.pto", src), R"({"chip": {"clusters": 2}})");
+}
+
 // pypo.config.BUFFERS = 1 and 3: single- and triple-buffered L1 panels and
 // L0 tiles (a matmul with edge blocks and a multi-step K), and the vector
 // streams at the same depths (below), on one and on two DMA engines.
