@@ -87,6 +87,18 @@ TEST_P(SameTiming, WithAndWithoutFunctional) {
 
 INSTANTIATE_TEST_SUITE_P(Models, SameTiming, testing::ValuesIn(pto_files("models")), test_name);
 
+// Other hardware, other tilings and queue assignments: the values stay right.
+TEST(Functional, ChecksOnEveryHardwarePreset) {
+    for (const auto& e : std::filesystem::directory_iterator(std::string(DAVINCI_SOURCE_DIR) + "/configs")) {
+        if (e.path().extension() != ".json") continue;
+        for (const char* program : {"models/resnet_block.pto", "tests/functional/softmax_norm.pto"}) {
+            Outcome o = run("-q --check --config '" + e.path().string() + "' " + program);
+            EXPECT_EQ(o.status, 0) << e.path() << " " << program << "\n" << o.out << o.err;
+            EXPECT_EQ(count(o.out, "FAIL"), 0u) << e.path() << " " << program << "\n" << o.out;
+        }
+    }
+}
+
 TEST(Functional, CorruptedLoweringIsCaught) {
     // One DMA's DDR source moved by one element (DAVINCI_SIM_INJECT_FAULT).
     for (const char* program : {"models/gemm_256.pto", "models/resnet_block.pto", "tests/functional/pooling.pto"}) {
