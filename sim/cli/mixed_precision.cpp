@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 
+#include "dsl/diagnostics.h"
 #include "dsl/lower.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/op_stats.h"
@@ -109,9 +110,29 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
     plan.graph = elaborated;
     std::set<int> switched, kept;
     const std::vector<dsl::OpNode>& ops = elaborated.ops;
+    std::vector<int> last_switched;  // the ops switched by the previous round
     for (plan.rounds = 1;; ++plan.rounds) {
         plan.lowered = dsl::lowering_graph(plan.graph);
-        plan.program = dsl::lower(plan.graph, c, source);
+        try {
+            plan.program = dsl::lower(plan.graph, c, source);
+        } catch (const dsl::CompileError& e) {
+            // The program as written compiles (round 1 rethrows); a float32
+            // form that does not fit the hardware is undone and kept float16.
+            if (last_switched.empty()) throw;
+            for (int o : last_switched) {
+                plan.graph.ops[size_t(o)].precision = ops[size_t(o)].precision;
+                kept.insert(o);
+                auto it = std::find_if(plan.switches.begin(), plan.switches.end(),
+                                       [&](const PrecisionSwitch& s) { return s.op == o; });
+                it->reason += "; its float32 form does not compile: " + e.message();
+                plan.kept.push_back(*it);
+                plan.switches.erase(it);
+            }
+            last_switched.clear();
+            --plan.rounds;
+            continue;
+        }
+        last_switched.clear();
         if (prepare) prepare(plan.program);
         plan.run = run_functional(c, plan.program, inputs);
         func::Memory& m = plan.run->memory();
@@ -154,6 +175,7 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
             for (int o : candidates) {
                 if (switched.count(o)) continue;
                 switched.insert(o);
+                last_switched.push_back(o);
                 plan.graph.ops[size_t(o)].precision = "float32";
                 plan.switches.push_back(describe(elaborated, o,
                                                  op.origin < 0 ? "its float16 input cast: " + why : why));
