@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "dsl/pass_moves.h"
 #include "dsl/reference.h"
@@ -43,9 +44,14 @@ int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& 
     if (sources.empty()) out << " none";
     out << "\n";
     std::map<int, func::HostTensor> outputs;
-    for (size_t i = 0; i < g.tensors.size(); ++i)
-        if (g.tensors[i].role == dsl::TensorRole::Output)
-            outputs[int(i)] = read_tensor(plan.run->memory(), program.tensors[i]);
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        if (g.tensors[i].role != dsl::TensorRole::Output) continue;
+        // The lowering passes keep the program's outputs at their indices, names and dtypes.
+        const arch::TensorPlacement& t = program.tensors[i];
+        if (t.name != g.tensors[i].name || t.dtype != g.tensors[i].dtype || t.shape != g.tensors[i].shape)
+            throw std::logic_error("the compiled program moved output '" + g.tensors[i].name + "'");
+        outputs[int(i)] = read_tensor(plan.run->memory(), t);
+    }
     if (!opt.outputs_dir.empty()) {
         out << "  outputs written to " << opt.outputs_dir << ":";
         for (const auto& [index, t] : outputs) {
