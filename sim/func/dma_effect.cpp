@@ -22,29 +22,43 @@ uint64_t extent(uint64_t rows, uint64_t row_bytes, uint64_t stride) {
 
 int cube_of(Space s, int cube) { return s == Space::L0 ? cube : -1; }
 
+// Row by row; along a row the patch element (c, ky, kx) advances by
+// counters, not divisions, and elements move as E-byte words.
+template <size_t E>
+void im2col_rows(const arch::Im2col& g, const DmaArgs& d, const uint8_t* slab, uint8_t* dst) {
+    const uint64_t cols = d.row_bytes / E;
+    for (uint64_t r = 0; r < d.rows; ++r) {
+        const uint64_t p = g.pixel0 + r, oy = p / g.out_w, ox = p % g.out_w;
+        const int64_t y0 = int64_t(oy * g.stride_h) - int64_t(g.pad_h), x0 = int64_t(ox * g.stride_w) - int64_t(g.pad_w);
+        uint8_t* out = dst + r * d.dst_stride;
+        const uint64_t patch = uint64_t(g.kh) * g.kw;
+        uint64_t c = g.k0 / patch, ky = g.k0 % patch / g.kw, kx = g.k0 % g.kw;
+        for (uint64_t j = 0; j < cols; ++j) {
+            const int64_t iy = y0 + int64_t(ky), ix = x0 + int64_t(kx);
+            if (iy < 0 || ix < 0 || iy >= int64_t(g.height) || ix >= int64_t(g.width) || c >= g.channels) {
+                std::memset(out + j * E, 0, E);  // padding is generated
+            } else {
+                const uint64_t at = g.channels_last ? (uint64_t(iy) * g.width + uint64_t(ix)) * g.channels + c
+                                                    : (c * g.height + uint64_t(iy)) * g.width + uint64_t(ix);
+                std::memcpy(out + j * E, slab + at * E, E);
+            }
+            if (++kx == g.kw) {
+                kx = 0;
+                if (++ky == g.kh) ky = 0, ++c;
+            }
+        }
+    }
+}
+
 void im2col(Memory& m, int cube, const DmaArgs& d) {
     const arch::Im2col& g = *d.im2col;
-    const uint64_t e = g.element_bytes, cols = d.row_bytes / e;
     const uint8_t* slab = m.span(d.src, cube_of(d.src, cube), d.src_addr, g.slab_bytes(), "im2col source");
     uint8_t* dst = m.span(d.dst, cube_of(d.dst, cube), d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride),
                           "im2col destination");
-    const uint64_t patch = uint64_t(g.kh) * g.kw;
-    for (uint64_t r = 0; r < d.rows; ++r) {
-        const uint64_t p = g.pixel0 + r, oy = p / g.out_w, ox = p % g.out_w;
-        uint8_t* out = dst + r * d.dst_stride;
-        for (uint64_t j = 0; j < cols; ++j) {
-            const uint64_t q = g.k0 + j, c = q / patch, ky = q % patch / g.kw, kx = q % g.kw;
-            const int64_t iy = int64_t(oy * g.stride_h + ky) - int64_t(g.pad_h);
-            const int64_t ix = int64_t(ox * g.stride_w + kx) - int64_t(g.pad_w);
-            if (iy < 0 || ix < 0 || iy >= int64_t(g.height) || ix >= int64_t(g.width) || c >= g.channels) {
-                std::memset(out + j * e, 0, e);  // padding is generated
-                continue;
-            }
-            const uint64_t at = g.channels_last ? (uint64_t(iy) * g.width + uint64_t(ix)) * g.channels + c
-                                                : (c * g.height + uint64_t(iy)) * g.width + uint64_t(ix);
-            std::memcpy(out + j * e, slab + at * e, e);
-        }
-    }
+    if (g.kh == 0 || g.kw == 0 || g.out_w == 0) throw FunctionalError("im2col with an empty kernel or output row");
+    if (g.element_bytes == 4) return im2col_rows<4>(g, d, slab, dst);
+    if (g.element_bytes == 2) return im2col_rows<2>(g, d, slab, dst);
+    throw FunctionalError("im2col of " + std::to_string(g.element_bytes) + "-byte elements");
 }
 
 void transpose(Memory& m, const DmaArgs& d) {
