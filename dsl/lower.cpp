@@ -20,6 +20,7 @@
 #include "dsl/lower_vector.h"
 #include "dsl/lower_views.h"
 #include "dsl/pass_layout.h"
+#include "sim/arch/program_check.h"
 #include "dsl/pass_moves.h"
 #include "dsl/pass_precision.h"
 
@@ -111,17 +112,40 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
 
 }  // namespace
 
+TaskGraph lowering_graph(const TaskGraph& elaborated) {
+    TaskGraph numbered = elaborated;
+    for (size_t i = 0; i < numbered.ops.size(); ++i) numbered.ops[i].origin = int(i);
+    return apply_layout(apply_precision(apply_moves(numbered)));
+}
+
 arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, const std::string& source,
                     const LowerOptions& options) {
-    const TaskGraph g = apply_layout(apply_precision(apply_moves(elaborated)));
+    const TaskGraph g = lowering_graph(elaborated);
     arch::Program program;
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
     const BufferPlan plan = plan_buffers(g, config);
     place_tensors(g, config, plan, program);
-    // The lowerings see L1 without the on-chip tensors' region.
+    // The lowerings see L1 without the on-chip tensors' region, and with
+    // several blocks per cluster (MAX_PARALLEL above chip.clusters) one
+    // slot's share of it and of L0 (arch::Program::slot_l1_bytes).
     arch::Config usable = config;
     usable.l1_kib -= int64_t(plan.region / 1024);
+    const int64_t slots = arch::blocks_per_cluster(program, config);
+    if (slots > 1) {
+        usable.l1_kib /= slots;
+        usable.l0_kib /= slots;
+        usable.l0a_kib /= slots, usable.l0b_kib /= slots, usable.l0c_kib /= slots;
+        if (usable.l0_split()) usable.l0_kib = usable.l0a_kib + usable.l0b_kib + usable.l0c_kib;
+        if (usable.l1_kib == 0 || usable.l0_kib == 0 || (config.l0_split() && (!usable.l0a_kib || !usable.l0b_kib || !usable.l0c_kib)))
+            throw CompileError(g.max_parallel_loc,
+                               "pypo.config.MAX_PARALLEL = " + std::to_string(g.max_parallel) + " puts " +
+                                   std::to_string(slots) + " blocks on each of the " + std::to_string(config.clusters) +
+                                   " clusters at once, and a block's share of L1 (" + std::to_string(config.l1_kib) +
+                                   " KiB) or L0 (" + std::to_string(config.l0_kib) + " KiB) would be under 1 KiB");
+        program.slot_l1_bytes = uint64_t(usable.l1_bytes());
+        program.slot_l0_bytes = uint64_t(usable.l0_bytes());
+    }
     LowerContext ctx(g, usable, program, plan, options);
     std::vector<uint32_t> previous_pinned;  // the blocks of the last op that ran on the home cluster
     // Blocks of op i, so a consumer can wait for its producers.
@@ -183,10 +207,17 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
             throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " is not lowered yet");
         }
         } catch (const CompileError& e) {
-            // Say where the rest of L1 went when an operation does not fit.
-            if (plan.region == 0 || e.message().find("L1") == std::string::npos) throw;
-            throw CompileError(e.loc(), e.message() + " (L1 less the " + std::to_string(plan.region) +
-                                            " bytes kept for on-chip tensors)");
+            // Say where the rest of L1 and L0 went when an operation does not fit.
+            const std::string& m = e.message();
+            if (m.find("L1") == std::string::npos && m.find("L0") == std::string::npos) throw;
+            std::string why;
+            if (plan.region > 0 && m.find("L1") != std::string::npos)
+                why = "L1 less the " + std::to_string(plan.region) + " bytes kept for on-chip tensors";
+            if (slots > 1)
+                why += std::string(why.empty() ? "" : "; ") + "one of " + std::to_string(slots) +
+                       " blocks per cluster, pypo.config.MAX_PARALLEL = " + std::to_string(g.max_parallel);
+            if (why.empty()) throw;
+            throw CompileError(e.loc(), m + " (" + why + ")");
         }
         for (uint32_t b = first; b < program.blocks.size(); ++b) op_blocks[i].push_back(b);
         if (ctx.pinned) previous_pinned = op_blocks[i];

@@ -24,6 +24,11 @@ struct LowerOptions {
     std::function<std::optional<MatmulTiling>(const arch::Config&, const GemmShape&, std::string& why)> gemm_tiling;
 };
 
+// The graph lower() compiles: `graph` after the graph passes (moves,
+// precision, layout), every op's `origin` set. Program::ops[i] of the
+// result of lower() is this graph's op i, Program::tensors[t] its tensor t.
+TaskGraph lowering_graph(const TaskGraph& graph);
+
 // Throws CompileError (at the op or tensor concerned) when the program does
 // not fit the hardware.
 arch::Program lower(const TaskGraph& graph, const arch::Config& config, const std::string& source,

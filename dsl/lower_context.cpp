@@ -7,6 +7,10 @@ void LowerContext::add_block(BlockBuilder& block) {
     arch::Block b = block.finish();
     b.drain = drain;
     if (pinned) b.cluster = BufferPlan::kHomeCluster;
+    // The streams grew by push_back, up to twice their size; a program is
+    // millions of commands (a 720p super-resolution frame: 3.5 M), so the
+    // slack would be a third of the simulator's memory. The block is final.
+    for (arch::Stream& s : b.streams) s.commands.shrink_to_fit();
     program.blocks.push_back(std::move(b));
 }
 

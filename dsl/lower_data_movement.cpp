@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dsl/diagnostics.h"
+#include "sim/arch/program_check.h"
 #include "dsl/lower_gemm.h"
 
 namespace dsl {
@@ -59,8 +60,7 @@ void add_copy_pieces(std::vector<CopyPiece>& out, uint64_t src, uint64_t src_str
 
 void lower_staged_copies(LowerContext& ctx, const std::string& name, const std::vector<CopyPiece>& pieces) {
     const arch::Config& c = ctx.config;
-    int64_t parallel = c.clusters;
-    if (ctx.program.max_parallel) parallel = std::min<int64_t>(parallel, ctx.program.max_parallel);
+    const int64_t parallel = arch::blocks_in_flight(ctx.program, c);
     const int64_t n = int64_t(pieces.size());
     const int64_t blocks = std::min(parallel, n);
     const uint64_t half = uint64_t(staged_piece_bytes(c));

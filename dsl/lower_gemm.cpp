@@ -22,7 +22,7 @@ struct Layout {
     std::vector<uint64_t> l0_a, l0_b;  // one per L0 tile buffer
     uint64_t l0_c;
 
-    Layout(const MatmulTiling& t, const GemmOperands& op)
+    Layout(const arch::Config& c, const MatmulTiling& t, const GemmOperands& op)
         : e(arch::dtype_bytes(op.in)), eo(arch::dtype_bytes(op.out)) {
         uint64_t a_panel = uint64_t(op.a->panel_bytes(t));
         uint64_t b_panel = op.b_on_chip ? 0 : uint64_t(t.kb * t.block_cols() * e);
@@ -31,9 +31,12 @@ struct Layout {
         l1_c = uint64_t(t.buffers) * (a_panel + b_panel);
         uint64_t a_tile = uint64_t(t.mt * t.kt * e), b_tile = uint64_t(t.kt * t.nt * e);
         const uint64_t lb = uint64_t(t.l0_buffers);
+        // A split L0 has its A, B and C buffers at fixed places; one L0 packs them.
+        const uint64_t b_base = c.l0_split() ? uint64_t(c.l0a_kib) * 1024 : lb * a_tile;
+        const uint64_t c_base = c.l0_split() ? uint64_t(c.l0a_kib + c.l0b_kib) * 1024 : lb * (a_tile + b_tile);
         for (uint64_t i = 0; i < lb; ++i) l0_a.push_back(i * a_tile);
-        for (uint64_t i = 0; i < lb; ++i) l0_b.push_back(lb * a_tile + i * b_tile);
-        l0_c = lb * (a_tile + b_tile);
+        for (uint64_t i = 0; i < lb; ++i) l0_b.push_back(b_base + i * b_tile);
+        l0_c = c_base;
     }
 };
 
@@ -72,7 +75,7 @@ arch::DmaArgs OnChipA::load_tile(const GemmPanel& p, const MatmulTiling&, int64_
 
 void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op) {
     const arch::Config& config = ctx.config;
-    const Layout L(t, op);
+    const Layout L(ctx.config, t, op);
     const int64_t e = L.e, eo = L.eo;
     const int64_t dmas = config.dma_engines;
     const int64_t buffers = t.buffers;     // L1 panel buffers
@@ -198,6 +201,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         mm.m = uint32_t(w.m), mm.k = uint32_t(kt), mm.n = uint32_t(w.n);
                         mm.dtype = op.in;
                         mm.accumulate = u > 0;
+                        // A transposed B (conv2d's filters) reaches L0 as n x kt rows; an on-chip B is always k x n.
+                        mm.b_transposed = op.b_transposed && !op.b_on_chip;
                         mm.a_addr = L.l0_a[size_t(u % l0_bufs)], mm.b_addr = L.l0_b[size_t(u % l0_bufs)], mm.c_addr = L.l0_c;
                         arch::Command c = matmul_command(mm, tag_mm);
                         c.issue_cycles = loop_issue(u);

@@ -123,9 +123,10 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
             if (ctx.on_chip(t))
                 throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " broadcasting '" + tn.name +
                                                "' in " + placement_name(tn.placement) + " is not lowered yet");
-            src.push_back(in.resident(s, t, cols));
+            src.push_back(in.resident(s, t, cols, dims_of(y.shape), broadcast_strides(tn.shape, y.shape)));
         }
-        if (has_scalar) src.insert(scalar_first ? src.begin() : src.end(), in.constant(s, cols));
+        if (has_scalar)
+            src.insert(scalar_first ? src.begin() : src.end(), in.constant(s, cols, op.attrs.at("scalar").f));
         const size_t yb = s.buffers.size();
         if (!ctx.on_chip(out)) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
         s.prologue = in.prologue_fn();
@@ -133,8 +134,9 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
             ChunkCommands cc;
             in.chunk(cc, first, n, a);
             const uint64_t dst = output_addr(ctx, out, cols, first, yb < a.size() ? a[yb] : 0);
-            cc.compute.push_back({vector_args(vop, in.compute(), n, cols, in.addr_at(src[0], a, first),
-                                              in.addr_at(src[1], a, first), dst),
+            cc.compute.push_back({with_sources(vector_args(vop, in.compute(), n, cols, in.addr_at(src[0], a, first),
+                                                           in.addr_at(src[1], a, first), dst),
+                                               in.source(src[0], first * cols), in.source(src[1], first * cols)),
                                   in.label(vop)});
             store_units(cc, ctx, out, cols, first, n, dst);
             return cc;
@@ -162,8 +164,11 @@ void lower_batch_norm(LowerContext& ctx, const OpNode& op) {
         s.units = total / cols;
         VectorInputs in(ctx, y.dtype, y.name);
         const int xs = in.streamed(s, op.inputs[0], cols);
-        const int scale = in.resident(s, op.inputs[1], cols);
-        const int shift = in.resident(s, op.inputs[2], cols);
+        // One value per channel: the channel axis of the output.
+        std::vector<int64_t> per_channel(y.shape.size(), 0);
+        per_channel[channel] = 1;
+        const int scale = in.resident(s, op.inputs[1], cols, dims_of(y.shape), per_channel);
+        const int shift = in.resident(s, op.inputs[2], cols, dims_of(y.shape), per_channel);
         const size_t yb = s.buffers.size();
         s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
         s.prologue = in.prologue_fn();
@@ -171,9 +176,11 @@ void lower_batch_norm(LowerContext& ctx, const OpNode& op) {
             ChunkCommands cc;
             in.chunk(cc, first, n, a);
             const arch::DType t = in.compute();
-            cc.compute.push_back({vector_args(VectorOp::Mul, t, n, cols, in.addr(xs, a), in.addr(scale, a), a[yb]),
+            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, t, n, cols, in.addr(xs, a), in.addr(scale, a), a[yb]),
+                                               {}, in.source(scale, first * cols)),
                                   in.label(VectorOp::Mul)});
-            cc.compute.push_back({vector_args(VectorOp::Add, t, n, cols, a[yb], in.addr(shift, a), a[yb]),
+            cc.compute.push_back({with_sources(vector_args(VectorOp::Add, t, n, cols, a[yb], in.addr(shift, a), a[yb]),
+                                               {}, in.source(shift, first * cols)),
                                   in.label(VectorOp::Add)});
             store_units(cc, ctx, out, cols, first, n, a[yb]);
             return cc;

@@ -29,10 +29,12 @@ int VectorInputs::streamed(VectorStream& s, int tensor, int64_t elems_per_unit) 
     return int(inputs_.size() - 1);
 }
 
-int VectorInputs::resident(VectorStream& s, int tensor, int64_t extent_per_unit) {
+int VectorInputs::resident(VectorStream& s, int tensor, int64_t extent_per_unit, std::vector<uint32_t> dims,
+                           std::vector<int64_t> strides) {
     const TensorNode& t = ctx_->tensor(tensor);
     Input in;
     in.how = How::Resident;
+    in.dims = std::move(dims), in.strides = std::move(strides);
     in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.elements = element_count(t.shape);
     const int64_t ec = arch::dtype_bytes(compute_);
     in.raw = int(s.buffers.size());
@@ -48,9 +50,10 @@ int VectorInputs::resident(VectorStream& s, int tensor, int64_t extent_per_unit)
     return int(inputs_.size() - 1);
 }
 
-int VectorInputs::constant(VectorStream& s, int64_t extent_per_unit) {
+int VectorInputs::constant(VectorStream& s, int64_t extent_per_unit, double value) {
     Input in;
     in.how = How::Constant;
+    in.value = value;
     in.raw = in.cast = int(s.buffers.size());
     s.buffers.push_back({BufferKind::Resident, extent_per_unit * arch::dtype_bytes(compute_), 0});
     inputs_.push_back(in);
@@ -96,6 +99,61 @@ uint64_t VectorInputs::addr_at(int h, const BufferAddrs& a, int64_t first) const
     if (in.how == How::OnChip && in.cast == in.raw)
         return in.l1 + uint64_t(first * in.per_unit) * uint64_t(arch::dtype_bytes(in.dtype));
     return a[size_t(in.cast)];
+}
+
+arch::VectorSource VectorInputs::source(int h, int64_t first_element) const {
+    const Input& in = inputs_[size_t(h)];
+    if (in.how == How::Constant) return scalar_source(in.value);
+    if (in.how == How::Resident) return strided_source(uint64_t(first_element), in.dims, in.strides);
+    return {};
+}
+
+std::vector<int64_t> broadcast_strides(const std::vector<int64_t>& operand, const std::vector<int64_t>& out) {
+    std::vector<int64_t> strides(out.size(), 0);
+    int64_t step = 1;
+    for (size_t k = 0; k < operand.size() && k < out.size(); ++k) {
+        const size_t o = out.size() - 1 - k, i = operand.size() - 1 - k;
+        if (operand[i] != 1) strides[o] = step;
+        step *= operand[i];
+    }
+    return strides;
+}
+
+std::vector<uint32_t> dims_of(const std::vector<int64_t>& shape) {
+    std::vector<uint32_t> d;
+    for (int64_t x : shape) d.push_back(uint32_t(x));
+    return d;
+}
+
+arch::VectorSource scalar_source(double value) {
+    arch::VectorSource s;
+    s.kind = arch::VectorSource::Kind::Scalar;
+    s.scalar = value;
+    return s;
+}
+
+arch::VectorSource strided_source(uint64_t first, std::vector<uint32_t> dims, std::vector<int64_t> strides) {
+    arch::VectorSource s;
+    s.kind = arch::VectorSource::Kind::Strided;
+    s.first = first, s.dims = std::move(dims), s.strides = std::move(strides);
+    return s;
+}
+
+arch::VectorSource per_row_source(int64_t rows, int64_t cols) {
+    return strided_source(0, {uint32_t(rows), uint32_t(cols)}, {1, 0});
+}
+
+arch::VectorSource per_column_source(int64_t rows, int64_t cols) {
+    return strided_source(0, {uint32_t(rows), uint32_t(cols)}, {0, 1});
+}
+
+arch::VectorArgs with_sources(arch::VectorArgs v, const arch::VectorSource& in0, const arch::VectorSource& in1) {
+    // Contiguous is the default: no descriptor to keep.
+    auto keep = [](const arch::VectorSource& s) {
+        return s.kind == arch::VectorSource::Kind::Contiguous ? nullptr : std::make_shared<const arch::VectorSource>(s);
+    };
+    v.in0 = keep(in0), v.in1 = keep(in1);
+    return v;
 }
 
 std::string VectorInputs::label(arch::VectorOp op) const { return out_ + ": " + arch::vector_op_name(op); }

@@ -5,11 +5,12 @@
 // Inputs stored in another dtype than the op computes in are cast on
 // arrival, by the vector unit.
 //
-// The VECTOR ISA has no strides: a command reads rows x cols contiguous
-// elements from each source. A broadcast source is read in place with
-// stride 0 (how vector units broadcast); the command can only name where it
-// starts, so its L1 buffer is sized for the command's full extent, so that
-// what the checker sees as the source lies in memory this op owns. Timing is
+// A broadcast source is read in place with stride 0 (how vector units
+// broadcast): the command names where it starts and describes the view
+// (arch::VectorSource: a strided view, or the immediate of a constant) for
+// the functional model. Its L1 buffer is still sized for the command's
+// full extent, so that what the program checker sees as the source (rows x
+// cols contiguous elements) lies in memory this op owns. Timing is
 // unaffected: §8 depends only on the element count and dtype.
 #pragma once
 
@@ -33,10 +34,14 @@ public:
     // buffer and no load (a cast, if needed, still gets its scratch).
     int streamed(VectorStream& s, int tensor, int64_t elems_per_unit);
     // resident: the whole tensor, read broadcast over `extent_per_unit`
-    // compute elements per unit of a chunk.
-    int resident(VectorStream& s, int tensor, int64_t extent_per_unit);
+    // compute elements per unit of a chunk. `dims` and `strides` say how:
+    // output element i (counted from the first unit of the stream) reads
+    // the operand element sum_k idx_k * strides[k] of i decomposed over
+    // dims (arch::VectorSource::Strided; see broadcast_source).
+    int resident(VectorStream& s, int tensor, int64_t extent_per_unit, std::vector<uint32_t> dims,
+                 std::vector<int64_t> strides);
     // A number (an immediate of the program), extent as for resident.
-    int constant(VectorStream& s, int64_t extent_per_unit);
+    int constant(VectorStream& s, int64_t extent_per_unit, double value);
 
     // Appends the resident loads and casts (a block's prologue).
     void prologue(ChunkCommands& cc, const BufferAddrs& a) const;
@@ -48,6 +53,10 @@ public:
     uint64_t addr(int h, const BufferAddrs& a) const;
     // The same for the chunk starting at unit `first` (any input).
     uint64_t addr_at(int h, const BufferAddrs& a, int64_t first) const;
+
+    // How a command whose element 0 is output element `first_element`
+    // reads input `h`: contiguous, the immediate, or the broadcast view.
+    arch::VectorSource source(int h, int64_t first_element) const;
 
     arch::DType compute() const { return compute_; }
     const std::string& out_name() const { return out_; }
@@ -64,6 +73,9 @@ private:
         int64_t elements = 0;    // of the tensor (resident)
         int64_t per_unit = 0;    // elements per unit (streamed)
         int raw = -1, cast = -1; // buffer indices; cast = raw when no cast is needed
+        double value = 0.0;      // a constant's
+        std::vector<uint32_t> dims;    // a resident input's broadcast view
+        std::vector<int64_t> strides;
     };
     const LowerContext* ctx_;
     arch::DType compute_;
@@ -72,6 +84,21 @@ private:
 };
 
 int64_t element_count(const std::vector<int64_t>& shape);
+
+// The row-major strides (in elements) an operand of shape `operand` is read
+// with when broadcast to `out` (NumPy rules: 0 on the axes it lacks or has
+// as 1), for VectorInputs::resident.
+std::vector<int64_t> broadcast_strides(const std::vector<int64_t>& operand, const std::vector<int64_t>& out);
+std::vector<uint32_t> dims_of(const std::vector<int64_t>& shape);
+
+// Descriptors of arch::VectorSource.
+arch::VectorSource scalar_source(double value);
+arch::VectorSource strided_source(uint64_t first, std::vector<uint32_t> dims, std::vector<int64_t> strides);
+// One value per row (r, c) -> r, and one value per column (r, c) -> c.
+arch::VectorSource per_row_source(int64_t rows, int64_t cols);
+arch::VectorSource per_column_source(int64_t rows, int64_t cols);
+// `v` with its sources' descriptors set.
+arch::VectorArgs with_sources(arch::VectorArgs v, const arch::VectorSource& in0, const arch::VectorSource& in1 = {});
 
 // Where the chunk starting at unit `first` writes its result: the output
 // buffer `buffer`, or for an on-chip output its place in L1.

@@ -82,7 +82,10 @@ void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, Ve
         }
         cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, nc, src, kNone, a[2]), label + "transpose"});
         cc.compute.push_back({vector_args(red, t, nc, v.mid, a[2], kNone, a[4]), label + arch::vector_op_name(red)});
-        if (mean) cc.compute.push_back({vector_args(VectorOp::Mul, t, nc, 1, a[4], a[3], a[4]), label + "mul"});
+        if (mean)
+            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, t, nc, 1, a[4], a[3], a[4]), {},
+                                               scalar_source(1.0 / double(v.mid))),
+                                  label + "mul"});
         cc.stores.push_back({store_dma(a[4], y_ddr + uint64_t((o * v.inner + c0) * ec), uint64_t(nc * ec)), yname + " -> DDR"});
         return cc;
     };
@@ -101,7 +104,7 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
     const int xs = in.streamed(s, op.inputs[0], v.mid * v.inner);
     const size_t tb = s.buffers.size();
     s.buffers.push_back({BufferKind::Scratch, v.inner > 1 ? v.mid * v.inner * ec : 0, 0});
-    const int inv_n = mean ? in.constant(s, v.inner) : -1;
+    const int inv_n = mean ? in.constant(s, v.inner, 1.0 / double(v.mid)) : -1;
     const size_t yb = s.buffers.size();
     s.buffers.push_back({BufferKind::Streamed, v.inner * ec, 0});
     s.chunk = [&ctx, in, xs, tb, inv_n, yb, v, red, out](int64_t first, int64_t n, const BufferAddrs& a) {
@@ -116,7 +119,9 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
         cc.compute.push_back({vector_args(red, t, n * v.inner, v.mid, src, kNone, a[yb]), in.label(red)});
         if (inv_n >= 0)
             cc.compute.push_back(
-                {vector_args(VectorOp::Mul, t, n * v.inner, 1, a[yb], in.addr(inv_n, a), a[yb]), in.label(VectorOp::Mul)});
+                {with_sources(vector_args(VectorOp::Mul, t, n * v.inner, 1, a[yb], in.addr(inv_n, a), a[yb]), {},
+                              in.source(inv_n, 0)),
+                 in.label(VectorOp::Mul)});
         store_units(cc, ctx, out, v.inner, first, n, a[yb]);
         return cc;
     };
@@ -198,14 +203,15 @@ void lower_softmax(LowerContext& ctx, const OpNode& op) {
             src = work = a[tb];
         }
         const int64_t rows = n * v.inner, cols = v.mid;
-        auto add = [&](VectorOp o, uint64_t s0, uint64_t s1, uint64_t d) {
-            cc.compute.push_back({vector_args(o, t, rows, cols, s0, s1, d), in.label(o)});
+        auto add = [&](VectorOp o, uint64_t s0, uint64_t s1, uint64_t d, arch::VectorSource in1 = {}) {
+            cc.compute.push_back({with_sources(vector_args(o, t, rows, cols, s0, s1, d), {}, in1), in.label(o)});
         };
+        // The row's max and sum are one value per row, read broadcast.
         add(VectorOp::ReduceMax, src, kNone, a[stat]);
-        add(VectorOp::Sub, src, a[stat], work);
+        add(VectorOp::Sub, src, a[stat], work, per_row_source(rows, cols));
         add(VectorOp::Exp, work, kNone, work);
         add(VectorOp::ReduceSum, work, kNone, a[stat]);
-        add(VectorOp::Div, work, a[stat], work);
+        add(VectorOp::Div, work, a[stat], work, per_row_source(rows, cols));
         if (v.inner > 1) transpose_units(cc, in, n, v.inner, v.mid, work, a[yb]);
         store_units(cc, ctx, out, row, first, n, a[yb]);
         return cc;
@@ -231,9 +237,10 @@ void lower_layer_norm(LowerContext& ctx, const OpNode& op) {
     s.units = v.outer;
     VectorInputs in(ctx, y.dtype, y.name);
     const int xs = in.streamed(s, op.inputs[0], D);
-    const int scale = in.resident(s, op.inputs[1], D);
-    const int shift = in.resident(s, op.inputs[2], D);
-    const int inv_d = in.constant(s, 1), eps = in.constant(s, 1);
+    // scale and shift: one value per column of every row.
+    const int scale = in.resident(s, op.inputs[1], D, {uint32_t(v.outer), uint32_t(D)}, {0, 1});
+    const int shift = in.resident(s, op.inputs[2], D, {uint32_t(v.outer), uint32_t(D)}, {0, 1});
+    const int inv_d = in.constant(s, 1, 1.0 / double(D)), eps = in.constant(s, 1, op.attrs.at("eps").f);
     const size_t db = s.buffers.size();
     s.buffers.push_back({BufferKind::Scratch, D * ec, 0});
     const size_t mean = s.buffers.size(), var = mean + 1;  // one value per row, read broadcast
@@ -247,21 +254,22 @@ void lower_layer_norm(LowerContext& ctx, const OpNode& op) {
         ChunkCommands cc;
         in.chunk(cc, first, n, a);
         const arch::DType t = in.compute();
-        auto add = [&](VectorOp o, int64_t cols, uint64_t s0, uint64_t s1, uint64_t d) {
-            cc.compute.push_back({vector_args(o, t, n, cols, s0, s1, d), in.label(o)});
+        auto add = [&](VectorOp o, int64_t cols, uint64_t s0, uint64_t s1, uint64_t d, arch::VectorSource in1 = {}) {
+            cc.compute.push_back({with_sources(vector_args(o, t, n, cols, s0, s1, d), {}, in1), in.label(o)});
         };
         const uint64_t x = in.addr(xs, a), y_ = a[yb];
+        const int64_t at = first * D;  // the chunk's first element, for the resident views
         add(VectorOp::ReduceSum, D, x, kNone, a[mean]);
-        add(VectorOp::Mul, 1, a[mean], in.addr(inv_d, a), a[mean]);
-        add(VectorOp::Sub, D, x, a[mean], a[db]);
+        add(VectorOp::Mul, 1, a[mean], in.addr(inv_d, a), a[mean], in.source(inv_d, 0));
+        add(VectorOp::Sub, D, x, a[mean], a[db], per_row_source(n, D));
         add(VectorOp::Mul, D, a[db], a[db], y_);
         add(VectorOp::ReduceSum, D, y_, kNone, a[var]);
-        add(VectorOp::Mul, 1, a[var], in.addr(inv_d, a), a[var]);
-        add(VectorOp::Add, 1, a[var], in.addr(eps, a), a[var]);
+        add(VectorOp::Mul, 1, a[var], in.addr(inv_d, a), a[var], in.source(inv_d, 0));
+        add(VectorOp::Add, 1, a[var], in.addr(eps, a), a[var], in.source(eps, 0));
         add(VectorOp::Sqrt, 1, a[var], kNone, a[var]);
-        add(VectorOp::Div, D, a[db], a[var], y_);
-        add(VectorOp::Mul, D, y_, in.addr(scale, a), y_);
-        add(VectorOp::Add, D, y_, in.addr(shift, a), y_);
+        add(VectorOp::Div, D, a[db], a[var], y_, per_row_source(n, D));
+        add(VectorOp::Mul, D, y_, in.addr(scale, a), y_, in.source(scale, at));
+        add(VectorOp::Add, D, y_, in.addr(shift, a), y_, in.source(shift, at));
         store_units(cc, ctx, out, D, first, n, y_);
         return cc;
     };

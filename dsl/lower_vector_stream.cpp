@@ -5,6 +5,7 @@
 
 #include "dsl/block_builder.h"
 #include "dsl/diagnostics.h"
+#include "sim/arch/program_check.h"
 
 namespace dsl {
 
@@ -100,9 +101,7 @@ arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int
 
 int64_t parallel_clusters(const LowerContext& ctx) {
     if (ctx.pinned) return 1;  // all its blocks run on the home cluster
-    int64_t parallel = ctx.config.clusters;
-    if (ctx.program.max_parallel > 0) parallel = std::min<int64_t>(parallel, ctx.program.max_parallel);
-    return parallel;
+    return arch::blocks_in_flight(ctx.program, ctx.config);
 }
 
 int64_t unit_extent(const LowerContext& ctx, int64_t extent, int64_t groups, int64_t fit) {

@@ -81,7 +81,8 @@ int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& bu
 // The same at the program's depth (stream_depth).
 int64_t max_chunk_units(const LowerContext& ctx, const std::vector<BufferSpec>& buffers);
 
-// Clusters that run blocks at once: chip.clusters, capped by MAX_PARALLEL.
+// Blocks that run at once (timing-model §4): MAX_PARALLEL, else chip.clusters;
+// one for operations pinned to the home cluster.
 int64_t parallel_clusters(const LowerContext& ctx);
 
 // For streams whose chunk is one unit (tiles, bands, column blocks): the

@@ -115,7 +115,10 @@ void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A
             ChunkCommands cc;
             cc.loads.push_back({load_dma(x_ddr + uint64_t((b * A + a0) * C * D * e), a[0], uint64_t(na * row)),
                                 xname + " -> L1"});
-            cc.compute.push_back({vector_args(VectorOp::Copy, dt, na * C, D, a[0], arch::kNoAddress, a[1]),
+            // Row (c, a) of the result is row (a, c) of the band.
+            cc.compute.push_back({with_sources(vector_args(VectorOp::Copy, dt, na * C, D, a[0], arch::kNoAddress, a[1]),
+                                               strided_source(0, {uint32_t(C), uint32_t(na), uint32_t(D)},
+                                                              {D, C * D, 1})),
                                   yname + ": copy"});
             cc.stores.push_back({copy2d(arch::Space::L1, a[1], uint64_t(na * D * e), arch::Space::DDR,
                                         y_ddr + uint64_t((b * C * A + a0) * D * e), uint64_t(A * D * e), C, na * D * e),

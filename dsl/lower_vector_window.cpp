@@ -12,14 +12,17 @@
 // of every output, a strided view of the loaded rows that starts j
 // positions in. That is what vector units do, and it is cheaper in §8 than a
 // reduce over expanded windows, whose per-row combining tree costs
-// ceil(log2(window)) cycles for every output. The ISA cannot say "strided",
-// so a command names where its view starts and the input slot is sized so
-// that every view's extent lies in it.
+// ceil(log2(window)) cycles for every output. A command names where its
+// view starts (the input slot is sized so that every view's extent lies in
+// it, for the program checker) and describes the view exactly as an
+// arch::VectorSource window — the rows, stride, padding and window
+// position — for the functional model; timing depends on neither.
 // A reduction over the window axes of a slide view (slide's patches are
 // never stored: dsl/lower_views.h) is the same window reduction, over the
 // image. Upsample is a copy that writes every output element from its
 // source (a cast when the dtype changes); a unit is a plane.
 #include <algorithm>
+#include <limits>
 
 #include "dsl/diagnostics.h"
 #include "dsl/lower_vector.h"
@@ -96,7 +99,16 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
                yname = y.name, xt = x.dtype](int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
         int64_t rows_out = 0;  // output rows of the chunk
+        // The loaded rows as the window views see them (arch::VectorSource::Window).
+        arch::VectorSource::Window rows;
+        rows.width = uint32_t(w.W), rows.depth = uint32_t(w.depth);
+        rows.stride_h = uint32_t(w.sh), rows.stride_w = uint32_t(w.sw), rows.pad_w = uint32_t(w.pw);
+        // Max pooling ignores the padding (the lowest finite value never
+        // wins: every window holds an input element); average pooling counts
+        // it as zeros.
+        rows.fill = w.combine == VectorOp::Maximum ? -double(std::numeric_limits<float>::max()) : 0.0;
         if (band == w.OH) {
+            rows.height = uint32_t(w.H), rows.out_h = uint32_t(w.OH), rows.pad_h = uint32_t(w.ph);
             cc.loads.push_back({load_dma(x_ddr + uint64_t(first * w.H * in_row * ex), a[0],
                                          uint64_t(n * w.H * in_row * ex)),
                                 xname + " -> L1"});
@@ -109,17 +121,32 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
                                          uint64_t((hi - lo) * in_row * ex)),
                                 xname + " rows -> L1"});
             rows_out = nb;
+            rows.height = uint32_t(hi - lo), rows.out_h = uint32_t(nb), rows.pad_h = uint32_t(lo - (o0 * w.sh - w.ph));
         }
         const uint64_t pooled = cast ? a[1] : a[3];
         auto view = [&](int64_t j) { return a[0] + uint64_t(view_offset(j) * ex); };
+        auto window_at = [&](int64_t j) {
+            arch::VectorSource v;
+            v.kind = arch::VectorSource::Kind::Window;
+            v.window = rows;
+            v.window.ki = uint32_t(j / w.kw), v.window.kj = uint32_t(j % w.kw);
+            v.window.origin = -view_offset(j);
+            return v;
+        };
         if (window == 1)
             cc.compute.push_back(
-                {vector_args(VectorOp::Copy, xt, rows_out, out_row, view(0), arch::kNoAddress, pooled), yname + ": copy"});
+                {with_sources(vector_args(VectorOp::Copy, xt, rows_out, out_row, view(0), arch::kNoAddress, pooled),
+                              window_at(0)),
+                 yname + ": copy"});
         for (int64_t j = 1; j < window; ++j)
-            cc.compute.push_back({vector_args(w.combine, xt, rows_out, out_row, j == 1 ? view(0) : pooled, view(j), pooled),
-                                  yname + ": " + arch::vector_op_name(w.combine)});
+            cc.compute.push_back(
+                {with_sources(vector_args(w.combine, xt, rows_out, out_row, j == 1 ? view(0) : pooled, view(j), pooled),
+                              j == 1 ? window_at(0) : arch::VectorSource{}, window_at(j)),
+                 yname + ": " + arch::vector_op_name(w.combine)});
         if (w.mean)
-            cc.compute.push_back({vector_args(VectorOp::Mul, xt, rows_out, out_row, pooled, a[2], pooled), yname + ": mul"});
+            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, xt, rows_out, out_row, pooled, a[2], pooled), {},
+                                               scalar_source(1.0 / double(window))),
+                                  yname + ": mul"});
         if (cast)
             cc.compute.push_back(
                 {vector_args(VectorOp::Cast, xt, rows_out, out_row, pooled, arch::kNoAddress, a[3]), yname + ": cast"});
@@ -191,11 +218,22 @@ void lower_upsample(LowerContext& ctx, const OpNode& op) {
     s.units = p.count;
     s.buffers.push_back({BufferKind::Streamed, std::max(p.in * ex, p.out * ex), 0});  // x, read replicated
     s.buffers.push_back({BufferKind::Streamed, p.out * ey, 0});                       // y
-    s.chunk = [&ctx, p, ex, x_ddr, vop, cols, out, xname = x.name, yname = y.name, xt = x.dtype](
+    // Output (oy, ox) of a plane reads input (oy / fh, ox / fw): the plane
+    // viewed as (H, fh, W, fw[, C]) with stride 0 on the factors.
+    const bool nhwc = y.layout == "NHWC";
+    const std::vector<int64_t>& f = op.attrs.at("factor").ints;
+    const int64_t H = nhwc ? x.shape[1] : x.shape[2], W = nhwc ? x.shape[2] : x.shape[3], C = nhwc ? x.shape[3] : 1;
+    std::vector<uint32_t> dims{0, uint32_t(H), uint32_t(f[0]), uint32_t(W), uint32_t(f[1])};
+    std::vector<int64_t> strides{H * W * C, W * C, 0, C, 0};
+    if (nhwc) dims.push_back(uint32_t(C)), strides.push_back(1);
+    s.chunk = [&ctx, p, ex, x_ddr, vop, cols, out, dims, strides, xname = x.name, yname = y.name, xt = x.dtype](
                   int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
         cc.loads.push_back({load_dma(x_ddr + uint64_t(first * p.in * ex), a[0], uint64_t(n * p.in * ex)), xname + " -> L1"});
-        cc.compute.push_back({vector_args(vop, xt, n * p.out / cols, cols, a[0], arch::kNoAddress, a[1]),
+        std::vector<uint32_t> chunk_dims = dims;
+        chunk_dims[0] = uint32_t(n);
+        cc.compute.push_back({with_sources(vector_args(vop, xt, n * p.out / cols, cols, a[0], arch::kNoAddress, a[1]),
+                                           strided_source(0, chunk_dims, strides)),
                               yname + ": " + arch::vector_op_name(vop)});
         store_units(cc, ctx, out, p.out, first, n, a[1]);
         return cc;

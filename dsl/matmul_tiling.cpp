@@ -62,6 +62,26 @@ int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in) {
     return t.l0_buffers * (t.mt * t.kt + t.kt * t.nt) * e + t.mt * t.nt * 4;
 }
 
+bool fits_l0(const arch::Config& c, const MatmulTiling& t, arch::DType in) {
+    if (!c.l0_split()) return l0_bytes_needed(t, in) <= c.l0_bytes();
+    const int64_t e = arch::dtype_bytes(in);
+    return t.l0_buffers * t.mt * t.kt * e <= c.l0a_kib * 1024 && t.l0_buffers * t.kt * t.nt * e <= c.l0b_kib * 1024 &&
+           t.mt * t.nt * 4 <= c.l0c_kib * 1024;
+}
+
+std::string l0_need_text(const arch::Config& c, const MatmulTiling& t, arch::DType in) {
+    if (!c.l0_split()) return std::to_string(l0_bytes_needed(t, in)) + " bytes of L0";
+    const int64_t e = arch::dtype_bytes(in);
+    return std::to_string(t.l0_buffers * t.mt * t.kt * e) + ", " + std::to_string(t.l0_buffers * t.kt * t.nt * e) +
+           " and " + std::to_string(t.mt * t.nt * 4) + " bytes of L0A, L0B and L0C";
+}
+
+std::string l0_have_text(const arch::Config& c) {
+    if (!c.l0_split()) return "the cube has " + std::to_string(c.l0_bytes());
+    return "the cube has " + std::to_string(c.l0a_kib * 1024) + ", " + std::to_string(c.l0b_kib * 1024) + " and " +
+           std::to_string(c.l0c_kib * 1024);
+}
+
 int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g) {
     int64_t e = arch::dtype_bytes(g.in);
     int64_t a_panel = g.a_panel_bytes ? g.a_panel_bytes(t) : t.block_rows() * t.kb * e;
@@ -115,7 +135,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
     cube_grid(c.cubes_per_cluster, grid.grid_rows, grid.grid_cols);
     grid.buffers = g.buffers;
     grid.l0_buffers = g.l0_buffers;
-    std::vector<MatmulTiling> fits_l0;
+    std::vector<MatmulTiling> fits_l0_list;
     if (!g.tile.empty()) {
         // The program's tile: only its k (when not given) is searched.
         MatmulTiling t = grid;
@@ -124,13 +144,13 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
                                                     : extents(std::max(c.mac_rows, c.mac_cols), g.K);
         for (int64_t kt : ks) {
             t.kt = kt;
-            if (l0_bytes_needed(t, g.in) <= c.l0_bytes()) fits_l0.push_back(t);
+            if (fits_l0(c, t, g.in)) fits_l0_list.push_back(t);
         }
-        if (fits_l0.empty()) {
+        if (fits_l0_list.empty()) {
             t.kt = ks.front();
-            why = "tile=" + tile_text(g.tile) + " needs " + std::to_string(l0_bytes_needed(t, g.in)) +
-                  " bytes of L0 with " + buffering_name(t.l0_buffers) + " buffering" + (g.tile.size() > 2 ? "" : " (k = " + std::to_string(t.kt) + ")") +
-                  ", the cube has " + std::to_string(c.l0_bytes());
+            why = "tile=" + tile_text(g.tile) + " needs " + l0_need_text(c, t, g.in) + " with " +
+                  buffering_name(t.l0_buffers) + " buffering" +
+                  (g.tile.size() > 2 ? "" : " (k = " + std::to_string(t.kt) + ")") + ", " + l0_have_text(c);
             return std::nullopt;
         }
     } else {
@@ -140,14 +160,13 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
                 for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), g.K)) {
                     MatmulTiling t = grid;
                     t.mt = mt, t.nt = nt, t.kt = kt;
-                    if (l0_bytes_needed(t, g.in) <= c.l0_bytes()) fits_l0.push_back(t);
+                    if (fits_l0(c, t, g.in)) fits_l0_list.push_back(t);
                 }
-        if (fits_l0.empty()) {
+        if (fits_l0_list.empty()) {
             MatmulTiling t = grid;
             t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = std::max(c.mac_rows, c.mac_cols);
             why = "the smallest cube tile (" + std::to_string(t.mt) + "x" + std::to_string(t.kt) + "x" +
-                  std::to_string(t.nt) + ") needs " + std::to_string(l0_bytes_needed(t, g.in)) +
-                  " bytes of L0, the cube has " + std::to_string(c.l0_bytes());
+                  std::to_string(t.nt) + ") needs " + l0_need_text(c, t, g.in) + ", " + l0_have_text(c);
             return std::nullopt;
         }
     }
@@ -157,7 +176,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
     // Tilings within 0.5 % of the cheapest estimate count as equally fast:
     // of those, the fewest commands (deeper k-steps, larger tiles) win, so
     // that a program does not grow for a gain below the estimate's error.
-    std::sort(fits_l0.begin(), fits_l0.end(), tiling_preferred);
+    std::sort(fits_l0_list.begin(), fits_l0_list.end(), tiling_preferred);
     struct Candidate {
         MatmulTiling t;
         int64_t cycles;
@@ -165,7 +184,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
     std::vector<Candidate> near;
     int64_t best_cycles = -1;
     auto near_best = [&](int64_t cycles) { return cycles * 1000 <= best_cycles * 1005; };
-    for (MatmulTiling t : fits_l0) {
+    for (MatmulTiling t : fits_l0_list) {
         const std::vector<int64_t> depths = panel_depths(t, g);
         for (auto kb = depths.rbegin(); kb != depths.rend(); ++kb) {  // deepest first
             t.kb = *kb;
@@ -185,7 +204,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
             best = k.t, best_commands = commands, chosen_cycles = k.cycles;
     }
     if (best) return best;
-    MatmulTiling t = fits_l0.back();
+    MatmulTiling t = fits_l0_list.back();
     t.kb = panel_depths(t, g).front();
     why = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) + " with " +
           buffering_name(t.buffers) + "-buffered panels " + std::to_string(t.kb) + " deep) needs " +

@@ -66,6 +66,13 @@ std::string buffering_name(int64_t buffers);
 // Bytes a tiling needs in L0 and L1 (for the capacity checks and the docs).
 int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in);
 int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g);
+// Whether the tiling's L0 buffers fit the cube: all in one L0, or with a
+// split L0 (arch::Config::l0_split) the A tiles in L0A, B in L0B, C in L0C;
+// and, for messages, what they need ("N bytes of L0") and what there is
+// ("the cube has M").
+bool fits_l0(const arch::Config& c, const MatmulTiling& t, arch::DType in);
+std::string l0_need_text(const arch::Config& c, const MatmulTiling& t, arch::DType in);
+std::string l0_have_text(const arch::Config& c);
 
 // The deepest panel kb for tiling `t` (its tile, grid and buffers) whose
 // block fits L1; 0 if not even the shallowest does.

@@ -100,6 +100,7 @@ void PypoLibrary::set_attribute(const Value& obj, const std::string& attr, const
         if (value.i > INT_MAX)
             fail(value_loc, "pypo.config.MAX_PARALLEL is too large: " + std::to_string(value.i));
         graph_.max_parallel = int(value.i);
+        graph_.max_parallel_loc = value_loc;
         return;
     }
     if (obj.is(Value::Kind::Namespace)) fail(attr_loc, "cannot assign to " + obj.s + "." + attr);

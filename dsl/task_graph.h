@@ -82,6 +82,11 @@ struct OpNode {
     bool explicit_dtype = false;        // dtype= was given at the call (the precision pass leaves it alone)
     int task = -1;                      // index into TaskGraph::tasks, -1 = top level
     SourceLoc loc;                      // the call
+    // After the lowering passes (lowering_graph): the index of the
+    // elaborated op this one implements, -1 for one a pass inserted (a
+    // cast, a format conversion, a copy). Links a compiled operation back
+    // to the program's, for automatic mixed precision.
+    int origin = -1;
 };
 
 // An explicit data movement written in the program: `buf[:] = t` copies t
@@ -132,6 +137,7 @@ struct TaskGraph {
     std::vector<LogNode> logs;
     std::vector<CacheScope> temp_caches;
     int max_parallel = 0;         // pypo.config.MAX_PARALLEL, 0 = not set
+    SourceLoc max_parallel_loc;   // the value assigned to it
     // pypo.config.BUFFERS: the buffering depth (1 single, 2 double, 3
     // triple) of every GEMM panel/tile and vector-stream chunk, overriding
     // the defaults (2; 3 for a matmul's L1 panels with prefetch=True);

@@ -13,7 +13,11 @@ packages=(
   nlohmann-json3-dev
   libgtest-dev
   graphviz
-  python3-matplotlib
+  python3-matplotlib   # scripts/plot_profile.py, scripts/sweep.py plots
+  python3-tqdm         # scripts/sweep.py progress bar
+  python3-distributed  # scripts/sweep.py --scheduler (Dask), and its tests' LocalCluster
+  python3-numpy        # .npy round trip of --functional (tests/functional/npy_gemm.py)
+  time                 # GNU time: peak memory of a davinci-sim run (scripts/simrun.py)
   gtkwave  # vcd2fst and fst2vcd for the VCD tests; the viewer itself
 )
 

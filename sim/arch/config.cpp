@@ -319,6 +319,14 @@ Config config_from_json(const json& j, const std::string& origin) {
         fail(origin, "expected a JSON object at the top level, got " + compact(j));
     Config c = default_config();
     apply_object(j, "", 1, c, origin);
+    const bool any_split = c.l0a_kib || c.l0b_kib || c.l0c_kib;
+    if (any_split && (!c.l0a_kib || !c.l0b_kib || !c.l0c_kib))
+        fail(origin, "cube.l0a_kib, cube.l0b_kib, cube.l0c_kib: give all three (a split L0) or none, got " +
+                         std::to_string(c.l0a_kib) + ", " + std::to_string(c.l0b_kib) + ", " + std::to_string(c.l0c_kib));
+    if (any_split && c.l0a_kib + c.l0b_kib + c.l0c_kib != c.l0_kib)
+        fail(origin, "cube.l0_kib: " + std::to_string(c.l0_kib) + " is not the sum of the split L0 buffers (" +
+                         std::to_string(c.l0a_kib) + " + " + std::to_string(c.l0b_kib) + " + " +
+                         std::to_string(c.l0c_kib) + " KiB)");
     check_engine_total(c, origin);
     return c;
 }

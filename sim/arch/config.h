@@ -38,6 +38,9 @@ struct Config {
         return systolic() ? mac_rows * mac_cols : mac_rows * mac_cols * cube_k_per_cycle;
     }
     int64_t l0_bytes() const { return l0_kib * 1024; }
+    // L0 split into an A, a B and a C buffer (cube.l0a_kib ...), laid out in
+    // that order in the cube's L0 address space.
+    bool l0_split() const { return l0a_kib > 0; }
     int64_t l1_bytes() const { return l1_kib * 1024; }
     int64_t ddr_bytes() const { return ddr_gib * (int64_t{1} << 30); }
 };

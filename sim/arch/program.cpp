@@ -6,6 +6,11 @@
 
 namespace arch {
 
+const VectorSource& VectorArgs::source(int i) const {
+    const std::shared_ptr<const VectorSource>& s = i == 0 ? in0 : in1;
+    return s ? *s : contiguous_source();
+}
+
 int dtype_bytes(DType t) { return t == DType::Float32 ? 4 : 2; }
 
 const char* dtype_name(DType t) { return t == DType::Float32 ? "float32" : "float16"; }
@@ -149,13 +154,14 @@ std::string format_command(const Program& p, const Command& c) {
         const VectorArgs& v = c.vec;
         os << "VECTOR " << vector_op_name(v.op) << " " << v.rows << "x" << v.cols << " " << dtype_name(v.dtype);
         if (v.op == VectorOp::Cast) os << "->" << dtype_name(v.dtype == DType::Float16 ? DType::Float32 : DType::Float16);
-        os << "  L1:" << hex(v.src0);
-        if (v.src1 != kNoAddress) os << ", L1:" << hex(v.src1);
+        os << "  L1:" << hex(v.src0) << format_vector_source(v.source(0));
+        if (v.src1 != kNoAddress) os << ", L1:" << hex(v.src1) << format_vector_source(v.source(1));
         os << " -> L1:" << hex(v.dst);
     } else {
         const MatmulArgs& m = c.mm;
         os << "MATMUL " << m.m << "x" << m.k << "x" << m.n << " " << dtype_name(m.dtype) << "  C:" << hex(m.c_addr)
-           << (m.accumulate ? " += " : " = ") << "A:" << hex(m.a_addr) << " * B:" << hex(m.b_addr);
+           << (m.accumulate ? " += " : " = ") << "A:" << hex(m.a_addr) << " * B:" << hex(m.b_addr)
+           << (m.b_transposed ? "^T" : "");
     }
     if (c.issue_cycles) os << "  issue " << c.issue_cycles;
     append_flags(os, "wait", c.waits);

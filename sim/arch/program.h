@@ -10,10 +10,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "sim/arch/vector_source.h"
 
 namespace arch {
 
@@ -116,11 +119,16 @@ struct DmaArgs {
 };
 
 // C[m x n] (+)= A[m x k] * B[k x n] with all three in the cube's L0.
-// The accumulator C is float32.
+// The accumulator C is float32. A is m x k row-major, C m x n row-major;
+// B is k x n row-major, or with b_transposed n x k row-major (a
+// convolution's weights, stored filter by filter): the cube reads it
+// either way at the same cost (a descriptor for the functional model,
+// docs/functional.md).
 struct MatmulArgs {
     uint32_t m = 0, k = 0, n = 0;
     DType dtype = DType::Float16;  // operand type
     bool accumulate = false;       // add into C instead of overwriting it
+    bool b_transposed = false;     // B is stored n x k
     uint64_t a_addr = 0, b_addr = 0, c_addr = 0;  // L0 byte addresses
     uint64_t macs() const { return uint64_t(m) * k * n; }
 };
@@ -141,7 +149,7 @@ bool vector_op_is_reduce(VectorOp op);     // reduce_sum, reduce_max
 constexpr uint64_t kNoAddress = ~uint64_t{0};
 
 // A vector command on a rows x cols matrix of `dtype` elements, row-major and
-// contiguous in L1 (byte addresses). For Cast, `dtype` names the SOURCE type
+// contiguous in L1 (byte addresses), its sources read as in0 and in1 say. For Cast, `dtype` names the SOURCE type
 // and the destination holds the other one (float16 <-> float32): its region
 // has rows * cols * dtype_bytes(other) bytes. Reductions write `rows`
 // elements of `dtype`.
@@ -152,6 +160,11 @@ struct VectorArgs {
     uint64_t src0 = 0;
     uint64_t src1 = kNoAddress;  // binary ops only
     uint64_t dst = 0;
+    // How src0 and src1 are read; null = contiguous. Shared and immutable,
+    // so the common case costs a pointer per command and copies share them.
+    std::shared_ptr<const VectorSource> in0, in1;
+    // Source 0 or 1's descriptor (a contiguous one when null).
+    const VectorSource& source(int i) const;
     uint64_t elements() const { return uint64_t(rows) * cols; }
     uint64_t src_bytes() const { return elements() * uint64_t(dtype_bytes(dtype)); }
     uint64_t dst_bytes() const;

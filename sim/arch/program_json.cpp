@@ -23,6 +23,21 @@ json flags_json(const std::vector<FlagId>& flags) {
     return a;
 }
 
+const char* const kSourceKinds[] = {"contiguous", "scalar", "strided", "window"};
+
+json source_json(const VectorSource& v) {
+    json j = {{"kind", kSourceKinds[int(v.kind)]}};
+    if (v.kind == VectorSource::Kind::Scalar) j["scalar"] = v.scalar;
+    if (v.kind == VectorSource::Kind::Strided) j["first"] = v.first, j["dims"] = v.dims, j["strides"] = v.strides;
+    if (v.kind == VectorSource::Kind::Window) {
+        const VectorSource::Window& w = v.window;
+        j["window"] = {{"height", w.height}, {"width", w.width},     {"depth", w.depth},     {"out_h", w.out_h},
+                       {"stride_h", w.stride_h}, {"stride_w", w.stride_w}, {"pad_h", w.pad_h}, {"pad_w", w.pad_w},
+                       {"ki", w.ki},         {"kj", w.kj},           {"origin", w.origin},   {"fill", w.fill}};
+    }
+    return j;
+}
+
 json command_json(const Command& c) {
     json j;
     switch (c.op) {
@@ -51,6 +66,7 @@ json command_json(const Command& c) {
         const MatmulArgs& m = c.mm;
         j = {{"op", "matmul"}, {"m", m.m}, {"k", m.k}, {"n", m.n}, {"dtype", dtype_name(m.dtype)},
              {"accumulate", m.accumulate}, {"a_addr", m.a_addr}, {"b_addr", m.b_addr}, {"c_addr", m.c_addr}};
+        if (m.b_transposed) j["b_transposed"] = true;
         break;
     }
     case Opcode::Vector: {
@@ -58,6 +74,8 @@ json command_json(const Command& c) {
         j = {{"op", "vector"}, {"vector_op", vector_op_name(v.op)}, {"dtype", dtype_name(v.dtype)},
              {"rows", v.rows}, {"cols", v.cols}, {"src0", v.src0}, {"dst", v.dst}};
         if (v.src1 != kNoAddress) j["src1"] = v.src1;
+        if (v.source(0).kind != VectorSource::Kind::Contiguous) j["in0"] = source_json(v.source(0));
+        if (v.source(1).kind != VectorSource::Kind::Contiguous) j["in1"] = source_json(v.source(1));
         break;
     }
     }
@@ -226,6 +244,58 @@ Rearrange read_rearrange(const Reader& r, const json& v, const std::string& path
     return a;
 }
 
+double read_real(const Reader& r, const json& v, const std::string& path) {
+    if (!v.is_number()) r.fail(path, "expected a number, got " + compact(v));
+    return v.get<double>();
+}
+
+VectorSource read_source(const Reader& r, const json& v, const std::string& path) {
+    r.object(v, path, {"kind", "scalar", "first", "dims", "strides", "window"}, "a vector source");
+    if (!v.contains("kind")) r.fail(path, "missing key \"kind\" (\"contiguous\", \"scalar\", \"strided\" or \"window\")");
+    VectorSource s;
+    s.kind = VectorSource::Kind(r.name(v.at("kind"), Reader::join(path, "kind"), 4, [](int i) { return kSourceKinds[i]; }));
+    if (v.contains("scalar")) s.scalar = read_real(r, v.at("scalar"), Reader::join(path, "scalar"));
+    if (v.contains("first")) s.first = r.unsigned_int(v.at("first"), Reader::join(path, "first"), kU64);
+    if (v.contains("dims")) {
+        const std::string p = Reader::join(path, "dims");
+        const json& a = r.array(v.at("dims"), p);
+        for (size_t i = 0; i < a.size(); ++i) s.dims.push_back(uint32_t(r.unsigned_int(a[i], Reader::index(p, i), kU32)));
+    }
+    if (v.contains("strides")) {
+        const std::string p = Reader::join(path, "strides");
+        const json& a = r.array(v.at("strides"), p);
+        for (size_t i = 0; i < a.size(); ++i) s.strides.push_back(r.signed_int(a[i], Reader::index(p, i)));
+    }
+    if (s.dims.size() != s.strides.size()) r.fail(path, "\"dims\" and \"strides\" differ in length");
+    if (v.contains("window")) {
+        const std::string p = Reader::join(path, "window");
+        const json& w = v.at("window");
+        r.object(w, p, {"height", "width", "depth", "out_h", "stride_h", "stride_w", "pad_h", "pad_w", "ki", "kj",
+                        "origin", "fill"}, "a window");
+        VectorSource::Window& o = s.window;
+        for (const auto& item : w.items()) {
+            const std::string& k = item.key();
+            const std::string q = Reader::join(p, k);
+            if (k == "origin") o.origin = r.signed_int(item.value(), q);
+            else if (k == "fill") o.fill = read_real(r, item.value(), q);
+            else {
+                const uint32_t x = uint32_t(r.unsigned_int(item.value(), q, kU32));
+                if (k == "height") o.height = x;
+                else if (k == "width") o.width = x;
+                else if (k == "depth") o.depth = x;
+                else if (k == "out_h") o.out_h = x;
+                else if (k == "stride_h") o.stride_h = x;
+                else if (k == "stride_w") o.stride_w = x;
+                else if (k == "pad_h") o.pad_h = x;
+                else if (k == "pad_w") o.pad_w = x;
+                else if (k == "ki") o.ki = x;
+                else if (k == "kj") o.kj = x;
+            }
+        }
+    }
+    return s;
+}
+
 Command read_command(const Reader& r, const json& v, const std::string& path, size_t tag_count) {
     if (!v.is_object()) r.fail(path, "expected an object, got " + compact(v));
     if (!v.contains("op")) r.fail(path, "missing key \"op\" (\"dma\", \"matmul\" or \"vector\")");
@@ -241,13 +311,13 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
                  what);
         break;
     case Opcode::Matmul:
-        r.object(v, path, {"op", "m", "k", "n", "dtype", "accumulate", "a_addr", "b_addr", "c_addr", "waits", "sets", "tag",
-                  "issue_cycles"},
+        r.object(v, path, {"op", "m", "k", "n", "dtype", "accumulate", "b_transposed", "a_addr", "b_addr", "c_addr", "waits",
+                  "sets", "tag", "issue_cycles"},
                  what);
         break;
     case Opcode::Vector:
-        r.object(v, path, {"op", "vector_op", "dtype", "rows", "cols", "src0", "src1", "dst", "waits", "sets", "tag",
-                  "issue_cycles"},
+        r.object(v, path, {"op", "vector_op", "dtype", "rows", "cols", "src0", "src1", "dst", "in0", "in1", "waits", "sets",
+                  "tag", "issue_cycles"},
                  what);
         break;
     }
@@ -283,6 +353,7 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
         else if (k == "n") c.mm.n = uint32_t(r.unsigned_int(x, p, kU32));
         else if (c.op == Opcode::Matmul && k == "dtype") c.mm.dtype = read_dtype(r, x, p);
         else if (k == "accumulate") c.mm.accumulate = r.boolean(x, p);
+        else if (k == "b_transposed") c.mm.b_transposed = r.boolean(x, p);
         else if (k == "a_addr") c.mm.a_addr = r.unsigned_int(x, p, kU64);
         else if (k == "b_addr") c.mm.b_addr = r.unsigned_int(x, p, kU64);
         else if (k == "c_addr") c.mm.c_addr = r.unsigned_int(x, p, kU64);
@@ -295,6 +366,8 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
         else if (k == "src0") c.vec.src0 = r.unsigned_int(x, p, kU64);
         else if (k == "src1") c.vec.src1 = r.unsigned_int(x, p, kU64);
         else if (k == "dst") c.vec.dst = r.unsigned_int(x, p, kU64);
+        else if (k == "in0") c.vec.in0 = std::make_shared<const VectorSource>(read_source(r, x, p));
+        else if (k == "in1") c.vec.in1 = std::make_shared<const VectorSource>(read_source(r, x, p));
     }
     return c;
 }

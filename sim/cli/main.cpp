@@ -27,7 +27,11 @@
 #include "dsl/single_op.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program_check.h"
+#include "sim/cli/functional_report.h"
+#include "sim/cli/functional_run.h"
+#include "sim/cli/mixed_precision.h"
 #include "sim/cli/progress.h"
+#include "sim/trace/op_stats.h"
 #include "sim/arch/program_json.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/atomic_file.h"
@@ -65,6 +69,11 @@ struct Options {
     bool dump_program = false;
     bool quiet = false;
     uint64_t max_cycles = 0;  // 0: no bound
+    // --functional and what rides on it (docs/functional.md).
+    bool functional = false;
+    bool check = false;
+    cli::InputSpec inputs;
+    std::string outputs_dir;
 };
 
 const char* kUsage =
@@ -111,6 +120,16 @@ po::options_description visible_options() {
          "write every command's start and end cycle to FILE (CSV)")
         ("max-cycles", po::value<std::string>()->value_name("N"),
          "stop a run that has not finished by cycle N (exit status 3, no report or traces)")
+        ("functional", "also compute the values: memories hold real bytes, commands move and compute them "
+                       "(float16 rounding); timing is unchanged. Needs a .pto program")
+        ("input", po::value<std::vector<std::string>>()->value_name("NAME=FILE.npy")->composing(),
+         "with --functional: the values of input or weight NAME (NumPy .npy, float16/float32, the program's shape "
+         "and dtype); repeatable. Inputs not given get seeded random values")
+        ("seed", po::value<uint64_t>()->value_name("N"), "with --functional: the seed of the random inputs (default 0)")
+        ("outputs", po::value<std::string>()->value_name("DIR"),
+         "with --functional: write every program output to DIR/NAME.npy")
+        ("check", "with --functional: compare every output with the reference executor (the task graph in float64, "
+                  "no lowering); exit status 1 when one is beyond tolerance")
         ("quiet,q", "do not print the text report");
     return o;
 }
@@ -189,6 +208,10 @@ int run(const Options& opt) {
     }
 
     arch::Program program;
+    dsl::TaskGraph elaborated;
+    std::map<int, func::HostTensor> inputs;
+    std::vector<std::string> input_sources;
+    cli::PrecisionPlan plan;
     if (!opt.program_json.empty()) {
         if (int rc = read_program_json(opt.program_json, config, program)) return rc;
     } else {
@@ -203,9 +226,19 @@ int run(const Options& opt) {
                 if (opt.dump_graph) std::cout << dsl::format_graph(graph);
                 return 0;
             }
-            program = dsl::lower(graph, config, opt.program);
+            if (opt.functional) {
+                elaborated = graph;
+                inputs = cli::make_inputs(graph, opt.inputs, input_sources);
+                plan = cli::plan_precision(graph, config, opt.program, inputs, cli::inject_fault_from_env);
+                program = std::move(plan.program);  // the functional run is over: the timed run takes it
+            } else {
+                program = dsl::lower(graph, config, opt.program);
+            }
         } catch (const dsl::CompileError& e) {
             std::cerr << e.what();
+            return kExitUsage;
+        } catch (const cli::UsageError& e) {
+            std::cerr << "davinci-sim: error: " << e.what() << "\n";
             return kExitUsage;
         }
     }
@@ -226,6 +259,12 @@ int run(const Options& opt) {
                          !opt.summary_csv.empty() || !opt.profile.empty();
     trace::RecorderFan recorders;
     if (record_timing) recorders.add(&timing);
+    // The all-float16 plan of a mixed-precision switch is timed first, in
+    // a child process: this one may elaborate SystemC only once.
+    cli::PlanTiming float16_timing;
+    const bool float16_timed = !plan.switches.empty() && cli::time_in_child(config, plan.float16_program, float16_timing);
+    trace::OpStatsRecorder op_stats(program);
+    if (!plan.switches.empty()) recorders.add(&op_stats);
     trace::RunStats stats;
     {
         cli::Progress progress(program.blocks.size());
@@ -255,7 +294,10 @@ int run(const Options& opt) {
     if (!opt.profile.empty())
         trace::write_file_atomically(opt.profile, trace::format_profile(program, config, stats, timing.records));
     if (!opt.quiet) std::cout << trace::format_report(stats, config, info);
-    return 0;
+    if (!opt.functional) return 0;
+    const cli::FunctionalReportOptions report{opt.check, opt.quiet, opt.outputs_dir};
+    return cli::report_functional(report, elaborated, inputs, input_sources, program, plan,
+                                  float16_timed ? &float16_timing : nullptr, op_stats, stats.total_cycles);
 }
 
 }  // namespace
@@ -378,6 +420,33 @@ int sc_main(int argc_in, char* argv_in[]) {
         if (n.empty() || n.size() > 19 || n.find_first_not_of("0123456789") != std::string::npos ||
             (opt.max_cycles = std::stoull(n)) == 0)
             return usage_error("--max-cycles: expected a positive number of cycles, got '" + n + "'");
+    }
+    opt.check = vm.count("check") > 0;
+    opt.functional = vm.count("functional") > 0 || opt.check || vm.count("input") || vm.count("outputs");
+    if (vm.count("seed")) opt.inputs.seed = vm["seed"].as<uint64_t>();
+    if (vm.count("outputs")) opt.outputs_dir = vm["outputs"].as<std::string>();
+    if (opt.functional) {
+        if (!opt.program_json.empty())
+            return usage_error("--functional needs a .pto program (the inputs and outputs are the program's), not --program-json");
+        for (const char* stops : {"dump-graph", "graph-dot", "dump-program", "emit-program-json"})
+            if (vm.count(stops)) return usage_error(std::string("--functional runs the program; --") + stops + " stops before it");
+        try {
+            if (vm.count("input"))
+                for (const std::string& spec : vm["input"].as<std::vector<std::string>>()) cli::add_input_option(opt.inputs, spec);
+        } catch (const cli::UsageError& e) {
+            return usage_error(e.what());
+        }
+        if (!opt.outputs_dir.empty()) {
+            std::error_code ec;
+            std::filesystem::create_directories(opt.outputs_dir, ec);
+            if (ec || ::access(opt.outputs_dir.c_str(), W_OK) != 0) {
+                std::cerr << "davinci-sim: error: --outputs: cannot write to " << opt.outputs_dir << ": "
+                          << (ec ? ec.message() : std::strerror(errno)) << "\n";
+                return kExitUsage;
+            }
+        }
+    } else if (vm.count("seed")) {
+        return usage_error("--seed is for --functional");
     }
     try {
         const int status = run(opt);

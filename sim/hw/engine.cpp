@@ -95,7 +95,7 @@ void Engine::run_single() {
     }
 }
 
-std::optional<uint64_t> Engine::head_start(size_t slot) const {
+std::optional<uint64_t> Engine::head_start(size_t slot, arch::FlagId* unset) const {
     const Resident& r = slots_[slot];
     const arch::Command& cmd = r.stream->commands[r.next];
     uint64_t t = std::max(free_at_, r.start) + cmd.issue_cycles;
@@ -103,7 +103,10 @@ std::optional<uint64_t> Engine::head_start(size_t slot) const {
         // A command waiting twice on a flag takes its next two sets.
         size_t ahead = size_t(std::count(cmd.waits.begin(), cmd.waits.begin() + long(i), cmd.waits[i]));
         std::optional<uint64_t> allowed = flags_[slot]->peek(cmd.waits[i], ahead);
-        if (!allowed) return std::nullopt;
+        if (!allowed) {
+            if (unset) *unset = cmd.waits[i];
+            return std::nullopt;
+        }
         t = std::max(t, *allowed);
     }
     return t;
@@ -118,18 +121,23 @@ std::optional<uint64_t> Engine::head_start(size_t slot) const {
 // itself (the dispatcher decides at d + 1 for cycle d), in the first delta
 // cycle, which is why a choice at t is made only after one delta has passed.
 void Engine::run_shared() {
-    for (auto& board : flags_) board->watch();
     constexpr uint64_t kNever = ~uint64_t{0};
+    std::vector<std::pair<size_t, arch::FlagId>> awaited;  // (slot, flag) of heads waiting for a set
     for (;;) {
         const uint64_t now = now_cycles();
         const size_t n = slots_.size();
         size_t chosen = n;
         uint64_t earliest = kNever;
+        awaited.clear();
         for (size_t i = 1; i <= n; ++i) {
             const size_t k = (last_slot_ + i) % n;
             if (!slots_[k].active) continue;
-            std::optional<uint64_t> t = head_start(k);
-            if (!t) continue;
+            arch::FlagId unset = 0;
+            std::optional<uint64_t> t = head_start(k, &unset);
+            if (!t) {
+                awaited.emplace_back(k, unset);
+                continue;
+            }
             if (*t <= now && chosen == n) chosen = k;
             earliest = std::min(earliest, *t);
         }
@@ -141,7 +149,7 @@ void Engine::run_shared() {
         }
         sc_core::sc_event_or_list wake;
         wake |= start_event_;
-        for (auto& board : flags_) wake |= board->any_set();
+        for (const auto& [slot, flag] : awaited) wake |= flags_[slot]->when_set(flag);
         if (chosen < n) {
             yielded_at_ = now;
             sc_core::wait(sc_core::SC_ZERO_TIME);

@@ -58,8 +58,9 @@ private:
     void run_single();  // one block at a time: block on each flag in turn
     void run_shared();  // several: choose among the resident blocks each time
     // The first cycle the next command of `slot` may start, once its flags
-    // have all been set (nullopt until then).
-    std::optional<uint64_t> head_start(size_t slot) const;
+    // have all been set (nullopt until then, and *unset names a flag it
+    // still waits for).
+    std::optional<uint64_t> head_start(size_t slot, arch::FlagId* unset = nullptr) const;
     // Starts the next command of `slot` now and returns when it has ended.
     void perform(size_t slot, uint64_t begin);
 

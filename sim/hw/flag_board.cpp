@@ -26,7 +26,12 @@ void FlagBoard::set(size_t f, uint64_t cycle) {
     Flag& fl = *flags_[f];
     fl.set_cycles.push_back(cycle);
     if (fl.waiting) fl.changed.notify(sc_core::SC_ZERO_TIME);
-    if (watched_) any_set_.notify(sc_core::SC_ZERO_TIME);
+}
+
+const sc_core::sc_event& FlagBoard::when_set(size_t f) {
+    Flag& fl = *flags_[f];
+    fl.waiting = true;
+    return fl.changed;
 }
 
 std::optional<uint64_t> FlagBoard::peek(size_t f, size_t ahead) const {

@@ -29,12 +29,11 @@ public:
     // For an engine choosing among several blocks' commands (several blocks
     // per cluster, timing-model §5): the first cycle the `ahead`-th next
     // unconsumed set of `f` lets a command start, if that set has happened;
-    // consume() takes the next one. any_set() fires (a delta later) on every
-    // set once watch() has been called; single-block engines leave it off.
+    // consume() takes the next one; when_set(f) fires (a delta later) at the
+    // next set of `f`.
     std::optional<uint64_t> peek(size_t f, size_t ahead) const;
     void consume(size_t f) { ++flags_[f]->consumed; }
-    void watch() { watched_ = true; }
-    const sc_core::sc_event& any_set() const { return any_set_; }
+    const sc_core::sc_event& when_set(size_t f);
 
     // Flags some engine is blocked on (for deadlock reports).
     std::vector<size_t> blocked() const;
@@ -47,8 +46,6 @@ private:
         sc_core::sc_event changed;
     };
     uint64_t latency_;
-    bool watched_ = false;
-    sc_core::sc_event any_set_;
     std::vector<std::unique_ptr<Flag>> flags_;
     size_t in_use_ = 0;
 };

@@ -199,7 +199,7 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         }
 
     // Counters: the live bytes in each cluster's L1 (sim/trace/occupancy.h).
-    const std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, cmds);
+    const std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, p, cmds);
     for (size_t cl = 0; cl < occupancy.size(); ++cl)
         for (const Step& s : occupancy[cl].l1) {
             out << ",\n{\"name\":\"L1 live bytes\",\"ph\":\"C\",\"pid\":" << cl + 1 << ",\"tid\":0,\"ts\":";

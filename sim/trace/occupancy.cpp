@@ -114,7 +114,8 @@ StepSeries live_bytes(std::vector<Access>& accesses) {
 
 }  // namespace
 
-std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const std::vector<TimedCommand>& cmds) {
+std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch::Program& p,
+                                               const std::vector<TimedCommand>& cmds) {
     const size_t clusters = size_t(std::max<int64_t>(0, c.clusters)), cubes = size_t(std::max<int64_t>(0, c.cubes_per_cluster));
     // Memories: each cluster's L1, then its cubes' L0s.
     std::vector<std::vector<Access>> memories(clusters * (1 + cubes));
@@ -126,7 +127,8 @@ std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const std:
         command_regions(*t.cmd, regions);
         const arch::EngineKind kind = t.rec.engine.kind;
         const bool on_cube = kind == arch::EngineKind::CubeDma || kind == arch::EngineKind::Cube;
-        for (const Region& r : regions) {
+        for (Region& r : regions) {
+            r.addr = arch::relocate(p, r.space, r.addr, t.rec.slot);
             size_t m = t.rec.cluster * (1 + cubes);
             if (r.space == arch::Space::L0) {
                 if (!on_cube || t.rec.engine.index < 0 || size_t(t.rec.engine.index) >= cubes) continue;

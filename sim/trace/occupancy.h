@@ -46,6 +46,9 @@ struct ClusterOccupancy {
 };
 
 // One entry per cluster of `c` (commands of clusters beyond it are ignored).
-std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const std::vector<TimedCommand>& cmds);
+// Addresses are placed by the slot each command's block ran in
+// (arch::relocate: co-resident blocks use their own shares of L1 and L0).
+std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch::Program& p,
+                                               const std::vector<TimedCommand>& cmds);
 
 }  // namespace trace

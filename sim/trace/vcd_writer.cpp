@@ -118,7 +118,7 @@ std::vector<StepRef> by_cycle(const std::vector<Signal>& sig) {
 
 void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records) {
     std::vector<TimedCommand> cmds = timed_commands(p, records);
-    std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, cmds);
+    std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, p, cmds);
     std::vector<FlagTokens> flags = flag_tokens(cmds);
 
     // Declarations: per cluster its engines (busy, cmd, queue), the

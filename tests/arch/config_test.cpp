@@ -334,6 +334,21 @@ TEST_F(ConfigFileTest, ValidationMessagesNameTheFile) {
               "PATH: sync.flag_latency_cycles: expected a non-negative integer, got -2");
 }
 
+// A split L0 (Ascend-style L0A/L0B/L0C) gives all three buffers, summing to
+// cube.l0_kib; none of them means one L0.
+TEST(Config, SplitL0) {
+    EXPECT_EQ(json_error(R"({"cube": {"l0_kib": 256, "l0a_kib": 64, "l0b_kib": 64, "l0c_kib": 128}})"), "(no error)");
+    EXPECT_EQ(json_error(R"({"cube": {"l0a_kib": 64}})"),
+              "configs/x.json: cube.l0a_kib, cube.l0b_kib, cube.l0c_kib: give all three (a split L0) or none, got 64, "
+              "0, 0");
+    EXPECT_EQ(json_error(R"({"cube": {"l0_kib": 32, "l0a_kib": 64, "l0b_kib": 64, "l0c_kib": 128}})"),
+              "configs/x.json: cube.l0_kib: 32 is not the sum of the split L0 buffers (64 + 64 + 128 KiB)");
+    arch::Config c = arch::config_from_json(json::parse(R"({"cube": {"l0_kib": 32, "l0a_kib": 8, "l0b_kib": 8,
+                                                                    "l0c_kib": 16}})"), "x");
+    EXPECT_TRUE(c.l0_split());
+    EXPECT_FALSE(arch::default_config().l0_split());
+}
+
 TEST(Config, ParamsFollowTheDeclarationList) {
     const auto& params = arch::config_params();
     ASSERT_EQ(params.size(), kDeclaredParams);

@@ -74,6 +74,38 @@ TEST(ProgramJson, RoundTripIsExact) {
     EXPECT_EQ(back.blocks[0].streams[2].commands[1].issue_cycles, 0u);
 }
 
+// The functional model's descriptors (docs/functional.md §2) survive JSON
+// exactly, and a command without them writes no keys for them.
+TEST(ProgramJson, SourceDescriptorsAndTransposedB) {
+    arch::Command add = vec(VectorOp::Add, 4, 6);
+    arch::VectorSource strided, scalar, window;
+    strided.kind = arch::VectorSource::Kind::Strided, strided.first = 12, strided.dims = {2, 4, 6},
+    strided.strides = {0, -6, 1};
+    scalar.kind = arch::VectorSource::Kind::Scalar, scalar.scalar = 0.1;  // not exact in binary: kept exact
+    window.kind = arch::VectorSource::Kind::Window;
+    window.window = {7, 9, 3, 2, 2, 2, 1, 1, 2, 1, -35, -3.4028234663852886e38};
+    add.vec.in0 = std::make_shared<const arch::VectorSource>(strided);
+    add.vec.in1 = std::make_shared<const arch::VectorSource>(window);
+    arch::Command mul = vec(VectorOp::Mul, 4, 6);
+    mul.vec.in1 = std::make_shared<const arch::VectorSource>(scalar);
+    arch::Command mm = matmul(8, 8, 8);
+    mm.mm.b_transposed = true;
+    arch::Program p = program({block({stream(cube(0), {mm}), stream(vector_unit(0), {add, mul, vec(VectorOp::Relu, 1, 1)})}, 0)}, 0);
+    const json j = arch::program_to_json(p);
+    const arch::Program back = arch::program_from_json(json::parse(j.dump(1)), "x.json");
+    EXPECT_EQ(arch::program_to_json(back), j);
+    const auto& v = back.blocks[0].streams[1].commands;
+    EXPECT_EQ(v[0].vec.source(0), strided);
+    EXPECT_EQ(v[0].vec.source(1), window);
+    EXPECT_EQ(v[1].vec.source(1), scalar);
+    EXPECT_EQ(v[1].vec.source(1).scalar, 0.1);
+    EXPECT_FALSE(v[2].vec.in0);
+    EXPECT_TRUE(back.blocks[0].streams[0].commands[0].mm.b_transposed);
+    EXPECT_FALSE(j["blocks"][0]["streams"][1]["commands"][2].contains("in0"));
+    EXPECT_FALSE(j["blocks"][0]["streams"][1]["commands"][1].contains("in0"));
+    EXPECT_EQ(arch::format_command(back, v[1]), "VECTOR mul 4x6 float16  L1:0x0, L1:0x10000 #0.1 -> L1:0x20000");
+}
+
 TEST(ProgramJson, Format) {
     json j = arch::program_to_json(everything());
     EXPECT_EQ(j["blocks"][0]["streams"][3]["commands"][0].dump(),
@@ -106,6 +138,25 @@ TEST(ProgramJson, IssueCycles) {
     EXPECT_EQ(arch::format_command(p, b.streams[0].commands[0]), "DMA    DDR:0x0 -> L1:0x0  1x64B  issue 8");
     EXPECT_EQ(arch::format_command(p, b.streams[1].commands[0]),
               "MATMUL 4x4x4 float16  C:0x0 = A:0x0 * B:0x0");
+}
+
+// The slot sizes of a program with several blocks per cluster: written only
+// when set, read back exactly, shown by --dump-program.
+TEST(ProgramJson, SlotSizes) {
+    arch::Program p = everything();
+    EXPECT_FALSE(arch::program_to_json(p).contains("slot_l1_bytes"));
+    p.max_parallel = 8;
+    p.slot_l1_bytes = 131072;
+    p.slot_l0_bytes = 16384;
+    const json j = arch::program_to_json(p);
+    EXPECT_EQ(j["slot_l1_bytes"], 131072);
+    EXPECT_EQ(j["slot_l0_bytes"], 16384);
+    const arch::Program back = arch::program_from_json(j, "x.json");
+    EXPECT_EQ(back.slot_l1_bytes, 131072u);
+    EXPECT_EQ(back.slot_l0_bytes, 16384u);
+    const std::string listing = arch::format_program(back);
+    EXPECT_NE(listing.find(", max_parallel 8, slots of 131072 B of L1 and 16384 B of L0\n"), std::string::npos)
+        << listing;
 }
 
 // Only "blocks", "engine" and "op" are required.

@@ -17,6 +17,8 @@ namespace {
 // Extra arguments a model needs (its header comment says so too).
 std::string extra_args(const std::string& model) {
     if (model == "resnet50.pto") return "--shape input=1,3,224,224 ";
+    // A 32x24 frame: the resolution is open, and the full network runs at any.
+    if (model.rfind("super_resolution", 0) == 0) return "--shape img=1,1,24,32 ";
     return "";
 }
 

@@ -64,6 +64,27 @@ TEST(LowerMatmul, TileIsHonoured) {
     EXPECT_EQ(stream(q.blocks[0], "cube0").commands[0].mm.k, 64u);
 }
 
+// A split L0 of 4 + 12 + 16 KiB (cube.l0a_kib ...): the same 32 KiB as the
+// default, but each operand only has its own buffer. A 64 x 16 x 32 tile
+// needs 14336 bytes in all -- it would fit one L0 -- but its two A tiles
+// (8192 bytes) do not fit L0A. A 32 x 32 x 32 tile fits, with B and C at
+// the start of L0B and L0C.
+TEST(LowerMatmul, SplitL0KeepsEachOperandInItsBuffer) {
+    arch::Config c = config();
+    c.l0a_kib = 4, c.l0b_kib = 12, c.l0c_kib = 16;
+    EXPECT_EQ(dsl_test::error_of([&] { lower(matmul_source("(256, 256)", "(256, 256)", ", tile=(64, 16, 32)"), c); }),
+              "t.pto:4:5: error: matmul: tile=(64, 16, 32) needs 8192, 2048 and 4096 bytes of L0A, L0B and L0C "
+              "with double buffering, the cube has 4096, 12288 and 16384\n"
+              "c = pypo.op.matmul(a, b, tile=(64, 16, 32))\n"
+              "    ^\n");
+    EXPECT_NO_THROW(lower(matmul_source("(256, 256)", "(256, 256)", ", tile=(64, 16, 32)")));
+    arch::Program p = lower(matmul_source("(256, 256)", "(256, 256)", ", tile=(32, 32, 32)"), c);
+    const arch::Command& mm = stream(p.blocks[0], "cube0").commands[0];
+    EXPECT_EQ(mm.mm.a_addr, 0u);
+    EXPECT_EQ(mm.mm.b_addr, 4096u);
+    EXPECT_EQ(mm.mm.c_addr, 16384u);
+}
+
 // 2 * (128*64 + 64*128) * 2 + 128*128*4 = 65536 + 65536.
 TEST(LowerMatmul, TileThatDoesNotFitL0) {
     EXPECT_EQ(dsl_test::error_of([] { lower(matmul_source("(256, 256)", "(256, 256)", ", tile=(128, 128, 64)")); }),

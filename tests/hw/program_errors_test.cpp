@@ -39,6 +39,56 @@ TEST(ProgramCheck, WaitWithoutEnoughSets) {
     }
 }
 
+std::string check_error(const arch::Program& p, const arch::Config& c = arch::default_config()) {
+    try {
+        arch::check_program(p, c);
+    } catch (const arch::ProgramError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+// Several blocks per cluster (max_parallel 8 on 4 clusters: 2 slots) with
+// partitioned memories: L1 addresses in the block's slot or above every
+// slot (the on-chip tensors' region), L0 addresses in its slot.
+TEST(ProgramCheck, SlotBounds) {
+    arch::Program p;
+    p.max_parallel = 8;
+    p.slot_l1_bytes = 128 * 1024;
+    p.slot_l0_bytes = 16 * 1024;
+    arch::Command in_slot = dma(Space::DDR, Space::L1, 1024);
+    in_slot.dma.dst_addr = 127 * 1024;
+    arch::Command straddles = in_slot;
+    straddles.dma.dst_addr = 127 * 1024 + 1;
+    arch::Command l0 = dma(Space::L1, Space::L0, 1024);
+    l0.dma.dst_addr = 15 * 1024 + 1;
+    p.blocks.push_back(block({stream({EngineKind::ClusterDma, 0}, {in_slot})}));
+    EXPECT_EQ(check_error(p), "no error");
+    p.blocks[0] = block({stream({EngineKind::ClusterDma, 0}, {straddles})});
+    EXPECT_EQ(check_error(p), "invalid program: block 0, dma0 command 0: destination region [130049, 131073) of L1 is "
+                              "neither in the block's slot [0, 131072) nor above every slot (from 262144)");
+    p.blocks[0] = block({stream({EngineKind::CubeDma, 0}, {l0})});
+    EXPECT_EQ(check_error(p), "invalid program: block 0, cube0.dma command 0: destination region ends at byte 16385 of "
+                              "L0, beyond the block's slot of 16384 bytes");
+    p.slot_l0_bytes = 17 * 1024;
+    EXPECT_EQ(check_error(p), "invalid program: slots of 131072 bytes of L1 and 17408 bytes of L0 for 2 blocks per "
+                              "cluster do not fit L1 (262144 bytes) and L0 (32768 bytes)");
+}
+
+// Co-resident blocks need a flag latency of at least a cycle (§4, §5).
+TEST(ProgramCheck, SeveralBlocksPerClusterNeedFlagLatency) {
+    arch::Program p;
+    p.max_parallel = 5;
+    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {matmul(4, 4, 4, DType::Float16)})}));
+    arch::Config c = arch::default_config();
+    c.flag_latency_cycles = 0;
+    EXPECT_EQ(check_error(p, c), "invalid program: max_parallel 5 puts 2 blocks on a cluster at once, which needs "
+                                 "sync.flag_latency_cycles >= 1 (an engine chooses among its blocks' commands a cycle "
+                                 "after their flags are set)");
+    p.max_parallel = 4;
+    EXPECT_EQ(check_error(p, c), "no error");
+}
+
 // With max_parallel = 2 only clusters 0 and 1 run blocks (§4).
 TEST(ProgramCheck, PinnedToAClusterThatRunsNoBlocks) {
     arch::Program p;

@@ -32,8 +32,10 @@ using oracle_test::TempDir;
 using Key = oracle_test::CsvKey;
 using Row = oracle_test::CsvRow;
 
-// Runs both and compares. `config_json` empty = the built-in default.
-void cross_check(const std::string& program_path, const std::string& config_json = "") {
+// Runs both and compares. `config_json` empty = the built-in default;
+// `shapes` binds the program's open dimensions (--shape).
+void cross_check(const std::string& program_path, const std::string& config_json = "",
+                 const std::map<std::string, std::vector<int64_t>>& shapes = {}) {
     TempDir dir;
     std::string config_path;
     arch::Config config = arch::default_config();
@@ -44,7 +46,7 @@ void cross_check(const std::string& program_path, const std::string& config_json
 
     arch::Program program;
     try {
-        program = dsl::lower(dsl::elaborate_file(program_path), config, program_path);
+        program = dsl::lower(dsl::elaborate_file(program_path, shapes), config, program_path);
     } catch (const std::exception& e) {
         FAIL() << "front end failed on " << program_path << ":\n" << e.what();
     }
@@ -53,8 +55,13 @@ void cross_check(const std::string& program_path, const std::string& config_json
     double oracle_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     std::string csv = dir.path("timing.csv"), report = dir.path("report.json");
+    std::string shape_args;
+    for (const auto& [name, dims] : shapes) {
+        shape_args += " --shape " + name + "=";
+        for (size_t i = 0; i < dims.size(); ++i) shape_args += (i ? "," : "") + std::to_string(dims[i]);
+    }
     std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + DAVINCI_SIM_BINARY + "'" +
-                      (config_path.empty() ? "" : " --config '" + config_path + "'") + " '" + program_path +
+                      (config_path.empty() ? "" : " --config '" + config_path + "'") + shape_args + " '" + program_path +
                       "' --quiet --timing-csv '" + csv + "' --report-json '" + report + "'";
     int rc = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << "failed: " << cmd;
@@ -156,6 +163,23 @@ TEST(OracleCrossCheck, MaxParallel2DispatchCycles3) {
     TempDir dir;
     cross_check(dir.file("gemm_mp2.pto", gemm_source(256, 256, 256, "float16", "pypo.config.MAX_PARALLEL = 2\n")),
                 R"({"chip": {"dispatch_cycles": 3}})");
+}
+
+// MAX_PARALLEL above chip.clusters: two and three blocks per cluster, each
+// in its share of L1 and L0, sharing the engines (timing model §4, §5).
+TEST(OracleCrossCheck, MaxParallelAboveTheClusters) {
+    TempDir dir;
+    cross_check(dir.file("gemm_mp8.pto", gemm_source(256, 256, 256, "float16", "pypo.config.MAX_PARALLEL = 8\n")));
+    cross_check(dir.file("gemm_mp7.pto", gemm_source(200, 72, 136, "float16", "pypo.config.MAX_PARALLEL = 7\n")),
+                R"({"chip": {"clusters": 3, "dispatch_cycles": 2}})");
+    // The residual block (convolutions, batch norm, vector streams) with
+    // three blocks per cluster on two clusters.
+    std::ifstream in(model("resnet_block.pto"));
+    std::string src((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string import = "import pypto as pypo\n";
+    ASSERT_NE(src.find(import), std::string::npos);
+    src.insert(src.find(import) + import.size(), "pypo.config.MAX_PARALLEL = 6\n");
+    cross_check(dir.file("resnet_block_mp6.pto", src), R"({"chip": {"clusters": 2}})");
 }
 
 // pypo.config.BUFFERS = 1 and 3: single- and triple-buffered L1 panels and
@@ -346,5 +370,14 @@ TEST(OracleCrossCheck, VectorBoundConfig) {
 }
 
 TEST(OracleCrossCheck, ResnetBlockModel) { cross_check(model("resnet_block.pto")); }
+
+// Both super-resolution variants on a small frame: NHWC convolutions and a
+// DMA depth-to-space, NCHW conversions, float32 and casts.
+TEST(OracleCrossCheck, SuperResolutionModel) {
+    cross_check(model("super_resolution.pto"), "", {{"img", {1, 1, 24, 32}}});
+}
+TEST(OracleCrossCheck, SuperResolutionNaiveModel) {
+    cross_check(model("super_resolution_naive.pto"), "", {{"img", {1, 1, 24, 32}}});
+}
 
 }  // namespace

@@ -16,8 +16,8 @@ namespace {
 using namespace tracetest;
 using trace::StepSeries;
 
-std::vector<trace::ClusterOccupancy> occupancy(const Timeline& run) {
-    return trace::memory_occupancy(arch::default_config(), run.timed);
+std::vector<trace::ClusterOccupancy> occupancy(const Timeline& run, const arch::Program& p = {}) {
+    return trace::memory_occupancy(arch::default_config(), p, run.timed);
 }
 
 // A panel goes DDR -> L1 -> L0, the cube multiplies, the accumulator goes
@@ -43,6 +43,25 @@ TEST(Occupancy, DataIsLiveFromItsWriteToItsLastRead) {
     EXPECT_EQ(o[0].l0[0], (StepSeries{{30, 384}, {45, 512}, {60, 0}}));
     for (size_t k = 1; k < 4; ++k) EXPECT_TRUE(o[0].l0[k].empty());
     for (size_t cl = 1; cl < 4; ++cl) EXPECT_TRUE(o[cl].l1.empty());
+}
+
+// Two blocks resident on one cluster (MAX_PARALLEL above chip.clusters)
+// write the same slot-relative address: each lands in its own slot's share
+// (arch::relocate), so neither overwrites the other. L1 addresses above
+// every slot (the on-chip tensors' region) are shared and not moved.
+TEST(Occupancy, BlocksInOtherSlotsUseTheirOwnShare) {
+    arch::Program p;
+    p.slot_l1_bytes = 0x1000;
+    p.slot_l0_bytes = 0x400;
+    Timeline run;
+    run.at(0, 10, dma_engine(0), copy(Space::DDR, 0, Space::L1, 0x100, 1, 256), 0, 0, 0)
+        .at(2, 12, dma_engine(0), copy(Space::DDR, 0, Space::L1, 0x100, 1, 256), 0, 1, 1)
+        .at(20, 30, cube_dma(0), copy(Space::L1, 0x100, Space::L0, 0, 1, 256), 0, 0, 0)
+        .at(30, 40, cube_dma(0), copy(Space::L1, 0x100, Space::L0, 0, 1, 256), 0, 1, 1);
+    auto o = occupancy(run, p);
+    EXPECT_EQ(o[0].l1, (StepSeries{{10, 256}, {12, 512}, {30, 256}, {40, 0}}));
+    // Without slots the second write overwrites the first before it is read.
+    EXPECT_EQ(occupancy(run)[0].l1, (StepSeries{{12, 256}, {40, 0}}));
 }
 
 TEST(Occupancy, UnreadWritesAreDeadAndUnwrittenReadsLiveWhileRead) {

@@ -26,7 +26,8 @@ struct Timeline {
     std::vector<trace::TimedCommand> timed;
     std::map<std::tuple<uint32_t, int, int>, uint32_t> next_index;
 
-    Timeline& at(uint64_t start, uint64_t end, EngineId e, arch::Command c, uint32_t cluster = 0, uint32_t block = 0) {
+    Timeline& at(uint64_t start, uint64_t end, EngineId e, arch::Command c, uint32_t cluster = 0, uint32_t block = 0,
+                 uint32_t slot = 0) {
         commands.push_back(std::move(c));
         trace::CommandRecord r;
         r.block = block;
@@ -35,6 +36,7 @@ struct Timeline {
         r.index = next_index[{block, int(e.kind), e.index}]++;
         r.start = start;
         r.end = end;
+        r.slot = slot;
         timed.push_back({r, &commands.back()});
         return *this;
     }

@@ -1,0 +1,215 @@
+"""Reads and checks a sweep file, and expands it into points.
+
+A sweep file (JSON; configs/sweeps/ has examples):
+
+    {
+      "name": "l1_vs_clusters",                   # output folder name (optional: the file's name)
+      "description": "...",                       # optional
+      "base_config": "configs/cluster.json",      # optional: the built-in default otherwise
+      "programs": [                               # a path, or an object with shapes
+        "models/resnet_block.pto",
+        {"program": "models/super_resolution.pto",
+         "shapes": [{"img": [1, 1, 240, 320]}, {"img": [1, 1, 480, 640]}]}
+      ],
+      "grid": {"cluster.l1_kib": [128, 256, 512], "chip.clusters": [1, 2, 4]},
+      "plots": [{"x": "cluster.l1_kib", "y": "total_cycles"}]   # optional
+    }
+
+Config keys are davinci-sim's dotted parameter names (`davinci-sim
+--help-config`); a point's configuration is the base configuration with the
+point's grid values set. Relative paths are taken from the current
+directory, as davinci-sim takes its own arguments.
+
+Every problem is a SpecError whose text says what and where; the caller
+exits with status 2.
+"""
+import difflib
+import hashlib
+import itertools
+import json
+import os
+import re
+import subprocess
+
+TOP_KEYS = {"name", "description", "base_config", "programs", "grid", "plots"}
+PROGRAM_KEYS = {"program", "shapes"}
+PLOT_KEYS = {"x", "y", "title"}
+# Figures a plot may show on its y axis (the row fields of simrun.headline,
+# and the run's own measurements).
+Y_FIELDS = ["total_cycles", "seconds", "cube_utilization", "vector_busy", "ddr_bytes", "ddr_bytes_read",
+            "ddr_bytes_written", "format_conversions", "commands", "blocks", "wall_seconds", "max_rss_kib"]
+
+
+class SpecError(Exception):
+    pass
+
+
+def config_keys(sim):
+    """The dotted parameter names davinci-sim knows, from --help-config
+    (the one declaration of every parameter)."""
+    try:
+        text = subprocess.run([sim, "--help-config"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise SpecError("cannot ask %s for its configuration keys: %s (build it: scripts/bootstrap.sh)" % (sim, e))
+    keys = re.findall(r"^  ([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*)\s{2,}", text, re.M)
+    if not keys:
+        raise SpecError("%s --help-config listed no configuration keys" % sim)
+    return keys
+
+
+def _did_you_mean(word, choices):
+    close = difflib.get_close_matches(word, choices, n=1)
+    return " (did you mean %s?)" % close[0] if close else ""
+
+
+def _check_keys(obj, allowed, where):
+    for k in obj:
+        if k not in allowed:
+            raise SpecError("%s: unknown key '%s'%s; expected one of %s" %
+                            (where, k, _did_you_mean(k, sorted(allowed)), ", ".join(sorted(allowed))))
+
+
+def _read_json(path, what):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise SpecError("%s %s does not exist" % (what, path))
+    except json.JSONDecodeError as e:
+        raise SpecError("%s %s is not valid JSON: line %d column %d: %s" % (what, path, e.lineno, e.colno, e.msg))
+    except OSError as e:
+        raise SpecError("cannot read %s %s: %s" % (what, path, e.strerror))
+
+
+def _shapes(value, where):
+    """A program's shape bindings: a list of {tensor: [dims]} (one point
+    each), or one such object."""
+    variants = value if isinstance(value, list) else [value]
+    if not variants:
+        raise SpecError("%s: shapes is an empty list" % where)
+    out = []
+    for v in variants:
+        if not isinstance(v, dict):
+            raise SpecError("%s: a shape binding is an object {tensor: [dims]}, got %s" % (where, json.dumps(v)))
+        for name, dims in v.items():
+            if (not isinstance(dims, list) or not dims or
+                    not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in dims)):
+                raise SpecError("%s: shape of '%s' must be a list of positive integers, got %s" %
+                                (where, name, json.dumps(dims)))
+        out.append(v)
+    return out
+
+
+def _set_dotted(config, key, value):
+    node = config
+    parts = key.split(".")
+    for p in parts[:-1]:
+        node = node.setdefault(p, {})
+        if not isinstance(node, dict):
+            raise SpecError("grid key %s: the base configuration has a value, not an object, at %s" % (key, p))
+    node[parts[-1]] = value
+
+
+def point_key(program_rel, source, shapes, config):
+    """A point's identity: a hash of what determines its result (the
+    program's text, its shapes, the whole configuration), stable across
+    runs, machines and the order of keys in the sweep file."""
+    blob = json.dumps({"program": program_rel, "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
+                       "shapes": shapes, "config": config}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def shapes_text(shapes):
+    return " ".join("%s=%s" % (n, ",".join(map(str, d))) for n, d in sorted(shapes.items()))
+
+
+def load(path, sim):
+    """Reads the sweep file at `path`; returns (spec, points). Each point is
+    a dict: key, program (as written), program_rel, source, shapes, values
+    (grid key -> value), config (the whole configuration)."""
+    spec = _read_json(path, "sweep file")
+    if not isinstance(spec, dict):
+        raise SpecError("%s: a sweep file is a JSON object" % path)
+    _check_keys(spec, TOP_KEYS, path)
+    for required in ("programs", "grid"):
+        if required not in spec:
+            raise SpecError("%s: missing '%s'" % (path, required))
+    spec.setdefault("name", os.path.splitext(os.path.basename(path))[0])
+    if not isinstance(spec["name"], str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", spec["name"]):
+        raise SpecError("%s: name must be letters, digits, '_', '.' or '-', got %s" % (path, json.dumps(spec["name"])))
+
+    base = {}
+    if "base_config" in spec:
+        base = _read_json(spec["base_config"], "base configuration")
+        if not isinstance(base, dict):
+            raise SpecError("base configuration %s is not a JSON object" % spec["base_config"])
+
+    grid = spec["grid"]
+    if not isinstance(grid, dict) or not grid:
+        raise SpecError("%s: grid must be an object of config key -> list of values" % path)
+    known = config_keys(sim)
+    for key, values in grid.items():
+        if key not in known:
+            raise SpecError("%s: grid: unknown configuration key '%s'%s (davinci-sim --help-config lists them)" %
+                            (path, key, _did_you_mean(key, known)))
+        if not isinstance(values, list) or not values:
+            raise SpecError("%s: grid: %s must be a non-empty list of values" % (path, key))
+        for v in values:
+            if not isinstance(v, (int, float, str, bool)):
+                raise SpecError("%s: grid: %s: values are numbers, strings or booleans, got %s" %
+                                (path, key, json.dumps(v)))
+        if len(set(json.dumps(v) for v in values)) != len(values):
+            raise SpecError("%s: grid: %s lists a value twice" % (path, key))
+
+    programs = spec["programs"]
+    if not isinstance(programs, list) or not programs:
+        raise SpecError("%s: programs must be a non-empty list" % path)
+    points = []
+    seen = set()
+    for i, entry in enumerate(programs):
+        where = "%s: programs[%d]" % (path, i)
+        if isinstance(entry, str):
+            entry = {"program": entry}
+        if not isinstance(entry, dict) or "program" not in entry:
+            raise SpecError("%s: a program is a path or an object with 'program' and 'shapes'" % where)
+        _check_keys(entry, PROGRAM_KEYS, where)
+        program = entry["program"]
+        try:
+            with open(program, encoding="utf-8") as f:
+                source = f.read()
+        except OSError as e:
+            raise SpecError("%s: cannot read program %s: %s" % (where, program, e.strerror))
+        program_rel = os.path.basename(program) if os.path.isabs(program) else os.path.normpath(program)
+        if program_rel.startswith(".."):
+            program_rel = os.path.basename(program)
+        for shapes in _shapes(entry.get("shapes", {}), where):
+            for combo in itertools.product(*grid.values()):
+                values = dict(zip(grid.keys(), combo))
+                config = json.loads(json.dumps(base))
+                for k, v in values.items():
+                    _set_dotted(config, k, v)
+                key = point_key(program_rel, source, shapes, config)
+                if key in seen:
+                    raise SpecError("%s: %s %s is listed twice" % (where, program, shapes_text(shapes)))
+                seen.add(key)
+                points.append({"key": key, "program": program, "program_rel": program_rel, "source": source,
+                               "shapes": shapes, "values": values, "config": config})
+
+    plots = spec.get("plots")
+    if plots is None:
+        first = next(iter(grid))
+        plots = [{"x": first, "y": "total_cycles"}, {"x": first, "y": "cube_utilization"}]
+    if not isinstance(plots, list):
+        raise SpecError("%s: plots must be a list" % path)
+    for j, p in enumerate(plots):
+        where = "%s: plots[%d]" % (path, j)
+        if not isinstance(p, dict) or "x" not in p or "y" not in p:
+            raise SpecError("%s: a plot is an object with 'x' (a grid key) and 'y' (a figure)" % where)
+        _check_keys(p, PLOT_KEYS, where)
+        if p["x"] not in grid:
+            raise SpecError("%s: x '%s' is not a grid key%s" % (where, p["x"], _did_you_mean(p["x"], list(grid))))
+        if p["y"] not in Y_FIELDS:
+            raise SpecError("%s: y '%s' is not a figure%s; figures: %s" %
+                            (where, p["y"], _did_you_mean(p["y"], Y_FIELDS), ", ".join(Y_FIELDS)))
+    spec["plots"] = plots
+    return spec, points

@@ -1,0 +1,52 @@
+// How a VECTOR command reads one of its sources (part of the command ISA,
+// sim/arch/program.h). Kept apart because it is the one piece of the ISA
+// only the functional model reads: it never changes a command's timing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace arch {
+
+// How a VECTOR command reads one of its sources. The timing (§8) depends
+// only on the element count and dtype; these descriptors say which
+// elements the command combines, for the functional model
+// (docs/functional.md §2). Every form reads rows x cols elements in the
+// command's row-major order; element (r, c) is number i = r * cols + c.
+struct VectorSource {
+    enum class Kind : uint8_t {
+        Contiguous,  // element i at src + i (the default)
+        Scalar,      // every element is `scalar` (an immediate of the program: a number operand, 1/n, eps)
+        Strided,     // broadcasts, replications and rearrangements: see below
+        Window,      // window position (ki, kj) of a pooling window over image rows, with padding
+    };
+    Kind kind = Kind::Contiguous;
+    double scalar = 0.0;
+    // Strided: i + first is decomposed row-major over `dims`; element i
+    // reads src + sum_k idx_k * strides[k] elements (a stride of 0
+    // broadcasts that axis).
+    uint64_t first = 0;
+    std::vector<uint32_t> dims;
+    std::vector<int64_t> strides;
+    // Window: element (r, c) is output pixel (oy = r % out_h, ox = c /
+    // depth) of plane p = r / out_h, channel c % depth; it reads input row
+    // iy = oy * stride_h - pad_h + ki, column ix = ox * stride_w - pad_w + kj
+    // of the plane's `height` rows of width x depth elements, planes one
+    // after another from src + origin elements; outside the rows and
+    // columns it reads `fill` (the padding).
+    struct Window {
+        uint32_t height = 0, width = 0, depth = 1, out_h = 0;
+        uint32_t stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0, ki = 0, kj = 0;
+        int64_t origin = 0;
+        double fill = 0.0;
+    } window;
+    bool operator==(const VectorSource& o) const;
+    bool operator!=(const VectorSource& o) const { return !(*this == o); }
+};
+// The default descriptor, for commands whose source pointer is null.
+const VectorSource& contiguous_source();
+// "" for Contiguous, else " bcast 4x16 strides 0,1 from 32", " #0.25", " window ...".
+std::string format_vector_source(const VectorSource& s);
+
+}  // namespace arch

@@ -1,0 +1,158 @@
+#include "sim/cli/functional_run.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "sim/arch/half.h"
+#include "sim/func/fault_injection.h"
+#include "sim/func/numerics.h"
+
+namespace cli {
+
+namespace {
+
+std::string shape_text(const std::vector<int64_t>& s) {
+    std::string t = "(";
+    for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+    return t + (s.size() == 1 ? ",)" : ")");
+}
+
+uint64_t splitmix64(uint64_t& state) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+    return h;
+}
+
+// The number of products each output of a GEMM weight's consumer sums
+// (conv2d: C * kh * kw, matmul: K), 0 when it feeds no GEMM as weights.
+int64_t gemm_fan_in(const dsl::TaskGraph& g, int tensor) {
+    for (const dsl::OpNode& op : g.ops) {
+        if (op.inputs.size() < 2 || op.inputs[1] != tensor) continue;
+        const std::vector<int64_t>& s = g.tensors[size_t(tensor)].shape;
+        if (op.kind == dsl::OpKind::Conv2d && s.size() == 4) return s[1] * s[2] * s[3];
+        if (op.kind == dsl::OpKind::Matmul && s.size() >= 2) return s[s.size() - 2];
+    }
+    return 0;
+}
+
+// Uniform in [-1, 1) from the seed and the tensor's name (so adding an
+// input never changes another's values), rounded to the tensor's dtype.
+// Weights a GEMM sums over are scaled by sqrt(3 / fan_in) (unit variance
+// out for unit variance in), so deep programs stay in float16's range.
+func::HostTensor random_tensor(const dsl::TaskGraph& g, int tensor, uint64_t seed) {
+    const dsl::TensorNode& t = g.tensors[size_t(tensor)];
+    func::HostTensor h;
+    h.shape = t.shape, h.dtype = t.dtype;
+    uint64_t n = 1;
+    for (int64_t d : t.shape) n *= uint64_t(d);
+    h.values.resize(n);
+    uint64_t state = seed ^ fnv1a(t.name);
+    const int64_t fan_in = t.role == dsl::TensorRole::Weight ? gemm_fan_in(g, tensor) : 0;
+    const double scale = fan_in > 0 ? std::sqrt(3.0 / double(fan_in)) : 1.0;
+    for (float& v : h.values) {
+        const double u = double(splitmix64(state) >> 11) * 0x1.0p-53;  // [0, 1)
+        v = float((2.0 * u - 1.0) * scale);
+        if (t.dtype == arch::DType::Float16) v = arch::round_to_half(v);
+    }
+    return h;
+}
+
+}  // namespace
+
+void add_input_option(InputSpec& spec, const std::string& text) {
+    const size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw UsageError("--input: expected NAME=FILE.npy, got '" + text + "'");
+    const std::string name = text.substr(0, eq);
+    if (!spec.files.emplace(name, text.substr(eq + 1)).second)
+        throw UsageError("--input: '" + name + "' is given twice");
+}
+
+std::map<int, func::HostTensor> make_inputs(const dsl::TaskGraph& g, const InputSpec& spec,
+                                            std::vector<std::string>& sources) {
+    std::map<int, func::HostTensor> out;
+    std::map<std::string, int> by_name;
+    std::string names;
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const dsl::TensorNode& t = g.tensors[i];
+        if (t.role != dsl::TensorRole::Input && t.role != dsl::TensorRole::Weight) continue;
+        by_name[t.name] = int(i);
+        names += (names.empty() ? "" : ", ") + t.name;
+    }
+    for (const auto& [name, file] : spec.files)
+        if (!by_name.count(name))
+            throw UsageError("--input: the program has no input or weight '" + name + "'" +
+                             (names.empty() ? std::string(" (it has none)") : " (it has: " + names + ")"));
+    for (const auto& [name, index] : by_name) {
+        const dsl::TensorNode& t = g.tensors[size_t(index)];
+        auto file = spec.files.find(name);
+        if (file == spec.files.end()) {
+            out[index] = random_tensor(g, index, spec.seed);
+            sources.push_back(name + ": random (seed " + std::to_string(spec.seed) + ")");
+            continue;
+        }
+        func::HostTensor h;
+        try {
+            h = func::read_npy(file->second);
+        } catch (const func::NpyError& e) {
+            throw UsageError(std::string("--input ") + name + ": " + e.what());
+        }
+        if (h.shape != t.shape || h.dtype != t.dtype)
+            throw UsageError("--input " + name + ": " + file->second + " is " + shape_text(h.shape) + " " +
+                             arch::dtype_name(h.dtype) + ", the program declares " + shape_text(t.shape) + " " +
+                             arch::dtype_name(t.dtype));
+        out[index] = std::move(h);
+        sources.push_back(name + ": " + file->second);
+    }
+    return out;
+}
+
+std::unique_ptr<func::Executor> run_functional(const arch::Config& c, const arch::Program& p,
+                                               const std::map<int, func::HostTensor>& inputs) {
+    auto ex = std::make_unique<func::Executor>(c, p);
+    for (const auto& [index, h] : inputs) {
+        const arch::TensorPlacement& t = p.tensors[size_t(index)];
+        if (t.l1_addr >= 0 || t.dtype != h.dtype || t.bytes != h.values.size() * uint64_t(arch::dtype_bytes(h.dtype)))
+            throw std::logic_error("the compiled program moved input '" + t.name + "'");
+        func::store_run(ex->memory().span(arch::Space::DDR, -1, t.ddr_addr, t.bytes, "input"), h.dtype,
+                        h.values.size(), h.values.data());
+    }
+    ex->run();
+    return ex;
+}
+
+// DAVINCI_SIM_INJECT_FAULT=K (tests only): perturbs the K-th DDR-reading
+// DMA of every compiled program, so a test can show --check catches it.
+void inject_fault_from_env(arch::Program& p) {
+    const char* k = std::getenv("DAVINCI_SIM_INJECT_FAULT");
+    if (!k || !*k) return;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(k, &end, 10);
+    if (*end) throw UsageError(std::string("DAVINCI_SIM_INJECT_FAULT: expected a command number, got '") + k + "'");
+    const std::string what = func::inject_fault(p, n);
+    static bool told = false;
+    if (!told) std::cerr << "davinci-sim: fault injected (DAVINCI_SIM_INJECT_FAULT): " << (what.empty() ? "none: too few DMA commands" : what) << "\n";
+    told = true;
+}
+
+func::HostTensor read_tensor(func::Memory& m, const arch::TensorPlacement& t) {
+    func::HostTensor h;
+    h.shape = t.shape, h.dtype = t.dtype;
+    const uint64_t n = t.bytes / uint64_t(arch::dtype_bytes(t.dtype));
+    h.values.resize(n);
+    const uint8_t* p = t.l1_addr >= 0 ? m.span(arch::Space::L1, -1, uint64_t(t.l1_addr), t.bytes, "tensor")
+                                      : m.span(arch::Space::DDR, -1, t.ddr_addr, t.bytes, "tensor");
+    func::load_run(p, t.dtype, n, h.values.data());
+    return h;
+}
+
+}  // namespace cli

@@ -1,0 +1,35 @@
+#include "sim/func/memory.h"
+
+#include <algorithm>
+
+namespace func {
+
+Memory::Memory(const arch::Config& c, uint64_t ddr_bytes)
+    : ddr_(ddr_bytes, 0), l1_(size_t(c.l1_bytes()), 0),
+      l0_(size_t(c.cubes_per_cluster), std::vector<uint8_t>(size_t(c.l0_bytes()), 0)) {}
+
+uint8_t* Memory::span(arch::Space space, int cube, uint64_t addr, uint64_t bytes, const char* what) {
+    std::vector<uint8_t>* m = nullptr;
+    switch (space) {
+    case arch::Space::DDR: m = &ddr_; break;
+    case arch::Space::L1: m = &l1_; break;
+    case arch::Space::L0:
+        if (cube < 0 || size_t(cube) >= l0_.size())
+            throw FunctionalError(std::string(what) + " names cube " + std::to_string(cube) + ", the cluster has " +
+                                  std::to_string(l0_.size()));
+        m = &l0_[size_t(cube)];
+        break;
+    }
+    if (addr > m->size() || bytes > m->size() - addr)
+        throw FunctionalError(std::string(what) + " " + arch::space_name(space) + " [" + std::to_string(addr) + ", " +
+                              std::to_string(addr + bytes) + ") outside its " + std::to_string(m->size()) + " bytes" +
+                              (space == arch::Space::DDR ? " (the program's tensors)" : ""));
+    return m->data() + addr;
+}
+
+void Memory::poison_scratch(uint64_t keep_from) {
+    std::fill(l1_.begin(), l1_.begin() + std::ptrdiff_t(std::min<uint64_t>(keep_from, l1_.size())), uint8_t(0xff));
+    for (auto& l0 : l0_) std::fill(l0.begin(), l0.end(), uint8_t(0xff));
+}
+
+}  // namespace func

@@ -1,0 +1,47 @@
+// The bytes the functional model computes on: DDR (as far as the program's
+// tensors reach), one cluster's L1 and the L0 of each of its cubes.
+//
+// One L1 is enough because the functional model runs the blocks one after
+// another (sim/func/executor.h): blocks exchange data only through DDR and
+// through the on-chip tensors in the home cluster's L1, which stay put.
+// Every access is bounds-checked: a command outside its memory is a
+// FunctionalError naming the command, never a crash.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+
+namespace func {
+
+class FunctionalError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class Memory {
+public:
+    // DDR holds `ddr_bytes` (the end of the last placed tensor).
+    Memory(const arch::Config& c, uint64_t ddr_bytes);
+
+    // `bytes` bytes at `addr` of `space` (L0: of cube `cube`); throws
+    // FunctionalError "<what> reads/writes L1 [a, b) outside its 262144 bytes".
+    uint8_t* span(arch::Space space, int cube, uint64_t addr, uint64_t bytes, const char* what);
+
+    std::vector<uint8_t>& ddr() { return ddr_; }
+    std::vector<uint8_t>& l1() { return l1_; }
+    // Fills L1 below `keep_from` and every L0 with 0xff bytes (NaN as
+    // float16 and float32): a block that reads what it never wrote computes
+    // NaN instead of a previous block's leftovers.
+    void poison_scratch(uint64_t keep_from);
+
+private:
+    std::vector<uint8_t> ddr_, l1_;
+    std::vector<std::vector<uint8_t>> l0_;
+};
+
+}  // namespace func

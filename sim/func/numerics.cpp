@@ -1,0 +1,46 @@
+#include "sim/func/numerics.h"
+
+#include <vector>
+
+namespace func {
+
+const float* half_table() {
+    static const std::vector<float> table = [] {
+        std::vector<float> t(65536);
+        for (uint32_t h = 0; h < 65536; ++h) t[h] = arch::half_to_float(uint16_t(h));
+        return t;
+    }();
+    return table.data();
+}
+
+void load_run(const uint8_t* p, arch::DType t, size_t n, float* out) {
+    if (t == arch::DType::Float32) {
+        std::memcpy(out, p, n * 4);
+        return;
+    }
+    const float* table = half_table();
+    for (size_t i = 0; i < n; ++i) {
+        uint16_t h;
+        std::memcpy(&h, p + 2 * i, 2);
+        out[i] = table[h];
+    }
+}
+
+void store_run(uint8_t* p, arch::DType t, size_t n, const float* v) {
+    if (t == arch::DType::Float32) {
+        std::memcpy(p, v, n * 4);
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const uint16_t h = arch::float_to_half(v[i]);
+        std::memcpy(p + 2 * i, &h, 2);
+    }
+}
+
+void round_run(arch::DType t, size_t n, float* v) {
+    if (t == arch::DType::Float32) return;
+    const float* table = half_table();
+    for (size_t i = 0; i < n; ++i) v[i] = table[arch::float_to_half(v[i])];
+}
+
+}  // namespace func

@@ -1,0 +1,221 @@
+// --functional, --input/--seed/--outputs and --check through the real
+// binary (docs/functional.md): the compiled programs compute what the
+// programs mean, a corrupted lowering is caught, timing does not change,
+// and mixed precision switches exactly the op that overflows.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+std::vector<std::string> pto_files(const std::string& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(std::string(DAVINCI_SOURCE_DIR) + "/" + dir))
+        if (e.path().extension() == ".pto") names.push_back(dir + "/" + e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Extra arguments a model needs (as in models_test.cpp).
+std::string extra_args(const std::string& path) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    if (name == "resnet50.pto") return "--shape input=1,3,224,224 ";
+    if (name.rfind("super_resolution", 0) == 0) return "--shape img=1,1,24,32 ";
+    return "";
+}
+
+std::string test_name(const testing::TestParamInfo<std::string>& i) {
+    std::string n = std::filesystem::path(i.param).stem().string();
+    for (char& c : n)
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+    return n;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+// GEMM, conv2d with stride and padding, transpose on both engines, slide,
+// softmax, batch norm, pooling and the rest: every output within tolerance.
+class Checked : public testing::TestWithParam<std::string> {};
+
+TEST_P(Checked, MatchesTheReference) {
+    Outcome o = run("-q --check " + extra_args(GetParam()) + GetParam());
+    ASSERT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_NE(o.out.find("check against the reference executor"), std::string::npos) << o.out;
+    EXPECT_GT(count(o.out, "-> pass\n"), 0u) << o.out;
+    EXPECT_EQ(count(o.out, "FAIL"), 0u) << o.out;
+}
+
+std::vector<std::string> checked_programs() {
+    std::vector<std::string> p = pto_files("tests/functional");
+    // Its float16 overflow cannot be cured (MixedPrecisionKeepsFloat16...).
+    p.erase(std::remove(p.begin(), p.end(), "tests/functional/mixed_too_big.pto"), p.end());
+    for (const char* m : {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
+                          "models/memory_placement.pto", "models/super_resolution.pto",
+                          "models/super_resolution_naive.pto", "models/attention.pto"})
+        p.push_back(m);
+    return p;
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, Checked, testing::ValuesIn(checked_programs()), test_name);
+
+// The timed run never sees the data: cycles, the timing CSV and the JSON
+// report are byte-identical with and without --functional, for every model.
+class SameTiming : public testing::TestWithParam<std::string> {};
+
+TEST_P(SameTiming, WithAndWithoutFunctional) {
+    const std::string stem = std::filesystem::path(GetParam()).stem().string();
+    const std::string a = (scratch() / (stem + ".plain")).string(), b = (scratch() / (stem + ".func")).string();
+    Outcome plain = run("--timing-csv '" + a + ".csv' --report-json '" + a + ".json' " + extra_args(GetParam()) + GetParam());
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    Outcome func = run("--functional --timing-csv '" + b + ".csv' --report-json '" + b + ".json' " + extra_args(GetParam()) +
+                       GetParam());
+    ASSERT_EQ(func.status, 0) << func.err;
+    EXPECT_EQ(slurp(a + ".csv"), slurp(b + ".csv"));
+    EXPECT_EQ(slurp(a + ".json"), slurp(b + ".json"));
+    // The text report is the same too; --functional only appends its section.
+    EXPECT_EQ(func.out.rfind(plain.out, 0), 0u);
+    EXPECT_NE(func.out.find("\nfunctional simulation\n"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, SameTiming, testing::ValuesIn(pto_files("models")), test_name);
+
+// Other hardware, other tilings and queue assignments: the values stay right.
+TEST(Functional, ChecksOnEveryHardwarePreset) {
+    for (const auto& e : std::filesystem::directory_iterator(std::string(DAVINCI_SOURCE_DIR) + "/configs")) {
+        if (e.path().extension() != ".json") continue;
+        for (const char* program : {"models/resnet_block.pto", "tests/functional/softmax_norm.pto"}) {
+            Outcome o = run("-q --check --config '" + e.path().string() + "' " + program);
+            EXPECT_EQ(o.status, 0) << e.path() << " " << program << "\n" << o.out << o.err;
+            EXPECT_EQ(count(o.out, "FAIL"), 0u) << e.path() << " " << program << "\n" << o.out;
+        }
+    }
+}
+
+TEST(Functional, CorruptedLoweringIsCaught) {
+    // One DMA's DDR source moved by one element (DAVINCI_SIM_INJECT_FAULT).
+    for (const char* program : {"models/gemm_256.pto", "models/resnet_block.pto", "tests/functional/pooling.pto"}) {
+        Outcome good = run("-q --check " + std::string(program));
+        ASSERT_EQ(good.status, 0) << good.err;
+        ::setenv("DAVINCI_SIM_INJECT_FAULT", "3", 1);
+        Outcome bad = run("-q --check " + std::string(program));
+        ::unsetenv("DAVINCI_SIM_INJECT_FAULT");
+        EXPECT_EQ(bad.status, 1) << bad.out << bad.err;
+        EXPECT_NE(bad.err.find("davinci-sim: fault injected (DAVINCI_SIM_INJECT_FAULT): block "), std::string::npos)
+            << bad.err;
+        EXPECT_NE(bad.err.find("davinci-sim: error: --check: output '"), std::string::npos) << bad.err;
+        EXPECT_NE(bad.out.find("-> FAIL"), std::string::npos) << bad.out;
+    }
+}
+
+TEST(Functional, SeededInputsAreDeterministic) {
+    const std::string d1 = (scratch() / "seed1").string(), d2 = (scratch() / "seed2").string(),
+                      d3 = (scratch() / "seed3").string();
+    ASSERT_EQ(run("-q --seed 7 --outputs '" + d1 + "' models/gemm_256.pto").status, 0);
+    ASSERT_EQ(run("-q --seed 7 --outputs '" + d2 + "' models/gemm_256.pto").status, 0);
+    ASSERT_EQ(run("-q --seed 8 --outputs '" + d3 + "' models/gemm_256.pto").status, 0);
+    const std::string c1 = slurp(d1 + "/c.npy");
+    EXPECT_EQ(c1.size(), 128u + 256u * 256u * 2u);
+    EXPECT_EQ(c1, slurp(d2 + "/c.npy"));
+    EXPECT_NE(c1, slurp(d3 + "/c.npy"));
+}
+
+TEST(Functional, InputsGivenAsNpyAreUsed) {
+    // Write b as the .npy of c from one run, feed it back: outputs change
+    // exactly when an input does, and the report names the file.
+    const std::string d = (scratch() / "npy_in").string();
+    ASSERT_EQ(run("-q --outputs '" + d + "' models/gemm_256.pto").status, 0);
+    Outcome o = run("-q --input b='" + d + "/c.npy' --outputs '" + d + "/2' models/gemm_256.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.out.find("b: " + d + "/c.npy"), std::string::npos) << o.out;
+    EXPECT_NE(slurp(d + "/c.npy"), slurp(d + "/2/c.npy"));
+}
+
+TEST(Functional, BadInputsAreUsageErrors) {
+    const std::string d = (scratch() / "bad_in").string();
+    ASSERT_EQ(run("-q --outputs '" + d + "' tests/functional/transpose_engines.pto").status, 0);
+    Outcome shape = run("-q --input a='" + d + "/v.npy' models/gemm_256.pto");
+    EXPECT_EQ(shape.status, 2);
+    EXPECT_EQ(shape.err, "davinci-sim: error: --input a: " + d +
+                             "/v.npy is (3, 72, 40) float16, the program declares (256, 256) float16\n");
+    Outcome name = run("-q --input q='" + d + "/v.npy' models/gemm_256.pto");
+    EXPECT_EQ(name.status, 2);
+    EXPECT_EQ(name.err, "davinci-sim: error: --input: the program has no input or weight 'q' (it has: a, b)\n");
+    Outcome missing = run("-q --input a=/nonexistent.npy models/gemm_256.pto");
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_EQ(missing.err, "davinci-sim: error: --input a: /nonexistent.npy: cannot open: No such file or directory\n");
+    Outcome form = run("-q --input a models/gemm_256.pto");
+    EXPECT_EQ(form.status, 2);
+    EXPECT_NE(form.err.find("davinci-sim: error: --input: expected NAME=FILE.npy, got 'a'\n"), std::string::npos);
+    Outcome json = run("-q --functional --program-json x.json");
+    EXPECT_EQ(json.status, 2);
+    EXPECT_NE(json.err.find("--functional needs a .pto program"), std::string::npos) << json.err;
+    Outcome seed = run("-q --seed 3 models/gemm_256.pto");
+    EXPECT_EQ(seed.status, 2);
+    EXPECT_NE(seed.err.find("--seed is for --functional"), std::string::npos) << seed.err;
+}
+
+TEST(Functional, MixedPrecisionSwitchesExactlyTheOverflowingOp) {
+    Outcome o = run("-q --check tests/functional/mixed_overflow.pto");
+    ASSERT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_NE(o.out.find("  mixed precision: 1 operation switched to float32 (decided in 2 functional runs)\n"
+                         "    mul_2 (mul at tests/functional/mixed_overflow.pto:10:11): float16 result overflows to inf; "
+                         "cycles (with its casts) "),
+              std::string::npos)
+        << o.out;
+    EXPECT_EQ(count(o.out, "overflows"), 1u) << o.out;
+    EXPECT_NE(o.out.find("cycles all-float16, "), std::string::npos) << o.out;
+    // The switched program is the one timed: its graph has the cast of mul_2's input.
+    EXPECT_NE(o.out.find("peak ("), std::string::npos);
+    EXPECT_EQ(count(o.out, "FAIL"), 0u) << o.out;
+}
+
+TEST(Functional, MixedPrecisionUnderflowSwitchesAndUselessSwitchesAreUndone) {
+    Outcome o = run("-q --check tests/functional/mixed_underflow.pto");
+    ASSERT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_NE(o.out.find("  mixed precision: 1 operation switched to float32 (decided in 3 functional runs)\n"
+                         "    mul_2 (mul at tests/functional/mixed_underflow.pto:10:14): float16 result underflows to "
+                         "all zeros; cycles (with its casts) "),
+              std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("    kept in float16: nothing (mul at tests/functional/mixed_underflow.pto:12:15): float16 "
+                         "result underflows to all zeros; float32 result underflows to all zeros too\n"),
+              std::string::npos)
+        << o.out;
+}
+
+TEST(Functional, MixedPrecisionKeepsFloat16WhenFloat32DoesNotFit) {
+    Outcome o = run("-q --functional tests/functional/mixed_too_big.pto");
+    ASSERT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_NE(o.out.find("  mixed precision: 0 operations switched to float32 (decided in 2 functional runs)\n"
+                         "    kept in float16: pooled (avg_pool at tests/functional/mixed_too_big.pto:10:14): float16 "
+                         "result overflows to inf; its float32 form does not compile: avg_pool does not fit the "
+                         "hardware: one chunk needs 264000 bytes of L1, a cluster has 262144\n"),
+              std::string::npos)
+        << o.out;
+    // The overflow stays, and --check says so.
+    Outcome c = run("-q --check tests/functional/mixed_too_big.pto");
+    EXPECT_EQ(c.status, 1);
+    EXPECT_NE(c.err.find("davinci-sim: error: --check: output 'pooled' differs from the reference at (0, 0, "),
+              std::string::npos)
+        << c.err;
+    EXPECT_NE(c.err.find(": inf computed, "), std::string::npos) << c.err;
+}
+
+TEST(Functional, WithoutFunctionalNothingSwitches) {
+    Outcome o = run("tests/functional/mixed_overflow.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out.find("mixed precision"), std::string::npos);
+    EXPECT_EQ(o.out.find("functional simulation"), std::string::npos);
+}
+
+}  // namespace

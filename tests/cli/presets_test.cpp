@@ -1,0 +1,83 @@
+// The hardware presets of configs/ (documented in configs/README.md): each
+// loads, validates and simulates a single operation, and a 32 x 32 x 32
+// float16 GEMM's cube cycles follow timing-model §7 on each of them, derived
+// here from the preset's parameters and the MATMULs the compiler emits.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+nlohmann::json single_op(const std::string& preset, const std::string& op) {
+    const std::string json = (scratch() / ("preset_" + preset + ".json")).string();
+    Outcome o = run("-q --config configs/" + preset + ".json " + op + " --report-json '" + json + "'");
+    EXPECT_EQ(o.status, 0) << preset << ": " << o.err;
+    return nlohmann::json::parse(slurp(json));
+}
+
+uint64_t cube_cycles(const std::string& preset, const std::string& op) {
+    return single_op(preset, op)["ops"][0]["cube_cycles"].get<uint64_t>();
+}
+
+// Every file in configs/ is one of the documented presets, and loads.
+TEST(Presets, EveryPresetIsDocumentedAndLoads) {
+    const std::set<std::string> presets = {"cluster.json", "ascend_910b_class.json", "scalesim_32x32_ws.json",
+                                           "edge_npu.json"};
+    std::set<std::string> found;
+    for (const auto& e : std::filesystem::directory_iterator(std::string(DAVINCI_SOURCE_DIR) + "/configs"))
+        if (e.is_regular_file() && e.path().extension() == ".json") found.insert(e.path().filename().string());
+    EXPECT_EQ(found, presets);
+    const std::string readme = slurp(std::string(DAVINCI_SOURCE_DIR) + "/configs/README.md");
+    for (const std::string& p : presets) {
+        EXPECT_NE(readme.find("`" + p + "`"), std::string::npos) << p << " is not in configs/README.md";
+        Outcome o = run("--config configs/" + p + " --help-config");
+        EXPECT_EQ(o.status, 0) << p << ": " << o.err;
+    }
+}
+
+// The documents' machine: 4x4 fractal cube, K = 1, start-up 7, 512 B/cycle
+// from L0. The GEMM is cut over 16 cubes into 8 x 32 x 8 MATMULs:
+// 2 * 2 * 32 = 128 MAC cycles; operands 32 * (8*2 + 8*2) * 2 = 2048 bytes,
+// 4 cycles; 7 + 128 = 135 each, 2160 in all.
+TEST(Presets, DocumentsCluster) { EXPECT_EQ(cube_cycles("cluster", "--op matmul --shape 32,32,32"), 2160u); }
+
+// Ascend-910B-class: 16x16 fractal cube, K = 16 (a 32-byte fp16 fractal),
+// start-up 16, 1024 B/cycle from L0A/L0B. Two 32 x 16 x 32 MATMULs:
+// 2 * 2 * 1 = 4 MAC cycles, operands 16 * (32*2 + 32*2) * 2 = 4096 bytes =
+// 4 cycles: 16 + 4 = 20 each. float32 at 2 passes: 16 + 8 = 24 each.
+TEST(Presets, Ascend910bClass) {
+    EXPECT_EQ(cube_cycles("ascend_910b_class", "--op matmul --shape 32,32,32"), 40u);
+    EXPECT_EQ(cube_cycles("ascend_910b_class", "--op matmul --shape 32,32,32 --dtype float32"), 48u);
+}
+
+// SCALE-Sim-style 32x32 weight-stationary array: one 32 x 32 x 32 MATMUL is
+// one fold, (Sr, Sc, T) = (K, N, M): 2*32 + 32 + 32 - 2 = 126 cycles, minus
+// the final overlapping cycle: 125, SCALE-Sim v2's stall-free figure.
+TEST(Presets, ScaleSimWeightStationary) {
+    EXPECT_EQ(cube_cycles("scalesim_32x32_ws", "--op matmul --shape 32,32,32"), 125u);
+}
+
+// Edge device: two 8x8 fractal cubes, K = 8, start-up 8, 256 B/cycle. Two
+// 32 x 32 x 16 MATMULs: 4 * 4 * 2 = 32 MAC cycles; operands
+// 32 * (32*2 + 16*4) * 2 = 8192 bytes = 32 cycles: 8 + 32 = 40 each.
+TEST(Presets, EdgeNpu) { EXPECT_EQ(cube_cycles("edge_npu", "--op matmul --shape 32,32,32"), 80u); }
+
+// A convolution runs on every preset and keeps its cubes busy for at least
+// its MACs at the preset's peak rate.
+TEST(Presets, ConvolutionOnEveryPreset) {
+    for (const std::string p : {"cluster", "ascend_910b_class", "scalesim_32x32_ws", "edge_npu"}) {
+        const nlohmann::json r = single_op(p, "--op conv2d --shape 28,28,32,3,3,32,1");
+        EXPECT_EQ(r["macs"].get<uint64_t>(), 26u * 26 * 32 * 3 * 3 * 32) << p;  // unpadded: 26 x 26 outputs
+        EXPECT_GE(r["total_cycles"].get<uint64_t>(), r["compute_bound_cycles"].get<uint64_t>()) << p;
+        EXPECT_GT(r["ops"][0]["cube_cycles"].get<uint64_t>(), 0u) << p;
+    }
+}
+
+}  // namespace
