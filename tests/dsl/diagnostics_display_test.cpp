@@ -5,17 +5,10 @@
 
 #include "dsl_test_util.h"
 
+using dsl_test::at;
 using dsl_test::source;
 
 namespace {
-
-dsl::SourceLoc at(std::shared_ptr<const dsl::SourceFile> f, int line, int col) {
-    dsl::SourceLoc loc;
-    loc.file = std::move(f);
-    loc.line = line;
-    loc.col = col;
-    return loc;
-}
 
 TEST(DiagnosticsDisplay, BrokenBytesShowAsQuestionMarksOneForOne) {
     auto f = source(std::string("a\x01 = \"caf\xe9\" \xc3\xa9\x7f", 15), "t.pto");

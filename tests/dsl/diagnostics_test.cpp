@@ -2,17 +2,10 @@
 
 #include "dsl_test_util.h"
 
+using dsl_test::at;
 using dsl_test::source;
 
 namespace {
-
-dsl::SourceLoc at(std::shared_ptr<const dsl::SourceFile> f, int line, int col) {
-    dsl::SourceLoc loc;
-    loc.file = std::move(f);
-    loc.line = line;
-    loc.col = col;
-    return loc;
-}
 
 }  // namespace
 

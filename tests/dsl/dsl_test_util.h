@@ -25,6 +25,15 @@ inline std::shared_ptr<const dsl::SourceFile> source(const std::string& text, co
 }
 
 // The full diagnostic `fn` throws, or a marker that makes the comparison fail.
+// A location in `f`, for diagnostics built by hand.
+inline dsl::SourceLoc at(std::shared_ptr<const dsl::SourceFile> f, int line, int col) {
+    dsl::SourceLoc loc;
+    loc.file = std::move(f);
+    loc.line = line;
+    loc.col = col;
+    return loc;
+}
+
 inline std::string error_of(const std::function<void()>& fn) {
     try {
         fn();
