@@ -156,7 +156,7 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
         // print(...) is a synchronisation point: everything before it drains
         // before anything after it starts. pypo.log(...) is asynchronous.
         for (; next_log < g.logs.size() && g.logs[next_log].after_op < int(i); ++next_log)
-            if (g.logs[next_log].synchronous) ctx.drain = uint32_t(program.blocks.size());
+            if (g.logs[next_log].synchronous) ctx.drain = ctx.blocks_emitted();
         ctx.deps.clear();
         for (int in : op.inputs) {
             int producer = g.tensors[size_t(in)].producer;
@@ -168,7 +168,7 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
         if (ctx.pinned) ctx.deps.insert(ctx.deps.end(), previous_pinned.begin(), previous_pinned.end());
         std::sort(ctx.deps.begin(), ctx.deps.end());
         ctx.deps.erase(std::unique(ctx.deps.begin(), ctx.deps.end()), ctx.deps.end());
-        uint32_t first = uint32_t(program.blocks.size());
+        const uint32_t first = ctx.blocks_emitted();
         arch::ProgramOp info{g.tensors[size_t(op.output)].name, op_kind_name(op.kind),
                              op.task >= 0 ? g.tasks[size_t(op.task)].name : "", {}};
         for (int in : op.inputs)
@@ -219,10 +219,10 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
             if (why.empty()) throw;
             throw CompileError(e.loc(), m + " (" + why + ")");
         }
-        for (uint32_t b = first; b < program.blocks.size(); ++b) op_blocks[i].push_back(b);
+        for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) op_blocks[i].push_back(b);
         if (ctx.pinned) previous_pinned = op_blocks[i];
         // An operation without commands (a view) stands for what it waited on.
-        if (first == program.blocks.size()) op_blocks[i] = ctx.deps;
+        if (first == ctx.blocks_emitted()) op_blocks[i] = ctx.deps;
     }
     return program;
 }

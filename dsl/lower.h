@@ -22,6 +22,11 @@ struct LowerOptions {
     // Chooses the tiling of every GEMM (matmul, conv2d) in place of
     // choose_matmul_tiling, with the same contract; empty = that.
     std::function<std::optional<MatmulTiling>(const arch::Config&, const GemmShape&, std::string& why)> gemm_tiling;
+    // Takes every finished block, numbered from 0, in place of
+    // Program::blocks (which then stays empty), with the program as built
+    // so far: a caller spools a huge program to disk (arch::BlockSpool)
+    // instead of holding it. Empty = keep the blocks in the program.
+    std::function<void(const arch::Program& program, size_t index, arch::Block block)> block_sink;
 };
 
 // The graph lower() compiles: `graph` after the graph passes (moves,

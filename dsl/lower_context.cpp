@@ -11,7 +11,9 @@ void LowerContext::add_block(BlockBuilder& block) {
     // millions of commands (a 720p super-resolution frame: 3.5 M), so the
     // slack would be a third of the simulator's memory. The block is final.
     for (arch::Stream& s : b.streams) s.commands.shrink_to_fit();
-    program.blocks.push_back(std::move(b));
+    if (options.block_sink) options.block_sink(program, blocks_emitted_, std::move(b));
+    else program.blocks.push_back(std::move(b));
+    ++blocks_emitted_;
 }
 
 }  // namespace dsl

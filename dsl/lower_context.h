@@ -46,8 +46,14 @@ struct LowerContext {
     // the program set it, else `fallback` (the operation's own choice).
     int64_t buffering(int64_t fallback) const { return graph.buffers > 0 ? graph.buffers : fallback; }
 
-    // Appends a finished block with the operation's dependencies.
+    // Appends a finished block with the operation's dependencies (to the
+    // program, or gives it to options.block_sink).
     void add_block(BlockBuilder& block);
+    // Blocks emitted so far; the next one's number.
+    uint32_t blocks_emitted() const { return blocks_emitted_; }
+
+private:
+    uint32_t blocks_emitted_ = 0;
 };
 
 }  // namespace dsl

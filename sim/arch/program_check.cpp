@@ -191,6 +191,11 @@ int64_t blocks_per_cluster(const Program& p, const Config& c) {
 }
 
 void check_program(const Program& p, const Config& c) {
+    check_program_header(p, c);
+    for (size_t b = 0; b < p.blocks.size(); ++b) check_block(p, c, b, p.blocks[b]);
+}
+
+void check_program_header(const Program& p, const Config& c) {
     const Bounds bounds(p, c);
     if (bounds.slots > 1 && c.flag_latency_cycles < 1)
         throw ProgramError("invalid program: max_parallel " + std::to_string(p.max_parallel) + " puts " +
@@ -204,50 +209,51 @@ void check_program(const Program& p, const Config& c) {
                            std::to_string(p.slot_l0_bytes) + " bytes of L0 for " + std::to_string(bounds.slots) +
                            " blocks per cluster do not fit L1 (" + std::to_string(bounds.l1) + " bytes) and L0 (" +
                            std::to_string(bounds.l0) + " bytes)");
-    for (size_t b = 0; b < p.blocks.size(); ++b) {
-        const Block& blk = p.blocks[b];
-        if (blk.drain > b) fail({b, nullptr, 0}, "drains blocks up to " + std::to_string(blk.drain) + ", not all earlier");
-        // Dispatch uses clusters 0 .. P-1 (§4): a block pinned beyond would never run.
-        if (blk.cluster != Block::kAnyCluster && blk.cluster >= clusters_in_use(p, c))
-            fail({b, nullptr, 0}, "runs on cluster" + std::to_string(blk.cluster) + ", but only clusters 0-" +
-                                      std::to_string(clusters_in_use(p, c) - 1) + " run blocks");
-        for (uint32_t d : blk.deps)
-            if (d >= b) fail({b, nullptr, 0}, "depends on block " + std::to_string(d) + ", which is not an earlier block");
-        // Each flag must have one setting engine and at most one waiting
-        // engine, so the k-th wait always consumes the k-th set: the timing
-        // then cannot depend on which engine the simulator happens to run first.
-        std::vector<int> setter(blk.num_flags, -1), waiter(blk.num_flags, -1);
-        std::vector<uint64_t> sets(blk.num_flags, 0), waits(blk.num_flags, 0);
-        for (size_t s = 0; s < blk.streams.size(); ++s) {
-            const Stream& st = blk.streams[s];
-            Where w{b, &st, 0};
-            if (st.engine.index < 0 || st.engine.index >= engine_limit(st.engine.kind, c))
-                fail(w, "engine does not exist on this hardware");
-            for (size_t o = 0; o < s; ++o)
-                if (blk.streams[o].engine == st.engine) fail(w, "engine has two streams in one block");
-            for (size_t i = 0; i < st.commands.size(); ++i) {
-                w.command = i;
-                const Command& cmd = st.commands[i];
-                check_command(w, bounds, cmd, blk.num_flags);
-                for (FlagId f : cmd.sets) {
-                    if (setter[f] >= 0 && setter[f] != int(s)) fail(w, "flag f" + std::to_string(f) + " is set by two engines");
-                    setter[f] = int(s);
-                    ++sets[f];
-                }
-                for (FlagId f : cmd.waits) {
-                    if (waiter[f] >= 0 && waiter[f] != int(s)) fail(w, "flag f" + std::to_string(f) + " is waited on by two engines");
-                    waiter[f] = int(s);
-                    ++waits[f];
-                }
+}
+
+void check_block(const Program& p, const Config& c, size_t b, const Block& blk) {
+    const Bounds bounds(p, c);
+    if (blk.drain > b) fail({b, nullptr, 0}, "drains blocks up to " + std::to_string(blk.drain) + ", not all earlier");
+    // Dispatch uses clusters 0 .. P-1 (§4): a block pinned beyond would never run.
+    if (blk.cluster != Block::kAnyCluster && blk.cluster >= clusters_in_use(p, c))
+        fail({b, nullptr, 0}, "runs on cluster" + std::to_string(blk.cluster) + ", but only clusters 0-" +
+                                  std::to_string(clusters_in_use(p, c) - 1) + " run blocks");
+    for (uint32_t d : blk.deps)
+        if (d >= b) fail({b, nullptr, 0}, "depends on block " + std::to_string(d) + ", which is not an earlier block");
+    // Each flag must have one setting engine and at most one waiting
+    // engine, so the k-th wait always consumes the k-th set: the timing
+    // then cannot depend on which engine the simulator happens to run first.
+    std::vector<int> setter(blk.num_flags, -1), waiter(blk.num_flags, -1);
+    std::vector<uint64_t> sets(blk.num_flags, 0), waits(blk.num_flags, 0);
+    for (size_t s = 0; s < blk.streams.size(); ++s) {
+        const Stream& st = blk.streams[s];
+        Where w{b, &st, 0};
+        if (st.engine.index < 0 || st.engine.index >= engine_limit(st.engine.kind, c))
+            fail(w, "engine does not exist on this hardware");
+        for (size_t o = 0; o < s; ++o)
+            if (blk.streams[o].engine == st.engine) fail(w, "engine has two streams in one block");
+        for (size_t i = 0; i < st.commands.size(); ++i) {
+            w.command = i;
+            const Command& cmd = st.commands[i];
+            check_command(w, bounds, cmd, blk.num_flags);
+            for (FlagId f : cmd.sets) {
+                if (setter[f] >= 0 && setter[f] != int(s)) fail(w, "flag f" + std::to_string(f) + " is set by two engines");
+                setter[f] = int(s);
+                ++sets[f];
+            }
+            for (FlagId f : cmd.waits) {
+                if (waiter[f] >= 0 && waiter[f] != int(s)) fail(w, "flag f" + std::to_string(f) + " is waited on by two engines");
+                waiter[f] = int(s);
+                ++waits[f];
             }
         }
-        for (uint16_t f = 0; f < blk.num_flags; ++f)
-            if (waits[f] > sets[f])
-                fail({b, nullptr, 0}, "flag f" + std::to_string(f) + " is waited on " + std::to_string(waits[f]) +
-                                          " times but set only " + std::to_string(sets[f]) + " times");
-        const std::string cycle = find_wait_cycle(blk);
-        if (!cycle.empty()) fail({b, nullptr, 0}, "its flag waits form a cycle, so it can never finish: " + cycle);
     }
+    for (uint16_t f = 0; f < blk.num_flags; ++f)
+        if (waits[f] > sets[f])
+            fail({b, nullptr, 0}, "flag f" + std::to_string(f) + " is waited on " + std::to_string(waits[f]) +
+                                      " times but set only " + std::to_string(sets[f]) + " times");
+    const std::string cycle = find_wait_cycle(blk);
+    if (!cycle.empty()) fail({b, nullptr, 0}, "its flag waits form a cycle, so it can never finish: " + cycle);
 }
 
 }  // namespace arch

@@ -24,5 +24,10 @@ int64_t blocks_per_cluster(const Program& p, const Config& c);
 
 // Throws ProgramError naming the block, engine and command at fault.
 void check_program(const Program& p, const Config& c);
+// The same in two parts, for a program whose blocks are spooled as they are
+// compiled (sim/arch/block_spool.h): what concerns the whole program
+// (max_parallel and the slot sizes), and block `index` of it.
+void check_program_header(const Program& p, const Config& c);
+void check_block(const Program& p, const Config& c, size_t index, const Block& block);
 
 }  // namespace arch

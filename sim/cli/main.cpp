@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -25,6 +26,7 @@
 #include "dsl/graph_format.h"
 #include "dsl/lower.h"
 #include "dsl/single_op.h"
+#include "sim/arch/block_spool.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program_check.h"
 #include "sim/cli/functional_report.h"
@@ -207,6 +209,23 @@ int run(const Options& opt) {
         return kExitUsage;
     }
 
+    // Every output but the report works from the whole program or from every
+    // command's start and end. Without them the compiled blocks go to a
+    // spool on disk as they are compiled, and each is back in memory only
+    // while it runs: a program of any size simulates in bounded memory.
+    const bool record_timing = !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty() ||
+                               !opt.summary_csv.empty() || !opt.profile.empty();
+    std::unique_ptr<arch::BlockSpool> spool;
+    dsl::LowerOptions lower_options;
+    if (opt.program_json.empty() && !opt.functional && !opt.dump_program && opt.emit_program_json.empty() &&
+        !record_timing) {
+        spool = std::make_unique<arch::BlockSpool>();
+        lower_options.block_sink = [&](const arch::Program& header, size_t index, arch::Block block) {
+            arch::check_block(header, config, index, block);
+            spool->append(block);
+        };
+    }
+
     arch::Program program;
     dsl::TaskGraph elaborated;
     std::map<int, func::HostTensor> inputs;
@@ -232,7 +251,7 @@ int run(const Options& opt) {
                 plan = cli::plan_precision(graph, config, opt.program, inputs, cli::inject_fault_from_env);
                 program = std::move(plan.program);  // the functional run is over: the timed run takes it
             } else {
-                program = dsl::lower(graph, config, opt.program);
+                program = dsl::lower(graph, config, opt.program, lower_options);
             }
         } catch (const dsl::CompileError& e) {
             std::cerr << e.what();
@@ -255,8 +274,6 @@ int run(const Options& opt) {
     }
 
     trace::TimingRecorder timing;
-    bool record_timing = !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty() ||
-                         !opt.summary_csv.empty() || !opt.profile.empty();
     trace::RecorderFan recorders;
     if (record_timing) recorders.add(&timing);
     // The all-float16 plan of a mixed-precision switch is timed first, in
@@ -267,9 +284,11 @@ int run(const Options& opt) {
     if (!plan.switches.empty()) recorders.add(&op_stats);
     trace::RunStats stats;
     {
-        cli::Progress progress(program.blocks.size());
+        cli::Progress progress(spool ? spool->size() : program.blocks.size());
         if (progress.enabled() && !opt.quiet) recorders.add(&progress);
-        std::optional<trace::RunStats> run = hw::simulate_until(config, program, &recorders, opt.max_cycles);
+        std::optional<trace::RunStats> run =
+            spool ? hw::simulate_until(config, program, *spool, &recorders, opt.max_cycles)
+                  : hw::simulate_until(config, program, &recorders, opt.max_cycles);
         if (!run) {
             std::cerr << "davinci-sim: error: the simulation had not finished at cycle " << opt.max_cycles
                       << " (--max-cycles " << opt.max_cycles << "); no report or traces written\n";

@@ -28,12 +28,12 @@ std::vector<Cluster*> Chip::pointers(std::vector<std::unique_ptr<Cluster>>& v) {
 }
 
 Chip::Chip(sc_core::sc_module_name name, const arch::Config& config, const arch::Program& program,
-           trace::Recorder* recorder)
+           arch::BlockSource& blocks, trace::Recorder* recorder)
     : sc_module(name),
       config_(config),
       ddr_("ddr", ddr_params(config)),
       clusters_(make_clusters(config, recorder)),
-      dispatcher_("dispatcher", program, pointers(clusters_), config, recorder) {
+      dispatcher_("dispatcher", program, blocks, pointers(clusters_), config, recorder) {
     // Binding order numbers the DDR requesters: cluster-major, then engine.
     for (auto& c : clusters_) c->bind_ddr(ddr_.socket);
 }
@@ -74,6 +74,14 @@ trace::RunStats simulate(const arch::Config& config, const arch::Program& progra
 std::optional<trace::RunStats> simulate_until(const arch::Config& config, const arch::Program& program,
                                               trace::Recorder* recorder, uint64_t max_cycles) {
     arch::check_program(program, config);
+    arch::ProgramBlocks blocks(program);
+    return simulate_until(config, program, blocks, recorder, max_cycles);
+}
+
+std::optional<trace::RunStats> simulate_until(const arch::Config& config, const arch::Program& program,
+                                              arch::BlockSource& blocks, trace::Recorder* recorder,
+                                              uint64_t max_cycles) {
+    arch::check_program_header(program, config);
     setup_systemc();
     trace::StatsRecorder stats(config);
     trace::OpStatsRecorder op_stats(program);
@@ -81,7 +89,7 @@ std::optional<trace::RunStats> simulate_until(const arch::Config& config, const 
     fan.add(&stats);
     fan.add(&op_stats);
     if (recorder) fan.add(recorder);
-    Chip chip("chip", config, program, &fan);
+    Chip chip("chip", config, program, blocks, &fan);
     if (max_cycles == 0) {
         sc_core::sc_start();
     } else {
@@ -100,7 +108,7 @@ std::optional<trace::RunStats> simulate_until(const arch::Config& config, const 
     }
     trace::RunStats r;
     r.total_cycles = chip.dispatcher().end_cycle();
-    r.blocks = program.blocks.size();
+    r.blocks = blocks.size();
     r.ddr_bytes_read = chip.ddr().bytes_read();
     r.ddr_bytes_written = chip.ddr().bytes_written();
     r.units = stats.units();

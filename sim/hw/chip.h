@@ -22,7 +22,7 @@ namespace hw {
 class Chip : public sc_core::sc_module {
 public:
     Chip(sc_core::sc_module_name name, const arch::Config& config, const arch::Program& program,
-         trace::Recorder* recorder);
+         arch::BlockSource& blocks, trace::Recorder* recorder);
 
     const Dispatcher& dispatcher() const { return dispatcher_; }
     // Link figures after the run.
@@ -57,5 +57,12 @@ trace::RunStats simulate(const arch::Config& config, const arch::Program& progra
 // AddressSanitizer print a stack warning, which would garble the message.
 std::optional<trace::RunStats> simulate_until(const arch::Config& config, const arch::Program& program,
                                               trace::Recorder* recorder, uint64_t max_cycles);
+
+// The same with the blocks from `blocks` (a spooled program) instead of
+// program.blocks, which is ignored. Checks only the program's header: the
+// blocks must have been checked (arch::check_block) as they were spooled.
+std::optional<trace::RunStats> simulate_until(const arch::Config& config, const arch::Program& program,
+                                              arch::BlockSource& blocks, trace::Recorder* recorder,
+                                              uint64_t max_cycles);
 
 }  // namespace hw

@@ -7,17 +7,17 @@
 
 namespace hw {
 
-Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& program, std::vector<Cluster*> clusters,
-                       const arch::Config& config, trace::Recorder* recorder)
+Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& program, arch::BlockSource& blocks,
+                       std::vector<Cluster*> clusters, const arch::Config& config, trace::Recorder* recorder)
     : sc_module(name),
-      program_(program),
+      blocks_(blocks),
       clusters_(std::move(clusters)),
       dispatch_cycles_(uint64_t(config.dispatch_cycles)),
       recorder_(recorder),
-      start_(program.blocks.size(), kNotYet),
-      end_(program.blocks.size(), kNotYet),
-      cluster_of_(program.blocks.size(), 0),
-      slot_of_(program.blocks.size(), 0),
+      start_(blocks.size(), kNotYet),
+      end_(blocks.size(), kNotYet),
+      cluster_of_(blocks.size(), 0),
+      slot_of_(blocks.size(), 0),
       wake_("wake") {
     in_flight_limit_ = size_t(arch::blocks_in_flight(program, config));
     slots_ = size_t(arch::blocks_per_cluster(program, config));
@@ -59,13 +59,13 @@ void Dispatcher::decide(uint64_t cycle) {
             if (held[c] < slots_ && (best == clusters_.size() || held[c] < held[best])) best = c;
         return best;
     };
-    for (size_t b = next_unassigned_; b < program_.blocks.size() && in_flight < in_flight_limit_; ++b) {
+    for (size_t b = next_unassigned_; b < blocks_.size() && in_flight < in_flight_limit_; ++b) {
         if (start_[b] != kNotYet) continue;
-        const arch::Block& block = program_.blocks[b];
+        const arch::DispatchInfo& block = blocks_.info(b);
         bool ready = std::all_of(block.deps.begin(), block.deps.end(),
-                                 [&](uint32_t d) { return end_[d] != kNotYet && end_[d] <= cycle; });
+                                 [&](const arch::BlockRange& r) { return ended(r, cycle); });
         // After a print, the whole program before it must drain first.
-        for (size_t e = 0; ready && e < block.drain; ++e) ready = end_[e] != kNotYet && end_[e] <= cycle;
+        if (ready && block.drain > 0) ready = ended({0, block.drain}, cycle);
         if (!ready) continue;
         // A pinned block waits for its cluster; later blocks may still go.
         const bool pinned = block.cluster != arch::Block::kAnyCluster;
@@ -82,8 +82,17 @@ void Dispatcher::decide(uint64_t cycle) {
         start_[b] = cycle + dispatch_cycles_;
         cluster_of_[b] = uint32_t(c);
         slot_of_[b] = uint32_t(slot);
-        clusters_[c]->run_block(block, uint32_t(b), uint32_t(slot), start_[b]);
+        clusters_[c]->run_block(blocks_.acquire(b), uint32_t(b), uint32_t(slot), start_[b]);
     }
+}
+
+bool Dispatcher::ended(const arch::BlockRange& r, uint64_t cycle) const {
+    if (r.last <= ended_prefix_ && prefix_end_ <= cycle) return true;
+    // From the last: later blocks tend to end later, so a block still
+    // running is found at once.
+    for (size_t d = r.last; d-- > r.first;)
+        if (end_[d] == kNotYet || end_[d] > cycle) return false;
+    return true;
 }
 
 void Dispatcher::block_finished(uint32_t cluster, uint32_t slot, uint64_t end) {
@@ -94,7 +103,11 @@ void Dispatcher::block_finished(uint32_t cluster, uint32_t slot, uint64_t end) {
     end_[size_t(b)] = end;
     end_cycle_ = std::max(end_cycle_, end);
     ++done_;
+    for (; ended_prefix_ < end_.size() && end_[ended_prefix_] != kNotYet; ++ended_prefix_)
+        prefix_end_ = std::max(prefix_end_, end_[ended_prefix_]);
     if (recorder_) recorder_->on_block(uint32_t(b), cluster, start_[size_t(b)], end);
+    // Every engine and recorder is done with the block's commands.
+    blocks_.release(size_t(b));
     wake_.notify(cycles(1));
 }
 

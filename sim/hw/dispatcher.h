@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include "sim/arch/block_source.h"
 #include "sim/arch/program.h"
 #include "sim/hw/cluster.h"
 
@@ -18,10 +19,12 @@ namespace hw {
 
 class Dispatcher : public sc_core::sc_module {
 public:
-    Dispatcher(sc_core::sc_module_name name, const arch::Program& program, std::vector<Cluster*> clusters,
-               const arch::Config& config, trace::Recorder* recorder);
+    // `program` gives max_parallel; its blocks come from `blocks`, each
+    // acquired when it is dispatched and released when it ends.
+    Dispatcher(sc_core::sc_module_name name, const arch::Program& program, arch::BlockSource& blocks,
+               std::vector<Cluster*> clusters, const arch::Config& config, trace::Recorder* recorder);
 
-    bool all_done() const { return done_ == program_.blocks.size(); }
+    bool all_done() const { return done_ == blocks_.size(); }
     uint64_t end_cycle() const { return end_cycle_; }
     uint64_t block_start(size_t b) const { return start_[b]; }
     uint64_t block_end(size_t b) const { return end_[b]; }
@@ -33,8 +36,10 @@ private:
     void run();
     void decide(uint64_t cycle);
     void block_finished(uint32_t cluster, uint32_t slot, uint64_t end);
+    // Every block of `r` has ended by `cycle`.
+    bool ended(const arch::BlockRange& r, uint64_t cycle) const;
 
-    const arch::Program& program_;
+    arch::BlockSource& blocks_;
     std::vector<Cluster*> clusters_;
     uint64_t dispatch_cycles_;
     trace::Recorder* recorder_;  // told of every finished block (may be null)
@@ -46,6 +51,10 @@ private:
     std::vector<uint32_t> cluster_of_, slot_of_;
     size_t done_ = 0;
     size_t next_unassigned_ = 0;  // blocks before it are all assigned
+    // Blocks [0, ended_prefix_) have all ended, the last of them at
+    // prefix_end_: most dependencies are answered from these two.
+    size_t ended_prefix_ = 0;
+    uint64_t prefix_end_ = 0;
     uint64_t end_cycle_ = 0;
     sc_core::sc_event_queue wake_;  // one notification per finished block
 };
