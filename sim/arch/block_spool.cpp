@@ -17,19 +17,20 @@ namespace {
 // Encoded blocks are written in pieces of about this size.
 constexpr size_t kWriteBytes = size_t(4) << 20;
 
-[[noreturn]] void io_error(const std::string& what, const std::string& path) {
-    throw std::runtime_error("cannot " + what + " the spooled program " + path + ": " + std::strerror(errno));
+[[noreturn]] void io_error(const std::string& what, const std::string& dir) {
+    throw std::runtime_error("cannot " + what + " a temporary file in " + dir + " (the compiled program is spooled "
+                             "there; set TMPDIR to choose another directory): " + std::strerror(errno));
 }
 
 }  // namespace
 
 BlockSpool::BlockSpool() {
-    const char* dir = std::getenv("TMPDIR");
-    std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/davinci-sim-program-XXXXXX";
-    fd_ = ::mkstemp(pattern.data());
-    path_ = pattern;
-    if (fd_ < 0) io_error("create", path_);
-    ::unlink(path_.c_str());
+    const char* tmpdir = std::getenv("TMPDIR");
+    dir_ = tmpdir && *tmpdir ? tmpdir : "/tmp";
+    std::string path = dir_ + "/davinci-sim-program-XXXXXX";
+    fd_ = ::mkstemp(path.data());
+    if (fd_ < 0) io_error("create", dir_);
+    ::unlink(path.c_str());
 }
 
 BlockSpool::~BlockSpool() {
@@ -50,7 +51,7 @@ void BlockSpool::flush() {
     while (left > 0) {
         const ssize_t n = ::write(fd_, p, left);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) io_error("write", path_);
+        if (n <= 0) io_error("write", dir_);
         p += n;
         left -= size_t(n);
     }
@@ -65,7 +66,7 @@ const Block& BlockSpool::acquire(size_t b) {
         const ssize_t n = ::pread(fd_, read_buffer_.data() + done, size_t(size - done), off_t(at + done));
         if (n < 0 && errno == EINTR) continue;
         if (n == 0) errno = EIO;  // the file is shorter than its index says
-        if (n <= 0) io_error("read", path_);
+        if (n <= 0) io_error("read", dir_);
         done += uint64_t(n);
     }
     auto& slot = loaded_[b];

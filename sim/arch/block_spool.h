@@ -35,7 +35,7 @@ private:
     void flush();
 
     int fd_ = -1;
-    std::string path_;        // for messages only: the file is already unlinked
+    std::string dir_;         // where the (already unlinked) file is, for messages
     std::string pending_;     // encoded, not yet written
     std::vector<uint64_t> offset_{0};  // block b is [offset_[b], offset_[b + 1])
     std::vector<DispatchInfo> info_;

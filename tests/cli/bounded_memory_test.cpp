@@ -1,0 +1,76 @@
+// A run without per-command outputs spools the compiled program to disk and
+// holds only the blocks in flight (sim/arch/block_spool.h): its report is the
+// in-memory run's byte for byte, and its memory does not grow with the
+// program (a 540 x 960 super-resolution frame, 3,562 blocks and 2.4 M
+// commands, took 725 MB held whole).
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <ostream>
+#include <string>
+
+#include "tests/cli/cli_util.h"
+
+namespace {
+
+using clitest::run;
+using clitest::scratch;
+using clitest::slurp;
+
+struct Case {
+    const char* name;
+    const char* args;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.args; }
+
+class SpooledRun : public ::testing::TestWithParam<Case> {};
+
+// --summary-csv keeps every command's record, so that run holds the program.
+TEST_P(SpooledRun, ReportMatchesTheInMemoryRun) {
+    const std::string spooled = (scratch() / "spooled.json").string(), held = (scratch() / "held.json").string();
+    const std::string csv = (scratch() / "summary.csv").string();
+    const clitest::Outcome a = run(std::string(GetParam().args) + " --report-json " + spooled);
+    const clitest::Outcome b = run(std::string(GetParam().args) + " --report-json " + held + " --summary-csv " + csv);
+    ASSERT_EQ(a.status, 0) << a.err;
+    ASSERT_EQ(b.status, 0) << b.err;
+    EXPECT_EQ(a.out, b.out);
+    EXPECT_EQ(slurp(spooled), slurp(held));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, SpooledRun,
+    ::testing::Values(Case{"gemm_2048", "models/gemm_2048.pto"}, Case{"attention", "models/attention.pto"},
+                      Case{"resnet50", "--shape input=1,3,224,224 models/resnet50.pto"}, Case{"resnet_block", "models/resnet_block.pto"},
+                      Case{"memory_placement", "models/memory_placement.pto"}, Case{"slide", "models/slide.pto"},
+                      Case{"transpose", "models/transpose.pto"},
+                      Case{"super_resolution", "--shape img=1,1,120,160 models/super_resolution.pto"},
+                      Case{"edge_npu", "--config configs/edge_npu.json models/resnet_block.pto"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+// The bound: the frame's program would take 725 MB in memory. A regression
+// to holding it (or every command record) fails here by a wide margin.
+TEST(BoundedMemory, LargeFrameRunsInLittleMemory) {
+    const clitest::Outcome o = run("-q --shape img=1,1,540,960 models/super_resolution.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    rusage usage{};
+    ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
+    EXPECT_LT(usage.ru_maxrss, 150 * 1024) << "peak resident KiB of the largest child";
+}
+
+// The spool needs a writable temporary directory, and says which.
+TEST(BoundedMemory, UnwritableTemporaryDirectoryIsNamed) {
+    scratch();  // made before TMPDIR changes
+    ASSERT_EQ(::setenv("TMPDIR", "/nonexistent-davinci-dir", 1), 0);
+    const clitest::Outcome bad = run("-q models/gemm_256.pto");
+    ::unsetenv("TMPDIR");
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_EQ(bad.out, "");
+    EXPECT_EQ(bad.err,
+              "davinci-sim: error: cannot create a temporary file in /nonexistent-davinci-dir (the compiled program "
+              "is spooled there; set TMPDIR to choose another directory): No such file or directory\n");
+}
+
+}  // namespace
