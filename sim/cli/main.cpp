@@ -209,12 +209,13 @@ int run(const Options& opt) {
         return kExitUsage;
     }
 
-    // Every output but the report works from the whole program or from every
-    // command's start and end. Without them the compiled blocks go to a
-    // spool on disk as they are compiled, and each is back in memory only
-    // while it runs: a program of any size simulates in bounded memory.
-    const bool record_timing = !opt.timing_csv.empty() || !opt.chrome_trace.empty() || !opt.vcd.empty() ||
-                               !opt.summary_csv.empty() || !opt.profile.empty();
+    // The Chrome trace, the VCD and the profile work from the whole program
+    // and every command's start and end. Without them the compiled blocks
+    // go to a spool on disk as they are compiled, and each is back in
+    // memory only while it runs; the report, the timing CSV and the summary
+    // CSV are written as the run goes: a program of any size simulates in
+    // bounded memory.
+    const bool record_timing = !opt.chrome_trace.empty() || !opt.vcd.empty() || !opt.profile.empty();
     std::unique_ptr<arch::BlockSpool> spool;
     dsl::LowerOptions lower_options;
     if (opt.program_json.empty() && !opt.functional && !opt.dump_program && opt.emit_program_json.empty() &&
@@ -276,6 +277,16 @@ int run(const Options& opt) {
     trace::TimingRecorder timing;
     trace::RecorderFan recorders;
     if (record_timing) recorders.add(&timing);
+    trace::SummaryRecorder summary;
+    if (!opt.summary_csv.empty()) recorders.add(&summary);
+    // Opened now, filled as blocks end, renamed into place after the run.
+    std::optional<trace::AtomicFile> timing_file;
+    std::optional<trace::TimingCsvStream> timing_csv;
+    if (!opt.timing_csv.empty()) {
+        timing_file.emplace(opt.timing_csv);
+        timing_csv.emplace(program, timing_file->out());
+        recorders.add(&*timing_csv);
+    }
     // The all-float16 plan of a mixed-precision switch is timed first, in
     // a child process: this one may elaborate SystemC only once.
     cli::PlanTiming float16_timing;
@@ -299,8 +310,7 @@ int run(const Options& opt) {
     trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config_name};
     if (!opt.report_json.empty())
         trace::write_file_atomically(opt.report_json, trace::report_json(stats, config, info).dump(2) + "\n");
-    if (!opt.timing_csv.empty())
-        trace::write_file_atomically(opt.timing_csv, trace::format_timing_csv(program, timing.records));
+    if (timing_file) timing_file->commit();
     if (!opt.chrome_trace.empty())
         trace::write_file_atomically(opt.chrome_trace, [&](trace::TextOut& out) {
             trace::write_chrome_trace(out, program, config, timing.records);
@@ -308,8 +318,7 @@ int run(const Options& opt) {
     if (!opt.vcd.empty())
         trace::write_file_atomically(opt.vcd, [&](trace::TextOut& out) { trace::write_vcd(out, program, config, timing.records); });
     if (!opt.summary_csv.empty())
-        trace::write_file_atomically(opt.summary_csv,
-                                     trace::format_summary_csv(config, timing.records, stats.total_cycles));
+        trace::write_file_atomically(opt.summary_csv, summary.format(config, stats.total_cycles));
     if (!opt.profile.empty())
         trace::write_file_atomically(opt.profile, trace::format_profile(program, config, stats, timing.records));
     if (!opt.quiet) std::cout << trace::format_report(stats, config, info);

@@ -9,49 +9,56 @@
 
 namespace trace {
 
-namespace {
-
-// Opens the temporary file, lets `write` fill it (false on a failed write),
-// then renames it over `path`; on any failure (or exception) removes it.
-void with_temporary(const std::string& path, const std::function<bool(std::FILE*)>& write) {
-    std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    auto fail = [&](const char* what) {
-        std::string reason = std::strerror(errno);
-        std::remove(tmp.c_str());
-        throw std::runtime_error(path + ": cannot " + what + ": " + reason);
-    };
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) fail("write");
-    bool ok = false;
-    try {
-        ok = write(f);
-    } catch (...) {
-        std::fclose(f);
-        std::remove(tmp.c_str());
-        throw;
-    }
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok) fail("write");
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("rename into place");
-}
-
-}  // namespace
-
 void write_file_atomically(const std::string& path, const std::string& content) {
-    with_temporary(path, [&](std::FILE* f) { return std::fwrite(content.data(), 1, content.size(), f) == content.size(); });
+    AtomicFile file(path);
+    file.out() << content;
+    file.commit();
 }
 
 void write_file_atomically(const std::string& path, const std::function<void(TextOut&)>& fill) {
-    with_temporary(path, [&](std::FILE* f) {
-        std::setvbuf(f, nullptr, _IONBF, 0);  // TextOut buffers: chunks go straight to write(2)
-        bool ok = true;
-        TextOut out([&](std::string_view chunk) {
-            ok = ok && std::fwrite(chunk.data(), 1, chunk.size(), f) == chunk.size();
-        });
-        fill(out);
-        out.flush();
-        return ok;
-    });
+    AtomicFile file(path);
+    fill(file.out());
+    file.commit();
+}
+
+AtomicFile::AtomicFile(std::string path)
+    : path_(std::move(path)),
+      tmp_(path_ + ".tmp." + std::to_string(::getpid())),
+      out_([this](std::string_view chunk) {
+          ok_ = ok_ && std::fwrite(chunk.data(), 1, chunk.size(), file_) == chunk.size();
+      }) {
+    file_ = std::fopen(tmp_.c_str(), "wb");
+    if (!file_) fail("write");
+    std::setvbuf(file_, nullptr, _IONBF, 0);  // TextOut buffers: chunks go straight to write(2)
+}
+
+AtomicFile::~AtomicFile() {
+    if (!file_) return;
+    std::fclose(file_);
+    std::remove(tmp_.c_str());
+}
+
+void AtomicFile::fail(const char* what) {
+    const std::string reason = std::strerror(errno);
+    if (file_) std::fclose(file_);
+    file_ = nullptr;
+    std::remove(tmp_.c_str());
+    throw std::runtime_error(path_ + ": cannot " + what + ": " + reason);
+}
+
+void AtomicFile::commit() {
+    out_.flush();
+    const bool closed = std::fclose(file_) == 0;
+    file_ = nullptr;
+    if (!ok_ || !closed) {
+        std::remove(tmp_.c_str());
+        throw std::runtime_error(path_ + ": cannot write: " + std::strerror(errno));
+    }
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        std::remove(tmp_.c_str());
+        throw std::runtime_error(path_ + ": cannot rename into place: " + reason);
+    }
 }
 
 }  // namespace trace

@@ -2,6 +2,7 @@
 // beside the target, then renamed over it.
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <string>
 
@@ -16,5 +17,28 @@ void write_file_atomically(const std::string& path, const std::string& content);
 // streams it to the temporary file in chunks. If `fill` throws, the
 // temporary file is removed and the exception passes on.
 void write_file_atomically(const std::string& path, const std::function<void(TextOut&)>& fill);
+
+// The same for a file written while the simulation runs (the timing CSV):
+// open it before, write to out() as results come, commit() at the end. A
+// file never committed (an error, a run stopped by --max-cycles) is removed
+// when the object goes.
+class AtomicFile {
+public:
+    explicit AtomicFile(std::string path);  // throws as above
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    TextOut& out() { return out_; }
+    void commit();
+
+private:
+    [[noreturn]] void fail(const char* what);
+
+    std::string path_, tmp_;
+    std::FILE* file_ = nullptr;
+    bool ok_ = true;  // every chunk written so far
+    TextOut out_;
+};
 
 }  // namespace trace

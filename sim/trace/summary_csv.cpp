@@ -2,35 +2,23 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
-#include <tuple>
 
 namespace trace {
 
-namespace {
+void SummaryRecorder::on_command(const CommandRecord& r, const arch::Command&) {
+    Row& row = rows_[{r.cluster, arch::engine_order(r.engine)}];
+    row.busy += r.end - r.start;
+    ++row.commands;
+    row.first = std::min(row.first, r.start);
+    row.last = std::max(row.last, r.end);
+}
 
-struct Row {
-    uint64_t busy = 0, commands = 0;
-    uint64_t first = UINT64_MAX, last = 0;
-};
-
-}  // namespace
-
-std::string format_summary_csv(const arch::Config& c, const std::vector<CommandRecord>& records,
-                               uint64_t total_cycles) {
-    std::map<std::tuple<uint32_t, std::pair<int, int64_t>>, Row> rows;
-    for (const CommandRecord& r : records) {
-        Row& row = rows[{r.cluster, arch::engine_order(r.engine)}];
-        row.busy += r.end - r.start;
-        ++row.commands;
-        row.first = std::min(row.first, r.start);
-        row.last = std::max(row.last, r.end);
-    }
+std::string SummaryRecorder::format(const arch::Config& c, uint64_t total_cycles) const {
     std::string out = "unit,kind,cluster,total_cycles,busy_cycles,busy,commands,first_active,last_active\n";
     for (int64_t cl = 0; cl < c.clusters; ++cl) {
         for (arch::EngineId e : arch::cluster_engines(c)) {
-            auto it = rows.find({uint32_t(cl), arch::engine_order(e)});
-            Row row = it == rows.end() ? Row{} : it->second;
+            auto it = rows_.find({uint32_t(cl), arch::engine_order(e)});
+            Row row = it == rows_.end() ? Row{} : it->second;
             char share[32];
             std::snprintf(share, sizeof share, "%.4f", total_cycles ? double(row.busy) / double(total_cycles) : 0.0);
             out += "cluster" + std::to_string(cl) + "." + arch::engine_name(e) + "," + arch::engine_kind_name(e.kind) + "," +
@@ -41,6 +29,14 @@ std::string format_summary_csv(const arch::Config& c, const std::vector<CommandR
         }
     }
     return out;
+}
+
+std::string format_summary_csv(const arch::Config& c, const std::vector<CommandRecord>& records,
+                               uint64_t total_cycles) {
+    SummaryRecorder summary;
+    const arch::Command unused;
+    for (const CommandRecord& r : records) summary.on_command(r, unused);
+    return summary.format(c, total_cycles);
 }
 
 }  // namespace trace

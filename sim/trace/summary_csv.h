@@ -4,13 +4,29 @@
 // active cycle (empty when it never ran).
 #pragma once
 
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/arch/config.h"
 #include "sim/trace/recorder.h"
 
 namespace trace {
+
+// Accumulates the rows as commands end: no command record is kept.
+class SummaryRecorder : public Recorder {
+public:
+    void on_command(const CommandRecord& r, const arch::Command& c) override;
+    std::string format(const arch::Config& c, uint64_t total_cycles) const;
+
+private:
+    struct Row {
+        uint64_t busy = 0, commands = 0;
+        uint64_t first = UINT64_MAX, last = 0;
+    };
+    std::map<std::tuple<uint32_t, std::pair<int, int64_t>>, Row> rows_;
+};
 
 std::string format_summary_csv(const arch::Config& c, const std::vector<CommandRecord>& records,
                                uint64_t total_cycles);

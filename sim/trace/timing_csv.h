@@ -1,18 +1,46 @@
-// Every command's start and end cycle as CSV, one row per command in the
-// order they finished: the raw material for external analysis and the
-// reference for the oracle tests.
+// Every command's start and end cycle as CSV: the raw material for external
+// analysis and the reference for the oracle tests.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "sim/arch/program.h"
 #include "sim/trace/recorder.h"
+#include "sim/trace/text_out.h"
 
 namespace trace {
 
 // Header: block,cluster,engine,index,start,end,op,tag. Rows sorted by
 // (block, engine, index) so the file does not depend on event order.
 std::string format_timing_csv(const arch::Program& p, std::vector<CommandRecord> records);
+
+// The same file, written while the simulation runs: a block's rows go out
+// once it and every block numbered below it have ended, so only blocks that
+// ended ahead of an earlier one are held, never the whole run. Needs only
+// the program's tags, not its blocks (it works with a spooled program).
+class TimingCsvStream : public Recorder {
+public:
+    TimingCsvStream(const arch::Program& program, TextOut& out);
+    void on_command(const CommandRecord& r, const arch::Command& c) override;
+    void on_block(uint32_t block, uint32_t cluster, uint64_t start, uint64_t end) override;
+
+private:
+    struct Row {
+        std::pair<int, int64_t> engine;  // arch::engine_order
+        uint32_t index;
+        std::string text;
+    };
+    struct Pending {
+        std::vector<Row> rows;
+        bool ended = false;
+    };
+
+    const arch::Program& program_;
+    TextOut& out_;
+    std::map<uint32_t, Pending> pending_;
+    uint32_t next_block_ = 0;  // the next block to write
+};
 
 }  // namespace trace

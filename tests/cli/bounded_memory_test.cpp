@@ -7,6 +7,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ostream>
 #include <string>
@@ -28,16 +29,24 @@ void PrintTo(const Case& c, std::ostream* os) { *os << c.args; }
 
 class SpooledRun : public ::testing::TestWithParam<Case> {};
 
-// --summary-csv keeps every command's record, so that run holds the program.
-TEST_P(SpooledRun, ReportMatchesTheInMemoryRun) {
-    const std::string spooled = (scratch() / "spooled.json").string(), held = (scratch() / "held.json").string();
-    const std::string csv = (scratch() / "summary.csv").string();
-    const clitest::Outcome a = run(std::string(GetParam().args) + " --report-json " + spooled);
-    const clitest::Outcome b = run(std::string(GetParam().args) + " --report-json " + held + " --summary-csv " + csv);
+// --profile needs every command's record, so that run holds the program.
+// The CSVs are written as the run goes either way.
+TEST_P(SpooledRun, OutputsMatchTheInMemoryRun) {
+    auto outputs = [](const std::string& prefix) {
+        const std::string p = (scratch() / prefix).string();
+        return " --report-json " + p + ".json --timing-csv " + p + ".timing.csv --summary-csv " + p + ".summary.csv";
+    };
+    const std::string profile = (scratch() / "profile.json").string();
+    const clitest::Outcome a = run(std::string(GetParam().args) + outputs("spooled"));
+    const clitest::Outcome b = run(std::string(GetParam().args) + outputs("held") + " --profile " + profile);
     ASSERT_EQ(a.status, 0) << a.err;
     ASSERT_EQ(b.status, 0) << b.err;
     EXPECT_EQ(a.out, b.out);
-    EXPECT_EQ(slurp(spooled), slurp(held));
+    for (const char* file : {".json", ".timing.csv", ".summary.csv"}) {
+        const std::string spooled = slurp((scratch() / ("spooled" + std::string(file))).string());
+        EXPECT_FALSE(spooled.empty()) << file;
+        EXPECT_EQ(spooled, slurp((scratch() / ("held" + std::string(file))).string())) << file;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -53,11 +62,15 @@ INSTANTIATE_TEST_SUITE_P(
 // The bound: the frame's program would take 725 MB in memory. A regression
 // to holding it (or every command record) fails here by a wide margin.
 TEST(BoundedMemory, LargeFrameRunsInLittleMemory) {
-    const clitest::Outcome o = run("-q --shape img=1,1,540,960 models/super_resolution.pto");
+    const std::string csv = (scratch() / "frame.timing.csv").string();
+    const clitest::Outcome o = run("-q --shape img=1,1,540,960 models/super_resolution.pto --timing-csv " + csv);
     ASSERT_EQ(o.status, 0) << o.err;
     rusage usage{};
     ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
     EXPECT_LT(usage.ru_maxrss, 150 * 1024) << "peak resident KiB of the largest child";
+    // Every command is in the timing CSV all the same.
+    const std::string rows = slurp(csv);
+    EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 2057917);  // the header and 2,057,916 commands
 }
 
 // The spool needs a writable temporary directory, and says which.
