@@ -1,84 +1,12 @@
 #include "sim/arch/block_codec.h"
 
-#include <cstring>
-#include <stdexcept>
+#include "sim/arch/varint.h"
 
 namespace arch {
 
 namespace {
 
-class Writer {
-public:
-    explicit Writer(std::string& out) : out_(out) {}
-    void u(uint64_t v) {
-        while (v >= 0x80) {
-            out_.push_back(char(uint8_t(v) | 0x80));
-            v >>= 7;
-        }
-        out_.push_back(char(v));
-    }
-    // Zigzag, so small negative numbers stay short.
-    void s(int64_t v) { u((uint64_t(v) << 1) ^ uint64_t(v >> 63)); }
-    void f(double v) {
-        char raw[sizeof v];
-        std::memcpy(raw, &v, sizeof v);
-        out_.append(raw, sizeof v);
-    }
-    void str(const std::string& v) {
-        u(v.size());
-        out_ += v;
-    }
-
-private:
-    std::string& out_;
-};
-
-class Reader {
-public:
-    Reader(const char* data, size_t size) : p_(data), end_(data + size) {}
-    uint64_t u() {
-        uint64_t v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            if (p_ == end_) corrupt();
-            const uint8_t byte = uint8_t(*p_++);
-            v |= uint64_t(byte & 0x7f) << shift;
-            if (!(byte & 0x80)) return v;
-        }
-        corrupt();
-    }
-    int64_t s() {
-        const uint64_t v = u();
-        return int64_t(v >> 1) ^ -int64_t(v & 1);
-    }
-    double f() {
-        double v;
-        if (size_t(end_ - p_) < sizeof v) corrupt();
-        std::memcpy(&v, p_, sizeof v);
-        p_ += sizeof v;
-        return v;
-    }
-    std::string str() {
-        const uint64_t n = u();
-        if (n > uint64_t(end_ - p_)) corrupt();
-        std::string v(p_, size_t(n));
-        p_ += n;
-        return v;
-    }
-    // A count of items that take at least one byte each.
-    size_t count() {
-        const uint64_t n = u();
-        if (n > uint64_t(end_ - p_)) corrupt();
-        return size_t(n);
-    }
-    bool at_end() const { return p_ == end_; }
-    [[noreturn]] static void corrupt() { throw std::runtime_error("spooled block is corrupt"); }
-
-private:
-    const char* p_;
-    const char* end_;
-};
-
-void put_source(Writer& w, const std::shared_ptr<const VectorSource>& in) {
+void put_source(VarintWriter& w, const std::shared_ptr<const VectorSource>& in) {
     if (!in) {
         w.u(0);
         return;
@@ -99,10 +27,10 @@ void put_source(Writer& w, const std::shared_ptr<const VectorSource>& in) {
     w.f(win.fill);
 }
 
-std::shared_ptr<const VectorSource> get_source(Reader& r) {
+std::shared_ptr<const VectorSource> get_source(VarintReader& r) {
     const uint64_t kind = r.u();
     if (kind == 0) return nullptr;
-    if (kind > 1 + uint64_t(VectorSource::Kind::Window)) Reader::corrupt();
+    if (kind > 1 + uint64_t(VectorSource::Kind::Window)) VarintReader::corrupt();
     auto v = std::make_shared<VectorSource>();
     v->kind = VectorSource::Kind(kind - 1);
     v->scalar = r.f();
@@ -120,7 +48,7 @@ std::shared_ptr<const VectorSource> get_source(Reader& r) {
     return v;
 }
 
-void put_dma(Writer& w, const DmaArgs& d) {
+void put_dma(VarintWriter& w, const DmaArgs& d) {
     w.u(uint64_t(d.src));
     w.u(uint64_t(d.dst));
     w.u(d.src_addr);
@@ -145,7 +73,7 @@ void put_dma(Writer& w, const DmaArgs& d) {
     }
 }
 
-DmaArgs get_dma(Reader& r) {
+DmaArgs get_dma(VarintReader& r) {
     DmaArgs d;
     d.src = Space(r.u());
     d.dst = Space(r.u());
@@ -174,7 +102,7 @@ DmaArgs get_dma(Reader& r) {
     return d;
 }
 
-void put_matmul(Writer& w, const MatmulArgs& m) {
+void put_matmul(VarintWriter& w, const MatmulArgs& m) {
     w.u(m.m);
     w.u(m.k);
     w.u(m.n);
@@ -186,7 +114,7 @@ void put_matmul(Writer& w, const MatmulArgs& m) {
     w.u(m.c_addr);
 }
 
-MatmulArgs get_matmul(Reader& r) {
+MatmulArgs get_matmul(VarintReader& r) {
     MatmulArgs m;
     m.m = uint32_t(r.u());
     m.k = uint32_t(r.u());
@@ -200,7 +128,7 @@ MatmulArgs get_matmul(Reader& r) {
     return m;
 }
 
-void put_vector(Writer& w, const VectorArgs& v) {
+void put_vector(VarintWriter& w, const VectorArgs& v) {
     w.u(uint64_t(v.op));
     w.u(uint64_t(v.dtype));
     w.u(v.rows);
@@ -212,7 +140,7 @@ void put_vector(Writer& w, const VectorArgs& v) {
     put_source(w, v.in1);
 }
 
-VectorArgs get_vector(Reader& r) {
+VectorArgs get_vector(VarintReader& r) {
     VectorArgs v;
     v.op = VectorOp(r.u());
     v.dtype = DType(r.u());
@@ -227,12 +155,12 @@ VectorArgs get_vector(Reader& r) {
     return v;
 }
 
-void put_flags(Writer& w, const std::vector<FlagId>& flags) {
+void put_flags(VarintWriter& w, const std::vector<FlagId>& flags) {
     w.u(flags.size());
     for (FlagId f : flags) w.u(f);
 }
 
-std::vector<FlagId> get_flags(Reader& r) {
+std::vector<FlagId> get_flags(VarintReader& r) {
     std::vector<FlagId> flags(r.count());
     for (FlagId& f : flags) f = FlagId(r.u());
     return flags;
@@ -241,7 +169,7 @@ std::vector<FlagId> get_flags(Reader& r) {
 }  // namespace
 
 void encode_block(const Block& block, std::string& out) {
-    Writer w(out);
+    VarintWriter w(out);
     w.str(block.name);
     w.u(block.deps.size());
     for (uint32_t d : block.deps) w.u(d);
@@ -269,7 +197,7 @@ void encode_block(const Block& block, std::string& out) {
 }
 
 Block decode_block(const char* data, size_t size) {
-    Reader r(data, size);
+    VarintReader r(data, size);
     Block b;
     b.name = r.str();
     b.deps.resize(r.count());
@@ -284,7 +212,7 @@ Block decode_block(const char* data, size_t size) {
         s.commands.resize(r.count());
         for (Command& c : s.commands) {
             const uint64_t op = r.u();
-            if (op > uint64_t(Opcode::Vector)) Reader::corrupt();
+            if (op > uint64_t(Opcode::Vector)) VarintReader::corrupt();
             c.op = Opcode(op);
             switch (c.op) {
             case Opcode::Dma: c.dma = get_dma(r); break;
@@ -297,7 +225,7 @@ Block decode_block(const char* data, size_t size) {
             c.issue_cycles = uint32_t(r.u());
         }
     }
-    if (!r.at_end()) Reader::corrupt();
+    if (!r.at_end()) VarintReader::corrupt();
     return b;
 }
 

@@ -209,13 +209,13 @@ int run(const Options& opt) {
         return kExitUsage;
     }
 
-    // The Chrome trace, the VCD and the profile work from the whole program
-    // and every command's start and end. Without them the compiled blocks
-    // go to a spool on disk as they are compiled, and each is back in
-    // memory only while it runs; the report, the timing CSV and the summary
-    // CSV are written as the run goes: a program of any size simulates in
-    // bounded memory.
-    const bool record_timing = !opt.chrome_trace.empty() || !opt.vcd.empty() || !opt.profile.empty();
+    // The Chrome trace and the VCD work from the whole program and every
+    // command's start and end. Without them the compiled blocks go to a
+    // spool on disk as they are compiled, and each is back in memory only
+    // while it runs; the report and the CSVs are written as the run goes,
+    // the profile from records spooled to disk: a program of any size
+    // simulates in bounded memory.
+    const bool record_timing = !opt.chrome_trace.empty() || !opt.vcd.empty();
     std::unique_ptr<arch::BlockSpool> spool;
     dsl::LowerOptions lower_options;
     if (opt.program_json.empty() && !opt.functional && !opt.dump_program && opt.emit_program_json.empty() &&
@@ -279,6 +279,11 @@ int run(const Options& opt) {
     if (record_timing) recorders.add(&timing);
     trace::SummaryRecorder summary;
     if (!opt.summary_csv.empty()) recorders.add(&summary);
+    std::optional<trace::ProfileRecorder> profile;
+    if (!opt.profile.empty()) {
+        profile.emplace(program);
+        recorders.add(&*profile);
+    }
     // Opened now, filled as blocks end, renamed into place after the run.
     std::optional<trace::AtomicFile> timing_file;
     std::optional<trace::TimingCsvStream> timing_csv;
@@ -320,7 +325,7 @@ int run(const Options& opt) {
     if (!opt.summary_csv.empty())
         trace::write_file_atomically(opt.summary_csv, summary.format(config, stats.total_cycles));
     if (!opt.profile.empty())
-        trace::write_file_atomically(opt.profile, trace::format_profile(program, config, stats, timing.records));
+        trace::write_file_atomically(opt.profile, profile->format(config, stats));
     if (!opt.quiet) std::cout << trace::format_report(stats, config, info);
     if (!opt.functional) return 0;
     const cli::FunctionalReportOptions report{opt.check, opt.quiet, opt.outputs_dir};

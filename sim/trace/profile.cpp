@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/arch/varint.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/timed_commands.h"
 
@@ -15,6 +16,9 @@ namespace trace {
 namespace {
 
 using json = nlohmann::ordered_json;
+
+// Records are spooled in pieces of about this size.
+constexpr size_t kPieceBytes = size_t(1) << 20;
 
 // The time axis: n buckets of `width` cycles, the last one holding what remains.
 struct Buckets {
@@ -54,8 +58,32 @@ json op_row(const OpStats& op) {
 
 }  // namespace
 
-std::string format_profile(const arch::Program& p, const arch::Config& c, const RunStats& s,
-                           std::vector<CommandRecord> records) {
+ProfileRecorder::ProfileRecorder(const arch::Program& p) : program_(p), op_kinds_(p.ops.size(), 0) {}
+
+void ProfileRecorder::on_command(const CommandRecord& r, const arch::Command& c) { add(r, &c); }
+
+void ProfileRecorder::add(const CommandRecord& r, const arch::Command* c) {
+    // Time buckets are known only at the end: keep what they need, on disk.
+    arch::VarintWriter w(pending_);
+    w.u(r.cluster);
+    w.u(uint64_t(r.engine.kind));
+    w.s(r.engine.index);
+    w.u(r.start);
+    w.u(r.end - r.start);
+    w.u(c && c->op == arch::Opcode::Dma ? c->dma.bytes() + 1 : 0);  // 0: not a DMA command
+    if (pending_.size() >= kPieceBytes) {
+        records_.append(pending_);
+        pending_.clear();
+    }
+    // The unit kinds each operation used (for its task).
+    if (c && c->tag < program_.tags.size()) {
+        const int32_t op = program_.tags[c->tag].op;
+        if (op >= 0 && size_t(op) < op_kinds_.size()) op_kinds_[size_t(op)] |= uint8_t(1u << unsigned(r.engine.kind));
+    }
+}
+
+std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
+    const arch::Program& p = program_;
     Buckets t;
     t.total = s.total_cycles;
     t.width = std::max<uint64_t>(1, (t.total + kProfileBuckets - 1) / kProfileBuckets);
@@ -78,37 +106,47 @@ std::string format_profile(const arch::Program& p, const arch::Config& c, const 
     std::map<std::string, size_t> task_index;
     for (size_t i = 0; i < tasks.size(); ++i) task_index.emplace(tasks[i].name, i);
     std::vector<std::set<int>> task_kinds(tasks.size());
-
-    for (const TimedCommand& tc : timed_commands(p, std::move(records))) {
-        const CommandRecord& r = tc.rec;
-        // The unit's row, looked up by name once per (cluster, engine).
-        auto [cached, fresh] = unit_of.try_emplace({r.cluster, arch::engine_order(r.engine)}, s.units.size());
-        if (fresh) {
-            auto u = unit_index.find("cluster" + std::to_string(r.cluster) + "." + arch::engine_name(r.engine));
-            if (u != unit_index.end()) cached->second = u->second;
-        }
-        if (cached->second < s.units.size()) add_interval(t, busy[cached->second], r.start, r.end);
-        if (!tc.cmd) continue;
-        if (tc.cmd->op == arch::Opcode::Dma && t.n > 0) {
+    for (size_t op = 0; op < op_kinds_.size() && op < s.ops.size(); ++op) {
+        auto ti = task_index.find(s.ops[op].task);
+        if (ti == task_index.end()) continue;
+        for (int k = 0; k < 8; ++k)
+            if (op_kinds_[op] & (1u << unsigned(k))) task_kinds[ti->second].insert(k);
+    }
+    if (!pending_.empty()) {
+        records_.append(pending_);
+        pending_.clear();
+    }
+    std::string piece;
+    for (size_t i = 0; i < records_.pieces(); ++i) {
+        records_.read(i, piece);
+        arch::VarintReader in(piece.data(), piece.size());
+        while (!in.at_end()) {
+            CommandRecord r;
+            r.cluster = uint32_t(in.u());
+            r.engine.kind = arch::EngineKind(in.u());
+            r.engine.index = int(in.s());
+            r.start = in.u();
+            r.end = r.start + in.u();
+            const uint64_t dma = in.u();
+            // The unit's row, looked up by name once per (cluster, engine).
+            auto [cached, fresh] = unit_of.try_emplace({r.cluster, arch::engine_order(r.engine)}, s.units.size());
+            if (fresh) {
+                auto u = unit_index.find("cluster" + std::to_string(r.cluster) + "." + arch::engine_name(r.engine));
+                if (u != unit_index.end()) cached->second = u->second;
+            }
+            if (cached->second < s.units.size()) add_interval(t, busy[cached->second], r.start, r.end);
+            if (dma == 0 || t.n == 0) continue;
             size_t link = r.engine.kind == arch::EngineKind::ClusterDma ? 0
                           : r.engine.kind == arch::EngineKind::CubeDma && r.cluster < clusters ? 1 + r.cluster
                                                                                                 : link_names.size();
             if (link < link_names.size()) {
                 // Completion: the bucket holding the command's last busy cycle.
                 uint64_t last = r.end > 0 ? std::min(r.end - 1, t.total - 1) : 0;
-                link_bytes[link][last / t.width] += tc.cmd->dma.bytes();
-                link_total[link] += tc.cmd->dma.bytes();
-            }
-        }
-        if (tc.cmd->tag < p.tags.size()) {
-            int32_t op = p.tags[tc.cmd->tag].op;
-            if (op >= 0 && size_t(op) < s.ops.size()) {
-                auto ti = task_index.find(s.ops[size_t(op)].task);
-                if (ti != task_index.end()) task_kinds[ti->second].insert(int(r.engine.kind));
+                link_bytes[link][last / t.width] += dma - 1;
+                link_total[link] += dma - 1;
             }
         }
     }
-
     json j;
     j["schema"] = kProfileSchema;
     j["program"] = p.source;
@@ -184,6 +222,13 @@ std::string format_profile(const arch::Program& p, const arch::Config& c, const 
     for (const auto& [from, to] : edges) edge_list.push_back({{"from", tasks[from].name}, {"to", tasks[to].name}});
     j["task_edges"] = edge_list;
     return j.dump() + "\n";
+}
+
+std::string format_profile(const arch::Program& p, const arch::Config& c, const RunStats& s,
+                           std::vector<CommandRecord> records) {
+    ProfileRecorder profile(p);
+    for (const TimedCommand& tc : timed_commands(p, std::move(records))) profile.add(tc.rec, tc.cmd);
+    return profile.format(c, s);
 }
 
 }  // namespace trace

@@ -112,7 +112,7 @@ TEST(BlockCodec, DamagedBytesAreRefused) {
             arch::decode_block(bytes.data(), cut);
             ADD_FAILURE() << "a block cut at byte " << cut << " was accepted";
         } catch (const std::runtime_error& e) {
-            EXPECT_STREQ(e.what(), "spooled block is corrupt");
+            EXPECT_STREQ(e.what(), "spooled data is corrupt");
         }
     }
     bytes.push_back('\0');
@@ -183,11 +183,35 @@ TEST(BlockSpool, UnwritableTemporaryDirectoryIsAnError) {
         ADD_FAILURE() << "a spool was made in a directory that does not exist";
     } catch (const std::runtime_error& e) {
         EXPECT_STREQ(e.what(),
-                     "cannot create a temporary file in /nonexistent-davinci-dir (the compiled program is spooled "
-                     "there; set TMPDIR to choose another directory): No such file or directory");
+                     "cannot create a temporary file in /nonexistent-davinci-dir (large results are spooled there; "
+                     "set TMPDIR to choose another directory): No such file or directory");
     }
     if (old) ::setenv("TMPDIR", saved.c_str(), 1);
     else ::unsetenv("TMPDIR");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(SpoolFile, PiecesByNumberEmptyOnesToo) {
+    arch::SpoolFile file;
+    EXPECT_EQ(file.append("abc"), 0u);
+    EXPECT_EQ(file.append(""), 1u);
+    const std::string big(size_t(5) << 20, 'x');  // forces a write
+    EXPECT_EQ(file.append(big), 2u);
+    EXPECT_EQ(file.append("tail"), 3u);
+    EXPECT_EQ(file.pieces(), 4u);
+    EXPECT_EQ(file.bytes(), 3u + big.size() + 4u);
+    std::string out = "stale";
+    file.read(1, out);
+    EXPECT_EQ(out, "");
+    file.read(3, out);
+    EXPECT_EQ(out, "tail");
+    file.read(2, out);
+    EXPECT_EQ(out, big);
+    file.read(0, out);
+    EXPECT_EQ(out, "abc");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// A run without per-command outputs spools the compiled program to disk and
-// holds only the blocks in flight (sim/arch/block_spool.h): its report is the
-// in-memory run's byte for byte, and its memory does not grow with the
-// program (a 540 x 960 super-resolution frame, 3,562 blocks and 2.4 M
+// A run without --trace or --vcd spools the compiled program to disk and
+// holds only the blocks in flight (sim/arch/block_spool.h), writes the CSVs
+// as blocks end and the profile from records spooled to disk: its outputs
+// are the in-memory run's byte for byte, and its memory does not grow with
+// the program (a 540 x 960 super-resolution frame, 3,562 blocks and 2.1 M
 // commands, took 725 MB held whole).
 #include <gtest/gtest.h>
 
@@ -29,20 +30,22 @@ void PrintTo(const Case& c, std::ostream* os) { *os << c.args; }
 
 class SpooledRun : public ::testing::TestWithParam<Case> {};
 
-// --profile needs every command's record, so that run holds the program.
-// The CSVs are written as the run goes either way.
+// --vcd needs every command's record, so that run holds the program. The
+// CSVs are written as the run goes and the profile from spooled records,
+// either way.
 TEST_P(SpooledRun, OutputsMatchTheInMemoryRun) {
     auto outputs = [](const std::string& prefix) {
         const std::string p = (scratch() / prefix).string();
-        return " --report-json " + p + ".json --timing-csv " + p + ".timing.csv --summary-csv " + p + ".summary.csv";
+        return " --report-json " + p + ".json --timing-csv " + p + ".timing.csv --summary-csv " + p +
+               ".summary.csv --profile " + p + ".profile.json";
     };
-    const std::string profile = (scratch() / "profile.json").string();
+    const std::string vcd = (scratch() / "held.vcd").string();
     const clitest::Outcome a = run(std::string(GetParam().args) + outputs("spooled"));
-    const clitest::Outcome b = run(std::string(GetParam().args) + outputs("held") + " --profile " + profile);
+    const clitest::Outcome b = run(std::string(GetParam().args) + outputs("held") + " --vcd " + vcd);
     ASSERT_EQ(a.status, 0) << a.err;
     ASSERT_EQ(b.status, 0) << b.err;
     EXPECT_EQ(a.out, b.out);
-    for (const char* file : {".json", ".timing.csv", ".summary.csv"}) {
+    for (const char* file : {".json", ".timing.csv", ".summary.csv", ".profile.json"}) {
         const std::string spooled = slurp((scratch() / ("spooled" + std::string(file))).string());
         EXPECT_FALSE(spooled.empty()) << file;
         EXPECT_EQ(spooled, slurp((scratch() / ("held" + std::string(file))).string())) << file;
@@ -63,7 +66,9 @@ INSTANTIATE_TEST_SUITE_P(
 // to holding it (or every command record) fails here by a wide margin.
 TEST(BoundedMemory, LargeFrameRunsInLittleMemory) {
     const std::string csv = (scratch() / "frame.timing.csv").string();
-    const clitest::Outcome o = run("-q --shape img=1,1,540,960 models/super_resolution.pto --timing-csv " + csv);
+    const std::string profile = (scratch() / "frame.profile.json").string();
+    const clitest::Outcome o = run("-q --shape img=1,1,540,960 models/super_resolution.pto --timing-csv " + csv +
+                                   " --summary-csv " + csv + ".summary --profile " + profile);
     ASSERT_EQ(o.status, 0) << o.err;
     rusage usage{};
     ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
@@ -71,6 +76,7 @@ TEST(BoundedMemory, LargeFrameRunsInLittleMemory) {
     // Every command is in the timing CSV all the same.
     const std::string rows = slurp(csv);
     EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 2057917);  // the header and 2,057,916 commands
+    EXPECT_NE(slurp(profile).find("\"total_cycles\":61921619,"), std::string::npos);
 }
 
 // The spool needs a writable temporary directory, and says which.
@@ -82,8 +88,8 @@ TEST(BoundedMemory, UnwritableTemporaryDirectoryIsNamed) {
     EXPECT_EQ(bad.status, 1);
     EXPECT_EQ(bad.out, "");
     EXPECT_EQ(bad.err,
-              "davinci-sim: error: cannot create a temporary file in /nonexistent-davinci-dir (the compiled program "
-              "is spooled there; set TMPDIR to choose another directory): No such file or directory\n");
+              "davinci-sim: error: cannot create a temporary file in /nonexistent-davinci-dir (large results are "
+              "spooled there; set TMPDIR to choose another directory): No such file or directory\n");
 }
 
 }  // namespace
