@@ -1,5 +1,5 @@
 // A compiled program's blocks, spooled to disk as the compiler emits them
-// (sim/arch/block_codec.h, about 25 bytes a command) and read back one by
+// (sim/arch/block_codec.h, about 26 bytes a command) and read back one by
 // one as the dispatcher runs them: a 4K super-resolution frame is 42 million
 // commands, about 16 GB as Blocks in memory. Only the dispatch information
 // stays in memory.
