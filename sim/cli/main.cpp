@@ -215,11 +215,11 @@ int run(const Options& opt) {
     // while it runs; the report and the CSVs are written as the run goes,
     // the profile from records spooled to disk: a program of any size
     // simulates in bounded memory.
-    const bool record_timing = !opt.chrome_trace.empty() || !opt.vcd.empty();
+    const bool keep_records = !opt.chrome_trace.empty() || !opt.vcd.empty();
     std::unique_ptr<arch::BlockSpool> spool;
     dsl::LowerOptions lower_options;
     if (opt.program_json.empty() && !opt.functional && !opt.dump_program && opt.emit_program_json.empty() &&
-        !record_timing) {
+        !keep_records) {
         spool = std::make_unique<arch::BlockSpool>();
         lower_options.block_sink = [&](const arch::Program& header, size_t index, arch::Block block) {
             arch::check_block(header, config, index, block);
@@ -276,7 +276,7 @@ int run(const Options& opt) {
 
     trace::TimingRecorder timing;
     trace::RecorderFan recorders;
-    if (record_timing) recorders.add(&timing);
+    if (keep_records) recorders.add(&timing);
     trace::SummaryRecorder summary;
     if (!opt.summary_csv.empty()) recorders.add(&summary);
     std::optional<trace::ProfileRecorder> profile;
