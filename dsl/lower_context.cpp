@@ -7,12 +7,16 @@ void LowerContext::add_block(BlockBuilder& block) {
     arch::Block b = block.finish();
     b.drain = drain;
     if (pinned) b.cluster = BufferPlan::kHomeCluster;
-    // The streams grew by push_back, up to twice their size; a program is
-    // millions of commands (a 720p super-resolution frame: 3.5 M), so the
-    // slack would be a third of the simulator's memory. The block is final.
+    if (options.block_sink) {
+        options.block_sink(program, blocks_emitted_++, std::move(b));
+        return;
+    }
+    // The streams grew by push_back, up to twice their size; a program held
+    // whole is millions of commands (a 720p super-resolution frame: 3.5 M),
+    // so the slack would be a third of the simulator's memory. (A sink
+    // encodes the block at once: copying it smaller would be wasted.)
     for (arch::Stream& s : b.streams) s.commands.shrink_to_fit();
-    if (options.block_sink) options.block_sink(program, blocks_emitted_, std::move(b));
-    else program.blocks.push_back(std::move(b));
+    program.blocks.push_back(std::move(b));
     ++blocks_emitted_;
 }
 
