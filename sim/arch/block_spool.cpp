@@ -9,6 +9,7 @@ void BlockSpool::append(const Block& b) {
     encode_block(b, encoded_);
     file_.append(encoded_);
     info_.push_back(dispatch_info(b));
+    for (const Stream& s : b.streams) commands_ += s.commands.size();
 }
 
 const Block& BlockSpool::acquire(size_t b) {

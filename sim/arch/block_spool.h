@@ -22,6 +22,8 @@ public:
     void append(const Block& b);
     // Bytes the encoded blocks take on disk.
     uint64_t bytes() const { return file_.bytes(); }
+    // Commands in all the blocks.
+    uint64_t commands() const { return commands_; }
 
     size_t size() const override { return info_.size(); }
     const DispatchInfo& info(size_t b) const override { return info_[b]; }
@@ -31,6 +33,7 @@ public:
 private:
     SpoolFile file_;  // piece b is block b
     std::vector<DispatchInfo> info_;
+    uint64_t commands_ = 0;
     std::map<size_t, std::unique_ptr<Block>> loaded_;
     std::string encoded_;  // scratch
 };

@@ -33,6 +33,7 @@
 #include "sim/cli/functional_run.h"
 #include "sim/cli/mixed_precision.h"
 #include "sim/cli/progress.h"
+#include "sim/cli/trace_memory.h"
 #include "sim/trace/op_stats.h"
 #include "sim/arch/program_json.h"
 #include "sim/hw/chip.h"
@@ -209,23 +210,15 @@ int run(const Options& opt) {
         return kExitUsage;
     }
 
-    // The Chrome trace and the VCD work from the whole program and every
-    // command's start and end. Without them the compiled blocks go to a
-    // spool on disk as they are compiled, and each is back in memory only
-    // while it runs; the report and the CSVs are written as the run goes,
-    // the profile from records spooled to disk: a program of any size
-    // simulates in bounded memory.
+    // The compiled blocks go to a spool on disk as they are compiled, and
+    // each is back in memory only while it runs; the report and the CSVs
+    // are written as the run goes, the profile from records spooled to
+    // disk: a program of any size simulates in bounded memory. The Chrome
+    // trace and the VCD work from the whole program and every command's
+    // start and end: for them the program is read back whole, once it is
+    // known to fit.
     const bool keep_records = !opt.chrome_trace.empty() || !opt.vcd.empty();
     std::unique_ptr<arch::BlockSpool> spool;
-    dsl::LowerOptions lower_options;
-    if (opt.program_json.empty() && !opt.functional && !opt.dump_program && opt.emit_program_json.empty() &&
-        !keep_records) {
-        spool = std::make_unique<arch::BlockSpool>();
-        lower_options.block_sink = [&](const arch::Program& header, size_t index, arch::Block block) {
-            arch::check_block(header, config, index, block);
-            spool->append(block);
-        };
-    }
 
     arch::Program program;
     dsl::TaskGraph elaborated;
@@ -252,6 +245,14 @@ int run(const Options& opt) {
                 plan = cli::plan_precision(graph, config, opt.program, inputs, cli::inject_fault_from_env);
                 program = std::move(plan.program);  // the functional run is over: the timed run takes it
             } else {
+                dsl::LowerOptions lower_options;
+                if (!opt.dump_program && opt.emit_program_json.empty()) {
+                    spool = std::make_unique<arch::BlockSpool>();
+                    lower_options.block_sink = [&](const arch::Program& header, size_t index, arch::Block block) {
+                        arch::check_block(header, config, index, block);
+                        spool->append(block);
+                    };
+                }
                 program = dsl::lower(graph, config, opt.program, lower_options);
             }
         } catch (const dsl::CompileError& e) {
@@ -266,6 +267,26 @@ int run(const Options& opt) {
     if (!opt.emit_program_json.empty()) {
         trace::write_file_atomically(opt.emit_program_json, arch::program_to_json(program).dump(1) + "\n");
         return 0;
+    }
+
+    if (keep_records) {
+        uint64_t commands = spool ? spool->commands() : 0;
+        for (const arch::Block& b : program.blocks)
+            for (const arch::Stream& st : b.streams) commands += st.commands.size();
+        const std::string options = opt.vcd.empty() ? "--trace" : opt.chrome_trace.empty() ? "--vcd" : "--trace with --vcd";
+        const std::string refusal = cli::trace_memory_refusal(options, commands, cli::usable_memory_bytes());
+        if (!refusal.empty()) {
+            std::cerr << "davinci-sim: error: " << refusal << "\n";
+            return kExitUsage;
+        }
+        if (spool) {
+            program.blocks.reserve(spool->size());
+            for (size_t b = 0; b < spool->size(); ++b) {
+                program.blocks.push_back(spool->acquire(b));
+                spool->release(b);
+            }
+            spool.reset();
+        }
     }
 
     if (opt.dump_program) {

@@ -92,4 +92,27 @@ TEST(BoundedMemory, UnwritableTemporaryDirectoryIsNamed) {
               "spooled there; set TMPDIR to choose another directory): No such file or directory\n");
 }
 
+// --trace and --vcd hold every command, about 1 KiB each: a program that
+// cannot fit the machine is refused before it is simulated (gemm_256 has 928
+// commands, so 950,272 bytes; DAVINCI_SIM_MEMORY_BYTES stands for the machine).
+TEST(BoundedMemory, TraceOfAProgramTooLargeForTheMachineIsRefused) {
+    scratch();
+    const std::string vcd = (scratch() / "refused.vcd").string();
+    ASSERT_EQ(::setenv("DAVINCI_SIM_MEMORY_BYTES", "950271", 1), 0);
+    const clitest::Outcome refused = run("-q models/gemm_256.pto --vcd " + vcd);
+    const clitest::Outcome both = run("-q models/gemm_256.pto --vcd " + vcd + " --trace " + vcd + ".json");
+    ASSERT_EQ(::setenv("DAVINCI_SIM_MEMORY_BYTES", "950272", 1), 0);
+    const clitest::Outcome fits = run("-q models/gemm_256.pto --vcd " + vcd);
+    ::unsetenv("DAVINCI_SIM_MEMORY_BYTES");
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_EQ(refused.err,
+              "davinci-sim: error: --vcd keeps every command of the run in memory, about 1 KiB each: this program has "
+              "928 commands (about 0.9 MiB), more than the 0.9 MiB this machine has; --timing-csv, --summary-csv and "
+              "--profile write to disk as the run goes, or simulate a smaller instance of the program\n");
+    EXPECT_EQ(both.status, 2);
+    EXPECT_EQ(both.err.rfind("davinci-sim: error: --trace with --vcd keeps every command", 0), 0u) << both.err;
+    EXPECT_EQ(fits.status, 0) << fits.err;
+    EXPECT_FALSE(slurp(vcd).empty());
+}
+
 }  // namespace
