@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""Lists every user-facing error site in davinci-sim's sources and checks
+that docs/errors.md catalogues each one:  scripts/error_sites.py [--list]
+
+An error site is a place that composes a message the user can see:
+  * a throw of CompileError, ConfigError, ProgramError, UsageError,
+    JsonTextError, NpyError, FunctionalError, ReferenceError, or a file_error;
+  * a call of a helper that throws one of them (fail, fail_at, usage_error,
+    and main.cpp's error for output files);
+  * a `davinci-sim: error:` print;
+  * an assignment of a reason that ends up in such a message (why = ...,
+    error = ..., msg = ... / msg += ...).
+Sites whose message is only a variable (fail(loc, msg) inside a helper,
+rethrowing e.what()) forward another site's message and are skipped.
+
+A site is matched by its longest string literal (its most distinctive fixed
+fragment). It is covered when that fragment occurs in an expected stderr
+block of docs/errors.md, or listed when it occurs in the section
+"Not reachable from the command line" there (quoted, with the reason).
+Exit status 1 when a site is neither: add an entry that provokes it, or a
+not-reachable line. --list prints every site with its state.
+
+The scan is a pattern match, not a C++ parser: a message built in a way
+these patterns do not see (a reason returned from a function, say) is
+missed, and two sites with the same fragment are covered by one entry."""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import errors_doc  # noqa: E402  (the catalogue's own parser)
+
+# sim/hw is the SystemC model: its failures are bugs (exit status 1), and
+# tests/ and the oracle give no user messages.
+SOURCE_DIRS = ["dsl", "sim/arch", "sim/cli", "sim/func"]
+THROWN = ("CompileError|ConfigError|ProgramError|UsageError|JsonTextError|NpyError|"
+          "FunctionalError|ReferenceError|file_error")
+# What starts a site; the site runs to the call's closing parenthesis, or to
+# the statement's ';' for prints and assignments.
+CALL = re.compile(r"\b(?:throw\s+(?:\w+::)*(?:%s)|fail|fail_at|usage_error|error|file_error)\s*\(" % THROWN)
+STATEMENT = re.compile(r"\bstd::cerr\s*<<\s*\"davinci-sim: error: |"
+                       r"(?<![\w.>])(?:why|error|msg)\s*\+?=(?!=)")
+PREFIX = "davinci-sim: error: "
+NOT_REACHABLE = "## Not reachable from the command line"
+
+
+def mask(text):
+    """(code, literals): the text with comments blanked and string contents
+    replaced by spaces, and [(start, end, value)] of its string literals."""
+    code, literals, i, n = list(text), [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            code[i:j] = " " * (j - i)
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i) + 2
+            code[i:j] = " " * (j - i)
+            i = j
+        elif c in "\"'":
+            j, value = i + 1, []
+            while j < n and text[j] != c:
+                if text[j] == "\\":
+                    value.append({"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}.get(text[j + 1], text[j + 1]))
+                    j += 2
+                else:
+                    value.append(text[j])
+                    j += 1
+            if c == '"':
+                literals.append((i, j + 1, "".join(value)))
+            code[i + 1:j] = " " * (j - i - 1)
+            i = j + 1
+        else:
+            i += 1
+    return "".join(code), literals
+
+
+def site_end(code, start, open_paren):
+    if open_paren is None:
+        return code.find(";", start)
+    depth = 0
+    for j in range(open_paren, len(code)):
+        depth += {"(": 1, ")": -1}.get(code[j], 0)
+        if depth == 0:
+            return j
+    return len(code)
+
+
+def sites():
+    """[(path, line, fragment)] of every site with a fixed fragment."""
+    found = []
+    for folder in SOURCE_DIRS:
+        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+            if not name.endswith((".cpp", ".h")):
+                continue
+            path = os.path.join(folder, name)
+            with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+                text = f.read()
+            code, literals = mask(text)
+            matches = [(m.start(), m.end() - 1) for m in CALL.finditer(code)]
+            matches += [(m.start(), None) for m in STATEMENT.finditer(code)]
+            for start, paren in sorted(matches):
+                end = site_end(code, start, paren)
+                if paren is not None and re.match(r"\(\s*(const\s|std::string\s|\))", code[paren:end + 1]):
+                    continue  # a declaration or definition, not a call
+                pieces = [v.replace(PREFIX, "").strip() for s, e, v in literals if start <= s and e <= end + 1]
+                pieces = [p for p in pieces if p]
+                if pieces:
+                    found.append((path, text.count("\n", 0, start) + 1, max(pieces, key=len)))
+    return found
+
+
+def catalogue():
+    """(expected stderr texts, the not-reachable section's text)."""
+    with open(errors_doc.DOC, encoding="utf-8") as f:
+        text = f.read()
+    stderr = [body for _, blocks in errors_doc.parse(text.split("\n"))
+              for info, _, _, body in blocks if len(info) > 1 and info[1] in ("stderr", "stderr-head")]
+    k = text.find(NOT_REACHABLE)
+    return stderr, (text[k:] if k >= 0 else "")
+
+
+def main():
+    listing = "--list" in sys.argv[1:]
+    stderr, unreachable = catalogue()
+    missing, counts = [], {"covered": 0, "not reachable": 0, "MISSING": 0}
+    all_sites = sites()
+    for path, line, fragment in all_sites:
+        if any(fragment in body for body in stderr):
+            state = "covered"
+        elif fragment in unreachable:
+            state = "not reachable"
+        else:
+            state = "MISSING"
+            missing.append((path, line, fragment))
+        counts[state] += 1
+        if listing:
+            print("%s:%d: %s: %s" % (path, line, state, fragment))
+    if not listing:
+        for path, line, fragment in missing:
+            print("%s:%d: no catalogue entry and no not-reachable line: %s" % (path, line, fragment))
+    print("error_sites: %d sites (%d distinct fragments): %d covered, %d not reachable, %d missing" % (
+        len(all_sites), len({f for _, _, f in all_sites}), counts["covered"], counts["not reachable"],
+        counts["MISSING"]))
+    sys.exit(1 if missing else 0)
+
+
+if __name__ == "__main__":
+    main()
