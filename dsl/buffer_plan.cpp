@@ -88,10 +88,14 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
                 names += "'" + g.tensors[size_t(l->tensor)].name + "' (" + std::to_string(l->bytes) + " B), ";
             }
             const TensorNode& n = g.tensors[size_t(o.tensor)];
+            const std::string have = " bytes, a cluster's L1 has " + std::to_string(plan.l1_bytes);
+            // One tensor alone too large: "are on chip at the same time" would misread.
+            if (live.empty())
+                throw CompileError(g.ops[size_t(o.first_op)].loc,
+                                   "L1 over capacity: '" + n.name + "' needs " + std::to_string(o.bytes) + have);
             throw CompileError(g.ops[size_t(o.first_op)].loc,
                                "L1 over capacity: " + names + "'" + n.name + "' (" + std::to_string(o.bytes) +
-                                   " B) are on chip at the same time and need " + std::to_string(together) +
-                                   " bytes, a cluster's L1 has " + std::to_string(plan.l1_bytes));
+                                   " B) are on chip at the same time and need " + std::to_string(together) + have);
         }
         o.offset = offset;
         plan.region = std::max(plan.region, offset + o.bytes);
