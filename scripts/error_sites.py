@@ -106,11 +106,22 @@ def sites():
                 end = site_end(code, start, paren)
                 if paren is not None and re.match(r"\(\s*(const\s|std::string\s|\))", code[paren:end + 1]):
                     continue  # a declaration or definition, not a call
-                pieces = [v.replace(PREFIX, "").strip() for s, e, v in literals if start <= s and e <= end + 1]
-                pieces = [p for p in pieces if p]
-                if pieces:
-                    found.append((path, text.count("\n", 0, start) + 1, max(pieces, key=len)))
+                inside = [(s, e, v.replace(PREFIX, "").strip()) for s, e, v in literals if start <= s and e <= end + 1]
+                if not any(v for _, _, v in inside):
+                    continue
+                # Every fixed piece must appear, except the branches of a ?: (only one of them is printed).
+                fixed = [v for s, e, v in inside if len(v) >= 3 and not conditional(code, s, e)]
+                longest = max((v for _, _, v in inside), key=len)
+                found.append((path, text.count("\n", 0, start) + 1, tuple(fixed) or (longest,)))
     return found
+
+
+def conditional(code, s, e):
+    """Whether the literal code[s:e] is a branch of a ?: operator."""
+    before = code[:s].rstrip()[-1:]
+    after = code[e:].lstrip()[:1]
+    return before == "?" or (before == ":" and not code[:s].rstrip().endswith("::")) or \
+        (after == ":" and not code[e:].lstrip().startswith("::"))
 
 
 def catalogue():
@@ -120,7 +131,9 @@ def catalogue():
     stderr = [body for _, blocks in errors_doc.parse(text.split("\n"))
               for info, _, _, body in blocks if len(info) > 1 and info[1] in ("stderr", "stderr-head")]
     k = text.find(NOT_REACHABLE)
-    return stderr, (text[k:] if k >= 0 else "")
+    # One entry per list item ("* ..."), which may wrap over several lines.
+    items = re.split(r"\n(?=\* )", text[k:]) if k >= 0 else []
+    return stderr, [" ".join(item.split()) for item in items]
 
 
 def main():
@@ -128,10 +141,11 @@ def main():
     stderr, unreachable = catalogue()
     missing, counts = [], {"covered": 0, "not reachable": 0, "MISSING": 0}
     all_sites = sites()
-    for path, line, fragment in all_sites:
-        if any(fragment in body for body in stderr):
+    for path, line, pieces in all_sites:
+        fragment = " ... ".join(pieces)
+        if any(all(p in body for p in pieces) for body in stderr):
             state = "covered"
-        elif fragment in unreachable:
+        elif any(all(p in entry for p in pieces) for entry in unreachable):
             state = "not reachable"
         else:
             state = "MISSING"
@@ -142,7 +156,7 @@ def main():
     if not listing:
         for path, line, fragment in missing:
             print("%s:%d: no catalogue entry and no not-reachable line: %s" % (path, line, fragment))
-    print("error_sites: %d sites (%d distinct fragments): %d covered, %d not reachable, %d missing" % (
+    print("error_sites: %d sites (%d distinct messages): %d covered, %d not reachable, %d missing" % (
         len(all_sites), len({f for _, _, f in all_sites}), counts["covered"], counts["not reachable"],
         counts["MISSING"]))
     sys.exit(1 if missing else 0)
