@@ -13,16 +13,19 @@ An error site is a place that composes a message the user can see:
 Sites whose message is only a variable (fail(loc, msg) inside a helper,
 rethrowing e.what()) forward another site's message and are skipped.
 
-A site is matched by its longest string literal (its most distinctive fixed
-fragment). It is covered when that fragment occurs in an expected stderr
-block of docs/errors.md, or listed when it occurs in the section
-"Not reachable from the command line" there (quoted, with the reason).
+A site is matched by the fixed pieces of its message: its string literals
+of three characters or more, except the branches of a ?: (only one is
+printed; a site with no other piece is matched by its longest literal).
+It is covered when one expected stderr block of docs/errors.md holds every
+piece, or listed when one item ("* ...") of its section "Not reachable
+from the command line" does (the message quoted, with the reason).
 Exit status 1 when a site is neither: add an entry that provokes it, or a
-not-reachable line. --list prints every site with its state.
+not-reachable line. --list prints every site with its state; --root DIR
+checks another tree (the script's own test).
 
 The scan is a pattern match, not a C++ parser: a message built in a way
 these patterns do not see (a reason returned from a function, say) is
-missed, and two sites with the same fragment are covered by one entry."""
+missed, and two sites with the same pieces are covered by one entry."""
 import os
 import re
 import sys
@@ -89,15 +92,17 @@ def site_end(code, start, open_paren):
     return len(code)
 
 
-def sites():
-    """[(path, line, fragment)] of every site with a fixed fragment."""
+def sites(root):
+    """[(path, line, pieces)] of every site with a fixed message text."""
     found = []
     for folder in SOURCE_DIRS:
-        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+        if not os.path.isdir(os.path.join(root, folder)):
+            continue
+        for name in sorted(os.listdir(os.path.join(root, folder))):
             if not name.endswith((".cpp", ".h")):
                 continue
             path = os.path.join(folder, name)
-            with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            with open(os.path.join(root, path), encoding="utf-8") as f:
                 text = f.read()
             code, literals = mask(text)
             matches = [(m.start(), m.end() - 1) for m in CALL.finditer(code)]
@@ -124,23 +129,25 @@ def conditional(code, s, e):
         (after == ":" and not code[e:].lstrip().startswith("::"))
 
 
-def catalogue():
-    """(expected stderr texts, the not-reachable section's text)."""
-    with open(errors_doc.DOC, encoding="utf-8") as f:
+def catalogue(doc):
+    """(expected stderr texts, the not-reachable section's items)."""
+    with open(doc, encoding="utf-8") as f:
         text = f.read()
     stderr = [body for _, blocks in errors_doc.parse(text.split("\n"))
               for info, _, _, body in blocks if len(info) > 1 and info[1] in ("stderr", "stderr-head")]
     k = text.find(NOT_REACHABLE)
     # One entry per list item ("* ..."), which may wrap over several lines.
-    items = re.split(r"\n(?=\* )", text[k:]) if k >= 0 else []
+    items = re.split(r"\n(?=\s*\* )", text[k:]) if k >= 0 else []
     return stderr, [" ".join(item.split()) for item in items]
 
 
 def main():
-    listing = "--list" in sys.argv[1:]
-    stderr, unreachable = catalogue()
+    args = sys.argv[1:]
+    listing = "--list" in args
+    root = args[args.index("--root") + 1] if "--root" in args else ROOT
+    stderr, unreachable = catalogue(os.path.join(root, "docs", "errors.md"))
     missing, counts = [], {"covered": 0, "not reachable": 0, "MISSING": 0}
-    all_sites = sites()
+    all_sites = sites(root)
     for path, line, pieces in all_sites:
         fragment = " ... ".join(pieces)
         if any(all(p in body for p in pieces) for body in stderr):
