@@ -4,7 +4,8 @@ that docs/errors.md catalogues each one:  scripts/error_sites.py [--list]
 
 An error site is a place that composes a message the user can see:
   * a throw of CompileError, ConfigError, ProgramError, UsageError,
-    JsonTextError, NpyError, FunctionalError, ReferenceError, or a file_error;
+    JsonTextError, NpyError, FunctionalError, ReferenceError, or a file_error,
+    and of std::invalid_argument (dsl/single_op.cpp's --op messages);
   * a call of a helper that throws one of them (fail, fail_at, usage_error,
     and main.cpp's error for output files);
   * a `davinci-sim: error:` print;
@@ -38,7 +39,7 @@ import errors_doc  # noqa: E402  (the catalogue's own parser)
 # tests/ and the oracle give no user messages.
 SOURCE_DIRS = ["dsl", "sim/arch", "sim/cli", "sim/func"]
 THROWN = ("CompileError|ConfigError|ProgramError|UsageError|JsonTextError|NpyError|"
-          "FunctionalError|ReferenceError|file_error")
+          "FunctionalError|ReferenceError|file_error|std::invalid_argument")
 # What starts a site; the site runs to the call's closing parenthesis, or to
 # the statement's ';' for prints and assignments.
 CALL = re.compile(r"\b(?:throw\s+(?:\w+::)*(?:%s)|fail|fail_at|usage_error|error|file_error)\s*\(" % THROWN)
