@@ -8,7 +8,7 @@ An error site is a place that composes a message the user can see:
     and of std::invalid_argument (dsl/single_op.cpp's --op messages);
   * a call of a helper that throws one of them (fail, fail_at, usage_error,
     and main.cpp's error for output files);
-  * a `davinci-sim: error:` print;
+  * a `davinci-sim: error:` print, and a snprintf format of a message;
   * an assignment of a reason that ends up in such a message (why = ...,
     error = ..., msg = ... / msg += ...).
 Sites whose message is only a variable (fail(loc, msg) inside a helper,
@@ -43,8 +43,13 @@ THROWN = ("CompileError|ConfigError|ProgramError|UsageError|JsonTextError|NpyErr
 # What starts a site; the site runs to the call's closing parenthesis, or to
 # the statement's ';' for prints and assignments.
 CALL = re.compile(r"\b(?:throw\s+(?:\w+::)*(?:%s)|fail|fail_at|usage_error|error|file_error)\s*\(" % THROWN)
-STATEMENT = re.compile(r"\bstd::cerr\s*<<\s*\"davinci-sim: error: |"
-                       r"(?<![\w.>])(?:why|error|msg)\s*\+?=(?!=)")
+# In the masked code a literal's text is blanked: a print is recognised by
+# the literal that follows `std::cerr <<` (see sites()).
+STATEMENT = re.compile(r"\bstd::cerr\s*<<\s*(?=\")|(?<![\w.>])(?:why|error|msg)\s*\+?=(?!=)")
+# A printf format of a message (the lexer's invalid characters): each
+# literal with a space is one message, its conversions left out.
+FORMAT = re.compile(r"\bsnprintf\s*\(")
+CONVERSION = re.compile(r"%[-+ #0-9.*]*[a-zA-Z]")
 PREFIX = "davinci-sim: error: "
 NOT_REACHABLE = "## Not reachable from the command line"
 
@@ -108,8 +113,17 @@ def sites(root):
             code, literals = mask(text)
             matches = [(m.start(), m.end() - 1) for m in CALL.finditer(code)]
             matches += [(m.start(), None) for m in STATEMENT.finditer(code)]
+            for m in FORMAT.finditer(code):
+                end = site_end(code, m.start(), m.end() - 1)
+                for s, e, v in literals:
+                    if m.start() <= s and e <= end + 1 and " " in v:
+                        pieces = [p.strip() for p in CONVERSION.split(v) if len(p.strip()) >= 3]
+                        found.append((path, text.count("\n", 0, s) + 1, tuple(pieces)))
             for start, paren in sorted(matches):
                 end = site_end(code, start, paren)
+                if code.startswith("std::cerr", start) and not any(
+                        s == code.index('"', start) and v.startswith(PREFIX) and v != PREFIX for s, _, v in literals):
+                    continue  # a print, but not of an error, or one that forwards a message
                 if paren is not None and re.match(r"\(\s*(const\s|std::string\s|\))", code[paren:end + 1]):
                     continue  # a declaration or definition, not a call
                 inside = [(s, e, v.replace(PREFIX, "").strip()) for s, e, v in literals if start <= s and e <= end + 1]
@@ -119,7 +133,7 @@ def sites(root):
                 fixed = [v for s, e, v in inside if len(v) >= 3 and not conditional(code, s, e)]
                 longest = max((v for _, _, v in inside), key=len)
                 found.append((path, text.count("\n", 0, start) + 1, tuple(fixed) or (longest,)))
-    return found
+    return sorted(found)
 
 
 def conditional(code, s, e):

@@ -22,6 +22,10 @@ void f(int n) {
     if (n == 2) throw ConfigError(origin + ": chip.clusters: expected an object");
     if (n == 3) fail(loc, msg);  // forwards a message: no site
     if (n == 4) c.fail_at(arg.loc, "perm must have \"one\" entry per axis: " + text);
+    if (n == 5) std::cerr << "davinci-sim: error: " << e.what() << "\n";  // forwards: no site
+    if (n == 6) std::cerr << "davinci-sim: error: --outputs: cannot write to " << dir << "\n";
+    if (n == 7) std::cerr << "progress: " << n << "\n";  // not an error
+    std::snprintf(buf, sizeof buf, "invalid character U+%04X here", c);
 }
 '''
 
@@ -37,6 +41,12 @@ p.pto:1:1: error: count must be positive, got 0
 
 ```text stderr exit=2
 davinci-sim: error: c.json: chip.clusters: expected an object, got 1
+```
+
+### lexer
+
+```text stderr exit=2
+p.pto:1:1: error: invalid character U+0001 here
 ```
 
 ## Not reachable from the command line
@@ -66,12 +76,14 @@ class ErrorSitesTest(unittest.TestCase):
 
     def test_lists_sites_and_their_state(self):
         p = self.run_script("--list")
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertEqual(p.stdout.splitlines(), [
             "dsl/x.cpp:4: covered: count must be ... , got",
             "dsl/x.cpp:6: covered: : chip.clusters: expected an object",
             'dsl/x.cpp:8: not reachable: perm must have "one" entry per axis:',
-            "error_sites: 3 sites (3 distinct messages): 2 covered, 1 not reachable, 0 missing"])
+            "dsl/x.cpp:10: MISSING: --outputs: cannot write to",
+            "dsl/x.cpp:12: covered: invalid character U+ ... here",
+            "error_sites: 5 sites (5 distinct messages): 3 covered, 1 not reachable, 1 missing"])
 
     def test_a_site_without_an_entry_fails(self):
         self.write("docs/errors.md", DOC.replace("expected an object", "expected an array"))
@@ -79,7 +91,8 @@ class ErrorSitesTest(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertEqual(p.stdout.splitlines(), [
             "dsl/x.cpp:6: no catalogue entry and no not-reachable line: : chip.clusters: expected an object",
-            "error_sites: 3 sites (3 distinct messages): 1 covered, 1 not reachable, 1 missing"])
+            "dsl/x.cpp:10: no catalogue entry and no not-reachable line: --outputs: cannot write to",
+            "error_sites: 5 sites (5 distinct messages): 2 covered, 1 not reachable, 2 missing"])
 
 
 if __name__ == "__main__":
