@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dsl/diagnostics.h"
+#include "dsl/lower_views.h"
 
 namespace dsl {
 
@@ -37,6 +38,9 @@ uint64_t BufferPlan::l1_addr(int tensor) const {
 }
 
 BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
+    // A slide view has no bytes of its own to plan: refuse the readers that
+    // would take the image's bytes for its patches, before any is placed.
+    check_slide_views(g);
     BufferPlan plan;
     plan.l1_bytes = uint64_t(c.l1_bytes());
     plan.index_of.assign(g.tensors.size(), -1);
