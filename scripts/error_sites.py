@@ -19,7 +19,8 @@ of three characters or more, except the branches of a ?: (only one is
 printed; a site with no other piece is matched by its longest literal).
 It is covered when one expected stderr block of docs/errors.md holds every
 piece, or listed when one item ("* ...") of its section "Not reachable
-from the command line" does (the message quoted, with the reason).
+from the command line" names the site's file and holds every piece (the
+message quoted, with the reason).
 Exit status 1 when a site is neither: add an entry that provokes it, or a
 not-reachable line. --list prints every site with its state; --root DIR
 checks another tree (the script's own test).
@@ -170,7 +171,7 @@ def main():
         fragment = " ... ".join(pieces)
         if any(all(p in body for p in pieces) for body in stderr):
             state = "covered"
-        elif any(all(p in entry for p in pieces) for entry in unreachable):
+        elif any(path in entry and all(p in entry for p in pieces) for entry in unreachable):
             state = "not reachable"
         else:
             state = "MISSING"
