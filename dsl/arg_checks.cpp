@@ -38,7 +38,16 @@ std::vector<int64_t> shape_arg(const std::string& fn, const Arg& arg) {
     std::vector<int64_t> shape;
     for (size_t k = 0; k < v.items->size(); ++k)
         shape.push_back(checked_int(fn, (*v.items)[k], element_loc(arg, k), "shape[" + std::to_string(k) + "]", 1));
+    require_countable(fn, shape, arg.loc);
     return shape;
+}
+
+void require_countable(const std::string& fn, const std::vector<int64_t>& shape, const SourceLoc& loc) {
+    // The bytes (float32 at most) must be countable: an overflow would wrap to
+    // a small size that passes every later check (DDR capacity, tiling).
+    int64_t bytes = 4;
+    for (int64_t d : shape)
+        if (__builtin_mul_overflow(bytes, d, &bytes)) fail(loc, fn + ": shape " + shape_text(shape) + " is too large");
 }
 
 arch::DType dtype_arg(const std::string& fn, const Arg& arg) {

@@ -19,6 +19,10 @@ SourceLoc element_loc(const Arg& arg, size_t k);
 // A tuple/list of positive integers: "fn: shape must be a tuple of integers, got str".
 std::vector<int64_t> shape_arg(const std::string& fn, const Arg& arg);
 
+// "fn: shape (...) is too large" when the shape's bytes (float32 at most)
+// do not fit 64 bits; shape_arg checks this itself.
+void require_countable(const std::string& fn, const std::vector<int64_t>& shape, const SourceLoc& loc);
+
 // 'float16'/'fp16' or 'float32'/'fp32':
 // "fn: dtype must be 'float16' or 'float32', got 'x'".
 arch::DType dtype_arg(const std::string& fn, const Arg& arg);

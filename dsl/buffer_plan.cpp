@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dsl/diagnostics.h"
+#include "dsl/lower_views.h"
 
 namespace dsl {
 
@@ -37,6 +38,9 @@ uint64_t BufferPlan::l1_addr(int tensor) const {
 }
 
 BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
+    // A slide view has no bytes of its own to plan: refuse the readers that
+    // would take the image's bytes for its patches, before any is placed.
+    check_slide_views(g);
     BufferPlan plan;
     plan.l1_bytes = uint64_t(c.l1_bytes());
     plan.index_of.assign(g.tensors.size(), -1);
@@ -88,10 +92,14 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
                 names += "'" + g.tensors[size_t(l->tensor)].name + "' (" + std::to_string(l->bytes) + " B), ";
             }
             const TensorNode& n = g.tensors[size_t(o.tensor)];
+            const std::string have = " bytes, a cluster's L1 has " + std::to_string(plan.l1_bytes);
+            // One tensor alone too large: "are on chip at the same time" would misread.
+            if (live.empty())
+                throw CompileError(g.ops[size_t(o.first_op)].loc,
+                                   "L1 over capacity: '" + n.name + "' needs " + std::to_string(o.bytes) + have);
             throw CompileError(g.ops[size_t(o.first_op)].loc,
                                "L1 over capacity: " + names + "'" + n.name + "' (" + std::to_string(o.bytes) +
-                                   " B) are on chip at the same time and need " + std::to_string(together) +
-                                   " bytes, a cluster's L1 has " + std::to_string(plan.l1_bytes));
+                                   " B) are on chip at the same time and need " + std::to_string(together) + have);
         }
         o.offset = offset;
         plan.region = std::max(plan.region, offset + o.bytes);

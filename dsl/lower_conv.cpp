@@ -111,6 +111,10 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     const std::vector<int64_t>& padding = op.attrs.at("padding").ints;
     g.sh = stride[0], g.sw = stride[1], g.ph = padding[0], g.pw = padding[1];
     g.OH = y.shape[1], g.OW = y.shape[2];
+    // With one output row (column) the stride is never used: one that large
+    // (2^32, say) would not fit the im2col descriptor's 32 bits and wrap.
+    if (g.OH == 1) g.sh = 1;
+    if (g.OW == 1) g.sw = 1;
     g.e = arch::dtype_bytes(x.dtype);
     // A window entirely in the padding would read no input row at all.
     if (g.ph >= g.kh || g.pw >= g.kw)

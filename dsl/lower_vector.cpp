@@ -25,8 +25,7 @@
 // transpose}.cpp and docs/timing-model.md §10.
 #include "dsl/lower_vector.h"
 
-#include "dsl/diagnostics.h"
-#include "dsl/lower_views.h"
+#include <stdexcept>
 
 namespace dsl {
 
@@ -47,12 +46,8 @@ bool is_vector_lowered(const OpNode& op) {
 }
 
 void lower_vector_op(LowerContext& ctx, const OpNode& op) {
-    // slide's patches are never stored; only a reduction over the window
-    // axes knows how to read them (from the image).
-    const bool reduces = op.kind == OpKind::ReduceSum || op.kind == OpKind::ReduceMean || op.kind == OpKind::ReduceMax;
-    for (int in : op.inputs)
-        if (!reduces && slide_view(ctx.graph, in))
-            throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " of a slide view is not lowered yet");
+    // slide's patches are never stored: plan_buffers refused every reader of
+    // a slide view but a reduction (check_slide_views, dsl/lower_views.h).
     switch (op.kind) {
     case OpKind::Relu: case OpKind::Gelu: case OpKind::Sigmoid: case OpKind::Tanh: case OpKind::Exp:
     case OpKind::Sqrt: case OpKind::Cast:

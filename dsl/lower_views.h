@@ -37,4 +37,11 @@ struct SlideView {
 };
 std::optional<SlideView> slide_view(const TaskGraph& g, int tensor);
 
+// A slide view's patches are never stored, and only a reduction over its
+// window axes reads them (dsl/lower_vector_window.cpp checks the axes).
+// Everything else would read the image's bytes as if they were the patches
+// (a reshape or flatten of the view, relu, concat, matmul..., the view as a
+// program output): this refuses them, "... is not lowered yet".
+void check_slide_views(const TaskGraph& g);
+
 }  // namespace dsl

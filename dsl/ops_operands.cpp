@@ -101,6 +101,9 @@ int64_t OpCall::elements(const std::vector<int64_t>& shape) const {
 
 Value OpCall::record(std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
                      std::map<std::string, Attr> attrs, const std::string& inherited_layout) const {
+    // Every dimension was computed without overflow; the bytes of the whole
+    // (float32 at most) must be countable too, or sizes wrap further on.
+    mul(elements(shape), 4);
     const Arg* a = get("layout");
     std::string given = a ? layout_arg(op(), *a, shape) : "";
     // Broadcasting can add axes; an image layout names exactly four.

@@ -207,6 +207,7 @@ std::vector<int64_t> PypoLibrary::resolve_shape(const std::string& fn, const std
                                             std::to_string(dims[k]));
         dims[k] = bound[k];
     }
+    require_countable(fn, dims, shape.loc);
     return dims;
 }
 

@@ -299,6 +299,35 @@ void check_engine_total(const Config& c, const std::string& origin) {
                          " (each is a simulated thread)");
 }
 
+// A memory that cannot hold the smallest cube tile the compiler chooses
+// (mac_rows x k x mac_cols, k = the larger of the two, as
+// dsl/matmul_tiling.cpp starts its search) fails every matmul and
+// convolution later, at the operation: refuse it here, naming the key. The
+// least any program needs: float16 operands, single buffering
+// (pypo.config.BUFFERS = 1), a float32 accumulator; for L1, the A and B
+// tiles of one matmul step (docs/timing-model.md §2).
+void check_smallest_tile(const Config& c, const std::string& origin) {
+    const int64_t m = c.mac_rows, n = c.mac_cols, k = std::max(m, n);
+    const std::string tile = "the smallest cube tile (" + std::to_string(m) + "x" + std::to_string(k) + "x" +
+                             std::to_string(n) + ", for cube.mac_rows x cube.mac_cols = " + std::to_string(m) + "x" +
+                             std::to_string(n) + ")";
+    auto need = [&](const char* key, int64_t kib, int64_t bytes, const std::string& what) {
+        const int64_t need_kib = (bytes + 1023) / 1024;
+        if (kib < need_kib)
+            fail(origin, std::string(key) + ": " + std::to_string(kib) + " KiB cannot hold " + what + ": it needs " +
+                             std::to_string(need_kib) + " KiB");
+    };
+    const int64_t a = m * k * 2, b = k * n * 2, acc = m * n * 4;
+    if (c.l0_split()) {
+        need("cube.l0a_kib", c.l0a_kib, a, "the float16 A tile of " + tile);
+        need("cube.l0b_kib", c.l0b_kib, b, "the float16 B tile of " + tile);
+        need("cube.l0c_kib", c.l0c_kib, acc, "the float32 accumulator of " + tile);
+    } else {
+        need("cube.l0_kib", c.l0_kib, a + b + acc, tile + " with float16 A and B tiles and a float32 accumulator");
+    }
+    need("cluster.l1_kib", c.l1_kib, a + b, "the float16 A and B tiles of one matmul step on " + tile);
+}
+
 }  // namespace
 
 const std::vector<ParamInfo>& config_params() {
@@ -328,6 +357,7 @@ Config config_from_json(const json& j, const std::string& origin) {
                          std::to_string(c.l0a_kib) + " + " + std::to_string(c.l0b_kib) + " + " +
                          std::to_string(c.l0c_kib) + " KiB)");
     check_engine_total(c, origin);
+    check_smallest_tile(c, origin);
     return c;
 }
 

@@ -56,9 +56,12 @@ TEST(ConfigLimits, ZeroBandwidth) {
 }
 
 // The largest array per dimension: the derived MACs per cycle (2^30) stay
-// far from overflow; the compiler then says no tile fits L0.
+// far from overflow. Its smallest tile needs 8 MiB of L0 and 4 MiB of L1
+// (config_smallest_tile_test.cpp).
 TEST(ConfigLimits, MacArrayDimensions) {
-    arch::Config c = arch::config_from_text(R"({"cube": {"mac_rows": 1024, "mac_cols": 1024, "k_per_cycle": 1024}})", "x");
+    arch::Config c = arch::config_from_text(
+        R"({"cube": {"mac_rows": 1024, "mac_cols": 1024, "k_per_cycle": 1024, "l0_kib": 8192}, "cluster": {"l1_kib": 4096}})",
+        "x");
     EXPECT_EQ(c.macs_per_cycle(), int64_t{1} << 30);
     EXPECT_EQ(error_of(R"({"cube": {"mac_rows": 2147483647}})"),
               "x.json: cube.mac_rows: 2147483647 is too large (at most 1024)");

@@ -64,4 +64,17 @@ TEST(BufferPlan, ReadingABufferBeforeItsCopyIsAnError) {
               "                 ^\n");
 }
 
+// One tensor larger than L1 on its own: no "at the same time" with nothing else.
+TEST(BufferPlan, OneTensorLargerThanL1) {
+    EXPECT_EQ(dsl_test::error_of([] {
+                  dsl::TaskGraph g = graph("b = pypo.input('b', shape=(512, 512))\n"
+                                           "t = pypo.op.matmul(b, b, target='L1')\n"
+                                           "pypo.output('y', pypo.op.relu(t))\n");
+                  dsl::plan_buffers(g, lower_test::config());
+              }),
+              "t.pto:3:5: error: L1 over capacity: 'matmul_1' needs 524288 bytes, a cluster's L1 has 262144\n"
+              "t = pypo.op.matmul(b, b, target='L1')\n"
+              "    ^\n");
+}
+
 }  // namespace

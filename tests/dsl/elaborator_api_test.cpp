@@ -174,6 +174,10 @@ TEST(ElaboratorApi, ShapeBindingsForPlainInputs) {
     EXPECT_EQ(elaborate_error(program, {{"x", {9, 4}}}),
               "t.pto:2:34: error: pypo.input: --shape x=9,4 disagrees with dimension 1 of 'x', which the program "
               "fixes at 3\nx = pypo.input('x', shape=(None, 3))\n                                 ^\n");
+    // Bound dimensions whose bytes overflow 64 bits: refused at the declaration.
+    EXPECT_EQ(elaborate_error(program, {{"x", {int64_t{1} << 61, 3}}}),
+              "t.pto:2:27: error: pypo.input: shape (2305843009213693952, 3) is too large\n"
+              "x = pypo.input('x', shape=(None, 3))\n                          ^\n");
 }
 
 TEST(Frontend, ParseShapeOption) {

@@ -199,6 +199,13 @@ TEST(Elaborator, InputArgumentChecks) {
     EXPECT_EQ(run_error(program("z = pypo.input(\"z\", shape=(4, 0))")),
               "t.pto:4:31: error: pypo.input: shape[1] must be positive, got 0\n"
               "z = pypo.input(\"z\", shape=(4, 0))\n                              ^\n");
+    // 2^31 x 2^30 float32 is 2^63 bytes, one more than 64-bit sizes count;
+    // half as many elements still count (and are refused later, by DDR).
+    EXPECT_EQ(run_error(program("z = pypo.input(\"z\", shape=(2 ** 31, 2 ** 30))")),
+              "t.pto:4:27: error: pypo.input: shape (2147483648, 1073741824) is too large\n"
+              "z = pypo.input(\"z\", shape=(2 ** 31, 2 ** 30))\n                          ^\n");
+    EXPECT_EQ(run_error(program("z = pypo.input(\"z\", shape=(2 ** 30, 2 ** 30))\npypo.output(\"y\", pypo.op.relu(z))")),
+              "<no error>");
     EXPECT_EQ(run_error(program("z = pypo.input(\"z\", shape=4)")),
               "t.pto:4:27: error: pypo.input: shape must be a tuple of integers, got int\n"
               "z = pypo.input(\"z\", shape=4)\n                          ^\n");

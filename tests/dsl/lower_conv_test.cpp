@@ -152,6 +152,16 @@ TEST(LowerConv, StrideTwo) {
               std::string::npos);
 }
 
+// A stride of 2^32 leaves one output pixel and is never used: it must not
+// reach the 32-bit im2col descriptor as 0 (an invalid program, exit 1).
+TEST(LowerConv, StrideBeyondThirtyTwoBitsWithOneOutputPixel) {
+    arch::Program p = lower(conv_source("(1, 2, 9, 9)", "(4, 2, 3, 3)", ", stride=2 ** 32"));
+    const arch::Im2col& i = *stream(p.blocks[0], "cube0.dma").commands[0].dma.im2col;
+    EXPECT_EQ(i.stride_h, 1u);
+    EXPECT_EQ(i.stride_w, 1u);
+    EXPECT_EQ(i.out_w, 1u);
+}
+
 // Two images: each is its own GEMM, so no block straddles them, and the
 // second image's output starts OH*OW*O elements further (the tiling of
 // SmallConvOneBlock: one block per image).

@@ -54,9 +54,39 @@ TEST(LowerViews, SlideIsAViewOfItsImage) {
     EXPECT_EQ(v->window, (std::vector<int64_t>{3, 5}));
     EXPECT_EQ(v->stride, (std::vector<int64_t>{1, 2}));
     EXPECT_FALSE(dsl::slide_view(g, 0).has_value());
-    arch::Program p = dsl::lower(g, config(), "t.pto");
-    EXPECT_TRUE(p.blocks.empty());
-    EXPECT_EQ(p.tensors[1].ddr_addr, p.tensors[0].ddr_addr);
+    // Its patches are never stored: as an output it would name the image's
+    // 640 bytes as 14 x 8 x 3 x 5 patches (once lowered to no blocks, and a
+    // --check failure).
+    EXPECT_EQ(dsl_test::error_of([&] { dsl::lower(g, config(), "t.pto"); }),
+              "t.pto:3:5: error: output 'p' is a slide view, which is not lowered yet: a slide view is read only by "
+              "reduce_sum, reduce_mean or reduce_max over its window axes\n"
+              "p = pypo.op.slide(img, window=(3, 5), stride=(1, 2))\n"
+              "    ^\n");
+}
+
+// Every reader of a slide view but a reduction would take the image's
+// bytes for the patches: refused, through a reshape too.
+TEST(LowerViews, OnlyAReductionReadsASlideView) {
+    const std::string head = kHeader +
+                             "img = pypo.input(\"img\", shape=(16, 20), dtype=\"float16\")\n"
+                             "p = pypo.op.slide(img, window=(3, 5))\n";
+    const std::string readers =
+        " of a slide view is not lowered yet: a slide view is read only by reduce_sum, reduce_mean or reduce_max "
+        "over its window axes\n";
+    EXPECT_EQ(dsl_test::error_of([&] { lower(head + "pypo.output(\"y\", pypo.op.concat([p, p]))\n"); }),
+              "t.pto:4:18: error: concat" + readers + "pypo.output(\"y\", pypo.op.concat([p, p]))\n" +
+                  std::string(17, ' ') + "^\n");
+    EXPECT_EQ(dsl_test::error_of([&] {
+                  lower(head + "pypo.output(\"y\", pypo.op.reduce_sum(pypo.op.reshape(p, (14, 16, 15)), axis=-1))\n");
+              }),
+              "t.pto:4:37: error: reshape" + readers +
+                  "pypo.output(\"y\", pypo.op.reduce_sum(pypo.op.reshape(p, (14, 16, 15)), axis=-1))\n" +
+                  std::string(36, ' ') + "^\n");
+    EXPECT_EQ(dsl_test::error_of([&] { lower(head + "pypo.output(\"y\", pypo.op.relu(p))\n"); }),
+              "t.pto:4:18: error: relu" + readers + "pypo.output(\"y\", pypo.op.relu(p))\n" +
+                  std::string(17, ' ') + "^\n");
+    arch::Program ok = lower(head + "pypo.output(\"y\", pypo.op.reduce_max(p, axis=(-2, -1)))\n");
+    EXPECT_FALSE(ok.blocks.empty());
 }
 
 // 2048 x 2048 float16: pieces of 128 KiB (half of L1) = 32 source rows,

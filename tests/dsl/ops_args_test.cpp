@@ -105,6 +105,11 @@ TEST(OpsArgs, LayoutIsCheckedAndStored) {
 TEST(OpsArgs, ShapeArithmeticDoesNotOverflow) {
     std::string e = "pypo.op.upsample(x, factor=2 ** 61)";
     EXPECT_EQ(error(kX, e), diag_in(1, e, "", "upsample: the result is too large"));
+    // Each dimension fits; the elements of the result (its bytes) do not.
+    e = "pypo.op.upsample(x, factor=2 ** 29)";
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "", "upsample: the result is too large"));
+    e = "pypo.op.upsample(x, factor=2 ** 20)";
+    EXPECT_EQ(error(kX, e), "<no error>");
 }
 
 TEST(OpsArgs, UnknownOperationInAProgram) {
