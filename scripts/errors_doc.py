@@ -74,10 +74,15 @@ def run(binary, heading, blocks):
                 command = text.strip()
             elif len(info) > 1 and info[1] in ("stderr", "stderr-head"):
                 expected = block
-        if not command or command.split()[0] != "davinci-sim" or expected is None:
-            return "entry '%s' needs a ```sh davinci-sim ...``` block and a ```text stderr``` block" % heading
-        args = shlex.split(command)[1:]
+        words = shlex.split(command) if command else []
+        # Leading NAME=VALUE words set the environment, as in a shell.
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+        while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
+            name, _, value = words.pop(0).partition("=")
+            env[name] = value
+        if not words or words[0] != "davinci-sim" or expected is None:
+            return "entry '%s' needs a ```sh davinci-sim ...``` block and a ```text stderr``` block" % heading
+        args = words[1:]
         p = subprocess.run([binary] + args, cwd=work, env=env, stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=300)
         return expected, p.stderr.decode("utf-8", "replace"), p.returncode
