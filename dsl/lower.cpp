@@ -207,9 +207,13 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
             throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " is not lowered yet");
         }
         } catch (const CompileError& e) {
-            // Say where the rest of L1 and L0 went when an operation does not fit.
+            // Say where the rest of L1 and L0 went when an operation does not
+            // fit: a message that gives sizes in bytes of L1 or L0 (not one
+            // that names L1 as where an operand lives).
             const std::string& m = e.message();
-            if (m.find("L1") == std::string::npos && m.find("L0") == std::string::npos) throw;
+            if ((m.find("L1") == std::string::npos && m.find("L0") == std::string::npos) ||
+                m.find("bytes") == std::string::npos)
+                throw;
             std::string why;
             if (plan.region > 0 && m.find("L1") != std::string::npos)
                 why = "L1 less the " + std::to_string(plan.region) + " bytes kept for on-chip tensors";

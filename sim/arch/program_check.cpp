@@ -41,8 +41,12 @@ struct Bounds {
 // A 2D region [addr, addr + (rows-1)*stride + row_bytes) must lie in the space.
 void check_region(const Where& w, const Bounds& b, Space s, uint64_t addr, uint64_t rows, uint64_t row_bytes,
                   uint64_t stride, const char* what) {
-    uint64_t end = addr + (rows - 1) * stride + row_bytes;
-    if (end > b.capacity(s) || end < addr)
+    uint64_t span = 0, end = 0;
+    if (__builtin_mul_overflow(rows - 1, stride, &span) || __builtin_add_overflow(addr, span, &end) ||
+        __builtin_add_overflow(end, row_bytes, &end))
+        fail(w, std::string(what) + " region ends beyond byte " + std::to_string(~uint64_t{0}) + ", beyond " +
+                    space_name(s) + " capacity " + std::to_string(b.capacity(s)));
+    if (end > b.capacity(s))
         fail(w, std::string(what) + " region ends at byte " + std::to_string(end) + ", beyond " + space_name(s) +
                     " capacity " + std::to_string(b.capacity(s)));
     if (s == Space::L1 && b.slot_l1 && addr < b.slots * b.slot_l1 && (addr >= b.slot_l1 || end > b.slot_l1))
@@ -196,6 +200,13 @@ void check_program(const Program& p, const Config& c) {
 }
 
 void check_program_header(const Program& p, const Config& c) {
+    // Each block on a cluster needs its share of L1, at least 1 KiB, as
+    // pypo.config.MAX_PARALLEL does (and the model state per slot).
+    const int64_t most_slots = std::max<int64_t>(1, c.l1_kib);
+    if (blocks_per_cluster(p, c) > most_slots)
+        throw ProgramError("invalid program: max_parallel " + std::to_string(p.max_parallel) + " puts " +
+                           std::to_string(blocks_per_cluster(p, c)) + " blocks on a cluster at once; at most " +
+                           std::to_string(most_slots) + " can be (one per KiB of L1)");
     const Bounds bounds(p, c);
     if (bounds.slots > 1 && c.flag_latency_cycles < 1)
         throw ProgramError("invalid program: max_parallel " + std::to_string(p.max_parallel) + " puts " +

@@ -418,7 +418,9 @@ int sc_main(int argc_in, char* argv_in[]) {
         std::string error;
         std::string name;
         if (!dsl::parse_shape_option("op=" + specs[0], name, dims, error))
-            return usage_error("--shape: expected numbers separated by commas, got '" + specs[0] + "'");
+            return usage_error(error.find("must be positive") != std::string::npos
+                                   ? "--shape: the operation's sizes must be positive, got '" + specs[0] + "'"
+                                   : "--shape: expected numbers separated by commas, got '" + specs[0] + "'");
         arch::DType dtype = arch::DType::Float16;
         if (vm.count("dtype")) {
             const std::string d = vm["dtype"].as<std::string>();

@@ -89,6 +89,42 @@ TEST(ProgramCheck, SeveralBlocksPerClusterNeedFlagLatency) {
     EXPECT_EQ(check_error(p, c), "no error");
 }
 
+// A region whose end does not fit 64 bits is beyond every memory; it was
+// reported at the wrapped-around byte (a fuzzed command program).
+TEST(ProgramCheck, RegionEndOverflowingSixtyFourBits) {
+    arch::Command c = dma(Space::DDR, Space::L1, 4096);
+    c.dma.src_addr = ~uint64_t{0};
+    arch::Program p;
+    p.blocks.push_back(block({stream({EngineKind::ClusterDma, 0}, {c})}));
+    EXPECT_EQ(check_error(p, arch::default_config()),
+              "invalid program: block 0, dma0 command 0: source region ends beyond byte 18446744073709551615, "
+              "beyond DDR capacity 8589934592");
+    c.dma.src_addr = 0;
+    c.dma.rows = 3;
+    c.dma.src_stride = uint64_t{1} << 63;
+    p.blocks[0].streams[0].commands[0] = c;
+    EXPECT_EQ(check_error(p, arch::default_config()),
+              "invalid program: block 0, dma0 command 0: source region ends beyond byte 18446744073709551615, "
+              "beyond DDR capacity 8589934592");
+}
+
+// Each block on a cluster needs at least 1 KiB of L1, as for
+// pypo.config.MAX_PARALLEL; a larger max_parallel exhausted memory (bad_alloc).
+TEST(ProgramCheck, MaxParallelBeyondOneBlockPerKiBOfL1) {
+    arch::Program p;
+    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {matmul(4, 4, 4, DType::Float16)})}));
+    p.max_parallel = 4 * 256;  // 4 clusters of 256 KiB
+    EXPECT_EQ(check_error(p, arch::default_config()), "no error");
+    p.max_parallel = 4 * 256 + 1;
+    EXPECT_EQ(check_error(p, arch::default_config()),
+              "invalid program: max_parallel 1025 puts 257 blocks on a cluster at once; at most 256 can be (one per "
+              "KiB of L1)");
+    p.max_parallel = 4294967295u;
+    EXPECT_EQ(check_error(p, arch::default_config()),
+              "invalid program: max_parallel 4294967295 puts 1073741824 blocks on a cluster at once; at most 256 can "
+              "be (one per KiB of L1)");
+}
+
 // With max_parallel = 2 only clusters 0 and 1 run blocks (§4).
 TEST(ProgramCheck, PinnedToAClusterThatRunsNoBlocks) {
     arch::Program p;
