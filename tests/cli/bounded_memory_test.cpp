@@ -72,7 +72,13 @@ TEST(BoundedMemory, LargeFrameRunsInLittleMemory) {
     ASSERT_EQ(o.status, 0) << o.err;
     rusage usage{};
     ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
+    // AddressSanitizer keeps freed memory in quarantine and adds shadow
+    // memory (850 MB here): the bound is for the real build.
+#if defined(__SANITIZE_ADDRESS__)
+    (void)usage;
+#else
     EXPECT_LT(usage.ru_maxrss, 150 * 1024) << "peak resident KiB of the largest child";
+#endif
     // Every command is in the timing CSV all the same.
     const std::string rows = slurp(csv);
     EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 2057917);  // the header and 2,057,916 commands
