@@ -12,10 +12,14 @@ void BlockSpool::append(const Block& b) {
     for (const Stream& s : b.streams) commands_ += s.commands.size();
 }
 
-const Block& BlockSpool::acquire(size_t b) {
+Block BlockSpool::load(size_t b) {
     file_.read(b, encoded_);
+    return decode_block(encoded_.data(), encoded_.size());
+}
+
+const Block& BlockSpool::acquire(size_t b) {
     auto& slot = loaded_[b];
-    slot = std::make_unique<Block>(decode_block(encoded_.data(), encoded_.size()));
+    slot = std::make_unique<Block>(load(b));
     return *slot;
 }
 

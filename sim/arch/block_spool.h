@@ -25,6 +25,9 @@ public:
     // Commands in all the blocks.
     uint64_t commands() const { return commands_; }
 
+    // Block b, decoded afresh (for a caller that keeps it).
+    Block load(size_t b);
+
     size_t size() const override { return info_.size(); }
     const DispatchInfo& info(size_t b) const override { return info_[b]; }
     const Block& acquire(size_t b) override;

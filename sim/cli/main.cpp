@@ -281,10 +281,7 @@ int run(const Options& opt) {
         }
         if (spool) {
             program.blocks.reserve(spool->size());
-            for (size_t b = 0; b < spool->size(); ++b) {
-                program.blocks.push_back(spool->acquire(b));
-                spool->release(b);
-            }
+            for (size_t b = 0; b < spool->size(); ++b) program.blocks.push_back(spool->load(b));
             spool.reset();
         }
     }
