@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include "sim/trace/report.h"
+
 namespace cli {
 
 namespace {
@@ -15,15 +17,6 @@ std::string size_text(uint64_t bytes) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f %s", double(bytes) / double(uint64_t(1) << (gib ? 30 : 20)), gib ? "GiB" : "MiB");
     return text;
-}
-
-std::string thousands(uint64_t n) {
-    std::string digits = std::to_string(n), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
 }
 
 // A positive whole number, or 0.
@@ -53,7 +46,7 @@ std::string trace_memory_refusal(const std::string& options, uint64_t commands, 
     const uint64_t need = commands * kTraceBytesPerCommand;
     if (memory == 0 || need <= memory) return "";
     return options + " keeps every command of the run in memory, about 1 KiB each: this program has " +
-           thousands(commands) + " commands (about " + size_text(need) + "), more than the " + size_text(memory) +
+           trace::grouped(commands) + " commands (about " + size_text(need) + "), more than the " + size_text(memory) +
            " this machine has; --timing-csv, --summary-csv and --profile write to disk as the run goes, or "
            "simulate a smaller instance of the program";
 }

@@ -6,12 +6,6 @@
 
 namespace trace {
 
-namespace {
-
-double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
-
-uint64_t ceil_div(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
-
 std::string grouped(uint64_t v) {
     std::string s = std::to_string(v), out;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -20,6 +14,12 @@ std::string grouped(uint64_t v) {
     }
     return out;
 }
+
+namespace {
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
 
 std::string fmt(const char* f, double v) {
     char buf[64];

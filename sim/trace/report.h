@@ -16,6 +16,9 @@ struct RunInfo {
     std::string config;   // path of the config, or "built-in default"
 };
 
+// 1234567 as "1,234,567", as the report writes counts.
+std::string grouped(uint64_t v);
+
 std::string format_report(const RunStats& s, const arch::Config& c, const RunInfo& info);
 nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunInfo& info);
 
