@@ -5,7 +5,7 @@ that docs/errors.md catalogues each one:  scripts/error_sites.py [--list]
 An error site is a place that composes a message the user can see:
   * a throw of CompileError, ConfigError, ProgramError, UsageError,
     JsonTextError, NpyError, FunctionalError, ReferenceError, or a file_error,
-    and of std::invalid_argument (dsl/single_op.cpp's --op messages);
+    and of std::invalid_argument (dsl/frontend/single_op.cpp's --op messages);
   * a call of a helper that throws one of them (fail, fail_at, usage_error,
     and main.cpp's error for output files);
   * a `davinci-sim: error:` print, and a snprintf format of a message;

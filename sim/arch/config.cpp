@@ -301,7 +301,7 @@ void check_engine_total(const Config& c, const std::string& origin) {
 
 // A memory that cannot hold the smallest cube tile the compiler chooses
 // (mac_rows x k x mac_cols, k = the larger of the two, as
-// dsl/matmul_tiling.cpp starts its search) fails every matmul and
+// dsl/lower/tiling/matmul_tiling.cpp starts its search) fails every matmul and
 // convolution later, at the operation: refuse it here, naming the key. The
 // least any program needs: float16 operands, single buffering
 // (pypo.config.BUFFERS = 1), a float32 accumulator; for L1, the A and B

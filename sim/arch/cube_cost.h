@@ -1,7 +1,7 @@
 // The cycle cost of one MATMUL command on a cube (docs/timing-model.md §7):
 // a pure formula of the configuration and the command's shape, shared by
 // the simulator (sim/hw/cube_unit.cpp) and the compiler's cost estimate
-// (dsl/gemm_cost.cpp). The oracle (tests/oracle) keeps its own copy.
+// (dsl/lower/tiling/gemm_cost.cpp). The oracle (tests/oracle) keeps its own copy.
 #pragma once
 
 #include <cstdint>

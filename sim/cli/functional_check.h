@@ -1,5 +1,5 @@
 // --check: comparing each program output the compiled program computed
-// with the reference executor's (dsl/reference.h), within a per-dtype
+// with the reference executor's (dsl/reference/reference.h), within a per-dtype
 // tolerance (docs/functional.md §5).
 #pragma once
 

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "dsl/pass_moves.h"
-#include "dsl/reference.h"
+#include "dsl/passes/pass_moves.h"
+#include "dsl/reference/reference.h"
 #include "sim/cli/functional_check.h"
 #include "sim/cli/functional_run.h"
 #include "sim/trace/atomic_file.h"

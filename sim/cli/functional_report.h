@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "dsl/task_graph.h"
+#include "dsl/ir/task_graph.h"
 #include "sim/cli/mixed_precision.h"
 #include "sim/func/npy.h"
 #include "sim/trace/op_stats.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "dsl/task_graph.h"
+#include "dsl/ir/task_graph.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "sim/func/executor.h"

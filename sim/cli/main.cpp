@@ -21,11 +21,11 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "dsl/diagnostics.h"
-#include "dsl/frontend.h"
-#include "dsl/graph_format.h"
-#include "dsl/lower.h"
-#include "dsl/single_op.h"
+#include "dsl/support/diagnostics.h"
+#include "dsl/frontend/frontend.h"
+#include "dsl/ir/graph_format.h"
+#include "dsl/lower/program/lower.h"
+#include "dsl/frontend/single_op.h"
 #include "sim/arch/block_spool.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program_check.h"

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <set>
 
-#include "dsl/diagnostics.h"
-#include "dsl/lower.h"
+#include "dsl/support/diagnostics.h"
+#include "dsl/lower/program/lower.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/run_stats.h"

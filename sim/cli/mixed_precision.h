@@ -1,6 +1,6 @@
 // Automatic mixed precision (the documents' §6.1, docs/functional.md §6):
 // under pypo.precision(mode='mixed') the forward path runs in float16 and
-// reductions and softmax in float32 (dsl/pass_precision.h); an operation
+// reductions and softmax in float32 (dsl/passes/pass_precision.h); an operation
 // whose float16 result overflows to inf, turns NaN or underflows to all
 // zeros is switched to float32.
 //
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "dsl/task_graph.h"
+#include "dsl/ir/task_graph.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "sim/cli/functional_run.h"

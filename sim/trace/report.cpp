@@ -103,7 +103,7 @@ double average_vector_busy(const RunStats& s) {
     return n ? sum / n : 0.0;
 }
 
-// The layout pass's conversions (dsl/pass_layout.h), ran or not.
+// The layout pass's conversions (dsl/passes/pass_layout.h), ran or not.
 uint64_t format_conversions(const RunStats& s) {
     return uint64_t(std::count_if(s.ops.begin(), s.ops.end(), [](const OpStats& o) { return o.kind == "format_convert"; }));
 }

@@ -36,7 +36,7 @@ std::string conv_program(const std::string& x, const std::string& w) {
 // 5, 6, 6 and 5 rows of 32 B for 4 channels = 2816 B (2048 B plus the
 // halos), and each block reads the 8 x 36 weights once: 4 x 576 B.
 // Written: 256 pixels x 8 channels x 2 B, in NHWC; the format conversion
-// to the NCHW output (dsl/pass_layout.h) reads those 4096 B and writes
+// to the NCHW output (dsl/passes/pass_layout.h) reads those 4096 B and writes
 // them again.
 TEST(ConvCli, SmallConvReadsEachRowBandOnceWithItsHalo) {
     write_file("conv_small.pto", conv_program("(1, 4, 16, 16)", "(8, 4, 3, 3)"));

@@ -1,4 +1,4 @@
-// On-chip tensors end to end (dsl/buffer_plan.h): models/memory_placement.pto
+// On-chip tensors end to end (dsl/lower/buffer_plan.h): models/memory_placement.pto
 // against the same program without placement, and the placement errors.
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 // for the command-line option. One test per block, registered when the
 // binary starts and named after the nearest heading, so a doc change that
 // breaks an example fails here. A second test requires every operation of
-// dsl/op_kinds.def to be documented and used by a working example.
+// dsl/ir/op_kinds.def to be documented and used by a working example.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -17,8 +17,8 @@
 #include <set>
 #include <sstream>
 
-#include "dsl/frontend.h"
-#include "dsl/task_graph.h"
+#include "dsl/frontend/frontend.h"
+#include "dsl/ir/task_graph.h"
 #include "dsl_test_util.h"
 
 namespace {

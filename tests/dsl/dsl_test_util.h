@@ -11,9 +11,9 @@
 #include <map>
 #include <vector>
 
-#include "dsl/diagnostics.h"
-#include "dsl/frontend.h"
-#include "dsl/source_location.h"
+#include "dsl/support/diagnostics.h"
+#include "dsl/frontend/frontend.h"
+#include "dsl/support/source_location.h"
 
 namespace dsl_test {
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "dsl/frontend.h"
+#include "dsl/frontend/frontend.h"
 #include "dsl_test_util.h"
 
 namespace {

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dsl/frontend.h"
-#include "dsl/lower.h"
+#include "dsl/frontend/frontend.h"
+#include "dsl/lower/program/lower.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "sim/arch/program_check.h"

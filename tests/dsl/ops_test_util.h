@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "dsl/frontend.h"
+#include "dsl/frontend/frontend.h"
 #include "dsl_test_util.h"
 
 namespace ops_test {

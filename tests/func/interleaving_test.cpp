@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "dsl/frontend.h"
-#include "dsl/lower.h"
+#include "dsl/frontend/frontend.h"
+#include "dsl/lower/program/lower.h"
 #include "sim/arch/config.h"
 #include "sim/func/executor.h"
 #include "sim/func/numerics.h"

@@ -20,8 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dsl/frontend.h"
-#include "dsl/lower.h"
+#include "dsl/frontend/frontend.h"
+#include "dsl/lower/program/lower.h"
 #include "sim/arch/config.h"
 #include "tests/oracle/model_csv.h"
 #include "tests/oracle/oracle.h"
@@ -242,8 +242,8 @@ INSTANTIATE_TEST_SUITE_P(
         Stress{"systolic_is", R"({"cube": {"dataflow": "is", "mac_rows": 4, "mac_cols": 8}})"}),
     [](const testing::TestParamInfo<Stress>& i) { return std::string(i.param.name); });
 
-// The convolution and data-movement lowerings (dsl/lower_conv.h,
-// dsl/lower_data_movement.h): im2col loads, transposed weight panels,
+// The convolution and data-movement lowerings (dsl/lower/gemm/lower_conv.h,
+// dsl/lower/movement/lower_data_movement.h): im2col loads, transposed weight panels,
 // batched GEMMs, in-flight transposes and shuffles, each timed by its bytes.
 const char* kConvSource =
     "import pypto as pypo\n"

@@ -1,0 +1,27 @@
+// Single-operation programs, for checking the cube against external tables
+// (SCALE-Sim topologies, vendor cost models): `davinci-sim --op matmul
+// --shape M,K,N` and `--op conv2d --shape H,W,C,R,S,F,stride` become a
+// one-operation .pto program, compiled and simulated like any other.
+//
+// * matmul: a (M, K) @ b (K, N) -> c (M, N).
+// * conv2d: SCALE-Sim's layer description: an H x W input of C channels,
+//   F filters of R x S, the stride, no padding. The input is NHWC so the
+//   result needs no format conversion (only the convolution is timed).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dsl/support/source_location.h"
+#include "sim/arch/program.h"
+
+namespace dsl {
+
+// The program text; throws std::invalid_argument with the reason (e.g.
+// "--op conv2d needs --shape H,W,C,R,S,F,stride (7 numbers), got 3").
+std::shared_ptr<const SourceFile> single_op_source(const std::string& op, const std::vector<int64_t>& dims,
+                                                   arch::DType dtype);
+
+}  // namespace dsl

@@ -1,0 +1,15 @@
+// The task graph for people: a text listing (`--dump-graph`) and Graphviz
+// (`--graph-dot`), both showing the documents' three levels: coarse tasks,
+// the operations inside them, and the data movements, over the tensors.
+#pragma once
+
+#include <string>
+
+#include "dsl/ir/task_graph.h"
+
+namespace dsl {
+
+std::string format_graph(const TaskGraph& g);
+std::string graph_to_dot(const TaskGraph& g);
+
+}  // namespace dsl

@@ -1,0 +1,156 @@
+// The elaborated program: the three levels of the user documents —
+// coarse tasks, the fine operations inside them, and the data movements —
+// over tensors with shape, dtype, layout and placement. Produced by the
+// elaborator, printed by --dump-graph / --graph-dot, consumed by lowering.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dsl/support/source_location.h"
+#include "sim/arch/program.h"
+
+namespace dsl {
+
+enum class TensorRole {
+    Input,         // pypo.input: in DDR before the program starts
+    Weight,        // pypo.weight: constant parameters, in DDR
+    Output,        // pypo.output (or returned by the entry function)
+    Intermediate,  // produced by an operation
+    Buffer,        // pypo.mem.alloc_l1: an explicitly placed buffer
+};
+const char* tensor_role_name(TensorRole r);  // "input", ...
+
+// Where the program asked a tensor to live. Default DDR; the lowering
+// decides the rest.
+enum class Placement { DDR, L1, L0 };
+const char* placement_name(Placement p);  // "DDR", "L1", "L0"
+
+struct TensorNode {
+    std::string name;             // program name ("a") or generated ("matmul_1")
+    std::vector<int64_t> shape;
+    arch::DType dtype = arch::DType::Float16;
+    TensorRole role = TensorRole::Intermediate;
+    std::string layout;           // "" = row-major (default); else as annotated: "NCHW", "NHWC", "fractal"
+    Placement placement = Placement::DDR;
+    int producer = -1;            // op index, -1 if none (inputs, weights, buffers)
+    int task = -1;                // the task that declared/produced it, -1 = top level
+    SourceLoc loc;                // where it was declared or produced
+};
+
+enum class OpKind {
+#define X(e, name, unit) e,
+#include "dsl/ir/op_kinds.def"
+#undef X
+};
+const char* op_kind_name(OpKind k);   // "matmul"
+const char* op_kind_unit(OpKind k);   // "cube", "vector", "dma"
+// True for the operations only the compiler inserts (format_convert).
+bool op_kind_is_internal(OpKind k);
+// The names of the operations a program can call, in declaration order
+// (for "valid operations are ...").
+const std::vector<std::string>& op_kind_names();
+// False if `name` is not an operation a program can call.
+bool op_kind_from_name(const std::string& name, OpKind& out);
+
+// A normalised keyword argument of an operation (stride=2 is stored as the
+// Ints (2, 2) the rule means, so lowering never re-interprets the program).
+struct Attr {
+    enum class Kind { Int, Float, Str, Bool, Ints } kind = Kind::Int;
+    int64_t i = 0;
+    double f = 0.0;
+    std::string s;
+    bool b = false;
+    std::vector<int64_t> ints;
+
+    static Attr integer(int64_t v);
+    static Attr real(double v);
+    static Attr str(std::string v);
+    static Attr boolean(bool v);
+    static Attr list(std::vector<int64_t> v);
+};
+std::string attr_text(const Attr& a);  // "2", "0.5", "'dma'", "True", "(3, 3)"
+
+struct OpNode {
+    OpKind kind = OpKind::Matmul;
+    std::vector<int> inputs;            // tensor indices
+    int output = -1;                    // tensor index
+    std::map<std::string, Attr> attrs;  // as given or defaulted by the op's rule
+    std::string precision;              // "" or the enclosing pypo.precision mode ("mixed")
+    bool explicit_dtype = false;        // dtype= was given at the call (the precision pass leaves it alone)
+    int task = -1;                      // index into TaskGraph::tasks, -1 = top level
+    SourceLoc loc;                      // the call
+    // After the lowering passes (lowering_graph): the index of the
+    // elaborated op this one implements, -1 for one a pass inserted (a
+    // cast, a format conversion, a copy). Links a compiled operation back
+    // to the program's, for automatic mixed precision.
+    int origin = -1;
+};
+
+// An explicit data movement written in the program: `buf[:] = t` copies t
+// into a buffer (moves the lowering inserts are not listed here).
+struct MoveNode {
+    int src = -1;  // tensor indices
+    int dst = -1;
+    int task = -1;
+    int after_op = -1;  // the number of operations recorded before it, minus one
+    SourceLoc loc;
+};
+
+// A coarse task: one call of a @pypo.task function.
+struct TaskNode {
+    std::string name;       // the function's name, "#k" appended from the 2nd call on: "residual_block#2"
+    std::string placement;  // "cube", "vector" or "any"
+    int parent = -1;        // the task whose body called it, -1 = top level
+    std::vector<int> ops;   // its operations (not those of nested tasks)
+    std::vector<int> moves;
+    SourceLoc loc;          // the call
+};
+
+// pypo.log (asynchronous) or print (a synchronisation point), in program
+// order relative to the operations.
+struct LogNode {
+    std::string text;
+    bool synchronous = false;  // print
+    int after_op = -1;         // the number of operations recorded before it, minus one
+    int task = -1;
+    SourceLoc loc;
+};
+
+// A `with pypo.mem.temp_cache() as name:` block: the operations recorded
+// inside it, [first_op, end_op), whose L0/L1 results are freed at its end.
+struct CacheScope {
+    std::string name;
+    int first_op = 0;
+    int end_op = 0;
+    int task = -1;
+    SourceLoc loc;
+};
+
+struct TaskGraph {
+    std::vector<TensorNode> tensors;
+    std::vector<OpNode> ops;      // in program order (a valid topological order)
+    std::vector<MoveNode> moves;
+    std::vector<TaskNode> tasks;
+    std::vector<LogNode> logs;
+    std::vector<CacheScope> temp_caches;
+    int max_parallel = 0;         // pypo.config.MAX_PARALLEL, 0 = not set
+    SourceLoc max_parallel_loc;   // the value assigned to it
+    // pypo.config.BUFFERS: the buffering depth (1 single, 2 double, 3
+    // triple) of every GEMM panel/tile and vector-stream chunk, overriding
+    // the defaults (2; 3 for a matmul's L1 panels with prefetch=True);
+    // 0 = not set.
+    int buffers = 0;
+};
+
+// Operations reading each tensor, in program order.
+std::vector<std::vector<int>> tensor_consumers(const TaskGraph& g);
+
+// Checks the graph is a DAG in program order (every op input is an input,
+// weight, buffer or the output of an earlier op; indices are in range).
+// Throws std::logic_error: a failure is a front-end bug, not a user error.
+void check_dag(const TaskGraph& g);
+
+}  // namespace dsl

@@ -1,0 +1,112 @@
+#include "dsl/lower/buffer_plan.h"
+
+#include <algorithm>
+
+#include "dsl/support/diagnostics.h"
+#include "dsl/lower/lower_views.h"
+
+namespace dsl {
+
+namespace {
+
+constexpr uint64_t kAlignment = 64;
+
+uint64_t align(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+uint64_t bytes_of(const TensorNode& t) {
+    uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
+    for (int64_t d : t.shape) n *= uint64_t(d);
+    return n;
+}
+
+std::string where(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.col); }
+
+// The temp_cache scope op `i` is in (the innermost: the last one opened
+// that contains it), or nullptr.
+const CacheScope* scope_of(const TaskGraph& g, int i) {
+    const CacheScope* in = nullptr;
+    for (const CacheScope& c : g.temp_caches)
+        if (c.first_op <= i && i < c.end_op && (!in || c.first_op >= in->first_op)) in = &c;
+    return in;
+}
+
+}  // namespace
+
+uint64_t BufferPlan::l1_addr(int tensor) const {
+    const OnChipTensor& t = tensors[size_t(index_of[size_t(tensor)])];
+    return l1_bytes - region + t.offset;
+}
+
+BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
+    // A slide view has no bytes of its own to plan: refuse the readers that
+    // would take the image's bytes for its patches, before any is placed.
+    check_slide_views(g);
+    BufferPlan plan;
+    plan.l1_bytes = uint64_t(c.l1_bytes());
+    plan.index_of.assign(g.tensors.size(), -1);
+    const int last = int(g.ops.size()) - 1;
+    for (size_t t = 0; t < g.tensors.size(); ++t) {
+        const TensorNode& n = g.tensors[t];
+        if (n.placement == Placement::DDR) continue;
+        if (n.producer < 0) continue;  // a buffer nothing copies into: unused
+        if (n.role == TensorRole::Output)
+            throw CompileError(n.loc, "tensor '" + n.name + "' is a program output: it must be in DDR, not " +
+                                          placement_name(n.placement));
+        OnChipTensor o;
+        o.tensor = int(t);
+        o.bytes = bytes_of(n);
+        o.first_op = n.producer;
+        o.last_op = last;
+        if (const CacheScope* s = scope_of(g, n.producer)) o.last_op = s->end_op - 1;
+        plan.index_of[t] = int(plan.tensors.size());
+        plan.tensors.push_back(o);
+    }
+    // A reader after the scope's end would read freed memory.
+    for (size_t i = 0; i < g.ops.size(); ++i)
+        for (int in : g.ops[i].inputs)
+            if (plan.on_chip(in) && int(i) > plan.tensors[size_t(plan.index_of[size_t(in)])].last_op) {
+                const TensorNode& n = g.tensors[size_t(in)];
+                const CacheScope* s = scope_of(g, n.producer);
+                throw CompileError(g.ops[i].loc, "tensor '" + n.name + "' in " + placement_name(n.placement) +
+                                                     " was freed at the end of temp_cache scope '" + s->name +
+                                                     "' (" + where(s->loc) + ")");
+            }
+
+    // First fit, in order of first use.
+    std::vector<size_t> placed;
+    for (size_t k = 0; k < plan.tensors.size(); ++k) {
+        OnChipTensor& o = plan.tensors[k];
+        std::vector<const OnChipTensor*> live;
+        for (size_t j : placed)
+            if (plan.tensors[j].first_op <= o.last_op && o.first_op <= plan.tensors[j].last_op)
+                live.push_back(&plan.tensors[j]);
+        std::sort(live.begin(), live.end(), [](const OnChipTensor* a, const OnChipTensor* b) { return a->offset < b->offset; });
+        uint64_t offset = 0;
+        for (const OnChipTensor* l : live)
+            if (offset + o.bytes > l->offset && l->offset + l->bytes > offset) offset = align(l->offset + l->bytes, kAlignment);
+        if (offset + o.bytes > plan.l1_bytes) {
+            uint64_t together = o.bytes;
+            std::string names;
+            for (const OnChipTensor* l : live) {
+                together += l->bytes;
+                names += "'" + g.tensors[size_t(l->tensor)].name + "' (" + std::to_string(l->bytes) + " B), ";
+            }
+            const TensorNode& n = g.tensors[size_t(o.tensor)];
+            const std::string have = " bytes, a cluster's L1 has " + std::to_string(plan.l1_bytes);
+            // One tensor alone too large: "are on chip at the same time" would misread.
+            if (live.empty())
+                throw CompileError(g.ops[size_t(o.first_op)].loc,
+                                   "L1 over capacity: '" + n.name + "' needs " + std::to_string(o.bytes) + have);
+            throw CompileError(g.ops[size_t(o.first_op)].loc,
+                               "L1 over capacity: " + names + "'" + n.name + "' (" + std::to_string(o.bytes) +
+                                   " B) are on chip at the same time and need " + std::to_string(together) + have);
+        }
+        o.offset = offset;
+        plan.region = std::max(plan.region, offset + o.bytes);
+        placed.push_back(k);
+    }
+    plan.region = align(plan.region, 1024);
+    return plan;
+}
+
+}  // namespace dsl

@@ -1,0 +1,52 @@
+// Buffer planning for the tensors a program keeps on chip
+// (docs/timing-model.md §10, "On-chip tensors"): pypo.mem.alloc_l1 buffers
+// and matmul results with target='L1' or 'L0'.
+//
+// * They live in the L1 of one cluster, the home cluster 0 (L1 is per
+//   cluster; the vector unit and the DMA engines reach on-chip data only
+//   through L1, so target='L0' keeps a result in L1 too). Every operation
+//   that reads or writes one runs there (its blocks are pinned).
+// * Lifetime, in program order: from the operation that writes the tensor
+//   (a copy into a buffer, the matmul) to the end of the program, or to the
+//   end of the `with pypo.mem.temp_cache()` scope the writer is in. An
+//   operation reading it after its scope ended stops compilation.
+// * Placement: first fit by lifetime, 64-byte aligned, in a region at the
+//   top of L1; the region, rounded up to whole KiB, is taken from the L1
+//   every operation's lowering may use, on every cluster (the compiler does
+//   not know where an unpinned block will run). Tensors live at the same
+//   time that do not fit L1 together stop compilation, naming them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dsl/ir/task_graph.h"
+#include "sim/arch/config.h"
+
+namespace dsl {
+
+struct OnChipTensor {
+    int tensor = -1;
+    uint64_t bytes = 0;
+    uint64_t offset = 0;            // within the region
+    int first_op = 0, last_op = 0;  // lifetime, op indices, inclusive
+};
+
+struct BufferPlan {
+    std::vector<OnChipTensor> tensors;
+    std::vector<int> index_of;  // per graph tensor: index into `tensors`, -1 = in DDR
+    uint64_t region = 0;        // bytes at the top of L1, a multiple of 1024
+    uint64_t l1_bytes = 0;      // the cluster's whole L1
+
+    bool on_chip(int tensor) const { return index_of[size_t(tensor)] >= 0; }
+    // Its L1 byte address in the home cluster.
+    uint64_t l1_addr(int tensor) const;
+    // The cluster on-chip tensors live in.
+    static constexpr int32_t kHomeCluster = 0;
+};
+
+// Throws CompileError for a tensor used after its temp_cache scope, an
+// on-chip program output, or tensors that do not fit L1 together.
+BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c);
+
+}  // namespace dsl

@@ -1,0 +1,249 @@
+#include "dsl/lower/gemm/lower_gemm.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace dsl {
+
+namespace {
+
+using arch::EngineId;
+using arch::EngineKind;
+using arch::FlagId;
+using arch::Space;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Where the buffers of one block live in L1 and in each cube's L0.
+struct Layout {
+    int64_t e, eo;  // element bytes of A/B and of C
+    std::vector<uint64_t> l1_a, l1_b;  // one per panel buffer
+    uint64_t l1_c;
+    std::vector<uint64_t> l0_a, l0_b;  // one per L0 tile buffer
+    uint64_t l0_c;
+
+    Layout(const arch::Config& c, const MatmulTiling& t, const GemmOperands& op)
+        : e(arch::dtype_bytes(op.in)), eo(arch::dtype_bytes(op.out)) {
+        uint64_t a_panel = uint64_t(op.a->panel_bytes(t));
+        uint64_t b_panel = op.b_on_chip ? 0 : uint64_t(t.kb * t.block_cols() * e);
+        for (int64_t i = 0; i < t.buffers; ++i) l1_a.push_back(uint64_t(i) * a_panel);
+        for (int64_t i = 0; i < t.buffers; ++i) l1_b.push_back(uint64_t(t.buffers) * a_panel + uint64_t(i) * b_panel);
+        l1_c = uint64_t(t.buffers) * (a_panel + b_panel);
+        uint64_t a_tile = uint64_t(t.mt * t.kt * e), b_tile = uint64_t(t.kt * t.nt * e);
+        const uint64_t lb = uint64_t(t.l0_buffers);
+        // A split L0 has its A, B and C buffers at fixed places; one L0 packs them.
+        const uint64_t b_base = c.l0_split() ? uint64_t(c.l0a_kib) * 1024 : lb * a_tile;
+        const uint64_t c_base = c.l0_split() ? uint64_t(c.l0a_kib + c.l0b_kib) * 1024 : lb * (a_tile + b_tile);
+        for (uint64_t i = 0; i < lb; ++i) l0_a.push_back(i * a_tile);
+        for (uint64_t i = 0; i < lb; ++i) l0_b.push_back(b_base + i * b_tile);
+        l0_c = c_base;
+    }
+};
+
+// One cube's share of a block and the flags it synchronises through.
+struct CubeWork {
+    int index = 0;
+    int64_t row0 = 0, col0 = 0;  // offset of its C tile within the block
+    int64_t m = 0, n = 0;        // extent of its C tile
+    FlagId a_ready = 0, b_ready = 0, a_free = 0, b_free = 0, l0_ready = 0, l0_free = 0, c_done = 0, c_in_l1 = 0;
+};
+
+std::string range(int64_t from, int64_t size) { return std::to_string(from) + ":" + std::to_string(from + size); }
+
+}  // namespace
+
+arch::DmaArgs RowMajorA::load_panel(const GemmPanel& p, const MatmulTiling& t) const {
+    return copy2d(Space::DDR, addr_ + uint64_t((p.row0 * K_ + p.k0) * e_), uint64_t(K_ * e_), Space::L1, p.l1,
+                  uint64_t(t.kb * e_), p.rows, p.kb * e_);
+}
+
+arch::DmaArgs RowMajorA::load_tile(const GemmPanel& p, const MatmulTiling& t, int64_t r, int64_t m, int64_t kk,
+                                   int64_t kt, uint64_t l0) const {
+    return copy2d(Space::L1, p.l1 + uint64_t((r * t.kb + kk) * e_), uint64_t(t.kb * e_), Space::L0, l0,
+                  uint64_t(kt * e_), m, kt * e_);
+}
+
+arch::DmaArgs OnChipA::load_panel(const GemmPanel&, const MatmulTiling&) const {
+    throw std::logic_error("OnChipA: an on-chip A has no panels to load");
+}
+
+arch::DmaArgs OnChipA::load_tile(const GemmPanel& p, const MatmulTiling&, int64_t r, int64_t m, int64_t kk, int64_t kt,
+                                 uint64_t l0) const {
+    return copy2d(Space::L1, addr_ + uint64_t(((p.row0 + r) * K_ + p.k0 + kk) * e_), uint64_t(K_ * e_), Space::L0, l0,
+                  uint64_t(kt * e_), m, kt * e_);
+}
+
+void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op) {
+    const arch::Config& config = ctx.config;
+    const Layout L(ctx.config, t, op);
+    const int64_t e = L.e, eo = L.eo;
+    const int64_t dmas = config.dma_engines;
+    const int64_t buffers = t.buffers;     // L1 panel buffers
+    const int64_t l0_bufs = t.l0_buffers;  // L0 tile buffers
+    // With several DDR-side engines, A panels, B panels and write-backs each
+    // get their own queue so that one never waits behind another.
+    const EngineId load_a{EngineKind::ClusterDma, 0};
+    const EngineId load_b{EngineKind::ClusterDma, int(std::min<int64_t>(1, dmas - 1))};
+    const EngineId store_c{EngineKind::ClusterDma, int(std::min<int64_t>(2, dmas - 1))};
+    // On-chip operands (dsl/lower/buffer_plan.h) are read from L1 as they are.
+    const bool load_a_panels = !op.a->on_chip(), load_b_panels = !op.b_on_chip;
+    const uint32_t tag_a_l1 = load_a_panels ? ctx.tag(op.a_name + " panel -> L1") : 0;
+    const uint32_t tag_b_l1 = load_b_panels ? ctx.tag(op.b_name + " panel -> L1") : 0;
+    const uint32_t tag_a_l0 = ctx.tag(op.a_name + " tile -> L0");
+    const uint32_t tag_b_l0 = ctx.tag(op.b_name + " tile -> L0");
+    const uint32_t tag_mm = ctx.tag(op.c_name + " += " + op.a_name + " @ " + op.b_name);
+    const uint32_t tag_c_l1 = ctx.tag(op.c_name + " tile -> L1");
+    const uint32_t tag_c_ddr = op.c_on_chip ? 0 : ctx.tag(op.c_name + " tile -> DDR");
+    const int64_t steps = ceil_div(op.K, t.kb);
+    const std::string& name = op.block_name.empty() ? op.c_name : op.block_name;
+    // Loop control: step i of an engine's k-loop starts an iteration of the
+    // loop (unrolled op.unroll times) when i % op.unroll == 0, and then its
+    // first command on that engine carries the overhead.
+    const int64_t unroll = std::max<int64_t>(1, op.unroll);
+    const uint32_t overhead = uint32_t(config.loop_overhead_cycles);
+    auto loop_issue = [&](int64_t step) { return step % unroll == 0 ? overhead : 0u; };
+
+    for (int64_t bi = 0; bi < ceil_div(op.M, t.block_rows()); ++bi) {
+        for (int64_t bj = 0; bj < ceil_div(op.N, t.block_cols()); ++bj) {
+            const int64_t row0 = bi * t.block_rows(), col0 = bj * t.block_cols();
+            const int64_t rows = std::min(t.block_rows(), op.M - row0);
+            const int64_t cols = std::min(t.block_cols(), op.N - col0);
+            BlockBuilder block(name + "[" + range(row0, rows) + ", " + range(col0, cols) + "]");
+
+            std::vector<CubeWork> cubes;
+            for (int64_t r = 0; r < t.grid_rows; ++r)
+                for (int64_t q = 0; q < t.grid_cols; ++q) {
+                    int64_t m = std::min(t.mt, rows - r * t.mt), n = std::min(t.nt, cols - q * t.nt);
+                    if (m <= 0 || n <= 0) continue;  // an edge block leaves this cube idle
+                    CubeWork w;
+                    w.index = int(r * t.grid_cols + q), w.row0 = r * t.mt, w.col0 = q * t.nt, w.m = m, w.n = n;
+                    for (FlagId* f : {&w.a_ready, &w.b_ready, &w.a_free, &w.b_free, &w.l0_ready, &w.l0_free,
+                                      &w.c_done, &w.c_in_l1})
+                        *f = block.new_flag();
+                    cubes.push_back(w);
+                }
+
+            auto panel = [&](int64_t s) {
+                const int64_t k0 = s * t.kb;
+                return GemmPanel{row0, rows, k0, std::min(t.kb, op.K - k0), L.l1_a[size_t(s % buffers)]};
+            };
+            // DDR -> L1: panel s goes to buffer s % buffers once every cube
+            // has finished reading panel s - buffers from it.
+            for (int64_t s = 0; s < steps; ++s) {
+                const GemmPanel p = panel(s);
+                const uint64_t l1_b = L.l1_b[size_t(s % buffers)];
+                // Each load waits for every cube to release panel s - buffers
+                // and tells every cube it has arrived.
+                auto panel_load = [&](const arch::DmaArgs& d, uint32_t tag, FlagId CubeWork::*free,
+                                      FlagId CubeWork::*ready) {
+                    arch::Command cmd = dma_command(d, tag);
+                    for (const CubeWork& w : cubes) {
+                        if (s >= buffers) cmd.waits.push_back(w.*free);
+                        cmd.sets.push_back(w.*ready);
+                    }
+                    return cmd;
+                };
+                // The first command of each engine's step pays the loop issue.
+                if (load_a_panels) {
+                    arch::Command a = panel_load(op.a->load_panel(p, t), tag_a_l1, &CubeWork::a_free, &CubeWork::a_ready);
+                    a.issue_cycles = loop_issue(s);
+                    block.stream(load_a).push_back(std::move(a));
+                }
+                if (load_b_panels) {
+                    arch::Command b = panel_load(
+                        op.b_transposed
+                            ? copy2d(Space::DDR, op.b_addr + uint64_t((col0 * op.K + p.k0) * e), uint64_t(op.K * e),
+                                     Space::L1, l1_b, uint64_t(t.kb * e), cols, p.kb * e)
+                            : copy2d(Space::DDR, op.b_addr + uint64_t((p.k0 * op.N + col0) * e), uint64_t(op.N * e),
+                                     Space::L1, l1_b, uint64_t(t.block_cols() * e), p.kb, cols * e),
+                        tag_b_l1, &CubeWork::b_free, &CubeWork::b_ready);
+                    if (load_b != load_a || !load_a_panels) b.issue_cycles = loop_issue(s);
+                    block.stream(load_b).push_back(std::move(b));
+                }
+            }
+
+            for (const CubeWork& w : cubes) {
+                const EngineId dma{EngineKind::CubeDma, w.index}, mac{EngineKind::Cube, w.index};
+                auto& moves = block.stream(dma);
+                auto& macs = block.stream(mac);
+                int64_t u = 0;  // L0 step: buffer u % l0_bufs, reused after the MATMUL of step u - l0_bufs
+                for (int64_t s = 0; s < steps; ++s) {
+                    const GemmPanel p = panel(s);
+                    const uint64_t l1_b = L.l1_b[size_t(s % buffers)];
+                    const int64_t tiles = ceil_div(p.kb, t.kt);
+                    for (int64_t k = 0; k < tiles; ++k, ++u) {
+                        const int64_t kt = std::min(t.kt, p.kb - k * t.kt);
+                        arch::Command a =
+                            dma_command(op.a->load_tile(p, t, w.row0, w.m, k * t.kt, kt, L.l0_a[size_t(u % l0_bufs)]), tag_a_l0);
+                        arch::Command b = dma_command(
+                            op.b_on_chip
+                                ? copy2d(Space::L1, op.b_addr + uint64_t(((p.k0 + k * t.kt) * op.N + col0 + w.col0) * e),
+                                         uint64_t(op.N * e), Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(w.n * e), kt,
+                                         w.n * e)
+                            : op.b_transposed
+                                ? copy2d(Space::L1, l1_b + uint64_t((w.col0 * t.kb + k * t.kt) * e), uint64_t(t.kb * e),
+                                         Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(kt * e), w.n, kt * e)
+                                : copy2d(Space::L1, l1_b + uint64_t((k * t.kt * t.block_cols() + w.col0) * e),
+                                         uint64_t(t.block_cols() * e), Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(w.n * e), kt,
+                                         w.n * e),
+                            tag_b_l0);
+                        if (k == 0 && load_a_panels) a.waits.push_back(w.a_ready);
+                        if (k == 0 && load_b_panels) b.waits.push_back(w.b_ready);
+                        if (u >= l0_bufs) a.waits.push_back(w.l0_free);
+                        if (k == tiles - 1 && load_a_panels) a.sets.push_back(w.a_free);
+                        if (k == tiles - 1 && load_b_panels) b.sets.push_back(w.b_free);
+                        b.sets.push_back(w.l0_ready);
+                        a.issue_cycles = loop_issue(u);
+                        moves.push_back(std::move(a));
+                        moves.push_back(std::move(b));
+
+                        arch::MatmulArgs mm;
+                        mm.m = uint32_t(w.m), mm.k = uint32_t(kt), mm.n = uint32_t(w.n);
+                        mm.dtype = op.in;
+                        mm.accumulate = u > 0;
+                        // A transposed B (conv2d's filters) reaches L0 as n x kt rows; an on-chip B is always k x n.
+                        mm.b_transposed = op.b_transposed && !op.b_on_chip;
+                        mm.a_addr = L.l0_a[size_t(u % l0_bufs)], mm.b_addr = L.l0_b[size_t(u % l0_bufs)], mm.c_addr = L.l0_c;
+                        arch::Command c = matmul_command(mm, tag_mm);
+                        c.issue_cycles = loop_issue(u);
+                        c.waits.push_back(w.l0_ready);
+                        c.sets.push_back(w.l0_free);
+                        macs.push_back(std::move(c));
+                    }
+                }
+                macs.back().sets.push_back(w.c_done);
+
+                // Write-back: the float32 accumulator to L1 (narrowed in flight
+                // when C is float16), then L1 to C's rows in DDR.
+                // An on-chip C is written in place, its rows N apart.
+                arch::DmaArgs to_l1 =
+                    op.c_on_chip
+                        ? copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
+                                 op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo), uint64_t(op.N * eo),
+                                 w.m, w.n * eo)
+                        : copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
+                                 L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
+                                 uint64_t(t.block_cols() * eo), w.m, w.n * eo);
+                to_l1.convert_f32_to_f16 = op.out == arch::DType::Float16;
+                arch::Command c1 = dma_command(to_l1, tag_c_l1);
+                c1.waits.push_back(w.c_done);
+                if (!op.c_on_chip) c1.sets.push_back(w.c_in_l1);
+                moves.push_back(std::move(c1));
+            }
+            for (const CubeWork& w : cubes) {
+                if (op.c_on_chip) break;
+                arch::Command c2 = dma_command(
+                    copy2d(Space::L1, L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
+                           uint64_t(t.block_cols() * eo), Space::DDR,
+                           op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo), uint64_t(op.N * eo),
+                           w.m, w.n * eo),
+                    tag_c_ddr);
+                c2.waits.push_back(w.c_in_l1);
+                block.stream(store_c).push_back(std::move(c2));
+            }
+            ctx.add_block(block);
+        }
+    }
+}
+
+}  // namespace dsl

@@ -1,0 +1,138 @@
+#include "dsl/lower/gemm/lower_matmul.h"
+
+#include <algorithm>
+
+#include "dsl/support/diagnostics.h"
+#include "dsl/lower/gemm/lower_gemm.h"
+
+namespace dsl {
+
+void apply_gemm_attrs(const OpNode& op, GemmShape& shape) {
+    for (const auto& [key, value] : op.attrs) {
+        if (key == "tile") {
+            shape.tile = value.ints;
+        } else if (key == "prefetch") {
+            shape.buffers = value.b ? 3 : 2;
+        } else if (key == "unroll") {
+            shape.unroll = value.i;
+        }
+    }
+}
+
+int64_t gemm_unroll(const OpNode& op) {
+    auto it = op.attrs.find("unroll");
+    return it == op.attrs.end() ? 1 : it->second.i;  // ops_matmul.cpp checked it is >= 1
+}
+
+MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& given) {
+    const std::string kind = op_kind_name(op.kind);
+    GemmShape shape = given;
+    shape.max_parallel = ctx.graph.max_parallel;
+    // Blocks on on-chip tensors run on the home cluster, one at a time.
+    if (ctx.pinned) shape.max_parallel = 1;
+    const auto& choose = ctx.options.gemm_tiling ? ctx.options.gemm_tiling : choose_matmul_tiling;
+    if (ctx.graph.buffers > 0) {
+        // pypo.config.BUFFERS: every L1 panel and L0 tile buffer at that
+        // depth, the tiles and panels chosen so that they fit.
+        GemmShape forced = shape;
+        forced.buffers = forced.l0_buffers = ctx.graph.buffers;
+        std::string why;
+        auto tiling = choose(ctx.config, forced, why);
+        if (!tiling)
+            throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why +
+                                           " (pypo.config.BUFFERS = " + std::to_string(ctx.graph.buffers) + ")");
+        return *tiling;
+    }
+    // The tiling is chosen as for double buffering; prefetch then adds a
+    // third panel buffer to that block, with panels as deep as still fit.
+    GemmShape base = shape;
+    base.buffers = 2;
+    std::string why;
+    auto tiling = choose(ctx.config, base, why);
+    if (!tiling) throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why);
+    MatmulTiling t = *tiling;
+    if (shape.buffers != 2) {
+        t.buffers = shape.buffers;
+        t.kb = deepest_panel(ctx.config, shape, t);
+        if (t.kb == 0) {
+            MatmulTiling shallow = *tiling;
+            shallow.buffers = shape.buffers;
+            shallow.kb = shape.k_granule ? shape.k_granule : shallow.kt;
+            throw CompileError(op.loc, kind + ": prefetch=True needs " + std::to_string(l1_bytes_needed(shallow, shape)) +
+                                           " bytes of L1 for three panel buffers (block " +
+                                           std::to_string(shallow.block_rows()) + "x" + std::to_string(shallow.block_cols()) +
+                                           ", panels " + std::to_string(shallow.kb) + " deep), the cluster has " +
+                                           std::to_string(ctx.config.l1_bytes()));
+        }
+    }
+    return t;
+}
+
+namespace {
+
+// Element offset of batch item `index` (a multi-index over the output's
+// batch dims) in an operand whose batch dims `dims` broadcast against them.
+int64_t batch_offset(const std::vector<int64_t>& index, const std::vector<int64_t>& dims, int64_t matrix_elems) {
+    int64_t offset = 0, stride = matrix_elems;
+    for (size_t k = 0; k < dims.size(); ++k) {
+        size_t d = dims.size() - 1 - k, i = index.size() - 1 - k;
+        if (dims[d] > 1) offset += index[i] * stride;
+        stride *= dims[d];
+    }
+    return offset;
+}
+
+}  // namespace
+
+void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& a = ctx.tensor(op.inputs[0]);
+    const TensorNode& b = ctx.tensor(op.inputs[1]);
+    const TensorNode& c = ctx.tensor(op.output);
+    GemmShape shape;
+    shape.M = a.shape[a.shape.size() - 2], shape.K = a.shape.back(), shape.N = b.shape.back();
+    shape.in = a.dtype, shape.out = c.dtype;
+    // On-chip operands (dsl/lower/buffer_plan.h) need no L1 panels, an on-chip C
+    // no L1 staging.
+    const bool a_on_chip = ctx.on_chip(op.inputs[0]);
+    if (a_on_chip) shape.a_panel_bytes = [](const MatmulTiling&) { return int64_t(0); };
+    shape.a_on_chip = a_on_chip;
+    shape.b_on_chip = ctx.on_chip(op.inputs[1]);
+    shape.c_on_chip = ctx.on_chip(op.output);
+    apply_gemm_attrs(op, shape);
+    const std::vector<int64_t> a_batch(a.shape.begin(), a.shape.end() - 2), b_batch(b.shape.begin(), b.shape.end() - 2);
+    const std::vector<int64_t> batch(c.shape.begin(), c.shape.end() - 2);
+    int64_t items = 1;
+    for (int64_t d : batch) items *= d;
+    shape.items = items;
+    const MatmulTiling t = gemm_tiling_or_fail(ctx, op, shape);
+    const int64_t e = arch::dtype_bytes(shape.in), eo = arch::dtype_bytes(shape.out);
+    std::vector<int64_t> index(batch.size(), 0);
+    for (int64_t item = 0; item < items; ++item) {
+        // index = item in row-major order over `batch`.
+        for (int64_t rest = item, k = int64_t(batch.size()) - 1; k >= 0; --k) {
+            index[size_t(k)] = rest % batch[size_t(k)];
+            rest /= batch[size_t(k)];
+        }
+        const RowMajorA a_ddr(ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_batch, shape.M * shape.K) * e),
+                              shape.K, shape.in);
+        // Batched matmuls never use on-chip tensors (lower.cpp refuses them).
+        const OnChipA a_l1(a_on_chip ? ctx.l1_addr(op.inputs[0]) : 0, shape.K, shape.in);
+        GemmOperands g;
+        g.M = shape.M, g.K = shape.K, g.N = shape.N, g.in = shape.in, g.out = shape.out;
+        g.a = a_on_chip ? static_cast<const GemmA*>(&a_l1) : &a_ddr;
+        g.b_on_chip = shape.b_on_chip, g.c_on_chip = shape.c_on_chip;
+        g.b_addr = g.b_on_chip ? ctx.l1_addr(op.inputs[1])
+                               : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
+        g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
+        g.a_name = a.name, g.b_name = b.name, g.c_name = c.name;
+        g.unroll = gemm_unroll(op);
+        if (!batch.empty()) {
+            g.block_name = c.name + "[";
+            for (size_t k = 0; k < index.size(); ++k) g.block_name += (k ? "," : "") + std::to_string(index[k]);
+            g.block_name += "]";
+        }
+        lower_gemm(ctx, t, g);
+    }
+}
+
+}  // namespace dsl

@@ -1,0 +1,59 @@
+// What every operation's lowering works with: the graph, the hardware, the
+// program being built, and where each tensor lives in DDR.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dsl/lower/block_builder.h"
+#include "dsl/lower/buffer_plan.h"
+#include "dsl/lower/lower_options.h"
+#include "dsl/ir/task_graph.h"
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+
+namespace dsl {
+
+struct LowerContext {
+    LowerContext(const TaskGraph& g, const arch::Config& c, arch::Program& p, const BufferPlan& b,
+                 const LowerOptions& o = {})
+        : graph(g), config(c), options(o), program(p), tags(p), plan(b) {}
+
+    const TaskGraph& graph;
+    // The hardware as the lowerings may use it: L1 less the region the
+    // buffer plan keeps for on-chip tensors.
+    const arch::Config& config;
+    const LowerOptions options;
+    arch::Program& program;
+    TagTable tags;
+    const BufferPlan& plan;
+    // The operation being lowered reads or writes an on-chip tensor: its
+    // blocks run on the home cluster, one at a time.
+    bool pinned = false;
+
+    // The operation being lowered: its index in Program::ops (for tags) and
+    // the blocks it must wait for (its producers', and a print's drain).
+    int32_t program_op = -1;
+    std::vector<uint32_t> deps;
+    uint32_t drain = 0;  // its blocks wait for blocks [0, drain) (after a print)
+
+    uint64_t ddr_addr(int tensor) const { return program.tensors[size_t(tensor)].ddr_addr; }
+    bool on_chip(int tensor) const { return plan.on_chip(tensor); }
+    uint64_t l1_addr(int tensor) const { return plan.l1_addr(tensor); }
+    const TensorNode& tensor(int index) const { return graph.tensors[size_t(index)]; }
+    uint32_t tag(const std::string& label) { return tags(label, program_op); }
+    // The buffering depth of a pipelined buffer: pypo.config.BUFFERS when
+    // the program set it, else `fallback` (the operation's own choice).
+    int64_t buffering(int64_t fallback) const { return graph.buffers > 0 ? graph.buffers : fallback; }
+
+    // Appends a finished block with the operation's dependencies (to the
+    // program, or gives it to options.block_sink).
+    void add_block(BlockBuilder& block);
+    // Blocks emitted so far; the next one's number.
+    uint32_t blocks_emitted() const { return blocks_emitted_; }
+
+private:
+    uint32_t blocks_emitted_ = 0;
+};
+
+}  // namespace dsl

@@ -1,0 +1,28 @@
+// What a caller of the lowering may choose instead of the compiler.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "dsl/lower/tiling/matmul_tiling.h"
+#include "sim/arch/config.h"
+#include "sim/arch/program.h"
+
+namespace dsl {
+
+// Choices a caller can make instead of the compiler: for experiments, and
+// for tests that compare them with the compiler's own.
+struct LowerOptions {
+    // Chooses the tiling of every GEMM (matmul, conv2d) in place of
+    // choose_matmul_tiling, with the same contract; empty = that.
+    std::function<std::optional<MatmulTiling>(const arch::Config&, const GemmShape&, std::string& why)> gemm_tiling;
+    // Takes every finished block, numbered from 0, in place of
+    // Program::blocks (which then stays empty), with the program as built
+    // so far: a caller spools a huge program to disk (arch::BlockSpool)
+    // instead of holding it. Empty = keep the blocks in the program.
+    std::function<void(const arch::Program& program, size_t index, arch::Block block)> block_sink;
+};
+
+}  // namespace dsl

@@ -1,0 +1,234 @@
+// Lowering, in the documented order (docs/timing-model.md §10, "Compiler
+// passes"): shapes are bound by the elaborator (shape_hint); then
+//   1. precision (dsl/passes/pass_precision.h): compute dtype per op, explicit casts;
+//   2. layout (dsl/passes/pass_layout.h): format_convert ops where a producer's
+//      natural layout (conv2d: NHWC) is not the one the graph labels;
+//   3. buffer planning (dsl/lower/buffer_plan.h): L1 space and lifetimes of the
+//      on-chip tensors (alloc_l1 buffers, target='L1'/'L0' results);
+//   4. per op: tiling, L1/L0 staging buffers, DMA and sync insertion, blocks.
+// Before them, explicit copies `buf[:] = t` become `move` ops in program
+// order (dsl/passes/pass_moves.h).
+#include "dsl/lower/program/lower.h"
+
+#include <algorithm>
+
+#include "dsl/support/diagnostics.h"
+#include "dsl/lower/lower_context.h"
+#include "dsl/lower/gemm/lower_conv.h"
+#include "dsl/lower/movement/lower_data_movement.h"
+#include "dsl/lower/gemm/lower_matmul.h"
+#include "dsl/lower/vector/lower_vector.h"
+#include "dsl/lower/lower_views.h"
+#include "dsl/passes/pass_layout.h"
+#include "sim/arch/program_check.h"
+#include "dsl/passes/pass_moves.h"
+#include "dsl/passes/pass_precision.h"
+
+namespace dsl {
+
+namespace {
+
+// Tensors start on 4 KiB boundaries in DDR so no two share a page.
+constexpr uint64_t kDdrAlignment = 4096;
+
+uint64_t tensor_bytes(const TensorNode& t) {
+    uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
+    for (int64_t d : t.shape) n *= uint64_t(d);
+    return n;
+}
+
+// Every stored tensor gets its own DDR range, except the on-chip ones (the
+// buffer plan's, in L1); a view (dsl/lower/lower_views.h) gets its source's
+// address and no range of its own.
+void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& plan, arch::Program& p) {
+    uint64_t next = 0;
+    p.tensors.resize(g.tensors.size());
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const TensorNode& t = g.tensors[i];
+        if (view_source(g, int(i)) >= 0) continue;
+        uint64_t bytes = tensor_bytes(t);
+        if (t.placement != Placement::DDR) {
+            std::string role = std::string(tensor_role_name(t.role)) + ", in " + placement_name(t.placement);
+            p.tensors[i] = {t.name, t.shape, t.dtype, 0, bytes, role};
+            if (plan.on_chip(int(i))) p.tensors[i].l1_addr = int64_t(plan.l1_addr(int(i)));
+            else p.tensors[i].role += ", never written";
+            continue;
+        }
+        if (next + bytes > uint64_t(c.ddr_bytes()))
+            throw CompileError(t.loc, "tensor '" + t.name + "' does not fit in DDR: the program's tensors need " +
+                                          std::to_string(next + bytes) + " bytes, DDR has " +
+                                          std::to_string(c.ddr_bytes()));
+        std::string role = tensor_role_name(t.role);
+        if (!t.layout.empty()) role += ", " + t.layout;
+        p.tensors[i] = {t.name, t.shape, t.dtype, next, bytes, role};
+        next = (next + bytes + kDdrAlignment - 1) / kDdrAlignment * kDdrAlignment;
+    }
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const TensorNode& t = g.tensors[i];
+        int source = view_source(g, int(i));
+        if (source < 0) continue;
+        if (plan.on_chip(source))
+            throw CompileError(t.loc, std::string(op_kind_name(g.ops[size_t(t.producer)].kind)) + " of '" +
+                                          g.tensors[size_t(source)].name + "' in " +
+                                          placement_name(g.tensors[size_t(source)].placement) +
+                                          " is not lowered yet: views are of tensors in DDR");
+        p.tensors[i] = {t.name, t.shape, t.dtype, p.tensors[size_t(source)].ddr_addr, tensor_bytes(t),
+                        std::string(tensor_role_name(t.role)) + ", view of " + g.tensors[size_t(source)].name};
+    }
+}
+
+// Operations that can read or write an on-chip tensor: the copy into a
+// buffer, matmul (operands and result), element-wise operations and cast.
+bool reads_on_chip(OpKind k) {
+    switch (k) {
+    case OpKind::Move: case OpKind::Matmul: case OpKind::Relu: case OpKind::Gelu: case OpKind::Sigmoid:
+    case OpKind::Tanh: case OpKind::Exp: case OpKind::Sqrt: case OpKind::Cast: case OpKind::Add: case OpKind::Sub:
+    case OpKind::Mul: case OpKind::Div: case OpKind::Maximum:
+        return true;
+    default: return false;
+    }
+}
+
+// The operation uses an on-chip tensor; throws if it cannot.
+bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) {
+    std::vector<int> on_chip;
+    for (int in : op.inputs)
+        if (plan.on_chip(in)) on_chip.push_back(in);
+    const bool writes = plan.on_chip(op.output);
+    if (on_chip.empty() && !writes) return false;
+    const TensorNode& t = g.tensors[size_t(on_chip.empty() ? op.output : on_chip.front())];
+    const std::string what = std::string(op_kind_name(op.kind)) + (on_chip.empty() ? " writing '" : " reading '") +
+                             t.name + "' in " + placement_name(t.placement);
+    if (!reads_on_chip(op.kind))
+        throw CompileError(op.loc, what + " is not lowered yet: on-chip tensors are used by copies, matmul, "
+                                          "element-wise operations and cast");
+    if (op.kind == OpKind::Move && !on_chip.empty())
+        throw CompileError(op.loc, "copying '" + t.name + "' in " + placement_name(t.placement) +
+                                       " into a buffer is not lowered yet: copy from a tensor in DDR");
+    if (op.kind == OpKind::Matmul && g.tensors[size_t(op.output)].shape.size() > 2)
+        throw CompileError(op.loc, "batched " + what + " is not lowered yet");
+    return true;
+}
+
+}  // namespace
+
+TaskGraph lowering_graph(const TaskGraph& elaborated) {
+    TaskGraph numbered = elaborated;
+    for (size_t i = 0; i < numbered.ops.size(); ++i) numbered.ops[i].origin = int(i);
+    return apply_layout(apply_precision(apply_moves(numbered)));
+}
+
+arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, const std::string& source,
+                    const LowerOptions& options) {
+    const TaskGraph g = lowering_graph(elaborated);
+    arch::Program program;
+    program.source = source;
+    program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
+    const BufferPlan plan = plan_buffers(g, config);
+    place_tensors(g, config, plan, program);
+    // The lowerings see L1 without the on-chip tensors' region, and with
+    // several blocks per cluster (MAX_PARALLEL above chip.clusters) one
+    // slot's share of it and of L0 (arch::Program::slot_l1_bytes).
+    arch::Config usable = config;
+    usable.l1_kib -= int64_t(plan.region / 1024);
+    const int64_t slots = arch::blocks_per_cluster(program, config);
+    if (slots > 1) {
+        usable.l1_kib /= slots;
+        usable.l0_kib /= slots;
+        usable.l0a_kib /= slots, usable.l0b_kib /= slots, usable.l0c_kib /= slots;
+        if (usable.l0_split()) usable.l0_kib = usable.l0a_kib + usable.l0b_kib + usable.l0c_kib;
+        if (usable.l1_kib == 0 || usable.l0_kib == 0 || (config.l0_split() && (!usable.l0a_kib || !usable.l0b_kib || !usable.l0c_kib)))
+            throw CompileError(g.max_parallel_loc,
+                               "pypo.config.MAX_PARALLEL = " + std::to_string(g.max_parallel) + " puts " +
+                                   std::to_string(slots) + " blocks on each of the " + std::to_string(config.clusters) +
+                                   " clusters at once, and a block's share of L1 (" + std::to_string(config.l1_kib) +
+                                   " KiB) or L0 (" + std::to_string(config.l0_kib) + " KiB) would be under 1 KiB");
+        program.slot_l1_bytes = uint64_t(usable.l1_bytes());
+        program.slot_l0_bytes = uint64_t(usable.l0_bytes());
+    }
+    LowerContext ctx(g, usable, program, plan, options);
+    std::vector<uint32_t> previous_pinned;  // the blocks of the last op that ran on the home cluster
+    // Blocks of op i, so a consumer can wait for its producers.
+    std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
+    size_t next_log = 0;
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        const OpNode& op = g.ops[i];
+        // print(...) is a synchronisation point: everything before it drains
+        // before anything after it starts. pypo.log(...) is asynchronous.
+        for (; next_log < g.logs.size() && g.logs[next_log].after_op < int(i); ++next_log)
+            if (g.logs[next_log].synchronous) ctx.drain = ctx.blocks_emitted();
+        ctx.deps.clear();
+        for (int in : op.inputs) {
+            int producer = g.tensors[size_t(in)].producer;
+            if (producer >= 0) ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
+        }
+        // Operations on on-chip tensors run on the home cluster in program
+        // order, so a buffer is never reused before its readers are done.
+        ctx.pinned = uses_on_chip(g, plan, op);
+        if (ctx.pinned) ctx.deps.insert(ctx.deps.end(), previous_pinned.begin(), previous_pinned.end());
+        std::sort(ctx.deps.begin(), ctx.deps.end());
+        ctx.deps.erase(std::unique(ctx.deps.begin(), ctx.deps.end()), ctx.deps.end());
+        const uint32_t first = ctx.blocks_emitted();
+        arch::ProgramOp info{g.tensors[size_t(op.output)].name, op_kind_name(op.kind),
+                             op.task >= 0 ? g.tasks[size_t(op.task)].name : "", {}};
+        for (int in : op.inputs)
+            if (int producer = g.tensors[size_t(in)].producer; producer >= 0) info.inputs.push_back(producer);
+        program.ops.push_back(std::move(info));
+        ctx.program_op = int32_t(program.ops.size() - 1);
+        try {
+        switch (op.kind) {
+        case OpKind::Matmul: lower_matmul_op(ctx, op); break;
+        case OpKind::Conv2d: lower_conv2d_op(ctx, op); break;
+        // Views emit nothing (dsl/lower/lower_views.h); their consumers wait for
+        // the view's own producers, below.
+        case OpKind::Reshape:
+        case OpKind::Flatten:
+        case OpKind::Slide: break;
+        case OpKind::Concat: lower_concat_op(ctx, op); break;
+        case OpKind::Transpose:
+            // engine='dma' transposes in flight (dsl/lower/movement/lower_data_movement.h);
+            // the default runs on the vector unit.
+            if (op.attrs.at("engine").s == "dma") {
+                lower_transpose_dma_op(ctx, op);
+                break;
+            }
+            lower_vector_op(ctx, op);
+            break;
+        case OpKind::PixelShuffle: lower_pixel_shuffle_op(ctx, op); break;
+        case OpKind::Move: lower_move_op(ctx, op); break;
+        default:
+            // The vector unit's operations (dsl/lower/vector/lower_vector.h).
+            if (is_vector_lowered(op)) {
+                lower_vector_op(ctx, op);
+                break;
+            }
+            // Until every operation has a lowering, the rest stop here, at
+            // the call, rather than being skipped.
+            throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " is not lowered yet");
+        }
+        } catch (const CompileError& e) {
+            // Say where the rest of L1 and L0 went when an operation does not
+            // fit: a message that gives sizes in bytes of L1 or L0 (not one
+            // that names L1 as where an operand lives).
+            const std::string& m = e.message();
+            if ((m.find("L1") == std::string::npos && m.find("L0") == std::string::npos) ||
+                m.find("bytes") == std::string::npos)
+                throw;
+            std::string why;
+            if (plan.region > 0 && m.find("L1") != std::string::npos)
+                why = "L1 less the " + std::to_string(plan.region) + " bytes kept for on-chip tensors";
+            if (slots > 1)
+                why += std::string(why.empty() ? "" : "; ") + "one of " + std::to_string(slots) +
+                       " blocks per cluster, pypo.config.MAX_PARALLEL = " + std::to_string(g.max_parallel);
+            if (why.empty()) throw;
+            throw CompileError(e.loc(), m + " (" + why + ")");
+        }
+        for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) op_blocks[i].push_back(b);
+        if (ctx.pinned) previous_pinned = op_blocks[i];
+        // An operation without commands (a view) stands for what it waited on.
+        if (first == ctx.blocks_emitted()) op_blocks[i] = ctx.deps;
+    }
+    return program;
+}
+
+}  // namespace dsl

@@ -1,0 +1,215 @@
+#include "dsl/lower/tiling/matmul_tiling.h"
+
+#include "dsl/lower/tiling/gemm_cost.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <tuple>
+#include <vector>
+
+namespace dsl {
+
+namespace {
+
+int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+// Candidate extents: the unit doubling until it covers `limit` (a tile
+// larger than that would only compute padding).
+std::vector<int64_t> extents(int64_t unit, int64_t limit) {
+    std::vector<int64_t> v;
+    for (int64_t e = unit;; e *= 2) {
+        v.push_back(e);
+        if (e >= limit || e >= 4096) break;
+    }
+    return v;
+}
+
+// The most square grid rows x cols == cubes, rows <= cols.
+void cube_grid(int64_t cubes, int64_t& rows, int64_t& cols) {
+    rows = 1;
+    for (int64_t r = 1; r * r <= cubes; ++r)
+        if (cubes % r == 0) rows = r;
+    cols = cubes / rows;
+}
+
+std::string tile_text(const std::vector<int64_t>& t) {
+    std::string s = "(";
+    for (size_t i = 0; i < t.size(); ++i) s += (i ? ", " : "") + std::to_string(t[i]);
+    return s + ")";
+}
+
+// Panel depths to try, shallowest first. A matmul doubles kt up to K
+// rounded to kt (as before there were convolutions); a convolution doubles
+// whole channels and also tries all of K, which is rarely a power of two
+// times kh * kw.
+std::vector<int64_t> panel_depths(const MatmulTiling& t, const GemmShape& g) {
+    std::vector<int64_t> v;
+    int64_t unit = g.k_granule ? g.k_granule : t.kt;
+    int64_t limit = round_up(g.K, unit);
+    for (int64_t kb = unit; kb <= limit; kb *= 2) v.push_back(kb);
+    if (g.k_granule && v.back() != limit) v.push_back(limit);
+    return v;
+}
+
+}  // namespace
+
+std::string buffering_name(int64_t buffers) {
+    return buffers == 1 ? "single" : buffers == 3 ? "triple" : "double";
+}
+
+int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in) {
+    int64_t e = arch::dtype_bytes(in);
+    return t.l0_buffers * (t.mt * t.kt + t.kt * t.nt) * e + t.mt * t.nt * 4;
+}
+
+bool fits_l0(const arch::Config& c, const MatmulTiling& t, arch::DType in) {
+    if (!c.l0_split()) return l0_bytes_needed(t, in) <= c.l0_bytes();
+    const int64_t e = arch::dtype_bytes(in);
+    return t.l0_buffers * t.mt * t.kt * e <= c.l0a_kib * 1024 && t.l0_buffers * t.kt * t.nt * e <= c.l0b_kib * 1024 &&
+           t.mt * t.nt * 4 <= c.l0c_kib * 1024;
+}
+
+std::string l0_need_text(const arch::Config& c, const MatmulTiling& t, arch::DType in) {
+    if (!c.l0_split()) return std::to_string(l0_bytes_needed(t, in)) + " bytes of L0";
+    const int64_t e = arch::dtype_bytes(in);
+    return std::to_string(t.l0_buffers * t.mt * t.kt * e) + ", " + std::to_string(t.l0_buffers * t.kt * t.nt * e) +
+           " and " + std::to_string(t.mt * t.nt * 4) + " bytes of L0A, L0B and L0C";
+}
+
+std::string l0_have_text(const arch::Config& c) {
+    if (!c.l0_split()) return "the cube has " + std::to_string(c.l0_bytes());
+    return "the cube has " + std::to_string(c.l0a_kib * 1024) + ", " + std::to_string(c.l0b_kib * 1024) + " and " +
+           std::to_string(c.l0c_kib * 1024);
+}
+
+int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g) {
+    int64_t e = arch::dtype_bytes(g.in);
+    int64_t a_panel = g.a_panel_bytes ? g.a_panel_bytes(t) : t.block_rows() * t.kb * e;
+    int64_t b_panel = g.b_on_chip ? 0 : t.kb * t.block_cols() * e;
+    int64_t c_block = g.c_on_chip ? 0 : t.block_rows() * t.block_cols() * arch::dtype_bytes(g.out);
+    return t.buffers * (a_panel + b_panel) + c_block;
+}
+
+int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t) {
+    int64_t best_kb = 0;
+    for (int64_t kb : panel_depths(t, g)) {
+        t.kb = kb;
+        if (l1_bytes_needed(t, g) > c.l1_bytes()) break;
+        best_kb = kb;
+    }
+    return best_kb;
+}
+
+bool tiling_preferred(const MatmulTiling& a, const MatmulTiling& b) {
+    auto key = [](const MatmulTiling& x) {
+        return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt, x.kb);
+    };
+    return key(a) > key(b);
+}
+
+int64_t gemm_commands(const GemmShape& g, const MatmulTiling& t) {
+    auto ceil_div = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+    const int64_t steps = ceil_div(g.K, t.kb);
+    // L0 steps over all of K: full panels of ceil(kb / kt) tiles, the last
+    // panel possibly shallower.
+    const int64_t tiles = (steps - 1) * ceil_div(t.kb, t.kt) + ceil_div(g.K - (steps - 1) * t.kb, t.kt);
+    const int64_t panel_cmds = steps * ((g.a_on_chip ? 0 : 1) + (g.b_on_chip ? 0 : 1));
+    const int64_t per_cube = 3 * tiles + 1 + (g.c_on_chip ? 0 : 1);  // A, B tiles and MATMUL per step; write-back; store
+    // Cubes used per block: the full block's grid, fewer in edge blocks.
+    auto used = [&](int64_t extent, int64_t tile, int64_t grid) { return std::min(grid, ceil_div(extent, tile)); };
+    const int64_t br = ceil_div(g.M, t.block_rows()), bc = ceil_div(g.N, t.block_cols());
+    const int64_t last_r = g.M - (br - 1) * t.block_rows(), last_c = g.N - (bc - 1) * t.block_cols();
+    int64_t cubes = 0;
+    for (int r = 0; r < 2; ++r)
+        for (int q = 0; q < 2; ++q) {
+            const int64_t nr = r ? 1 : br - 1, nq = q ? 1 : bc - 1;
+            if (nr == 0 || nq == 0) continue;
+            cubes += nr * nq * used(r ? last_r : t.block_rows(), t.mt, t.grid_rows) *
+                     used(q ? last_c : t.block_cols(), t.nt, t.grid_cols);
+        }
+    return std::max<int64_t>(1, g.items) * (br * bc * panel_cmds + cubes * per_cube);
+}
+
+std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, std::string& why) {
+    MatmulTiling grid;
+    cube_grid(c.cubes_per_cluster, grid.grid_rows, grid.grid_cols);
+    grid.buffers = g.buffers;
+    grid.l0_buffers = g.l0_buffers;
+    std::vector<MatmulTiling> fits_l0_list;
+    if (!g.tile.empty()) {
+        // The program's tile: only its k (when not given) is searched.
+        MatmulTiling t = grid;
+        t.mt = g.tile[0], t.nt = g.tile[1];
+        std::vector<int64_t> ks = g.tile.size() > 2 ? std::vector<int64_t>{g.tile[2]}
+                                                    : extents(std::max(c.mac_rows, c.mac_cols), g.K);
+        for (int64_t kt : ks) {
+            t.kt = kt;
+            if (fits_l0(c, t, g.in)) fits_l0_list.push_back(t);
+        }
+        if (fits_l0_list.empty()) {
+            t.kt = ks.front();
+            why = "tile=" + tile_text(g.tile) + " needs " + l0_need_text(c, t, g.in) + " with " +
+                  buffering_name(t.l0_buffers) + " buffering" +
+                  (g.tile.size() > 2 ? "" : " (k = " + std::to_string(t.kt) + ")") + ", " + l0_have_text(c);
+            return std::nullopt;
+        }
+    } else {
+        // A tile larger than a cube's share of the matrix only idles MACs.
+        for (int64_t mt : extents(c.mac_rows, (g.M + grid.grid_rows - 1) / grid.grid_rows))
+            for (int64_t nt : extents(c.mac_cols, (g.N + grid.grid_cols - 1) / grid.grid_cols))
+                for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), g.K)) {
+                    MatmulTiling t = grid;
+                    t.mt = mt, t.nt = nt, t.kt = kt;
+                    if (fits_l0(c, t, g.in)) fits_l0_list.push_back(t);
+                }
+        if (fits_l0_list.empty()) {
+            MatmulTiling t = grid;
+            t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = std::max(c.mac_rows, c.mac_cols);
+            why = "the smallest cube tile (" + std::to_string(t.mt) + "x" + std::to_string(t.kt) + "x" +
+                  std::to_string(t.nt) + ") needs " + l0_need_text(c, t, g.in) + ", " + l0_have_text(c);
+            return std::nullopt;
+        }
+    }
+    // Every tiling that fits L0 and L1, estimated in preference order: good
+    // tilings tend to come early, so the cheap lower bound of the cost
+    // skips most of the rest, and of equal estimates the earlier wins.
+    // Tilings within 0.5 % of the cheapest estimate count as equally fast:
+    // of those, the fewest commands (deeper k-steps, larger tiles) win, so
+    // that a program does not grow for a gain below the estimate's error.
+    std::sort(fits_l0_list.begin(), fits_l0_list.end(), tiling_preferred);
+    struct Candidate {
+        MatmulTiling t;
+        int64_t cycles;
+    };
+    std::vector<Candidate> near;
+    int64_t best_cycles = -1;
+    auto near_best = [&](int64_t cycles) { return cycles * 1000 <= best_cycles * 1005; };
+    for (MatmulTiling t : fits_l0_list) {
+        const std::vector<int64_t> depths = panel_depths(t, g);
+        for (auto kb = depths.rbegin(); kb != depths.rend(); ++kb) {  // deepest first
+            t.kb = *kb;
+            if (l1_bytes_needed(t, g) > c.l1_bytes()) continue;
+            if (best_cycles >= 0 && !near_best(estimate_gemm_cycles_bound(c, g, t))) continue;
+            const int64_t cycles = estimate_gemm_cycles(c, g, t);
+            if (best_cycles < 0 || cycles < best_cycles) best_cycles = cycles;
+            if (near_best(cycles)) near.push_back({t, cycles});
+        }
+    }
+    std::optional<MatmulTiling> best;
+    int64_t best_commands = 0, chosen_cycles = 0;
+    for (const Candidate& k : near) {  // in preference order
+        if (!near_best(k.cycles)) continue;
+        const int64_t commands = gemm_commands(g, k.t);
+        if (!best || commands < best_commands || (commands == best_commands && k.cycles < chosen_cycles))
+            best = k.t, best_commands = commands, chosen_cycles = k.cycles;
+    }
+    if (best) return best;
+    MatmulTiling t = fits_l0_list.back();
+    t.kb = panel_depths(t, g).front();
+    why = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) + " with " +
+          buffering_name(t.buffers) + "-buffered panels " + std::to_string(t.kb) + " deep) needs " +
+          std::to_string(l1_bytes_needed(t, g)) + " bytes of L1, the cluster has " + std::to_string(c.l1_bytes());
+    return std::nullopt;
+}
+
+}  // namespace dsl

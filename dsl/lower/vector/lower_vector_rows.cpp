@@ -1,0 +1,279 @@
+// Operations that work along rows on the streamed vector pipeline:
+// reductions (reduce_sum/mean/max, global_avg_pool), softmax and
+// layer_norm. A unit is one row: the values that reduce or normalise
+// together.
+//
+// The vector unit reduces contiguous rows (§8). Reducing an axis that has
+// data after it, (outer, R, inner) -> (outer, inner), first transposes each
+// unit's R x inner matrix in L1 (one VECTOR transpose per unit), so the
+// reduction again runs over contiguous rows of R; softmax over such an axis
+// transposes back afterwards.
+#include <algorithm>
+
+#include "dsl/support/diagnostics.h"
+#include "dsl/lower/vector/lower_vector.h"
+#include "dsl/lower/vector/lower_vector_inputs.h"
+#include "dsl/lower/vector/lower_vector_stream.h"
+
+namespace dsl {
+
+namespace {
+
+using arch::VectorOp;
+constexpr uint64_t kNone = arch::kNoAddress;
+
+// (outer, mid, inner) around the axes [first, last] of `shape`.
+struct AxisView {
+    int64_t outer = 1, mid = 1, inner = 1;
+};
+AxisView view_around(const std::vector<int64_t>& shape, size_t first, size_t last) {
+    AxisView v;
+    for (size_t k = 0; k < shape.size(); ++k) (k < first ? v.outer : k <= last ? v.mid : v.inner) *= shape[k];
+    return v;
+}
+
+// Transposes each unit's `rows x cols` matrix from `src` to `dst`.
+void transpose_units(ChunkCommands& cc, const VectorInputs& in, int64_t n, int64_t rows, int64_t cols,
+                     uint64_t src, uint64_t dst) {
+    const uint64_t bytes = uint64_t(rows * cols * arch::dtype_bytes(in.compute()));
+    for (int64_t u = 0; u < n; ++u)
+        cc.compute.push_back({vector_args(VectorOp::Transpose, in.compute(), rows, cols, src + uint64_t(u) * bytes,
+                                          kNone, dst + uint64_t(u) * bytes),
+                              in.label(VectorOp::Transpose)});
+}
+
+// When one outer index's R x inner values do not fit L1, a unit is a block
+// of `cols` of the inner columns: an R-row 2-D DMA (stride: a full row of
+// inner), cast if needed, transposed, reduced.
+void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, bool mean) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    const int64_t ex = arch::dtype_bytes(x.dtype), ec = arch::dtype_bytes(y.dtype);
+    const bool cast = x.dtype != y.dtype;
+    auto buffers = [&](int64_t per) {  // per column of the block
+        return std::vector<BufferSpec>{{BufferKind::Streamed, v.mid * ex * per, 0},                 // 0: x
+                                       {BufferKind::Scratch, cast ? v.mid * ec * per : 0, 0},       // 1: x cast
+                                       {BufferKind::Scratch, v.mid * ec * per, 0},                  // 2: transposed
+                                       {BufferKind::Resident, mean ? ec * per : 0, 0},              // 3: 1 / R
+                                       {BufferKind::Streamed, ec * per, 0}};                        // 4: y
+    };
+    // At least one column: if that does not fit, the stream reports the capacity.
+    const int64_t cols = unit_extent(ctx, v.inner, v.outer, max_chunk_units(ctx, buffers(1)));
+    VectorStream s;
+    s.name = y.name;
+    s.buffers = buffers(cols);
+    const int64_t blocks = (v.inner + cols - 1) / cols;
+    s.units = v.outer * blocks;
+    s.max_chunk_units = 1;
+    const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
+    const std::string xname = x.name, yname = y.name;
+    const arch::DType xt = x.dtype, t = y.dtype;
+    s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {
+        const int64_t o = u / blocks, c0 = u % blocks * cols, nc = std::min(cols, v.inner - c0);
+        const std::string label = yname + ": ";
+        ChunkCommands cc;
+        arch::DmaArgs d = load_dma(x_ddr + uint64_t((o * v.mid * v.inner + c0) * ex), a[0], uint64_t(nc * ex));
+        d.rows = uint32_t(v.mid), d.src_stride = uint64_t(v.inner * ex);
+        cc.loads.push_back({d, xname + " columns -> L1"});
+        uint64_t src = a[0];
+        if (cast) {
+            cc.compute.push_back({vector_args(VectorOp::Cast, xt, v.mid, nc, a[0], kNone, a[1]), label + "cast " + xname});
+            src = a[1];
+        }
+        cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, nc, src, kNone, a[2]), label + "transpose"});
+        cc.compute.push_back({vector_args(red, t, nc, v.mid, a[2], kNone, a[4]), label + arch::vector_op_name(red)});
+        if (mean)
+            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, t, nc, 1, a[4], a[3], a[4]), {},
+                                               scalar_source(1.0 / double(v.mid))),
+                                  label + "mul"});
+        cc.stores.push_back({store_dma(a[4], y_ddr + uint64_t((o * v.inner + c0) * ec), uint64_t(nc * ec)), yname + " -> DDR"});
+        return cc;
+    };
+    lower_vector_stream(ctx, op, s);
+}
+
+// (outer, R, inner) -> (outer, inner) by `red`, then * (1 / R) for a mean.
+void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, bool mean) {
+    const TensorNode& y = ctx.tensor(op.output);
+    const int out = op.output;
+    VectorStream s;
+    s.name = y.name;
+    s.units = v.outer;
+    VectorInputs in(ctx, y.dtype, y.name);
+    const int64_t ec = arch::dtype_bytes(y.dtype);
+    const int xs = in.streamed(s, op.inputs[0], v.mid * v.inner);
+    const size_t tb = s.buffers.size();
+    s.buffers.push_back({BufferKind::Scratch, v.inner > 1 ? v.mid * v.inner * ec : 0, 0});
+    const int inv_n = mean ? in.constant(s, v.inner, 1.0 / double(v.mid)) : -1;
+    const size_t yb = s.buffers.size();
+    s.buffers.push_back({BufferKind::Streamed, v.inner * ec, 0});
+    s.chunk = [&ctx, in, xs, tb, inv_n, yb, v, red, out](int64_t first, int64_t n, const BufferAddrs& a) {
+        ChunkCommands cc;
+        in.chunk(cc, first, n, a);
+        uint64_t src = in.addr(xs, a);
+        if (v.inner > 1) {
+            transpose_units(cc, in, n, v.mid, v.inner, src, a[tb]);
+            src = a[tb];
+        }
+        const arch::DType t = in.compute();
+        cc.compute.push_back({vector_args(red, t, n * v.inner, v.mid, src, kNone, a[yb]), in.label(red)});
+        if (inv_n >= 0)
+            cc.compute.push_back(
+                {with_sources(vector_args(VectorOp::Mul, t, n * v.inner, 1, a[yb], in.addr(inv_n, a), a[yb]), {},
+                              in.source(inv_n, 0)),
+                 in.label(VectorOp::Mul)});
+        store_units(cc, ctx, out, v.inner, first, n, a[yb]);
+        return cc;
+    };
+    if (v.inner > 1 && max_chunk_units(ctx, s.buffers) == 0)
+        return lower_reduction_columns(ctx, op, v, red, mean);
+    lower_vector_stream(ctx, op, s);
+}
+
+// The reduced axes must be adjacent once axes of size 1 are set aside.
+AxisView reduced_view(const OpNode& op, const TensorNode& x, const std::vector<int64_t>& axes) {
+    std::vector<int64_t> shape;
+    int64_t first = -1, last = -1;
+    for (size_t k = 0; k < x.shape.size(); ++k) {
+        if (x.shape[k] == 1) continue;
+        const bool reduced = std::find(axes.begin(), axes.end(), int64_t(k)) != axes.end();
+        if (reduced) {
+            if (last >= 0 && last != int64_t(shape.size()) - 1)
+                throw CompileError(op.loc, std::string(op_kind_name(op.kind)) +
+                                               " over axes that are not adjacent is not lowered yet");
+            if (first < 0) first = int64_t(shape.size());
+            last = int64_t(shape.size());
+        }
+        shape.push_back(x.shape[k]);
+    }
+    if (first < 0) {  // only axes of size 1: a copy, one value per row
+        AxisView v;
+        v.outer = element_count(x.shape);
+        return v;
+    }
+    return view_around(shape, size_t(first), size_t(last));
+}
+
+}  // namespace
+
+void lower_reduce(LowerContext& ctx, const OpNode& op) {
+    if (lower_slide_reduce(ctx, op)) return;
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const AxisView v = reduced_view(op, x, op.attrs.at("axis").ints);
+    const VectorOp red = op.kind == OpKind::ReduceMax ? VectorOp::ReduceMax : VectorOp::ReduceSum;
+    lower_reduction(ctx, op, v, red, op.kind == OpKind::ReduceMean);
+}
+
+// The mean over H and W: (N, C, H*W) for NCHW, (N, H*W, C) for NHWC.
+void lower_global_avg_pool(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const bool nhwc = ctx.tensor(op.output).layout == "NHWC";
+    const AxisView v = nhwc ? view_around(x.shape, 1, 2) : view_around(x.shape, 2, 3);
+    lower_reduction(ctx, op, v, VectorOp::ReduceSum, true);
+}
+
+// softmax(x) = exp(x - max) / sum(exp(x - max)) along the axis, as five
+// commands per chunk: reduce_max, sub (the row's max, broadcast), exp,
+// reduce_sum, div (the row's sum, broadcast). Subtracting the max keeps exp
+// in range, as every practical softmax does.
+void lower_softmax(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& y = ctx.tensor(op.output);
+    const size_t axis = size_t(op.attrs.at("axis").i);
+    const AxisView v = view_around(y.shape, axis, axis);
+    const int out = op.output;
+    const int64_t ec = arch::dtype_bytes(y.dtype), row = v.mid * v.inner;
+    VectorStream s;
+    s.name = y.name;
+    s.units = v.outer;
+    VectorInputs in(ctx, y.dtype, y.name);
+    const int xs = in.streamed(s, op.inputs[0], row);
+    const size_t tb = s.buffers.size();  // the transposed unit (only when the axis has data after it)
+    s.buffers.push_back({BufferKind::Scratch, v.inner > 1 ? row * ec : 0, 0});
+    const size_t stat = s.buffers.size();  // one value per row, read broadcast over the row
+    s.buffers.push_back({BufferKind::Scratch, row * ec, 0});
+    const size_t yb = s.buffers.size();
+    s.buffers.push_back({BufferKind::Streamed, row * ec, 0});
+    s.chunk = [&ctx, in, xs, tb, stat, yb, v, row, out](int64_t first, int64_t n, const BufferAddrs& a) {
+        ChunkCommands cc;
+        in.chunk(cc, first, n, a);
+        const arch::DType t = in.compute();
+        uint64_t src = in.addr(xs, a), work = a[yb];
+        if (v.inner > 1) {
+            transpose_units(cc, in, n, v.mid, v.inner, src, a[tb]);
+            src = work = a[tb];
+        }
+        const int64_t rows = n * v.inner, cols = v.mid;
+        auto add = [&](VectorOp o, uint64_t s0, uint64_t s1, uint64_t d, arch::VectorSource in1 = {}) {
+            cc.compute.push_back({with_sources(vector_args(o, t, rows, cols, s0, s1, d), {}, in1), in.label(o)});
+        };
+        // The row's max and sum are one value per row, read broadcast.
+        add(VectorOp::ReduceMax, src, kNone, a[stat]);
+        add(VectorOp::Sub, src, a[stat], work, per_row_source(rows, cols));
+        add(VectorOp::Exp, work, kNone, work);
+        add(VectorOp::ReduceSum, work, kNone, a[stat]);
+        add(VectorOp::Div, work, a[stat], work, per_row_source(rows, cols));
+        if (v.inner > 1) transpose_units(cc, in, n, v.inner, v.mid, work, a[yb]);
+        store_units(cc, ctx, out, row, first, n, a[yb]);
+        return cc;
+    };
+    lower_vector_stream(ctx, op, s);
+}
+
+// layer_norm over the last D elements of each row, eleven commands per
+// chunk (n rows):
+//   reduce_sum(x) -> mean; mean * (1/D)          (n x 1)
+//   x - mean -> d                                 (broadcast per row)
+//   d * d -> q; reduce_sum(q) -> var; var * (1/D); var + eps; sqrt(var)
+//   d / sqrt(var) -> y; y * scale; y + shift      (scale, shift: D values, resident)
+// q borrows the output slot, which the division then overwrites.
+void lower_layer_norm(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& y = ctx.tensor(op.output);
+    const size_t axis = size_t(op.attrs.at("axis").i);
+    const AxisView v = view_around(y.shape, axis, y.shape.size() - 1);
+    const int64_t D = v.mid, ec = arch::dtype_bytes(y.dtype);
+    const int out = op.output;
+    VectorStream s;
+    s.name = y.name;
+    s.units = v.outer;
+    VectorInputs in(ctx, y.dtype, y.name);
+    const int xs = in.streamed(s, op.inputs[0], D);
+    // scale and shift: one value per column of every row.
+    const int scale = in.resident(s, op.inputs[1], D, {uint32_t(v.outer), uint32_t(D)}, {0, 1});
+    const int shift = in.resident(s, op.inputs[2], D, {uint32_t(v.outer), uint32_t(D)}, {0, 1});
+    const int inv_d = in.constant(s, 1, 1.0 / double(D)), eps = in.constant(s, 1, op.attrs.at("eps").f);
+    const size_t db = s.buffers.size();
+    s.buffers.push_back({BufferKind::Scratch, D * ec, 0});
+    const size_t mean = s.buffers.size(), var = mean + 1;  // one value per row, read broadcast
+    s.buffers.push_back({BufferKind::Scratch, D * ec, 0});
+    s.buffers.push_back({BufferKind::Scratch, D * ec, 0});
+    const size_t yb = s.buffers.size();
+    s.buffers.push_back({BufferKind::Streamed, D * ec, 0});
+    s.prologue = in.prologue_fn();
+    s.chunk = [&ctx, in, xs, scale, shift, inv_d, eps, db, mean, var, yb, D, out](int64_t first, int64_t n,
+                                                                                   const BufferAddrs& a) {
+        ChunkCommands cc;
+        in.chunk(cc, first, n, a);
+        const arch::DType t = in.compute();
+        auto add = [&](VectorOp o, int64_t cols, uint64_t s0, uint64_t s1, uint64_t d, arch::VectorSource in1 = {}) {
+            cc.compute.push_back({with_sources(vector_args(o, t, n, cols, s0, s1, d), {}, in1), in.label(o)});
+        };
+        const uint64_t x = in.addr(xs, a), y_ = a[yb];
+        const int64_t at = first * D;  // the chunk's first element, for the resident views
+        add(VectorOp::ReduceSum, D, x, kNone, a[mean]);
+        add(VectorOp::Mul, 1, a[mean], in.addr(inv_d, a), a[mean], in.source(inv_d, 0));
+        add(VectorOp::Sub, D, x, a[mean], a[db], per_row_source(n, D));
+        add(VectorOp::Mul, D, a[db], a[db], y_);
+        add(VectorOp::ReduceSum, D, y_, kNone, a[var]);
+        add(VectorOp::Mul, 1, a[var], in.addr(inv_d, a), a[var], in.source(inv_d, 0));
+        add(VectorOp::Add, 1, a[var], in.addr(eps, a), a[var], in.source(eps, 0));
+        add(VectorOp::Sqrt, 1, a[var], kNone, a[var]);
+        add(VectorOp::Div, D, a[db], a[var], y_, per_row_source(n, D));
+        add(VectorOp::Mul, D, y_, in.addr(scale, a), y_, in.source(scale, at));
+        add(VectorOp::Add, D, y_, in.addr(shift, a), y_, in.source(shift, at));
+        store_units(cc, ctx, out, D, first, n, y_);
+        return cc;
+    };
+    lower_vector_stream(ctx, op, s);
+}
+
+}  // namespace dsl

@@ -1,0 +1,237 @@
+#include "dsl/lower/vector/lower_vector_stream.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "dsl/lower/block_builder.h"
+#include "dsl/support/diagnostics.h"
+#include "sim/arch/program_check.h"
+
+namespace dsl {
+
+namespace {
+
+using arch::EngineId;
+using arch::EngineKind;
+using arch::FlagId;
+
+// Buffers start on 32-byte boundaries, the vector unit's natural alignment.
+constexpr int64_t kL1Alignment = 32;
+
+int64_t align_up(int64_t v) { return (v + kL1Alignment - 1) / kL1Alignment * kL1Alignment; }
+
+int64_t slots(BufferKind k, int64_t depth) { return k == BufferKind::Streamed ? depth : 1; }
+
+// The L1 address of every slot, for chunks of at most n units:
+// addr[k][s] = buffer k, slot s.
+std::vector<std::vector<uint64_t>> layout(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth) {
+    std::vector<std::vector<uint64_t>> addr;
+    int64_t next = 0;
+    for (const BufferSpec& b : buffers) {
+        std::vector<uint64_t> a;
+        for (int64_t s = 0; s < slots(b.kind, depth); ++s) {
+            a.push_back(uint64_t(next));
+            next += align_up(b.per_unit * n + b.fixed);
+        }
+        addr.push_back(std::move(a));
+    }
+    return addr;
+}
+
+BufferAddrs slot_addrs(const std::vector<std::vector<uint64_t>>& addr, int64_t chunk) {
+    BufferAddrs a;
+    for (const auto& slots_of : addr) a.push_back(slots_of[size_t(chunk % int64_t(slots_of.size()))]);
+    return a;
+}
+
+}  // namespace
+
+int64_t stream_depth(const LowerContext& ctx) { return ctx.buffering(2); }
+
+int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth) {
+    int64_t total = 0;
+    for (const BufferSpec& b : buffers) total += slots(b.kind, depth) * align_up(b.per_unit * n + b.fixed);
+    return total;
+}
+
+int64_t max_chunk_units(const LowerContext& ctx, const std::vector<BufferSpec>& buffers) {
+    return max_chunk_units(ctx.config, buffers, stream_depth(ctx));
+}
+
+int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers, int64_t depth) {
+    const int64_t l1 = c.l1_bytes();
+    if (l1_bytes_needed(buffers, 1, depth) > l1) return 0;
+    // Monotone in n: double, then bisect.
+    int64_t lo = 1, hi = 2;
+    while (l1_bytes_needed(buffers, hi, depth) <= l1) {
+        lo = hi;
+        if (hi > (int64_t{1} << 40)) return hi;  // no per-unit bytes: any chunk fits
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        (l1_bytes_needed(buffers, mid, depth) <= l1 ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+arch::DmaArgs load_dma(uint64_t ddr, uint64_t l1, uint64_t bytes) {
+    arch::DmaArgs d;
+    d.src = arch::Space::DDR, d.dst = arch::Space::L1;
+    d.src_addr = ddr, d.dst_addr = l1;
+    d.rows = 1, d.row_bytes = uint32_t(bytes);
+    d.src_stride = bytes, d.dst_stride = bytes;
+    return d;
+}
+
+arch::DmaArgs store_dma(uint64_t l1, uint64_t ddr, uint64_t bytes) {
+    arch::DmaArgs d = load_dma(l1, ddr, bytes);
+    d.src = arch::Space::L1, d.dst = arch::Space::DDR;
+    return d;
+}
+
+arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int64_t cols, uint64_t src0,
+                             uint64_t src1, uint64_t dst) {
+    arch::VectorArgs v;
+    v.op = op, v.dtype = t;
+    v.rows = uint32_t(rows), v.cols = uint32_t(cols);
+    v.src0 = src0, v.src1 = src1, v.dst = dst;
+    return v;
+}
+
+int64_t parallel_clusters(const LowerContext& ctx) {
+    if (ctx.pinned) return 1;  // all its blocks run on the home cluster
+    return arch::blocks_in_flight(ctx.program, ctx.config);
+}
+
+int64_t unit_extent(const LowerContext& ctx, int64_t extent, int64_t groups, int64_t fit) {
+    // `groups` independent rows of units (planes, outer indices) share the
+    // clusters: each needs this many pieces of `extent`.
+    const int64_t wanted = (parallel_clusters(ctx) * kChunksPerCluster + groups - 1) / groups;
+    const int64_t target = std::max<int64_t>(1, (extent + wanted - 1) / wanted);
+    return std::max<int64_t>(1, std::min({extent, fit, target}));
+}
+
+void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream& s) {
+    const arch::Config& c = ctx.config;
+    if (s.units <= 0) throw std::logic_error("vector stream without units: " + s.name);
+    // Depth B: Streamed buffers have B slots; chunk i uses slot i % B, and
+    // its load (its result) waits for the vector unit (the store) to release
+    // chunk i - B.
+    const int64_t depth = stream_depth(ctx);
+    int64_t fit = max_chunk_units(c, s.buffers, depth);
+    if (fit == 0)
+        throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " does not fit the hardware: one chunk needs " +
+                                       std::to_string(l1_bytes_needed(s.buffers, 1, depth)) +
+                                       " bytes of L1" + (depth != 2 ? " with pypo.config.BUFFERS = " + std::to_string(depth) : std::string()) +
+                                       ", a cluster has " + std::to_string(c.l1_bytes()));
+    const int64_t n_max = std::min(fit, s.max_chunk_units);
+
+    // One block per cluster that may run at once (more would only queue:
+    // every chunk already overlaps its transfers with compute), the units
+    // split evenly so the clusters finish together; fewer blocks when there
+    // are fewer units. Chunks split each block's units evenly too.
+    const int64_t blocks = std::min(parallel_clusters(ctx), s.units);
+    struct Range {
+        int64_t first, count;
+    };
+    std::vector<std::vector<Range>> chunks(static_cast<size_t>(blocks));
+    int64_t largest = 0;
+    for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t first = b * s.units / blocks, end = (b + 1) * s.units / blocks, units = end - first;
+        const int64_t m = (units + n_max - 1) / n_max;
+        for (int64_t j = 0; j < m; ++j) {
+            int64_t f = first + j * units / m, e = first + (j + 1) * units / m;
+            chunks[size_t(b)].push_back({f, e - f});
+            largest = std::max(largest, e - f);
+        }
+    }
+    const auto addr = layout(s.buffers, largest, depth);
+
+    const int dmas = int(c.dma_engines);
+    const EngineId load{EngineKind::ClusterDma, 0};
+    // Stores get their own queue when there is one, so a store never waits
+    // behind a load (and the other way round).
+    const EngineId store{EngineKind::ClusterDma, dmas - 1};
+    const EngineId vec{EngineKind::Vector, 0};
+    const bool shared = load == store;
+
+    for (int64_t b = 0; b < blocks; ++b) {
+        const std::vector<Range>& ranges = chunks[size_t(b)];
+        const int64_t first = ranges.front().first, end = ranges.back().first + ranges.back().count;
+        const int64_t m = int64_t(ranges.size());
+        BlockBuilder block(s.name + "[" + std::to_string(first) + ":" + std::to_string(end) + "]");
+        // Counting semaphores, one token per chunk: inputs in L1 (dma -> vector),
+        // input slot free again (vector -> dma), result in L1 (vector -> store),
+        // result slot free again (store -> vector; not needed when stores and
+        // loads share dma0, whose queue already orders store i before load i + B).
+        const FlagId in_ready = block.new_flag(), in_free = block.new_flag(), out_ready = block.new_flag();
+        const FlagId out_free = shared ? 0 : block.new_flag();
+        auto& loads = block.stream(load);
+        auto& computes = block.stream(vec);
+        std::vector<std::vector<arch::Command>> pending_stores(static_cast<size_t>(m));
+
+        std::vector<VectorStep> prologue_compute;
+        size_t last_prologue_load = 0;  // + 1; 0 = none
+        if (s.prologue) {
+            ChunkCommands p = s.prologue(first, end - first, slot_addrs(addr, 0));
+            for (const DmaStep& d : p.loads) loads.push_back(dma_command(d.dma, ctx.tag(d.label)));
+            last_prologue_load = p.loads.empty() ? 0 : loads.size();
+            prologue_compute = std::move(p.compute);
+        }
+        for (int64_t i = 0; i < m; ++i) {
+            ChunkCommands cc = s.chunk(ranges[size_t(i)].first, ranges[size_t(i)].count, slot_addrs(addr, i));
+            // On-chip inputs need no loads, an on-chip output no stores
+            // (dsl/lower/buffer_plan.h); then their flags are left out.
+            if (cc.compute.empty()) throw std::logic_error("vector stream chunk without compute: " + s.name);
+            const bool loads_in = !cc.loads.empty(), stores_out = !cc.stores.empty();
+            // Without chunk loads the first chunk still waits for the
+            // prologue's (a broadcast operand next to an on-chip input).
+            const bool waits_prologue = i == 0 && !loads_in && last_prologue_load > 0;
+            if (waits_prologue) loads[last_prologue_load - 1].sets.push_back(in_ready);
+            // On a shared queue, the store of chunk i - B goes before the load
+            // of chunk i: both wait for the vector unit to finish chunk i - B,
+            // and the vector unit needs both before it can run chunk i.
+            if (shared && i >= depth)
+                for (arch::Command& st : pending_stores[size_t(i - depth)]) loads.push_back(std::move(st));
+
+            for (size_t k = 0; k < cc.loads.size(); ++k) {
+                arch::Command d = dma_command(cc.loads[k].dma, ctx.tag(cc.loads[k].label));
+                if (k == 0 && i >= depth) d.waits.push_back(in_free);
+                if (k + 1 == cc.loads.size()) d.sets.push_back(in_ready);
+                loads.push_back(std::move(d));
+            }
+
+            std::vector<VectorStep> steps = i == 0 ? std::move(prologue_compute) : std::vector<VectorStep>{};
+            steps.insert(steps.end(), cc.compute.begin(), cc.compute.end());
+            for (size_t k = 0; k < steps.size(); ++k) {
+                arch::Command v = vector_command(steps[k].vec, ctx.tag(steps[k].label));
+                if (k == 0) {
+                    if (loads_in || waits_prologue) v.waits.push_back(in_ready);
+                    if (stores_out && !shared && i >= depth) v.waits.push_back(out_free);
+                }
+                if (k + 1 == steps.size()) {
+                    if (loads_in && i + depth < m) v.sets.push_back(in_free);
+                    if (stores_out) v.sets.push_back(out_ready);
+                }
+                computes.push_back(std::move(v));
+            }
+
+            auto& st = pending_stores[size_t(i)];
+            for (size_t k = 0; k < cc.stores.size(); ++k) {
+                arch::Command d = dma_command(cc.stores[k].dma, ctx.tag(cc.stores[k].label));
+                if (k == 0) d.waits.push_back(out_ready);
+                if (!shared && k + 1 == cc.stores.size() && i + depth < m) d.sets.push_back(out_free);
+                st.push_back(std::move(d));
+            }
+            if (!shared)
+                for (arch::Command& d : st) block.stream(store).push_back(std::move(d));
+        }
+        if (shared)
+            for (int64_t i = std::max<int64_t>(0, m - depth); i < m; ++i)
+                for (arch::Command& st : pending_stores[size_t(i)]) loads.push_back(std::move(st));
+        ctx.add_block(block);
+    }
+}
+
+}  // namespace dsl

@@ -1,0 +1,39 @@
+// conv2d: x (N, C, H, W) (or (N, H, W, C) under layout='NHWC') with
+// weights (O, C, kh, kw) gives (N, O, (H + 2ph - kh) // sh + 1,
+// (W + 2pw - kw) // sw + 1). stride and padding are stored as pairs.
+#include "dsl/sema/arg_checks.h"
+#include "dsl/ops/op_rules.h"
+#include "dsl/ops/ops_operands.h"
+
+namespace dsl {
+
+Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature("conv2d", {"x", "w", "stride", "padding", "dtype", "layout"}, 2, {}, 2));
+    Operand x = c.tensor("x", "input");
+    Operand w = c.tensor("w", "weight");
+    c.require_image(x);
+    if (w.rank() != 4) c.fail_at(w.loc, w.name + " must be 4-D weights (O, C, kh, kw), got " + w.described);
+    OpCall::ImageAxes ax = c.image_axes(x);
+    std::string both = x.text() + ", " + w.text();
+    if (x.shape[ax.c] != w.shape[1]) c.fail("channels differ: " + both);
+    if (x.dtype != w.dtype) c.fail("dtypes differ: " + both);
+
+    std::vector<int64_t> kernel{w.shape[2], w.shape[3]};
+    std::vector<int64_t> stride{1, 1}, padding{0, 0};
+    if (const Arg* s = c.get("stride")) stride = int_pair_arg(c.op(), *s, "stride", 1);
+    if (const Arg* p = c.get("padding")) padding = padding_arg(c, *p, kernel, "kernel: " + w.text());
+
+    int64_t oh = window_positions(c, x.shape[ax.h], padding[0], kernel[0], stride[0]);
+    int64_t ow = window_positions(c, x.shape[ax.w], padding[1], kernel[1], stride[1]);
+    if (oh == 0 || ow == 0)
+        c.fail("the kernel is larger than the padded input: " + both + ", padding " + shape_text(padding));
+
+    std::vector<int64_t> shape = x.shape;
+    shape[ax.c] = w.shape[0];
+    shape[ax.h] = oh;
+    shape[ax.w] = ow;
+    std::map<std::string, Attr> attrs{{"stride", Attr::list(stride)}, {"padding", Attr::list(padding)}};
+    return c.record({x.tensor, w.tensor}, std::move(shape), c.dtype_or(x.dtype), std::move(attrs), x.layout);
+}
+
+}  // namespace dsl

@@ -1,0 +1,59 @@
+// Element-wise operations: the vector unit applies one function per element.
+// Unary ones keep the shape; binary ones broadcast their operands like NumPy,
+// and either operand may be a plain number (kept as the attr "scalar").
+#include "dsl/sema/arg_checks.h"
+#include "dsl/ops/op_rules.h"
+#include "dsl/ops/ops_operands.h"
+
+namespace dsl {
+
+namespace {
+
+bool is_number(const Value& v) { return v.is(Value::Kind::Int) || v.is(Value::Kind::Float); }
+double number(const Value& v) { return v.is(Value::Kind::Int) ? double(v.i) : v.f; }
+
+}  // namespace
+
+Value rule_unary(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature(op_name(call), {"x", "dtype", "layout"}, 1, {}, 1));
+    Operand x = c.tensor("x", "x");
+    return c.record({x.tensor}, x.shape, c.dtype_or(x.dtype), {}, x.layout);
+}
+
+Value rule_cast(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature("cast", {"x", "dtype", "layout"}, 2, {}, 2));
+    Operand x = c.tensor("x", "x");
+    return c.record({x.tensor}, x.shape, c.dtype_or(x.dtype), {}, x.layout);
+}
+
+Value rule_binary(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature(op_name(call), {"a", "b", "dtype", "layout"}, 2, {}, 2));
+    const Arg& a = *c.get("a");
+    const Arg& b = *c.get("b");
+    for (const Arg* x : {&a, &b})
+        if (!x->value.is(Value::Kind::Tensor) && !is_number(x->value))
+            c.fail_at(x->loc, spelling(*x, x == &a ? "lhs" : "rhs") + " must be a tensor or a number, got " +
+                                  type_name(x->value));
+    if (is_number(a.value) && is_number(b.value))
+        c.fail("at least one operand must be a tensor, got " + type_name(a.value) + " and " + type_name(b.value));
+
+    if (a.value.is(Value::Kind::Tensor) && b.value.is(Value::Kind::Tensor)) {
+        Operand l = c.tensor("a", "lhs"), r = c.tensor("b", "rhs");
+        std::string both = l.text() + ", " + r.text();
+        auto shape = broadcast_shapes(l.shape, r.shape);
+        if (!shape) c.fail("shapes do not broadcast: " + both);
+        if (l.dtype != r.dtype) c.fail("dtypes differ: " + both);
+        return c.record({l.tensor, r.tensor}, *shape, c.dtype_or(l.dtype), {}, l.layout);
+    }
+
+    bool scalar_first = is_number(a.value);
+    const Arg& scalar = scalar_first ? a : b;
+    Operand t = scalar_first ? c.tensor("b", "rhs") : c.tensor("a", "lhs");
+    if (c.kind() == OpKind::Div && !scalar_first && number(scalar.value) == 0.0) c.fail_at(scalar.loc, "division by zero");
+    std::map<std::string, Attr> attrs{{"scalar", Attr::real(number(scalar.value))}};
+    // Order matters for sub and div: 1 - x is not x - 1.
+    if (scalar_first) attrs["scalar_first"] = Attr::boolean(true);
+    return c.record({t.tensor}, t.shape, c.dtype_or(t.dtype), std::move(attrs), t.layout);
+}
+
+}  // namespace dsl

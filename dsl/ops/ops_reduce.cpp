@@ -1,0 +1,49 @@
+// reduce_sum, reduce_mean, reduce_max over one axis or a tuple of axes.
+// The axes are stored normalised (non-negative, ascending). Reducing every
+// axis without keepdims leaves shape (1,): a tensor has at least one
+// dimension.
+#include <algorithm>
+
+#include "dsl/sema/arg_checks.h"
+#include "dsl/ops/op_rules.h"
+#include "dsl/ops/ops_operands.h"
+
+namespace dsl {
+
+Value rule_reduce(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature(op_name(call), {"x", "axis", "keepdims", "dtype", "layout"}, 2, {}, 2));
+    Operand x = c.tensor("x", "x");
+    const Arg& axis_arg = *c.get("axis");
+    std::vector<size_t> axes;
+    if (axis_arg.value.is(Value::Kind::Int)) {
+        axes.push_back(c.axis(axis_arg.value.i, x, axis_arg.loc));
+    } else {
+        if (!axis_arg.value.is_sequence())
+            c.fail_at(axis_arg.loc, "axis must be an integer or a tuple of integers, got " + type_name(axis_arg.value));
+        std::vector<int64_t> given = int_list_arg(c.op(), axis_arg, "axis");
+        if (given.empty()) c.fail_at(axis_arg.loc, "axis must name at least one axis");
+        for (size_t k = 0; k < given.size(); ++k) {
+            size_t a = c.axis(given[k], x, element_loc(axis_arg, k));
+            if (std::find(axes.begin(), axes.end(), a) != axes.end())
+                c.fail_at(element_loc(axis_arg, k), "axis " + std::to_string(a) + " is repeated");
+            axes.push_back(a);
+        }
+    }
+    std::sort(axes.begin(), axes.end());
+    bool keepdims = false;
+    if (const Arg* k = c.get("keepdims")) keepdims = bool_arg(c.op(), *k, "keepdims");
+
+    std::vector<int64_t> shape;
+    for (size_t k = 0; k < x.rank(); ++k) {
+        bool reduced = std::find(axes.begin(), axes.end(), k) != axes.end();
+        if (!reduced) shape.push_back(x.shape[k]);
+        else if (keepdims) shape.push_back(1);
+    }
+    if (shape.empty()) shape.push_back(1);
+    std::vector<int64_t> axis_attr(axes.begin(), axes.end());
+    std::map<std::string, Attr> attrs{{"axis", Attr::list(axis_attr)}, {"keepdims", Attr::boolean(keepdims)}};
+    // Only with keepdims do the output's axes still mean what the input's did.
+    return c.record({x.tensor}, std::move(shape), c.dtype_or(x.dtype), std::move(attrs), keepdims ? x.layout : "");
+}
+
+}  // namespace dsl

@@ -1,0 +1,122 @@
+#include "dsl/passes/pass_precision.h"
+
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "dsl/passes/pass_rewrite.h"
+
+namespace dsl {
+
+namespace {
+
+bool moves_data(OpKind k) {
+    switch (k) {
+    case OpKind::Reshape: case OpKind::Flatten: case OpKind::Slide: case OpKind::Concat:
+    case OpKind::Transpose: case OpKind::PixelShuffle:
+        return true;
+    default: return false;
+    }
+}
+
+bool wide_in_mixed(OpKind k) {
+    switch (k) {
+    case OpKind::Softmax: case OpKind::LayerNorm: case OpKind::ReduceSum: case OpKind::ReduceMean:
+    case OpKind::ReduceMax: case OpKind::GlobalAvgPool:
+        return true;
+    default: return false;
+    }
+}
+
+// The dtype `op` computes in under its precision mode; none when the pass
+// leaves it alone.
+std::optional<arch::DType> compute_dtype(const OpNode& op) {
+    if (op.precision.empty() || op.explicit_dtype || op.kind == OpKind::Cast || moves_data(op.kind)) return {};
+    if (op.precision == "float16") return arch::DType::Float16;
+    if (op.precision == "float32") return arch::DType::Float32;
+    if (op.precision == "mixed") return wide_in_mixed(op.kind) ? arch::DType::Float32 : arch::DType::Float16;
+    return {};
+}
+
+class PrecisionPass {
+public:
+    explicit PrecisionPass(const TaskGraph& g) : rw_(g) {}
+
+    TaskGraph run() {
+        return rw_.rewrite_each([this](const OpNode& op) { rewrite(op); });
+    }
+
+private:
+    // `t` in dtype `d`: itself, or the output of a (shared) cast.
+    int cast_of(int t, arch::DType d, const OpNode& consumer) {
+        if (rw_.tensor(t).dtype == d) return t;
+        auto key = std::make_pair(t, d);
+        auto it = casts_.find(key);
+        if (it != casts_.end()) return it->second;
+        TensorNode out = rw_.tensor(t);
+        out.name = rw_.fresh_name("cast");
+        out.dtype = d;
+        out.role = TensorRole::Intermediate;
+        out.placement = Placement::DDR;
+        out.task = consumer.task;
+        out.loc = consumer.loc;
+        int c = rw_.add_tensor(out);
+        rw_.emit(cast_op(t, c, d, consumer));
+        casts_[key] = c;
+        return c;
+    }
+
+    static OpNode cast_op(int in, int out, arch::DType d, const OpNode& at) {
+        OpNode op;
+        op.kind = OpKind::Cast;
+        op.inputs = {in};
+        op.output = out;
+        op.attrs["dtype"] = Attr::str(arch::dtype_name(d));
+        op.precision = at.precision;
+        op.task = at.task;
+        op.loc = at.loc;
+        return op;
+    }
+
+    void rewrite(OpNode op) {
+        std::optional<arch::DType> d = compute_dtype(op);
+        if (!d && moves_data(op.kind) && !op.inputs.empty()) d = rw_.tensor(op.inputs[0]).dtype;
+        if (!d) {
+            rw_.emit(std::move(op));
+            return;
+        }
+        for (int& in : op.inputs) in = cast_of(in, *d, op);
+        const int declared = op.output;
+        TensorNode& y = rw_.tensor(declared);
+        if (y.dtype == *d) {
+            rw_.emit(std::move(op));
+            return;
+        }
+        if (y.role != TensorRole::Output) {
+            y.dtype = *d;
+            rw_.emit(std::move(op));
+            return;
+        }
+        // A program output keeps its declared dtype: compute into a new
+        // intermediate, then cast.
+        TensorNode mid = y;
+        mid.name = rw_.fresh_name(op_kind_name(op.kind));
+        mid.dtype = *d;
+        mid.role = TensorRole::Intermediate;
+        const arch::DType out_dtype = y.dtype;
+        int m = rw_.add_tensor(mid);
+        op.output = m;
+        OpNode last = cast_op(m, declared, out_dtype, op);
+        rw_.emit(std::move(op));
+        rw_.emit(std::move(last));
+    }
+
+    GraphRewriter rw_;
+    std::map<std::pair<int, arch::DType>, int> casts_;
+};
+
+}  // namespace
+
+TaskGraph apply_precision(const TaskGraph& g) { return PrecisionPass(g).run(); }
+
+}  // namespace dsl

@@ -1,0 +1,52 @@
+// Shared by the graph-to-graph lowering passes (dsl/passes/pass_precision.h,
+// dsl/passes/pass_layout.h): rebuilds a TaskGraph op by op, so a pass can insert
+// operations (a cast, a format conversion) before or after an original one
+// while tensor producers, task op lists, log positions and temp_cache
+// ranges follow the new numbering.
+#pragma once
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dsl/ir/task_graph.h"
+
+namespace dsl {
+
+class GraphRewriter {
+public:
+    explicit GraphRewriter(const TaskGraph& g);
+
+    // The graph being built: all tensors of the original (indices kept),
+    // the ops emitted so far.
+    TaskGraph& graph() { return out_; }
+    TensorNode& tensor(int t) { return out_.tensors[size_t(t)]; }
+
+    // Brackets the ops emitted for original op `old` (itself plus the ops
+    // inserted around it), in original order.
+    void begin(int old);
+    void end(int old);
+
+    // Appends an op (its output's producer and its task's op list follow).
+    int emit(OpNode op);
+    // Appends a tensor, returns its index.
+    int add_tensor(TensorNode t);
+    // "<base>_<k>" for the smallest k >= 1 no tensor is named yet.
+    std::string fresh_name(const std::string& base);
+
+    // The finished graph (check_dag'd).
+    TaskGraph finish();
+
+    // The usual pass: `rewrite` emits what replaces each original op, in
+    // order, bracketed by begin/end; then finish().
+    TaskGraph rewrite_each(const std::function<void(const OpNode&)>& rewrite);
+
+private:
+    const TaskGraph& in_;
+    TaskGraph out_;
+    std::set<std::string> names_;
+    std::vector<int> first_, last_;  // per original op: first and one-past-last new index
+};
+
+}  // namespace dsl

@@ -1,0 +1,164 @@
+// Reference kernels of the operations on images: conv2d, batch_norm,
+// pooling, slide, pixel_shuffle and upsample, on (N, C, H, W) or, for a
+// tensor labelled NHWC, (N, H, W, C) — the axes the program's shapes use.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "dsl/reference/reference.h"
+
+namespace dsl {
+
+namespace {
+
+// Element (n, c, h, w) of an image of shape `s` in either order.
+struct Image {
+    int64_t N, C, H, W;
+    bool nhwc;
+    Image(const std::vector<int64_t>& s, bool channels_last)
+        : N(s[0]), C(channels_last ? s[3] : s[1]), H(channels_last ? s[1] : s[2]), W(channels_last ? s[2] : s[3]),
+          nhwc(channels_last) {}
+    size_t at(int64_t n, int64_t c, int64_t h, int64_t w) const {
+        return size_t(nhwc ? ((n * H + h) * W + w) * C + c : ((n * C + c) * H + h) * W + w);
+    }
+};
+
+bool nhwc(const TensorNode& t) { return t.layout == "NHWC"; }
+
+void conv2d(const TaskGraph& g, const OpNode& op, const RefValues& x, const RefValues& wt, RefValues& y) {
+    const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
+    const TensorNode& yt = g.tensors[size_t(op.output)];
+    // As the front end reads the axes: the call's layout= (the output's
+    // label), else the input's.
+    const bool channels_last = yt.layout == "NHWC" || (yt.layout != "NCHW" && xt.layout == "NHWC");
+    const Image X(xt.shape, channels_last), Y(yt.shape, channels_last);
+    const auto& ws = g.tensors[size_t(op.inputs[1])].shape;  // (O, C, kh, kw)
+    const int64_t kh = ws[2], kw = ws[3];
+    const auto& st = op.attrs.at("stride").ints;
+    const auto& pd = op.attrs.at("padding").ints;
+    for (int64_t n = 0; n < Y.N; ++n)
+        for (int64_t o = 0; o < Y.C; ++o)
+            for (int64_t oy = 0; oy < Y.H; ++oy)
+                for (int64_t ox = 0; ox < Y.W; ++ox) {
+                    double acc = 0;
+                    for (int64_t c = 0; c < X.C; ++c)
+                        for (int64_t ky = 0; ky < kh; ++ky) {
+                            const int64_t iy = oy * st[0] - pd[0] + ky;
+                            if (iy < 0 || iy >= X.H) continue;
+                            for (int64_t kx = 0; kx < kw; ++kx) {
+                                const int64_t ix = ox * st[1] - pd[1] + kx;
+                                if (ix < 0 || ix >= X.W) continue;
+                                acc += x[X.at(n, c, iy, ix)] * wt[size_t(((o * X.C + c) * kh + ky) * kw + kx)];
+                            }
+                        }
+                    y[Y.at(n, o, oy, ox)] = acc;
+                }
+}
+
+void pool(const TaskGraph& g, const OpNode& op, const RefValues& x, RefValues& y) {
+    const TensorNode& yt = g.tensors[size_t(op.output)];
+    const Image X(g.tensors[size_t(op.inputs[0])].shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
+    const auto& win = op.attrs.at("window").ints;
+    const auto& st = op.attrs.at("stride").ints;
+    const auto& pd = op.attrs.at("padding").ints;
+    const bool max = op.kind == OpKind::MaxPool;
+    for (int64_t n = 0; n < Y.N; ++n)
+        for (int64_t c = 0; c < Y.C; ++c)
+            for (int64_t oy = 0; oy < Y.H; ++oy)
+                for (int64_t ox = 0; ox < Y.W; ++ox) {
+                    // Max ignores the padding; the average counts it as zeros.
+                    double acc = max ? -std::numeric_limits<double>::infinity() : 0.0;
+                    for (int64_t ky = 0; ky < win[0]; ++ky)
+                        for (int64_t kx = 0; kx < win[1]; ++kx) {
+                            const int64_t iy = oy * st[0] - pd[0] + ky, ix = ox * st[1] - pd[1] + kx;
+                            if (iy < 0 || ix < 0 || iy >= X.H || ix >= X.W) continue;
+                            const double v = x[X.at(n, c, iy, ix)];
+                            acc = max ? ((std::isnan(v) || v > acc) ? v : acc) : acc + v;
+                        }
+                    y[Y.at(n, c, oy, ox)] = max ? acc : acc / double(win[0] * win[1]);
+                }
+}
+
+}  // namespace
+
+bool is_reference_image_op(OpKind k) {
+    switch (k) {
+    case OpKind::Conv2d: case OpKind::BatchNorm: case OpKind::MaxPool: case OpKind::AvgPool:
+    case OpKind::GlobalAvgPool: case OpKind::Slide: case OpKind::PixelShuffle: case OpKind::Upsample:
+        return true;
+    default: return false;
+    }
+}
+
+void reference_image_op(const TaskGraph& g, const OpNode& op, const std::vector<const RefValues*>& in, RefValues& y) {
+    const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
+    const TensorNode& yt = g.tensors[size_t(op.output)];
+    const RefValues& x = *in[0];
+    switch (op.kind) {
+    case OpKind::Conv2d: return conv2d(g, op, x, *in[1], y);
+    case OpKind::MaxPool: case OpKind::AvgPool: return pool(g, op, x, y);
+    case OpKind::BatchNorm: {
+        // Inference: y = x * scale + shift per channel (the statistics folded in).
+        const size_t channel = xt.shape.size() == 4 && nhwc(yt) ? 3 : 1;
+        int64_t inner = 1;
+        for (size_t k = channel + 1; k < xt.shape.size(); ++k) inner *= xt.shape[k];
+        const int64_t C = xt.shape[channel];
+        for (size_t i = 0; i < y.size(); ++i) {
+            const size_t c = size_t(int64_t(i) / inner % C);
+            y[i] = x[i] * (*in[1])[c] + (*in[2])[c];
+        }
+        return;
+    }
+    case OpKind::GlobalAvgPool: {
+        const Image X(xt.shape, nhwc(yt));
+        for (int64_t n = 0; n < X.N; ++n)
+            for (int64_t c = 0; c < X.C; ++c) {
+                double s = 0;
+                for (int64_t h = 0; h < X.H; ++h)
+                    for (int64_t w = 0; w < X.W; ++w) s += x[X.at(n, c, h, w)];
+                y[size_t(n * X.C + c)] = s / double(X.H * X.W);
+            }
+        return;
+    }
+    case OpKind::Slide: {
+        // (..., H, W) -> (..., OH, OW, kh, kw)
+        const size_t r = yt.shape.size();
+        const int64_t OH = yt.shape[r - 4], OW = yt.shape[r - 3], kh = yt.shape[r - 2], kw = yt.shape[r - 1];
+        const int64_t H = xt.shape[xt.shape.size() - 2], W = xt.shape.back();
+        const auto& st = op.attrs.at("stride").ints;
+        const int64_t planes = int64_t(x.size()) / (H * W);
+        size_t o = 0;
+        for (int64_t p = 0; p < planes; ++p)
+            for (int64_t i = 0; i < OH; ++i)
+                for (int64_t j = 0; j < OW; ++j)
+                    for (int64_t a = 0; a < kh; ++a)
+                        for (int64_t b = 0; b < kw; ++b) y[o++] = x[size_t((p * H + i * st[0] + a) * W + j * st[1] + b)];
+        return;
+    }
+    case OpKind::PixelShuffle: {
+        const int64_t f = op.attrs.at("factor").i;
+        const Image X(xt.shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
+        for (int64_t n = 0; n < Y.N; ++n)
+            for (int64_t c = 0; c < Y.C; ++c)
+                for (int64_t h = 0; h < Y.H; ++h)
+                    for (int64_t w = 0; w < Y.W; ++w)
+                        y[Y.at(n, c, h, w)] = x[X.at(n, (c * f + h % f) * f + w % f, h / f, w / f)];
+        return;
+    }
+    case OpKind::Upsample: {
+        if (op.attrs.at("mode").s != "nearest")
+            throw ReferenceError("not supported in --check yet: upsample(mode='" + op.attrs.at("mode").s + "')");
+        const auto& f = op.attrs.at("factor").ints;
+        const Image X(xt.shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
+        for (int64_t n = 0; n < Y.N; ++n)
+            for (int64_t c = 0; c < Y.C; ++c)
+                for (int64_t h = 0; h < Y.H; ++h)
+                    for (int64_t w = 0; w < Y.W; ++w) y[Y.at(n, c, h, w)] = x[X.at(n, c, h / f[0], w / f[1])];
+        return;
+    }
+    default: break;
+    }
+    throw ReferenceError(std::string("not supported in --check yet: ") + op_kind_name(op.kind));
+}
+
+}  // namespace dsl

@@ -1,0 +1,32 @@
+// Compiler-style error reports: "file:line:col: error: message", the source
+// line, and a caret under the offending column. Every problem in a program is
+// reported through CompileError so the CLI has one thing to catch.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "dsl/support/source_location.h"
+
+namespace dsl {
+
+// PATH:LINE:COL: error: MESSAGE, then the source line and a caret line.
+// A location with line 0 names only the file: "PATH: error: MESSAGE".
+std::string format_diagnostic(const SourceLoc& loc, const std::string& message);
+
+class CompileError : public std::runtime_error {
+public:
+    CompileError(SourceLoc loc, std::string message);
+
+    const SourceLoc& loc() const { return loc_; }
+    const std::string& message() const { return message_; }
+
+private:
+    SourceLoc loc_;
+    std::string message_;
+};
+
+// The error for a program file that cannot be read: "PATH: error: cannot open file".
+CompileError file_error(const std::string& path, const std::string& message = "cannot open file");
+
+}  // namespace dsl
