@@ -126,7 +126,7 @@ void dot_task(const TaskGraph& g, int task, const std::string& indent, std::ostr
         if (g.ops[i].task != task) continue;
         const OpNode& op = g.ops[i];
         os << inner << "op" << i << " [shape=box, style=filled, fillcolor="
-           << (std::string(op_kind_unit(op.kind)) == "cube" ? "lightsalmon" : "lightblue") << ", label=\""
+           << (op_kind_unit_of(op.kind) == OpUnit::Cube ? "lightsalmon" : "lightblue") << ", label=\""
            << dot_lines({op_kind_name(op.kind), g.tensors[size_t(op.output)].name}) << "\"];\n";
     }
     for (size_t k = 0; k < g.tasks.size(); ++k)

@@ -6,21 +6,6 @@
 
 namespace dsl {
 
-namespace {
-
-struct OpInfo {
-    const char* name;
-    const char* unit;
-};
-
-const OpInfo kOps[] = {
-#define X(e, name, unit) {name, unit},
-#include "dsl/ir/op_kinds.def"
-#undef X
-};
-
-}  // namespace
-
 const char* tensor_role_name(TensorRole r) {
     switch (r) {
     case TensorRole::Input: return "input";
@@ -39,29 +24,6 @@ const char* placement_name(Placement p) {
     case Placement::L0: return "L0";
     }
     return "?";
-}
-
-const char* op_kind_name(OpKind k) { return kOps[size_t(k)].name; }
-const char* op_kind_unit(OpKind k) { return kOps[size_t(k)].unit; }
-bool op_kind_is_internal(OpKind k) { return k == OpKind::FormatConvert || k == OpKind::Move; }
-
-const std::vector<std::string>& op_kind_names() {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> v;
-        for (size_t i = 0; i < std::size(kOps); ++i)
-            if (!op_kind_is_internal(OpKind(i))) v.push_back(kOps[i].name);
-        return v;
-    }();
-    return names;
-}
-
-bool op_kind_from_name(const std::string& name, OpKind& out) {
-    for (size_t i = 0; i < std::size(kOps); ++i)
-        if (name == kOps[i].name && !op_kind_is_internal(OpKind(i))) {
-            out = OpKind(i);
-            return true;
-        }
-    return false;
 }
 
 Attr Attr::integer(int64_t v) {

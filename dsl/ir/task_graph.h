@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "dsl/ir/op_kind.h"
 #include "dsl/support/source_location.h"
 #include "sim/arch/program.h"
 
@@ -39,21 +40,6 @@ struct TensorNode {
     int task = -1;                // the task that declared/produced it, -1 = top level
     SourceLoc loc;                // where it was declared or produced
 };
-
-enum class OpKind {
-#define X(e, name, unit) e,
-#include "dsl/ir/op_kinds.def"
-#undef X
-};
-const char* op_kind_name(OpKind k);   // "matmul"
-const char* op_kind_unit(OpKind k);   // "cube", "vector", "dma"
-// True for the operations only the compiler inserts (format_convert).
-bool op_kind_is_internal(OpKind k);
-// The names of the operations a program can call, in declaration order
-// (for "valid operations are ...").
-const std::vector<std::string>& op_kind_names();
-// False if `name` is not an operation a program can call.
-bool op_kind_from_name(const std::string& name, OpKind& out);
 
 // A normalised keyword argument of an operation (stride=2 is stored as the
 // Ints (2, 2) the rule means, so lowering never re-interprets the program).

@@ -10,31 +10,15 @@ namespace dsl {
 
 namespace {
 
-bool moves_data(OpKind k) {
-    switch (k) {
-    case OpKind::Reshape: case OpKind::Flatten: case OpKind::Slide: case OpKind::Concat:
-    case OpKind::Transpose: case OpKind::PixelShuffle:
-        return true;
-    default: return false;
-    }
-}
-
-bool wide_in_mixed(OpKind k) {
-    switch (k) {
-    case OpKind::Softmax: case OpKind::LayerNorm: case OpKind::ReduceSum: case OpKind::ReduceMean:
-    case OpKind::ReduceMax: case OpKind::GlobalAvgPool:
-        return true;
-    default: return false;
-    }
-}
-
 // The dtype `op` computes in under its precision mode; none when the pass
 // leaves it alone.
 std::optional<arch::DType> compute_dtype(const OpNode& op) {
-    if (op.precision.empty() || op.explicit_dtype || op.kind == OpKind::Cast || moves_data(op.kind)) return {};
+    // Casts and data movement keep their dtype (the table's precision column).
+    const OpPrecision cls = op_kind_precision(op.kind);
+    if (op.precision.empty() || op.explicit_dtype || cls == OpPrecision::Keeps || cls == OpPrecision::Follows) return {};
     if (op.precision == "float16") return arch::DType::Float16;
     if (op.precision == "float32") return arch::DType::Float32;
-    if (op.precision == "mixed") return wide_in_mixed(op.kind) ? arch::DType::Float32 : arch::DType::Float16;
+    if (op.precision == "mixed") return cls == OpPrecision::Wide ? arch::DType::Float32 : arch::DType::Float16;
     return {};
 }
 
@@ -80,7 +64,7 @@ private:
 
     void rewrite(OpNode op) {
         std::optional<arch::DType> d = compute_dtype(op);
-        if (!d && moves_data(op.kind) && !op.inputs.empty()) d = rw_.tensor(op.inputs[0]).dtype;
+        if (!d && op_kind_precision(op.kind) == OpPrecision::Follows && !op.inputs.empty()) d = rw_.tensor(op.inputs[0]).dtype;
         if (!d) {
             rw_.emit(std::move(op));
             return;

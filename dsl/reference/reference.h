@@ -2,7 +2,9 @@
 // task graph as the program wrote it — no precision pass, no layout pass,
 // no tiling, no lowering — in double precision on whole tensors, so what
 // the compiled program computes can be compared with what the program
-// means. Deliberately independent of dsl/lower*: it shares only the graph.
+// means. Deliberately independent of dsl/lower/: it shares only the graph. Each
+// operation's kernel is its `reference` in dsl/ir/op_table.def
+// (dsl/reference/kernels.h).
 #pragma once
 
 #include <cstdint>
@@ -26,9 +28,5 @@ public:
 // pre-filled buffer, empty for the rest) and returns every tensor's values.
 // Throws ReferenceError for an operation it cannot evaluate.
 std::vector<RefValues> run_reference(const TaskGraph& g, const std::vector<RefValues>& inputs);
-
-// Per-operation kernels (dsl/reference_*.cpp), y already sized.
-void reference_image_op(const TaskGraph& g, const OpNode& op, const std::vector<const RefValues*>& in, RefValues& y);
-bool is_reference_image_op(OpKind k);
 
 }  // namespace dsl

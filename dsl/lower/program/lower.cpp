@@ -14,11 +14,8 @@
 
 #include "dsl/support/diagnostics.h"
 #include "dsl/lower/lower_context.h"
-#include "dsl/lower/gemm/lower_conv.h"
-#include "dsl/lower/movement/lower_data_movement.h"
-#include "dsl/lower/gemm/lower_matmul.h"
-#include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/lower_views.h"
+#include "dsl/lower/program/op_lowering.h"
 #include "dsl/passes/pass_layout.h"
 #include "sim/arch/program_check.h"
 #include "dsl/passes/pass_moves.h"
@@ -77,18 +74,6 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
     }
 }
 
-// Operations that can read or write an on-chip tensor: the copy into a
-// buffer, matmul (operands and result), element-wise operations and cast.
-bool reads_on_chip(OpKind k) {
-    switch (k) {
-    case OpKind::Move: case OpKind::Matmul: case OpKind::Relu: case OpKind::Gelu: case OpKind::Sigmoid:
-    case OpKind::Tanh: case OpKind::Exp: case OpKind::Sqrt: case OpKind::Cast: case OpKind::Add: case OpKind::Sub:
-    case OpKind::Mul: case OpKind::Div: case OpKind::Maximum:
-        return true;
-    default: return false;
-    }
-}
-
 // The operation uses an on-chip tensor; throws if it cannot.
 bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) {
     std::vector<int> on_chip;
@@ -99,7 +84,7 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
     const TensorNode& t = g.tensors[size_t(on_chip.empty() ? op.output : on_chip.front())];
     const std::string what = std::string(op_kind_name(op.kind)) + (on_chip.empty() ? " writing '" : " reading '") +
                              t.name + "' in " + placement_name(t.placement);
-    if (!reads_on_chip(op.kind))
+    if (!op_kind_on_chip(op.kind))
         throw CompileError(op.loc, what + " is not lowered yet: on-chip tensors are used by copies, matmul, "
                                           "element-wise operations and cast");
     if (op.kind == OpKind::Move && !on_chip.empty())
@@ -176,36 +161,7 @@ arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, con
         program.ops.push_back(std::move(info));
         ctx.program_op = int32_t(program.ops.size() - 1);
         try {
-        switch (op.kind) {
-        case OpKind::Matmul: lower_matmul_op(ctx, op); break;
-        case OpKind::Conv2d: lower_conv2d_op(ctx, op); break;
-        // Views emit nothing (dsl/lower/lower_views.h); their consumers wait for
-        // the view's own producers, below.
-        case OpKind::Reshape:
-        case OpKind::Flatten:
-        case OpKind::Slide: break;
-        case OpKind::Concat: lower_concat_op(ctx, op); break;
-        case OpKind::Transpose:
-            // engine='dma' transposes in flight (dsl/lower/movement/lower_data_movement.h);
-            // the default runs on the vector unit.
-            if (op.attrs.at("engine").s == "dma") {
-                lower_transpose_dma_op(ctx, op);
-                break;
-            }
-            lower_vector_op(ctx, op);
-            break;
-        case OpKind::PixelShuffle: lower_pixel_shuffle_op(ctx, op); break;
-        case OpKind::Move: lower_move_op(ctx, op); break;
-        default:
-            // The vector unit's operations (dsl/lower/vector/lower_vector.h).
-            if (is_vector_lowered(op)) {
-                lower_vector_op(ctx, op);
-                break;
-            }
-            // Until every operation has a lowering, the rest stop here, at
-            // the call, rather than being skipped.
-            throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " is not lowered yet");
-        }
+        lower_op(ctx, op);
         } catch (const CompileError& e) {
             // Say where the rest of L1 and L0 went when an operation does not
             // fit: a message that gives sizes in bytes of L1 or L0 (not one

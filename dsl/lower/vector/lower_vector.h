@@ -1,20 +1,39 @@
 // Lowering of the vector-unit operations (element-wise, batch_norm,
 // layer_norm, softmax, reductions, pooling, upsample, transpose on the
-// vector unit) onto the streamed vector pipeline of lower_vector_stream.h.
-// docs/timing-model.md §10 "Vector operation lowering" describes the result.
+// vector unit), onto one generic pipeline, the streamed
+// vector op (lower_vector_stream.h):
+//
+//  * The work is cut into units (rows of the flattened output, image planes,
+//    transpose tiles); a chunk is as many units as fit L1 with its inputs and
+//    output double-buffered (plus single-buffered vector temporaries and
+//    per-block resident operands). The units are split evenly into one block
+//    per cluster that may run at once, so every cluster streams its share and
+//    the dispatcher hands blocks out as clusters free up; each block's chunks
+//    amortise its pipeline fill and drain.
+//  * In a block, dma0 loads chunk i into slot i % B (after the vector unit has
+//    finished chunk i - B; B = 2, or pypo.config.BUFFERS), vector0 runs the
+//    chunk's VECTOR commands, and the last DMA engine stores the result (dma1
+//    with two engines; on a single dma0, the store of chunk i - B is queued
+//    before the load of chunk i).
+//    Four counting flags carry this: inputs ready/free, result ready/free.
+//  * Broadcast operands (batch_norm's scale and shift, a bias) are loaded
+//    whole once per block; number operands and 1/n are constants with no DDR
+//    traffic; inputs in another dtype are cast by the vector unit on arrival.
+//  * DDR traffic is the real data: every input element is read once (pooling
+//    reads whole planes or bands of rows with their halo, never expanded
+//    windows) and every output element is written once.
+//
+// The per-op command sequences are in lower_vector_{elementwise,rows,window,
+// transpose}.cpp; docs/timing-model.md §10 "Vector operation lowering"
+// describes the result. Each function is an operation's `lowering` in dsl/ir/op_table.def; each
+// throws CompileError at the call when it cannot lower the operation
+// (capacity, or a form not lowered yet).
 #pragma once
 
 #include "dsl/lower/lower_context.h"
 #include "dsl/ir/task_graph.h"
 
 namespace dsl {
-
-// True for the operation kinds lower_vector_op handles.
-bool is_vector_lowered(const OpNode& op);
-
-// Appends the blocks of one vector-unit operation. Throws CompileError at
-// the call when it cannot be lowered (capacity, or a form not lowered yet).
-void lower_vector_op(LowerContext& ctx, const OpNode& op);
 
 // Per family (lower_vector_*.cpp).
 void lower_unary(LowerContext& ctx, const OpNode& op);       // relu ... sqrt, cast
@@ -29,7 +48,7 @@ void lower_pool(LowerContext& ctx, const OpNode& op);        // max_pool, avg_po
 // image. False (nothing emitted) when the input is not a slide view.
 bool lower_slide_reduce(LowerContext& ctx, const OpNode& op);
 void lower_upsample(LowerContext& ctx, const OpNode& op);
-void lower_vector_transpose(LowerContext& ctx, const OpNode& op);
+void lower_vector_transpose(LowerContext& ctx, const OpNode& op);  // transpose(engine='vector')
 void lower_format_convert(LowerContext& ctx, const OpNode& op);  // dsl/passes/pass_layout.h's conversions
 
 }  // namespace dsl

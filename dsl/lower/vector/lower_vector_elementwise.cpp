@@ -7,6 +7,8 @@
 // contiguous DMA in and one out. When one row does not fit L1 the view
 // falls back to single elements.
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 
 #include "dsl/support/diagnostics.h"
 #include "dsl/lower/vector/lower_vector.h"
@@ -19,21 +21,19 @@ namespace {
 
 using arch::VectorOp;
 
+// The element-wise operations' instructions: the table's `vector` column.
+#define VEC(op) std::optional<VectorOp>(VectorOp::op)
+#define NO_VEC std::optional<VectorOp>()
+const std::optional<VectorOp> kVectorOps[] = {
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) vector,
+#include "dsl/ir/op_table.def"
+#undef OP
+};
+#undef VEC
+#undef NO_VEC
+
 VectorOp vector_op_of(OpKind k) {
-    switch (k) {
-    case OpKind::Relu: return VectorOp::Relu;
-    case OpKind::Gelu: return VectorOp::Gelu;
-    case OpKind::Sigmoid: return VectorOp::Sigmoid;
-    case OpKind::Tanh: return VectorOp::Tanh;
-    case OpKind::Exp: return VectorOp::Exp;
-    case OpKind::Sqrt: return VectorOp::Sqrt;
-    case OpKind::Add: return VectorOp::Add;
-    case OpKind::Sub: return VectorOp::Sub;
-    case OpKind::Mul: return VectorOp::Mul;
-    case OpKind::Div: return VectorOp::Div;
-    case OpKind::Maximum: return VectorOp::Maximum;
-    default: break;
-    }
+    if (const auto& v = kVectorOps[size_t(k)]) return *v;
     throw std::logic_error(std::string("not an element-wise operation: ") + op_kind_name(k));
 }
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "dsl/reference/reference.h"
+#include "dsl/reference/kernels.h"
 
 namespace dsl {
 
@@ -81,84 +81,83 @@ void pool(const TaskGraph& g, const OpNode& op, const RefValues& x, RefValues& y
 
 }  // namespace
 
-bool is_reference_image_op(OpKind k) {
-    switch (k) {
-    case OpKind::Conv2d: case OpKind::BatchNorm: case OpKind::MaxPool: case OpKind::AvgPool:
-    case OpKind::GlobalAvgPool: case OpKind::Slide: case OpKind::PixelShuffle: case OpKind::Upsample:
-        return true;
-    default: return false;
-    }
-}
+void ref_conv2d(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) { conv2d(g, op, *in[0], *in[1], y); }
 
-void reference_image_op(const TaskGraph& g, const OpNode& op, const std::vector<const RefValues*>& in, RefValues& y) {
+// max_pool and avg_pool.
+void ref_pool(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) { pool(g, op, *in[0], y); }
+
+void ref_batch_norm(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
     const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
     const TensorNode& yt = g.tensors[size_t(op.output)];
     const RefValues& x = *in[0];
-    switch (op.kind) {
-    case OpKind::Conv2d: return conv2d(g, op, x, *in[1], y);
-    case OpKind::MaxPool: case OpKind::AvgPool: return pool(g, op, x, y);
-    case OpKind::BatchNorm: {
-        // Inference: y = x * scale + shift per channel (the statistics folded in).
-        const size_t channel = xt.shape.size() == 4 && nhwc(yt) ? 3 : 1;
-        int64_t inner = 1;
-        for (size_t k = channel + 1; k < xt.shape.size(); ++k) inner *= xt.shape[k];
-        const int64_t C = xt.shape[channel];
-        for (size_t i = 0; i < y.size(); ++i) {
-            const size_t c = size_t(int64_t(i) / inner % C);
-            y[i] = x[i] * (*in[1])[c] + (*in[2])[c];
+    // Inference: y = x * scale + shift per channel (the statistics folded in).
+    const size_t channel = xt.shape.size() == 4 && nhwc(yt) ? 3 : 1;
+    int64_t inner = 1;
+    for (size_t k = channel + 1; k < xt.shape.size(); ++k) inner *= xt.shape[k];
+    const int64_t C = xt.shape[channel];
+    for (size_t i = 0; i < y.size(); ++i) {
+        const size_t c = size_t(int64_t(i) / inner % C);
+        y[i] = x[i] * (*in[1])[c] + (*in[2])[c];
+    }
+}
+
+void ref_global_avg_pool(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
+    const TensorNode& yt = g.tensors[size_t(op.output)];
+    const RefValues& x = *in[0];
+    const Image X(xt.shape, nhwc(yt));
+    for (int64_t n = 0; n < X.N; ++n)
+        for (int64_t c = 0; c < X.C; ++c) {
+            double s = 0;
+            for (int64_t h = 0; h < X.H; ++h)
+                for (int64_t w = 0; w < X.W; ++w) s += x[X.at(n, c, h, w)];
+            y[size_t(n * X.C + c)] = s / double(X.H * X.W);
         }
-        return;
-    }
-    case OpKind::GlobalAvgPool: {
-        const Image X(xt.shape, nhwc(yt));
-        for (int64_t n = 0; n < X.N; ++n)
-            for (int64_t c = 0; c < X.C; ++c) {
-                double s = 0;
-                for (int64_t h = 0; h < X.H; ++h)
-                    for (int64_t w = 0; w < X.W; ++w) s += x[X.at(n, c, h, w)];
-                y[size_t(n * X.C + c)] = s / double(X.H * X.W);
-            }
-        return;
-    }
-    case OpKind::Slide: {
-        // (..., H, W) -> (..., OH, OW, kh, kw)
-        const size_t r = yt.shape.size();
-        const int64_t OH = yt.shape[r - 4], OW = yt.shape[r - 3], kh = yt.shape[r - 2], kw = yt.shape[r - 1];
-        const int64_t H = xt.shape[xt.shape.size() - 2], W = xt.shape.back();
-        const auto& st = op.attrs.at("stride").ints;
-        const int64_t planes = int64_t(x.size()) / (H * W);
-        size_t o = 0;
-        for (int64_t p = 0; p < planes; ++p)
-            for (int64_t i = 0; i < OH; ++i)
-                for (int64_t j = 0; j < OW; ++j)
-                    for (int64_t a = 0; a < kh; ++a)
-                        for (int64_t b = 0; b < kw; ++b) y[o++] = x[size_t((p * H + i * st[0] + a) * W + j * st[1] + b)];
-        return;
-    }
-    case OpKind::PixelShuffle: {
-        const int64_t f = op.attrs.at("factor").i;
-        const Image X(xt.shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
-        for (int64_t n = 0; n < Y.N; ++n)
-            for (int64_t c = 0; c < Y.C; ++c)
-                for (int64_t h = 0; h < Y.H; ++h)
-                    for (int64_t w = 0; w < Y.W; ++w)
-                        y[Y.at(n, c, h, w)] = x[X.at(n, (c * f + h % f) * f + w % f, h / f, w / f)];
-        return;
-    }
-    case OpKind::Upsample: {
-        if (op.attrs.at("mode").s != "nearest")
-            throw ReferenceError("not supported in --check yet: upsample(mode='" + op.attrs.at("mode").s + "')");
-        const auto& f = op.attrs.at("factor").ints;
-        const Image X(xt.shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
-        for (int64_t n = 0; n < Y.N; ++n)
-            for (int64_t c = 0; c < Y.C; ++c)
-                for (int64_t h = 0; h < Y.H; ++h)
-                    for (int64_t w = 0; w < Y.W; ++w) y[Y.at(n, c, h, w)] = x[X.at(n, c, h / f[0], w / f[1])];
-        return;
-    }
-    default: break;
-    }
-    throw ReferenceError(std::string("not supported in --check yet: ") + op_kind_name(op.kind));
+}
+
+void ref_slide(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
+    const TensorNode& yt = g.tensors[size_t(op.output)];
+    const RefValues& x = *in[0];
+    // (..., H, W) -> (..., OH, OW, kh, kw)
+    const size_t r = yt.shape.size();
+    const int64_t OH = yt.shape[r - 4], OW = yt.shape[r - 3], kh = yt.shape[r - 2], kw = yt.shape[r - 1];
+    const int64_t H = xt.shape[xt.shape.size() - 2], W = xt.shape.back();
+    const auto& st = op.attrs.at("stride").ints;
+    const int64_t planes = int64_t(x.size()) / (H * W);
+    size_t o = 0;
+    for (int64_t p = 0; p < planes; ++p)
+        for (int64_t i = 0; i < OH; ++i)
+            for (int64_t j = 0; j < OW; ++j)
+                for (int64_t a = 0; a < kh; ++a)
+                    for (int64_t b = 0; b < kw; ++b) y[o++] = x[size_t((p * H + i * st[0] + a) * W + j * st[1] + b)];
+}
+
+void ref_pixel_shuffle(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
+    const TensorNode& yt = g.tensors[size_t(op.output)];
+    const RefValues& x = *in[0];
+    const int64_t f = op.attrs.at("factor").i;
+    const Image X(xt.shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
+    for (int64_t n = 0; n < Y.N; ++n)
+        for (int64_t c = 0; c < Y.C; ++c)
+            for (int64_t h = 0; h < Y.H; ++h)
+                for (int64_t w = 0; w < Y.W; ++w)
+                    y[Y.at(n, c, h, w)] = x[X.at(n, (c * f + h % f) * f + w % f, h / f, w / f)];
+}
+
+void ref_upsample(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
+    const TensorNode& yt = g.tensors[size_t(op.output)];
+    const RefValues& x = *in[0];
+    if (op.attrs.at("mode").s != "nearest")
+        throw ReferenceError("not supported in --check yet: upsample(mode='" + op.attrs.at("mode").s + "')");
+    const auto& f = op.attrs.at("factor").ints;
+    const Image X(xt.shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
+    for (int64_t n = 0; n < Y.N; ++n)
+        for (int64_t c = 0; c < Y.C; ++c)
+            for (int64_t h = 0; h < Y.H; ++h)
+                for (int64_t w = 0; w < Y.W; ++w) y[Y.at(n, c, h, w)] = x[X.at(n, c, h / f[0], w / f[1])];
 }
 
 }  // namespace dsl

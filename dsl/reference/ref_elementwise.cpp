@@ -1,0 +1,50 @@
+// Reference kernels of the element-wise operations: one function per
+// element, binary ones with NumPy broadcasting or a number operand.
+#include <cmath>
+
+#include "dsl/reference/elementwise.h"
+#include "dsl/reference/indexing.h"
+#include "dsl/reference/kernels.h"
+
+namespace dsl {
+
+void ref_relu(const TaskGraph&, const OpNode&, const RefInputs& in, RefValues& y) {
+    ref_each(in, y, [](double a) { return a < 0 ? 0.0 : a; });
+}
+void ref_gelu(const TaskGraph&, const OpNode&, const RefInputs& in, RefValues& y) {
+    ref_each(in, y, [](double a) { return 0.5 * a * (1.0 + std::erf(a / std::sqrt(2.0))); });
+}
+void ref_sigmoid(const TaskGraph&, const OpNode&, const RefInputs& in, RefValues& y) {
+    ref_each(in, y, [](double a) { return 1.0 / (1.0 + std::exp(-a)); });
+}
+void ref_tanh(const TaskGraph&, const OpNode&, const RefInputs& in, RefValues& y) {
+    ref_each(in, y, [](double a) { return std::tanh(a); });
+}
+void ref_exp(const TaskGraph&, const OpNode&, const RefInputs& in, RefValues& y) {
+    ref_each(in, y, [](double a) { return std::exp(a); });
+}
+void ref_sqrt(const TaskGraph&, const OpNode&, const RefInputs& in, RefValues& y) {
+    ref_each(in, y, [](double a) { return std::sqrt(a); });
+}
+// The reference computes in float64: a cast changes nothing.
+void ref_cast(const TaskGraph&, const OpNode&, const RefInputs& in, RefValues& y) {
+    ref_each(in, y, [](double a) { return a; });
+}
+
+void ref_add(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    ref_broadcast(g, op, in, y, [](double a, double b) { return a + b; });
+}
+void ref_sub(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    ref_broadcast(g, op, in, y, [](double a, double b) { return a - b; });
+}
+void ref_mul(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    ref_broadcast(g, op, in, y, [](double a, double b) { return a * b; });
+}
+void ref_div(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    ref_broadcast(g, op, in, y, [](double a, double b) { return a / b; });
+}
+void ref_maximum(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    ref_broadcast(g, op, in, y, nan_maximum);
+}
+
+}  // namespace dsl
