@@ -102,41 +102,52 @@ def site_end(code, start, open_paren):
     return len(code)
 
 
+def source_files(root):
+    """Every .cpp and .h under SOURCE_DIRS, subfolders included, sorted.
+    A folder without sources is an error: a move must not make the scan
+    pass by scanning nothing."""
+    files = []
+    for folder in SOURCE_DIRS:
+        found = []
+        for dirpath, dirnames, names in os.walk(os.path.join(root, folder)):
+            dirnames.sort()
+            found += [os.path.relpath(os.path.join(dirpath, n), root) for n in sorted(names)
+                      if n.endswith((".cpp", ".h"))]
+        if not found:
+            sys.exit("error_sites: no source files under %s" % folder)
+        files += found
+    return files
+
+
 def sites(root):
     """[(path, line, pieces)] of every site with a fixed message text."""
     found = []
-    for folder in SOURCE_DIRS:
-        if not os.path.isdir(os.path.join(root, folder)):
-            continue
-        for name in sorted(os.listdir(os.path.join(root, folder))):
-            if not name.endswith((".cpp", ".h")):
+    for path in source_files(root):
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            text = f.read()
+        code, literals = mask(text)
+        matches = [(m.start(), m.end() - 1) for m in CALL.finditer(code)]
+        matches += [(m.start(), None) for m in STATEMENT.finditer(code)]
+        for m in FORMAT.finditer(code):
+            end = site_end(code, m.start(), m.end() - 1)
+            for s, e, v in literals:
+                if m.start() <= s and e <= end + 1 and " " in v:
+                    pieces = [p.strip() for p in CONVERSION.split(v) if len(p.strip()) >= 3]
+                    found.append((path, text.count("\n", 0, s) + 1, tuple(pieces)))
+        for start, paren in sorted(matches):
+            end = site_end(code, start, paren)
+            if code.startswith("std::cerr", start) and not any(
+                    s == code.index('"', start) and v.startswith(PREFIX) and v != PREFIX for s, _, v in literals):
+                continue  # a print, but not of an error, or one that forwards a message
+            if paren is not None and re.match(r"\(\s*(const\s|std::string\s|\))", code[paren:end + 1]):
+                continue  # a declaration or definition, not a call
+            inside = [(s, e, v.replace(PREFIX, "").strip()) for s, e, v in literals if start <= s and e <= end + 1]
+            if not any(v for _, _, v in inside):
                 continue
-            path = os.path.join(folder, name)
-            with open(os.path.join(root, path), encoding="utf-8") as f:
-                text = f.read()
-            code, literals = mask(text)
-            matches = [(m.start(), m.end() - 1) for m in CALL.finditer(code)]
-            matches += [(m.start(), None) for m in STATEMENT.finditer(code)]
-            for m in FORMAT.finditer(code):
-                end = site_end(code, m.start(), m.end() - 1)
-                for s, e, v in literals:
-                    if m.start() <= s and e <= end + 1 and " " in v:
-                        pieces = [p.strip() for p in CONVERSION.split(v) if len(p.strip()) >= 3]
-                        found.append((path, text.count("\n", 0, s) + 1, tuple(pieces)))
-            for start, paren in sorted(matches):
-                end = site_end(code, start, paren)
-                if code.startswith("std::cerr", start) and not any(
-                        s == code.index('"', start) and v.startswith(PREFIX) and v != PREFIX for s, _, v in literals):
-                    continue  # a print, but not of an error, or one that forwards a message
-                if paren is not None and re.match(r"\(\s*(const\s|std::string\s|\))", code[paren:end + 1]):
-                    continue  # a declaration or definition, not a call
-                inside = [(s, e, v.replace(PREFIX, "").strip()) for s, e, v in literals if start <= s and e <= end + 1]
-                if not any(v for _, _, v in inside):
-                    continue
-                # Every fixed piece must appear, except the branches of a ?: (only one of them is printed).
-                fixed = [v for s, e, v in inside if len(v) >= 3 and not conditional(code, s, e)]
-                longest = max((v for _, _, v in inside), key=len)
-                found.append((path, text.count("\n", 0, start) + 1, tuple(fixed) or (longest,)))
+            # Every fixed piece must appear, except the branches of a ?: (only one of them is printed).
+            fixed = [v for s, e, v in inside if len(v) >= 3 and not conditional(code, s, e)]
+            longest = max((v for _, _, v in inside), key=len)
+            found.append((path, text.count("\n", 0, start) + 1, tuple(fixed) or (longest,)))
     return sorted(found)
 
 
@@ -182,8 +193,10 @@ def main():
     if not listing:
         for path, line, fragment in missing:
             print("%s:%d: no catalogue entry and no not-reachable line: %s" % (path, line, fragment))
-    print("error_sites: %d sites (%d distinct messages): %d covered, %d not reachable, %d missing" % (
-        len(all_sites), len({f for _, _, f in all_sites}), counts["covered"], counts["not reachable"],
+    if not all_sites:
+        sys.exit("error_sites: no error sites found: the scan is broken")
+    print("error_sites: %d files, %d sites (%d distinct messages): %d covered, %d not reachable, %d missing" % (
+        len(source_files(root)), len(all_sites), len({f for _, _, f in all_sites}), counts["covered"], counts["not reachable"],
         counts["MISSING"]))
     sys.exit(1 if missing else 0)
 

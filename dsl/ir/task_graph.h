@@ -68,7 +68,7 @@ struct OpNode {
     bool explicit_dtype = false;        // dtype= was given at the call (the precision pass leaves it alone)
     int task = -1;                      // index into TaskGraph::tasks, -1 = top level
     SourceLoc loc;                      // the call
-    // After the lowering passes (lowering_graph): the index of the
+    // After the graph passes (run_graph_passes): the index of the
     // elaborated op this one implements, -1 for one a pass inserted (a
     // cast, a format conversion, a copy). Links a compiled operation back
     // to the program's, for automatic mixed precision.

@@ -253,7 +253,7 @@ int run(const Options& opt) {
                         spool->append(block);
                     };
                 }
-                program = dsl::lower(graph, config, opt.program, lower_options);
+                program = dsl::lower(dsl::run_graph_passes(graph), config, opt.program, lower_options);
             }
         } catch (const dsl::CompileError& e) {
             std::cerr << e.what();

@@ -112,9 +112,10 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
     const std::vector<dsl::OpNode>& ops = elaborated.ops;
     std::vector<int> last_switched;  // the ops switched by the previous round
     for (plan.rounds = 1;; ++plan.rounds) {
-        plan.lowered = dsl::lowering_graph(plan.graph);
+        const dsl::PassedGraph passed = dsl::run_graph_passes(plan.graph);
+        plan.lowered = passed.graph();
         try {
-            plan.program = dsl::lower(plan.graph, c, source);
+            plan.program = dsl::lower(passed, c, source);
         } catch (const dsl::CompileError& e) {
             // The program as written compiles (round 1 rethrows); a float32
             // form that does not fit the hardware is undone and kept float16.

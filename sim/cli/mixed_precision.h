@@ -38,7 +38,7 @@ struct PrecisionSwitch {
 
 struct PrecisionPlan {
     dsl::TaskGraph graph;            // the elaborated graph with the switched ops in float32
-    dsl::TaskGraph lowered;          // lowering_graph(graph)
+    dsl::TaskGraph lowered;          // run_graph_passes(graph)
     arch::Program program;           // compiled from graph (the caller may move it out once `run` is done)
     arch::Program float16_program;   // the plan before any switch (empty when nothing switched)
     dsl::TaskGraph float16_lowered;

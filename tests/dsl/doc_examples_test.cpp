@@ -19,7 +19,7 @@
 
 #include "dsl/frontend/frontend.h"
 #include "dsl/ir/task_graph.h"
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "dsl/frontend/frontend.h"
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "dsl/frontend/frontend.h"
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 namespace ops_test {
 

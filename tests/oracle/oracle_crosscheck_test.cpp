@@ -46,7 +46,7 @@ void cross_check(const std::string& program_path, const std::string& config_json
 
     arch::Program program;
     try {
-        program = dsl::lower(dsl::elaborate_file(program_path, shapes), config, program_path);
+        program = dsl::lower(dsl::run_graph_passes(dsl::elaborate_file(program_path, shapes)), config, program_path);
     } catch (const std::exception& e) {
         FAIL() << "front end failed on " << program_path << ":\n" << e.what();
     }

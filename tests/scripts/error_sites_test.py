@@ -51,16 +51,19 @@ p.pto:1:1: error: invalid character U+0001 here
 
 ## Not reachable from the command line
 
-* `dsl/x.cpp`: "perm must have "one" entry per axis: ...": internal.
+* `dsl/sub/x.cpp`: "perm must have "one" entry per axis: ...": internal.
 '''
 
 
 class ErrorSitesTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="error-sites-test-")
-        os.makedirs(os.path.join(self.tmp, "dsl"))
-        os.makedirs(os.path.join(self.tmp, "docs"))
-        self.write("dsl/x.cpp", CPP)
+        # The sites are in a subfolder: the scan must reach every depth.
+        for folder in ("dsl/sub", "sim/arch", "sim/cli", "sim/func", "docs"):
+            os.makedirs(os.path.join(self.tmp, folder))
+        self.write("dsl/sub/x.cpp", CPP)
+        for folder in ("sim/arch", "sim/cli", "sim/func"):
+            self.write(folder + "/y.h", "#pragma once\n")
         self.write("docs/errors.md", DOC)
 
     def tearDown(self):
@@ -78,21 +81,33 @@ class ErrorSitesTest(unittest.TestCase):
         p = self.run_script("--list")
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertEqual(p.stdout.splitlines(), [
-            "dsl/x.cpp:4: covered: count must be ... , got",
-            "dsl/x.cpp:6: covered: : chip.clusters: expected an object",
-            'dsl/x.cpp:8: not reachable: perm must have "one" entry per axis:',
-            "dsl/x.cpp:10: MISSING: --outputs: cannot write to",
-            "dsl/x.cpp:12: covered: invalid character U+ ... here",
-            "error_sites: 5 sites (5 distinct messages): 3 covered, 1 not reachable, 1 missing"])
+            "dsl/sub/x.cpp:4: covered: count must be ... , got",
+            "dsl/sub/x.cpp:6: covered: : chip.clusters: expected an object",
+            'dsl/sub/x.cpp:8: not reachable: perm must have "one" entry per axis:',
+            "dsl/sub/x.cpp:10: MISSING: --outputs: cannot write to",
+            "dsl/sub/x.cpp:12: covered: invalid character U+ ... here",
+            "error_sites: 4 files, 5 sites (5 distinct messages): 3 covered, 1 not reachable, 1 missing"])
 
     def test_a_site_without_an_entry_fails(self):
         self.write("docs/errors.md", DOC.replace("expected an object", "expected an array"))
         p = self.run_script()
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertEqual(p.stdout.splitlines(), [
-            "dsl/x.cpp:6: no catalogue entry and no not-reachable line: : chip.clusters: expected an object",
-            "dsl/x.cpp:10: no catalogue entry and no not-reachable line: --outputs: cannot write to",
-            "error_sites: 5 sites (5 distinct messages): 2 covered, 1 not reachable, 2 missing"])
+            "dsl/sub/x.cpp:6: no catalogue entry and no not-reachable line: : chip.clusters: expected an object",
+            "dsl/sub/x.cpp:10: no catalogue entry and no not-reachable line: --outputs: cannot write to",
+            "error_sites: 4 files, 5 sites (5 distinct messages): 2 covered, 1 not reachable, 2 missing"])
+
+    def test_a_folder_without_sources_fails(self):
+        os.remove(os.path.join(self.tmp, "sim/cli/y.h"))
+        p = self.run_script()
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertEqual(p.stderr, "error_sites: no source files under sim/cli\n")
+
+    def test_no_sites_fails(self):
+        self.write("dsl/sub/x.cpp", "int f() { return 0; }\n")
+        p = self.run_script()
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertEqual(p.stderr, "error_sites: no error sites found: the scan is broken\n")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,3 @@
-// Lowering, in the documented order (docs/timing-model.md §10, "Compiler
-// passes"): shapes are bound by the elaborator (shape_hint); then
-//   1. precision (dsl/passes/pass_precision.h): compute dtype per op, explicit casts;
-//   2. layout (dsl/passes/pass_layout.h): format_convert ops where a producer's
-//      natural layout (conv2d: NHWC) is not the one the graph labels;
-//   3. buffer planning (dsl/lower/buffer_plan.h): L1 space and lifetimes of the
-//      on-chip tensors (alloc_l1 buffers, target='L1'/'L0' results);
-//   4. per op: tiling, L1/L0 staging buffers, DMA and sync insertion, blocks.
-// Before them, explicit copies `buf[:] = t` become `move` ops in program
-// order (dsl/passes/pass_moves.h).
 #include "dsl/lower/program/lower.h"
 
 #include <algorithm>
@@ -16,10 +6,7 @@
 #include "dsl/lower/lower_context.h"
 #include "dsl/lower/lower_views.h"
 #include "dsl/lower/program/op_lowering.h"
-#include "dsl/passes/pass_layout.h"
 #include "sim/arch/program_check.h"
-#include "dsl/passes/pass_moves.h"
-#include "dsl/passes/pass_precision.h"
 
 namespace dsl {
 
@@ -97,15 +84,9 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
 
 }  // namespace
 
-TaskGraph lowering_graph(const TaskGraph& elaborated) {
-    TaskGraph numbered = elaborated;
-    for (size_t i = 0; i < numbered.ops.size(); ++i) numbered.ops[i].origin = int(i);
-    return apply_layout(apply_precision(apply_moves(numbered)));
-}
-
-arch::Program lower(const TaskGraph& elaborated, const arch::Config& config, const std::string& source,
+arch::Program lower(const PassedGraph& passed, const arch::Config& config, const std::string& source,
                     const LowerOptions& options) {
-    const TaskGraph g = lowering_graph(elaborated);
+    const TaskGraph& g = passed.graph();
     arch::Program program;
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));

@@ -32,7 +32,7 @@ TEST_P(SpooledLowering, SameBlocksAsInMemory) {
     const std::string path = std::string(DAVINCI_SOURCE_DIR) + "/models/" + m.file;
     const arch::Config config = arch::default_config();
     const dsl::TaskGraph graph = dsl::elaborate_file(path, m.shapes);
-    const arch::Program whole = dsl::lower(graph, config, path);
+    const arch::Program whole = dsl::lower(dsl::run_graph_passes(graph), config, path);
 
     arch::BlockSpool spool;
     size_t next = 0;
@@ -42,7 +42,7 @@ TEST_P(SpooledLowering, SameBlocksAsInMemory) {
         EXPECT_TRUE(header.blocks.empty());
         spool.append(block);
     };
-    arch::Program header = dsl::lower(graph, config, path, options);
+    arch::Program header = dsl::lower(dsl::run_graph_passes(graph), config, path, options);
     EXPECT_TRUE(header.blocks.empty());
     ASSERT_EQ(spool.size(), whole.blocks.size());
     // Block by block, in the encoded form (whose round trip is exact,

@@ -3,7 +3,7 @@
 #include "dsl/sema/call_args.h"
 #include "dsl/ops/op_rules.h"
 #include "dsl/sema/pypo_library.h"
-#include "ops_test_util.h"
+#include "tests/dsl/ops_test_util.h"
 
 using ops_test::diag_in;
 using ops_test::error;

@@ -1,4 +1,4 @@
-#include "ops_test_util.h"
+#include "tests/dsl/ops_test_util.h"
 
 using ops_test::diag;
 using ops_test::diag_in;

@@ -6,7 +6,7 @@
 
 #include "dsl/passes/pass_moves.h"
 #include "dsl/reference/reference.h"
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 namespace {
 

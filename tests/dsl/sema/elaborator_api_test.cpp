@@ -2,7 +2,7 @@
 // buf[:] = t copy), pypo.precision, pypo.log/print, DT_* constants, the
 // shape-hinted entry function and --shape bindings.
 #include "dsl/frontend/frontend.h"
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 using dsl_test::error_of;
 using dsl_test::source;

@@ -1,7 +1,7 @@
 // The elaborator's control flow and functions: loops unrolled, plain defs
 // inlined, @pypo.task calls as coarse tasks, limits on runaway programs.
 #include "dsl/frontend/frontend.h"
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 using dsl_test::error_of;
 using dsl_test::source;

@@ -2,7 +2,7 @@
 #include <fstream>
 
 #include "dsl/frontend/frontend.h"
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 using dsl_test::error_of;
 using dsl_test::source;

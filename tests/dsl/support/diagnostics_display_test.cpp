@@ -3,7 +3,7 @@
 // caret still under the column.
 #include "dsl/support/diagnostics.h"
 
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 using dsl_test::at;
 using dsl_test::source;

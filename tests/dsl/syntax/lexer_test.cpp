@@ -1,6 +1,6 @@
 #include "dsl/syntax/lexer.h"
 
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 using dsl_test::error_of;
 using dsl_test::source;

@@ -3,7 +3,7 @@
 #include "dsl/syntax/lexer.h"
 #include "dsl/support/utf8.h"
 
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 using dsl_test::error_of;
 using dsl_test::source;

@@ -1,7 +1,7 @@
 #include "dsl/syntax/parser.h"
 
 #include "dsl/syntax/ast.h"
-#include "dsl_test_util.h"
+#include "tests/dsl/dsl_test_util.h"
 
 using dsl_test::error_of;
 using dsl_test::source;

@@ -1,0 +1,43 @@
+// The graph passes between the elaborator and the lowering, declared in
+// the order they run (docs/timing-model.md §10, "Compiler passes"):
+//   1. moves (pass_moves.h): each `buf[:] = t` becomes a move operation;
+//   2. precision (pass_precision.h): each operation's compute dtype under
+//      pypo.precision, with the casts it needs;
+//   3. layout (pass_layout.h): format_convert operations where a producer's
+//      natural layout (conv2d: NHWC) is not the one the graph labels.
+// Each runs once per compilation: the lowering takes only a PassedGraph,
+// which only run_graph_passes makes.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "dsl/ir/task_graph.h"
+
+namespace dsl {
+
+struct GraphPass {
+    const char* name;  // "moves", "precision", "layout"
+    TaskGraph (*run)(const TaskGraph& g);
+};
+
+// The passes in the order they run.
+const std::vector<GraphPass>& graph_passes();
+
+// The elaborated graph after every pass. Its operations' `origin` is the
+// index of the elaborated operation each implements (-1 for one a pass
+// inserted); Program::ops[i] of the lowered program is its op i, and
+// Program::tensors[t] its tensor t.
+class PassedGraph {
+public:
+    const TaskGraph& graph() const { return graph_; }
+
+private:
+    friend PassedGraph run_graph_passes(const TaskGraph& elaborated);
+    explicit PassedGraph(TaskGraph g) : graph_(std::move(g)) {}
+    TaskGraph graph_;
+};
+
+PassedGraph run_graph_passes(const TaskGraph& elaborated);
+
+}  // namespace dsl
