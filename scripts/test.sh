@@ -2,8 +2,10 @@
 # Builds davinci-sim (installing what is missing) and runs the whole test suite.
 #   scripts/test.sh [CTEST ARGS...]              the Release build in build/
 #   scripts/test.sh --sanitize [CTEST ARGS...]   AddressSanitizer + UndefinedBehaviorSanitizer
-#                                                build in build-sanitize/ (about 3x slower)
-# Other arguments go to ctest, e.g. scripts/test.sh -R Config.
+#                                                build in build-sanitize/ (about 3x slower),
+#                                                every test but the `slow` ones
+# Other arguments go to ctest, e.g. scripts/test.sh -R Config, or
+# scripts/test.sh -L unit (the modules' own tests, in seconds).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -29,4 +31,6 @@ export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:strict_string_checks=1:chec
 export LSAN_OPTIONS="suppressions=$here/tests/sanitizer/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 cd "$here/build-sanitize"
-exec ctest --output-on-failure -j"$jobs" --timeout 3000 "$@"
+# The `slow` tests (whole models, cross-checks: ctest -L slow lists them) run
+# in the normal pass only, so CI's sanitized pass stays well inside its time.
+exec ctest --output-on-failure -j"$jobs" -LE slow "$@"
