@@ -41,7 +41,7 @@ import errors_doc  # noqa: E402  (the catalogue's own parser)
 
 # sim/hw and sim/trace fail only as bugs or on a failing disk (exit status
 # 1); tests/ and the oracle give no user messages.
-SOURCE_DIRS = ["dsl", "sim/arch", "sim/cli", "sim/func"]
+SOURCE_DIRS = ["dsl", "sim/arch", "sim/cli", "sim/cli/driver", "sim/func"]
 THROWN = ("CompileError|ConfigError|ProgramError|UsageError|JsonTextError|NpyError|"
           "FunctionalError|ReferenceError|file_error|std::invalid_argument")
 # What starts a site; the site runs to the call's closing parenthesis, or to
