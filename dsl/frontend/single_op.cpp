@@ -22,6 +22,25 @@ void require(const std::string& op, const std::vector<int64_t>& dims, size_t n, 
 
 }  // namespace
 
+OpSizes parse_op_sizes(const std::string& text) {
+    OpSizes sizes;
+    for (size_t start = 0;;) {
+        const size_t comma = text.find(',', start);
+        const std::string d = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (d.empty() || d.size() > 12 || d.find_first_not_of("0123456789") != std::string::npos) {
+            sizes.error = OpSizes::Error::NotNumbers;
+            return sizes;
+        }
+        sizes.dims.push_back(std::stoll(d));
+        if (sizes.dims.back() == 0) {
+            sizes.error = OpSizes::Error::NotPositive;
+            return sizes;
+        }
+        if (comma == std::string::npos) return sizes;
+        start = comma + 1;
+    }
+}
+
 std::shared_ptr<const SourceFile> single_op_source(const std::string& op, const std::vector<int64_t>& dims,
                                                    arch::DType dtype) {
     const std::string dt = std::string("\"") + arch::dtype_name(dtype) + "\"";

@@ -19,6 +19,18 @@
 
 namespace dsl {
 
+// The sizes of `--shape M,K,N` with --op, or why they are refused: the
+// caller words the message for its own option.
+struct OpSizes {
+    enum class Error { None, NotNumbers, NotPositive };
+    Error error = Error::None;
+    std::vector<int64_t> dims;
+};
+
+// Numbers of 1 to 12 digits separated by commas, as --shape's dimensions
+// (parse_shape_option); the first bad number decides the error.
+OpSizes parse_op_sizes(const std::string& text);
+
 // The program text; throws std::invalid_argument with the reason (e.g.
 // "--op conv2d needs --shape H,W,C,R,S,F,stride (7 numbers), got 3").
 std::shared_ptr<const SourceFile> single_op_source(const std::string& op, const std::vector<int64_t>& dims,

@@ -1,4 +1,4 @@
-#include "sim/cli/functional_check.h"
+#include "sim/cli/driver/functional_check.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "sim/cli/mixed_precision.h"
+#include "sim/cli/driver/mixed_precision.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "sim/cli/functional_report.h"
+#include "sim/cli/driver/functional_report.h"
 
 #include <filesystem>
 #include <iostream>
@@ -7,8 +7,8 @@
 
 #include "dsl/passes/pass_moves.h"
 #include "dsl/reference/reference.h"
-#include "sim/cli/functional_check.h"
-#include "sim/cli/functional_run.h"
+#include "sim/cli/driver/functional_check.h"
+#include "sim/cli/driver/functional_run.h"
 #include "sim/trace/atomic_file.h"
 
 namespace cli {

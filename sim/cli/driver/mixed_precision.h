@@ -24,7 +24,7 @@
 #include "dsl/ir/task_graph.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
-#include "sim/cli/functional_run.h"
+#include "sim/cli/driver/functional_run.h"
 
 namespace cli {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "dsl/ir/task_graph.h"
-#include "sim/cli/mixed_precision.h"
+#include "sim/cli/driver/mixed_precision.h"
 #include "sim/func/npy.h"
 #include "sim/trace/op_stats.h"
 

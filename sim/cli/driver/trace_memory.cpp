@@ -1,4 +1,4 @@
-#include "sim/cli/trace_memory.h"
+#include "sim/cli/driver/trace_memory.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "sim/cli/progress.h"
+#include "sim/cli/driver/progress.h"
 
 #include <algorithm>
 #include <cstdio>

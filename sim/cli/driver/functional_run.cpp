@@ -1,4 +1,4 @@
-#include "sim/cli/functional_run.h"
+#include "sim/cli/driver/functional_run.h"
 
 #include <cmath>
 #include <cstdlib>

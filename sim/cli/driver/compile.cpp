@@ -1,0 +1,103 @@
+#include "sim/cli/driver/compile.h"
+
+#include <iostream>
+
+#include "dsl/support/diagnostics.h"
+#include "dsl/frontend/frontend.h"
+#include "dsl/ir/graph_format.h"
+#include "dsl/lower/program/lower.h"
+#include "sim/arch/program_check.h"
+#include "sim/arch/program_json.h"
+#include "sim/cli/driver/exit_status.h"
+#include "sim/cli/driver/outputs.h"
+
+namespace cli {
+
+namespace {
+
+// A hand-written or generated program is user input, not compiler output:
+// its errors are usage errors, named by file.
+Outcome read_program_json(const std::string& path, const arch::Config& config, arch::Program& program) {
+    try {
+        program = arch::load_program_file(path);
+    } catch (const arch::ProgramError& e) {
+        std::cerr << "davinci-sim: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    try {
+        arch::check_program(program, config);
+    } catch (const arch::ProgramError& e) {
+        std::cerr << "davinci-sim: error: " << path << ": " << e.what() << "\n";
+        return kExitUsage;
+    }
+    return std::nullopt;
+}
+
+// Lowering checks each block as it is made and spools it, unless the run
+// stops before simulating and wants the program whole.
+void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGraph& graph, Compiled& out) {
+    dsl::LowerOptions lower_options;
+    if (!opt.dump_program && !asks_for<ProgramOutput>(opt)) {
+        out.spool = std::make_unique<arch::BlockSpool>();
+        arch::BlockSpool& spool = *out.spool;
+        lower_options.block_sink = [&config, &spool](const arch::Program& header, size_t index, arch::Block block) {
+            arch::check_block(header, config, index, block);
+            spool.append(block);
+        };
+    }
+    out.program = dsl::lower(dsl::run_graph_passes(graph), config, opt.program, lower_options);
+}
+
+// Throws CompileError and UsageError.
+Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled& out) {
+    dsl::TaskGraph graph =
+        opt.single_op ? dsl::elaborate_source(opt.single_op) : dsl::elaborate_file(opt.program, opt.shapes);
+    dsl::check_dag(graph);
+    // The graph views stop after the front end, so they work for every
+    // program the language accepts, lowered or not.
+    const bool wrote = write_graph_outputs(opt, graph);
+    if (opt.dump_graph) std::cout << dsl::format_graph(graph);
+    if (wrote || opt.dump_graph) return kExitSuccess;
+    if (!opt.functional) {
+        lower(opt, config, graph, out);
+        return std::nullopt;
+    }
+    out.elaborated = graph;
+    out.inputs = make_inputs(graph, opt.inputs, out.input_sources);
+    out.plan = plan_precision(graph, config, opt.program, out.inputs, inject_fault_from_env);
+    out.program = std::move(out.plan.program);  // the functional run is over: the timed run takes it
+    return std::nullopt;
+}
+
+}  // namespace
+
+Outcome load_config(const RunOptions& opt, LoadedConfig& out) {
+    try {
+        if (opt.config.empty()) {
+            out.config = arch::default_config();
+            out.name = "built-in default";
+        } else {
+            out.config = arch::load_config_file(opt.config);
+            out.name = opt.config;
+        }
+    } catch (const arch::ConfigError& e) {
+        std::cerr << "davinci-sim: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    return std::nullopt;
+}
+
+Outcome compile(const RunOptions& opt, const arch::Config& config, Compiled& out) {
+    if (!opt.program_json.empty()) return read_program_json(opt.program_json, config, out.program);
+    try {
+        return compile_pto(opt, config, out);
+    } catch (const dsl::CompileError& e) {
+        std::cerr << e.what();
+        return kExitUsage;
+    } catch (const UsageError& e) {
+        std::cerr << "davinci-sim: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+}
+
+}  // namespace cli

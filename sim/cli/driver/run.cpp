@@ -1,0 +1,100 @@
+#include "sim/cli/driver/run.h"
+
+#include <iostream>
+
+#include "sim/arch/program_check.h"
+#include "sim/cli/driver/compile.h"
+#include "sim/cli/driver/exit_status.h"
+#include "sim/cli/driver/functional_report.h"
+#include "sim/cli/driver/outputs.h"
+#include "sim/cli/driver/progress.h"
+#include "sim/cli/driver/trace_memory.h"
+#include "sim/hw/chip.h"
+#include "sim/trace/op_stats.h"
+
+namespace cli {
+
+namespace {
+
+uint64_t command_count(const Compiled& c) {
+    uint64_t commands = c.spool ? c.spool->commands() : 0;
+    for (const arch::Block& b : c.program.blocks)
+        for (const arch::Stream& st : b.streams) commands += st.commands.size();
+    return commands;
+}
+
+// The Chrome trace and the VCD work from the whole program and every
+// command's start and end: for them the program is read back whole, once
+// it is known to fit.
+Outcome read_back_whole(const RunOptions& opt, Compiled& c) {
+    const std::string options = whole_program_options(opt);
+    if (options.empty()) return std::nullopt;
+    const std::string refusal = trace_memory_refusal(options, command_count(c), usable_memory_bytes());
+    if (!refusal.empty()) {
+        std::cerr << "davinci-sim: error: " << refusal << "\n";
+        return kExitUsage;
+    }
+    if (c.spool) {
+        c.program.blocks.reserve(c.spool->size());
+        for (size_t b = 0; b < c.spool->size(); ++b) c.program.blocks.push_back(c.spool->load(b));
+        c.spool.reset();
+    }
+    return std::nullopt;
+}
+
+std::optional<trace::RunStats> simulate(const RunOptions& opt, const arch::Config& config, const Compiled& c,
+                                        trace::RecorderFan& recorders) {
+    // Cleared (its line erased) when the run ends, before the report.
+    Progress progress(c.spool ? c.spool->size() : c.program.blocks.size());
+    if (progress.enabled() && !opt.quiet) recorders.add(&progress);
+    return c.spool ? hw::simulate_until(config, c.program, *c.spool, &recorders, opt.max_cycles)
+                   : hw::simulate_until(config, c.program, &recorders, opt.max_cycles);
+}
+
+int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compiled& c) {
+    trace::TimingRecorder timing;
+    trace::RecorderFan recorders;
+    if (!whole_program_options(opt).empty()) recorders.add(&timing);
+    const std::vector<std::unique_ptr<RunOutput>> outputs = attach_run_outputs(opt, RunSetup{c.program, recorders});
+    // The all-float16 plan of a mixed-precision switch is timed first, in
+    // a child process: this one may elaborate SystemC only once.
+    PlanTiming float16_timing;
+    const bool float16_timed =
+        !c.plan.switches.empty() && time_in_child(config.config, c.plan.float16_program, float16_timing);
+    trace::OpStatsRecorder op_stats(c.program);
+    if (!c.plan.switches.empty()) recorders.add(&op_stats);
+    const std::optional<trace::RunStats> stats = simulate(opt, config.config, c, recorders);
+    if (!stats) {
+        std::cerr << "davinci-sim: error: the simulation had not finished at cycle " << opt.max_cycles
+                  << " (--max-cycles " << opt.max_cycles << "); no report or traces written\n";
+        return kExitCycleLimit;
+    }
+    const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config.name};
+    const RunResult result{c.program, config.config, *stats, info, timing.records};
+    for (const std::unique_ptr<RunOutput>& output : outputs) output->write(result);
+    if (!opt.quiet) std::cout << trace::format_report(*stats, config.config, info);
+    if (!opt.functional) return kExitSuccess;
+    const FunctionalReportOptions report{opt.check, opt.quiet, opt.output("outputs")};
+    return report_functional(report, c.elaborated, c.inputs, c.input_sources, c.program, c.plan,
+                             float16_timed ? &float16_timing : nullptr, op_stats, stats->total_cycles);
+}
+
+}  // namespace
+
+int run(const RunOptions& opt) {
+    if (!check_outputs(opt)) return kExitUsage;
+    LoadedConfig config;
+    if (Outcome end = load_config(opt, config)) return *end;
+    Compiled compiled;
+    if (Outcome end = compile(opt, config.config, compiled)) return *end;
+    if (write_program_outputs(opt, compiled.program)) return kExitSuccess;
+    if (Outcome end = read_back_whole(opt, compiled)) return *end;
+    if (opt.dump_program) {
+        arch::check_program(compiled.program, config.config);
+        std::cout << arch::format_program(compiled.program);
+        return kExitSuccess;
+    }
+    return simulate_and_report(opt, config, compiled);
+}
+
+}  // namespace cli

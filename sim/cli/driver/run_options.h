@@ -1,0 +1,40 @@
+// What one davinci-sim run does, as plain data: the command line fills it
+// (sim/cli/options.cpp), and so can any other caller of the driver (a
+// Python module) without Boost.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dsl/support/source_location.h"
+#include "sim/cli/driver/functional_run.h"
+
+namespace cli {
+
+struct RunOptions {
+    std::string program;       // the .pto file (or the --op program's label)
+    std::string program_json;  // a raw arch::Program instead of a .pto
+    std::string config;        // "" = the built-in default
+    // Output files by option name ("report-json" -> path); the names are
+    // those of output_kinds() (sim/cli/driver/outputs.h).
+    std::map<std::string, std::string> outputs;
+    std::map<std::string, std::vector<int64_t>> shapes;
+    // A single-operation program instead of a .pto file (--op).
+    std::shared_ptr<const dsl::SourceFile> single_op;
+    bool dump_graph = false;
+    bool dump_program = false;
+    bool quiet = false;
+    uint64_t max_cycles = 0;  // 0: no bound
+    // --functional and what rides on it (docs/functional.md).
+    bool functional = false;
+    bool check = false;
+    InputSpec inputs;
+
+    // The path given for output `option`, "" when it is not asked for.
+    const std::string& output(const std::string& option) const;
+};
+
+}  // namespace cli

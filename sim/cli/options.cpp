@@ -1,0 +1,210 @@
+#include "sim/cli/options.h"
+
+#include <iostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "dsl/frontend/frontend.h"
+#include "sim/arch/config.h"
+#include "sim/cli/driver/exit_status.h"
+#include "sim/cli/driver/outputs.h"
+#include "sim/cli/single_op_option.h"
+#include "sim/cli/usage.h"
+
+namespace po = boost::program_options;
+
+namespace cli {
+
+namespace {
+
+// Adds options in --help's order; each output of output_kinds() goes
+// right after the option its entry names.
+class OptionList {
+public:
+    explicit OptionList(po::options_description& o) : o_(o) {}
+
+    OptionList& operator()(const char* name, const char* help) { return add(name, nullptr, help); }
+    OptionList& operator()(const char* name, const po::value_semantic* value, const char* help) {
+        return add(name, value, help);
+    }
+
+private:
+    OptionList& add(const char* name, const po::value_semantic* value, const char* help) {
+        if (value) o_.add_options()(name, value, help);
+        else o_.add_options()(name, help);
+        const std::string long_name = std::string(name).substr(0, std::string(name).find(','));
+        for (const OutputKind& k : output_kinds())
+            if (long_name == k.help_after) add(k.option, po::value<std::string>()->value_name(k.value_name), k.help);
+        return *this;
+    }
+
+    po::options_description& o_;
+};
+
+po::options_description visible_options() {
+    po::options_description o("options");
+    OptionList{o}
+        ("help,h", "print this help and exit")
+        ("version", "print the version and exit")
+        ("config,c", po::value<std::string>()->value_name("FILE"),
+         "hardware description (JSON); without it, the built-in default (= configs/cluster.json)")
+        ("help-config", "list every hardware parameter with its unit, default and meaning, and exit")
+        ("shape", po::value<std::vector<std::string>>()->value_name("NAME=D0,D1,..")->composing(),
+         "bind the None dimensions of input NAME (repeatable), e.g. --shape input=1,3,224,224; with --op, the "
+         "operation's sizes")
+        ("op", po::value<std::string>()->value_name("matmul|conv2d"),
+         "simulate one operation instead of a program: --op matmul --shape M,K,N, or --op conv2d --shape "
+         "H,W,C,R,S,F,stride (no padding, SCALE-Sim's layer form)")
+        ("dtype", po::value<std::string>()->value_name("float16|float32"),
+         "with --op: the operands' dtype (default float16)")
+        ("dump-graph", "print the task graph (tasks, operations, data movements, tensors) and stop")
+        ("dump-program", "print the lowered command streams instead of simulating")
+        ("program-json", po::value<std::string>()->value_name("FILE"),
+         "simulate the command program in FILE (JSON, as --emit-program-json writes) instead of a .pto")
+        ("max-cycles", po::value<std::string>()->value_name("N"),
+         "stop a run that has not finished by cycle N (exit status 3, no report or traces)")
+        ("functional", "also compute the values: memories hold real bytes, commands move and compute them "
+                       "(float16 rounding); timing is unchanged. Needs a .pto program")
+        ("input", po::value<std::vector<std::string>>()->value_name("NAME=FILE.npy")->composing(),
+         "with --functional: the values of input or weight NAME (NumPy .npy, float16/float32, the program's shape "
+         "and dtype); repeatable. Inputs not given get seeded random values")
+        ("seed", po::value<uint64_t>()->value_name("N"), "with --functional: the seed of the random inputs (default 0)")
+        ("check", "with --functional: compare every output with the reference executor (the task graph in float64, "
+                  "no lowering); exit status 1 when one is beyond tolerance")
+        ("quiet,q", "do not print the text report");
+    return o;
+}
+
+// The options of `Stage` (outputs of output_kinds()), "--graph-dot".
+template <typename Stage>
+std::vector<std::string> stage_options() {
+    std::vector<std::string> names;
+    for (const OutputKind& k : output_kinds())
+        if (std::holds_alternative<Stage>(k.made)) names.push_back(k.option);
+    return names;
+}
+
+int parse_program_json(const po::variables_map& vm, RunOptions& opt) {
+    opt.program_json = vm["program-json"].as<std::string>();
+    if (vm.count("program"))
+        return usage_error("--program-json takes the place of a .pto program (got '" +
+                           vm["program"].as<std::vector<std::string>>()[0] + "' too)");
+    std::vector<std::string> front_end_only = {"shape", "dump-graph"};
+    for (const std::string& o : stage_options<GraphOutput>()) front_end_only.push_back(o);
+    for (const std::string& o : front_end_only)
+        if (vm.count(o)) return usage_error("--" + o + " needs a .pto program, not --program-json");
+    return 0;
+}
+
+// The program to run: --op, --program-json or one .pto.
+int parse_program(const po::variables_map& vm, RunOptions& opt) {
+    if (vm.count("op")) return parse_single_op(vm, opt);
+    if (vm.count("dtype")) return usage_error("--dtype is for --op");
+    if (vm.count("program-json")) return parse_program_json(vm, opt);
+    if (!vm.count("program")) return usage_error("no program given");
+    const auto programs = vm["program"].as<std::vector<std::string>>();
+    if (programs.size() > 1) return usage_error("one program at a time (got '" + programs[1] + "' too)");
+    opt.program = programs[0];
+    return 0;
+}
+
+int parse_shapes(const po::variables_map& vm, RunOptions& opt) {
+    if (!vm.count("shape") || opt.single_op) return 0;
+    for (const std::string& spec : vm["shape"].as<std::vector<std::string>>()) {
+        std::string name, error;
+        std::vector<int64_t> dims;
+        if (!dsl::parse_shape_option(spec, name, dims, error)) return usage_error("--shape: " + error);
+        if (!opt.shapes.emplace(name, dims).second) return usage_error("--shape: '" + name + "' is given twice");
+    }
+    return 0;
+}
+
+int parse_max_cycles(const po::variables_map& vm, RunOptions& opt) {
+    if (!vm.count("max-cycles")) return 0;
+    // Parsed by hand: Boost's lexical_cast would wrap "-1" to 2^64-1.
+    const std::string n = vm["max-cycles"].as<std::string>();
+    if (n.empty() || n.size() > 19 || n.find_first_not_of("0123456789") != std::string::npos ||
+        (opt.max_cycles = std::stoull(n)) == 0)
+        return usage_error("--max-cycles: expected a positive number of cycles, got '" + n + "'");
+    return 0;
+}
+
+// --functional, and the options that imply it or need it.
+int parse_functional(const po::variables_map& vm, RunOptions& opt) {
+    opt.check = vm.count("check") > 0;
+    opt.functional = vm.count("functional") > 0 || opt.check || vm.count("input");
+    for (const std::string& o : stage_options<FunctionalFolder>()) opt.functional |= vm.count(o) > 0;
+    if (vm.count("seed")) opt.inputs.seed = vm["seed"].as<uint64_t>();
+    if (!opt.functional) return vm.count("seed") ? usage_error("--seed is for --functional") : 0;
+    if (!opt.program_json.empty())
+        return usage_error("--functional needs a .pto program (the inputs and outputs are the program's), not --program-json");
+    std::vector<std::string> stops = {"dump-graph"};
+    for (const std::string& o : stage_options<GraphOutput>()) stops.push_back(o);
+    stops.push_back("dump-program");
+    for (const std::string& o : stage_options<ProgramOutput>()) stops.push_back(o);
+    for (const std::string& o : stops)
+        if (vm.count(o)) return usage_error("--functional runs the program; --" + o + " stops before it");
+    try {
+        if (vm.count("input"))
+            for (const std::string& spec : vm["input"].as<std::vector<std::string>>()) add_input_option(opt.inputs, spec);
+    } catch (const UsageError& e) {
+        return usage_error(e.what());
+    }
+    return 0;
+}
+
+int parse_options(const po::variables_map& vm, RunOptions& opt) {
+    if (int rc = parse_program(vm, opt)) return rc;
+    if (vm.count("config")) opt.config = vm["config"].as<std::string>();
+    for (const OutputKind& k : output_kinds())
+        if (vm.count(k.option)) opt.outputs[k.option] = vm[k.option].as<std::string>();
+    if (int rc = parse_shapes(vm, opt)) return rc;
+    opt.dump_graph = vm.count("dump-graph") > 0;
+    opt.dump_program = vm.count("dump-program") > 0;
+    opt.quiet = vm.count("quiet") > 0;
+    if (int rc = parse_max_cycles(vm, opt)) return rc;
+    return parse_functional(vm, opt);
+}
+
+// --help, --version and --help-config print and end the command.
+std::optional<int> information(const po::variables_map& vm, const po::options_description& visible) {
+    if (vm.count("help")) {
+        std::cout << kUsage << "\nSimulates a PyPTO program on a DaVinci-style accelerator, cycle by cycle.\n\n"
+                  << visible << "\nexample:\n  davinci-sim --config configs/cluster.json models/gemm_2048.pto\n";
+        return kExitSuccess;
+    }
+    if (vm.count("version")) {
+        std::cout << "davinci-sim " << DAVINCI_VERSION << "\n";
+        return kExitSuccess;
+    }
+    if (vm.count("help-config")) {
+        std::cout << arch::describe_config_params();
+        return kExitSuccess;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<int> parse_command_line(int argc, char** argv, RunOptions& opt) {
+    const po::options_description visible = visible_options();
+    po::options_description all;
+    all.add(visible).add_options()("program", po::value<std::vector<std::string>>());
+    po::positional_options_description positional;
+    positional.add("program", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        return usage_error(e.what());
+    }
+    if (std::optional<int> done = information(vm, visible)) return done;
+    if (int rc = parse_options(vm, opt)) return rc;
+    return std::nullopt;
+}
+
+}  // namespace cli

@@ -1,0 +1,43 @@
+#include "sim/cli/single_op_option.h"
+
+#include <stdexcept>
+
+#include "dsl/frontend/single_op.h"
+#include "sim/cli/usage.h"
+
+namespace cli {
+
+namespace {
+
+int sizes_error(dsl::OpSizes::Error error, const std::string& spec) {
+    if (error == dsl::OpSizes::Error::NotPositive)
+        return usage_error("--shape: the operation's sizes must be positive, got '" + spec + "'");
+    return usage_error("--shape: expected numbers separated by commas, got '" + spec + "'");
+}
+
+}  // namespace
+
+int parse_single_op(const boost::program_options::variables_map& vm, RunOptions& opt) {
+    if (vm.count("program") || vm.count("program-json")) return usage_error("--op takes the place of a program");
+    if (!vm.count("shape")) return usage_error("--op needs --shape with the operation's sizes");
+    const auto specs = vm["shape"].as<std::vector<std::string>>();
+    if (specs.size() > 1) return usage_error("--op takes one --shape");
+    const dsl::OpSizes sizes = dsl::parse_op_sizes(specs[0]);
+    if (sizes.error != dsl::OpSizes::Error::None) return sizes_error(sizes.error, specs[0]);
+    arch::DType dtype = arch::DType::Float16;
+    if (vm.count("dtype")) {
+        const std::string d = vm["dtype"].as<std::string>();
+        if (d == "float32" || d == "fp32") dtype = arch::DType::Float32;
+        else if (d != "float16" && d != "fp16")
+            return usage_error("--dtype: expected float16 or float32, got '" + d + "'");
+    }
+    try {
+        opt.single_op = dsl::single_op_source(vm["op"].as<std::string>(), sizes.dims, dtype);
+    } catch (const std::invalid_argument& e) {
+        return usage_error(e.what());
+    }
+    opt.program = opt.single_op->path;
+    return 0;
+}
+
+}  // namespace cli
