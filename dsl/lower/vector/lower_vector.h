@@ -30,13 +30,20 @@
 // (capacity, or a form not lowered yet).
 #pragma once
 
+#include <vector>
+
 #include "dsl/lower/lower_context.h"
 #include "dsl/ir/task_graph.h"
 
 namespace dsl {
 
 // Per family (lower_vector_*.cpp).
-void lower_unary(LowerContext& ctx, const OpNode& op);       // relu ... sqrt, cast
+void lower_unary(LowerContext& ctx, const OpNode& op);       // relu ... sqrt, cast: the table's vector instruction
+// A function of one input computed in `steps` on each chunk, in place in
+// the output's buffer: step 0 applies a unary instruction to the input x;
+// each later step applies its instruction to the result so far y, or for a
+// binary instruction combines them, y = op(x, y) (silu: sigmoid, then mul).
+void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<arch::VectorOp>& steps);
 void lower_binary(LowerContext& ctx, const OpNode& op);      // add, sub, mul, div, maximum
 void lower_batch_norm(LowerContext& ctx, const OpNode& op);
 void lower_layer_norm(LowerContext& ctx, const OpNode& op);

@@ -61,11 +61,19 @@ std::vector<int64_t> padded(const std::vector<int64_t>& shape, size_t rank) {
 void lower_unary(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const TensorNode& y = ctx.tensor(op.output);
+    const bool is_cast = op.kind == OpKind::Cast;
+    const VectorOp vop = is_cast ? (x.dtype == y.dtype ? VectorOp::Copy : VectorOp::Cast) : vector_op_of(op.kind);
+    lower_unary_steps(ctx, op, {vop});
+}
+
+void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<VectorOp>& steps) {
+    if (steps.empty() || arch::vector_op_is_binary(steps.front()))
+        throw std::logic_error(std::string(op_kind_name(op.kind)) + ": the first step must read the input alone");
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
     // cast converts as it computes; every other function computes in the
     // output's dtype, after casting an input of another dtype.
-    const bool is_cast = op.kind == OpKind::Cast;
-    const arch::DType compute = is_cast ? x.dtype : y.dtype;
-    const VectorOp vop = is_cast ? (x.dtype == y.dtype ? VectorOp::Copy : VectorOp::Cast) : vector_op_of(op.kind);
+    const arch::DType compute = op.kind == OpKind::Cast ? x.dtype : y.dtype;
     const int64_t total = element_count(y.shape);
     const int out = op.output;
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
@@ -76,12 +84,19 @@ void lower_unary(LowerContext& ctx, const OpNode& op) {
         const int xs = in.streamed(s, op.inputs[0], cols);
         const size_t yb = s.buffers.size();
         if (!ctx.on_chip(out)) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
-        s.chunk = [&ctx, in, xs, yb, vop, cols, out](int64_t first, int64_t n, const BufferAddrs& a) {
+        s.chunk = [&ctx, in, xs, yb, steps, cols, out](int64_t first, int64_t n, const BufferAddrs& a) {
             ChunkCommands cc;
             in.chunk(cc, first, n, a);
             const uint64_t dst = output_addr(ctx, out, cols, first, yb < a.size() ? a[yb] : 0);
-            cc.compute.push_back(
-                {vector_args(vop, in.compute(), n, cols, in.addr_at(xs, a, first), arch::kNoAddress, dst), in.label(vop)});
+            const uint64_t src = in.addr_at(xs, a, first);
+            // Step 0 reads x; a later step reads the result so far, and a
+            // binary one combines x with it: y = op(x, y), in place.
+            for (size_t k = 0; k < steps.size(); ++k) {
+                const bool binary = arch::vector_op_is_binary(steps[k]);
+                const uint64_t src0 = k == 0 || binary ? src : dst;
+                const uint64_t src1 = binary ? dst : arch::kNoAddress;
+                cc.compute.push_back({vector_args(steps[k], in.compute(), n, cols, src0, src1, dst), in.label(steps[k])});
+            }
             store_units(cc, ctx, out, cols, first, n, dst);
             return cc;
         };
