@@ -96,10 +96,12 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
             // One tensor alone too large: "are on chip at the same time" would misread.
             if (live.empty())
                 throw CompileError(g.ops[size_t(o.first_op)].loc,
-                                   "L1 over capacity: '" + n.name + "' needs " + std::to_string(o.bytes) + have);
+                                   "L1 over capacity: '" + n.name + "' needs " + std::to_string(o.bytes) + have,
+                                   CompileError::Capacity::L1);
             throw CompileError(g.ops[size_t(o.first_op)].loc,
                                "L1 over capacity: " + names + "'" + n.name + "' (" + std::to_string(o.bytes) +
-                                   " B) are on chip at the same time and need " + std::to_string(together) + have);
+                                   " B) are on chip at the same time and need " + std::to_string(together) + have,
+                               CompileError::Capacity::L1);
         }
         o.offset = offset;
         plan.region = std::max(plan.region, offset + o.bytes);

@@ -17,7 +17,7 @@ namespace dsl {
 struct LowerOptions {
     // Chooses the tiling of every GEMM (matmul, conv2d) in place of
     // choose_matmul_tiling, with the same contract; empty = that.
-    std::function<std::optional<MatmulTiling>(const arch::Config&, const GemmShape&, std::string& why)> gemm_tiling;
+    std::function<std::optional<MatmulTiling>(const arch::Config&, const GemmShape&, TilingFailure& why)> gemm_tiling;
     // Takes every finished block, numbered from 0, in place of
     // Program::blocks (which then stays empty), with the program as built
     // so far: a caller spools a huge program to disk (arch::BlockSpool)

@@ -65,10 +65,11 @@ std::string format_diagnostic(const SourceLoc& loc, const std::string& message) 
     return out;
 }
 
-CompileError::CompileError(SourceLoc loc, std::string message)
+CompileError::CompileError(SourceLoc loc, std::string message, Capacity capacity)
     : std::runtime_error(format_diagnostic(loc, message)),
       loc_(std::move(loc)),
-      message_(std::move(message)) {}
+      message_(std::move(message)),
+      capacity_(capacity) {}
 
 CompileError file_error(const std::string& path, const std::string& message) {
     auto file = std::make_shared<SourceFile>();

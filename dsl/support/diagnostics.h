@@ -16,14 +16,21 @@ std::string format_diagnostic(const SourceLoc& loc, const std::string& message);
 
 class CompileError : public std::runtime_error {
 public:
-    CompileError(SourceLoc loc, std::string message);
+    // The on-chip memory a program does not fit, when the message gives its
+    // capacity in bytes: a caller may add where the rest of it went (the
+    // lowering names the on-chip tensors' region and MAX_PARALLEL's slots).
+    enum class Capacity { None, L1, L0 };
+
+    CompileError(SourceLoc loc, std::string message, Capacity capacity = Capacity::None);
 
     const SourceLoc& loc() const { return loc_; }
     const std::string& message() const { return message_; }
+    Capacity capacity() const { return capacity_; }
 
 private:
     SourceLoc loc_;
     std::string message_;
+    Capacity capacity_;
 };
 
 // The error for a program file that cannot be read: "PATH: error: cannot open file".

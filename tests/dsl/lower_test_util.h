@@ -31,7 +31,7 @@ inline arch::Program lower(const std::string& text, const arch::Config& c = conf
 // structure, which must not change when the choice does.
 inline dsl::LowerOptions fixed_tiling(int64_t mt, int64_t nt, int64_t kt, int64_t kb) {
     dsl::LowerOptions o;
-    o.gemm_tiling = [=](const arch::Config&, const dsl::GemmShape& g, std::string&) {
+    o.gemm_tiling = [=](const arch::Config&, const dsl::GemmShape& g, dsl::TilingFailure&) {
         dsl::MatmulTiling t;
         t.mt = mt, t.nt = nt, t.kt = kt, t.kb = kb;
         t.grid_rows = 2, t.grid_cols = 2;

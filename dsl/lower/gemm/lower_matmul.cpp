@@ -24,6 +24,14 @@ int64_t gemm_unroll(const OpNode& op) {
     return it == op.attrs.end() ? 1 : it->second.i;  // ops_matmul.cpp checked it is >= 1
 }
 
+namespace {
+
+CompileError::Capacity capacity_of(const TilingFailure& why) {
+    return why.memory == arch::Space::L1 ? CompileError::Capacity::L1 : CompileError::Capacity::L0;
+}
+
+}  // namespace
+
 MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& given) {
     const std::string kind = op_kind_name(op.kind);
     GemmShape shape = given;
@@ -36,20 +44,23 @@ MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, cons
         // depth, the tiles and panels chosen so that they fit.
         GemmShape forced = shape;
         forced.buffers = forced.l0_buffers = ctx.graph.buffers;
-        std::string why;
+        TilingFailure why;
         auto tiling = choose(ctx.config, forced, why);
         if (!tiling)
-            throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why +
-                                           " (pypo.config.BUFFERS = " + std::to_string(ctx.graph.buffers) + ")");
+            throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why.text +
+                                           " (pypo.config.BUFFERS = " + std::to_string(ctx.graph.buffers) + ")",
+                               capacity_of(why));
         return *tiling;
     }
     // The tiling is chosen as for double buffering; prefetch then adds a
     // third panel buffer to that block, with panels as deep as still fit.
     GemmShape base = shape;
     base.buffers = 2;
-    std::string why;
+    TilingFailure why;
     auto tiling = choose(ctx.config, base, why);
-    if (!tiling) throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why);
+    if (!tiling)
+        throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why.text,
+                           capacity_of(why));
     MatmulTiling t = *tiling;
     if (shape.buffers != 2) {
         t.buffers = shape.buffers;
@@ -62,7 +73,8 @@ MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, cons
                                            " bytes of L1 for three panel buffers (block " +
                                            std::to_string(shallow.block_rows()) + "x" + std::to_string(shallow.block_cols()) +
                                            ", panels " + std::to_string(shallow.kb) + " deep), the cluster has " +
-                                           std::to_string(ctx.config.l1_bytes()));
+                                           std::to_string(ctx.config.l1_bytes()),
+                               CompileError::Capacity::L1);
         }
     }
     return t;

@@ -185,7 +185,8 @@ void lower_pixel_shuffle_op(LowerContext& ctx, const OpNode& op) {
     if (plane_row > max_bytes)
         throw CompileError(op.loc, "pixel_shuffle: one row of the " + std::to_string(r * r) + " planes needs " +
                                        std::to_string(plane_row) + " bytes of L1 per buffer, " +
-                                       std::to_string(max_bytes) + " are available");
+                                       std::to_string(max_bytes) + " are available",
+                           CompileError::Capacity::L1);
     const int64_t band = std::min(H, max_bytes / plane_row);
     const uint64_t src = ctx.ddr_addr(op.inputs[0]), dst = ctx.ddr_addr(op.output);
     std::vector<CopyPiece> pieces;

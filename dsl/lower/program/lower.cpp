@@ -145,20 +145,17 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         lower_op(ctx, op);
         } catch (const CompileError& e) {
             // Say where the rest of L1 and L0 went when an operation does not
-            // fit: a message that gives sizes in bytes of L1 or L0 (not one
-            // that names L1 as where an operand lives).
+            // fit them (an error that gives their capacity in bytes).
+            if (e.capacity() == CompileError::Capacity::None) throw;
             const std::string& m = e.message();
-            if ((m.find("L1") == std::string::npos && m.find("L0") == std::string::npos) ||
-                m.find("bytes") == std::string::npos)
-                throw;
             std::string why;
-            if (plan.region > 0 && m.find("L1") != std::string::npos)
+            if (plan.region > 0 && e.capacity() == CompileError::Capacity::L1)
                 why = "L1 less the " + std::to_string(plan.region) + " bytes kept for on-chip tensors";
             if (slots > 1)
                 why += std::string(why.empty() ? "" : "; ") + "one of " + std::to_string(slots) +
                        " blocks per cluster, pypo.config.MAX_PARALLEL = " + std::to_string(g.max_parallel);
             if (why.empty()) throw;
-            throw CompileError(e.loc(), m + " (" + why + ")");
+            throw CompileError(e.loc(), m + " (" + why + ")", e.capacity());
         }
         for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) op_blocks[i].push_back(b);
         if (ctx.pinned) previous_pinned = op_blocks[i];

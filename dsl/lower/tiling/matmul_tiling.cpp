@@ -130,7 +130,7 @@ int64_t gemm_commands(const GemmShape& g, const MatmulTiling& t) {
     return std::max<int64_t>(1, g.items) * (br * bc * panel_cmds + cubes * per_cube);
 }
 
-std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, std::string& why) {
+std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, TilingFailure& why) {
     MatmulTiling grid;
     cube_grid(c.cubes_per_cluster, grid.grid_rows, grid.grid_cols);
     grid.buffers = g.buffers;
@@ -148,7 +148,8 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
         }
         if (fits_l0_list.empty()) {
             t.kt = ks.front();
-            why = "tile=" + tile_text(g.tile) + " needs " + l0_need_text(c, t, g.in) + " with " +
+            why.memory = arch::Space::L0;
+            why.text = "tile=" + tile_text(g.tile) + " needs " + l0_need_text(c, t, g.in) + " with " +
                   buffering_name(t.l0_buffers) + " buffering" +
                   (g.tile.size() > 2 ? "" : " (k = " + std::to_string(t.kt) + ")") + ", " + l0_have_text(c);
             return std::nullopt;
@@ -165,7 +166,8 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
         if (fits_l0_list.empty()) {
             MatmulTiling t = grid;
             t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = std::max(c.mac_rows, c.mac_cols);
-            why = "the smallest cube tile (" + std::to_string(t.mt) + "x" + std::to_string(t.kt) + "x" +
+            why.memory = arch::Space::L0;
+            why.text = "the smallest cube tile (" + std::to_string(t.mt) + "x" + std::to_string(t.kt) + "x" +
                   std::to_string(t.nt) + ") needs " + l0_need_text(c, t, g.in) + ", " + l0_have_text(c);
             return std::nullopt;
         }
@@ -206,7 +208,8 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
     if (best) return best;
     MatmulTiling t = fits_l0_list.back();
     t.kb = panel_depths(t, g).front();
-    why = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) + " with " +
+    why.memory = arch::Space::L1;
+    why.text = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) + " with " +
           buffering_name(t.buffers) + "-buffered panels " + std::to_string(t.kb) + " deep) needs " +
           std::to_string(l1_bytes_needed(t, g)) + " bytes of L1, the cluster has " + std::to_string(c.l1_bytes());
     return std::nullopt;

@@ -88,6 +88,13 @@ bool tiling_preferred(const MatmulTiling& a, const MatmulTiling& b);
 // MATMULs, write-backs and stores of every block of every item).
 int64_t gemm_commands(const GemmShape& g, const MatmulTiling& t);
 
+// Why no tiling fits: the message, and the memory too small (L0 for the
+// cube tile, L1 for the block's panels), which its text gives in bytes.
+struct TilingFailure {
+    std::string text;
+    arch::Space memory = arch::Space::L0;
+};
+
 // Chooses the tiling: of every cube tile (mt x kt x nt, powers-of-two
 // multiples of the MAC array) that fits L0 and every panel depth kb (a
 // power-of-two multiple of kt, or of the granule) whose block fits L1, the
@@ -97,6 +104,6 @@ int64_t gemm_commands(const GemmShape& g, const MatmulTiling& t);
 // as is, its k (when not given) and kb chosen by the same cost. Returns
 // nullopt and sets `why` ("needs N bytes of L0 ..., the cube has M") when
 // nothing fits.
-std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, std::string& why);
+std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, TilingFailure& why);
 
 }  // namespace dsl

@@ -121,7 +121,8 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
         if (padded(in.shape, y.shape.size()) != y.shape && bytes > resident_limit)
             throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + ": broadcasting " + in.name + " (" +
                                            std::to_string(bytes) + " bytes, more than " +
-                                           std::to_string(resident_limit) + " = L1 / 8) is not lowered yet");
+                                           std::to_string(resident_limit) + " = L1 / 8) is not lowered yet",
+                               CompileError::Capacity::L1);
     }
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
         VectorStream s;

@@ -124,7 +124,8 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " does not fit the hardware: one chunk needs " +
                                        std::to_string(l1_bytes_needed(s.buffers, 1, depth)) +
                                        " bytes of L1" + (depth != 2 ? " with pypo.config.BUFFERS = " + std::to_string(depth) : std::string()) +
-                                       ", a cluster has " + std::to_string(c.l1_bytes()));
+                                       ", a cluster has " + std::to_string(c.l1_bytes()),
+                           CompileError::Capacity::L1);
     const int64_t n_max = std::min(fit, s.max_chunk_units);
 
     // One block per cluster that may run at once (more would only queue:

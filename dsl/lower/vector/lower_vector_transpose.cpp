@@ -106,7 +106,8 @@ void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A
                                            (stream_depth(ctx) != 2
                                                 ? " with pypo.config.BUFFERS = " + std::to_string(stream_depth(ctx))
                                                 : std::string()) +
-                                           ", a cluster has " + std::to_string(ctx.config.l1_bytes()));
+                                           ", a cluster has " + std::to_string(ctx.config.l1_bytes()),
+                               CompileError::Capacity::L1);
         const int64_t bands = (A + band - 1) / band;
         s.units = B * bands;
         s.buffers = {{BufferKind::Streamed, band * row, 0}, {BufferKind::Streamed, band * row, 0}};

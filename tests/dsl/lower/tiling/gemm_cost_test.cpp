@@ -60,7 +60,7 @@ struct Choice {
 Choice choose(const std::string& source, const arch::Config& c = config()) {
     Choice choice;
     dsl::LowerOptions o;
-    o.gemm_tiling = [&](const arch::Config& cfg, const dsl::GemmShape& g, std::string& why) {
+    o.gemm_tiling = [&](const arch::Config& cfg, const dsl::GemmShape& g, dsl::TilingFailure& why) {
         auto t = dsl::choose_matmul_tiling(cfg, g, why);
         if (t) choice.t = *t, choice.estimate = dsl::estimate_gemm_cycles(cfg, g, *t);
         return t;
@@ -72,7 +72,7 @@ Choice choose(const std::string& source, const arch::Config& c = config()) {
 // The heuristic the cost model replaced: the largest cube tile area that
 // fits L0, then the squarest, the tallest, the deepest kt; the first whose
 // block fits L1, with the deepest panel that fits.
-std::optional<dsl::MatmulTiling> heuristic_tiling(const arch::Config& c, const dsl::GemmShape& g, std::string&) {
+std::optional<dsl::MatmulTiling> heuristic_tiling(const arch::Config& c, const dsl::GemmShape& g, dsl::TilingFailure&) {
     auto extents = [](int64_t unit, int64_t limit) {
         std::vector<int64_t> v;
         for (int64_t e = unit;; e *= 2) {
@@ -211,7 +211,7 @@ TEST(GemmCost, TiesGoToThePreferredTiling) {
     shallower.kt = 8;
     int64_t other = 0;
     dsl::LowerOptions o;
-    o.gemm_tiling = [&](const arch::Config& cfg, const dsl::GemmShape& g, std::string& why) {
+    o.gemm_tiling = [&](const arch::Config& cfg, const dsl::GemmShape& g, dsl::TilingFailure& why) {
         other = dsl::estimate_gemm_cycles(cfg, g, shallower);
         return dsl::choose_matmul_tiling(cfg, g, why);
     };
