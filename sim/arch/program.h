@@ -116,11 +116,15 @@ struct MatmulArgs {
 // What a vector unit computes. Element-wise ops map each element (binary
 // ones combine src0 and src1 element by element); the reductions reduce each
 // row of `cols` elements to one value; Transpose writes the cols x rows
-// transpose.
+// transpose. The operations are listed in isa_fields.def.
 enum class VectorOp : uint8_t {
-    Copy, Add, Sub, Mul, Div, Maximum, Relu, Gelu, Sigmoid, Tanh, Exp, Sqrt, Cast, ReduceSum, ReduceMax, Transpose
+#define ISA_VECTOR_OP(name, key, sources, reduces, doc) name,
+#include "sim/arch/isa_fields.def"
 };
-constexpr int kVectorOpCount = int(VectorOp::Transpose) + 1;
+constexpr int kVectorOpCount = 0
+#define ISA_VECTOR_OP(name, key, sources, reduces, doc) +1
+#include "sim/arch/isa_fields.def"
+    ;
 const char* vector_op_name(VectorOp op);  // "add", "reduce_sum"
 bool vector_op_is_binary(VectorOp op);     // reads src1 too: add, sub, mul, div, maximum
 bool vector_op_is_reduce(VectorOp op);     // reduce_sum, reduce_max

@@ -95,6 +95,15 @@ void section(std::ostream& os, const std::string& heading, const std::string& te
     });
 }
 
+// The vector unit's operations (`vector_op`), x and y the elements of src0 and src1.
+void vector_ops(std::ostream& os) {
+    os << "\n### `vector_op`\n\nx and y are the elements of the first and second source; a reduction writes `rows` "
+          "elements of `dtype`, a cast the other type.\n\n| vector_op | sources | result |\n|---|---|---|\n";
+#define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
+    os << "| `" << key << "` | " << sources << " | " << doc << " |\n";
+#include "sim/arch/isa_fields.def"
+}
+
 std::string document() {
     std::ostringstream os;
     os << "# The command ISA\n\n"
@@ -118,14 +127,16 @@ std::string document() {
                     "The convolution addressing a cube DMA engine applies loading L0: row r of the tile is output "
                     "pixel `pixel0` + r of the slab in L1, column j patch element `k0` + j; padding is generated, "
                     "never loaded.");
-    section<Rearrange>(os, "rearrange", "An element rearrangement a cluster DMA engine applies in flight.");
+    section<Rearrange>(os, "rearrange",
+                       "An element rearrangement a cluster DMA engine applies in flight; `kind` must be given.");
     section<MatmulArgs>(os, "op `matmul`", "C[m x n] (+)= A[m x k] * B[k x n] with all three in the cube's L0.");
     section<VectorArgs>(os, "op `vector`",
                         "A vector unit's operation on a rows x cols matrix of `dtype` elements, row-major and "
                         "contiguous in L1 unless `in0`/`in1` say how a source is read.");
+    vector_ops(os);
     section<VectorSource>(os, "a vector source (`in0`, `in1`)",
                           "How a vector command reads one source; it changes which elements are read, never the "
-                          "timing.");
+                          "timing. `kind` must be given; each kind reads only its own fields.");
     section<VectorSource::Window>(os, "a window (`window` of a vector source)",
                                   "Window position (ki, kj) of a pooling window over image rows, with padding.");
     return os.str();
