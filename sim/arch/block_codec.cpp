@@ -12,21 +12,15 @@ namespace arch {
 
 namespace {
 
+using isa::IsOptional;
+using isa::IsVector;
+using isa::SourcePtr;
+
 // Each command field, in the table's order (isa_fields.def), by its type:
 // unsigned integers as their difference from the field's default (wrapping),
 // so a field at its default takes one byte whatever the default (a vector
 // command's absent src1 is all ones); enumerations by number; optional and
 // shared parts as a presence byte and then their own fields.
-
-template <class T>
-struct IsOptional : std::false_type {};
-template <class T>
-struct IsOptional<std::optional<T>> : std::true_type {};
-template <class T>
-struct IsVector : std::false_type {};
-template <class T>
-struct IsVector<std::vector<T>> : std::true_type {};
-using SourcePtr = std::shared_ptr<const VectorSource>;
 
 template <class S>
 void put_fields(VarintWriter& w, const S& s);

@@ -14,15 +14,10 @@ using nlohmann::json;
 
 namespace {
 
-template <class T>
-struct IsOptional : std::false_type {};
-template <class T>
-struct IsOptional<std::optional<T>> : std::true_type {};
-template <class T>
-struct IsVector : std::false_type {};
-template <class T>
-struct IsVector<std::vector<T>> : std::true_type {};
-using SourcePtr = std::shared_ptr<const VectorSource>;
+using isa::IsOptional;
+using isa::IsVector;
+using isa::SourcePtr;
+
 
 // The vector source's kind decides which of its fields are written.
 template <class S>

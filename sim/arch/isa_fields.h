@@ -12,6 +12,7 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "sim/arch/program.h"
 
@@ -119,6 +120,18 @@ decltype(auto) with_args(C& c, F&& f) {
     return f(c.vec);
 }
 
+// The kinds of member the table holds besides numbers, booleans and
+// enumerations, for the code that handles each kind.
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+template <class T>
+struct IsVector : std::false_type {};
+template <class T>
+struct IsVector<std::vector<T>> : std::true_type {};
+using SourcePtr = std::shared_ptr<const VectorSource>;
+
 // Names<E>: the spellings of an ISA enumeration in JSON, --dump-program and
 // docs/isa.md; count values, numbered from 0.
 template <class E>
@@ -173,7 +186,7 @@ bool is_default(const T& v, const T& def) {
     if constexpr (Comparable<T>::value) return v == def;
     else return false;
 }
-inline bool is_default(const std::shared_ptr<const VectorSource>& v, const std::shared_ptr<const VectorSource>&) {
+inline bool is_default(const SourcePtr& v, const SourcePtr&) {
     return !v || v->kind == VectorSource::Kind::Contiguous;
 }
 template <class T>

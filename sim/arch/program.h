@@ -7,6 +7,11 @@
 // in-order command stream, and engines synchronise only through the block's
 // flags (counting semaphores: set at a command's end, waited before a
 // command's start). Timing is specified in docs/timing-model.md.
+//
+// The members of the command structs (Im2col, Rearrange, DmaArgs,
+// MatmulArgs, VectorArgs, VectorSource and Command's waits, sets, tag and
+// issue_cycles) and the vector ops are declared in isa_fields.def, with
+// their JSON keys, defaults and meaning (docs/isa.md is printed from it).
 #pragma once
 
 #include <cstdint>

@@ -97,7 +97,9 @@ const char* bad_element_bytes(const S& s, uint64_t& value) {
 }
 
 // The im2col descriptor (program.h): a cube DMA engine generating a tile of
-// the im2col matrix from an input slab in L1.
+// the im2col matrix from an input slab in L1. Beyond its one-field checks,
+// these are rules of the convolution's geometry, between several fields
+// and the DMA's own: written out, as no table column could say them.
 void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& d) {
     const Im2col& i = *d.im2col;
     if (k != EngineKind::CubeDma || d.src != Space::L1 || d.dst != Space::L0)
@@ -122,7 +124,8 @@ void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& 
     check_region(w, c, Space::L1, d.src_addr, 1, i.slab_bytes(), 0, "im2col slab");
 }
 
-// A cluster DMA engine's in-flight transpose or pixel shuffle (program.h).
+// A cluster DMA engine's in-flight transpose or pixel shuffle (program.h);
+// the factor's rule depends on the kind, the rest on the DMA's shape.
 void check_rearrange(const Where& w, EngineKind k, const DmaArgs& d) {
     const Rearrange& r = *d.rearrange;
     const std::string what = rearrange_kind_name(r.kind);

@@ -1,6 +1,7 @@
 #include "sim/arch/program_json.h"
 
 #include "sim/arch/command_json.h"
+#include "sim/arch/isa_fields.h"
 #include "sim/arch/json_reader.h"
 #include "sim/arch/json_text.h"
 
@@ -13,8 +14,9 @@ using nlohmann::json;
 
 namespace {
 
+// A tensor's dtype (a command's fields are read in command_json.cpp).
 DType read_dtype(const Reader& r, const json& v, const std::string& path) {
-    return DType(r.name(v, path, 2, [](int i) { return dtype_name(DType(i)); }));
+    return DType(r.name(v, path, isa::Names<DType>::count, isa::Names<DType>::name));
 }
 
 // "dma0", "cube2.dma", "cube2", "vector1": a prefix and a decimal index.

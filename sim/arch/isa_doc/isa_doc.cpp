@@ -17,16 +17,12 @@
 
 namespace {
 
+using arch::isa::IsOptional;
+using arch::isa::IsVector;
+using arch::isa::SourcePtr;
+
 using namespace arch;
 
-template <class T>
-struct IsOptional : std::false_type {};
-template <class T>
-struct IsOptional<std::optional<T>> : std::true_type {};
-template <class T>
-struct IsVector : std::false_type {};
-template <class T>
-struct IsVector<std::vector<T>> : std::true_type {};
 
 template <class E>
 std::string names() {
@@ -46,7 +42,7 @@ std::string type_text() {
     else if constexpr (std::is_floating_point_v<T>) return "number";
     else if constexpr (IsVector<T>::value) return "array of " + type_text<typename T::value_type>();
     else if constexpr (IsOptional<T>::value) return std::string("object: ") + isa::Fields<typename T::value_type>::what;
-    else if constexpr (std::is_same_v<T, std::shared_ptr<const VectorSource>>) return "object: a vector source";
+    else if constexpr (std::is_same_v<T, SourcePtr>) return "object: a vector source";
     else return std::string("object: ") + isa::Fields<T>::what;
 }
 
@@ -59,7 +55,7 @@ std::string default_text(const T& v) {
         os << v;
         return os.str();
     } else if constexpr (IsVector<T>::value) return "`[]`";
-    else if constexpr (IsOptional<T>::value || std::is_same_v<T, std::shared_ptr<const VectorSource>>) return "absent";
+    else if constexpr (IsOptional<T>::value || std::is_same_v<T, SourcePtr>) return "absent";
     else return "";  // a nested struct: its own fields' defaults
 }
 
