@@ -1,8 +1,10 @@
 // A compact binary form of one Block, for spooling a compiled program to
 // disk (sim/arch/block_spool.h): integers as LEB128 varints, each command
-// with only its opcode's arguments. decode(encode(b)) equals b field for
-// field, except that a command's arguments of the other opcodes come back
-// at their defaults (no engine reads them).
+// with only its opcode's arguments, field by field in the order of
+// isa_fields.def (a format private to one run: nothing else reads it).
+// decode(encode(b)) equals b field for field, except that a command's
+// arguments of the other opcodes come back at their defaults (no engine
+// reads them).
 #pragma once
 
 #include <cstddef>

@@ -50,32 +50,30 @@ std::pair<int, int64_t> engine_order(EngineId e) {
 
 const char* vector_op_name(VectorOp op) {
     switch (op) {
-    case VectorOp::Copy: return "copy";
-    case VectorOp::Add: return "add";
-    case VectorOp::Sub: return "sub";
-    case VectorOp::Mul: return "mul";
-    case VectorOp::Div: return "div";
-    case VectorOp::Maximum: return "maximum";
-    case VectorOp::Relu: return "relu";
-    case VectorOp::Gelu: return "gelu";
-    case VectorOp::Sigmoid: return "sigmoid";
-    case VectorOp::Tanh: return "tanh";
-    case VectorOp::Exp: return "exp";
-    case VectorOp::Sqrt: return "sqrt";
-    case VectorOp::Cast: return "cast";
-    case VectorOp::ReduceSum: return "reduce_sum";
-    case VectorOp::ReduceMax: return "reduce_max";
-    case VectorOp::Transpose: return "transpose";
+#define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
+    case VectorOp::name: return key;
+#include "sim/arch/isa_fields.def"
     }
     return "?";
 }
 
 bool vector_op_is_binary(VectorOp op) {
-    return op == VectorOp::Add || op == VectorOp::Sub || op == VectorOp::Mul || op == VectorOp::Div ||
-           op == VectorOp::Maximum;
+    switch (op) {
+#define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
+    case VectorOp::name: return sources == 2;
+#include "sim/arch/isa_fields.def"
+    }
+    return false;
 }
 
-bool vector_op_is_reduce(VectorOp op) { return op == VectorOp::ReduceSum || op == VectorOp::ReduceMax; }
+bool vector_op_is_reduce(VectorOp op) {
+    switch (op) {
+#define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
+    case VectorOp::name: return reduces;
+#include "sim/arch/isa_fields.def"
+    }
+    return false;
+}
 
 uint64_t VectorArgs::dst_bytes() const {
     if (op == VectorOp::Cast) return elements() * uint64_t(dtype == DType::Float16 ? 4 : 2);

@@ -7,6 +7,11 @@
 // in-order command stream, and engines synchronise only through the block's
 // flags (counting semaphores: set at a command's end, waited before a
 // command's start). Timing is specified in docs/timing-model.md.
+//
+// The members of the command structs (Im2col, Rearrange, DmaArgs,
+// MatmulArgs, VectorArgs, VectorSource and Command's waits, sets, tag and
+// issue_cycles) and the vector ops are declared in isa_fields.def, with
+// their JSON keys, defaults and meaning (docs/isa.md is printed from it).
 #pragma once
 
 #include <cstdint>
@@ -71,17 +76,10 @@ enum class Opcode : uint8_t { Dma, Matmul, Vector };
 // outside the slab: padding is generated, never loaded. pad_h is the
 // padding above this slab (the convolution's for the image's top rows, 0
 // for a slab that starts lower).
+// The fields, with their defaults and meaning, are in isa_fields.def.
 struct Im2col {
-    uint32_t channels = 0, height = 0, width = 0;
-    uint32_t kh = 0, kw = 0;
-    uint32_t stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
-    uint32_t out_w = 0;   // output pixels per output row
-    uint32_t pixel0 = 0;  // the slab's output pixel in row 0 of the tile
-    uint32_t k0 = 0;      // the patch element in column 0 of the tile
-    uint32_t element_bytes = 2;
-    // The slab's order: channels x height x width (NCHW, false) or
-    // height x width x channels (NHWC, true).
-    bool channels_last = false;
+#define ISA_IM2COL(type, member, key, def, write, check, unit, doc) type member = def;
+#include "sim/arch/isa_fields.def"
     uint64_t slab_bytes() const { return uint64_t(channels) * height * width * element_bytes; }
     // Output rows whose windows start inside the padded slab: oy * stride_h - pad_h < height.
     uint64_t out_rows() const { return (uint64_t(height) + pad_h - 1) / stride_h + 1; }
@@ -97,24 +95,14 @@ struct Im2col {
 // y*r + i, columns x*r + j of the rows x row_bytes destination.
 struct Rearrange {
     enum class Kind : uint8_t { Transpose, PixelShuffle };
-    Kind kind = Kind::Transpose;
-    uint32_t element_bytes = 2;
-    uint32_t factor = 0;  // PixelShuffle's r; 0 for Transpose
+#define ISA_REARRANGE(type, member, key, def, write, check, unit, doc) type member = def;
+#include "sim/arch/isa_fields.def"
 };
 const char* rearrange_kind_name(Rearrange::Kind k);  // "transpose", "pixel_shuffle"
 
 struct DmaArgs {
-    Space src = Space::DDR;
-    Space dst = Space::L1;
-    uint64_t src_addr = 0;
-    uint64_t dst_addr = 0;
-    uint32_t rows = 0;
-    uint32_t row_bytes = 0;
-    uint64_t src_stride = 0;
-    uint64_t dst_stride = 0;
-    bool convert_f32_to_f16 = false;
-    std::optional<Im2col> im2col;        // cube DMA, L1 -> L0 only
-    std::optional<Rearrange> rearrange;  // cluster DMA only
+#define ISA_DMA(type, member, key, def, write, check, unit, doc) type member = def;
+#include "sim/arch/isa_fields.def"
     uint64_t bytes() const { return uint64_t(rows) * row_bytes; }
 };
 
@@ -125,22 +113,23 @@ struct DmaArgs {
 // either way at the same cost (a descriptor for the functional model,
 // docs/functional.md).
 struct MatmulArgs {
-    uint32_t m = 0, k = 0, n = 0;
-    DType dtype = DType::Float16;  // operand type
-    bool accumulate = false;       // add into C instead of overwriting it
-    bool b_transposed = false;     // B is stored n x k
-    uint64_t a_addr = 0, b_addr = 0, c_addr = 0;  // L0 byte addresses
+#define ISA_MATMUL(type, member, key, def, write, check, unit, doc) type member = def;
+#include "sim/arch/isa_fields.def"
     uint64_t macs() const { return uint64_t(m) * k * n; }
 };
 
 // What a vector unit computes. Element-wise ops map each element (binary
 // ones combine src0 and src1 element by element); the reductions reduce each
 // row of `cols` elements to one value; Transpose writes the cols x rows
-// transpose.
+// transpose. The operations are listed in isa_fields.def.
 enum class VectorOp : uint8_t {
-    Copy, Add, Sub, Mul, Div, Maximum, Relu, Gelu, Sigmoid, Tanh, Exp, Sqrt, Cast, ReduceSum, ReduceMax, Transpose
+#define ISA_VECTOR_OP(name, key, sources, reduces, doc) name,
+#include "sim/arch/isa_fields.def"
 };
-constexpr int kVectorOpCount = int(VectorOp::Transpose) + 1;
+constexpr int kVectorOpCount = 0
+#define ISA_VECTOR_OP(name, key, sources, reduces, doc) +1
+#include "sim/arch/isa_fields.def"
+    ;
 const char* vector_op_name(VectorOp op);  // "add", "reduce_sum"
 bool vector_op_is_binary(VectorOp op);     // reads src1 too: add, sub, mul, div, maximum
 bool vector_op_is_reduce(VectorOp op);     // reduce_sum, reduce_max
@@ -154,15 +143,11 @@ constexpr uint64_t kNoAddress = ~uint64_t{0};
 // has rows * cols * dtype_bytes(other) bytes. Reductions write `rows`
 // elements of `dtype`.
 struct VectorArgs {
-    VectorOp op = VectorOp::Copy;
-    DType dtype = DType::Float16;
-    uint32_t rows = 0, cols = 0;
-    uint64_t src0 = 0;
-    uint64_t src1 = kNoAddress;  // binary ops only
-    uint64_t dst = 0;
-    // How src0 and src1 are read; null = contiguous. Shared and immutable,
-    // so the common case costs a pointer per command and copies share them.
-    std::shared_ptr<const VectorSource> in0, in1;
+#define ISA_VECTOR(type, member, key, def, write, check, unit, doc) type member = def;
+#include "sim/arch/isa_fields.def"
+    // in0 and in1 (how src0 and src1 are read; null = contiguous) are
+    // shared and immutable, so the common case costs a pointer per command
+    // and copies share them.
     // Source 0 or 1's descriptor (a contiguous one when null).
     const VectorSource& source(int i) const;
     uint64_t elements() const { return uint64_t(rows) * cols; }
@@ -177,14 +162,14 @@ struct Command {
     DmaArgs dma;
     MatmulArgs mm;
     VectorArgs vec;
-    std::vector<FlagId> waits;  // each consumes one token before the start
-    std::vector<FlagId> sets;   // each adds one token at the end
-    uint32_t tag = 0;           // index into Program::tags: what this moves/computes
-    // Cycles the engine's in-order issue spends on loop control (branch,
-    // address update) before this command, counted from the previous
-    // command's end (or the block's start); they overlap waiting for flags:
-    // the command starts at max(ready + issue_cycles, flag times) (§5).
-    uint32_t issue_cycles = 0;
+    // waits and sets (flag tokens consumed before the start, added at the
+    // end), tag (an index into Program::tags) and issue_cycles: the cycles
+    // the engine's in-order issue spends on loop control (branch, address
+    // update) before this command, counted from the previous command's end
+    // (or the block's start); they overlap waiting for flags: the command
+    // starts at max(ready + issue_cycles, flag times) (§5).
+#define ISA_COMMAND(type, member, key, def, write, check, unit, doc) type member = def;
+#include "sim/arch/isa_fields.def"
 };
 
 struct Stream {

@@ -1,9 +1,11 @@
 #include "sim/arch/program_check.h"
 
+#include "sim/arch/isa_fields.h"
 #include "sim/arch/wait_cycle.h"
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace arch {
@@ -65,18 +67,48 @@ bool link_allowed(EngineKind k, const DmaArgs& d) {
     return false;
 }
 
-bool valid_element(uint32_t e) { return e == 2 || e == 4; }
+// The checks of one field alone, from the `check` column of isa_fields.def.
+// Each struct's message stays at its call below, worded as it always was.
+
+template <class T>
+constexpr bool is_number = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// Whether every Positive field of `s` is above 0.
+template <class S>
+bool positive_fields(const S& s) {
+    bool ok = true;
+    isa::for_each_field(s, [&](const isa::Field& f, const auto& v, const auto&) {
+        if constexpr (is_number<std::decay_t<decltype(v)>>)
+            ok = ok && (f.check != isa::Check::Positive || v > 0);
+    });
+    return ok;
+}
+
+// The first ElementBytes field of `s` that is neither 2 nor 4 (null if
+// none), with its value in `value`.
+template <class S>
+const char* bad_element_bytes(const S& s, uint64_t& value) {
+    const char* bad = nullptr;
+    isa::for_each_field(s, [&](const isa::Field& f, const auto& v, const auto&) {
+        if constexpr (is_number<std::decay_t<decltype(v)>>)
+            if (!bad && f.check == isa::Check::ElementBytes && v != 2 && v != 4) bad = f.key, value = uint64_t(v);
+    });
+    return bad;
+}
 
 // The im2col descriptor (program.h): a cube DMA engine generating a tile of
-// the im2col matrix from an input slab in L1.
+// the im2col matrix from an input slab in L1. Beyond its one-field checks,
+// these are rules of the convolution's geometry, between several fields
+// and the DMA's own: written out, as no table column could say them.
 void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& d) {
     const Im2col& i = *d.im2col;
     if (k != EngineKind::CubeDma || d.src != Space::L1 || d.dst != Space::L0)
         fail(w, "im2col addressing is only done by a cube DMA engine loading L1 -> L0");
     if (d.convert_f32_to_f16 || d.rearrange) fail(w, "im2col cannot be combined with another conversion");
-    if (!i.channels || !i.height || !i.width || !i.kh || !i.kw || !i.stride_h || !i.stride_w || !i.out_w)
-        fail(w, "im2col needs positive channels, height, width, kernel, stride and out_w");
-    if (!valid_element(i.element_bytes)) fail(w, "im2col element_bytes must be 2 or 4, got " + std::to_string(i.element_bytes));
+    if (!positive_fields(i)) fail(w, "im2col needs positive channels, height, width, kernel, stride and out_w");
+    uint64_t bad = 0;
+    if (const char* key = bad_element_bytes(i, bad))
+        fail(w, "im2col " + std::string(key) + " must be 2 or 4, got " + std::to_string(bad));
     if (d.row_bytes % i.element_bytes) fail(w, "im2col row of " + std::to_string(d.row_bytes) + " bytes is not whole elements");
     if (d.src_stride != 0) fail(w, "im2col reads its slab by the descriptor: src_stride must be 0");
     uint64_t cols = d.row_bytes / i.element_bytes, k_total = uint64_t(i.channels) * i.kh * i.kw;
@@ -92,13 +124,15 @@ void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& 
     check_region(w, c, Space::L1, d.src_addr, 1, i.slab_bytes(), 0, "im2col slab");
 }
 
-// A cluster DMA engine's in-flight transpose or pixel shuffle (program.h).
+// A cluster DMA engine's in-flight transpose or pixel shuffle (program.h);
+// the factor's rule depends on the kind, the rest on the DMA's shape.
 void check_rearrange(const Where& w, EngineKind k, const DmaArgs& d) {
     const Rearrange& r = *d.rearrange;
     const std::string what = rearrange_kind_name(r.kind);
     if (k != EngineKind::ClusterDma) fail(w, "only a cluster DMA engine can " + what + " in flight");
     if (d.convert_f32_to_f16) fail(w, what + " cannot be combined with another conversion");
-    if (!valid_element(r.element_bytes)) fail(w, what + " element_bytes must be 2 or 4, got " + std::to_string(r.element_bytes));
+    uint64_t bad = 0;
+    if (const char* key = bad_element_bytes(r, bad)) fail(w, what + " " + key + " must be 2 or 4, got " + std::to_string(bad));
     if (r.kind == Rearrange::Kind::Transpose) {
         if (r.factor != 0) fail(w, "transpose takes no factor");
         if (d.row_bytes % r.element_bytes) fail(w, "transpose row of " + std::to_string(d.row_bytes) + " bytes is not whole elements");
@@ -114,7 +148,7 @@ void check_rearrange(const Where& w, EngineKind k, const DmaArgs& d) {
 
 void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
     if (w.stream->engine.kind != EngineKind::Vector) fail(w, "only a vector unit executes VECTOR");
-    if (v.rows == 0 || v.cols == 0) fail(w, "empty VECTOR (rows and cols must be positive)");
+    if (!positive_fields(v)) fail(w, "empty VECTOR (rows and cols must be positive)");
     const std::string op = vector_op_name(v.op);
     if (vector_op_is_binary(v.op) && v.src1 == kNoAddress) fail(w, "vector " + op + " needs a second source (src1)");
     if (!vector_op_is_binary(v.op) && v.src1 != kNoAddress) fail(w, "vector " + op + " takes one source, but src1 is given");
@@ -135,7 +169,7 @@ void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t
         if (k == EngineKind::Vector) fail(w, "a vector unit cannot execute DMA commands");
         if (!link_allowed(k, d))
             fail(w, std::string("engine cannot move ") + space_name(d.src) + " -> " + space_name(d.dst));
-        if (d.rows == 0 || d.row_bytes == 0) fail(w, "empty DMA transfer");
+        if (!positive_fields(d)) fail(w, "empty DMA transfer");
         // TLM-2.0 payload lengths are 32-bit: one command moves less than 4 GiB.
         if (d.bytes() > 0xffffffffull) fail(w, "DMA transfer of " + std::to_string(d.bytes()) + " bytes exceeds 4 GiB - 1");
         if (d.im2col) check_im2col(w, c, k, d);
@@ -164,7 +198,7 @@ void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t
     } else {
         const MatmulArgs& m = cmd.mm;
         if (k != EngineKind::Cube) fail(w, "only a cube executes MATMUL");
-        if (m.m == 0 || m.k == 0 || m.n == 0) fail(w, "empty MATMUL");
+        if (!positive_fields(m)) fail(w, "empty MATMUL");
         uint64_t eb = uint64_t(dtype_bytes(m.dtype));
         check_region(w, c, Space::L0, m.a_addr, 1, uint64_t(m.m) * m.k * eb, 0, "A operand");
         check_region(w, c, Space::L0, m.b_addr, 1, uint64_t(m.k) * m.n * eb, 0, "B operand");

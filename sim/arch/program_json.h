@@ -8,7 +8,8 @@
 // {"engine": "dma0" | "cube1.dma" | "cube1" | "vector0", "commands"}; a
 // command is {"op": "dma" | "matmul" | "vector", ..., "waits", "sets",
 // "tag", "issue_cycles"} with the fields of arch::DmaArgs, MatmulArgs or
-// VectorArgs (the vector op under "vector_op", e.g. "reduce_sum") and the
+// VectorArgs as isa_fields.def declares them (docs/isa.md lists them; the
+// vector op under "vector_op", e.g. "reduce_sum") and the
 // loop-control cycles before it (Command::issue_cycles, 0 to 4294967295,
 // default 0). Enumerations are written
 // by name ("DDR", "float16"). Every key but "blocks", "engine" and "op" is

@@ -1,23 +1,25 @@
 #include "sim/arch/vector_source.h"
 
+#include "sim/arch/isa_fields.h"
+
 #include <sstream>
+#include <type_traits>
 
 namespace arch {
 
+// Equal when they read the same elements: the same kind and the same
+// fields of that kind (isa_fields.def's `write` column says which).
 bool VectorSource::operator==(const VectorSource& o) const {
-    if (kind != o.kind) return false;
-    switch (kind) {
-    case Kind::Contiguous: return true;
-    case Kind::Scalar: return scalar == o.scalar;
-    case Kind::Strided: return first == o.first && dims == o.dims && strides == o.strides;
-    case Kind::Window: {
-        const Window &a = window, &b = o.window;
-        return a.height == b.height && a.width == b.width && a.depth == b.depth && a.out_h == b.out_h &&
-               a.stride_h == b.stride_h && a.stride_w == b.stride_w && a.pad_h == b.pad_h && a.pad_w == b.pad_w &&
-               a.ki == b.ki && a.kj == b.kj && a.origin == b.origin && a.fill == b.fill;
-    }
-    }
-    return false;
+    bool same = kind == o.kind;
+    isa::for_each_field_pair(*this, o, [&](const isa::Field& f, const auto& a, const auto& b) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, Window>) {
+            if (isa::written(f, a, b, kind))
+                isa::for_each_field_pair(a, b, [&](const isa::Field&, const auto& x, const auto& y) { same = same && x == y; });
+        } else {
+            if (isa::written(f, a, b, kind)) same = same && a == b;
+        }
+    });
+    return same;
 }
 
 const VectorSource& contiguous_source() {

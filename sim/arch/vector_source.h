@@ -21,14 +21,6 @@ struct VectorSource {
         Strided,     // broadcasts, replications and rearrangements: see below
         Window,      // window position (ki, kj) of a pooling window over image rows, with padding
     };
-    Kind kind = Kind::Contiguous;
-    double scalar = 0.0;
-    // Strided: i + first is decomposed row-major over `dims`; element i
-    // reads src + sum_k idx_k * strides[k] elements (a stride of 0
-    // broadcasts that axis).
-    uint64_t first = 0;
-    std::vector<uint32_t> dims;
-    std::vector<int64_t> strides;
     // Window: element (r, c) is output pixel (oy = r % out_h, ox = c /
     // depth) of plane p = r / out_h, channel c % depth; it reads input row
     // iy = oy * stride_h - pad_h + ki, column ix = ox * stride_w - pad_w + kj
@@ -36,11 +28,14 @@ struct VectorSource {
     // after another from src + origin elements; outside the rows and
     // columns it reads `fill` (the padding).
     struct Window {
-        uint32_t height = 0, width = 0, depth = 1, out_h = 0;
-        uint32_t stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0, ki = 0, kj = 0;
-        int64_t origin = 0;
-        double fill = 0.0;
-    } window;
+#define ISA_WINDOW(type, member, key, def, write, check, unit, doc) type member = def;
+#include "sim/arch/isa_fields.def"
+    };
+    // Strided: i + first is decomposed row-major over `dims`; element i
+    // reads src + sum_k idx_k * strides[k] elements (a stride of 0
+    // broadcasts that axis). Each form reads only its own fields.
+#define ISA_SOURCE(type, member, key, def, write, check, unit, doc) type member = def;
+#include "sim/arch/isa_fields.def"
     bool operator==(const VectorSource& o) const;
     bool operator!=(const VectorSource& o) const { return !(*this == o); }
 };
