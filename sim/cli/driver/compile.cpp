@@ -9,9 +9,9 @@
 #include "dsl/graph_format.h"
 #include "dsl/lower.h"
 #include "sim/arch/program_check.h"
-#include "sim/arch/program_json.h"
 #include "sim/cli/driver/exit_status.h"
 #include "sim/cli/driver/outputs.h"
+#include "sim/cli/driver/program_file.h"
 
 namespace cli {
 
@@ -21,7 +21,7 @@ namespace {
 // its errors are usage errors, named by file.
 Outcome read_program_json(const std::string& path, const arch::Config& config, arch::Program& program) {
     try {
-        program = arch::load_program_file(path);
+        program = read_program_file(path);
     } catch (const arch::ProgramError& e) {
         std::cerr << "davinci-sim: error: " << e.what() << "\n";
         return kExitUsage;
