@@ -89,7 +89,10 @@ def measure(sim, args, runs, program):
             cpus.append(run.cpu_seconds)
             rss.append(run.max_rss_kib)
             with open(rep) as f:
-                figures = simrun.headline(json.load(f))
+                try:
+                    figures = simrun.headline(json.load(f))
+                except ValueError as e:
+                    raise RuntimeError("%s: %s" % (program, e))
             if report and figures["total_cycles"] != report["total_cycles"]:
                 raise RuntimeError("%s: cycles differ between runs (%d, %d): not deterministic" %
                                    (program, report["total_cycles"], figures["total_cycles"]))

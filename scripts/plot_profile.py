@@ -20,7 +20,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-SCHEMA = "davinci-sim-profile/1"
+# The profile format this script reads (davinci-sim writes it as
+# "schema_version", sim/trace/profile.h).
+SCHEMA_VERSION = 1
 
 
 def bucket_edges(p):
@@ -102,8 +104,9 @@ def main():
     args = ap.parse_args()
     with open(args.profile) as f:
         p = json.load(f)
-    if p.get("schema") != SCHEMA:
-        sys.exit("plot_profile.py: %s: schema %r, expected %r" % (args.profile, p.get("schema"), SCHEMA))
+    if p.get("schema_version") != SCHEMA_VERSION:
+        sys.exit("plot_profile.py: %s: schema_version %r, this script reads %r" %
+                 (args.profile, p.get("schema_version"), SCHEMA_VERSION))
     os.makedirs(args.output, exist_ok=True)
     plot_heatmap(p, os.path.join(args.output, "heatmap.png"))
     plot_bandwidth(p, os.path.join(args.output, "bandwidth.png"))

@@ -21,6 +21,9 @@ import time
 from collections import namedtuple
 
 GNU_TIME = "/usr/bin/time"
+# The --report-json format headline() reads (davinci-sim writes it as
+# "schema_version", sim/trace/report.h).
+REPORT_SCHEMA_VERSION = 1
 Run = namedtuple("Run", "status stdout stderr wall_seconds cpu_seconds max_rss_kib timed_out")
 
 
@@ -77,7 +80,11 @@ def run_measured(cmd, cwd=None, timeout=None):
 
 
 def headline(report):
-    """The figures of a --report-json report that sweeps and benchmarks compare."""
+    """The figures of a --report-json report that sweeps and benchmarks
+    compare; ValueError for a report of another format version."""
+    if report.get("schema_version") != REPORT_SCHEMA_VERSION:
+        raise ValueError("report schema_version %r, this script reads %r" %
+                         (report.get("schema_version"), REPORT_SCHEMA_VERSION))
     units = report.get("units", [])
     return {
         "total_cycles": report["total_cycles"],

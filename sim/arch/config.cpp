@@ -240,6 +240,13 @@ std::string nested_form(const std::string& dotted_key) {
     throw ConfigError(origin + ": " + what);
 }
 
+void apply_param(const ParamSpec& p, const json& value, Config& c, const std::string& origin) {
+    if (p.read(value, c)) return;
+    if (p.max > 0 && too_large(value, p.max))
+        fail(origin, std::string(p.path) + ": " + compact(value) + " is too large (at most " + std::to_string(p.max) + ")");
+    fail(origin, std::string(p.path) + ": expected " + p.expected + ", got " + compact(value));
+}
+
 // Walks one JSON object whose keys live under `prefix` ("" at the top).
 // nlohmann::json keeps object keys sorted, so "first problem in document
 // order" here means first in key order: deterministic, if not the file's
@@ -254,12 +261,7 @@ void apply_object(const json& object, const std::string& prefix, std::size_t dep
         // it keeps one spelling per parameter.
         const bool plain_key = key.find('.') == std::string::npos;
         if (const ParamSpec* p = plain_key ? find_param(path) : nullptr) {
-            if (!p->read(value, c)) {
-                if (p->max > 0 && too_large(value, p->max))
-                    fail(origin, path + ": " + compact(value) + " is too large (at most " +
-                                     std::to_string(p->max) + ")");
-                fail(origin, path + ": expected " + p->expected + ", got " + compact(value));
-            }
+            apply_param(*p, value, c, origin);
         } else if (plain_key && is_section(path)) {
             if (!value.is_object())
                 fail(origin, path + ": expected an object, got " + compact(value));
@@ -348,6 +350,22 @@ Config config_from_json(const json& j, const std::string& origin) {
         fail(origin, "expected a JSON object at the top level, got " + compact(j));
     Config c = default_config();
     apply_object(j, "", 1, c, origin);
+    check_config(c, origin);
+    return c;
+}
+
+void set_config_param(Config& c, const std::string& path, const nlohmann::json& value, const std::string& origin) {
+    if (const ParamSpec* p = find_param(path)) return apply_param(*p, value, c, origin);
+    const std::size_t depth = split_path(path).size();
+    if (is_section(path)) {
+        if (!value.is_object()) fail(origin, path + ": expected an object, got " + compact(value));
+        return apply_object(value, path, depth + 1, c, origin);
+    }
+    const std::string near = suggest(path, depth);
+    fail(origin, path + ": unknown key" + (near.empty() ? std::string() : " (did you mean " + near + "?)"));
+}
+
+void check_config(const Config& c, const std::string& origin) {
     const bool any_split = c.l0a_kib || c.l0b_kib || c.l0c_kib;
     if (any_split && (!c.l0a_kib || !c.l0b_kib || !c.l0c_kib))
         fail(origin, "cube.l0a_kib, cube.l0b_kib, cube.l0c_kib: give all three (a split L0) or none, got " +
@@ -358,7 +376,6 @@ Config config_from_json(const json& j, const std::string& origin) {
                          std::to_string(c.l0c_kib) + " KiB)");
     check_engine_total(c, origin);
     check_smallest_tile(c, origin);
-    return c;
 }
 
 Config config_from_text(const std::string& text, const std::string& origin) {

@@ -74,6 +74,18 @@ Config config_from_json(const nlohmann::json& j, const std::string& origin);
 Config config_from_text(const std::string& text, const std::string& origin);
 Config load_config_file(const std::string& path);
 
+// One key of the file given on its own, as `davinci-sim --set PATH=VALUE`
+// does: the dotted path of --help-config ("ddr.bytes_per_cycle", or a
+// section with an object), checked as that key is in a file (same message,
+// same bounds, a did-you-mean for an unknown path) and applied to `c`.
+// Throws ConfigError "ORIGIN: PATH: ...". The checks across parameters
+// are check_config's, for after the last key.
+void set_config_param(Config& c, const std::string& path, const nlohmann::json& value, const std::string& origin);
+
+// The checks across parameters (a split L0, the engine total, the smallest
+// cube tile) that config_from_json makes once every key is read.
+void check_config(const Config& c, const std::string& origin);
+
 // Nested JSON with every parameter (nlohmann orders keys alphabetically).
 nlohmann::json config_to_json(const Config& c);
 

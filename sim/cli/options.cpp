@@ -52,6 +52,9 @@ po::options_description visible_options() {
         ("config,c", po::value<std::string>()->value_name("FILE"),
          "hardware description (JSON); without it, the built-in default (= configs/cluster.json)")
         ("help-config", "list every hardware parameter with its unit, default and meaning, and exit")
+        ("set", po::value<std::vector<std::string>>()->value_name("KEY=VALUE")->composing(),
+         "override one hardware parameter of the config (repeatable), KEY as --help-config lists it, e.g. "
+         "--set ddr.bytes_per_cycle=64; VALUE is JSON, or else a string")
         ("shape", po::value<std::vector<std::string>>()->value_name("NAME=D0,D1,..")->composing(),
          "bind the None dimensions of input NAME (repeatable), e.g. --shape input=1,3,224,224; with --op, the "
          "operation's sizes")
@@ -122,6 +125,21 @@ int parse_shapes(const po::variables_map& vm, RunOptions& opt) {
     return 0;
 }
 
+int parse_settings(const po::variables_map& vm, RunOptions& opt) {
+    if (!vm.count("set")) return 0;
+    for (const std::string& spec : vm["set"].as<std::vector<std::string>>()) {
+        const size_t eq = spec.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return usage_error("--set: expected KEY=VALUE, KEY as --help-config lists it (e.g. "
+                               "ddr.bytes_per_cycle=64), got '" + spec + "'");
+        const std::string key = spec.substr(0, eq);
+        for (const auto& earlier : opt.settings)
+            if (earlier.first == key) return usage_error("--set: '" + key + "' is given twice");
+        opt.settings.emplace_back(key, spec.substr(eq + 1));
+    }
+    return 0;
+}
+
 int parse_max_cycles(const po::variables_map& vm, RunOptions& opt) {
     if (!vm.count("max-cycles")) return 0;
     // Parsed by hand: Boost's lexical_cast would wrap "-1" to 2^64-1.
@@ -159,6 +177,7 @@ int parse_functional(const po::variables_map& vm, RunOptions& opt) {
 int parse_options(const po::variables_map& vm, RunOptions& opt) {
     if (int rc = parse_program(vm, opt)) return rc;
     if (vm.count("config")) opt.config = vm["config"].as<std::string>();
+    if (int rc = parse_settings(vm, opt)) return rc;
     for (const OutputKind& k : output_kinds())
         if (vm.count(k.option)) opt.outputs[k.option] = vm[k.option].as<std::string>();
     if (int rc = parse_shapes(vm, opt)) return rc;

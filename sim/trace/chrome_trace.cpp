@@ -227,7 +227,9 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         micros(out, to.rec.start, c.clock_ghz);
         out << "}";
     }
-    out << "\n]}\n";
+    // After the events: Perfetto's JSON reader stops at a top-level key it
+    // does not know, so before them it would drop every event.
+    out << "\n],\"schema_version\":" << kChromeTraceSchemaVersion << "}\n";
 }
 
 }  // namespace trace

@@ -21,6 +21,11 @@
 
 namespace trace {
 
+// The version of the trace's own layout (tracks, args), as a top-level
+// "schema_version" after "traceEvents" (the last key: Perfetto reads no
+// further than a top-level key it does not know, and then has every event).
+constexpr int kChromeTraceSchemaVersion = 1;
+
 void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
                         const std::vector<CommandRecord>& records);
 

@@ -148,7 +148,8 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
         }
     }
     json j;
-    j["schema"] = kProfileSchema;
+    j["schema"] = "davinci-sim-profile/" + std::to_string(kProfileSchemaVersion);
+    j["schema_version"] = kProfileSchemaVersion;
     j["program"] = p.source;
     j["clock_ghz"] = c.clock_ghz;
     j["total_cycles"] = t.total;

@@ -19,7 +19,10 @@
 
 namespace trace {
 
-constexpr const char* kProfileSchema = "davinci-sim-profile/1";
+// The version of the profile's format: "schema_version" and the number in
+// "schema" ("davinci-sim-profile/1"), raised when a change would make an
+// older reader misread a profile.
+constexpr int kProfileSchemaVersion = 1;
 constexpr uint64_t kProfileBuckets = 200;  // the target bucket count: bucket_cycles = ceil(total / 200)
 
 // Collects the profile's inputs as commands end: the unit kinds of each

@@ -269,6 +269,7 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     json j;
     j["program"] = info.program;
     j["config"] = info.config;
+    j["schema_version"] = kReportSchemaVersion;
     j["total_cycles"] = s.total_cycles;
     j["clock_ghz"] = c.clock_ghz;
     j["seconds"] = double(s.total_cycles) / (c.clock_ghz * 1e9);

@@ -11,6 +11,10 @@
 
 namespace trace {
 
+// The version of report_json's format ("schema_version"), raised when a
+// change would make an older reader misread a report.
+constexpr int kReportSchemaVersion = 1;
+
 struct RunInfo {
     std::string program;  // path of the .pto file
     std::string config;   // path of the config, or "built-in default"

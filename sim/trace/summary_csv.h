@@ -14,6 +14,10 @@
 
 namespace trace {
 
+// The version of the file's columns, in a last column "schema_version" of
+// every row (as the timing CSV's, sim/trace/timing_csv.h).
+constexpr int kSummaryCsvSchemaVersion = 1;
+
 // Accumulates the rows as commands end: no command record is kept.
 class SummaryRecorder : public Recorder {
 public:

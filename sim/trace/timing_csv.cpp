@@ -8,7 +8,8 @@ namespace trace {
 
 namespace {
 
-constexpr const char* kHeader = "block,cluster,engine,index,start,end,op,tag\n";
+const std::string kHeader = "block,cluster,engine,index,start,end,op,tag,schema_version\n";
+const std::string kRowEnd = "," + std::to_string(kTimingCsvSchemaVersion) + "\n";
 
 void append_row(std::string& out, const arch::Program& p, const CommandRecord& r, const arch::Command* cmd) {
     out += std::to_string(r.block) + "," + std::to_string(r.cluster) + "," + arch::engine_name(r.engine) + "," +
@@ -16,7 +17,7 @@ void append_row(std::string& out, const arch::Program& p, const CommandRecord& r
     out += cmd ? opcode_name(cmd->op) : "?";
     out += ",";
     if (cmd && cmd->tag < p.tags.size()) out += "\"" + p.tags[cmd->tag].label + "\"";
-    out += "\n";
+    out += kRowEnd;
 }
 
 }  // namespace

@@ -12,7 +12,13 @@
 
 namespace trace {
 
-// Header: block,cluster,engine,index,start,end,op,tag. Rows sorted by
+// The version of the file's columns, in a last column "schema_version" of
+// every row: a column, not a comment line, so csv and pandas readers take
+// the file as they are, and a reader that picks columns by position keeps
+// working.
+constexpr int kTimingCsvSchemaVersion = 1;
+
+// Header: block,cluster,engine,index,start,end,op,tag,schema_version. Rows sorted by
 // (block, engine, index) so the file does not depend on event order.
 std::string format_timing_csv(const arch::Program& p, std::vector<CommandRecord> records);
 

@@ -54,7 +54,7 @@ inline Outcome run(const std::string& args) {
     return o;
 }
 
-// One row of a --timing-csv file (block,cluster,engine,index,start,end,op,tag).
+// One row of a --timing-csv file (block,cluster,engine,index,start,end,op,tag,schema_version).
 struct TimingRow {
     uint64_t block = 0, cluster = 0, index = 0, start = 0, end = 0;
     std::string engine, op, tag;

@@ -38,6 +38,7 @@ void check_profile(const std::string& name, const std::string& program) {
     const json& p = run1.profile;
     const json& r = run1.report;
     ASSERT_EQ(p["schema"], "davinci-sim-profile/1");
+    EXPECT_EQ(p["schema_version"], 1);
     EXPECT_EQ(p["program"], program);
     ASSERT_TRUE(p["clock_ghz"].is_number());
     ASSERT_TRUE(p["total_cycles"].is_number_unsigned());

@@ -16,12 +16,12 @@ TEST(SummaryCsv, OneRowPerEngineMatchingTheReport) {
     // Cube 0 of cluster 0 runs 16 MATMULs of 4103 cycles from 1291 to 67059,
     // 15 * 8 cycles of loop control between them (derived in
     // tests/cli/gemm_256_test.cpp): busy 65648 of 71801 cycles.
-    EXPECT_NE(text.find("\ncluster0.cube0,cube,0,71801,65648,0.9143,16,1291,67059\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\ncluster0.cube0,cube,0,71801,65648,0.9143,16,1291,67059,1\n"), std::string::npos) << text;
     nlohmann::json r = nlohmann::json::parse(slurp(json));
     std::istringstream lines(text);
     std::string line;
     std::getline(lines, line);
-    EXPECT_EQ(line, "unit,kind,cluster,total_cycles,busy_cycles,busy,commands,first_active,last_active");
+    EXPECT_EQ(line, "unit,kind,cluster,total_cycles,busy_cycles,busy,commands,first_active,last_active,schema_version");
     size_t rows = 0;
     while (std::getline(lines, line)) {
         std::string unit = line.substr(0, line.find(','));

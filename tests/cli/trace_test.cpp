@@ -72,6 +72,7 @@ void check_vcd_signals(const Vcd& vcd) {
 void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
     nlohmann::json j = nlohmann::json::parse(text);
     ASSERT_TRUE(j["traceEvents"].is_array());
+    EXPECT_EQ(j["schema_version"], 1);
     std::set<int> named_pids;
     std::set<std::pair<int, int>> named_tracks;
     std::map<std::pair<int, int>, std::vector<std::pair<uint64_t, uint64_t>>> slices;

@@ -34,7 +34,7 @@ TEST(TimingCsvStream, SameFileAsAfterTheRunWhateverTheOrderBlocksEnd) {
         records.push_back(r);
         stream.on_command(r, c);
     };
-    const std::string header = "block,cluster,engine,index,start,end,op,tag\n";
+    const std::string header = "block,cluster,engine,index,start,end,op,tag,schema_version\n";
     // Simulation order: commands of both blocks interleave, block 1 ends first.
     ran(record(0, 0, dma_engine(0), 0, 0, 10), b0[0].commands[0]);
     ran(record(1, 1, dma_engine(0), 0, 1, 8), b1[1].commands[0]);
@@ -46,11 +46,11 @@ TEST(TimingCsvStream, SameFileAsAfterTheRunWhateverTheOrderBlocksEnd) {
     ran(record(0, 0, dma_engine(0), 1, 10, 15), b0[0].commands[1]);
     stream.on_block(0, 0, 0, 15);
     EXPECT_EQ(out.str(), header +
-                             "0,0,dma0,0,0,10,dma,\"load A\"\n"
-                             "0,0,dma0,1,10,15,dma,\"\"\n"
-                             "0,0,cube1,0,10,14,matmul,\"mm 4x4\"\n"
-                             "1,1,dma0,0,1,8,dma,\"load A\"\n"
-                             "1,1,cube0,0,8,12,matmul,\"mm 4x4\"\n");
+                             "0,0,dma0,0,0,10,dma,\"load A\",1\n"
+                             "0,0,dma0,1,10,15,dma,\"\",1\n"
+                             "0,0,cube1,0,10,14,matmul,\"mm 4x4\",1\n"
+                             "1,1,dma0,0,1,8,dma,\"load A\",1\n"
+                             "1,1,cube0,0,8,12,matmul,\"mm 4x4\",1\n");
     EXPECT_EQ(out.str(), trace::format_timing_csv(p, records));
 }
 

@@ -2,14 +2,16 @@
 
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "dsl/support/diagnostics.h"
 #include "dsl/frontend/frontend.h"
 #include "dsl/ir/graph_format.h"
 #include "dsl/lower/program/lower.h"
 #include "sim/arch/program_check.h"
-#include "sim/arch/program_json.h"
 #include "sim/cli/driver/exit_status.h"
 #include "sim/cli/driver/outputs.h"
+#include "sim/cli/driver/program_file.h"
 
 namespace cli {
 
@@ -19,7 +21,7 @@ namespace {
 // its errors are usage errors, named by file.
 Outcome read_program_json(const std::string& path, const arch::Config& config, arch::Program& program) {
     try {
-        program = arch::load_program_file(path);
+        program = read_program_file(path);
     } catch (const arch::ProgramError& e) {
         std::cerr << "davinci-sim: error: " << e.what() << "\n";
         return kExitUsage;
@@ -69,6 +71,25 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     return std::nullopt;
 }
 
+// --set's VALUE is JSON (64, 1.5, true, "os"); text that is not JSON is a
+// string, so that --set cube.dataflow=os needs no shell-quoted quotes.
+nlohmann::json setting_value(const std::string& text) {
+    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    return value.is_discarded() ? nlohmann::json(text) : value;
+}
+
+// Each key is checked as it would be in the file, and the checks across
+// keys run again on the result: a file valid alone may not be with them.
+void apply_settings(const RunOptions& opt, LoadedConfig& out) {
+    if (opt.settings.empty()) return;
+    out.name += " with";
+    for (const auto& [key, value] : opt.settings) {
+        arch::set_config_param(out.config, key, setting_value(value), "--set");
+        out.name += " --set " + key + "=" + value;
+    }
+    arch::check_config(out.config, "--set");
+}
+
 }  // namespace
 
 Outcome load_config(const RunOptions& opt, LoadedConfig& out) {
@@ -80,6 +101,7 @@ Outcome load_config(const RunOptions& opt, LoadedConfig& out) {
             out.config = arch::load_config_file(opt.config);
             out.name = opt.config;
         }
+        apply_settings(opt, out);
     } catch (const arch::ConfigError& e) {
         std::cerr << "davinci-sim: error: " << e.what() << "\n";
         return kExitUsage;

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "dsl/ir/graph_format.h"
-#include "sim/arch/program_json.h"
+#include "sim/cli/driver/program_file.h"
 #include "sim/trace/atomic_file.h"
 #include "sim/trace/chrome_trace.h"
 #include "sim/trace/profile.h"
@@ -28,7 +28,7 @@ void write_graph_dot(const std::string& path, const dsl::TaskGraph& g) {
 }
 
 void write_program_json(const std::string& path, const arch::Program& p) {
-    trace::write_file_atomically(path, arch::program_to_json(p).dump(1) + "\n");
+    trace::write_file_atomically(path, program_file_text(p));
 }
 
 // A simulation output that only needs the run's results.

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dsl/support/source_location.h"
@@ -18,6 +19,9 @@ struct RunOptions {
     std::string program;       // the .pto file (or the --op program's label)
     std::string program_json;  // a raw arch::Program instead of a .pto
     std::string config;        // "" = the built-in default
+    // --set KEY=VALUE, in order: configuration keys applied over `config`
+    // (KEY as --help-config lists it, VALUE as JSON or else a string).
+    std::vector<std::pair<std::string, std::string>> settings;
     // Output files by option name ("report-json" -> path); the names are
     // those of output_kinds() (sim/cli/driver/outputs.h).
     std::map<std::string, std::string> outputs;
