@@ -139,6 +139,7 @@ struct ParamSpec {
     json (*write)(const Config& c);
 };
 
+// clang-format off: a table expansion
 const ParamSpec kParams[] = {
 #define X(kind_, member, path_, unit_, def, desc)                                  \
     {path_, kind_::kind, kind_::expected, unit_, desc, kind_::max,                  \
@@ -147,6 +148,7 @@ const ParamSpec kParams[] = {
 #include "sim/arch/config_params.def"
 #undef X
 };
+// clang-format on
 
 std::vector<std::string> split_path(const std::string& path) {
     std::vector<std::string> parts;

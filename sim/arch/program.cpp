@@ -50,27 +50,33 @@ std::pair<int, int64_t> engine_order(EngineId e) {
 
 const char* vector_op_name(VectorOp op) {
     switch (op) {
+// clang-format off: a table expansion
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     case VectorOp::name: return key;
 #include "sim/arch/isa_fields.def"
+// clang-format on
     }
     return "?";
 }
 
 bool vector_op_is_binary(VectorOp op) {
     switch (op) {
+// clang-format off: a table expansion
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     case VectorOp::name: return sources == 2;
 #include "sim/arch/isa_fields.def"
+// clang-format on
     }
     return false;
 }
 
 bool vector_op_is_reduce(VectorOp op) {
     switch (op) {
+// clang-format off: a table expansion
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     case VectorOp::name: return reduces;
 #include "sim/arch/isa_fields.def"
+// clang-format on
     }
     return false;
 }
