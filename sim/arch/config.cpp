@@ -139,7 +139,8 @@ struct ParamSpec {
     json (*write)(const Config& c);
 };
 
-// clang-format off: a table expansion
+// A table expansion, left as written.
+// clang-format off
 const ParamSpec kParams[] = {
 #define X(kind_, member, path_, unit_, def, desc)                                  \
     {path_, kind_::kind, kind_::expected, unit_, desc, kind_::max,                  \

@@ -50,7 +50,8 @@ std::pair<int, int64_t> engine_order(EngineId e) {
 
 const char* vector_op_name(VectorOp op) {
     switch (op) {
-// clang-format off: a table expansion
+// A table expansion, left as written.
+// clang-format off
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     case VectorOp::name: return key;
 #include "sim/arch/isa_fields.def"
@@ -61,7 +62,8 @@ const char* vector_op_name(VectorOp op) {
 
 bool vector_op_is_binary(VectorOp op) {
     switch (op) {
-// clang-format off: a table expansion
+// A table expansion, left as written.
+// clang-format off
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     case VectorOp::name: return sources == 2;
 #include "sim/arch/isa_fields.def"
@@ -72,7 +74,8 @@ bool vector_op_is_binary(VectorOp op) {
 
 bool vector_op_is_reduce(VectorOp op) {
     switch (op) {
-// clang-format off: a table expansion
+// A table expansion, left as written.
+// clang-format off
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     case VectorOp::name: return reduces;
 #include "sim/arch/isa_fields.def"
