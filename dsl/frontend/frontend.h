@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "dsl/ir/task_graph.h"
 #include "dsl/support/diagnostics.h"
 #include "dsl/support/source_location.h"
-#include "dsl/ir/task_graph.h"
 
 namespace dsl {
 

@@ -49,8 +49,10 @@ std::shared_ptr<const SourceFile> single_op_source(const std::string& op, const 
     if (op == "matmul") {
         require(op, dims, 3, "M,K,N");
         const int64_t M = dims[0], K = dims[1], N = dims[2];
-        text += "a = pypo.input(\"a\", shape=(" + std::to_string(M) + ", " + std::to_string(K) + "), dtype=" + dt + ")\n";
-        text += "b = pypo.input(\"b\", shape=(" + std::to_string(K) + ", " + std::to_string(N) + "), dtype=" + dt + ")\n";
+        text +=
+            "a = pypo.input(\"a\", shape=(" + std::to_string(M) + ", " + std::to_string(K) + "), dtype=" + dt + ")\n";
+        text +=
+            "b = pypo.input(\"b\", shape=(" + std::to_string(K) + ", " + std::to_string(N) + "), dtype=" + dt + ")\n";
         text += "pypo.output(\"c\", pypo.op.matmul(a, b))\n";
         label = "matmul " + dims_text(dims, "x");
     } else if (op == "conv2d") {

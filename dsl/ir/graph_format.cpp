@@ -87,10 +87,8 @@ void list_level(const TaskGraph& g, int task, const std::string& indent, std::os
     // key 4i-2 for a task whose first op is i, 4i-1 for a log after op i-1.
     std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
     for (const Item& it : items) {
-        if (it.child_task >= 0)
-            list_task(g, it.child_task, indent, os);
-        else
-            os << indent << it.text << "\n";
+        if (it.child_task >= 0) list_task(g, it.child_task, indent, os);
+        else os << indent << it.text << "\n";
     }
 }
 
@@ -155,7 +153,8 @@ std::string format_graph(const TaskGraph& g) {
         os << "\n";
     }
     for (const CacheScope& c : g.temp_caches)
-        os << "temp_cache " << c.name << ": ops " << c.first_op << ".." << c.end_op - 1 << "  @" << where(c.loc) << "\n";
+        os << "temp_cache " << c.name << ": ops " << c.first_op << ".." << c.end_op - 1 << "  @" << where(c.loc)
+           << "\n";
     os << "\nprogram\n";
     list_level(g, -1, "  ", os);
     return os.str();
@@ -169,8 +168,8 @@ std::string graph_to_dot(const TaskGraph& g) {
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         const TensorNode& t = g.tensors[i];
         if (t.role == TensorRole::Intermediate) continue;
-        os << "  t" << i << " [shape=ellipse, label=\""
-           << dot_lines({t.name, tensor_type(t), tensor_role_name(t.role)}) << "\"];\n";
+        os << "  t" << i << " [shape=ellipse, label=\"" << dot_lines({t.name, tensor_type(t), tensor_role_name(t.role)})
+           << "\"];\n";
     }
     dot_task(g, -1, "  ", os);
     auto node_of = [&](int tensor) {

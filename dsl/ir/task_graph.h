@@ -30,15 +30,15 @@ enum class Placement { DDR, L1, L0 };
 const char* placement_name(Placement p);  // "DDR", "L1", "L0"
 
 struct TensorNode {
-    std::string name;             // program name ("a") or generated ("matmul_1")
+    std::string name;  // program name ("a") or generated ("matmul_1")
     std::vector<int64_t> shape;
     arch::DType dtype = arch::DType::Float16;
     TensorRole role = TensorRole::Intermediate;
-    std::string layout;           // "" = row-major (default); else as annotated: "NCHW", "NHWC", "fractal"
+    std::string layout;  // "" = row-major (default); else as annotated: "NCHW", "NHWC", "fractal"
     Placement placement = Placement::DDR;
-    int producer = -1;            // op index, -1 if none (inputs, weights, buffers)
-    int task = -1;                // the task that declared/produced it, -1 = top level
-    SourceLoc loc;                // where it was declared or produced
+    int producer = -1;  // op index, -1 if none (inputs, weights, buffers)
+    int task = -1;      // the task that declared/produced it, -1 = top level
+    SourceLoc loc;      // where it was declared or produced
 };
 
 // A normalised keyword argument of an operation (stride=2 is stored as the
@@ -92,7 +92,7 @@ struct TaskNode {
     int parent = -1;        // the task whose body called it, -1 = top level
     std::vector<int> ops;   // its operations (not those of nested tasks)
     std::vector<int> moves;
-    SourceLoc loc;          // the call
+    SourceLoc loc;  // the call
 };
 
 // pypo.log (asynchronous) or print (a synchronisation point), in program
@@ -117,13 +117,13 @@ struct CacheScope {
 
 struct TaskGraph {
     std::vector<TensorNode> tensors;
-    std::vector<OpNode> ops;      // in program order (a valid topological order)
+    std::vector<OpNode> ops;  // in program order (a valid topological order)
     std::vector<MoveNode> moves;
     std::vector<TaskNode> tasks;
     std::vector<LogNode> logs;
     std::vector<CacheScope> temp_caches;
-    int max_parallel = 0;         // pypo.config.MAX_PARALLEL, 0 = not set
-    SourceLoc max_parallel_loc;   // the value assigned to it
+    int max_parallel = 0;        // pypo.config.MAX_PARALLEL, 0 = not set
+    SourceLoc max_parallel_loc;  // the value assigned to it
     // pypo.config.BUFFERS: the buffering depth (1 single, 2 double, 3
     // triple) of every GEMM panel/tile and vector-stream chunk, overriding
     // the defaults (2; 3 for a matmul's L1 panels with prefetch=True);

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/lower/lower_views.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -68,8 +68,8 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
                 const TensorNode& n = g.tensors[size_t(in)];
                 const CacheScope* s = scope_of(g, n.producer);
                 throw CompileError(g.ops[i].loc, "tensor '" + n.name + "' in " + placement_name(n.placement) +
-                                                     " was freed at the end of temp_cache scope '" + s->name +
-                                                     "' (" + where(s->loc) + ")");
+                                                     " was freed at the end of temp_cache scope '" + s->name + "' (" +
+                                                     where(s->loc) + ")");
             }
 
     // First fit, in order of first use.
@@ -80,10 +80,12 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
         for (size_t j : placed)
             if (plan.tensors[j].first_op <= o.last_op && o.first_op <= plan.tensors[j].last_op)
                 live.push_back(&plan.tensors[j]);
-        std::sort(live.begin(), live.end(), [](const OnChipTensor* a, const OnChipTensor* b) { return a->offset < b->offset; });
+        std::sort(live.begin(), live.end(),
+                  [](const OnChipTensor* a, const OnChipTensor* b) { return a->offset < b->offset; });
         uint64_t offset = 0;
         for (const OnChipTensor* l : live)
-            if (offset + o.bytes > l->offset && l->offset + l->bytes > offset) offset = align(l->offset + l->bytes, kAlignment);
+            if (offset + o.bytes > l->offset && l->offset + l->bytes > offset)
+                offset = align(l->offset + l->bytes, kAlignment);
         if (offset + o.bytes > plan.l1_bytes) {
             uint64_t together = o.bytes;
             std::string names;

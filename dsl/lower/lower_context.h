@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "dsl/ir/task_graph.h"
 #include "dsl/lower/block_builder.h"
 #include "dsl/lower/buffer_plan.h"
 #include "dsl/lower/lower_options.h"
-#include "dsl/ir/task_graph.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 

@@ -31,12 +31,15 @@ std::optional<SlideView> slide_view(const TaskGraph& g, int tensor) {
 }
 
 void check_slide_views(const TaskGraph& g) {
-    const std::string readers = ": a slide view is read only by reduce_sum, reduce_mean or reduce_max over its window axes";
+    const std::string readers =
+        ": a slide view is read only by reduce_sum, reduce_mean or reduce_max over its window axes";
     for (const OpNode& op : g.ops) {
-        const bool reduces = op.kind == OpKind::ReduceSum || op.kind == OpKind::ReduceMean || op.kind == OpKind::ReduceMax;
+        const bool reduces =
+            op.kind == OpKind::ReduceSum || op.kind == OpKind::ReduceMean || op.kind == OpKind::ReduceMax;
         for (int in : op.inputs)
             if (!reduces && slide_view(g, in))
-                throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " of a slide view is not lowered yet" + readers);
+                throw CompileError(
+                    op.loc, std::string(op_kind_name(op.kind)) + " of a slide view is not lowered yet" + readers);
     }
     for (const TensorNode& t : g.tensors)
         if (t.role == TensorRole::Output && t.producer >= 0 && g.ops[size_t(t.producer)].kind == OpKind::Slide)

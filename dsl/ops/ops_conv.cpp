@@ -1,9 +1,9 @@
 // conv2d: x (N, C, H, W) (or (N, H, W, C) under layout='NHWC') with
 // weights (O, C, kh, kw) gives (N, O, (H + 2ph - kh) // sh + 1,
 // (W + 2pw - kw) // sw + 1). stride and padding are stored as pairs.
-#include "dsl/sema/arg_checks.h"
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
+#include "dsl/sema/arg_checks.h"
 
 namespace dsl {
 

@@ -1,9 +1,9 @@
 // Element-wise operations: the vector unit applies one function per element.
 // Unary ones keep the shape; binary ones broadcast their operands like NumPy,
 // and either operand may be a plain number (kept as the attr "scalar").
-#include "dsl/sema/arg_checks.h"
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
+#include "dsl/sema/arg_checks.h"
 
 namespace dsl {
 
@@ -49,7 +49,8 @@ Value rule_binary(PypoLibrary& lib, const CallSite& call) {
     bool scalar_first = is_number(a.value);
     const Arg& scalar = scalar_first ? a : b;
     Operand t = scalar_first ? c.tensor("b", "rhs") : c.tensor("a", "lhs");
-    if (c.kind() == OpKind::Div && !scalar_first && number(scalar.value) == 0.0) c.fail_at(scalar.loc, "division by zero");
+    if (c.kind() == OpKind::Div && !scalar_first && number(scalar.value) == 0.0)
+        c.fail_at(scalar.loc, "division by zero");
     std::map<std::string, Attr> attrs{{"scalar", Attr::real(number(scalar.value))}};
     // Order matters for sub and div: 1 - x is not x - 1.
     if (scalar_first) attrs["scalar_first"] = Attr::boolean(true);

@@ -1,8 +1,8 @@
 // Image-shaped data operations: slide (sliding-window patches),
 // pixel_shuffle (super-resolution's depth-to-space) and upsample.
-#include "dsl/sema/arg_checks.h"
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
+#include "dsl/sema/arg_checks.h"
 
 namespace dsl {
 

@@ -3,9 +3,9 @@
 // (the axes no longer mean N, C, H, W), except concat's.
 #include <algorithm>
 
-#include "dsl/sema/arg_checks.h"
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
+#include "dsl/sema/arg_checks.h"
 
 namespace dsl {
 
@@ -67,14 +67,15 @@ Value rule_reshape(PypoLibrary& lib, const CallSite& call) {
             if (inferred != shape.size()) c.fail_at(element_loc(s, k), "only one dimension may be -1");
             inferred = k;
         } else if (shape[k] <= 0) {
-            c.fail_at(element_loc(s, k), "shape[" + std::to_string(k) + "] must be positive or -1, got " +
-                                             std::to_string(shape[k]));
+            c.fail_at(element_loc(s, k),
+                      "shape[" + std::to_string(k) + "] must be positive or -1, got " + std::to_string(shape[k]));
         } else {
             known = c.mul(known, shape[k]);
         }
     }
     int64_t total = c.elements(x.shape);
-    std::string have = x.text() + " (" + std::to_string(total) + " elements), which does not fit shape " + shape_text(shape);
+    std::string have =
+        x.text() + " (" + std::to_string(total) + " elements), which does not fit shape " + shape_text(shape);
     if (inferred == shape.size() && known != total) c.fail(have + " (" + std::to_string(known) + " elements)");
     if (inferred != shape.size()) {
         if (total % known != 0) c.fail(have + " (a multiple of " + std::to_string(known) + ")");

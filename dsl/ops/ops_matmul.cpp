@@ -1,9 +1,9 @@
 // matmul: the cube unit's operation. 2-D (M, K) @ (K, N), or batched
 // (..., M, K) @ (..., K, N) with NumPy-broadcast batch dimensions, as
 // attention's (B, H, S, D) @ (B, H, D, S).
-#include "dsl/sema/arg_checks.h"
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
+#include "dsl/sema/arg_checks.h"
 
 namespace dsl {
 
@@ -24,14 +24,16 @@ std::vector<int64_t> tile_arg(const OpCall& c, const Arg& arg) {
     std::vector<int64_t> tile = int_list_arg(c.op(), arg, "tile");
     for (size_t k = 0; k < tile.size(); ++k)
         if (tile[k] <= 0)
-            c.fail_at(element_loc(arg, k), "tile[" + std::to_string(k) + "] must be positive, got " + std::to_string(tile[k]));
+            c.fail_at(element_loc(arg, k),
+                      "tile[" + std::to_string(k) + "] must be positive, got " + std::to_string(tile[k]));
     return tile;
 }
 
 }  // namespace
 
 Value rule_matmul(PypoLibrary& lib, const CallSite& call) {
-    OpCall c(lib, call, Signature("matmul", {"a", "b", "tile", "prefetch", "unroll", "target", "dtype", "layout"}, 2, {}, 2));
+    OpCall c(lib, call,
+             Signature("matmul", {"a", "b", "tile", "prefetch", "unroll", "target", "dtype", "layout"}, 2, {}, 2));
     Operand a = c.tensor("a", "lhs");
     Operand b = c.tensor("b", "rhs");
     for (const Operand* x : {&a, &b})

@@ -6,9 +6,9 @@
 // and variance folded in), which the program does not declare. They become
 // weight tensors "<output>.scale" and "<output>.shift", so the lowering
 // loads them like any other weight.
-#include "dsl/sema/arg_checks.h"
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
+#include "dsl/sema/arg_checks.h"
 
 namespace dsl {
 

@@ -15,8 +15,7 @@ std::string spelling(const Arg& arg, const std::string& role) {
     return role;
 }
 
-OpCall::OpCall(PypoLibrary& lib, const CallSite& call, Signature sig)
-    : lib_(lib), call_(call), sig_(std::move(sig)) {
+OpCall::OpCall(PypoLibrary& lib, const CallSite& call, Signature sig) : lib_(lib), call_(call), sig_(std::move(sig)) {
     if (!op_kind_from_name(sig_.name, kind_)) throw std::logic_error("OpCall: no operation kind '" + sig_.name + "'");
     args_ = bind_args(sig_, call_);
 }

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "dsl/ir/task_graph.h"
 #include "dsl/sema/call_args.h"
 #include "dsl/sema/pypo_library.h"
-#include "dsl/ir/task_graph.h"
 
 namespace dsl {
 

@@ -1,9 +1,9 @@
 // Pooling over an image's H and W: max_pool and avg_pool slide a window
 // (stride defaults to the window: non-overlapping); global_avg_pool
 // averages each channel to (N, C, 1, 1).
-#include "dsl/sema/arg_checks.h"
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
+#include "dsl/sema/arg_checks.h"
 
 namespace dsl {
 
@@ -22,7 +22,8 @@ Value rule_pool(PypoLibrary& lib, const CallSite& call) {
         padding = padding_arg(c, *p, window, "window, got " + shape_text(window));
         // A window over padding alone would pool nothing but padding.
         if (padding[0] > window[0] / 2 || padding[1] > window[1] / 2)
-            c.fail_at(p->loc, "padding " + shape_text(padding) + " must be at most half the window " + shape_text(window));
+            c.fail_at(p->loc,
+                      "padding " + shape_text(padding) + " must be at most half the window " + shape_text(window));
     }
     int64_t oh = window_positions(c, x.shape[ax.h], padding[0], window[0], stride[0]);
     int64_t ow = window_positions(c, x.shape[ax.w], padding[1], window[1], stride[1]);

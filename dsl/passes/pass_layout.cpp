@@ -9,9 +9,7 @@ namespace dsl {
 namespace {
 
 // NCHW (N, C, H, W) -> NHWC (N, H, W, C).
-std::vector<int64_t> nhwc_shape(const std::vector<int64_t>& nchw) {
-    return {nchw[0], nchw[2], nchw[3], nchw[1]};
-}
+std::vector<int64_t> nhwc_shape(const std::vector<int64_t>& nchw) { return {nchw[0], nchw[2], nchw[3], nchw[1]}; }
 
 class LayoutPass {
 public:

@@ -1,7 +1,7 @@
 #include "dsl/passes/pass_moves.h"
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/passes/pass_rewrite.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -21,8 +21,9 @@ public:
             const OpNode& op = g_.ops[i];
             for (int in : op.inputs)
                 if (g_.tensors[size_t(in)].role == TensorRole::Buffer && rw_.tensor(in).producer < 0)
-                    throw CompileError(op.loc, "buffer '" + g_.tensors[size_t(in)].name +
-                                                   "' is read before anything is copied into it (write buf[:] = t first)");
+                    throw CompileError(op.loc,
+                                       "buffer '" + g_.tensors[size_t(in)].name +
+                                           "' is read before anything is copied into it (write buf[:] = t first)");
             rw_.emit(op);
             rw_.end(int(i));
         }

@@ -15,7 +15,8 @@ namespace {
 std::optional<arch::DType> compute_dtype(const OpNode& op) {
     // Casts and data movement keep their dtype (the table's precision column).
     const OpPrecision cls = op_kind_precision(op.kind);
-    if (op.precision.empty() || op.explicit_dtype || cls == OpPrecision::Keeps || cls == OpPrecision::Follows) return {};
+    if (op.precision.empty() || op.explicit_dtype || cls == OpPrecision::Keeps || cls == OpPrecision::Follows)
+        return {};
     if (op.precision == "float16") return arch::DType::Float16;
     if (op.precision == "float32") return arch::DType::Float32;
     if (op.precision == "mixed") return cls == OpPrecision::Wide ? arch::DType::Float32 : arch::DType::Float16;
@@ -64,7 +65,8 @@ private:
 
     void rewrite(OpNode op) {
         std::optional<arch::DType> d = compute_dtype(op);
-        if (!d && op_kind_precision(op.kind) == OpPrecision::Follows && !op.inputs.empty()) d = rw_.tensor(op.inputs[0]).dtype;
+        if (!d && op_kind_precision(op.kind) == OpPrecision::Follows && !op.inputs.empty())
+            d = rw_.tensor(op.inputs[0]).dtype;
         if (!d) {
             rw_.emit(std::move(op));
             return;

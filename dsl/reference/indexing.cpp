@@ -14,7 +14,8 @@ std::vector<int64_t> strides_of(const std::vector<int64_t>& shape) {
     return s;
 }
 
-int64_t broadcast_offset(const std::vector<int64_t>& idx, const std::vector<int64_t>& out, const std::vector<int64_t>& in) {
+int64_t broadcast_offset(const std::vector<int64_t>& idx, const std::vector<int64_t>& out,
+                         const std::vector<int64_t>& in) {
     int64_t off = 0, stride = 1;
     for (size_t k = 0; k < in.size(); ++k) {
         const size_t i = in.size() - 1 - k, o = out.size() - 1 - k;

@@ -12,7 +12,8 @@ int64_t count(const std::vector<int64_t>& shape);
 std::vector<int64_t> strides_of(const std::vector<int64_t>& shape);
 // The offset in an operand of shape `in` (NumPy-broadcast to `out`) of the
 // output element at multi-index `idx`.
-int64_t broadcast_offset(const std::vector<int64_t>& idx, const std::vector<int64_t>& out, const std::vector<int64_t>& in);
+int64_t broadcast_offset(const std::vector<int64_t>& idx, const std::vector<int64_t>& out,
+                         const std::vector<int64_t>& in);
 // The multi-index of row-major element `flat` of `shape`.
 void unravel(int64_t flat, const std::vector<int64_t>& shape, std::vector<int64_t>& idx);
 

@@ -16,7 +16,10 @@ struct Image {
     int64_t N, C, H, W;
     bool nhwc;
     Image(const std::vector<int64_t>& s, bool channels_last)
-        : N(s[0]), C(channels_last ? s[3] : s[1]), H(channels_last ? s[1] : s[2]), W(channels_last ? s[2] : s[3]),
+        : N(s[0]),
+          C(channels_last ? s[3] : s[1]),
+          H(channels_last ? s[1] : s[2]),
+          W(channels_last ? s[2] : s[3]),
           nhwc(channels_last) {}
     size_t at(int64_t n, int64_t c, int64_t h, int64_t w) const {
         return size_t(nhwc ? ((n * H + h) * W + w) * C + c : ((n * C + c) * H + h) * W + w);
@@ -81,7 +84,9 @@ void pool(const TaskGraph& g, const OpNode& op, const RefValues& x, RefValues& y
 
 }  // namespace
 
-void ref_conv2d(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) { conv2d(g, op, *in[0], *in[1], y); }
+void ref_conv2d(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    conv2d(g, op, *in[0], *in[1], y);
+}
 
 // max_pool and avg_pool.
 void ref_pool(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) { pool(g, op, *in[0], y); }

@@ -1,7 +1,7 @@
 #include "dsl/sema/arg_checks.h"
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/sema/pypo_library.h"  // shape_text
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -10,12 +10,11 @@ namespace {
 [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) { throw CompileError(loc, msg); }
 
 // Checks one integer (a whole argument or an element of one).
-int64_t checked_int(const std::string& fn, const Value& v, const SourceLoc& loc, const std::string& what,
-                    int64_t min) {
+int64_t checked_int(const std::string& fn, const Value& v, const SourceLoc& loc, const std::string& what, int64_t min) {
     if (!v.is(Value::Kind::Int)) fail(loc, fn + ": " + what + " must be an integer, got " + type_name(v));
     if (v.i < min)
-        fail(loc, fn + ": " + what + " must be " + (min > 0 ? "positive" : "non-negative") + ", got " +
-                      std::to_string(v.i));
+        fail(loc,
+             fn + ": " + what + " must be " + (min > 0 ? "positive" : "non-negative") + ", got " + std::to_string(v.i));
     return v.i;
 }
 
@@ -89,13 +88,14 @@ std::vector<int64_t> int_list_arg(const std::string& fn, const Arg& arg, const s
     if (!v.is_sequence()) fail(arg.loc, fn + ": " + what + " must be a tuple of integers, got " + type_name(v));
     std::vector<int64_t> out;
     for (size_t k = 0; k < v.items->size(); ++k)
-        out.push_back(checked_int(fn, (*v.items)[k], element_loc(arg, k), what + "[" + std::to_string(k) + "]",
-                                  INT64_MIN));
+        out.push_back(
+            checked_int(fn, (*v.items)[k], element_loc(arg, k), what + "[" + std::to_string(k) + "]", INT64_MIN));
     return out;
 }
 
 bool bool_arg(const std::string& fn, const Arg& arg, const std::string& what) {
-    if (!arg.value.is(Value::Kind::Bool)) fail(arg.loc, fn + ": " + what + " must be True or False, got " + repr(arg.value));
+    if (!arg.value.is(Value::Kind::Bool))
+        fail(arg.loc, fn + ": " + what + " must be True or False, got " + repr(arg.value));
     return arg.value.b;
 }
 

@@ -70,11 +70,11 @@ std::vector<std::optional<Arg>> bind_args(const Signature& sig, const CallSite& 
     for (const Arg& a : call.args) {
         if (!a.keyword.empty()) continue;
         if (positional >= sig.positional) {
-            size_t given = size_t(std::count_if(call.args.begin(), call.args.end(),
-                                                [](const Arg& x) { return x.keyword.empty(); }));
-            throw CompileError(a.loc, sig.name + ": takes " + std::to_string(sig.positional) +
-                                          " positional argument" + (sig.positional == 1 ? "" : "s") +
-                                          " but " + std::to_string(given) + " were given");
+            size_t given = size_t(
+                std::count_if(call.args.begin(), call.args.end(), [](const Arg& x) { return x.keyword.empty(); }));
+            throw CompileError(a.loc, sig.name + ": takes " + std::to_string(sig.positional) + " positional argument" +
+                                          (sig.positional == 1 ? "" : "s") + " but " + std::to_string(given) +
+                                          " were given");
         }
         bound[positional++] = a;
     }
@@ -87,7 +87,8 @@ std::vector<std::optional<Arg>> bind_args(const Signature& sig, const CallSite& 
             throw CompileError(a.keyword_loc, unexpected_keyword(sig, a.keyword));
         }
         auto& slot = bound[k];
-        if (slot) throw CompileError(a.keyword_loc, sig.name + ": got multiple values for argument '" + a.keyword + "'");
+        if (slot)
+            throw CompileError(a.keyword_loc, sig.name + ": got multiple values for argument '" + a.keyword + "'");
         slot = a;
     }
     for (size_t k = 0; k < sig.required; ++k)

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "dsl/syntax/ast.h"
 #include "dsl/sema/value.h"
+#include "dsl/syntax/ast.h"
 
 namespace dsl {
 
@@ -21,8 +21,8 @@ struct Arg {
 };
 
 struct CallSite {
-    std::string callee;  // qualified name, e.g. "pypo.input"
-    SourceLoc loc;       // the start of the callee: every call-level error points here
+    std::string callee;     // qualified name, e.g. "pypo.input"
+    SourceLoc loc;          // the start of the callee: every call-level error points here
     std::vector<Arg> args;  // positional first, then keywords, as written
 };
 
@@ -37,7 +37,10 @@ struct Signature {
 
     Signature(std::string name_, std::vector<std::string> params_, size_t required_,
               std::vector<std::string> not_yet_ = {}, size_t positional_ = kAll)
-        : name(std::move(name_)), params(std::move(params_)), required(required_), not_yet(std::move(not_yet_)),
+        : name(std::move(name_)),
+          params(std::move(params_)),
+          required(required_),
+          not_yet(std::move(not_yet_)),
           positional(positional_ == kAll ? params.size() : positional_) {}
 
     std::string name;  // prefix of every message: "matmul", "pypo.input"

@@ -1,7 +1,7 @@
 #include "dsl/sema/elaborator.h"
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/sema/value_ops.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -53,34 +53,34 @@ Elaborator::Flow Elaborator::exec_block(const ast::Block& body) {
 Elaborator::Flow Elaborator::exec(const ast::Stmt& s) {
     Nest nest(*this, s.loc);
     switch (s.kind) {
-        case ast::StmtKind::Import: bind(s.as<ast::Import>().alias, PypoLibrary::module()); break;
-        case ast::StmtKind::Assign: {
-            const auto& a = s.as<ast::Assign>();
-            Value v = eval(*a.value);
-            for (const auto& t : a.targets) assign(*t, v, a.value->loc);
-            break;
-        }
-        case ast::StmtKind::AugAssign: {
-            const auto& a = s.as<ast::AugAssign>();
-            Value current = eval(*a.target);
-            Value rhs = eval(*a.value);
-            assign(*a.target, binary_op(a.op, current, rhs, a.op_loc), a.value->loc);
-            break;
-        }
-        case ast::StmtKind::ExprStmt: eval(*s.as<ast::ExprStmt>().value); break;
-        case ast::StmtKind::Pass: break;
-        case ast::StmtKind::FunctionDef: define_function(s.as<ast::FunctionDef>()); break;
-        case ast::StmtKind::Return: {
-            const auto& r = s.as<ast::Return>();
-            return_value_ = r.value ? eval(*r.value) : Value::none();
-            return_loc_ = r.value ? r.value->loc : r.loc;
-            return Flow::Return;
-        }
-        case ast::StmtKind::For: return exec_for(s.as<ast::For>());
-        case ast::StmtKind::If: return exec_if(s.as<ast::If>());
-        case ast::StmtKind::With: return exec_with(s.as<ast::With>(), 0);
-        case ast::StmtKind::Break: return Flow::Break;
-        case ast::StmtKind::Continue: return Flow::Continue;
+    case ast::StmtKind::Import: bind(s.as<ast::Import>().alias, PypoLibrary::module()); break;
+    case ast::StmtKind::Assign: {
+        const auto& a = s.as<ast::Assign>();
+        Value v = eval(*a.value);
+        for (const auto& t : a.targets) assign(*t, v, a.value->loc);
+        break;
+    }
+    case ast::StmtKind::AugAssign: {
+        const auto& a = s.as<ast::AugAssign>();
+        Value current = eval(*a.target);
+        Value rhs = eval(*a.value);
+        assign(*a.target, binary_op(a.op, current, rhs, a.op_loc), a.value->loc);
+        break;
+    }
+    case ast::StmtKind::ExprStmt: eval(*s.as<ast::ExprStmt>().value); break;
+    case ast::StmtKind::Pass: break;
+    case ast::StmtKind::FunctionDef: define_function(s.as<ast::FunctionDef>()); break;
+    case ast::StmtKind::Return: {
+        const auto& r = s.as<ast::Return>();
+        return_value_ = r.value ? eval(*r.value) : Value::none();
+        return_loc_ = r.value ? r.value->loc : r.loc;
+        return Flow::Return;
+    }
+    case ast::StmtKind::For: return exec_for(s.as<ast::For>());
+    case ast::StmtKind::If: return exec_if(s.as<ast::If>());
+    case ast::StmtKind::With: return exec_with(s.as<ast::With>(), 0);
+    case ast::StmtKind::Break: return Flow::Break;
+    case ast::StmtKind::Continue: return Flow::Continue;
     }
     return Flow::Normal;
 }
@@ -120,32 +120,32 @@ Elaborator::Flow Elaborator::exec_if(const ast::If& s) {
 
 void Elaborator::assign(const ast::Expr& target, const Value& value, const SourceLoc& value_loc) {
     switch (target.kind) {
-        case ast::ExprKind::Name: bind(target.as<ast::Name>().id, value); return;
-        case ast::ExprKind::Attribute: {
-            const auto& a = target.as<ast::Attribute>();
-            library_.set_attribute(eval(*a.value), a.attr, a.attr_loc, value, value_loc);
-            return;
-        }
-        case ast::ExprKind::Tuple:
-        case ast::ExprKind::List: {
-            const auto& elts = target.is<ast::Tuple>() ? target.as<ast::Tuple>().elts : target.as<ast::List>().elts;
-            if (value.is(Value::Kind::Tensor) || !(value.is_sequence() || value.is(Value::Kind::Str) ||
-                                                   value.is(Value::Kind::Dict)))
-                fail(value_loc, "cannot unpack non-iterable " + type_name(value) + " object");
-            // A copy: `a, b = b, a` must read every value before binding any.
-            std::vector<Value> items = iterate(value, value_loc);
-            size_t n = items.size();
-            if (n > elts.size())
-                fail(target.loc, "too many values to unpack (expected " + std::to_string(elts.size()) + ", got " +
-                                     std::to_string(n) + ")");
-            if (n < elts.size())
-                fail(target.loc, "not enough values to unpack (expected " + std::to_string(elts.size()) +
-                                     ", got " + std::to_string(n) + ")");
-            for (size_t k = 0; k < n; ++k) assign(*elts[k], items[k], value_loc);
-            return;
-        }
-        case ast::ExprKind::Subscript: assign_item(target.as<ast::Subscript>(), value, value_loc); return;
-        default: fail(target.loc, "cannot assign to expression");  // the parser admits no other target
+    case ast::ExprKind::Name: bind(target.as<ast::Name>().id, value); return;
+    case ast::ExprKind::Attribute: {
+        const auto& a = target.as<ast::Attribute>();
+        library_.set_attribute(eval(*a.value), a.attr, a.attr_loc, value, value_loc);
+        return;
+    }
+    case ast::ExprKind::Tuple:
+    case ast::ExprKind::List: {
+        const auto& elts = target.is<ast::Tuple>() ? target.as<ast::Tuple>().elts : target.as<ast::List>().elts;
+        if (value.is(Value::Kind::Tensor) ||
+            !(value.is_sequence() || value.is(Value::Kind::Str) || value.is(Value::Kind::Dict)))
+            fail(value_loc, "cannot unpack non-iterable " + type_name(value) + " object");
+        // A copy: `a, b = b, a` must read every value before binding any.
+        std::vector<Value> items = iterate(value, value_loc);
+        size_t n = items.size();
+        if (n > elts.size())
+            fail(target.loc, "too many values to unpack (expected " + std::to_string(elts.size()) + ", got " +
+                                 std::to_string(n) + ")");
+        if (n < elts.size())
+            fail(target.loc, "not enough values to unpack (expected " + std::to_string(elts.size()) + ", got " +
+                                 std::to_string(n) + ")");
+        for (size_t k = 0; k < n; ++k) assign(*elts[k], items[k], value_loc);
+        return;
+    }
+    case ast::ExprKind::Subscript: assign_item(target.as<ast::Subscript>(), value, value_loc); return;
+    default: fail(target.loc, "cannot assign to expression");  // the parser admits no other target
     }
 }
 
@@ -153,8 +153,7 @@ void Elaborator::assign(const ast::Expr& target, const Value& value, const Sourc
 void Elaborator::assign_item(const ast::Subscript& target, const Value& value, const SourceLoc& value_loc) {
     Value obj = eval(*target.value);
     if (obj.is(Value::Kind::Tensor)) return copy_into_tensor(target, obj, value, value_loc);
-    if (target.index->is<ast::Slice>())
-        fail(target.index->loc, "slice assignment is only for tensors: buf[:] = t");
+    if (target.index->is<ast::Slice>()) fail(target.index->loc, "slice assignment is only for tensors: buf[:] = t");
     Value index = eval(*target.index);
     if (obj.is(Value::Kind::Dict)) {
         if (!hashable(index)) fail(target.index->loc, "unhashable type: '" + type_name(index) + "'");
@@ -180,8 +179,7 @@ void Elaborator::copy_into_tensor(const ast::Subscript& target, const Value& dst
         const auto& s = e.as<ast::Slice>();
         return !s.lower && !s.upper && !s.step;
     };
-    if (!whole(*target.index))
-        fail(target.index->loc, "only whole-tensor copies are supported: write buf[:] = t");
+    if (!whole(*target.index)) fail(target.index->loc, "only whole-tensor copies are supported: write buf[:] = t");
     const TensorNode& d = graph_.tensors[size_t(dst.tensor)];
     if (d.role != TensorRole::Buffer) {
         std::string role = tensor_role_name(d.role);

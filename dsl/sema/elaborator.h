@@ -16,21 +16,21 @@
 #include <string>
 #include <vector>
 
-#include "dsl/syntax/ast.h"
+#include "dsl/ir/task_graph.h"
 #include "dsl/sema/call_args.h"
 #include "dsl/sema/function_object.h"
 #include "dsl/sema/pypo_library.h"
-#include "dsl/ir/task_graph.h"
 #include "dsl/sema/value.h"
+#include "dsl/syntax/ast.h"
 
 namespace dsl {
 
 // Limits that turn a runaway program into an error instead of a hang or a
 // C++ stack overflow.
-constexpr int kMaxCallDepth = 200;             // nested calls of program functions
-constexpr int64_t kMaxIterations = 1000000;    // loop and comprehension iterations, whole program
-constexpr int64_t kMaxCalls = 1000000;         // calls of program functions, whole program
-constexpr int kMaxNesting = 3000;              // statements/expressions being evaluated at once
+constexpr int kMaxCallDepth = 200;           // nested calls of program functions
+constexpr int64_t kMaxIterations = 1000000;  // loop and comprehension iterations, whole program
+constexpr int64_t kMaxCalls = 1000000;       // calls of program functions, whole program
+constexpr int kMaxNesting = 3000;            // statements/expressions being evaluated at once
 
 using ShapeBindings = std::map<std::string, std::vector<int64_t>>;
 

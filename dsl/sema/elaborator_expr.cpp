@@ -1,8 +1,8 @@
 // Expressions: literals, names, operators, calls, subscripts and slices,
 // dicts and comprehensions, evaluated to compile-time values.
-#include "dsl/support/diagnostics.h"
 #include "dsl/sema/elaborator.h"
 #include "dsl/sema/value_ops.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -17,55 +17,55 @@ bool is_function(const Value& v, const char* name) { return v.is(Value::Kind::Fu
 Value Elaborator::eval(const ast::Expr& e) {
     Nest nest(*this, e.loc);
     switch (e.kind) {
-        case ast::ExprKind::Int: return Value::integer(e.as<ast::IntLit>().value);
-        case ast::ExprKind::Float: return Value::real(e.as<ast::FloatLit>().value);
-        case ast::ExprKind::Str: return Value::str(e.as<ast::StrLit>().value);
-        case ast::ExprKind::Bool: return Value::boolean(e.as<ast::BoolLit>().value);
-        case ast::ExprKind::None: return Value::none();
-        // `...` only ever stands for "nothing here yet" in a PyPTO program.
-        case ast::ExprKind::Ellipsis: return Value::none();
-        case ast::ExprKind::Name: return eval_name(e.as<ast::Name>());
-        case ast::ExprKind::Attribute: {
-            const auto& a = e.as<ast::Attribute>();
-            return library_.attribute(eval(*a.value), a.attr, a.loc);
+    case ast::ExprKind::Int: return Value::integer(e.as<ast::IntLit>().value);
+    case ast::ExprKind::Float: return Value::real(e.as<ast::FloatLit>().value);
+    case ast::ExprKind::Str: return Value::str(e.as<ast::StrLit>().value);
+    case ast::ExprKind::Bool: return Value::boolean(e.as<ast::BoolLit>().value);
+    case ast::ExprKind::None: return Value::none();
+    // `...` only ever stands for "nothing here yet" in a PyPTO program.
+    case ast::ExprKind::Ellipsis: return Value::none();
+    case ast::ExprKind::Name: return eval_name(e.as<ast::Name>());
+    case ast::ExprKind::Attribute: {
+        const auto& a = e.as<ast::Attribute>();
+        return library_.attribute(eval(*a.value), a.attr, a.loc);
+    }
+    case ast::ExprKind::Call: return eval_call(e.as<ast::Call>());
+    case ast::ExprKind::Subscript: return eval_subscript(e.as<ast::Subscript>());
+    case ast::ExprKind::Tuple:
+    case ast::ExprKind::List: {
+        bool tup = e.is<ast::Tuple>();
+        std::vector<Value> items;
+        for (const auto& x : tup ? e.as<ast::Tuple>().elts : e.as<ast::List>().elts) items.push_back(eval(*x));
+        return tup ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+    }
+    case ast::ExprKind::Unary: {
+        const auto& u = e.as<ast::Unary>();
+        return unary_op(u.op, eval(*u.operand), u.loc);
+    }
+    case ast::ExprKind::Binary: {
+        const auto& b = e.as<ast::Binary>();
+        Value lhs = eval(*b.lhs);
+        Value rhs = eval(*b.rhs);
+        return binary_op(b.op, lhs, rhs, b.op_loc);
+    }
+    case ast::ExprKind::Compare: return eval_compare(e.as<ast::Compare>());
+    case ast::ExprKind::BoolOp: {
+        // Python returns the deciding operand itself, not a bool.
+        const auto& b = e.as<ast::BoolOp>();
+        Value v;
+        for (const auto& x : b.values) {
+            v = eval(*x);
+            if (truthy(v) == (b.op == ast::BoolOpKind::Or)) return v;
         }
-        case ast::ExprKind::Call: return eval_call(e.as<ast::Call>());
-        case ast::ExprKind::Subscript: return eval_subscript(e.as<ast::Subscript>());
-        case ast::ExprKind::Tuple:
-        case ast::ExprKind::List: {
-            bool tup = e.is<ast::Tuple>();
-            std::vector<Value> items;
-            for (const auto& x : tup ? e.as<ast::Tuple>().elts : e.as<ast::List>().elts) items.push_back(eval(*x));
-            return tup ? Value::tuple(std::move(items)) : Value::list(std::move(items));
-        }
-        case ast::ExprKind::Unary: {
-            const auto& u = e.as<ast::Unary>();
-            return unary_op(u.op, eval(*u.operand), u.loc);
-        }
-        case ast::ExprKind::Binary: {
-            const auto& b = e.as<ast::Binary>();
-            Value lhs = eval(*b.lhs);
-            Value rhs = eval(*b.rhs);
-            return binary_op(b.op, lhs, rhs, b.op_loc);
-        }
-        case ast::ExprKind::Compare: return eval_compare(e.as<ast::Compare>());
-        case ast::ExprKind::BoolOp: {
-            // Python returns the deciding operand itself, not a bool.
-            const auto& b = e.as<ast::BoolOp>();
-            Value v;
-            for (const auto& x : b.values) {
-                v = eval(*x);
-                if (truthy(v) == (b.op == ast::BoolOpKind::Or)) return v;
-            }
-            return v;
-        }
-        case ast::ExprKind::IfElse: {
-            const auto& i = e.as<ast::IfElse>();
-            return truthy(eval(*i.test)) ? eval(*i.body) : eval(*i.orelse);
-        }
-        case ast::ExprKind::Dict: return eval_dict(e.as<ast::Dict>());
-        case ast::ExprKind::ListComp: return eval_list_comp(e.as<ast::ListComp>());
-        case ast::ExprKind::Slice: fail(e.loc, "a slice can only index a tuple, list or string, or copy into a buffer");
+        return v;
+    }
+    case ast::ExprKind::IfElse: {
+        const auto& i = e.as<ast::IfElse>();
+        return truthy(eval(*i.test)) ? eval(*i.body) : eval(*i.orelse);
+    }
+    case ast::ExprKind::Dict: return eval_dict(e.as<ast::Dict>());
+    case ast::ExprKind::ListComp: return eval_list_comp(e.as<ast::ListComp>());
+    case ast::ExprKind::Slice: fail(e.loc, "a slice can only index a tuple, list or string, or copy into a buffer");
     }
     fail(e.loc, "internal error: unknown expression");
 }

@@ -5,8 +5,8 @@
 // that function as its entry: it is called with one new input per
 // parameter, and what it returns becomes the outputs.
 #include "dsl/sema/arg_checks.h"
-#include "dsl/support/diagnostics.h"
 #include "dsl/sema/elaborator.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 

@@ -3,8 +3,8 @@
 //   with pypo.mem.temp_cache() as cache: a CacheScope over the operations inside
 // Several items (`with a, b:`) nest left to right, as in Python. The name
 // after `as` is bound to None: neither manager has a useful value.
-#include "dsl/support/diagnostics.h"
 #include "dsl/sema/elaborator.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "dsl/syntax/ast.h"
 #include "dsl/sema/value.h"
+#include "dsl/syntax/ast.h"
 
 namespace dsl {
 
@@ -34,9 +34,9 @@ struct FunctionObject {
     const ast::FunctionDef* def = nullptr;  // owned by the Module, which outlives elaboration
     std::vector<Value> defaults;            // per parameter; meaningful where has_default
     std::vector<bool> has_default;
-    std::shared_ptr<Scope> closure;         // the scope the def ran in
+    std::shared_ptr<Scope> closure;  // the scope the def ran in
     bool is_task = false;
-    std::string placement;                  // "cube", "vector" or "any" for a task
+    std::string placement;  // "cube", "vector" or "any" for a task
     bool has_shape_hint = false;
     std::map<std::string, ShapeHint> hints;  // parameter name -> shape
 };

@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <limits>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/sema/pypo_library.h"
 #include "dsl/sema/value_ops.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -18,21 +18,22 @@ namespace {
 
 [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) { throw CompileError(loc, msg); }
 
-const char* const kBuiltins[] = {"range", "len",   "min",  "max",       "abs",    "int",      "float",
-                                 "str",   "bool",  "list", "tuple",     "dict",   "enumerate", "zip",
-                                 "sum",   "round", "sorted", "reversed", "any",   "all",      "print"};
+const char* const kBuiltins[] = {"range", "len",   "min",    "max",      "abs",  "int",       "float",
+                                 "str",   "bool",  "list",   "tuple",    "dict", "enumerate", "zip",
+                                 "sum",   "round", "sorted", "reversed", "any",  "all",       "print"};
 
 // Python built-ins with no meaning in a program that runs at compile time
 // (I/O, reflection, laziness): named so the message is not "not defined".
-const char* const kOutside[] = {"open",    "input",   "eval",   "exec", "compile", "__import__", "globals",
-                                "locals",  "getattr", "setattr", "hasattr", "isinstance", "type", "map",
-                                "filter",  "iter",    "next",   "set",  "frozenset", "object", "super",
-                                "id",      "hash",    "vars",   "callable"};
+const char* const kOutside[] = {"open",   "input",   "eval",    "exec",    "compile",    "__import__", "globals",
+                                "locals", "getattr", "setattr", "hasattr", "isinstance", "type",       "map",
+                                "filter", "iter",    "next",    "set",     "frozenset",  "object",     "super",
+                                "id",     "hash",    "vars",    "callable"};
 
 // The longest list range() makes; longer ones are surely mistakes.
 constexpr int64_t kMaxRangeLength = 1 << 20;
 
-template <size_t N> bool among(const char* const (&list)[N], const std::string& s) {
+template <size_t N>
+bool among(const char* const (&list)[N], const std::string& s) {
     return std::find(std::begin(list), std::end(list), s) != std::end(list);
 }
 
@@ -144,7 +145,8 @@ Value round_(const CallSite& call) {
         return Value::real(std::nearbyint(v.f * scale) / scale);
     }
     double r = std::nearbyint(v.f);
-    if (!std::isfinite(r) || std::fabs(r) >= 9.2e18) fail(args[0]->loc, "round: cannot convert " + repr(v) + " to an integer");
+    if (!std::isfinite(r) || std::fabs(r) >= 9.2e18)
+        fail(args[0]->loc, "round: cannot convert " + repr(v) + " to an integer");
     return Value::integer(int64_t(r));
 }
 
@@ -163,7 +165,8 @@ Value abs_(const CallSite& call) {
 Value sum(const CallSite& call) {
     auto args = bind_args(Signature("sum", {"iterable", "start"}, 1), call);
     Value total = args[1] ? args[1]->value : Value::integer(0);
-    for (const Value& v : iterate(args[0]->value, args[0]->loc)) total = binary_op(ast::BinaryOp::Add, total, v, call.loc);
+    for (const Value& v : iterate(args[0]->value, args[0]->loc))
+        total = binary_op(ast::BinaryOp::Add, total, v, call.loc);
     return total;
 }
 
@@ -198,7 +201,8 @@ Value enumerate(const CallSite& call) {
     auto args = bind_args(Signature("enumerate", {"iterable", "start"}, 1), call);
     int64_t k = 0;
     if (args[1]) {
-        if (!is_int(args[1]->value)) fail(args[1]->loc, "enumerate: start must be an integer, got " + type_name(args[1]->value));
+        if (!is_int(args[1]->value))
+            fail(args[1]->loc, "enumerate: start must be an integer, got " + type_name(args[1]->value));
         k = as_int(args[1]->value);
     }
     std::vector<Value> out;

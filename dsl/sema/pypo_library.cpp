@@ -4,8 +4,8 @@
 #include <climits>
 
 #include "dsl/sema/arg_checks.h"
-#include "dsl/support/diagnostics.h"
 #include "dsl/sema/function_object.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -23,7 +23,6 @@ std::string dims_text(const std::vector<int64_t>& dims) {
 }
 
 }  // namespace
-
 
 std::string shape_text(const std::vector<int64_t>& shape) {
     std::string out = "(";
@@ -111,8 +110,7 @@ void PypoLibrary::set_attribute(const Value& obj, const std::string& attr, const
         if (attr != "MAX_PARALLEL") fail(attr_loc, "pypo.config has no setting '" + attr + "'");
         if (!value.is(Value::Kind::Int) || value.i <= 0)
             fail(value_loc, "pypo.config.MAX_PARALLEL must be a positive integer, got " + repr(value));
-        if (value.i > INT_MAX)
-            fail(value_loc, "pypo.config.MAX_PARALLEL is too large: " + std::to_string(value.i));
+        if (value.i > INT_MAX) fail(value_loc, "pypo.config.MAX_PARALLEL is too large: " + std::to_string(value.i));
         graph_.max_parallel = int(value.i);
         graph_.max_parallel_loc = value_loc;
         return;
@@ -230,8 +228,8 @@ void PypoLibrary::check_shape_bindings_used(const SourceLoc& file) const {
         if (!used_bindings_.count(name)) {
             SourceLoc at = file;
             at.line = 0;
-            fail(at, "--shape " + name + "=" + dims_text(dims) + ": the program has no input or weight named '" +
-                         name + "'");
+            fail(at, "--shape " + name + "=" + dims_text(dims) + ": the program has no input or weight named '" + name +
+                         "'");
         }
 }
 
@@ -254,8 +252,8 @@ Value PypoLibrary::output(const CallSite& call) {
     return Value();
 }
 
-void PypoLibrary::declare_output(const std::string& fn, const std::string& name, const SourceLoc& name_loc,
-                                 int tensor, const SourceLoc& tensor_loc) {
+void PypoLibrary::declare_output(const std::string& fn, const std::string& name, const SourceLoc& name_loc, int tensor,
+                                 const SourceLoc& tensor_loc) {
     TensorNode& t = graph_.tensors[size_t(tensor)];
     if (t.role == TensorRole::Input || t.role == TensorRole::Weight)
         fail(tensor_loc, fn + ": '" + t.name + "' is " + (t.role == TensorRole::Input ? "an input" : "a weight") +
@@ -302,7 +300,8 @@ Value PypoLibrary::log(const CallSite& call, bool synchronous) {
     for (const Arg& a : call.args) {
         if (a.keyword.empty()) continue;
         bool text_kw = a.keyword == "sep" || a.keyword == "end";
-        if (!text_kw && a.keyword != "flush") fail(a.keyword_loc, fn + ": unexpected keyword argument '" + a.keyword + "'");
+        if (!text_kw && a.keyword != "flush")
+            fail(a.keyword_loc, fn + ": unexpected keyword argument '" + a.keyword + "'");
         if (text_kw && !a.value.is(Value::Kind::Str) && !a.value.is(Value::Kind::None))
             fail(a.loc, fn + ": " + a.keyword + " must be a string, got " + type_name(a.value));
         if (text_kw && a.value.is(Value::Kind::Str)) (a.keyword == "sep" ? sep : end) = a.value.s;
@@ -333,26 +332,26 @@ std::string PypoLibrary::str_of(const Value& v) const {
 
 std::string PypoLibrary::repr_of(const Value& v) const {
     switch (v.kind) {
-        case Value::Kind::Tensor: {
-            const TensorNode& t = graph_.tensors[size_t(v.tensor)];
-            return "<tensor " + t.name + " " + describe_tensor(v.tensor) + ">";
-        }
-        case Value::Kind::Tuple:
-        case Value::Kind::List: {
-            bool tup = v.is(Value::Kind::Tuple);
-            std::string out = tup ? "(" : "[";
-            for (size_t k = 0; k < v.items->size(); ++k) out += (k ? ", " : "") + repr_of((*v.items)[k]);
-            if (tup && v.items->size() == 1) out += ",";
-            return out + (tup ? ")" : "]");
-        }
-        case Value::Kind::Dict: {
-            std::string out = "{";
-            for (size_t k = 0; k < v.entries->size(); ++k)
-                out += (k ? ", " : "") + repr_of((*v.entries)[k].first) + ": " + repr_of((*v.entries)[k].second);
-            return out + "}";
-        }
-        case Value::Kind::UserFunction: return "<function " + v.func->def->name + ">";
-        default: return repr(v);
+    case Value::Kind::Tensor: {
+        const TensorNode& t = graph_.tensors[size_t(v.tensor)];
+        return "<tensor " + t.name + " " + describe_tensor(v.tensor) + ">";
+    }
+    case Value::Kind::Tuple:
+    case Value::Kind::List: {
+        bool tup = v.is(Value::Kind::Tuple);
+        std::string out = tup ? "(" : "[";
+        for (size_t k = 0; k < v.items->size(); ++k) out += (k ? ", " : "") + repr_of((*v.items)[k]);
+        if (tup && v.items->size() == 1) out += ",";
+        return out + (tup ? ")" : "]");
+    }
+    case Value::Kind::Dict: {
+        std::string out = "{";
+        for (size_t k = 0; k < v.entries->size(); ++k)
+            out += (k ? ", " : "") + repr_of((*v.entries)[k].first) + ": " + repr_of((*v.entries)[k].second);
+        return out + "}";
+    }
+    case Value::Kind::UserFunction: return "<function " + v.func->def->name + ">";
+    default: return repr(v);
     }
 }
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "dsl/ir/task_graph.h"
 #include "dsl/sema/call_args.h"
 #include "dsl/sema/op_rule.h"
-#include "dsl/ir/task_graph.h"
 #include "dsl/sema/value.h"
 
 namespace dsl {
@@ -33,8 +33,8 @@ public:
     // obj.attr, with `loc` the start of the attribute expression.
     Value attribute(const Value& obj, const std::string& attr, const SourceLoc& loc) const;
     // obj.attr = value (pypo.config.MAX_PARALLEL = 8).
-    void set_attribute(const Value& obj, const std::string& attr, const SourceLoc& attr_loc,
-                       const Value& value, const SourceLoc& value_loc);
+    void set_attribute(const Value& obj, const std::string& attr, const SourceLoc& attr_loc, const Value& value,
+                       const SourceLoc& value_loc);
 
     Value call(const CallSite& call);
 

@@ -1,10 +1,10 @@
 #include "dsl/sema/value.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 
 #include "dsl/support/float_repr.h"
 
@@ -79,18 +79,18 @@ Value Value::user_function(std::shared_ptr<const FunctionObject> f) {
 
 std::string type_name(const Value& v) {
     switch (v.kind) {
-        case Value::Kind::None: return "NoneType";
-        case Value::Kind::Bool: return "bool";
-        case Value::Kind::Int: return "int";
-        case Value::Kind::Float: return "float";
-        case Value::Kind::Str: return "str";
-        case Value::Kind::Tuple: return "tuple";
-        case Value::Kind::List: return "list";
-        case Value::Kind::Tensor: return "tensor";
-        case Value::Kind::Namespace: return "module";
-        case Value::Kind::Function: return "function";
-        case Value::Kind::Dict: return "dict";
-        case Value::Kind::UserFunction: return "function";
+    case Value::Kind::None: return "NoneType";
+    case Value::Kind::Bool: return "bool";
+    case Value::Kind::Int: return "int";
+    case Value::Kind::Float: return "float";
+    case Value::Kind::Str: return "str";
+    case Value::Kind::Tuple: return "tuple";
+    case Value::Kind::List: return "list";
+    case Value::Kind::Tensor: return "tensor";
+    case Value::Kind::Namespace: return "module";
+    case Value::Kind::Function: return "function";
+    case Value::Kind::Dict: return "dict";
+    case Value::Kind::UserFunction: return "function";
     }
     return "?";
 }
@@ -113,44 +113,44 @@ std::string str_repr(const std::string& s) {
 
 std::string repr(const Value& v) {
     switch (v.kind) {
-        case Value::Kind::None: return "None";
-        case Value::Kind::Bool: return v.b ? "True" : "False";
-        case Value::Kind::Int: return std::to_string(v.i);
-        case Value::Kind::Float: return float_repr(v.f);
-        case Value::Kind::Str: return str_repr(v.s);
-        case Value::Kind::Tuple:
-        case Value::Kind::List: {
-            bool tup = v.kind == Value::Kind::Tuple;
-            std::string out = tup ? "(" : "[";
-            for (size_t k = 0; k < v.items->size(); ++k) out += (k ? ", " : "") + repr((*v.items)[k]);
-            if (tup && v.items->size() == 1) out += ",";
-            return out + (tup ? ")" : "]");
-        }
-        case Value::Kind::Tensor: return "<tensor>";
-        case Value::Kind::Namespace: return "<module '" + v.s + "'>";
-        case Value::Kind::Function: return "<function " + v.s + ">";
-        case Value::Kind::Dict: {
-            std::string out = "{";
-            for (size_t k = 0; k < v.entries->size(); ++k)
-                out += (k ? ", " : "") + repr((*v.entries)[k].first) + ": " + repr((*v.entries)[k].second);
-            return out + "}";
-        }
-        case Value::Kind::UserFunction: return "<function>";
+    case Value::Kind::None: return "None";
+    case Value::Kind::Bool: return v.b ? "True" : "False";
+    case Value::Kind::Int: return std::to_string(v.i);
+    case Value::Kind::Float: return float_repr(v.f);
+    case Value::Kind::Str: return str_repr(v.s);
+    case Value::Kind::Tuple:
+    case Value::Kind::List: {
+        bool tup = v.kind == Value::Kind::Tuple;
+        std::string out = tup ? "(" : "[";
+        for (size_t k = 0; k < v.items->size(); ++k) out += (k ? ", " : "") + repr((*v.items)[k]);
+        if (tup && v.items->size() == 1) out += ",";
+        return out + (tup ? ")" : "]");
+    }
+    case Value::Kind::Tensor: return "<tensor>";
+    case Value::Kind::Namespace: return "<module '" + v.s + "'>";
+    case Value::Kind::Function: return "<function " + v.s + ">";
+    case Value::Kind::Dict: {
+        std::string out = "{";
+        for (size_t k = 0; k < v.entries->size(); ++k)
+            out += (k ? ", " : "") + repr((*v.entries)[k].first) + ": " + repr((*v.entries)[k].second);
+        return out + "}";
+    }
+    case Value::Kind::UserFunction: return "<function>";
     }
     return "?";
 }
 
 bool truthy(const Value& v) {
     switch (v.kind) {
-        case Value::Kind::None: return false;
-        case Value::Kind::Bool: return v.b;
-        case Value::Kind::Int: return v.i != 0;
-        case Value::Kind::Float: return v.f != 0.0;
-        case Value::Kind::Str: return !v.s.empty();
-        case Value::Kind::Tuple:
-        case Value::Kind::List: return !v.items->empty();
-        case Value::Kind::Dict: return !v.entries->empty();
-        default: return true;
+    case Value::Kind::None: return false;
+    case Value::Kind::Bool: return v.b;
+    case Value::Kind::Int: return v.i != 0;
+    case Value::Kind::Float: return v.f != 0.0;
+    case Value::Kind::Str: return !v.s.empty();
+    case Value::Kind::Tuple:
+    case Value::Kind::List: return !v.items->empty();
+    case Value::Kind::Dict: return !v.entries->empty();
+    default: return true;
     }
 }
 
@@ -170,28 +170,28 @@ bool values_equal(const Value& a, const Value& b) {
     }
     if (a.kind != b.kind) return false;
     switch (a.kind) {
-        case Value::Kind::None: return true;
-        case Value::Kind::Str:
-        case Value::Kind::Namespace:
-        case Value::Kind::Function: return a.s == b.s;
-        case Value::Kind::Tensor: return a.tensor == b.tensor;
-        case Value::Kind::Tuple:
-        case Value::Kind::List: {
-            if (a.items->size() != b.items->size()) return false;
-            for (size_t k = 0; k < a.items->size(); ++k)
-                if (!values_equal((*a.items)[k], (*b.items)[k])) return false;
-            return true;
+    case Value::Kind::None: return true;
+    case Value::Kind::Str:
+    case Value::Kind::Namespace:
+    case Value::Kind::Function: return a.s == b.s;
+    case Value::Kind::Tensor: return a.tensor == b.tensor;
+    case Value::Kind::Tuple:
+    case Value::Kind::List: {
+        if (a.items->size() != b.items->size()) return false;
+        for (size_t k = 0; k < a.items->size(); ++k)
+            if (!values_equal((*a.items)[k], (*b.items)[k])) return false;
+        return true;
+    }
+    case Value::Kind::Dict: {
+        if (a.entries->size() != b.entries->size()) return false;
+        for (const auto& [k, v] : *a.entries) {
+            const Value* other = dict_find(b, k);
+            if (!other || !values_equal(v, *other)) return false;
         }
-        case Value::Kind::Dict: {
-            if (a.entries->size() != b.entries->size()) return false;
-            for (const auto& [k, v] : *a.entries) {
-                const Value* other = dict_find(b, k);
-                if (!other || !values_equal(v, *other)) return false;
-            }
-            return true;
-        }
-        case Value::Kind::UserFunction: return a.func == b.func;
-        default: return false;
+        return true;
+    }
+    case Value::Kind::UserFunction: return a.func == b.func;
+    default: return false;
     }
 }
 
@@ -219,4 +219,3 @@ void dict_set(const Value& d, const Value& key, Value v) {
 }
 
 }  // namespace dsl
-

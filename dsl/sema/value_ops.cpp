@@ -54,47 +54,47 @@ int64_t int_pow(int64_t base, int64_t exp, const SourceLoc& loc) {
 Value int_op(BinaryOp op, int64_t x, int64_t y, const SourceLoc& loc) {
     int64_t r = 0;
     switch (op) {
-        case BinaryOp::Add: return Value::integer(checked(__builtin_add_overflow(x, y, &r), loc, r));
-        case BinaryOp::Sub: return Value::integer(checked(__builtin_sub_overflow(x, y, &r), loc, r));
-        case BinaryOp::Mul: return Value::integer(checked(__builtin_mul_overflow(x, y, &r), loc, r));
-        case BinaryOp::Div:
-            if (y == 0) fail(loc, "division by zero");
-            return Value::real(double(x) / double(y));
-        case BinaryOp::FloorDiv:
-        case BinaryOp::Mod: {
-            if (y == 0) fail(loc, op == BinaryOp::Mod ? "modulo by zero" : "division by zero");
-            if (x == std::numeric_limits<int64_t>::min() && y == -1) {
-                if (op == BinaryOp::Mod) return Value::integer(0);
-                overflow(loc);
-            }
-            // Python rounds toward negative infinity; C++ toward zero.
-            int64_t q = x / y, m = x % y;
-            if (m != 0 && ((m < 0) != (y < 0))) {
-                --q;
-                m += y;
-            }
-            return Value::integer(op == BinaryOp::Mod ? m : q);
+    case BinaryOp::Add: return Value::integer(checked(__builtin_add_overflow(x, y, &r), loc, r));
+    case BinaryOp::Sub: return Value::integer(checked(__builtin_sub_overflow(x, y, &r), loc, r));
+    case BinaryOp::Mul: return Value::integer(checked(__builtin_mul_overflow(x, y, &r), loc, r));
+    case BinaryOp::Div:
+        if (y == 0) fail(loc, "division by zero");
+        return Value::real(double(x) / double(y));
+    case BinaryOp::FloorDiv:
+    case BinaryOp::Mod: {
+        if (y == 0) fail(loc, op == BinaryOp::Mod ? "modulo by zero" : "division by zero");
+        if (x == std::numeric_limits<int64_t>::min() && y == -1) {
+            if (op == BinaryOp::Mod) return Value::integer(0);
+            overflow(loc);
         }
-        case BinaryOp::Pow:
-            if (y < 0) {
-                if (x == 0) fail(loc, "zero cannot be raised to a negative power");
-                return Value::real(std::pow(double(x), double(y)));
-            }
-            return Value::integer(int_pow(x, y, loc));
-        case BinaryOp::LShift:
-            if (y < 0) fail(loc, "negative shift count");
-            if (x == 0) return Value::integer(0);
-            if (y >= 63 || (x > 0 ? x > (std::numeric_limits<int64_t>::max() >> y)
-                                  : x < (std::numeric_limits<int64_t>::min() >> y)))
-                overflow(loc);
-            return Value::integer(int64_t(uint64_t(x) << y));
-        case BinaryOp::RShift:
-            if (y < 0) fail(loc, "negative shift count");
-            return Value::integer(y >= 63 ? (x < 0 ? -1 : 0) : x >> y);
-        case BinaryOp::BitAnd: return Value::integer(x & y);
-        case BinaryOp::BitOr: return Value::integer(x | y);
-        case BinaryOp::BitXor: return Value::integer(x ^ y);
-        case BinaryOp::MatMul: break;
+        // Python rounds toward negative infinity; C++ toward zero.
+        int64_t q = x / y, m = x % y;
+        if (m != 0 && ((m < 0) != (y < 0))) {
+            --q;
+            m += y;
+        }
+        return Value::integer(op == BinaryOp::Mod ? m : q);
+    }
+    case BinaryOp::Pow:
+        if (y < 0) {
+            if (x == 0) fail(loc, "zero cannot be raised to a negative power");
+            return Value::real(std::pow(double(x), double(y)));
+        }
+        return Value::integer(int_pow(x, y, loc));
+    case BinaryOp::LShift:
+        if (y < 0) fail(loc, "negative shift count");
+        if (x == 0) return Value::integer(0);
+        if (y >= 63 ||
+            (x > 0 ? x > (std::numeric_limits<int64_t>::max() >> y) : x < (std::numeric_limits<int64_t>::min() >> y)))
+            overflow(loc);
+        return Value::integer(int64_t(uint64_t(x) << y));
+    case BinaryOp::RShift:
+        if (y < 0) fail(loc, "negative shift count");
+        return Value::integer(y >= 63 ? (x < 0 ? -1 : 0) : x >> y);
+    case BinaryOp::BitAnd: return Value::integer(x & y);
+    case BinaryOp::BitOr: return Value::integer(x | y);
+    case BinaryOp::BitXor: return Value::integer(x ^ y);
+    case BinaryOp::MatMul: break;
     }
     return Value();
 }
@@ -102,28 +102,28 @@ Value int_op(BinaryOp op, int64_t x, int64_t y, const SourceLoc& loc) {
 Value float_op(BinaryOp op, double x, double y, const SourceLoc& loc) {
     double r = 0;
     switch (op) {
-        case BinaryOp::Add: r = x + y; break;
-        case BinaryOp::Sub: r = x - y; break;
-        case BinaryOp::Mul: r = x * y; break;
-        case BinaryOp::Div:
-            if (y == 0) fail(loc, "division by zero");
-            r = x / y;
-            break;
-        case BinaryOp::FloorDiv:
-            if (y == 0) fail(loc, "division by zero");
-            r = std::floor(x / y);
-            break;
-        case BinaryOp::Mod:
-            if (y == 0) fail(loc, "modulo by zero");
-            r = std::fmod(x, y);
-            if (r != 0 && ((r < 0) != (y < 0))) r += y;
-            break;
-        case BinaryOp::Pow:
-            if (x == 0 && y < 0) fail(loc, "zero cannot be raised to a negative power");
-            if (x < 0 && y != std::floor(y)) fail(loc, "a negative number cannot be raised to a fractional power");
-            r = std::pow(x, y);
-            break;
-        default: return Value();  // bitwise ops on floats: the caller reports them
+    case BinaryOp::Add: r = x + y; break;
+    case BinaryOp::Sub: r = x - y; break;
+    case BinaryOp::Mul: r = x * y; break;
+    case BinaryOp::Div:
+        if (y == 0) fail(loc, "division by zero");
+        r = x / y;
+        break;
+    case BinaryOp::FloorDiv:
+        if (y == 0) fail(loc, "division by zero");
+        r = std::floor(x / y);
+        break;
+    case BinaryOp::Mod:
+        if (y == 0) fail(loc, "modulo by zero");
+        r = std::fmod(x, y);
+        if (r != 0 && ((r < 0) != (y < 0))) r += y;
+        break;
+    case BinaryOp::Pow:
+        if (x == 0 && y < 0) fail(loc, "zero cannot be raised to a negative power");
+        if (x < 0 && y != std::floor(y)) fail(loc, "a negative number cannot be raised to a fractional power");
+        r = std::pow(x, y);
+        break;
+    default: return Value();  // bitwise ops on floats: the caller reports them
     }
     if (std::isfinite(x) && std::isfinite(y) && !std::isfinite(r)) fail(loc, "float overflow");
     return Value::real(r);
@@ -131,7 +131,8 @@ Value float_op(BinaryOp op, double x, double y, const SourceLoc& loc) {
 
 Value repeat(const Value& seq, int64_t n, const SourceLoc& loc) {
     int64_t len = seq.kind == K::Str ? int64_t(seq.s.size()) : int64_t(seq.items->size());
-    if (n <= 0 || len == 0) return seq.kind == K::Str ? Value::str("") : seq.kind == K::Tuple ? Value::tuple({}) : Value::list({});
+    if (n <= 0 || len == 0)
+        return seq.kind == K::Str ? Value::str("") : seq.kind == K::Tuple ? Value::tuple({}) : Value::list({});
     if (n > kMaxRepeatedLength / len) fail(loc, "repetition result is too long");
     if (seq.kind == K::Str) {
         std::string out;
@@ -144,8 +145,8 @@ Value repeat(const Value& seq, int64_t n, const SourceLoc& loc) {
 }
 
 bool is_bitwise(BinaryOp op) {
-    return op == BinaryOp::LShift || op == BinaryOp::RShift || op == BinaryOp::BitAnd ||
-           op == BinaryOp::BitOr || op == BinaryOp::BitXor;
+    return op == BinaryOp::LShift || op == BinaryOp::RShift || op == BinaryOp::BitAnd || op == BinaryOp::BitOr ||
+           op == BinaryOp::BitXor;
 }
 
 }  // namespace
@@ -177,21 +178,21 @@ Value binary_op(BinaryOp op, const Value& a, const Value& b, const SourceLoc& lo
 
 Value unary_op(ast::UnaryOp op, const Value& a, const SourceLoc& loc) {
     switch (op) {
-        case ast::UnaryOp::Not: return Value::boolean(!truthy(a));
-        case ast::UnaryOp::Neg:
-            if (is_int(a)) {
-                if (as_int(a) == std::numeric_limits<int64_t>::min()) overflow(loc);
-                return Value::integer(-as_int(a));
-            }
-            if (a.kind == K::Float) return Value::real(-a.f);
-            break;
-        case ast::UnaryOp::Pos:
-            if (is_int(a)) return Value::integer(as_int(a));
-            if (a.kind == K::Float) return a;
-            break;
-        case ast::UnaryOp::Invert:
-            if (is_int(a)) return Value::integer(~as_int(a));
-            break;
+    case ast::UnaryOp::Not: return Value::boolean(!truthy(a));
+    case ast::UnaryOp::Neg:
+        if (is_int(a)) {
+            if (as_int(a) == std::numeric_limits<int64_t>::min()) overflow(loc);
+            return Value::integer(-as_int(a));
+        }
+        if (a.kind == K::Float) return Value::real(-a.f);
+        break;
+    case ast::UnaryOp::Pos:
+        if (is_int(a)) return Value::integer(as_int(a));
+        if (a.kind == K::Float) return a;
+        break;
+    case ast::UnaryOp::Invert:
+        if (is_int(a)) return Value::integer(~as_int(a));
+        break;
     }
     fail(loc, std::string("bad operand type for unary ") + ast::unary_op_spelling(op) + ": '" + type_name(a) + "'");
 }
@@ -212,14 +213,13 @@ int order(const Value& a, const Value& b, ast::CmpOp op, const SourceLoc& loc) {
         }
         return a.items->size() < b.items->size() ? -1 : a.items->size() > b.items->size();
     }
-    fail(loc, std::string("'") + ast::cmp_op_spelling(op) + "' not supported between instances of '" +
-                  type_name(a) + "' and '" + type_name(b) + "'");
+    fail(loc, std::string("'") + ast::cmp_op_spelling(op) + "' not supported between instances of '" + type_name(a) +
+                  "' and '" + type_name(b) + "'");
 }
 
 bool contains(const Value& container, const Value& item, const SourceLoc& loc) {
     if (container.kind == K::Str) {
-        if (item.kind != K::Str)
-            fail(loc, "'in <string>' requires string as left operand, not " + type_name(item));
+        if (item.kind != K::Str) fail(loc, "'in <string>' requires string as left operand, not " + type_name(item));
         return container.s.find(item.s) != std::string::npos;
     }
     if (container.kind == K::Dict) return dict_find(container, item) != nullptr;  // keys, as in Python
@@ -239,16 +239,16 @@ bool identical(const Value& a, const Value& b) {
 
 bool compare_op(ast::CmpOp op, const Value& a, const Value& b, const SourceLoc& loc) {
     switch (op) {
-        case ast::CmpOp::Eq: return values_equal(a, b);
-        case ast::CmpOp::Ne: return !values_equal(a, b);
-        case ast::CmpOp::Lt: return order(a, b, op, loc) < 0;
-        case ast::CmpOp::Le: return order(a, b, op, loc) <= 0;
-        case ast::CmpOp::Gt: return order(a, b, op, loc) > 0;
-        case ast::CmpOp::Ge: return order(a, b, op, loc) >= 0;
-        case ast::CmpOp::In: return contains(b, a, loc);
-        case ast::CmpOp::NotIn: return !contains(b, a, loc);
-        case ast::CmpOp::Is: return identical(a, b);
-        case ast::CmpOp::IsNot: return !identical(a, b);
+    case ast::CmpOp::Eq: return values_equal(a, b);
+    case ast::CmpOp::Ne: return !values_equal(a, b);
+    case ast::CmpOp::Lt: return order(a, b, op, loc) < 0;
+    case ast::CmpOp::Le: return order(a, b, op, loc) <= 0;
+    case ast::CmpOp::Gt: return order(a, b, op, loc) > 0;
+    case ast::CmpOp::Ge: return order(a, b, op, loc) >= 0;
+    case ast::CmpOp::In: return contains(b, a, loc);
+    case ast::CmpOp::NotIn: return !contains(b, a, loc);
+    case ast::CmpOp::Is: return identical(a, b);
+    case ast::CmpOp::IsNot: return !identical(a, b);
     }
     return false;
 }
@@ -270,7 +270,8 @@ std::vector<Value> iterate(const Value& v, const SourceLoc& loc) {
 
 Value slice_of(const Value& seq, const Value* lower, const Value* upper, const Value* step, const SourceLoc& loc) {
     auto bound = [&](const Value* b) {
-        if (b && !is_int(*b) && b->kind != K::None) fail(loc, "slice indices must be integers or None, not " + type_name(*b));
+        if (b && !is_int(*b) && b->kind != K::None)
+            fail(loc, "slice indices must be integers or None, not " + type_name(*b));
         return b && b->kind != K::None;
     };
     bool has_lower = bound(lower), has_upper = bound(upper), has_step = bound(step);
@@ -293,7 +294,9 @@ Value slice_of(const Value& seq, const Value* lower, const Value* upper, const V
     for (int64_t k = start; st > 0 ? k < stop : k > stop; k += st) {
         if (seq.kind == K::Str) text += seq.s[size_t(k)];
         else items.push_back((*seq.items)[size_t(k)]);
-        if ((st > 0 && k > std::numeric_limits<int64_t>::max() - st) || (st < 0 && k < std::numeric_limits<int64_t>::min() - st)) break;
+        if ((st > 0 && k > std::numeric_limits<int64_t>::max() - st) ||
+            (st < 0 && k < std::numeric_limits<int64_t>::min() - st))
+            break;
     }
     if (seq.kind == K::Str) return Value::str(std::move(text));
     return seq.kind == K::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));

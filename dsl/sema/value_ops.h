@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "dsl/syntax/ast.h"
 #include "dsl/sema/value.h"
+#include "dsl/syntax/ast.h"
 
 namespace dsl {
 

@@ -45,8 +45,8 @@ std::string format_diagnostic(const SourceLoc& loc, const std::string& message) 
     std::string path = loc.file ? loc.file->path : "<unknown>";
     if (loc.line <= 0) return path + ": error: " + message + "\n";
 
-    std::string out = path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) +
-                      ": error: " + message + "\n";
+    std::string out =
+        path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": error: " + message + "\n";
     std::string text = displayable(loc.file ? loc.file->line_text(loc.line) : "");
     int col = loc.col;
     if (text.size() > kMaxShown) {
@@ -59,8 +59,7 @@ std::string format_diagnostic(const SourceLoc& loc, const std::string& message) 
     }
     out += text + "\n";
     // Copy tabs so the caret lands under the same column a terminal shows.
-    for (int i = 0; i + 1 < col; ++i)
-        out += (size_t(i) < text.size() && text[size_t(i)] == '\t') ? '\t' : ' ';
+    for (int i = 0; i + 1 < col; ++i) out += (size_t(i) < text.size() && text[size_t(i)] == '\t') ? '\t' : ' ';
     out += "^\n";
     return out;
 }

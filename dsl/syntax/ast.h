@@ -16,8 +16,26 @@ namespace dsl::ast {
 // ---- expressions ----------------------------------------------------------
 
 enum class ExprKind {
-    Int, Float, Str, Bool, None, Name, Attribute, Call, Subscript, Tuple, List,
-    Unary, Binary, Compare, BoolOp, IfElse, Dict, Slice, ListComp, Ellipsis,
+    Int,
+    Float,
+    Str,
+    Bool,
+    None,
+    Name,
+    Attribute,
+    Call,
+    Subscript,
+    Tuple,
+    List,
+    Unary,
+    Binary,
+    Compare,
+    BoolOp,
+    IfElse,
+    Dict,
+    Slice,
+    ListComp,
+    Ellipsis,
 };
 
 struct Expr {
@@ -26,9 +44,18 @@ struct Expr {
 
     virtual ~Expr() = default;
 
-    template <class T> const T& as() const { return static_cast<const T&>(*this); }
-    template <class T> T& as() { return static_cast<T&>(*this); }
-    template <class T> bool is() const { return kind == T::kKind; }
+    template <class T>
+    const T& as() const {
+        return static_cast<const T&>(*this);
+    }
+    template <class T>
+    T& as() {
+        return static_cast<T&>(*this);
+    }
+    template <class T>
+    bool is() const {
+        return kind == T::kKind;
+    }
 
 protected:
     Expr(ExprKind k, SourceLoc l) : kind(k), loc(std::move(l)) {}
@@ -36,18 +63,36 @@ protected:
 using ExprPtr = std::unique_ptr<Expr>;
 
 // Each node names its kind once, so make<T>() and is<T>() cannot disagree.
-template <ExprKind K> struct ExprOf : Expr {
+template <ExprKind K>
+struct ExprOf : Expr {
     static constexpr ExprKind kKind = K;
     explicit ExprOf(SourceLoc l) : Expr(K, std::move(l)) {}
 };
 
-struct IntLit : ExprOf<ExprKind::Int> { using ExprOf::ExprOf; int64_t value = 0; };
-struct FloatLit : ExprOf<ExprKind::Float> { using ExprOf::ExprOf; double value = 0; };
-struct StrLit : ExprOf<ExprKind::Str> { using ExprOf::ExprOf; std::string value; };
-struct BoolLit : ExprOf<ExprKind::Bool> { using ExprOf::ExprOf; bool value = false; };
-struct NoneLit : ExprOf<ExprKind::None> { using ExprOf::ExprOf; };
+struct IntLit : ExprOf<ExprKind::Int> {
+    using ExprOf::ExprOf;
+    int64_t value = 0;
+};
+struct FloatLit : ExprOf<ExprKind::Float> {
+    using ExprOf::ExprOf;
+    double value = 0;
+};
+struct StrLit : ExprOf<ExprKind::Str> {
+    using ExprOf::ExprOf;
+    std::string value;
+};
+struct BoolLit : ExprOf<ExprKind::Bool> {
+    using ExprOf::ExprOf;
+    bool value = false;
+};
+struct NoneLit : ExprOf<ExprKind::None> {
+    using ExprOf::ExprOf;
+};
 
-struct Name : ExprOf<ExprKind::Name> { using ExprOf::ExprOf; std::string id; };
+struct Name : ExprOf<ExprKind::Name> {
+    using ExprOf::ExprOf;
+    std::string id;
+};
 
 struct Attribute : ExprOf<ExprKind::Attribute> {
     using ExprOf::ExprOf;
@@ -77,8 +122,14 @@ struct Subscript : ExprOf<ExprKind::Subscript> {
     SourceLoc open_loc;
 };
 
-struct Tuple : ExprOf<ExprKind::Tuple> { using ExprOf::ExprOf; std::vector<ExprPtr> elts; };
-struct List : ExprOf<ExprKind::List> { using ExprOf::ExprOf; std::vector<ExprPtr> elts; };
+struct Tuple : ExprOf<ExprKind::Tuple> {
+    using ExprOf::ExprOf;
+    std::vector<ExprPtr> elts;
+};
+struct List : ExprOf<ExprKind::List> {
+    using ExprOf::ExprOf;
+    std::vector<ExprPtr> elts;
+};
 
 enum class UnaryOp { Neg, Pos, Not, Invert };
 struct Unary : ExprOf<ExprKind::Unary> {
@@ -146,7 +197,9 @@ struct ListComp : ExprOf<ExprKind::ListComp> {
 };
 
 // `...`, the placeholder body of the documents' `def model(input): ...`.
-struct EllipsisLit : ExprOf<ExprKind::Ellipsis> { using ExprOf::ExprOf; };
+struct EllipsisLit : ExprOf<ExprKind::Ellipsis> {
+    using ExprOf::ExprOf;
+};
 
 const char* unary_op_spelling(UnaryOp op);    // "-", "not"
 const char* binary_op_spelling(BinaryOp op);  // "//"
@@ -155,7 +208,18 @@ const char* cmp_op_spelling(CmpOp op);        // "not in"
 // ---- statements ----------------------------------------------------------
 
 enum class StmtKind {
-    Import, Assign, AugAssign, ExprStmt, Pass, FunctionDef, Return, For, If, With, Break, Continue,
+    Import,
+    Assign,
+    AugAssign,
+    ExprStmt,
+    Pass,
+    FunctionDef,
+    Return,
+    For,
+    If,
+    With,
+    Break,
+    Continue,
 };
 
 struct Stmt {
@@ -164,15 +228,22 @@ struct Stmt {
 
     virtual ~Stmt() = default;
 
-    template <class T> const T& as() const { return static_cast<const T&>(*this); }
-    template <class T> bool is() const { return kind == T::kKind; }
+    template <class T>
+    const T& as() const {
+        return static_cast<const T&>(*this);
+    }
+    template <class T>
+    bool is() const {
+        return kind == T::kKind;
+    }
 
 protected:
     Stmt(StmtKind k, SourceLoc l) : kind(k), loc(std::move(l)) {}
 };
 using StmtPtr = std::unique_ptr<Stmt>;
 
-template <StmtKind K> struct StmtOf : Stmt {
+template <StmtKind K>
+struct StmtOf : Stmt {
     static constexpr StmtKind kKind = K;
     explicit StmtOf(SourceLoc l) : Stmt(K, std::move(l)) {}
 };
@@ -200,8 +271,13 @@ struct AugAssign : StmtOf<StmtKind::AugAssign> {
     ExprPtr value;
 };
 
-struct ExprStmt : StmtOf<StmtKind::ExprStmt> { using StmtOf::StmtOf; ExprPtr value; };
-struct Pass : StmtOf<StmtKind::Pass> { using StmtOf::StmtOf; };
+struct ExprStmt : StmtOf<StmtKind::ExprStmt> {
+    using StmtOf::StmtOf;
+    ExprPtr value;
+};
+struct Pass : StmtOf<StmtKind::Pass> {
+    using StmtOf::StmtOf;
+};
 
 using Block = std::vector<StmtPtr>;
 
@@ -221,7 +297,10 @@ struct FunctionDef : StmtOf<StmtKind::FunctionDef> {
     Block body;
 };
 
-struct Return : StmtOf<StmtKind::Return> { using StmtOf::StmtOf; ExprPtr value; };  // null value: None
+struct Return : StmtOf<StmtKind::Return> {
+    using StmtOf::StmtOf;
+    ExprPtr value;
+};  // null value: None
 
 struct For : StmtOf<StmtKind::For> {
     using StmtOf::StmtOf;
@@ -249,15 +328,22 @@ struct With : StmtOf<StmtKind::With> {
     Block body;
 };
 
-struct Break : StmtOf<StmtKind::Break> { using StmtOf::StmtOf; };
-struct Continue : StmtOf<StmtKind::Continue> { using StmtOf::StmtOf; };
+struct Break : StmtOf<StmtKind::Break> {
+    using StmtOf::StmtOf;
+};
+struct Continue : StmtOf<StmtKind::Continue> {
+    using StmtOf::StmtOf;
+};
 
 struct Module {
     std::shared_ptr<const SourceFile> file;
     std::vector<StmtPtr> body;
 };
 
-template <class T> std::unique_ptr<T> make(SourceLoc loc) { return std::make_unique<T>(std::move(loc)); }
+template <class T>
+std::unique_ptr<T> make(SourceLoc loc) {
+    return std::make_unique<T>(std::move(loc));
+}
 
 // A compact prefix form of the tree, for tests and debugging:
 // "(assign (name c) (call (attr (name pypo) matmul) (name a) (kw tile 64)))".

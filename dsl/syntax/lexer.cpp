@@ -14,30 +14,23 @@ namespace dsl {
 namespace {
 
 const char* const kKeywords[] = {
-    "False", "None",   "True",    "and",      "as",     "assert", "async", "await",
-    "break", "class",  "continue", "def",     "del",    "elif",   "else",  "except",
-    "finally", "for",  "from",    "global",   "if",     "import", "in",    "is",
-    "lambda", "nonlocal", "not",  "or",       "pass",   "raise",  "return", "try",
-    "while", "with",   "yield",
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield",
 };
 
 // Longest first, so "**=" wins over "**" and "*".
 const char* const kOperators[] = {
-    "**=", "//=", ">>=", "<<=", "...",
-    "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=", "-=", "*=", "/=", "%=",
-    "&=", "|=", "^=", "@=", ":=",
-    "+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]",
-    "{", "}", ",", ":", ".", ";", "=",
+    "**=", "//=", ">>=", "<<=", "...", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=", "-=",
+    "*=",  "/=",  "%=",  "&=",  "|=",  "^=", "@=", ":=", "+",  "-",  "*",  "/",  "%",  "@",  "&",  "|",
+    "^",   "~",   "<",   ">",   "(",   ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";",  "=",
 };
 
-bool is_ident_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) {
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 void append_utf8(std::string& out, uint32_t cp) {
     if (cp < 0x80) {
@@ -134,8 +127,9 @@ private:
                 loc.col = int(i - line_start) + 1;
                 // Python refuses NUL in source too: it is how a binary file shows first.
                 char buf[80];
-                std::snprintf(buf, sizeof buf, n == 0 ? "invalid UTF-8 byte 0x%02X: a program must be UTF-8 text"
-                                                      : "invalid character U+%04X: a program must be UTF-8 text",
+                std::snprintf(buf, sizeof buf,
+                              n == 0 ? "invalid UTF-8 byte 0x%02X: a program must be UTF-8 text"
+                                     : "invalid character U+%04X: a program must be UTF-8 text",
                               unsigned((unsigned char)text_[i]));
                 fail(loc, buf);
             }
@@ -151,9 +145,7 @@ private:
         loc.col = int(pos - line_start_) + 1;
         return loc;
     }
-    [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const {
-        throw CompileError(loc, msg);
-    }
+    [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) const { throw CompileError(loc, msg); }
 
     Token& push(TokenKind kind, std::string text, const SourceLoc& loc) {
         Token t;
@@ -231,8 +223,7 @@ private:
                 indents_.pop_back();
                 push(TokenKind::Dedent, "", loc);
             }
-            if (col != indents_.back().first)
-                fail(loc, "unindent does not match any outer indentation level");
+            if (col != indents_.back().first) fail(loc, "unindent does not match any outer indentation level");
             if (alt != indents_.back().second) tab_error(loc);
         }
         return true;
@@ -321,7 +312,8 @@ private:
             return;
         }
         if (base == 10 && clean.size() > 1 && clean[0] == '0' && clean.find_first_not_of('0') != std::string::npos)
-            fail(loc, "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers");
+            fail(loc,
+                 "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers");
         // Python integers are unbounded; ours are int64 so a literal beyond
         // that is rejected here rather than silently wrapped.
         errno = 0;
@@ -405,17 +397,17 @@ private:
         }
         pos_ += 2;
         switch (e) {
-            case '\\': value += '\\'; return;
-            case '\'': value += '\''; return;
-            case '"': value += '"'; return;
-            case 'n': value += '\n'; return;
-            case 't': value += '\t'; return;
-            case 'r': value += '\r'; return;
-            case 'a': value += '\a'; return;
-            case 'b': value += '\b'; return;
-            case 'f': value += '\f'; return;
-            case 'v': value += '\v'; return;
-            default: break;
+        case '\\': value += '\\'; return;
+        case '\'': value += '\''; return;
+        case '"': value += '"'; return;
+        case 'n': value += '\n'; return;
+        case 't': value += '\t'; return;
+        case 'r': value += '\r'; return;
+        case 'a': value += '\a'; return;
+        case 'b': value += '\b'; return;
+        case 'f': value += '\f'; return;
+        case 'v': value += '\v'; return;
+        default: break;
         }
         if (e >= '0' && e <= '7') {
             int v = e - '0';
@@ -507,12 +499,12 @@ bool is_python_keyword(const std::string& word) {
 
 std::string describe_token(const Token& t) {
     switch (t.kind) {
-        case TokenKind::Newline: return "end of line";
-        case TokenKind::Indent: return "indent";
-        case TokenKind::Dedent: return "dedent";
-        case TokenKind::End: return "end of file";
-        case TokenKind::String: return "string " + t.text;
-        default: return "'" + t.text + "'";
+    case TokenKind::Newline: return "end of line";
+    case TokenKind::Indent: return "indent";
+    case TokenKind::Dedent: return "dedent";
+    case TokenKind::End: return "end of file";
+    case TokenKind::String: return "string " + t.text;
+    default: return "'" + t.text + "'";
     }
 }
 

@@ -16,8 +16,8 @@ const char* const kImportMessage = "only 'import pypto as pypo', 'import pypto' 
 
 // Python that PyPTO programs have no use for: control flow the compiler
 // cannot unroll, runtime-only features, and anything object-oriented.
-const char* const kOutside[] = {"class", "while", "try", "except", "finally", "global", "nonlocal",
-                                "del", "yield", "async", "await", "raise", "assert", "lambda"};
+const char* const kOutside[] = {"class", "while", "try",   "except", "finally", "global", "nonlocal",
+                                "del",   "yield", "async", "await",  "raise",   "assert", "lambda"};
 
 bool in_list(const char* const* list, size_t n, const std::string& word) {
     for (size_t k = 0; k < n; ++k)
@@ -49,8 +49,7 @@ Module Parser::module() {
 
 void Parser::reject_keyword(const Token& t) const {
     if (t.kind != TokenKind::Keyword) return;
-    if (in_list(kOutside, std::size(kOutside), t.text))
-        fail(t.loc, "'" + t.text + "' is outside the PyPTO language");
+    if (in_list(kOutside, std::size(kOutside), t.text)) fail(t.loc, "'" + t.text + "' is outside the PyPTO language");
 }
 
 void Parser::statement(Block& out) {
@@ -108,16 +107,19 @@ StmtPtr Parser::flow_statement() {
 StmtPtr Parser::import_statement() {
     SourceLoc loc = next().loc;
     const Token& name = peek();
-    if (name.kind != TokenKind::Name) fail_at(name, "expected a module name after 'import', found " + describe_token(name));
+    if (name.kind != TokenKind::Name)
+        fail_at(name, "expected a module name after 'import', found " + describe_token(name));
     next();
     std::string module = name.text;
     while (accept_op(".")) {
-        if (peek().kind != TokenKind::Name) fail_at(peek(), "expected a module name after '.', found " + describe_token(peek()));
+        if (peek().kind != TokenKind::Name)
+            fail_at(peek(), "expected a module name after '.', found " + describe_token(peek()));
         module += "." + next().text;
     }
     std::string alias;
     if (accept_keyword("as")) {
-        if (peek().kind != TokenKind::Name) fail_at(peek(), "expected a name after 'as', found " + describe_token(peek()));
+        if (peek().kind != TokenKind::Name)
+            fail_at(peek(), "expected a name after 'as', found " + describe_token(peek()));
         alias = next().text;
     }
     // `import pypto` binds `pypto` (real PyPTO code spells pypto.DT_FP16).
@@ -132,10 +134,9 @@ StmtPtr Parser::import_statement() {
 
 bool Parser::aug_op(const std::string& s, BinaryOp& op) {
     static const std::pair<const char*, BinaryOp> table[] = {
-        {"+=", BinaryOp::Add},     {"-=", BinaryOp::Sub},      {"*=", BinaryOp::Mul},
-        {"@=", BinaryOp::MatMul},  {"/=", BinaryOp::Div},      {"//=", BinaryOp::FloorDiv},
-        {"%=", BinaryOp::Mod},     {"**=", BinaryOp::Pow},     {"<<=", BinaryOp::LShift},
-        {">>=", BinaryOp::RShift}, {"&=", BinaryOp::BitAnd},   {"|=", BinaryOp::BitOr},
+        {"+=", BinaryOp::Add},     {"-=", BinaryOp::Sub},       {"*=", BinaryOp::Mul},    {"@=", BinaryOp::MatMul},
+        {"/=", BinaryOp::Div},     {"//=", BinaryOp::FloorDiv}, {"%=", BinaryOp::Mod},    {"**=", BinaryOp::Pow},
+        {"<<=", BinaryOp::LShift}, {">>=", BinaryOp::RShift},   {"&=", BinaryOp::BitAnd}, {"|=", BinaryOp::BitOr},
         {"^=", BinaryOp::BitXor},
     };
     for (const auto& [spelling, o] : table)
@@ -183,22 +184,22 @@ StmtPtr Parser::assignment_or_expression() {
 
 void Parser::check_target(const Expr& e) const {
     switch (e.kind) {
-        case ExprKind::Name:
-        case ExprKind::Attribute:
-        case ExprKind::Subscript: return;
-        case ExprKind::Tuple:
-            for (const auto& x : e.as<Tuple>().elts) check_target(*x);
-            return;
-        case ExprKind::List:
-            for (const auto& x : e.as<List>().elts) check_target(*x);
-            return;
-        case ExprKind::Int:
-        case ExprKind::Float:
-        case ExprKind::Str:
-        case ExprKind::Bool:
-        case ExprKind::None: fail(e.loc, "cannot assign to literal");
-        case ExprKind::Call: fail(e.loc, "cannot assign to function call");
-        default: fail(e.loc, "cannot assign to expression");
+    case ExprKind::Name:
+    case ExprKind::Attribute:
+    case ExprKind::Subscript: return;
+    case ExprKind::Tuple:
+        for (const auto& x : e.as<Tuple>().elts) check_target(*x);
+        return;
+    case ExprKind::List:
+        for (const auto& x : e.as<List>().elts) check_target(*x);
+        return;
+    case ExprKind::Int:
+    case ExprKind::Float:
+    case ExprKind::Str:
+    case ExprKind::Bool:
+    case ExprKind::None: fail(e.loc, "cannot assign to literal");
+    case ExprKind::Call: fail(e.loc, "cannot assign to function call");
+    default: fail(e.loc, "cannot assign to expression");
     }
 }
 

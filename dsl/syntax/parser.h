@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "dsl/syntax/ast.h"
 #include "dsl/support/source_location.h"
+#include "dsl/syntax/ast.h"
 #include "dsl/syntax/token.h"
 
 namespace dsl {

@@ -8,17 +8,17 @@ namespace dsl::parser_detail {
 
 bool Parser::starts_expression(const Token& t) {
     switch (t.kind) {
-        case TokenKind::Name:
-        case TokenKind::Int:
-        case TokenKind::Float:
-        case TokenKind::String: return true;
-        case TokenKind::Keyword:
-            return t.text == "True" || t.text == "False" || t.text == "None" || t.text == "not" ||
-                   t.text == "lambda" || t.text == "yield" || t.text == "await";
-        case TokenKind::Op:
-            return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
-                   t.text == "~" || t.text == "...";
-        default: return false;
+    case TokenKind::Name:
+    case TokenKind::Int:
+    case TokenKind::Float:
+    case TokenKind::String: return true;
+    case TokenKind::Keyword:
+        return t.text == "True" || t.text == "False" || t.text == "None" || t.text == "not" || t.text == "lambda" ||
+               t.text == "yield" || t.text == "await";
+    case TokenKind::Op:
+        return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" || t.text == "~" ||
+               t.text == "...";
+    default: return false;
     }
 }
 
@@ -78,8 +78,7 @@ ExprPtr Parser::not_test() {
 bool Parser::comparison_op(CmpOp& op) {
     const Token& t = peek();
     static const std::pair<const char*, CmpOp> ops[] = {
-        {"<", CmpOp::Lt}, {">", CmpOp::Gt}, {"<=", CmpOp::Le},
-        {">=", CmpOp::Ge}, {"==", CmpOp::Eq}, {"!=", CmpOp::Ne},
+        {"<", CmpOp::Lt}, {">", CmpOp::Gt}, {"<=", CmpOp::Le}, {">=", CmpOp::Ge}, {"==", CmpOp::Eq}, {"!=", CmpOp::Ne},
     };
     for (const auto& [s, o] : ops)
         if (t.is_op(s)) {
@@ -329,51 +328,51 @@ ExprPtr Parser::elements(std::vector<ExprPtr>& out, const char* closer, bool& ha
 ExprPtr Parser::atom() {
     const Token& t = peek();
     switch (t.kind) {
-        case TokenKind::Name: {
-            auto e = make<Name>(t.loc);
-            e->id = next().text;
+    case TokenKind::Name: {
+        auto e = make<Name>(t.loc);
+        e->id = next().text;
+        return e;
+    }
+    case TokenKind::Int: {
+        auto e = make<IntLit>(t.loc);
+        e->value = next().int_value;
+        return e;
+    }
+    case TokenKind::Float: {
+        auto e = make<FloatLit>(t.loc);
+        e->value = next().float_value;
+        return e;
+    }
+    case TokenKind::String: {
+        // Adjacent literals concatenate, as in Python.
+        auto e = make<StrLit>(t.loc);
+        while (peek().kind == TokenKind::String) e->value += next().str_value;
+        return e;
+    }
+    case TokenKind::Keyword:
+        if (t.text == "True" || t.text == "False") {
+            auto e = make<BoolLit>(t.loc);
+            e->value = next().text == "True";
             return e;
         }
-        case TokenKind::Int: {
-            auto e = make<IntLit>(t.loc);
-            e->value = next().int_value;
-            return e;
+        if (t.text == "None") return make<NoneLit>(next().loc);
+        reject_keyword(t);
+        break;
+    case TokenKind::Op:
+        if (t.text == "(") return parenthesised();
+        if (t.text == "[") {
+            auto l = make<List>(t.loc);
+            open("[");
+            bool comma;
+            ExprPtr comp = elements(l->elts, "]", comma);
+            close("]");
+            if (comp) return comp;
+            return l;
         }
-        case TokenKind::Float: {
-            auto e = make<FloatLit>(t.loc);
-            e->value = next().float_value;
-            return e;
-        }
-        case TokenKind::String: {
-            // Adjacent literals concatenate, as in Python.
-            auto e = make<StrLit>(t.loc);
-            while (peek().kind == TokenKind::String) e->value += next().str_value;
-            return e;
-        }
-        case TokenKind::Keyword:
-            if (t.text == "True" || t.text == "False") {
-                auto e = make<BoolLit>(t.loc);
-                e->value = next().text == "True";
-                return e;
-            }
-            if (t.text == "None") return make<NoneLit>(next().loc);
-            reject_keyword(t);
-            break;
-        case TokenKind::Op:
-            if (t.text == "(") return parenthesised();
-            if (t.text == "[") {
-                auto l = make<List>(t.loc);
-                open("[");
-                bool comma;
-                ExprPtr comp = elements(l->elts, "]", comma);
-                close("]");
-                if (comp) return comp;
-                return l;
-            }
-            if (t.text == "{") return dict_display();
-            if (t.text == "...") return make<EllipsisLit>(next().loc);
-            break;
-        default: break;
+        if (t.text == "{") return dict_display();
+        if (t.text == "...") return make<EllipsisLit>(next().loc);
+        break;
+    default: break;
     }
     fail_at(t, "expected an expression, found " + describe_token(t));
 }

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "dsl/syntax/ast.h"
 #include "dsl/support/diagnostics.h"
+#include "dsl/syntax/ast.h"
 #include "dsl/syntax/token.h"
 
 namespace dsl::parser_detail {

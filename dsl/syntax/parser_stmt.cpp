@@ -7,8 +7,7 @@
 namespace dsl::parser_detail {
 
 bool Parser::starts_compound(const Token& t) {
-    return t.is_op("@") || t.is_keyword("def") || t.is_keyword("for") || t.is_keyword("if") ||
-           t.is_keyword("with");
+    return t.is_op("@") || t.is_keyword("def") || t.is_keyword("for") || t.is_keyword("if") || t.is_keyword("with");
 }
 
 StmtPtr Parser::compound_statement() {
@@ -63,7 +62,8 @@ StmtPtr Parser::function_def(std::vector<ExprPtr> decorators) {
     auto f = make<FunctionDef>(next().loc);
     f->decorators = std::move(decorators);
     const Token& name = peek();
-    if (name.kind != TokenKind::Name) fail_at(name, "expected a function name after 'def', found " + describe_token(name));
+    if (name.kind != TokenKind::Name)
+        fail_at(name, "expected a function name after 'def', found " + describe_token(name));
     f->name = name.text;
     f->name_loc = next().loc;
     if (!peek().is_op("(")) fail_at(peek(), "expected '(' after the function name, found " + describe_token(peek()));

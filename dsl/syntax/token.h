@@ -20,7 +20,7 @@ enum class TokenKind {
     Newline,  // end of a logical line
     Indent,
     Dedent,
-    End,      // end of file
+    End,  // end of file
 };
 
 struct Token {

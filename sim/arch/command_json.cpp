@@ -18,7 +18,6 @@ using isa::IsOptional;
 using isa::IsVector;
 using isa::SourcePtr;
 
-
 // The vector source's kind decides which of its fields are written.
 template <class S>
 VectorSource::Kind kind_of(const S&) {
@@ -69,7 +68,8 @@ void read_value(const Reader& r, const json& v, const std::string& path, T& out)
         const json& a = r.array(v, path);
         for (size_t i = 0; i < a.size(); ++i) read_value(r, a[i], Reader::index(path, i), out.emplace_back());
     } else if constexpr (IsOptional<T>::value) out = read_struct<typename T::value_type>(r, v, path);
-    else if constexpr (std::is_same_v<T, SourcePtr>) out = std::make_shared<const VectorSource>(read_struct<VectorSource>(r, v, path));
+    else if constexpr (std::is_same_v<T, SourcePtr>)
+        out = std::make_shared<const VectorSource>(read_struct<VectorSource>(r, v, path));
     else out = read_struct<T>(r, v, path);  // the window
 }
 
@@ -85,8 +85,8 @@ bool read_field(const Reader& r, S& s, const std::string& key, const json& v, co
         using M = std::decay_t<decltype(m)>;
         if constexpr (std::is_unsigned_v<M> && !std::is_same_v<M, bool>)
             if (f.check == isa::Check::TagIndex && m != 0 && m >= tag_count)
-                r.fail(path, std::to_string(m) + " is not an index into \"tags\" (" + std::to_string(tag_count) +
-                                 " tags)");
+                r.fail(path,
+                       std::to_string(m) + " is not an index into \"tags\" (" + std::to_string(tag_count) + " tags)");
     });
     return found;
 }
@@ -95,7 +95,8 @@ template <class S>
 const std::vector<const char*>& keys_of() {
     static const std::vector<const char*> keys = [] {
         std::vector<const char*> k;
-        isa::for_each_field(isa::Fields<S>::defaults(), [&](const isa::Field& f, const auto&, const auto&) { k.push_back(f.key); });
+        isa::for_each_field(isa::Fields<S>::defaults(),
+                            [&](const isa::Field& f, const auto&, const auto&) { k.push_back(f.key); });
         return k;
     }();
     return keys;
@@ -140,7 +141,8 @@ Rearrange read_struct<Rearrange>(const Reader& r, const json& v, const std::stri
 template <>
 VectorSource read_struct<VectorSource>(const Reader& r, const json& v, const std::string& path) {
     r.object(v, path, keys_of<VectorSource>(), isa::Fields<VectorSource>::what);
-    if (!v.contains("kind")) r.fail(path, "missing key \"kind\" (\"contiguous\", \"scalar\", \"strided\" or \"window\")");
+    if (!v.contains("kind"))
+        r.fail(path, "missing key \"kind\" (\"contiguous\", \"scalar\", \"strided\" or \"window\")");
     VectorSource s;
     read_in_table_order(r, v, path, s, [&](const isa::Field& f) {
         if (f.key == std::string("window") && s.dims.size() != s.strides.size())
@@ -181,7 +183,8 @@ Command read_command(const Reader& r, const json& v, const std::string& path, si
     if (!v.contains("op")) r.fail(path, "missing key \"op\" (\"dma\", \"matmul\" or \"vector\")");
     Command c;
     c.op = Opcode(r.name(v.at("op"), Reader::join(path, "op"), isa::Names<Opcode>::count, isa::Names<Opcode>::name));
-    const char* what = isa::with_args(c, [](const auto& args) { return isa::Fields<std::decay_t<decltype(args)>>::what; });
+    const char* what =
+        isa::with_args(c, [](const auto& args) { return isa::Fields<std::decay_t<decltype(args)>>::what; });
     r.object(v, path, command_keys(c.op), what);
     for (const auto& item : v.items()) {
         const std::string& k = item.key();

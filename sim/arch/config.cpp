@@ -179,8 +179,7 @@ const ParamSpec* find_param(const std::string& path) {
 bool is_section(const std::string& path) {
     for (const ParamSpec& p : kParams) {
         const std::string full = p.path;
-        if (full.size() > path.size() && full.compare(0, path.size(), path) == 0 &&
-            full[path.size()] == '.')
+        if (full.size() > path.size() && full.compare(0, path.size(), path) == 0 && full[path.size()] == '.')
             return true;
     }
     return false;
@@ -194,8 +193,7 @@ std::size_t levenshtein(const std::string& a, const std::string& b) {
         row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                               diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
             diagonal = above;
         }
     }
@@ -224,9 +222,7 @@ std::string suggest(const std::string& unknown, std::size_t depth) {
 
 // Compact JSON for messages. `replace` because a hand-built json (not one
 // from the parser) may hold invalid UTF-8, and a message must not throw.
-std::string compact(const json& v) {
-    return v.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+std::string compact(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // {"cube": {"l0_kib": ...}} for the dotted key "cube.l0_kib".
 std::string nested_form(const std::string& dotted_key) {
@@ -239,14 +235,13 @@ std::string nested_form(const std::string& dotted_key) {
     return open + "..." + close;
 }
 
-[[noreturn]] void fail(const std::string& origin, const std::string& what) {
-    throw ConfigError(origin + ": " + what);
-}
+[[noreturn]] void fail(const std::string& origin, const std::string& what) { throw ConfigError(origin + ": " + what); }
 
 void apply_param(const ParamSpec& p, const json& value, Config& c, const std::string& origin) {
     if (p.read(value, c)) return;
     if (p.max > 0 && too_large(value, p.max))
-        fail(origin, std::string(p.path) + ": " + compact(value) + " is too large (at most " + std::to_string(p.max) + ")");
+        fail(origin,
+             std::string(p.path) + ": " + compact(value) + " is too large (at most " + std::to_string(p.max) + ")");
     fail(origin, std::string(p.path) + ": expected " + p.expected + ", got " + compact(value));
 }
 
@@ -254,8 +249,8 @@ void apply_param(const ParamSpec& p, const json& value, Config& c, const std::st
 // nlohmann::json keeps object keys sorted, so "first problem in document
 // order" here means first in key order: deterministic, if not the file's
 // textual order.
-void apply_object(const json& object, const std::string& prefix, std::size_t depth,
-                  Config& c, const std::string& origin) {
+void apply_object(const json& object, const std::string& prefix, std::size_t depth, Config& c,
+                  const std::string& origin) {
     for (const auto& item : object.items()) {
         const std::string& key = item.key();
         const json& value = item.value();
@@ -266,15 +261,13 @@ void apply_object(const json& object, const std::string& prefix, std::size_t dep
         if (const ParamSpec* p = plain_key ? find_param(path) : nullptr) {
             apply_param(*p, value, c, origin);
         } else if (plain_key && is_section(path)) {
-            if (!value.is_object())
-                fail(origin, path + ": expected an object, got " + compact(value));
+            if (!value.is_object()) fail(origin, path + ": expected an object, got " + compact(value));
             apply_object(value, path, depth + 1, c, origin);
         } else if (!plain_key && (find_param(path) || is_section(path))) {
             fail(origin, path + ": unknown key (write it nested: " + nested_form(key) + ")");
         } else {
             const std::string near = suggest(path, depth);
-            fail(origin, path + ": unknown key" +
-                             (near.empty() ? std::string() : " (did you mean " + near + "?)"));
+            fail(origin, path + ": unknown key" + (near.empty() ? std::string() : " (did you mean " + near + "?)"));
         }
     }
 }
@@ -299,8 +292,8 @@ void check_engine_total(const Config& c, const std::string& origin) {
     if (engines > kMaxEngines)
         fail(origin, "chip.clusters x (2 x cluster.cubes + cluster.dma_engines + cluster.vector_units) = " +
                          std::to_string(c.clusters) + " x (2 x " + std::to_string(c.cubes_per_cluster) + " + " +
-                         std::to_string(c.dma_engines) + " + " + std::to_string(c.vector_units) + ") = " +
-                         std::to_string(engines) + " engines, at most " + std::to_string(kMaxEngines) +
+                         std::to_string(c.dma_engines) + " + " + std::to_string(c.vector_units) +
+                         ") = " + std::to_string(engines) + " engines, at most " + std::to_string(kMaxEngines) +
                          " (each is a simulated thread)");
 }
 
@@ -349,8 +342,7 @@ const std::vector<ParamInfo>& config_params() {
 Config default_config() { return Config{}; }
 
 Config config_from_json(const json& j, const std::string& origin) {
-    if (!j.is_object())
-        fail(origin, "expected a JSON object at the top level, got " + compact(j));
+    if (!j.is_object()) fail(origin, "expected a JSON object at the top level, got " + compact(j));
     Config c = default_config();
     apply_object(j, "", 1, c, origin);
     check_config(c, origin);
@@ -372,7 +364,8 @@ void check_config(const Config& c, const std::string& origin) {
     const bool any_split = c.l0a_kib || c.l0b_kib || c.l0c_kib;
     if (any_split && (!c.l0a_kib || !c.l0b_kib || !c.l0c_kib))
         fail(origin, "cube.l0a_kib, cube.l0b_kib, cube.l0c_kib: give all three (a split L0) or none, got " +
-                         std::to_string(c.l0a_kib) + ", " + std::to_string(c.l0b_kib) + ", " + std::to_string(c.l0c_kib));
+                         std::to_string(c.l0a_kib) + ", " + std::to_string(c.l0b_kib) + ", " +
+                         std::to_string(c.l0c_kib));
     if (any_split && c.l0a_kib + c.l0b_kib + c.l0c_kib != c.l0_kib)
         fail(origin, "cube.l0_kib: " + std::to_string(c.l0_kib) + " is not the sum of the split L0 buffers (" +
                          std::to_string(c.l0a_kib) + " + " + std::to_string(c.l0b_kib) + " + " +
@@ -424,10 +417,9 @@ std::string describe_config_params() {
            "every key is optional):\n";
     out << std::left;
     for (const ParamSpec& p : kParams) {
-        out << "  " << std::setw(static_cast<int>(path_w + 2)) << p.path
-            << std::setw(static_cast<int>(kind_w + 2)) << p.kind
-            << std::setw(static_cast<int>(default_w + 2)) << describe_default(p, defaults)
-            << p.description << "\n";
+        out << "  " << std::setw(static_cast<int>(path_w + 2)) << p.path << std::setw(static_cast<int>(kind_w + 2))
+            << p.kind << std::setw(static_cast<int>(default_w + 2)) << describe_default(p, defaults) << p.description
+            << "\n";
     }
     out << "Bandwidths are in bytes/cycle: at a 1 GHz clock, B bytes/cycle is B GB/s.\n";
     return out.str();

@@ -34,9 +34,7 @@ struct Config {
     bool systolic() const { return cube_dataflow != Dataflow::Fractal; }
     // Peak MACs per cycle of one cube: R x Q x k_per_cycle for the fractal
     // cube, R x C for a systolic array (one MAC per processing element).
-    int64_t macs_per_cycle() const {
-        return systolic() ? mac_rows * mac_cols : mac_rows * mac_cols * cube_k_per_cycle;
-    }
+    int64_t macs_per_cycle() const { return systolic() ? mac_rows * mac_cols : mac_rows * mac_cols * cube_k_per_cycle; }
     int64_t l0_bytes() const { return l0_kib * 1024; }
     // L0 split into an A, a B and a C buffer (cube.l0a_kib ...), laid out in
     // that order in the cube's L0 address space.
@@ -47,10 +45,10 @@ struct Config {
 
 // One declared parameter, for listings and docs.
 struct ParamInfo {
-    std::string path;         // "cube.l0_kib"
-    std::string kind;         // "positive integer", ...
-    std::string unit;         // "KiB" or ""
-    std::string default_text; // "32"
+    std::string path;          // "cube.l0_kib"
+    std::string kind;          // "positive integer", ...
+    std::string unit;          // "KiB" or ""
+    std::string default_text;  // "32"
     std::string description;
 };
 

@@ -186,9 +186,7 @@ bool is_default(const T& v, const T& def) {
     if constexpr (Comparable<T>::value) return v == def;
     else return false;
 }
-inline bool is_default(const SourcePtr& v, const SourcePtr&) {
-    return !v || v->kind == VectorSource::Kind::Contiguous;
-}
+inline bool is_default(const SourcePtr& v, const SourcePtr&) { return !v || v->kind == VectorSource::Kind::Contiguous; }
 template <class T>
 bool is_default(const std::optional<T>& v, const std::optional<T>&) {
     return !v;

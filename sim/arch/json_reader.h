@@ -36,9 +36,9 @@ public:
     // The object at `path`, refusing any key not in `allowed` (a list of
     // C strings).
     template <class Keys>
-    const json& object(const json& v, const std::string& path, const Keys& allowed, const std::string& what = "") const {
-        if (!v.is_object())
-            fail(path, "expected an object, got " + compact(v));
+    const json& object(const json& v, const std::string& path, const Keys& allowed,
+                       const std::string& what = "") const {
+        if (!v.is_object()) fail(path, "expected an object, got " + compact(v));
         for (const auto& item : v.items()) {
             bool known = false;
             for (const char* a : allowed) known = known || item.key() == a;

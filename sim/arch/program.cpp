@@ -55,7 +55,7 @@ const char* vector_op_name(VectorOp op) {
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     case VectorOp::name: return key;
 #include "sim/arch/isa_fields.def"
-// clang-format on
+        // clang-format on
     }
     return "?";
 }
@@ -67,7 +67,7 @@ bool vector_op_is_binary(VectorOp op) {
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     case VectorOp::name: return sources == 2;
 #include "sim/arch/isa_fields.def"
-// clang-format on
+        // clang-format on
     }
     return false;
 }
@@ -79,7 +79,7 @@ bool vector_op_is_reduce(VectorOp op) {
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     case VectorOp::name: return reduces;
 #include "sim/arch/isa_fields.def"
-// clang-format on
+        // clang-format on
     }
     return false;
 }
@@ -127,7 +127,9 @@ void append_flags(std::ostringstream& os, const char* what, const std::vector<Fl
 }
 
 // "a" or "a,b" when the two differ.
-std::string pair(uint32_t a, uint32_t b) { return a == b ? std::to_string(a) : std::to_string(a) + "," + std::to_string(b); }
+std::string pair(uint32_t a, uint32_t b) {
+    return a == b ? std::to_string(a) : std::to_string(a) + "," + std::to_string(b);
+}
 
 // "im2col 3x3/s1/p1 of 64x6x56 ow 56 at pixel 0, k 0 2B" (an NHWC slab: "of 6x56x64 NHWC")
 std::string format_im2col(const Im2col& i) {
@@ -136,8 +138,7 @@ std::string format_im2col(const Im2col& i) {
        << " of ";
     if (i.channels_last) os << i.height << "x" << i.width << "x" << i.channels << " NHWC";
     else os << i.channels << "x" << i.height << "x" << i.width;
-    os << " ow " << i.out_w << " at pixel " << i.pixel0
-       << ", k " << i.k0 << " " << i.element_bytes << "B";
+    os << " ow " << i.out_w << " at pixel " << i.pixel0 << ", k " << i.k0 << " " << i.element_bytes << "B";
     return os.str();
 }
 
@@ -160,7 +161,8 @@ std::string format_command(const Program& p, const Command& c) {
     } else if (c.op == Opcode::Vector) {
         const VectorArgs& v = c.vec;
         os << "VECTOR " << vector_op_name(v.op) << " " << v.rows << "x" << v.cols << " " << dtype_name(v.dtype);
-        if (v.op == VectorOp::Cast) os << "->" << dtype_name(v.dtype == DType::Float16 ? DType::Float32 : DType::Float16);
+        if (v.op == VectorOp::Cast)
+            os << "->" << dtype_name(v.dtype == DType::Float16 ? DType::Float32 : DType::Float16);
         os << "  L1:" << hex(v.src0) << format_vector_source(v.source(0));
         if (v.src1 != kNoAddress) os << ", L1:" << hex(v.src1) << format_vector_source(v.source(1));
         os << " -> L1:" << hex(v.dst);

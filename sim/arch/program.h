@@ -131,8 +131,8 @@ constexpr int kVectorOpCount = 0
 #include "sim/arch/isa_fields.def"
     ;
 const char* vector_op_name(VectorOp op);  // "add", "reduce_sum"
-bool vector_op_is_binary(VectorOp op);     // reads src1 too: add, sub, mul, div, maximum
-bool vector_op_is_reduce(VectorOp op);     // reduce_sum, reduce_max
+bool vector_op_is_binary(VectorOp op);    // reads src1 too: add, sub, mul, div, maximum
+bool vector_op_is_reduce(VectorOp op);    // reduce_sum, reduce_max
 
 // No address: the value of VectorArgs::src1 for ops with one source.
 constexpr uint64_t kNoAddress = ~uint64_t{0};
@@ -211,14 +211,14 @@ struct CommandTag {
 
 // An operation of the source program, as reports name it.
 struct ProgramOp {
-    std::string name;  // its output tensor: "conv2d_1", "c"
-    std::string kind;  // "conv2d"
-    std::string task;  // the coarse task that called it, "" at the top level
+    std::string name;             // its output tensor: "conv2d_1", "c"
+    std::string kind;             // "conv2d"
+    std::string task;             // the coarse task that called it, "" at the top level
     std::vector<int32_t> inputs;  // the operations whose results it reads (for the critical path)
 };
 
 struct Program {
-    std::string source;      // the program file it was compiled from
+    std::string source;         // the program file it was compiled from
     uint32_t max_parallel = 0;  // blocks in flight at once; 0 = all clusters
     // MAX_PARALLEL above chip.clusters puts several blocks on a cluster at
     // once (timing-model §4), each in a slot. The compiler then gives each

@@ -34,8 +34,13 @@ struct Bounds {
     uint64_t slots = 1, slot_l1 = 0, slot_l0 = 0;
 
     Bounds(const Program& p, const Config& c)
-        : config(c), ddr(uint64_t(c.ddr_bytes())), l1(uint64_t(c.l1_bytes())), l0(uint64_t(c.l0_bytes())),
-          slots(uint64_t(blocks_per_cluster(p, c))), slot_l1(p.slot_l1_bytes), slot_l0(p.slot_l0_bytes) {}
+        : config(c),
+          ddr(uint64_t(c.ddr_bytes())),
+          l1(uint64_t(c.l1_bytes())),
+          l0(uint64_t(c.l0_bytes())),
+          slots(uint64_t(blocks_per_cluster(p, c))),
+          slot_l1(p.slot_l1_bytes),
+          slot_l0(p.slot_l0_bytes) {}
 
     uint64_t capacity(Space s) const { return s == Space::DDR ? ddr : s == Space::L1 ? l1 : l0; }
 };
@@ -56,8 +61,8 @@ void check_region(const Where& w, const Bounds& b, Space s, uint64_t addr, uint6
                     ") of L1 is neither in the block's slot [0, " + std::to_string(b.slot_l1) +
                     ") nor above every slot (from " + std::to_string(b.slots * b.slot_l1) + ")");
     if (s == Space::L0 && b.slot_l0 && end > b.slot_l0)
-        fail(w, std::string(what) + " region ends at byte " + std::to_string(end) + " of L0, beyond the block's slot of " +
-                    std::to_string(b.slot_l0) + " bytes");
+        fail(w, std::string(what) + " region ends at byte " + std::to_string(end) +
+                    " of L0, beyond the block's slot of " + std::to_string(b.slot_l0) + " bytes");
 }
 
 bool link_allowed(EngineKind k, const DmaArgs& d) {
@@ -78,8 +83,7 @@ template <class S>
 bool positive_fields(const S& s) {
     bool ok = true;
     isa::for_each_field(s, [&](const isa::Field& f, const auto& v, const auto&) {
-        if constexpr (is_number<std::decay_t<decltype(v)>>)
-            ok = ok && (f.check != isa::Check::Positive || v > 0);
+        if constexpr (is_number<std::decay_t<decltype(v)>>) ok = ok && (f.check != isa::Check::Positive || v > 0);
     });
     return ok;
 }
@@ -109,7 +113,8 @@ void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& 
     uint64_t bad = 0;
     if (const char* key = bad_element_bytes(i, bad))
         fail(w, "im2col " + std::string(key) + " must be 2 or 4, got " + std::to_string(bad));
-    if (d.row_bytes % i.element_bytes) fail(w, "im2col row of " + std::to_string(d.row_bytes) + " bytes is not whole elements");
+    if (d.row_bytes % i.element_bytes)
+        fail(w, "im2col row of " + std::to_string(d.row_bytes) + " bytes is not whole elements");
     if (d.src_stride != 0) fail(w, "im2col reads its slab by the descriptor: src_stride must be 0");
     uint64_t cols = d.row_bytes / i.element_bytes, k_total = uint64_t(i.channels) * i.kh * i.kw;
     if (i.k0 + cols > k_total)
@@ -132,12 +137,15 @@ void check_rearrange(const Where& w, EngineKind k, const DmaArgs& d) {
     if (k != EngineKind::ClusterDma) fail(w, "only a cluster DMA engine can " + what + " in flight");
     if (d.convert_f32_to_f16) fail(w, what + " cannot be combined with another conversion");
     uint64_t bad = 0;
-    if (const char* key = bad_element_bytes(r, bad)) fail(w, what + " " + key + " must be 2 or 4, got " + std::to_string(bad));
+    if (const char* key = bad_element_bytes(r, bad))
+        fail(w, what + " " + key + " must be 2 or 4, got " + std::to_string(bad));
     if (r.kind == Rearrange::Kind::Transpose) {
         if (r.factor != 0) fail(w, "transpose takes no factor");
-        if (d.row_bytes % r.element_bytes) fail(w, "transpose row of " + std::to_string(d.row_bytes) + " bytes is not whole elements");
+        if (d.row_bytes % r.element_bytes)
+            fail(w, "transpose row of " + std::to_string(d.row_bytes) + " bytes is not whole elements");
         if (d.row_bytes / r.element_bytes > 1 && d.dst_stride < uint64_t(d.rows) * r.element_bytes)
-            fail(w, "transpose destination stride smaller than its row of " + std::to_string(uint64_t(d.rows) * r.element_bytes) + " bytes");
+            fail(w, "transpose destination stride smaller than its row of " +
+                        std::to_string(uint64_t(d.rows) * r.element_bytes) + " bytes");
     } else {
         if (r.factor == 0) fail(w, "pixel_shuffle needs a factor");
         if (d.rows % r.factor || d.row_bytes % (uint64_t(r.factor) * r.element_bytes))
@@ -151,7 +159,8 @@ void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
     if (!positive_fields(v)) fail(w, "empty VECTOR (rows and cols must be positive)");
     const std::string op = vector_op_name(v.op);
     if (vector_op_is_binary(v.op) && v.src1 == kNoAddress) fail(w, "vector " + op + " needs a second source (src1)");
-    if (!vector_op_is_binary(v.op) && v.src1 != kNoAddress) fail(w, "vector " + op + " takes one source, but src1 is given");
+    if (!vector_op_is_binary(v.op) && v.src1 != kNoAddress)
+        fail(w, "vector " + op + " takes one source, but src1 is given");
     check_region(w, c, Space::L1, v.src0, 1, v.src_bytes(), 0, "first source");
     if (v.src1 != kNoAddress) check_region(w, c, Space::L1, v.src1, 1, v.src_bytes(), 0, "second source");
     check_region(w, c, Space::L1, v.dst, 1, v.dst_bytes(), 0, "destination");
@@ -160,9 +169,11 @@ void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
 void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t num_flags) {
     EngineKind k = w.stream->engine.kind;
     for (FlagId f : cmd.waits)
-        if (f >= num_flags) fail(w, "waits on flag f" + std::to_string(f) + " but the block has " + std::to_string(num_flags));
+        if (f >= num_flags)
+            fail(w, "waits on flag f" + std::to_string(f) + " but the block has " + std::to_string(num_flags));
     for (FlagId f : cmd.sets)
-        if (f >= num_flags) fail(w, "sets flag f" + std::to_string(f) + " but the block has " + std::to_string(num_flags));
+        if (f >= num_flags)
+            fail(w, "sets flag f" + std::to_string(f) + " but the block has " + std::to_string(num_flags));
     if (cmd.op == Opcode::Dma) {
         const DmaArgs& d = cmd.dma;
         if (k == EngineKind::Cube) fail(w, "a cube cannot execute DMA commands");
@@ -171,7 +182,8 @@ void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t
             fail(w, std::string("engine cannot move ") + space_name(d.src) + " -> " + space_name(d.dst));
         if (!positive_fields(d)) fail(w, "empty DMA transfer");
         // TLM-2.0 payload lengths are 32-bit: one command moves less than 4 GiB.
-        if (d.bytes() > 0xffffffffull) fail(w, "DMA transfer of " + std::to_string(d.bytes()) + " bytes exceeds 4 GiB - 1");
+        if (d.bytes() > 0xffffffffull)
+            fail(w, "DMA transfer of " + std::to_string(d.bytes()) + " bytes exceeds 4 GiB - 1");
         if (d.im2col) check_im2col(w, c, k, d);
         if (d.rearrange) check_rearrange(w, k, d);
         const bool transpose = d.rearrange && d.rearrange->kind == Rearrange::Kind::Transpose;
@@ -282,12 +294,14 @@ void check_block(const Program& p, const Config& c, size_t b, const Block& blk) 
             const Command& cmd = st.commands[i];
             check_command(w, bounds, cmd, blk.num_flags);
             for (FlagId f : cmd.sets) {
-                if (setter[f] >= 0 && setter[f] != int(s)) fail(w, "flag f" + std::to_string(f) + " is set by two engines");
+                if (setter[f] >= 0 && setter[f] != int(s))
+                    fail(w, "flag f" + std::to_string(f) + " is set by two engines");
                 setter[f] = int(s);
                 ++sets[f];
             }
             for (FlagId f : cmd.waits) {
-                if (waiter[f] >= 0 && waiter[f] != int(s)) fail(w, "flag f" + std::to_string(f) + " is waited on by two engines");
+                if (waiter[f] >= 0 && waiter[f] != int(s))
+                    fail(w, "flag f" + std::to_string(f) + " is waited on by two engines");
                 waiter[f] = int(s);
                 ++waits[f];
             }

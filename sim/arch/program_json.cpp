@@ -47,7 +47,8 @@ Stream read_stream(const Reader& r, const json& v, const std::string& path, size
     if (v.contains("commands")) {
         const std::string p = Reader::join(path, "commands");
         const json& a = r.array(v.at("commands"), p);
-        for (size_t i = 0; i < a.size(); ++i) s.commands.push_back(read_command(r, a[i], Reader::index(p, i), tag_count));
+        for (size_t i = 0; i < a.size(); ++i)
+            s.commands.push_back(read_command(r, a[i], Reader::index(p, i), tag_count));
     }
     return s;
 }
@@ -62,7 +63,8 @@ Block read_block(const Reader& r, const json& v, const std::string& path, size_t
     if (v.contains("deps")) {
         const std::string p = Reader::join(path, "deps");
         const json& a = r.array(v.at("deps"), p);
-        for (size_t i = 0; i < a.size(); ++i) b.deps.push_back(uint32_t(r.unsigned_int(a[i], Reader::index(p, i), kU32)));
+        for (size_t i = 0; i < a.size(); ++i)
+            b.deps.push_back(uint32_t(r.unsigned_int(a[i], Reader::index(p, i), kU32)));
     }
     if (v.contains("num_flags"))
         b.num_flags = uint16_t(r.unsigned_int(v.at("num_flags"), Reader::join(path, "num_flags"), kU16));
@@ -97,8 +99,12 @@ TensorPlacement read_tensor(const Reader& r, const json& v, const std::string& p
 json program_to_json(const Program& p) {
     json tensors = json::array();
     for (const TensorPlacement& t : p.tensors) {
-        tensors.push_back({{"name", t.name}, {"shape", t.shape}, {"dtype", dtype_name(t.dtype)},
-                           {"ddr_addr", t.ddr_addr}, {"bytes", t.bytes}, {"role", t.role}});
+        tensors.push_back({{"name", t.name},
+                           {"shape", t.shape},
+                           {"dtype", dtype_name(t.dtype)},
+                           {"ddr_addr", t.ddr_addr},
+                           {"bytes", t.bytes},
+                           {"role", t.role}});
         if (t.l1_addr >= 0) tensors.back()["l1_addr"] = t.l1_addr;
     }
     json blocks = json::array();
@@ -126,8 +132,9 @@ json program_to_json(const Program& p) {
         if (t.op >= 0) e["op"] = t.op;
         tags.push_back(e);
     }
-    json out = {{"source", p.source}, {"max_parallel", p.max_parallel}, {"tensors", tensors}, {"ops", ops},
-                {"tags", tags}, {"blocks", blocks}};
+    json out = {{"source", p.source}, {"max_parallel", p.max_parallel},
+                {"tensors", tensors}, {"ops", ops},
+                {"tags", tags},       {"blocks", blocks}};
     if (p.slot_l1_bytes || p.slot_l0_bytes) {
         out["slot_l1_bytes"] = p.slot_l1_bytes;
         out["slot_l0_bytes"] = p.slot_l0_bytes;
@@ -142,7 +149,8 @@ Program program_from_json(const json& j, const std::string& origin) {
     if (!j.contains("blocks")) r.fail("", "missing key \"blocks\"");
     Program p;
     if (j.contains("source")) p.source = r.string(j.at("source"), "source");
-    if (j.contains("max_parallel")) p.max_parallel = uint32_t(r.unsigned_int(j.at("max_parallel"), "max_parallel", kU32));
+    if (j.contains("max_parallel"))
+        p.max_parallel = uint32_t(r.unsigned_int(j.at("max_parallel"), "max_parallel", kU32));
     if (j.contains("slot_l1_bytes")) p.slot_l1_bytes = r.unsigned_int(j.at("slot_l1_bytes"), "slot_l1_bytes", kU32);
     if (j.contains("slot_l0_bytes")) p.slot_l0_bytes = r.unsigned_int(j.at("slot_l0_bytes"), "slot_l0_bytes", kU32);
     if (j.contains("tensors")) {

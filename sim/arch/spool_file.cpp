@@ -31,9 +31,9 @@ SpoolFile::~SpoolFile() {
 }
 
 void SpoolFile::fail(const char* what) const {
-    throw std::runtime_error(std::string("cannot ") + what + " a temporary file in " + dir_ +
-                             " (large results are spooled there; set TMPDIR to choose another directory): " +
-                             std::strerror(errno));
+    throw std::runtime_error(
+        std::string("cannot ") + what + " a temporary file in " + dir_ +
+        " (large results are spooled there; set TMPDIR to choose another directory): " + std::strerror(errno));
 }
 
 size_t SpoolFile::append(std::string_view bytes) {

@@ -14,7 +14,8 @@ bool VectorSource::operator==(const VectorSource& o) const {
     isa::for_each_field_pair(*this, o, [&](const isa::Field& f, const auto& a, const auto& b) {
         if constexpr (std::is_same_v<std::decay_t<decltype(a)>, Window>) {
             if (isa::written(f, a, b, kind))
-                isa::for_each_field_pair(a, b, [&](const isa::Field&, const auto& x, const auto& y) { same = same && x == y; });
+                isa::for_each_field_pair(
+                    a, b, [&](const isa::Field&, const auto& x, const auto& y) { same = same && x == y; });
         } else {
             if (isa::written(f, a, b, kind)) same = same && a == b;
         }

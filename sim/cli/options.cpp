@@ -46,38 +46,37 @@ private:
 
 po::options_description visible_options() {
     po::options_description o("options");
-    OptionList{o}
-        ("help,h", "print this help and exit")
-        ("version", "print the version and exit")
-        ("config,c", po::value<std::string>()->value_name("FILE"),
-         "hardware description (JSON); without it, the built-in default (= configs/cluster.json)")
-        ("help-config", "list every hardware parameter with its unit, default and meaning, and exit")
-        ("set", po::value<std::vector<std::string>>()->value_name("KEY=VALUE")->composing(),
-         "override one hardware parameter of the config (repeatable), KEY as --help-config lists it, e.g. "
-         "--set ddr.bytes_per_cycle=64; VALUE is JSON, or else a string")
-        ("shape", po::value<std::vector<std::string>>()->value_name("NAME=D0,D1,..")->composing(),
-         "bind the None dimensions of input NAME (repeatable), e.g. --shape input=1,3,224,224; with --op, the "
-         "operation's sizes")
-        ("op", po::value<std::string>()->value_name("matmul|conv2d"),
-         "simulate one operation instead of a program: --op matmul --shape M,K,N, or --op conv2d --shape "
-         "H,W,C,R,S,F,stride (no padding, SCALE-Sim's layer form)")
-        ("dtype", po::value<std::string>()->value_name("float16|float32"),
-         "with --op: the operands' dtype (default float16)")
-        ("dump-graph", "print the task graph (tasks, operations, data movements, tensors) and stop")
-        ("dump-program", "print the lowered command streams instead of simulating")
-        ("program-json", po::value<std::string>()->value_name("FILE"),
-         "simulate the command program in FILE (JSON, as --emit-program-json writes) instead of a .pto")
-        ("max-cycles", po::value<std::string>()->value_name("N"),
-         "stop a run that has not finished by cycle N (exit status 3, no report or traces)")
-        ("functional", "also compute the values: memories hold real bytes, commands move and compute them "
-                       "(float16 rounding); timing is unchanged. Needs a .pto program")
-        ("input", po::value<std::vector<std::string>>()->value_name("NAME=FILE.npy")->composing(),
-         "with --functional: the values of input or weight NAME (NumPy .npy, float16/float32, the program's shape "
-         "and dtype); repeatable. Inputs not given get seeded random values")
-        ("seed", po::value<uint64_t>()->value_name("N"), "with --functional: the seed of the random inputs (default 0)")
-        ("check", "with --functional: compare every output with the reference executor (the task graph in float64, "
-                  "no lowering); exit status 1 when one is beyond tolerance")
-        ("quiet,q", "do not print the text report");
+    OptionList{o}("help,h", "print this help and exit")("version", "print the version and exit")(
+        "config,c", po::value<std::string>()->value_name("FILE"),
+        "hardware description (JSON); without it, the built-in default (= configs/cluster.json)")(
+        "help-config", "list every hardware parameter with its unit, default and meaning, and exit")(
+        "set", po::value<std::vector<std::string>>()->value_name("KEY=VALUE")->composing(),
+        "override one hardware parameter of the config (repeatable), KEY as --help-config lists it, e.g. "
+        "--set ddr.bytes_per_cycle=64; VALUE is JSON, or else a string")(
+        "shape", po::value<std::vector<std::string>>()->value_name("NAME=D0,D1,..")->composing(),
+        "bind the None dimensions of input NAME (repeatable), e.g. --shape input=1,3,224,224; with --op, the "
+        "operation's sizes")(
+        "op", po::value<std::string>()->value_name("matmul|conv2d"),
+        "simulate one operation instead of a program: --op matmul --shape M,K,N, or --op conv2d --shape "
+        "H,W,C,R,S,F,stride (no padding, SCALE-Sim's layer form)")(
+        "dtype", po::value<std::string>()->value_name("float16|float32"),
+        "with --op: the operands' dtype (default float16)")(
+        "dump-graph", "print the task graph (tasks, operations, data movements, tensors) and stop")(
+        "dump-program", "print the lowered command streams instead of simulating")(
+        "program-json", po::value<std::string>()->value_name("FILE"),
+        "simulate the command program in FILE (JSON, as --emit-program-json writes) instead of a .pto")(
+        "max-cycles", po::value<std::string>()->value_name("N"),
+        "stop a run that has not finished by cycle N (exit status 3, no report or traces)")(
+        "functional",
+        "also compute the values: memories hold real bytes, commands move and compute them "
+        "(float16 rounding); timing is unchanged. Needs a .pto program")(
+        "input", po::value<std::vector<std::string>>()->value_name("NAME=FILE.npy")->composing(),
+        "with --functional: the values of input or weight NAME (NumPy .npy, float16/float32, the program's shape "
+        "and dtype); repeatable. Inputs not given get seeded random values")(
+        "seed", po::value<uint64_t>()->value_name("N"), "with --functional: the seed of the random inputs (default 0)")(
+        "check",
+        "with --functional: compare every output with the reference executor (the task graph in float64, "
+        "no lowering); exit status 1 when one is beyond tolerance")("quiet,q", "do not print the text report");
     return o;
 }
 
@@ -130,8 +129,10 @@ int parse_settings(const po::variables_map& vm, RunOptions& opt) {
     for (const std::string& spec : vm["set"].as<std::vector<std::string>>()) {
         const size_t eq = spec.find('=');
         if (eq == std::string::npos || eq == 0)
-            return usage_error("--set: expected KEY=VALUE, KEY as --help-config lists it (e.g. "
-                               "ddr.bytes_per_cycle=64), got '" + spec + "'");
+            return usage_error(
+                "--set: expected KEY=VALUE, KEY as --help-config lists it (e.g. "
+                "ddr.bytes_per_cycle=64), got '" +
+                spec + "'");
         const std::string key = spec.substr(0, eq);
         for (const auto& earlier : opt.settings)
             if (earlier.first == key) return usage_error("--set: '" + key + "' is given twice");
@@ -158,7 +159,8 @@ int parse_functional(const po::variables_map& vm, RunOptions& opt) {
     if (vm.count("seed")) opt.inputs.seed = vm["seed"].as<uint64_t>();
     if (!opt.functional) return vm.count("seed") ? usage_error("--seed is for --functional") : 0;
     if (!opt.program_json.empty())
-        return usage_error("--functional needs a .pto program (the inputs and outputs are the program's), not --program-json");
+        return usage_error(
+            "--functional needs a .pto program (the inputs and outputs are the program's), not --program-json");
     std::vector<std::string> stops = {"dump-graph"};
     for (const std::string& o : stage_options<GraphOutput>()) stops.push_back(o);
     stops.push_back("dump-program");
@@ -167,7 +169,8 @@ int parse_functional(const po::variables_map& vm, RunOptions& opt) {
         if (vm.count(o)) return usage_error("--functional runs the program; --" + o + " stops before it");
     try {
         if (vm.count("input"))
-            for (const std::string& spec : vm["input"].as<std::vector<std::string>>()) add_input_option(opt.inputs, spec);
+            for (const std::string& spec : vm["input"].as<std::vector<std::string>>())
+                add_input_option(opt.inputs, spec);
     } catch (const UsageError& e) {
         return usage_error(e.what());
     }

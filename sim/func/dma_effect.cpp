@@ -29,7 +29,8 @@ void im2col_rows(const arch::Im2col& g, const DmaArgs& d, const uint8_t* slab, u
     const uint64_t cols = d.row_bytes / E;
     for (uint64_t r = 0; r < d.rows; ++r) {
         const uint64_t p = g.pixel0 + r, oy = p / g.out_w, ox = p % g.out_w;
-        const int64_t y0 = int64_t(oy * g.stride_h) - int64_t(g.pad_h), x0 = int64_t(ox * g.stride_w) - int64_t(g.pad_w);
+        const int64_t y0 = int64_t(oy * g.stride_h) - int64_t(g.pad_h),
+                      x0 = int64_t(ox * g.stride_w) - int64_t(g.pad_w);
         uint8_t* out = dst + r * d.dst_stride;
         const uint64_t patch = uint64_t(g.kh) * g.kw;
         uint64_t c = g.k0 / patch, ky = g.k0 % patch / g.kw, kx = g.k0 % g.kw;
@@ -66,7 +67,8 @@ void transpose(Memory& m, const DmaArgs& d) {
     const uint8_t* src = m.span(d.src, -1, d.src_addr, extent(d.rows, d.row_bytes, d.src_stride), "transpose source");
     uint8_t* dst = m.span(d.dst, -1, d.dst_addr, extent(cols, d.rows * e, d.dst_stride), "transpose destination");
     for (uint64_t r = 0; r < d.rows; ++r)
-        for (uint64_t c = 0; c < cols; ++c) std::memcpy(dst + c * d.dst_stride + r * e, src + r * d.src_stride + c * e, e);
+        for (uint64_t c = 0; c < cols; ++c)
+            std::memcpy(dst + c * d.dst_stride + r * e, src + r * d.src_stride + c * e, e);
 }
 
 void pixel_shuffle(Memory& m, const DmaArgs& d) {
@@ -76,7 +78,8 @@ void pixel_shuffle(Memory& m, const DmaArgs& d) {
                               std::to_string(d.row_bytes) + " bytes do not split by factor " + std::to_string(r));
     const uint64_t ph = d.rows / r, pw = d.row_bytes / (r * e), plane = ph * pw;
     const uint8_t* src = m.span(d.src, -1, d.src_addr, d.bytes(), "pixel_shuffle source");
-    uint8_t* dst = m.span(d.dst, -1, d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride), "pixel_shuffle destination");
+    uint8_t* dst =
+        m.span(d.dst, -1, d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride), "pixel_shuffle destination");
     for (uint64_t i = 0; i < r; ++i)
         for (uint64_t j = 0; j < r; ++j)
             for (uint64_t y = 0; y < ph; ++y)
@@ -95,10 +98,10 @@ void apply_dma(Memory& m, int cube, const DmaArgs& d) {
     }
     // A float32 source row holds twice the bytes of the float16 row written.
     const uint64_t src_row = d.convert_f32_to_f16 ? 2 * uint64_t(d.row_bytes) : d.row_bytes;
-    const uint8_t* src = m.span(d.src, cube_of(d.src, cube), d.src_addr, extent(d.rows, src_row, d.src_stride),
-                                "DMA source");
-    uint8_t* dst = m.span(d.dst, cube_of(d.dst, cube), d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride),
-                          "DMA destination");
+    const uint8_t* src =
+        m.span(d.src, cube_of(d.src, cube), d.src_addr, extent(d.rows, src_row, d.src_stride), "DMA source");
+    uint8_t* dst =
+        m.span(d.dst, cube_of(d.dst, cube), d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride), "DMA destination");
     for (uint64_t r = 0; r < d.rows; ++r) {
         const uint8_t* s = src + r * d.src_stride;
         uint8_t* t = dst + r * d.dst_stride;

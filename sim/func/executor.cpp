@@ -32,9 +32,7 @@ void Executor::run_block(uint32_t index, Interleaving order) {
     std::vector<uint32_t> tokens(block.num_flags, 0);
     auto ready = [&](const arch::Command& c) {
         for (arch::FlagId f : c.waits)
-            if (f >= tokens.size() ||
-                tokens[f] < uint32_t(std::count(c.waits.begin(), c.waits.end(), f)))
-                return false;
+            if (f >= tokens.size() || tokens[f] < uint32_t(std::count(c.waits.begin(), c.waits.end(), f))) return false;
         return true;
     };
     for (bool progress = true; progress;) {
@@ -43,15 +41,16 @@ void Executor::run_block(uint32_t index, Interleaving order) {
         for (size_t k = 0; k < block.streams.size(); ++k) {
             const size_t s = round_robin ? block.streams.size() - 1 - k : k;
             const arch::Stream& stream = block.streams[s];
-            for (size_t ran = 0; next[s] < stream.commands.size() && ready(stream.commands[next[s]]) &&
-                                 !(round_robin && ran == 1);
+            for (size_t ran = 0;
+                 next[s] < stream.commands.size() && ready(stream.commands[next[s]]) && !(round_robin && ran == 1);
                  ++ran) {
                 const arch::Command& c = stream.commands[next[s]];
                 for (arch::FlagId f : c.waits) --tokens[f];
                 try {
                     switch (c.op) {
                     case arch::Opcode::Dma:
-                        apply_dma(memory_, stream.engine.kind == arch::EngineKind::CubeDma ? stream.engine.index : -1, c.dma);
+                        apply_dma(memory_, stream.engine.kind == arch::EngineKind::CubeDma ? stream.engine.index : -1,
+                                  c.dma);
                         break;
                     case arch::Opcode::Matmul: apply_matmul(memory_, stream.engine.index, c.mm); break;
                     case arch::Opcode::Vector: apply_vector(memory_, c.vec); break;

@@ -5,7 +5,8 @@
 namespace func {
 
 Memory::Memory(const arch::Config& c, uint64_t ddr_bytes)
-    : ddr_(ddr_bytes, 0), l1_(size_t(c.l1_bytes()), 0),
+    : ddr_(ddr_bytes, 0),
+      l1_(size_t(c.l1_bytes()), 0),
       l0_(size_t(c.cubes_per_cluster), std::vector<uint8_t>(size_t(c.l0_bytes()), 0)) {}
 
 uint8_t* Memory::span(arch::Space space, int cube, uint64_t addr, uint64_t bytes, const char* what) {

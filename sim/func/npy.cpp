@@ -67,7 +67,8 @@ HostTensor read_npy(const std::string& path) {
     else if (descr == "<f4" || descr == "=f4") t.dtype = arch::DType::Float32;
     else throw NpyError(path + ": dtype '" + descr + "' is not supported (float16 '<f2' or float32 '<f4')");
     if (dict_value(header, "fortran_order", path) != "False")
-        throw NpyError(path + ": Fortran-order arrays are not supported (save a C-order array: numpy.ascontiguousarray)");
+        throw NpyError(path +
+                       ": Fortran-order arrays are not supported (save a C-order array: numpy.ascontiguousarray)");
     const std::string shape = dict_value(header, "shape", path);
     uint64_t count = 1;
     for (size_t i = 1; i < shape.size();) {

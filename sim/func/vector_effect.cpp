@@ -38,7 +38,8 @@ void gather(Memory& m, uint64_t addr, const VectorSource& s, DType t, uint64_t r
     }
     case VectorSource::Kind::Strided: {
         const size_t rank = s.dims.size();
-        if (s.strides.size() != rank) throw FunctionalError(std::string(what) + ": view dims and strides differ in length");
+        if (s.strides.size() != rank)
+            throw FunctionalError(std::string(what) + ": view dims and strides differ in length");
         if (n == 0) return;
         // The lowest and highest element the view reaches, for the bounds check.
         int64_t lo = 0, hi = 0;
@@ -53,8 +54,8 @@ void gather(Memory& m, uint64_t addr, const VectorSource& s, DType t, uint64_t r
             throw FunctionalError(std::string(what) + ": view of " + std::to_string(space) + " elements read from " +
                                   std::to_string(s.first) + " for " + std::to_string(n));
         if (lo < 0 && uint64_t(-lo) * e > addr) throw FunctionalError(std::string(what) + ": view starts below L1");
-        const uint8_t* base = m.span(arch::Space::L1, -1, addr + uint64_t(lo) * e, uint64_t(hi - lo + 1) * e, what) -
-                              lo * int64_t(e);
+        const uint8_t* base =
+            m.span(arch::Space::L1, -1, addr + uint64_t(lo) * e, uint64_t(hi - lo + 1) * e, what) - lo * int64_t(e);
         // An odometer over dims, starting at element `first`.
         std::vector<uint64_t> idx(rank, 0);
         int64_t off = 0;
@@ -68,7 +69,8 @@ void gather(Memory& m, uint64_t addr, const VectorSource& s, DType t, uint64_t r
         for (uint64_t i = 0; i < n;) {
             // A run along the innermost axis, then carry.
             const uint64_t run = std::min<uint64_t>(inner - (rank ? idx[rank - 1] : 0), n - i);
-            for (uint64_t j = 0; j < run; ++j) out[i + j] = load_one(base + (off + int64_t(j) * inner_stride) * int64_t(e), t);
+            for (uint64_t j = 0; j < run; ++j)
+                out[i + j] = load_one(base + (off + int64_t(j) * inner_stride) * int64_t(e), t);
             i += run;
             if (!rank) continue;
             off += int64_t(run) * inner_stride;
@@ -88,8 +90,10 @@ void gather(Memory& m, uint64_t addr, const VectorSource& s, DType t, uint64_t r
             throw FunctionalError(std::string(what) + ": window of " + std::to_string(w.out_h) + " output rows over " +
                                   std::to_string(rows) + " rows");
         const uint64_t planes = rows / w.out_h, row = uint64_t(w.width) * w.depth, plane = w.height * row;
-        if (w.origin < 0 && uint64_t(-w.origin) * e > addr) throw FunctionalError(std::string(what) + ": window starts below L1");
-        const uint8_t* slab = m.span(arch::Space::L1, -1, addr + uint64_t(w.origin * int64_t(e)), planes * plane * e, what);
+        if (w.origin < 0 && uint64_t(-w.origin) * e > addr)
+            throw FunctionalError(std::string(what) + ": window starts below L1");
+        const uint8_t* slab =
+            m.span(arch::Space::L1, -1, addr + uint64_t(w.origin * int64_t(e)), planes * plane * e, what);
         const float fill = float(w.fill);
         for (uint64_t r = 0; r < rows; ++r) {
             const uint64_t p = r / w.out_h, oy = r % w.out_h;
@@ -158,14 +162,18 @@ void apply_vector(Memory& m, const arch::VectorArgs& v) {
     if (arch::vector_op_is_binary(v.op)) gather(m, v.src1, v.source(1), t, rows, cols, b, "VECTOR source 1");
     uint64_t out_n = n;
     switch (v.op) {
-    case VectorOp::Copy: case VectorOp::Cast:
-        y.assign(a.begin(), a.end());
-        break;
-    case VectorOp::Add: case VectorOp::Sub: case VectorOp::Mul: case VectorOp::Div: case VectorOp::Maximum:
+    case VectorOp::Copy:
+    case VectorOp::Cast: y.assign(a.begin(), a.end()); break;
+    case VectorOp::Add:
+    case VectorOp::Sub:
+    case VectorOp::Mul:
+    case VectorOp::Div:
+    case VectorOp::Maximum:
         y.resize(n);
         for (uint64_t i = 0; i < n; ++i) y[i] = binary(v.op, a[i], b[i]);
         break;
-    case VectorOp::ReduceSum: case VectorOp::ReduceMax:
+    case VectorOp::ReduceSum:
+    case VectorOp::ReduceMax:
         y.resize(rows);
         for (uint64_t r = 0; r < rows; ++r) y[r] = reduce_row(v.op, t, a.data() + r * cols, cols);
         out_n = rows;

@@ -24,7 +24,8 @@ void ArbitratedMemory::before_end_of_elaboration() {
 void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     // Shared paths are never temporally decoupled: an initiator running ahead
     // would reorder requests and break the exact arbitration.
-    if (delay != sc_core::SC_ZERO_TIME) throw std::logic_error(std::string(name()) + ": annotated delay on a shared link");
+    if (delay != sc_core::SC_ZERO_TIME)
+        throw std::logic_error(std::string(name()) + ": annotated delay on a shared link");
     uint64_t bytes = trans.get_data_length();
     if (trans.get_address() >= params_.capacity_bytes || bytes == 0) {
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);

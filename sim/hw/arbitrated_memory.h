@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "sim/hw/round_robin_link.h"
 

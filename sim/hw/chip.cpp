@@ -101,8 +101,8 @@ std::optional<trace::RunStats> simulate_until(const arch::Config& config, const 
             return std::nullopt;
     }
     if (!chip.dispatcher().all_done()) {
-        std::string msg = "deadlock: the simulation stopped at cycle " + std::to_string(now_cycles()) +
-                          " with blocks unfinished";
+        std::string msg =
+            "deadlock: the simulation stopped at cycle " + std::to_string(now_cycles()) + " with blocks unfinished";
         for (const std::string& s : chip.stuck_engines()) msg += "\n  " + s;
         throw DeadlockError(msg);
     }

@@ -48,8 +48,7 @@ public:
 // Checks the program against the config, elaborates the chip, runs it to the
 // end and returns the statistics. SystemC allows one elaboration per process,
 // so this runs at most once per process. `recorder` (optional) sees every command.
-trace::RunStats simulate(const arch::Config& config, const arch::Program& program,
-                         trace::Recorder* recorder = nullptr);
+trace::RunStats simulate(const arch::Config& config, const arch::Program& program, trace::Recorder* recorder = nullptr);
 
 // The same, bounded: a program still running after cycle `max_cycles` (> 0)
 // stops there and gives nullopt; one that ends at cycle max_cycles completes.

@@ -16,15 +16,12 @@ LinkParams l1_params(const arch::Config& c) {
 }  // namespace
 
 Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Config& config, trace::Recorder* recorder)
-    : sc_module(name),
-      index_(index),
-      config_(config),
-      l1_("l1", l1_params(config)),
-      empty_end_("empty_end") {
+    : sc_module(name), index_(index), config_(config), l1_("l1", l1_params(config)), empty_end_("empty_end") {
     auto finished = [this](uint32_t slot, uint64_t end) { engine_finished(slot, end); };
     for (int i = 0; i < config.dma_engines; ++i) {
         arch::EngineId id{arch::EngineKind::ClusterDma, i};
-        cluster_dmas_.push_back(std::make_unique<DmaEngine>(arch::engine_name(id).c_str(), id, index, flags_, recorder));
+        cluster_dmas_.push_back(
+            std::make_unique<DmaEngine>(arch::engine_name(id).c_str(), id, index, flags_, recorder));
         cluster_dmas_.back()->on_finished = finished;
     }
     for (int i = 0; i < config.cubes_per_cluster; ++i) {
@@ -39,7 +36,8 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
     }
     for (int i = 0; i < config.vector_units; ++i) {
         arch::EngineId id{arch::EngineKind::Vector, i};
-        vectors_.push_back(std::make_unique<VectorUnit>(arch::engine_name(id).c_str(), id, index, flags_, recorder, config));
+        vectors_.push_back(
+            std::make_unique<VectorUnit>(arch::engine_name(id).c_str(), id, index, flags_, recorder, config));
         vectors_.back()->on_finished = finished;
     }
     set_slots(1);
@@ -51,7 +49,8 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
 
 void Cluster::set_slots(size_t slots) {
     flags_.clear();
-    for (size_t k = 0; k < slots; ++k) flags_.push_back(std::make_unique<FlagBoard>(uint64_t(config_.flag_latency_cycles)));
+    for (size_t k = 0; k < slots; ++k)
+        flags_.push_back(std::make_unique<FlagBoard>(uint64_t(config_.flag_latency_cycles)));
     running_.assign(slots, 0);
     block_end_.assign(slots, 0);
     for (Engine* e : engines()) e->set_slots(slots);
@@ -89,10 +88,8 @@ void Cluster::end_empty_blocks() {
     const uint64_t now = now_cycles();
     std::vector<std::pair<uint32_t, uint64_t>> later;
     for (const auto& [slot, start] : empty_) {
-        if (start == now)
-            on_block_finished(index_, slot, start);
-        else
-            later.emplace_back(slot, start);
+        if (start == now) on_block_finished(index_, slot, start);
+        else later.emplace_back(slot, start);
     }
     empty_.swap(later);
 }

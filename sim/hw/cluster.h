@@ -58,8 +58,8 @@ private:
     std::vector<std::unique_ptr<DmaEngine>> cube_dmas_;
     std::vector<std::unique_ptr<CubeUnit>> cubes_;
     std::vector<std::unique_ptr<VectorUnit>> vectors_;
-    std::vector<int> running_;          // per slot: engines still running its block
-    std::vector<uint64_t> block_end_;   // per slot: the largest command end so far
+    std::vector<int> running_;                          // per slot: engines still running its block
+    std::vector<uint64_t> block_end_;                   // per slot: the largest command end so far
     std::vector<std::pair<uint32_t, uint64_t>> empty_;  // slots whose block has no commands, and its start
     sc_core::sc_event_queue empty_end_;
 };

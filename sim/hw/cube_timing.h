@@ -7,7 +7,7 @@
 
 namespace hw {
 
-using arch::MatmulCost;
 using arch::matmul_cost;
+using arch::MatmulCost;
 
 }  // namespace hw

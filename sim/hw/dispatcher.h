@@ -42,7 +42,7 @@ private:
     arch::BlockSource& blocks_;
     std::vector<Cluster*> clusters_;
     uint64_t dispatch_cycles_;
-    trace::Recorder* recorder_;  // told of every finished block (may be null)
+    trace::Recorder* recorder_;       // told of every finished block (may be null)
     size_t slots_ = 1;                // blocks a cluster holds at once
     size_t in_flight_limit_ = 0;      // P
     std::vector<int> running_block_;  // per cluster and slot (c * slots_ + k), -1 when free

@@ -25,8 +25,9 @@ void DmaEngine::execute(const arch::Command& cmd) {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(payload_, delay);
     if (payload_.get_response_status() != tlm::TLM_OK_RESPONSE)
-        throw std::runtime_error(std::string(name()) + ": DMA rejected by " + arch::space_name(towards_cubes ? d.src : d.dst) +
-                                 ": " + payload_.get_response_string());
+        throw std::runtime_error(std::string(name()) + ": DMA rejected by " +
+                                 arch::space_name(towards_cubes ? d.src : d.dst) + ": " +
+                                 payload_.get_response_string());
 }
 
 }  // namespace hw

@@ -4,8 +4,8 @@
 // cluster DMA engine, L1 for a cube's), whose port arbitrates the link.
 #pragma once
 
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm>
 
 #include "sim/hw/engine.h"
 

@@ -49,10 +49,8 @@ std::string Engine::state() const {
 }
 
 void Engine::run() {
-    if (slots_.size() == 1)
-        run_single();
-    else
-        run_shared();
+    if (slots_.size() == 1) run_single();
+    else run_shared();
 }
 
 void Engine::perform(size_t slot, uint64_t begin) {

@@ -70,10 +70,10 @@ private:
     trace::Recorder* recorder_;
     sc_core::sc_event start_event_;
     std::vector<Resident> slots_;
-    uint64_t free_at_ = 0;   // the end of the engine's last command
-    size_t last_slot_ = 0;   // the slot served last (round-robin)
+    uint64_t free_at_ = 0;                // the end of the engine's last command
+    size_t last_slot_ = 0;                // the slot served last (round-robin)
     uint64_t yielded_at_ = ~uint64_t{0};  // run_shared: the cycle it last deferred a choice
-    int waiting_flag_ = -1;  // run_single: the flag it is blocked on
+    int waiting_flag_ = -1;               // run_single: the flag it is blocked on
 };
 
 }  // namespace hw

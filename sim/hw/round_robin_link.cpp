@@ -5,8 +5,7 @@
 
 namespace hw {
 
-RoundRobinLink::RoundRobinLink(int requesters, uint64_t bytes_per_cycle, uint64_t burst_bytes,
-                               uint64_t latency_cycles)
+RoundRobinLink::RoundRobinLink(int requesters, uint64_t bytes_per_cycle, uint64_t burst_bytes, uint64_t latency_cycles)
     : bytes_per_cycle_(bytes_per_cycle),
       burst_bytes_(burst_bytes),
       latency_(latency_cycles),

@@ -22,9 +22,7 @@ void write_file_atomically(const std::string& path, const std::function<void(Tex
 }
 
 AtomicFile::AtomicFile(std::string path)
-    : path_(std::move(path)),
-      tmp_(path_ + ".tmp." + std::to_string(::getpid())),
-      out_([this](std::string_view chunk) {
+    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())), out_([this](std::string_view chunk) {
           ok_ = ok_ && std::fwrite(chunk.data(), 1, chunk.size(), file_) == chunk.size();
       }) {
     file_ = std::fopen(tmp_.c_str(), "wb");

@@ -145,10 +145,8 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         }
         bool tagged = cmd.tag < p.tags.size() && !tag_names[cmd.tag].empty();
         out << ",\n{\"name\":";
-        if (tagged)
-            out << tag_names[cmd.tag];
-        else
-            out << "\"" << opcode_name(cmd.op) << "\"";
+        if (tagged) out << tag_names[cmd.tag];
+        else out << "\"" << opcode_name(cmd.op) << "\"";
         out << ",\"cat\":\"" << opcode_name(cmd.op) << "\",\"ph\":\"X\",\"pid\":" << t.rec.cluster + 1
             << ",\"tid\":" << thread_id(c, t.rec.engine) << ",\"ts\":";
         micros(out, t.rec.start, c.clock_ghz);
@@ -192,8 +190,8 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
     const std::vector<StepSeries> in_flight = link_bytes_in_flight(c, cmds);
     for (size_t link = 0; link < in_flight.size(); ++link)
         for (const Step& s : in_flight[link]) {
-            out << ",\n{\"name\":\"" << (link == 0 ? "DDR" : "L1 port") << " bytes in flight\",\"ph\":\"C\",\"pid\":"
-                << link << ",\"tid\":0,\"ts\":";
+            out << ",\n{\"name\":\"" << (link == 0 ? "DDR" : "L1 port")
+                << " bytes in flight\",\"ph\":\"C\",\"pid\":" << link << ",\"tid\":0,\"ts\":";
             micros(out, s.cycle, c.clock_ghz);
             out << ",\"args\":{\"bytes\":" << uint64_t(s.value) << "}}";
         }

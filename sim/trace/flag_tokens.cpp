@@ -48,7 +48,8 @@ std::vector<FlagTokens> flag_tokens(const std::vector<TimedCommand>& cmds) {
     close_block();
     std::vector<FlagTokens> out;
     for (size_t k = 0; k < deltas.size(); ++k)
-        if (used[k]) out.push_back({uint32_t(k / flags), arch::FlagId(k % flags), steps_from_deltas(std::move(deltas[k]))});
+        if (used[k])
+            out.push_back({uint32_t(k / flags), arch::FlagId(k % flags), steps_from_deltas(std::move(deltas[k]))});
     return out;
 }
 

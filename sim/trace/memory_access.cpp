@@ -20,10 +20,8 @@ void command_regions(const arch::Command& c, std::vector<Region>& out) {
         const arch::DmaArgs& d = c.dma;
         const bool transpose = d.rearrange && d.rearrange->kind == arch::Rearrange::Kind::Transpose;
         const bool shuffle = d.rearrange && d.rearrange->kind == arch::Rearrange::Kind::PixelShuffle;
-        if (d.im2col)
-            add(out, d.src, false, d.src_addr, 1, d.im2col->slab_bytes(), 0);
-        else if (shuffle)
-            add(out, d.src, false, d.src_addr, 1, d.bytes(), 0);
+        if (d.im2col) add(out, d.src, false, d.src_addr, 1, d.im2col->slab_bytes(), 0);
+        else if (shuffle) add(out, d.src, false, d.src_addr, 1, d.bytes(), 0);
         else
             add(out, d.src, false, d.src_addr, d.rows, uint64_t(d.row_bytes) * (d.convert_f32_to_f16 ? 2 : 1),
                 d.src_stride);

@@ -60,7 +60,8 @@ StepSeries live_bytes(std::vector<Access>& accesses) {
     // row covers whole segments and all bytes of a segment share their
     // history. boundary[x] is 1 + the index of the segment starting at x.
     uint64_t top = 0;
-    for (const Access& a : accesses) top = std::max(top, a.region.addr + (a.region.rows - 1) * a.region.stride + a.region.row_bytes);
+    for (const Access& a : accesses)
+        top = std::max(top, a.region.addr + (a.region.rows - 1) * a.region.stride + a.region.row_bytes);
     std::vector<uint32_t> boundary(top + 1, 0);
     for (const Access& a : accesses)
         for (uint64_t row = 0, x = a.region.addr; row < a.region.rows; ++row, x += a.region.stride)
@@ -116,7 +117,8 @@ StepSeries live_bytes(std::vector<Access>& accesses) {
 
 std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch::Program& p,
                                                const std::vector<TimedCommand>& cmds) {
-    const size_t clusters = size_t(std::max<int64_t>(0, c.clusters)), cubes = size_t(std::max<int64_t>(0, c.cubes_per_cluster));
+    const size_t clusters = size_t(std::max<int64_t>(0, c.clusters)),
+                 cubes = size_t(std::max<int64_t>(0, c.cubes_per_cluster));
     // Memories: each cluster's L1, then its cubes' L0s.
     std::vector<std::vector<Access>> memories(clusters * (1 + cubes));
     std::vector<Region> regions;

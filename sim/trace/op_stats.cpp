@@ -69,7 +69,8 @@ std::vector<size_t> critical_path(const std::vector<OpStats>& ops) {
             continue;
         }
         for (int32_t in : ops[i].inputs)
-            if (in >= 0 && size_t(in) < i && known[size_t(in)]) end[i] = std::max(end[i], end[size_t(in)]), known[i] = true;
+            if (in >= 0 && size_t(in) < i && known[size_t(in)])
+                end[i] = std::max(end[i], end[size_t(in)]), known[i] = true;
     }
     size_t last = ops.size();
     for (size_t i = 0; i < ops.size(); ++i)

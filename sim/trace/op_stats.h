@@ -13,9 +13,9 @@
 namespace trace {
 
 struct OpStats {
-    std::string name, kind, task;  // as in arch::ProgramOp
+    std::string name, kind, task;                           // as in arch::ProgramOp
     uint64_t start = std::numeric_limits<uint64_t>::max();  // first command start
-    uint64_t end = 0;                                        // last command end
+    uint64_t end = 0;                                       // last command end
     uint64_t commands = 0;
     uint64_t cube_cycles = 0;    // busy cycles of MAC arrays
     uint64_t dma_cycles = 0;     // busy cycles of DMA engines (cluster and cube)

@@ -136,9 +136,9 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
             }
             if (cached->second < s.units.size()) add_interval(t, busy[cached->second], r.start, r.end);
             if (dma == 0 || t.n == 0) continue;
-            size_t link = r.engine.kind == arch::EngineKind::ClusterDma ? 0
+            size_t link = r.engine.kind == arch::EngineKind::ClusterDma                        ? 0
                           : r.engine.kind == arch::EngineKind::CubeDma && r.cluster < clusters ? 1 + r.cluster
-                                                                                                : link_names.size();
+                                                                                               : link_names.size();
             if (link < link_names.size()) {
                 // Completion: the bucket holding the command's last busy cycle.
                 uint64_t last = r.end > 0 ? std::min(r.end - 1, t.total - 1) : 0;

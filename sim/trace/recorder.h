@@ -16,7 +16,7 @@ struct CommandRecord {
     uint32_t index = 0;  // position in its stream
     uint64_t start = 0;
     uint64_t end = 0;
-    uint32_t slot = 0;   // the cluster slot its block ran in (timing-model §4)
+    uint32_t slot = 0;  // the cluster slot its block ran in (timing-model §4)
 };
 
 class Recorder {

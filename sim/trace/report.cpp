@@ -105,7 +105,8 @@ double average_vector_busy(const RunStats& s) {
 
 // The layout pass's conversions (dsl/passes/pass_layout.h), ran or not.
 uint64_t format_conversions(const RunStats& s) {
-    return uint64_t(std::count_if(s.ops.begin(), s.ops.end(), [](const OpStats& o) { return o.kind == "format_convert"; }));
+    return uint64_t(
+        std::count_if(s.ops.begin(), s.ops.end(), [](const OpStats& o) { return o.kind == "format_convert"; }));
 }
 
 // The memory levels as the text report (label) and the JSON report (key) name them.
@@ -172,9 +173,15 @@ std::string format_operations(const RunStats& s) {
 }
 
 nlohmann::json op_json(const OpStats& op) {
-    nlohmann::json e = {{"name", op.name},           {"kind", op.kind},           {"task", op.task},
-                        {"commands", op.commands},   {"cube_cycles", op.cube_cycles}, {"dma_cycles", op.dma_cycles},
-                        {"vector_cycles", op.vector_cycles}, {"macs", op.macs},     {"dma_bytes", op.dma_bytes}};
+    nlohmann::json e = {{"name", op.name},
+                        {"kind", op.kind},
+                        {"task", op.task},
+                        {"commands", op.commands},
+                        {"cube_cycles", op.cube_cycles},
+                        {"dma_cycles", op.dma_cycles},
+                        {"vector_cycles", op.vector_cycles},
+                        {"macs", op.macs},
+                        {"dma_bytes", op.dma_bytes}};
     if (op.ran()) {
         e["start"] = op.start;
         e["end"] = op.end;
@@ -199,14 +206,13 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     double seconds = double(s.total_cycles) / (c.clock_ghz * 1e9);
     Bounds b = bounds(s, c);
     o += "davinci-sim: " + info.program + " on " + info.config + "\n";
-    o += "hardware: " + std::to_string(c.clusters) + " clusters x " + std::to_string(c.cubes_per_cluster) +
-         " cubes, " + cube_shape(c) + " each, " +
-         fmt("%g", c.clock_ghz) + " GHz\n\n";
-    std::string when = seconds < 1e-3 ? fmt("%.3f us", seconds * 1e6)
+    o += "hardware: " + std::to_string(c.clusters) + " clusters x " + std::to_string(c.cubes_per_cluster) + " cubes, " +
+         cube_shape(c) + " each, " + fmt("%g", c.clock_ghz) + " GHz\n\n";
+    std::string when = seconds < 1e-3  ? fmt("%.3f us", seconds * 1e6)
                        : seconds < 1.0 ? fmt("%.3f ms", seconds * 1e3)
                                        : fmt("%.3f s", seconds);
-    o += "total cycles       " + grouped(s.total_cycles) + "  (" + when + " at " +
-         fmt("%g", c.clock_ghz) + " GHz, " + grouped(s.blocks) + " blocks)\n";
+    o += "total cycles       " + grouped(s.total_cycles) + "  (" + when + " at " + fmt("%g", c.clock_ghz) + " GHz, " +
+         grouped(s.blocks) + " blocks)\n";
     o += "compute bound      " + grouped(b.compute) + "  (" + grouped(b.macs) + " MACs at " +
          std::to_string(c.macs_per_cycle() * c.cubes_total()) + " MAC/cycle)\n";
     o += "DDR bound          " + grouped(b.ddr) + "  (DDR bytes at " + std::to_string(c.ddr_bytes_per_cycle) +
@@ -309,10 +315,11 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
         uint64_t peak = g.peak_per_instance * g.instances;
         json inst = json::array();
         for (const LinkStats* l : g.members)
-            inst.push_back({{"name", l->name},
-                            {"bytes", l->bytes},
-                            {"busy_cycles", l->busy_cycles},
-                            {"utilization", ratio(double(l->bytes), double(l->peak_bytes_per_cycle) * double(s.total_cycles))}});
+            inst.push_back(
+                {{"name", l->name},
+                 {"bytes", l->bytes},
+                 {"busy_cycles", l->busy_cycles},
+                 {"utilization", ratio(double(l->bytes), double(l->peak_bytes_per_cycle) * double(s.total_cycles))}});
         links.push_back({{"name", g.kind},
                          {"label", g.label},
                          {"instances", g.instances},

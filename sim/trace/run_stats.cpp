@@ -6,8 +6,8 @@ StatsRecorder::StatsRecorder(const arch::Config& c)
     : dma_engines_(c.dma_engines), cubes_(c.cubes_per_cluster), vectors_(c.vector_units) {
     for (int64_t cl = 0; cl < c.clusters; ++cl)
         for (arch::EngineId e : arch::cluster_engines(c))
-            units_.push_back({"cluster" + std::to_string(cl) + "." + arch::engine_name(e), arch::engine_kind_name(e.kind),
-                              uint32_t(cl)});
+            units_.push_back({"cluster" + std::to_string(cl) + "." + arch::engine_name(e),
+                              arch::engine_kind_name(e.kind), uint32_t(cl)});
 }
 
 size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {

@@ -19,8 +19,8 @@ struct UnitStats {
     uint32_t cluster = 0;
     uint64_t busy_cycles = 0;
     uint64_t commands = 0;
-    uint64_t macs = 0;   // cubes
-    uint64_t bytes = 0;  // DMA engines
+    uint64_t macs = 0;      // cubes
+    uint64_t bytes = 0;     // DMA engines
     uint64_t elements = 0;  // vector units: rows * cols per command
 };
 

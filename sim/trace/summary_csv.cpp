@@ -15,16 +15,17 @@ void SummaryRecorder::on_command(const CommandRecord& r, const arch::Command&) {
 
 std::string SummaryRecorder::format(const arch::Config& c, uint64_t total_cycles) const {
     const std::string row_end = "," + std::to_string(kSummaryCsvSchemaVersion) + "\n";
-    std::string out = "unit,kind,cluster,total_cycles,busy_cycles,busy,commands,first_active,last_active,schema_version\n";
+    std::string out =
+        "unit,kind,cluster,total_cycles,busy_cycles,busy,commands,first_active,last_active,schema_version\n";
     for (int64_t cl = 0; cl < c.clusters; ++cl) {
         for (arch::EngineId e : arch::cluster_engines(c)) {
             auto it = rows_.find({uint32_t(cl), arch::engine_order(e)});
             Row row = it == rows_.end() ? Row{} : it->second;
             char share[32];
             std::snprintf(share, sizeof share, "%.4f", total_cycles ? double(row.busy) / double(total_cycles) : 0.0);
-            out += "cluster" + std::to_string(cl) + "." + arch::engine_name(e) + "," + arch::engine_kind_name(e.kind) + "," +
-                   std::to_string(cl) + "," + std::to_string(total_cycles) + "," + std::to_string(row.busy) + "," +
-                   share + "," + std::to_string(row.commands) + "," +
+            out += "cluster" + std::to_string(cl) + "." + arch::engine_name(e) + "," + arch::engine_kind_name(e.kind) +
+                   "," + std::to_string(cl) + "," + std::to_string(total_cycles) + "," + std::to_string(row.busy) +
+                   "," + share + "," + std::to_string(row.commands) + "," +
                    (row.commands ? std::to_string(row.first) : "") + "," +
                    (row.commands ? std::to_string(row.last) : "") + row_end;
         }

@@ -32,7 +32,6 @@ private:
     std::map<std::tuple<uint32_t, std::pair<int, int64_t>>, Row> rows_;
 };
 
-std::string format_summary_csv(const arch::Config& c, const std::vector<CommandRecord>& records,
-                               uint64_t total_cycles);
+std::string format_summary_csv(const arch::Config& c, const std::vector<CommandRecord>& records, uint64_t total_cycles);
 
 }  // namespace trace

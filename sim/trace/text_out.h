@@ -31,7 +31,8 @@ public:
         buf_ += c;
         return *this;
     }
-    template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char> && !std::is_same_v<T, bool>, int> = 0>
+    template <class T,
+              std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char> && !std::is_same_v<T, bool>, int> = 0>
     TextOut& operator<<(T v) {
         char digits[24];
         auto r = std::to_chars(digits, digits + sizeof digits, v);

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <map>
-#include <utility>
 #include <tuple>
+#include <utility>
 
 #include "sim/trace/bytes_in_flight.h"
 #include "sim/trace/flag_tokens.h"
@@ -64,8 +64,11 @@ struct Change {
 // Sorts one signal's changes by cycle (ends before starts) and keeps the
 // last value of each cycle where it differs from the value before.
 StepSeries fold(std::vector<Change>& changes) {
-    auto before = [](const Change& a, const Change& b) { return std::tie(a.time, a.order) < std::tie(b.time, b.order); };
-    if (!std::is_sorted(changes.begin(), changes.end(), before)) std::stable_sort(changes.begin(), changes.end(), before);
+    auto before = [](const Change& a, const Change& b) {
+        return std::tie(a.time, a.order) < std::tie(b.time, b.order);
+    };
+    if (!std::is_sorted(changes.begin(), changes.end(), before))
+        std::stable_sort(changes.begin(), changes.end(), before);
     StepSeries out;
     int64_t value = 0;
     for (size_t i = 0; i < changes.size();) {

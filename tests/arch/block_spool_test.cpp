@@ -49,10 +49,10 @@ arch::Block everything() {
     add.vec.in1 = std::make_shared<const arch::VectorSource>(window);
     arch::Command mul = vec(VectorOp::Mul, 4, 6, DType::Float32);
     mul.vec.in1 = std::make_shared<const arch::VectorSource>(scalar);
-    arch::Block b = block({stream(dma_engine(1), {load2d}), stream(cube_dma(3), {im2col, back}),
-                           stream(cube(3), {mm, matmul(4, 4, 4)}),
-                           stream(vector_unit(0), {add, mul, vec(VectorOp::ReduceMax, 5, 7)})},
-                          65535, {0, 1, 2, 70000, 70001});
+    arch::Block b = block(
+        {stream(dma_engine(1), {load2d}), stream(cube_dma(3), {im2col, back}), stream(cube(3), {mm, matmul(4, 4, 4)}),
+         stream(vector_unit(0), {add, mul, vec(VectorOp::ReduceMax, 5, 7)})},
+        65535, {0, 1, 2, 70000, 70001});
     b.name = "conv2d_1 tile (3, 4) \"quoted\"";
     b.drain = 69999;
     b.cluster = 2;
@@ -122,7 +122,8 @@ TEST(BlockCodec, DamagedBytesAreRefused) {
 TEST(BlockRanges, RunsOfConsecutiveBlocks) {
     auto ranges = [](std::vector<uint32_t> v) {
         std::string s;
-        for (const arch::BlockRange& r : arch::block_ranges(v)) s += "[" + std::to_string(r.first) + "," + std::to_string(r.last) + ")";
+        for (const arch::BlockRange& r : arch::block_ranges(v))
+            s += "[" + std::to_string(r.first) + "," + std::to_string(r.last) + ")";
         return s;
     };
     EXPECT_EQ(ranges({}), "");

@@ -79,8 +79,10 @@ TEST(ConfigLimits, TotalEngines) {
 TEST(ConfigLimits, ClockRange) {
     EXPECT_EQ(error_of(R"({"clock_ghz": 0.001})"), "(accepted)");
     EXPECT_EQ(error_of(R"({"clock_ghz": 1000})"), "(accepted)");
-    EXPECT_EQ(error_of(R"({"clock_ghz": 1e-300})"), "x.json: clock_ghz: expected a number from 0.001 to 1000, got 1e-300");
-    EXPECT_EQ(error_of(R"({"clock_ghz": 1000.5})"), "x.json: clock_ghz: expected a number from 0.001 to 1000, got 1000.5");
+    EXPECT_EQ(error_of(R"({"clock_ghz": 1e-300})"),
+              "x.json: clock_ghz: expected a number from 0.001 to 1000, got 1e-300");
+    EXPECT_EQ(error_of(R"({"clock_ghz": 1000.5})"),
+              "x.json: clock_ghz: expected a number from 0.001 to 1000, got 1000.5");
 }
 
 // Valid JSON, wrong shape: each names where the shape goes wrong.

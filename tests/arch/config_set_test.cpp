@@ -55,8 +55,22 @@ Result from_set(const std::string& path, const json& value) {
 
 // Every declared parameter, with values of every kind and at the bounds.
 TEST(ConfigSet, EveryParameterAsInAFile) {
-    const std::vector<json> values = {0,    1,     -1,   2,   3.5, 1024, 1025, (int64_t{1} << 20) + 1, int64_t{1} << 31,
-                                      true, "os",  "x",  nullptr, json::array({1}), 0.0005, 1000.5};
+    const std::vector<json> values = {0,
+                                      1,
+                                      -1,
+                                      2,
+                                      3.5,
+                                      1024,
+                                      1025,
+                                      (int64_t{1} << 20) + 1,
+                                      int64_t{1} << 31,
+                                      true,
+                                      "os",
+                                      "x",
+                                      nullptr,
+                                      json::array({1}),
+                                      0.0005,
+                                      1000.5};
     size_t refused = 0, accepted = 0;
     for (const arch::ParamInfo& p : arch::config_params())
         for (const json& v : values) {
@@ -93,6 +107,7 @@ TEST(ConfigSet, TheChecksAcrossKeysWaitForCheckConfig) {
         arch::check_config(c, "o");
         ADD_FAILURE() << "no error";
     } catch (const arch::ConfigError& e) {
-        EXPECT_STREQ(e.what(), "o: cube.l0a_kib, cube.l0b_kib, cube.l0c_kib: give all three (a split L0) or none, got 8, 0, 0");
+        EXPECT_STREQ(e.what(),
+                     "o: cube.l0a_kib, cube.l0b_kib, cube.l0c_kib: give all three (a split L0) or none, got 8, 0, 0");
     }
 }

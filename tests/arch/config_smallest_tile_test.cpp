@@ -12,9 +12,9 @@ namespace {
 
 std::string error_of(const std::string& cube, const std::string& l1_kib = "1024") {
     try {
-        arch::config_from_text(R"({"cube": {"mac_rows": 64, "mac_cols": 32)" + cube + R"(}, "cluster": {"l1_kib": )" +
-                                   l1_kib + "}}",
-                               "x.json");
+        arch::config_from_text(
+            R"({"cube": {"mac_rows": 64, "mac_cols": 32)" + cube + R"(}, "cluster": {"l1_kib": )" + l1_kib + "}}",
+            "x.json");
     } catch (const arch::ConfigError& e) {
         return e.what();
     }

@@ -29,8 +29,7 @@ protected:
     void SetUp() override {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
         dir_ = fs::temp_directory_path() /
-               ("davinci_config_test_" + std::string(info->name()) + "_" +
-                std::to_string(std::random_device{}()));
+               ("davinci_config_test_" + std::string(info->name()) + "_" + std::to_string(std::random_device{}()));
         fs::create_directories(dir_);
     }
     void TearDown() override {
@@ -71,8 +70,7 @@ std::string json_error(const std::string& text) {
 }
 
 TEST(Config, DefaultMatchesShippedPreset) {
-    const arch::Config loaded =
-        arch::load_config_file(DAVINCI_SOURCE_DIR "/configs/cluster.json");
+    const arch::Config loaded = arch::load_config_file(DAVINCI_SOURCE_DIR "/configs/cluster.json");
     EXPECT_EQ(arch::config_to_json(loaded), arch::config_to_json(arch::default_config()));
 }
 
@@ -82,8 +80,8 @@ TEST(Config, EmptyObjectIsTheDefault) {
 }
 
 TEST_F(ConfigFileTest, PartialFileKeepsDefaults) {
-    const arch::Config c = arch::load_config_file(
-        write("partial.json", R"({"cube": {"l0_kib": 64}, "clock_ghz": 1.5})"));
+    const arch::Config c =
+        arch::load_config_file(write("partial.json", R"({"cube": {"l0_kib": 64}, "clock_ghz": 1.5})"));
     EXPECT_EQ(c.l0_kib, 64);
     EXPECT_EQ(c.l0_bytes(), 64 * 1024);
     EXPECT_EQ(c.clock_ghz, 1.5);
@@ -112,8 +110,7 @@ TEST(Config, ToJsonKeepsIntegersIntegral) {
 
 TEST(Config, AcceptsBoundaryValues) {
     const arch::Config c = arch::config_from_json(
-        json::parse(R"({"ddr": {"latency_cycles": 0}, "cube": {"l0_kib": 1}, "clock_ghz": 2})"),
-        "x");
+        json::parse(R"({"ddr": {"latency_cycles": 0}, "cube": {"l0_kib": 1}, "clock_ghz": 2})"), "x");
     EXPECT_EQ(c.ddr_latency_cycles, 0);
     EXPECT_EQ(c.l0_kib, 1);
     EXPECT_EQ(c.clock_ghz, 2.0);
@@ -124,12 +121,11 @@ TEST(Config, DataflowChoices) {
     EXPECT_EQ(arch::default_config().cube_dataflow, arch::Dataflow::Fractal);
     EXPECT_EQ(arch::default_config().cube_k_per_cycle, 1);
     const std::pair<const char*, arch::Dataflow> choices[] = {{"fractal", arch::Dataflow::Fractal},
-                                                             {"os", arch::Dataflow::OS},
-                                                             {"ws", arch::Dataflow::WS},
-                                                             {"is", arch::Dataflow::IS}};
+                                                              {"os", arch::Dataflow::OS},
+                                                              {"ws", arch::Dataflow::WS},
+                                                              {"is", arch::Dataflow::IS}};
     for (const auto& [name, dataflow] : choices) {
-        const arch::Config c =
-            arch::config_from_json(json{{"cube", {{"dataflow", name}, {"k_per_cycle", 16}}}}, "x");
+        const arch::Config c = arch::config_from_json(json{{"cube", {{"dataflow", name}, {"k_per_cycle", 16}}}}, "x");
         EXPECT_EQ(c.cube_dataflow, dataflow) << name;
         EXPECT_EQ(arch::dataflow_name(c.cube_dataflow), std::string(name));
         EXPECT_EQ(arch::config_to_json(c)["cube"]["dataflow"], name);
@@ -174,8 +170,7 @@ TEST(Config, DescribeListsTheDataflowChoices) {
 }
 
 TEST_F(ConfigFileTest, NegativeSize) {
-    EXPECT_EQ(load_error(R"({"cube": {"l0_kib": -3}})"),
-              "PATH: cube.l0_kib: expected a positive integer, got -3");
+    EXPECT_EQ(load_error(R"({"cube": {"l0_kib": -3}})"), "PATH: cube.l0_kib: expected a positive integer, got -3");
     EXPECT_EQ(json_error(R"({"cube": {"l0_kib": -3}})"),
               "configs/x.json: cube.l0_kib: expected a positive integer, got -3");
 }
@@ -251,8 +246,7 @@ TEST(Config, KeyInWrongSectionSuggestsItsHome) {
 }
 
 TEST(Config, UnknownKeyWithoutSuggestion) {
-    EXPECT_EQ(json_error(R"({"cube": {"frobnicate": 1}})"),
-              "configs/x.json: cube.frobnicate: unknown key");
+    EXPECT_EQ(json_error(R"({"cube": {"frobnicate": 1}})"), "configs/x.json: cube.frobnicate: unknown key");
 }
 
 TEST(Config, UnknownSectionWithSuggestion) {
@@ -272,13 +266,11 @@ TEST(Config, DottedKeyMustBeNested) {
 
 TEST(Config, SectionNotAnObject) {
     EXPECT_EQ(json_error(R"({"cube": 5})"), "configs/x.json: cube: expected an object, got 5");
-    EXPECT_EQ(json_error(R"({"ddr": [1]})"),
-              "configs/x.json: ddr: expected an object, got [1]");
+    EXPECT_EQ(json_error(R"({"ddr": [1]})"), "configs/x.json: ddr: expected an object, got [1]");
 }
 
 TEST(Config, TopLevelNotAnObject) {
-    EXPECT_EQ(json_error("[1]"),
-              "configs/x.json: expected a JSON object at the top level, got [1]");
+    EXPECT_EQ(json_error("[1]"), "configs/x.json: expected a JSON object at the top level, got [1]");
     EXPECT_EQ(json_error("7"), "configs/x.json: expected a JSON object at the top level, got 7");
 }
 
@@ -306,8 +298,7 @@ TEST_F(ConfigFileTest, InvalidJsonAtEndOfInput) {
 
 // nlohmann throws an overflow without a position; the loader still finds one.
 TEST_F(ConfigFileTest, NumberOverflowHasLineAndColumn) {
-    EXPECT_EQ(load_error("{\n  \"clock_ghz\": 1e400\n}\n"),
-              "PATH:2:20: invalid JSON: number overflow parsing '1e400'");
+    EXPECT_EQ(load_error("{\n  \"clock_ghz\": 1e400\n}\n"), "PATH:2:20: invalid JSON: number overflow parsing '1e400'");
 }
 
 TEST_F(ConfigFileTest, MissingFile) {
@@ -344,7 +335,8 @@ TEST(Config, SplitL0) {
     EXPECT_EQ(json_error(R"({"cube": {"l0_kib": 32, "l0a_kib": 64, "l0b_kib": 64, "l0c_kib": 128}})"),
               "configs/x.json: cube.l0_kib: 32 is not the sum of the split L0 buffers (64 + 64 + 128 KiB)");
     arch::Config c = arch::config_from_json(json::parse(R"({"cube": {"l0_kib": 32, "l0a_kib": 8, "l0b_kib": 8,
-                                                                    "l0c_kib": 16}})"), "x");
+                                                                    "l0c_kib": 16}})"),
+                                            "x");
     EXPECT_TRUE(c.l0_split());
     EXPECT_FALSE(arch::default_config().l0_split());
 }

@@ -61,13 +61,15 @@ TEST(DmaDescriptors, Listing) {
     arch::Command i = im2col_load();
     i.dma.im2col->stride_w = 2, i.dma.im2col->pad_h = 0;
     EXPECT_NE(arch::format_command(p, i).find("im2col 3x3/s1,2/p0,1 of"), std::string::npos);
-    EXPECT_EQ(arch::format_command(p, transpose_store()), "DMA    L1:0x0 -> DDR:0x0  32x128B stride 128/128 transpose 2B");
-    EXPECT_EQ(arch::format_command(p, shuffle_store()), "DMA    L1:0x0 -> DDR:0x0  8x16B stride 16/16 pixel_shuffle x2 2B");
+    EXPECT_EQ(arch::format_command(p, transpose_store()),
+              "DMA    L1:0x0 -> DDR:0x0  32x128B stride 128/128 transpose 2B");
+    EXPECT_EQ(arch::format_command(p, shuffle_store()),
+              "DMA    L1:0x0 -> DDR:0x0  8x16B stride 16/16 pixel_shuffle x2 2B");
 }
 
 TEST(DmaDescriptors, JsonRoundTripIsExact) {
-    arch::Program p = program({block({stream(cube_dma(0), {im2col_load()}),
-                                      stream(dma_engine(0), {transpose_store(), shuffle_store()})})});
+    arch::Program p = program(
+        {block({stream(cube_dma(0), {im2col_load()}), stream(dma_engine(0), {transpose_store(), shuffle_store()})})});
     json j = arch::program_to_json(p);
     EXPECT_EQ(j["blocks"][0]["streams"][0]["commands"][0]["im2col"].dump(),
               R"({"channels":4,"element_bytes":2,"height":8,"k0":0,"kh":3,"kw":3,"out_w":8,"pad_h":1,"pad_w":1,)"
@@ -86,9 +88,9 @@ TEST(DmaDescriptors, JsonRoundTripIsExact) {
 TEST(DmaDescriptors, JsonErrors) {
     auto error = [](const std::string& command) {
         try {
-            arch::program_from_json(json::parse(R"({"blocks": [{"streams": [{"engine": "dma0", "commands": [)" +
-                                                command + "]}]}]}"),
-                                    "p.json");
+            arch::program_from_json(
+                json::parse(R"({"blocks": [{"streams": [{"engine": "dma0", "commands": [)" + command + "]}]}]}"),
+                "p.json");
         } catch (const arch::ProgramError& e) {
             return std::string(e.what());
         }
@@ -97,7 +99,8 @@ TEST(DmaDescriptors, JsonErrors) {
     EXPECT_EQ(error(R"({"op": "dma", "im2col": {"kh": 3, "dilation": 2}})"),
               "p.json: blocks[0].streams[0].commands[0].im2col.dilation: unknown key for im2col");
     EXPECT_EQ(error(R"({"op": "dma", "rearrange": {"element_bytes": 2}})"),
-              "p.json: blocks[0].streams[0].commands[0].rearrange: missing key \"kind\" (\"transpose\" or \"pixel_shuffle\")");
+              "p.json: blocks[0].streams[0].commands[0].rearrange: missing key \"kind\" (\"transpose\" or "
+              "\"pixel_shuffle\")");
     EXPECT_EQ(error(R"({"op": "dma", "rearrange": {"kind": "rotate"}})"),
               "p.json: blocks[0].streams[0].commands[0].rearrange.kind: unknown value \"rotate\" (expected one of: "
               "transpose, pixel_shuffle)");
@@ -108,27 +111,33 @@ TEST(DmaDescriptors, Im2colChecks) {
     EXPECT_EQ(check_error(with(cube_dma(0), im2col_load())), "<valid>");
     arch::Command c = im2col_load();
     c.dma.src = Space::L0, c.dma.dst = Space::L1;
-    EXPECT_EQ(check_error(with(cube_dma(0), c)), where + "im2col addressing is only done by a cube DMA engine loading L1 -> L0");
+    EXPECT_EQ(check_error(with(cube_dma(0), c)),
+              where + "im2col addressing is only done by a cube DMA engine loading L1 -> L0");
     c = im2col_load();
     c.dma.src = Space::DDR, c.dma.dst = Space::L1;
     EXPECT_EQ(check_error(with(dma_engine(0), c)),
-              "invalid program: block 0, dma0 command 0: im2col addressing is only done by a cube DMA engine loading L1 -> L0");
+              "invalid program: block 0, dma0 command 0: im2col addressing is only done by a cube DMA engine loading "
+              "L1 -> L0");
     c = im2col_load();
     c.dma.im2col->kh = 0;
-    EXPECT_EQ(check_error(with(cube_dma(0), c)), where + "im2col needs positive channels, height, width, kernel, stride and out_w");
+    EXPECT_EQ(check_error(with(cube_dma(0), c)),
+              where + "im2col needs positive channels, height, width, kernel, stride and out_w");
     c = im2col_load();
     c.dma.im2col->element_bytes = 3;
     EXPECT_EQ(check_error(with(cube_dma(0), c)), where + "im2col element_bytes must be 2 or 4, got 3");
     c = im2col_load();
     c.dma.src_stride = 72;
-    EXPECT_EQ(check_error(with(cube_dma(0), c)), where + "im2col reads its slab by the descriptor: src_stride must be 0");
+    EXPECT_EQ(check_error(with(cube_dma(0), c)),
+              where + "im2col reads its slab by the descriptor: src_stride must be 0");
     c = im2col_load();
     c.dma.im2col->k0 = 1;  // 1 + 36 columns > 4 * 9
-    EXPECT_EQ(check_error(with(cube_dma(0), c)), where + "im2col columns 1..37 exceed the 36 patch elements of the slab");
+    EXPECT_EQ(check_error(with(cube_dma(0), c)),
+              where + "im2col columns 1..37 exceed the 36 patch elements of the slab");
     c = im2col_load();
     // Windows start in rows -1..7 of the padded slab: 9 output rows x 8 = 72 pixels.
     c.dma.im2col->pixel0 = 41;
-    EXPECT_EQ(check_error(with(cube_dma(0), c)), where + "im2col pixels 41..73 exceed the 72 output pixels of the slab");
+    EXPECT_EQ(check_error(with(cube_dma(0), c)),
+              where + "im2col pixels 41..73 exceed the 72 output pixels of the slab");
     c = im2col_load();
     c.dma.im2col->out_w = 10;  // window 9 starts at column 8, right of the 8 columns
     EXPECT_EQ(check_error(with(cube_dma(0), c)), where + "im2col out_w 10 has windows starting right of the slab");
@@ -148,14 +157,16 @@ TEST(DmaDescriptors, RearrangeChecks) {
               "invalid program: block 0, cube0.dma command 0: only a cluster DMA engine can transpose in flight");
     c = transpose_store();
     c.dma.dst_stride = 32;  // each destination row holds 32 elements = 64 bytes
-    EXPECT_EQ(check_error(with(dma_engine(0), c)), where + "transpose destination stride smaller than its row of 64 bytes");
+    EXPECT_EQ(check_error(with(dma_engine(0), c)),
+              where + "transpose destination stride smaller than its row of 64 bytes");
     c = transpose_store();
     c.dma.row_bytes = 127;
     c.dma.src_stride = 127;
     EXPECT_EQ(check_error(with(dma_engine(0), c)), where + "transpose row of 127 bytes is not whole elements");
     c = transpose_store();
     c.dma.dst_addr = (uint64_t{8} << 30) - (63 * 128 + 64) + 1;  // 64 rows of 64 B: the last ends 1 byte beyond DDR
-    EXPECT_EQ(check_error(with(dma_engine(0), c)), where + "destination region ends at byte 8589934593, beyond DDR capacity 8589934592");
+    EXPECT_EQ(check_error(with(dma_engine(0), c)),
+              where + "destination region ends at byte 8589934593, beyond DDR capacity 8589934592");
     c = shuffle_store();
     c.dma.rows = 7;
     EXPECT_EQ(check_error(with(dma_engine(0), c)), where + "pixel_shuffle x2 does not divide 7x16B into whole planes");

@@ -32,8 +32,9 @@ std::string error_of(const std::string& command, const std::string& engine) {
 
 // An im2col descriptor is read in its keys' sorted order: pad_h before stride_h.
 TEST(IsaFields, Im2colFaultsInKeyOrder) {
-    EXPECT_EQ(error_of(R"({"op": "dma", "src": "L1", "dst": "L0", "im2col": {"stride_h": -1, "pad_h": -2}})", "cube0.dma"),
-              "p.json: blocks[0].streams[0].commands[0].im2col.pad_h: expected an integer from 0 to 4294967295, got -2");
+    EXPECT_EQ(
+        error_of(R"({"op": "dma", "src": "L1", "dst": "L0", "im2col": {"stride_h": -1, "pad_h": -2}})", "cube0.dma"),
+        "p.json: blocks[0].streams[0].commands[0].im2col.pad_h: expected an integer from 0 to 4294967295, got -2");
 }
 
 // A rearrangement is read in the table's order: its kind first.
@@ -45,8 +46,9 @@ TEST(IsaFields, RearrangeKindFirst) {
 
 // A vector source's dims and strides are checked as a pair before its window is read.
 TEST(IsaFields, SourceDimsBeforeWindow) {
-    EXPECT_EQ(error_of(R"({"op": "vector", "in0": {"kind": "strided", "dims": [1], "window": {"bogus": 1}}})", "vector0"),
-              "p.json: blocks[0].streams[0].commands[0].in0: \"dims\" and \"strides\" differ in length");
+    EXPECT_EQ(
+        error_of(R"({"op": "vector", "in0": {"kind": "strided", "dims": [1], "window": {"bogus": 1}}})", "vector0"),
+        "p.json: blocks[0].streams[0].commands[0].in0: \"dims\" and \"strides\" differ in length");
 }
 
 // Each op accepts exactly its table's keys, the common ones and "op".

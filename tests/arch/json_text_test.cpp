@@ -37,8 +37,9 @@ TEST(JsonText, SyntaxErrorHasLineAndColumn) {
 }
 
 TEST(JsonText, EmptyText) {
-    EXPECT_EQ(error_of(""), "f.json:1:1: invalid JSON: syntax error while parsing value - unexpected end of input; "
-                            "expected '[', '{', or a literal");
+    EXPECT_EQ(error_of(""),
+              "f.json:1:1: invalid JSON: syntax error while parsing value - unexpected end of input; "
+              "expected '[', '{', or a literal");
 }
 
 TEST(JsonText, InvalidUtf8InAString) {

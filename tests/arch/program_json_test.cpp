@@ -35,13 +35,13 @@ arch::Program everything() {
     mm.tag = 2;
     mm.issue_cycles = 4294967295u;  // the largest
     back.issue_cycles = 8;
-    arch::Program p = program({block({stream(dma_engine(1), {load2d}), stream(cube_dma(3), {back}),
-                                      stream(cube(3), {mm, matmul(4, 4, 4)}),
-                                      stream(vector_unit(0), {vec(VectorOp::Add, 2, 3), vec(VectorOp::ReduceMax, 5, 7, DType::Float32),
-                                                              vec(VectorOp::Cast, 1, 1)})},
-                                     3),
-                               block({}, 0, {0}), block({stream(vector_unit(12), {})}, 65535, {0, 1})},
-                              3);
+    arch::Program p = program(
+        {block({stream(dma_engine(1), {load2d}), stream(cube_dma(3), {back}), stream(cube(3), {mm, matmul(4, 4, 4)}),
+                stream(vector_unit(0), {vec(VectorOp::Add, 2, 3), vec(VectorOp::ReduceMax, 5, 7, DType::Float32),
+                                        vec(VectorOp::Cast, 1, 1)})},
+               3),
+         block({}, 0, {0}), block({stream(vector_unit(12), {})}, 65535, {0, 1})},
+        3);
     p.source = "models/x.pto";
     p.blocks[1].cluster = 2;
     p.ops = {{"a", "relu", "", {}}, {"c", "matmul", "block#2", {0}}};
@@ -90,7 +90,8 @@ TEST(ProgramJson, SourceDescriptorsAndTransposedB) {
     mul.vec.in1 = std::make_shared<const arch::VectorSource>(scalar);
     arch::Command mm = matmul(8, 8, 8);
     mm.mm.b_transposed = true;
-    arch::Program p = program({block({stream(cube(0), {mm}), stream(vector_unit(0), {add, mul, vec(VectorOp::Relu, 1, 1)})}, 0)}, 0);
+    arch::Program p =
+        program({block({stream(cube(0), {mm}), stream(vector_unit(0), {add, mul, vec(VectorOp::Relu, 1, 1)})}, 0)}, 0);
     const json j = arch::program_to_json(p);
     const arch::Program back = arch::program_from_json(json::parse(j.dump(1)), "x.json");
     EXPECT_EQ(arch::program_to_json(back), j);
@@ -108,27 +109,28 @@ TEST(ProgramJson, SourceDescriptorsAndTransposedB) {
 
 TEST(ProgramJson, Format) {
     json j = arch::program_to_json(everything());
-    EXPECT_EQ(j["blocks"][0]["streams"][3]["commands"][0].dump(),
-              R"({"cols":3,"dst":131072,"dtype":"float16","op":"vector","rows":2,"src0":0,"src1":65536,"vector_op":"add"})");
+    EXPECT_EQ(
+        j["blocks"][0]["streams"][3]["commands"][0].dump(),
+        R"({"cols":3,"dst":131072,"dtype":"float16","op":"vector","rows":2,"src0":0,"src1":65536,"vector_op":"add"})");
     EXPECT_EQ(j["blocks"][0]["streams"][2]["engine"], "cube3");
     EXPECT_EQ(j["blocks"][0]["streams"][1]["engine"], "cube3.dma");
     EXPECT_FALSE(j["blocks"][0]["streams"][3]["commands"][1].contains("src1"));
     // issue_cycles only when not 0.
     EXPECT_EQ(j["blocks"][0]["streams"][1]["commands"][0]["issue_cycles"], 8);
     EXPECT_FALSE(j["blocks"][0]["streams"][0]["commands"][0].contains("issue_cycles"));
-    EXPECT_EQ(j["blocks"][0]["streams"][2]["commands"][1].dump(),
-              R"({"a_addr":0,"accumulate":false,"b_addr":0,"c_addr":0,"dtype":"float16","k":4,"m":4,"n":4,"op":"matmul"})");
+    EXPECT_EQ(
+        j["blocks"][0]["streams"][2]["commands"][1].dump(),
+        R"({"a_addr":0,"accumulate":false,"b_addr":0,"c_addr":0,"dtype":"float16","k":4,"m":4,"n":4,"op":"matmul"})");
 }
 
 // issue_cycles on every kind of command; absent means 0.
 TEST(ProgramJson, IssueCycles) {
-    arch::Program p = arch::program_from_json(
-        json::parse(R"({"blocks": [{"streams": [
+    arch::Program p = arch::program_from_json(json::parse(R"({"blocks": [{"streams": [
             {"engine": "dma0", "commands": [{"op": "dma", "rows": 1, "row_bytes": 64, "issue_cycles": 8}, {"op": "dma"}]},
             {"engine": "cube0", "commands": [{"op": "matmul", "m": 4, "k": 4, "n": 4, "issue_cycles": 0}]},
             {"engine": "vector0", "commands": [{"op": "vector", "vector_op": "exp", "rows": 2, "cols": 3,
                                                 "issue_cycles": 4294967295}]}]}]})"),
-        "p.json");
+                                              "p.json");
     const arch::Block& b = p.blocks[0];
     EXPECT_EQ(b.streams[0].commands[0].issue_cycles, 8u);
     EXPECT_EQ(b.streams[0].commands[1].issue_cycles, 0u);
@@ -136,8 +138,7 @@ TEST(ProgramJson, IssueCycles) {
     EXPECT_EQ(b.streams[2].commands[0].issue_cycles, 4294967295u);
     // --dump-program shows it before the flags, only when not 0.
     EXPECT_EQ(arch::format_command(p, b.streams[0].commands[0]), "DMA    DDR:0x0 -> L1:0x0  1x64B  issue 8");
-    EXPECT_EQ(arch::format_command(p, b.streams[1].commands[0]),
-              "MATMUL 4x4x4 float16  C:0x0 = A:0x0 * B:0x0");
+    EXPECT_EQ(arch::format_command(p, b.streams[1].commands[0]), "MATMUL 4x4x4 float16  C:0x0 = A:0x0 * B:0x0");
 }
 
 // The slot sizes of a program with several blocks per cluster: written only
@@ -228,15 +229,18 @@ TEST(ProgramJson, Errors) {
               "transpose)");
     EXPECT_EQ(error_of(with_command(R"({"op": "vector", "src_addr": 0})")),
               "p.json: blocks[0].streams[0].commands[1].src_addr: unknown key for a vector command");
-    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "issue_cycles": -1})")),
-              "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got -1");
+    EXPECT_EQ(
+        error_of(with_command(R"({"op": "dma", "issue_cycles": -1})")),
+        "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got -1");
     EXPECT_EQ(error_of(with_command(R"({"op": "matmul", "issue_cycles": 4294967296})")),
               "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got "
               "4294967296");
-    EXPECT_EQ(error_of(with_command(R"({"op": "vector", "issue_cycles": 8.0})")),
-              "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got 8.0");
-    EXPECT_EQ(error_of(with_command(R"({"op": "dma", "issue_cycles": "8"})")),
-              "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got \"8\"");
+    EXPECT_EQ(
+        error_of(with_command(R"({"op": "vector", "issue_cycles": 8.0})")),
+        "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got 8.0");
+    EXPECT_EQ(
+        error_of(with_command(R"({"op": "dma", "issue_cycles": "8"})")),
+        "p.json: blocks[0].streams[0].commands[1].issue_cycles: expected an integer from 0 to 4294967295, got \"8\"");
     EXPECT_EQ(error_of(with_command(R"({"op": "dma", "issue": 8})")),
               "p.json: blocks[0].streams[0].commands[1].issue: unknown key for a dma command");
     EXPECT_EQ(error_of(R"({"blocks": [], "tensors": [{"shape": [1, 2.5]}]})"),
@@ -254,8 +258,9 @@ TEST(ProgramJson, Files) {
         arch::load_program_file(bad);
         ADD_FAILURE() << "no error";
     } catch (const arch::ProgramError& e) {
-        EXPECT_EQ(std::string(e.what()), bad + ":1:13: invalid JSON: syntax error while parsing value - unexpected "
-                                                "'}'; expected '[', '{', or a literal");
+        EXPECT_EQ(std::string(e.what()), bad +
+                                             ":1:13: invalid JSON: syntax error while parsing value - unexpected "
+                                             "'}'; expected '[', '{', or a literal");
     }
     EXPECT_THROW(arch::load_program_file((dir / "missing.json").string()), arch::ProgramError);
     EXPECT_EQ(arch::format_program(arch::load_program_file(good)), arch::format_program(everything()));

@@ -53,10 +53,9 @@ TEST(WaitCycle, PipelineWithoutCycle) {
 }
 
 TEST(WaitCycle, CheckProgramRefusesTheBlock) {
-    arch::Program p = program({block({}),
-                               block({stream(cube(0), {matmul(4, 4, 4, arch::DType::Float16, {1}, {0})}),
-                                      stream(cube(1), {matmul(4, 4, 4, arch::DType::Float16, {0}, {1})})},
-                                     2)});
+    arch::Program p = program({block({}), block({stream(cube(0), {matmul(4, 4, 4, arch::DType::Float16, {1}, {0})}),
+                                                 stream(cube(1), {matmul(4, 4, 4, arch::DType::Float16, {0}, {1})})},
+                                                2)});
     try {
         arch::check_program(p, arch::default_config());
         FAIL() << "no error";

@@ -38,7 +38,8 @@ TEST(BadInput, BinaryFile) {
     std::string p = write_file("binary.pto", bytes);
     Outcome o = run("'" + p + "'");
     EXPECT_EQ(o.status, 2);
-    EXPECT_EQ(o.err.substr(0, o.err.find('\n')), p + ":1:1: error: invalid character U+0000: a program must be UTF-8 text");
+    EXPECT_EQ(o.err.substr(0, o.err.find('\n')),
+              p + ":1:1: error: invalid character U+0000: a program must be UTF-8 text");
     EXPECT_EQ(o.err.find_first_of(std::string("\0", 1) + "\x80\xff"), std::string::npos);
 }
 
@@ -77,7 +78,8 @@ TEST(BadInput, OneMegabyteLine) {
 }
 
 TEST(BadInput, ThousandDeepParentheses) {
-    std::string p = write_file("deep.pto", kHeader + "x = " + std::string(1000, '(') + "1" + std::string(1000, ')') + "\n");
+    std::string p =
+        write_file("deep.pto", kHeader + "x = " + std::string(1000, '(') + "1" + std::string(1000, ')') + "\n");
     Outcome o = run("'" + p + "'");
     EXPECT_EQ(o.status, 2);
     EXPECT_EQ(o.err.substr(0, o.err.find('\n')), p + ":2:205: error: too many nested parentheses");
@@ -94,7 +96,8 @@ TEST(BadInput, ThousandDeepBlocks) {
 }
 
 TEST(BadInput, UnknownOperation) {
-    std::string p = write_file("unknown_op.pto", kHeader + "a = pypo.input(\"a\", shape=(64, 64))\nb = pypo.op.frob(a)\n");
+    std::string p =
+        write_file("unknown_op.pto", kHeader + "a = pypo.input(\"a\", shape=(64, 64))\nb = pypo.op.frob(a)\n");
     Outcome o = run("'" + p + "'");
     EXPECT_EQ(o.status, 2);
     EXPECT_EQ(o.err.rfind(p + ":3:5: error: pypo.op has no operation 'frob'; valid operations are: matmul, ", 0), 0u)

@@ -55,7 +55,8 @@ TEST_P(SpooledRun, OutputsMatchTheInMemoryRun) {
 INSTANTIATE_TEST_SUITE_P(
     Models, SpooledRun,
     ::testing::Values(Case{"gemm_2048", "models/gemm_2048.pto"}, Case{"attention", "models/attention.pto"},
-                      Case{"resnet50", "--shape input=1,3,224,224 models/resnet50.pto"}, Case{"resnet_block", "models/resnet_block.pto"},
+                      Case{"resnet50", "--shape input=1,3,224,224 models/resnet50.pto"},
+                      Case{"resnet_block", "models/resnet_block.pto"},
                       Case{"memory_placement", "models/memory_placement.pto"}, Case{"slide", "models/slide.pto"},
                       Case{"transpose", "models/transpose.pto"},
                       Case{"super_resolution", "--shape img=1,1,120,160 models/super_resolution.pto"},

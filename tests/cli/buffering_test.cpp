@@ -24,7 +24,9 @@ const char* kConfig = R"({"chip": {"clusters": 1}, "cube": {"mac_rows": 16, "mac
 
 std::string program(int buffers) {
     return "import pypto as pypo\n"
-           "pypo.config.BUFFERS = " + std::to_string(buffers) + "\n"
+           "pypo.config.BUFFERS = " +
+           std::to_string(buffers) +
+           "\n"
            "a = pypo.input(\"a\", shape=(128, 2048), dtype=\"float16\")\n"
            "b = pypo.input(\"b\", shape=(2048, 128), dtype=\"float16\")\n"
            "pypo.output(\"c\", pypo.op.matmul(a, b))\n";
@@ -115,7 +117,8 @@ TEST(Buffering, DoubleBeatsSingleOnADmaBoundGemm) {
     ASSERT_EQ(single.panel_start.size(), 64u);  // 32 steps x (A, B)
     ASSERT_EQ(dbl.panel_start.size(), 32u);     // 16 steps x (A, B)
 
-    for (size_t i = 0; i < single.panel_start.size(); ++i) EXPECT_EQ(single.panel_end[i] - single.panel_start[i], 2149u);
+    for (size_t i = 0; i < single.panel_start.size(); ++i)
+        EXPECT_EQ(single.panel_end[i] - single.panel_start[i], 2149u);
     for (size_t i = 0; i < dbl.panel_start.size(); ++i) EXPECT_EQ(dbl.panel_end[i] - dbl.panel_start[i], 4197u);
     // Loop control before the first A panel: block start 1 + 8.
     EXPECT_EQ(single.panel_start[0], 9u);

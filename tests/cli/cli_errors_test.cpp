@@ -58,7 +58,8 @@ TEST(CliErrors, NoProgram) {
 TEST(CliErrors, UnwritableReportPathFailsBeforeSimulating) {
     Outcome o = run("--report-json /nonexistent-dir/r.json models/gemm_256.pto");
     EXPECT_EQ(o.status, 2);
-    EXPECT_EQ(o.err, "davinci-sim: error: --report-json: cannot write /nonexistent-dir/r.json: No such file or directory\n");
+    EXPECT_EQ(o.err,
+              "davinci-sim: error: --report-json: cannot write /nonexistent-dir/r.json: No such file or directory\n");
     EXPECT_EQ(o.out, "");
 }
 

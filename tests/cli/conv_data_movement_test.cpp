@@ -22,8 +22,12 @@ nlohmann::json report(const std::string& pto, const std::string& config_json = "
 
 std::string conv_program(const std::string& x, const std::string& w) {
     return "import pypto as pypo\n"
-           "x = pypo.input(\"x\", shape=" + x + ", dtype=\"float16\")\n"
-           "w = pypo.weight(\"w\", shape=" + w + ", dtype=\"float16\")\n"
+           "x = pypo.input(\"x\", shape=" +
+           x +
+           ", dtype=\"float16\")\n"
+           "w = pypo.weight(\"w\", shape=" +
+           w +
+           ", dtype=\"float16\")\n"
            "y = pypo.op.conv2d(x, w, padding=1)\n"
            "pypo.output(\"y\", y)\n";
 }
@@ -91,7 +95,8 @@ TEST(ConvCli, DumpProgramShowsTheIm2colDescriptor) {
     Outcome o = run("--dump-program '" + (scratch() / "conv_dump.pto").string() + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     // The conv2d writes NHWC into conv2d_1; a format_convert makes the NCHW y.
-    EXPECT_NE(o.out.find("tensor conv2d_1 (1, 8, 8, 8) float16 intermediate, NHWC at DDR:"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("tensor conv2d_1 (1, 8, 8, 8) float16 intermediate, NHWC at DDR:"), std::string::npos)
+        << o.out;
     EXPECT_NE(o.out.find("tensor y (1, 8, 8, 8) float16 output at DDR:"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("8x72B stride 0/72 im2col 3x3/s1/p1 of 4x3x8 ow 8 at pixel 0, k 0 2B"), std::string::npos)
         << o.out;

@@ -75,10 +75,11 @@ class SameTiming : public testing::TestWithParam<std::string> {};
 TEST_P(SameTiming, WithAndWithoutFunctional) {
     const std::string stem = std::filesystem::path(GetParam()).stem().string();
     const std::string a = (scratch() / (stem + ".plain")).string(), b = (scratch() / (stem + ".func")).string();
-    Outcome plain = run("--timing-csv '" + a + ".csv' --report-json '" + a + ".json' " + extra_args(GetParam()) + GetParam());
+    Outcome plain =
+        run("--timing-csv '" + a + ".csv' --report-json '" + a + ".json' " + extra_args(GetParam()) + GetParam());
     ASSERT_EQ(plain.status, 0) << plain.err;
-    Outcome func = run("--functional --timing-csv '" + b + ".csv' --report-json '" + b + ".json' " + extra_args(GetParam()) +
-                       GetParam());
+    Outcome func = run("--functional --timing-csv '" + b + ".csv' --report-json '" + b + ".json' " +
+                       extra_args(GetParam()) + GetParam());
     ASSERT_EQ(func.status, 0) << func.err;
     EXPECT_EQ(slurp(a + ".csv"), slurp(b + ".csv"));
     EXPECT_EQ(slurp(a + ".json"), slurp(b + ".json"));
@@ -167,10 +168,11 @@ TEST(Functional, BadInputsAreUsageErrors) {
 TEST(Functional, MixedPrecisionSwitchesExactlyTheOverflowingOp) {
     Outcome o = run("-q --check tests/functional/mixed_overflow.pto");
     ASSERT_EQ(o.status, 0) << o.out << o.err;
-    EXPECT_NE(o.out.find("  mixed precision: 1 operation switched to float32 (decided in 2 functional runs)\n"
-                         "    mul_2 (mul at tests/functional/mixed_overflow.pto:10:11): float16 result overflows to inf; "
-                         "cycles (with its casts) "),
-              std::string::npos)
+    EXPECT_NE(
+        o.out.find("  mixed precision: 1 operation switched to float32 (decided in 2 functional runs)\n"
+                   "    mul_2 (mul at tests/functional/mixed_overflow.pto:10:11): float16 result overflows to inf; "
+                   "cycles (with its casts) "),
+        std::string::npos)
         << o.out;
     EXPECT_EQ(count(o.out, "overflows"), 1u) << o.out;
     EXPECT_NE(o.out.find("cycles all-float16, "), std::string::npos) << o.out;

@@ -92,8 +92,8 @@ TEST(Gemm256, ReportJsonHasTheDocumentedKeys) {
     std::string json = (scratch() / "keys.json").string();
     ASSERT_EQ(run("-q --report-json '" + json + "' models/gemm_256.pto").status, 0);
     nlohmann::json r = nlohmann::json::parse(slurp(json));
-    for (const char* key : {"total_cycles", "clock_ghz", "cube_utilization", "ddr_bytes_read", "ddr_bytes_written",
-                            "units", "links"})
+    for (const char* key :
+         {"total_cycles", "clock_ghz", "cube_utilization", "ddr_bytes_read", "ddr_bytes_written", "units", "links"})
         EXPECT_TRUE(r.contains(key)) << key;
     EXPECT_TRUE(r["total_cycles"].is_number_unsigned());
     EXPECT_EQ(r["units"].size(), 4u * (1 + 4 + 4 + 1));  // per cluster: dma0, 4 cube DMAs, 4 cubes, vector0

@@ -30,8 +30,9 @@ TEST(MaxCycles, OneCycleShortStopsWithStatus3) {
     std::filesystem::remove(report);
     Outcome o = run("--max-cycles 71 --report-json '" + report + "' --program-json '" + one_matmul() + "'");
     EXPECT_EQ(o.status, 3);
-    EXPECT_EQ(o.err, "davinci-sim: error: the simulation had not finished at cycle 71 (--max-cycles 71); no report or "
-                     "traces written\n");
+    EXPECT_EQ(o.err,
+              "davinci-sim: error: the simulation had not finished at cycle 71 (--max-cycles 71); no report or "
+              "traces written\n");
     EXPECT_EQ(o.out, "");
     EXPECT_FALSE(std::filesystem::exists(report));
 }
@@ -40,16 +41,18 @@ TEST(MaxCycles, OneCycleShortStopsWithStatus3) {
 TEST(MaxCycles, StopsALongRunEarly) {
     Outcome o = run("--max-cycles 100000 models/gemm_2048.pto");
     EXPECT_EQ(o.status, 3);
-    EXPECT_EQ(o.err, "davinci-sim: error: the simulation had not finished at cycle 100000 (--max-cycles 100000); no "
-                     "report or traces written\n");
+    EXPECT_EQ(o.err,
+              "davinci-sim: error: the simulation had not finished at cycle 100000 (--max-cycles 100000); no "
+              "report or traces written\n");
 }
 
 TEST(MaxCycles, BadValues) {
     for (const char* bad : {"0", "-1", "1e6", "", "99999999999999999999"}) {
         Outcome o = run(std::string("--max-cycles '") + bad + "' models/gemm_256.pto");
         EXPECT_EQ(o.status, 2) << bad;
-        EXPECT_EQ(o.err.substr(0, o.err.find('\n')),
-                  std::string("davinci-sim: error: --max-cycles: expected a positive number of cycles, got '") + bad + "'");
+        EXPECT_EQ(
+            o.err.substr(0, o.err.find('\n')),
+            std::string("davinci-sim: error: --max-cycles: expected a positive number of cycles, got '") + bad + "'");
     }
 }
 

@@ -21,7 +21,9 @@ namespace {
 
 std::string gemm_512(int max_parallel) {
     return "import pypto as pypo\n"
-           "pypo.config.MAX_PARALLEL = " + std::to_string(max_parallel) + "\n"
+           "pypo.config.MAX_PARALLEL = " +
+           std::to_string(max_parallel) +
+           "\n"
            "a = pypo.input(\"a\", shape=(512, 512), dtype=\"float16\")\n"
            "b = pypo.input(\"b\", shape=(512, 512), dtype=\"float16\")\n"
            "c = pypo.op.matmul(a, b)\n"
@@ -130,10 +132,11 @@ TEST(MaxParallel, AShareUnderOneKibIsAnError) {
     Outcome o = run("'" + pto + "'");
     EXPECT_EQ(o.status, 2);
     EXPECT_EQ(o.out, "");
-    EXPECT_EQ(o.err, pto + ":2:28: error: pypo.config.MAX_PARALLEL = 200 puts 50 blocks on each of the 4 clusters "
-                           "at once, and a block's share of L1 (256 KiB) or L0 (32 KiB) would be under 1 KiB\n"
-                           "pypo.config.MAX_PARALLEL = 200\n"
-                           "                           ^\n");
+    EXPECT_EQ(o.err, pto +
+                         ":2:28: error: pypo.config.MAX_PARALLEL = 200 puts 50 blocks on each of the 4 clusters "
+                         "at once, and a block's share of L1 (256 KiB) or L0 (32 KiB) would be under 1 KiB\n"
+                         "pypo.config.MAX_PARALLEL = 200\n"
+                         "                           ^\n");
 }
 
 }  // namespace

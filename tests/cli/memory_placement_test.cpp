@@ -119,11 +119,13 @@ TEST(MemoryPlacement, TempCacheFreesForReuse) {
                                                      "    y2 = pypo.op.relu(g)\n"
                                                      "pypo.output('y', pypo.op.add(y1, y2))\n");
     EXPECT_EQ(scoped.status, 0) << scoped.err;
-    EXPECT_NE(scoped.out.find("tensor matmul_1 (320, 256) float16 intermediate, in L1 at cluster0 L1:0x18000, 163840 B"),
-              std::string::npos)
+    EXPECT_NE(
+        scoped.out.find("tensor matmul_1 (320, 256) float16 intermediate, in L1 at cluster0 L1:0x18000, 163840 B"),
+        std::string::npos)
         << scoped.out;
-    EXPECT_NE(scoped.out.find("tensor matmul_2 (320, 256) float16 intermediate, in L1 at cluster0 L1:0x18000, 163840 B"),
-              std::string::npos)
+    EXPECT_NE(
+        scoped.out.find("tensor matmul_2 (320, 256) float16 intermediate, in L1 at cluster0 L1:0x18000, 163840 B"),
+        std::string::npos)
         << scoped.out;
     Outcome held = compile_error("held.pto", head +
                                                  "h = pypo.op.matmul(a, w, target='L1')\n"

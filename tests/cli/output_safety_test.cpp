@@ -66,10 +66,10 @@ TEST(OutputSafety, ReadOnlyDirectoryFailsBeforeSimulating) {
 // temporary file is left beside it.
 TEST(OutputSafety, SuccessLeavesOnlyTheNamedFiles) {
     fs::path d = dir_for("success");
-    Outcome o = run("-q --report-json '" + (d / "r.json").string() + "' --trace '" + (d / "t.json").string() +
-                    "' --vcd '" + (d / "t.vcd").string() + "' --timing-csv '" + (d / "t.csv").string() +
-                    "' --summary-csv '" + (d / "s.csv").string() + "' --profile '" + (d / "p.json").string() +
-                    "' models/gemm_256.pto");
+    Outcome o =
+        run("-q --report-json '" + (d / "r.json").string() + "' --trace '" + (d / "t.json").string() + "' --vcd '" +
+            (d / "t.vcd").string() + "' --timing-csv '" + (d / "t.csv").string() + "' --summary-csv '" +
+            (d / "s.csv").string() + "' --profile '" + (d / "p.json").string() + "' models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(d)) names.push_back(e.path().filename().string());

@@ -98,9 +98,10 @@ TEST(ProgramJsonCli, BadIssueCycles) {
         {"op": "matmul", "m": 4, "k": 4, "n": 4, "issue_cycles": -8}]}]}]})");
     Outcome o = run("--program-json '" + prog + "'");
     EXPECT_EQ(o.status, 2);
-    EXPECT_EQ(o.err, "davinci-sim: error: " + prog +
-                         ": blocks[0].streams[0].commands[0].issue_cycles: expected an integer from 0 to 4294967295, got "
-                         "-8\n");
+    EXPECT_EQ(o.err,
+              "davinci-sim: error: " + prog +
+                  ": blocks[0].streams[0].commands[0].issue_cycles: expected an integer from 0 to 4294967295, got "
+                  "-8\n");
     EXPECT_EQ(o.out, "");
 }
 
@@ -109,8 +110,9 @@ TEST(ProgramJsonCli, MalformedProgramFile) {
         {"op": "vector", "vector_op": "exp", "rows": "64"}]}]}]})");
     Outcome o = run("--program-json '" + prog + "'");
     EXPECT_EQ(o.status, 2);
-    EXPECT_EQ(o.err, "davinci-sim: error: " + prog +
-                         ": blocks[0].streams[0].commands[0].rows: expected an integer from 0 to 4294967295, got \"64\"\n");
+    EXPECT_EQ(o.err,
+              "davinci-sim: error: " + prog +
+                  ": blocks[0].streams[0].commands[0].rows: expected an integer from 0 to 4294967295, got \"64\"\n");
     EXPECT_EQ(o.out, "");
 }
 
@@ -174,8 +176,9 @@ TEST(ProgramJsonCli, EmittedProgramRunsIdentically) {
 TEST(ProgramJsonCli, UnwritableEmitPath) {
     Outcome o = run("--emit-program-json /nonexistent-dir/p.json models/gemm_256.pto");
     EXPECT_EQ(o.status, 2);
-    EXPECT_EQ(o.err,
-              "davinci-sim: error: --emit-program-json: cannot write /nonexistent-dir/p.json: No such file or directory\n");
+    EXPECT_EQ(
+        o.err,
+        "davinci-sim: error: --emit-program-json: cannot write /nonexistent-dir/p.json: No such file or directory\n");
 }
 
 }  // namespace

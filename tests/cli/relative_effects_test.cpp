@@ -23,8 +23,12 @@ nlohmann::json report(const std::string& pto_path, const std::string& extra = ""
 
 std::string gemm_512(const std::string& dtype) {
     return "import pypto as pypo\n"
-           "a = pypo.input(\"a\", shape=(512, 512), dtype=\"" + dtype + "\")\n"
-           "b = pypo.input(\"b\", shape=(512, 512), dtype=\"" + dtype + "\")\n"
+           "a = pypo.input(\"a\", shape=(512, 512), dtype=\"" +
+           dtype +
+           "\")\n"
+           "b = pypo.input(\"b\", shape=(512, 512), dtype=\"" +
+           dtype +
+           "\")\n"
            "pypo.output(\"c\", pypo.op.matmul(a, b))\n";
 }
 
@@ -121,8 +125,7 @@ TEST(RelativeEffects, MatchingLayoutAnnotationRemovesTheConversions) {
     for (const nlohmann::json& op : annotated["ops"]) EXPECT_NE(op["kind"], "format_convert") << op;
     // Each conversion reads and writes the activation once.
     EXPECT_EQ(plain["ddr_bytes_read"].get<uint64_t>() - annotated["ddr_bytes_read"].get<uint64_t>(), 2u * 401408);
-    EXPECT_EQ(plain["ddr_bytes_written"].get<uint64_t>() - annotated["ddr_bytes_written"].get<uint64_t>(),
-              2u * 401408);
+    EXPECT_EQ(plain["ddr_bytes_written"].get<uint64_t>() - annotated["ddr_bytes_written"].get<uint64_t>(), 2u * 401408);
     // The conversions sit on the critical path between a conv2d and its
     // batch_norm; the annotated run saves their 25385 + 25383 cycles, the
     // dispatch cycle after each, and 36 cycles of add_1, whose DDR

@@ -56,8 +56,8 @@ TEST(SchemaVersion, EveryOutputCarriesIt) {
 // The emitted program reads back, and simulates as its .pto does.
 TEST(SchemaVersion, AnEmittedProgramReadsBack) {
     ASSERT_EQ(run("--emit-program-json '" + path("sv_back.json") + "' models/gemm_256.pto").status, 0);
-    const Outcome o = run("-q --report-json '" + path("sv_back_report.json") + "' --program-json '" +
-                          path("sv_back.json") + "'");
+    const Outcome o =
+        run("-q --report-json '" + path("sv_back_report.json") + "' --program-json '" + path("sv_back.json") + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_EQ(nlohmann::json::parse(slurp(path("sv_back_report.json")))["total_cycles"], 71801u);
 }

@@ -45,7 +45,8 @@ void expect_error(const std::string& args, const std::string& message, bool usag
 }  // namespace
 
 TEST(SetOption, GivesTheReportOfTheEquivalentJsonFile) {
-    const std::string file = write_file("set_equivalent.json", R"({"ddr": {"bytes_per_cycle": 64}, "chip": {"clusters": 8}})");
+    const std::string file =
+        write_file("set_equivalent.json", R"({"ddr": {"bytes_per_cycle": 64}, "chip": {"clusters": 8}})");
     const nlohmann::json by_file = report("--config '" + file + "' models/gemm_256.pto", "set_by_file");
     const nlohmann::json by_set =
         report("--set ddr.bytes_per_cycle=64 --set chip.clusters=8 models/gemm_256.pto", "set_by_option");
@@ -67,8 +68,9 @@ TEST(SetOption, AppliesOverTheConfigFile) {
 }
 
 TEST(SetOption, TheReportNamesTheSettings) {
-    const Outcome o = run("--config configs/cluster.json --set chip.clusters=8 --set ddr.bytes_per_cycle=64 "
-                          "models/gemm_256.pto");
+    const Outcome o =
+        run("--config configs/cluster.json --set chip.clusters=8 --set ddr.bytes_per_cycle=64 "
+            "models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_EQ(o.out.substr(0, o.out.find('\n')),
               "davinci-sim: models/gemm_256.pto on configs/cluster.json with --set chip.clusters=8 "
@@ -123,8 +125,8 @@ TEST(SetOption, ValuesAreCheckedAsInAFile) {
 TEST(SetOption, BoundsAreTheFilesBounds) {
     const Outcome at = run("--set chip.clusters=1024 --dump-graph models/gemm_256.pto");
     EXPECT_EQ(at.status, 0) << at.err;
-    expect_error("--set chip.clusters=1025 models/gemm_256.pto", "--set: chip.clusters: 1025 is too large (at most 1024)",
-                 false);
+    expect_error("--set chip.clusters=1025 models/gemm_256.pto",
+                 "--set: chip.clusters: 1025 is too large (at most 1024)", false);
 }
 
 // The file alone is valid; with the --set it is not.
@@ -142,7 +144,8 @@ TEST(SetOption, CommandLineMistakes) {
                  "'chip.clusters'",
                  true);
     expect_error("--set =4 models/gemm_256.pto",
-                 "--set: expected KEY=VALUE, KEY as --help-config lists it (e.g. ddr.bytes_per_cycle=64), got '=4'", true);
+                 "--set: expected KEY=VALUE, KEY as --help-config lists it (e.g. ddr.bytes_per_cycle=64), got '=4'",
+                 true);
     expect_error("--set chip.clusters=2 --set chip.clusters=4 models/gemm_256.pto",
                  "--set: 'chip.clusters' is given twice", true);
 }

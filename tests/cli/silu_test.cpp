@@ -16,8 +16,10 @@ nlohmann::json report(const std::string& name, const std::string& call) {
     std::string pto = write_file(name + ".pto",
                                  "import pypto as pypo\n"
                                  "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")\n"
-                                 "y = " + call + "\n"
-                                 "pypo.output(\"y\", y)\n");
+                                 "y = " +
+                                     call +
+                                     "\n"
+                                     "pypo.output(\"y\", y)\n");
     std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
@@ -45,7 +47,8 @@ TEST(Silu, TwoInstructionsPerChunkHiddenUnderDdr) {
     EXPECT_EQ(busy_cycles(r, "cluster0.vector0"), 3952u);
     ASSERT_EQ(r["ops"].size(), 1u);
     EXPECT_EQ(r["ops"][0]["kind"], "silu");
-    EXPECT_EQ(r["ops"][0]["commands"].get<uint64_t>(), 4u * (2 + 2 * 2 + 2));  // per block: 2 loads, 2 x 2 VECTORs, 2 stores
+    EXPECT_EQ(r["ops"][0]["commands"].get<uint64_t>(),
+              4u * (2 + 2 * 2 + 2));  // per block: 2 loads, 2 x 2 VECTORs, 2 stores
     EXPECT_EQ(r["ops"][0]["vector_cycles"].get<uint64_t>(), 4u * 3952);
 }
 

@@ -80,13 +80,18 @@ TEST(SingleOp, BadCommandLines) {
     struct Case {
         std::string args, error;
     } cases[] = {
-        {"--op conv2d --shape 5,5", "davinci-sim: error: --op conv2d needs --shape H,W,C,R,S,F,stride (7 numbers), got 2\n"},
+        {"--op conv2d --shape 5,5",
+         "davinci-sim: error: --op conv2d needs --shape H,W,C,R,S,F,stride (7 numbers), got 2\n"},
         {"--op matmul", "davinci-sim: error: --op needs --shape with the operation's sizes\n"},
         {"--op softmax --shape 4,4", "davinci-sim: error: --op: expected matmul or conv2d, got 'softmax'\n"},
-        {"--op matmul --shape 4,4,4 --dtype int8", "davinci-sim: error: --dtype: expected float16 or float32, got 'int8'\n"},
-        {"--op matmul --shape 4,x,4", "davinci-sim: error: --shape: expected numbers separated by commas, got '4,x,4'\n"},
-        {"--op matmul --shape 0,4,4", "davinci-sim: error: --shape: the operation's sizes must be positive, got '0,4,4'\n"},
-        {"--op conv2d --shape 2,2,1,3,3,1,1", "davinci-sim: error: --op conv2d: the 3x3 filter is larger than the 2x2 input\n"},
+        {"--op matmul --shape 4,4,4 --dtype int8",
+         "davinci-sim: error: --dtype: expected float16 or float32, got 'int8'\n"},
+        {"--op matmul --shape 4,x,4",
+         "davinci-sim: error: --shape: expected numbers separated by commas, got '4,x,4'\n"},
+        {"--op matmul --shape 0,4,4",
+         "davinci-sim: error: --shape: the operation's sizes must be positive, got '0,4,4'\n"},
+        {"--op conv2d --shape 2,2,1,3,3,1,1",
+         "davinci-sim: error: --op conv2d: the 3x3 filter is larger than the 2x2 input\n"},
         {"--op matmul --shape 4,4,4 models/gemm_256.pto", "davinci-sim: error: --op takes the place of a program\n"},
         {"--dtype float32 models/gemm_256.pto", "davinci-sim: error: --dtype is for --op\n"},
     };

@@ -19,8 +19,8 @@ constexpr uint64_t kH = 48, kW = 64;  // a reduced frame; the resolution is a sh
 
 nlohmann::json report(const std::string& model) {
     std::string json = (scratch() / (model + ".json")).string();
-    Outcome o = run("-q --report-json '" + json + "' --shape img=1,1," + std::to_string(kH) + "," +
-                    std::to_string(kW) + " models/" + model + ".pto");
+    Outcome o = run("-q --report-json '" + json + "' --shape img=1,1," + std::to_string(kH) + "," + std::to_string(kW) +
+                    " models/" + model + ".pto");
     EXPECT_EQ(o.status, 0) << o.err;
     return nlohmann::json::parse(slurp(json));
 }

@@ -38,8 +38,8 @@ void check_vcd_signals(const Vcd& vcd) {
     size_t flags = 0;
     for (int cl = 0; cl < 4; ++cl) {
         std::string cluster = "cluster" + std::to_string(cl);
-        for (const char* s : {".dma0.busy", ".dma0.cmd", ".dma0.queue", ".cube3_dma.busy", ".cube3.cmd", ".vector0.queue",
-                              ".occupancy.l1", ".occupancy.cube0_l0", ".occupancy.cube3_l0"})
+        for (const char* s : {".dma0.busy", ".dma0.cmd", ".dma0.queue", ".cube3_dma.busy", ".cube3.cmd",
+                              ".vector0.queue", ".occupancy.l1", ".occupancy.cube0_l0", ".occupancy.cube3_l0"})
             EXPECT_TRUE(declared.count(cluster + s)) << cluster + s;
         for (const std::string& n : vcd.order) flags += n.rfind(cluster + ".flags.f", 0) == 0;
     }
@@ -178,30 +178,44 @@ TEST(Traces, ResnetBlockTracesAreWellFormedAndDeterministic) {
 
 // The checker itself rejects what it should.
 TEST(Traces, VcdCheckerRejectsMalformedDumps) {
-    const std::string head = "$version x $end\n$timescale 1 ns $end\n$scope module top $end\n"
-                             "$var wire 1 ! a $end\n$var integer 8 \" b $end\n$upscope $end\n$enddefinitions $end\n";
+    const std::string head =
+        "$version x $end\n$timescale 1 ns $end\n$scope module top $end\n"
+        "$var wire 1 ! a $end\n$var integer 8 \" b $end\n$upscope $end\n$enddefinitions $end\n";
     const std::string init = "#0\n$dumpvars\n0!\nb0 \"\n$end\n";
     auto fails = [](const std::string& text) {
         Vcd vcd;
         ::testing::TestPartResultArray results;
         {
-            ::testing::ScopedFakeTestPartResultReporter reporter(::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+            ::testing::ScopedFakeTestPartResultReporter reporter(
+                ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
             check_vcd(text, &vcd);
         }
         return results.size() > 0;
     };
     EXPECT_FALSE(fails(head + init + "#5\n1!\nb101 \"\n#6\n0!\n"));
-    EXPECT_TRUE(fails("$scope module top $end\n$timescale 1 ns $end\n$var wire 1 ! a $end\n$upscope $end\n$enddefinitions $end\n" + init));
-    EXPECT_TRUE(fails("$timescale 1 ns $end\n$version x $end\n$scope module top $end\n$var wire 1 ! a $end\n$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));
-    EXPECT_TRUE(fails("$timescale 1 ns $end\n$var wire 1 ! a $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));  // outside a scope
-    EXPECT_TRUE(fails("$timescale 3 ns $end\n$scope module top $end\n$var wire 1 ! a $end\n$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));
-    EXPECT_TRUE(fails("$timescale 1 ns $end\n$scope module top $end\n$var wire 1 ! a $end\n$var wire 1 ! b $end\n$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));
-    EXPECT_TRUE(fails("$timescale 1 ns $end\n$scope module top $end\n$var wire 1 ! a $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));  // unbalanced
-    EXPECT_TRUE(fails(head + init + "#5\n1#\n"));         // undeclared
-    EXPECT_TRUE(fails(head + init + "#5\n1!\n#5\n0!\n"));  // time does not increase
+    EXPECT_TRUE(fails(
+        "$scope module top $end\n$timescale 1 ns $end\n$var wire 1 ! a $end\n$upscope $end\n$enddefinitions $end\n" +
+        init));
+    EXPECT_TRUE(
+        fails("$timescale 1 ns $end\n$version x $end\n$scope module top $end\n$var wire 1 ! a $end\n$upscope "
+              "$end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));
+    EXPECT_TRUE(fails(
+        "$timescale 1 ns $end\n$var wire 1 ! a $end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));  // outside a
+                                                                                                          // scope
+    EXPECT_TRUE(
+        fails("$timescale 3 ns $end\n$scope module top $end\n$var wire 1 ! a $end\n$upscope $end\n$enddefinitions "
+              "$end\n#0\n$dumpvars\n0!\n$end\n"));
+    EXPECT_TRUE(
+        fails("$timescale 1 ns $end\n$scope module top $end\n$var wire 1 ! a $end\n$var wire 1 ! b $end\n$upscope "
+              "$end\n$enddefinitions $end\n#0\n$dumpvars\n0!\n$end\n"));
+    EXPECT_TRUE(
+        fails("$timescale 1 ns $end\n$scope module top $end\n$var wire 1 ! a $end\n$enddefinitions "
+              "$end\n#0\n$dumpvars\n0!\n$end\n"));            // unbalanced
+    EXPECT_TRUE(fails(head + init + "#5\n1#\n"));             // undeclared
+    EXPECT_TRUE(fails(head + init + "#5\n1!\n#5\n0!\n"));     // time does not increase
     EXPECT_TRUE(fails(head + init + "#5\nb101010101 \"\n"));  // 9 bits in 8
     EXPECT_TRUE(fails(head + init + "#5\nb1x1 \"\n"));
-    EXPECT_TRUE(fails(head + init + "#5\n1\"\n"));  // a scalar change of a vector
+    EXPECT_TRUE(fails(head + init + "#5\n1\"\n"));           // a scalar change of a vector
     EXPECT_TRUE(fails(head + "#0\n$dumpvars\n0!\n$end\n"));  // b has no initial value
     EXPECT_TRUE(fails(head + "1!\n" + init));                // a value before any time
 }

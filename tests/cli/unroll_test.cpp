@@ -23,7 +23,8 @@ std::string program(const std::string& args) {
     return "import pypto as pypo\n"
            "a = pypo.input(\"a\", shape=(256, 256), dtype=\"float16\")\n"
            "b = pypo.input(\"b\", shape=(256, 256), dtype=\"float16\")\n"
-           "pypo.output(\"c\", pypo.op.matmul(a, b, tile=(64, 64, 16)" + args + "))\n";
+           "pypo.output(\"c\", pypo.op.matmul(a, b, tile=(64, 64, 16)" +
+           args + "))\n";
 }
 
 struct UnrollRun {

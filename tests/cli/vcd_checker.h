@@ -106,7 +106,8 @@ inline void check_vcd(const std::string& text, Vcd* out) {
             for (const std::string& s : scope) name += s + ".";
             name += w[3];
             ASSERT_TRUE(names.insert(name).second) << "variable declared twice: " << name;
-            ASSERT_TRUE(vcd.vars.emplace(w[2], VcdVar{w[0], name, width}).second) << "identifier declared twice: " << w[2];
+            ASSERT_TRUE(vcd.vars.emplace(w[2], VcdVar{w[0], name, width}).second)
+                << "identifier declared twice: " << w[2];
             vcd.order.push_back(name);
         } else if (cmd == "$enddefinitions") {
             ASSERT_TRUE(body(cmd).empty());
@@ -144,7 +145,8 @@ inline void check_vcd(const std::string& text, Vcd* out) {
             ASSERT_EQ(t.find_first_not_of("0123456789", 1), std::string::npos) << t;
             ASSERT_GT(t.size(), 1u) << t;
             uint64_t time = std::stoull(t.substr(1));
-            ASSERT_TRUE(!have_time || time > vcd.last_time) << "time must increase: " << t << " after " << vcd.last_time;
+            ASSERT_TRUE(!have_time || time > vcd.last_time)
+                << "time must increase: " << t << " after " << vcd.last_time;
             vcd.last_time = time;
             have_time = true;
         } else if (t == "$dumpvars") {

@@ -15,8 +15,10 @@ nlohmann::json report(const std::string& name, const std::string& call) {
     std::string pto = write_file(name + ".pto",
                                  "import pypto as pypo\n"
                                  "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")\n"
-                                 "y = " + call + "\n"
-                                 "pypo.output(\"y\", y)\n");
+                                 "y = " +
+                                     call +
+                                     "\n"
+                                     "pypo.output(\"y\", y)\n");
     std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;

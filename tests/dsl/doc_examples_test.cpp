@@ -28,9 +28,9 @@ namespace fs = std::filesystem;
 const char* const kDoc = "docs/language.md";
 
 struct DocBlock {
-    std::string name;      // test name: the nearest heading and the block's index
-    int line = 0;          // of the opening fence, for messages
-    std::string program;   // the block's text, as example.pto holds it
+    std::string name;     // test name: the nearest heading and the block's index
+    int line = 0;         // of the opening fence, for messages
+    std::string program;  // the block's text, as example.pto holds it
     bool expect_error = false;
     bool has_expected = false;  // an error block followed by its ```text block
     std::string expected;       // that block's text
@@ -219,8 +219,8 @@ const bool registered = [] {
 TEST(DocExamplesFile, IsReadAndHasExamples) {
     EXPECT_TRUE(registered);
     ASSERT_EQ(doc().problem, "");
-    size_t errors = size_t(std::count_if(doc().blocks.begin(), doc().blocks.end(),
-                                         [](const DocBlock& b) { return b.expect_error; }));
+    size_t errors = size_t(
+        std::count_if(doc().blocks.begin(), doc().blocks.end(), [](const DocBlock& b) { return b.expect_error; }));
     EXPECT_GE(doc().blocks.size(), 60u);
     EXPECT_GE(errors, 20u);
     std::set<std::string> names;
@@ -245,7 +245,8 @@ TEST(DocExamplesFile, EveryOperationIsDocumented) {
         }
     }
     for (const std::string& op : dsl::op_kind_names()) {
-        EXPECT_NE(doc().text.find("`" + op + "`"), std::string::npos) << "docs/language.md does not name `" << op << "`";
+        EXPECT_NE(doc().text.find("`" + op + "`"), std::string::npos)
+            << "docs/language.md does not name `" << op << "`";
         EXPECT_TRUE(used.count(op)) << "no working example in docs/language.md uses pypo.op." << op;
     }
 }

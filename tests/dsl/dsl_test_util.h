@@ -11,8 +11,8 @@
 #include <map>
 #include <vector>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/frontend/frontend.h"
+#include "dsl/support/diagnostics.h"
 #include "dsl/support/source_location.h"
 
 namespace dsl_test {

@@ -12,8 +12,8 @@ namespace ops_test {
 
 // `name = pypo.input("name", shape=SHAPE[, dtype="DTYPE"])`.
 inline std::string input(const std::string& name, const std::string& shape, const std::string& dtype = "") {
-    return name + " = pypo.input(\"" + name + "\", shape=" + shape + (dtype.empty() ? "" : ", dtype=\"" + dtype + "\"") +
-           ")";
+    return name + " = pypo.input(\"" + name + "\", shape=" + shape +
+           (dtype.empty() ? "" : ", dtype=\"" + dtype + "\"") + ")";
 }
 
 // The import, one line per declaration, then `y = EXPR` on line

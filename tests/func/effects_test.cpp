@@ -18,7 +18,8 @@ struct Fixture {
     arch::Config config = arch::default_config();
     func::Memory m{config, 4096};
     void put(Space s, uint64_t addr, DType t, const std::vector<float>& v, int cube = -1) {
-        func::store_run(m.span(s, cube, addr, v.size() * uint64_t(arch::dtype_bytes(t)), "test"), t, v.size(), v.data());
+        func::store_run(m.span(s, cube, addr, v.size() * uint64_t(arch::dtype_bytes(t)), "test"), t, v.size(),
+                        v.data());
     }
     std::vector<float> get(Space s, uint64_t addr, DType t, size_t n, int cube = -1) {
         std::vector<float> v(n);
@@ -129,7 +130,8 @@ TEST(CubeEffect, AccumulatesInFloat32WithEitherBLayout) {
     EXPECT_EQ(f.get(Space::L0, 256, DType::Float32, 1, 0)[0], 2050.0f);
 }
 
-arch::VectorArgs vec(arch::VectorOp op, DType t, uint32_t rows, uint32_t cols, uint64_t src0, uint64_t src1, uint64_t dst) {
+arch::VectorArgs vec(arch::VectorOp op, DType t, uint32_t rows, uint32_t cols, uint64_t src0, uint64_t src1,
+                     uint64_t dst) {
     arch::VectorArgs v;
     v.op = op, v.dtype = t, v.rows = rows, v.cols = cols, v.src0 = src0, v.src1 = src1, v.dst = dst;
     return v;
@@ -141,14 +143,14 @@ TEST(VectorEffect, Float16ResultsAreRounded) {
     f.put(Space::L1, 64, DType::Float16, {0x1p-11f, 60000.0f});
     func::apply_vector(f.m, vec(arch::VectorOp::Add, DType::Float16, 1, 2, 0, 64, 128));
     const std::vector<float> got = f.get(Space::L1, 128, DType::Float16, 2);
-    EXPECT_EQ(got[0], 1.0f);  // 1 + 2^-11 ties to even
+    EXPECT_EQ(got[0], 1.0f);          // 1 + 2^-11 ties to even
     EXPECT_TRUE(std::isinf(got[1]));  // overflow
 }
 
 TEST(VectorEffect, BroadcastScalarAndWindowSources) {
     Fixture f;
-    f.put(Space::L1, 0, DType::Float32, iota(6));       // 2 x 3
-    f.put(Space::L1, 64, DType::Float32, {10, 20});     // one per row
+    f.put(Space::L1, 0, DType::Float32, iota(6));    // 2 x 3
+    f.put(Space::L1, 64, DType::Float32, {10, 20});  // one per row
     arch::VectorArgs v = vec(arch::VectorOp::Add, DType::Float32, 2, 3, 0, 64, 128);
     arch::VectorSource per_row;
     per_row.kind = arch::VectorSource::Kind::Strided, per_row.dims = {2, 3}, per_row.strides = {1, 0};
@@ -212,7 +214,8 @@ TEST(Executor, RunsStreamsAsTheirFlagsAllowAndReportsDeadlock) {
                  {{arch::EngineKind::Vector, 0}, {relu}}};
     p.blocks.push_back(b);
     func::Executor ex(c, p);
-    func::store_run(ex.memory().span(Space::DDR, -1, 0, 8, "x"), DType::Float16, 4, std::vector<float>{-1, 2, -3, 4}.data());
+    func::store_run(ex.memory().span(Space::DDR, -1, 0, 8, "x"), DType::Float16, 4,
+                    std::vector<float>{-1, 2, -3, 4}.data());
     ex.run();
     std::vector<float> y(4);
     func::load_run(ex.memory().span(Space::DDR, -1, 4096, 8, "y"), DType::Float16, 4, y.data());
@@ -224,7 +227,8 @@ TEST(Executor, RunsStreamsAsTheirFlagsAllowAndReportsDeadlock) {
         stuck.run();
         FAIL();
     } catch (const func::FunctionalError& e) {
-        EXPECT_STREQ(e.what(), "block 0 : dma1 command 0 waits for a flag no remaining command sets (the streams deadlock)");
+        EXPECT_STREQ(e.what(),
+                     "block 0 : dma1 command 0 waits for a flag no remaining command sets (the streams deadlock)");
     }
 }
 

@@ -37,12 +37,12 @@ TEST(Half, TiesToEven) {
 }
 
 TEST(Half, Subnormals) {
-    EXPECT_EQ(float_to_half(0x1p-24f), 0x0001);         // the smallest subnormal
+    EXPECT_EQ(float_to_half(0x1p-24f), 0x0001);  // the smallest subnormal
     EXPECT_EQ(half_to_float(0x0001), 0x1p-24f);
-    EXPECT_EQ(float_to_half(0x1p-25f), 0x0000);         // half of it: tie to even, zero
-    EXPECT_EQ(float_to_half(0x1.8p-25f), 0x0001);       // above the tie
-    EXPECT_EQ(float_to_half(3 * 0x1p-25f), 0x0002);     // 1.5 units: tie to even, 2
-    EXPECT_EQ(float_to_half(0x1p-14f), 0x0400);         // the smallest normal
+    EXPECT_EQ(float_to_half(0x1p-25f), 0x0000);             // half of it: tie to even, zero
+    EXPECT_EQ(float_to_half(0x1.8p-25f), 0x0001);           // above the tie
+    EXPECT_EQ(float_to_half(3 * 0x1p-25f), 0x0002);         // 1.5 units: tie to even, 2
+    EXPECT_EQ(float_to_half(0x1p-14f), 0x0400);             // the smallest normal
     EXPECT_EQ(float_to_half(0x1p-14f - 0x1p-25f), 0x0400);  // rounds up into the normals
     EXPECT_EQ(half_to_float(0x03ff), 0x3ffp-24f);
 }

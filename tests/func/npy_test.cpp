@@ -2,9 +2,9 @@
 // errors for files the simulator cannot use.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "sim/func/npy.h"
 
@@ -36,7 +36,8 @@ TEST(Npy, WritesWhatNumPyWrites) {
     // numpy.save(np.arange(1, 7, dtype=np.float32).reshape(2, 3)), byte for byte.
     func::HostTensor t{{2, 3}, arch::DType::Float32, {1, 2, 3, 4, 5, 6}};
     const std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
-    std::string header = std::string("\x93NUMPY\x01\x00\x76\x00", 10) + dict + std::string(128 - 10 - dict.size() - 1, ' ') + "\n";
+    std::string header =
+        std::string("\x93NUMPY\x01\x00\x76\x00", 10) + dict + std::string(128 - 10 - dict.size() - 1, ' ') + "\n";
     const float values[] = {1, 2, 3, 4, 5, 6};
     EXPECT_EQ(func::npy_bytes(t), header + std::string(reinterpret_cast<const char*>(values), sizeof values));
 }
@@ -76,12 +77,15 @@ TEST(Npy, RefusesWhatItCannotUse) {
         return std::string("no error");
     };
     EXPECT_EQ(error("text.npy", "hello"), ": not a NumPy .npy file");
-    EXPECT_EQ(error("f8.npy", npy_v1("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0'))),
-              ": dtype '<f8' is not supported (float16 '<f2' or float32 '<f4')");
-    EXPECT_EQ(error("fortran.npy", npy_v1("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", std::string(4, '\0'))),
-              ": Fortran-order arrays are not supported (save a C-order array: numpy.ascontiguousarray)");
-    EXPECT_EQ(error("short.npy", npy_v1("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 2), }", std::string(6, '\0'))),
-              ": holds 3 elements, its shape (2, 2) needs 4");
+    EXPECT_EQ(
+        error("f8.npy", npy_v1("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0'))),
+        ": dtype '<f8' is not supported (float16 '<f2' or float32 '<f4')");
+    EXPECT_EQ(
+        error("fortran.npy", npy_v1("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", std::string(4, '\0'))),
+        ": Fortran-order arrays are not supported (save a C-order array: numpy.ascontiguousarray)");
+    EXPECT_EQ(
+        error("short.npy", npy_v1("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 2), }", std::string(6, '\0'))),
+        ": holds 3 elements, its shape (2, 2) needs 4");
     EXPECT_EQ(error("missing.npy", ""), ": not a NumPy .npy file");
 }
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/frontend/frontend.h"
+#include "dsl/support/diagnostics.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto src = std::make_shared<dsl::SourceFile>();

@@ -81,11 +81,11 @@ std::vector<uint64_t> durations(const arch::Config& c, const std::vector<arch::C
 TEST(Cube, FractalKPerCycle) {
     arch::Config c = arch::default_config();
     c.cube_k_per_cycle = 4;
-    EXPECT_EQ(durations(c, {matmul(8, 8, 8, DType::Float16), matmul(9, 8, 8, DType::Float16),
-                            matmul(8, 9, 8, DType::Float16), matmul(8, 8, 9, DType::Float16),
-                            matmul(8, 8, 8, DType::Float32), matmul(4, 4, 4, DType::Float16),
-                            matmul(4, 5, 4, DType::Float16)}),
-              (std::vector<uint64_t>{15, 19, 19, 19, 23, 8, 9}));
+    EXPECT_EQ(
+        durations(c, {matmul(8, 8, 8, DType::Float16), matmul(9, 8, 8, DType::Float16), matmul(8, 9, 8, DType::Float16),
+                      matmul(8, 8, 9, DType::Float16), matmul(8, 8, 8, DType::Float32), matmul(4, 4, 4, DType::Float16),
+                      matmul(4, 5, 4, DType::Float16)}),
+        (std::vector<uint64_t>{15, 19, 19, 19, 23, 8, 9}));
 }
 
 // k_per_cycle = 1 is the documents' cube: 8x8x8 = 4 blocks * 8 steps + 7.

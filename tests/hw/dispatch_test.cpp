@@ -70,7 +70,8 @@ namespace {
 TEST(Dispatch, BarrierWaitsForEveryEarlierBlock) {
     arch::Program p;
     p.blocks.push_back(tiny());
-    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {matmul(4, 4, 4, DType::Float16), matmul(4, 4, 4, DType::Float16)})}));
+    p.blocks.push_back(
+        block({stream({EngineKind::Cube, 0}, {matmul(4, 4, 4, DType::Float16), matmul(4, 4, 4, DType::Float16)})}));
     p.blocks.push_back(tiny());
     p.blocks[2].drain = 2;
     SimRun r = simulate(arch::default_config(), p);

@@ -37,7 +37,9 @@ TEST_P(SingleDdrTransfer, EndsAtTheSpecifiedCycle) {
 INSTANTIATE_TEST_SUITE_P(BurstBoundaries, SingleDdrTransfer,
                          testing::Values(Case{4095, 230}, Case{4096, 230}, Case{4097, 231}, Case{4128, 231},
                                          Case{4129, 232}, Case{1, 103}),
-                         [](const testing::TestParamInfo<Case>& i) { return "bytes_" + std::to_string(i.param.bytes); });
+                         [](const testing::TestParamInfo<Case>& i) {
+                             return "bytes_" + std::to_string(i.param.bytes);
+                         });
 
 // The L1 port: 128 B/cycle, 128-byte bursts, latency 4. A cube DMA of
 // 8192 B starting at 1: eligible at 2, 64 bursts of 1 cycle: 2 + 64 + 4 = 70.
@@ -45,7 +47,8 @@ INSTANTIATE_TEST_SUITE_P(BurstBoundaries, SingleDdrTransfer,
 TEST(L1Transfer, EightKibIntoL0) {
     arch::Config c = arch::default_config();
     arch::Program p;
-    p.blocks.push_back(block({stream({EngineKind::CubeDma, 0}, {dma(Space::L1, Space::L0, 8192), dma(Space::L0, Space::L1, 8193)})}));
+    p.blocks.push_back(
+        block({stream({EngineKind::CubeDma, 0}, {dma(Space::L1, Space::L0, 8192), dma(Space::L0, Space::L1, 8193)})}));
     SimRun r = simulate(c, p);
     EXPECT_EQ(r.at(0, {EngineKind::CubeDma, 0}, 0).end, 70u);
     // The second starts when the first ends: 70 + 1 + 65 + 4.

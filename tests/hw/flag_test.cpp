@@ -44,7 +44,8 @@ TEST(Flags, KthWaitConsumesKthSet) {
     arch::Command mm = matmul(4, 4, 4, DType::Float16);
     mm.waits = {0};
     arch::Program p;
-    p.blocks.push_back(block({stream({EngineKind::ClusterDma, 0}, {load, load}), stream({EngineKind::Cube, 0}, {mm, mm})}, 1));
+    p.blocks.push_back(
+        block({stream({EngineKind::ClusterDma, 0}, {load, load}), stream({EngineKind::Cube, 0}, {mm, mm})}, 1));
     SimRun r = simulate(arch::default_config(), p);
     EXPECT_EQ(r.at(0, {EngineKind::ClusterDma, 0}, 1).end, 459u);
     EXPECT_EQ(r.at(0, {EngineKind::Cube, 0}, 0).start, 231u);

@@ -21,8 +21,8 @@ arch::Command with_issue(arch::Command c, uint32_t issue) {
 // [26 + 5, 42).
 TEST(Issue, DelaysACommandFromItsReadyTime) {
     arch::Program p;
-    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {with_issue(matmul(4, 4, 4), 3), matmul(4, 4, 4),
-                                                             with_issue(matmul(4, 4, 4), 5)})}));
+    p.blocks.push_back(block({stream(
+        {EngineKind::Cube, 0}, {with_issue(matmul(4, 4, 4), 3), matmul(4, 4, 4), with_issue(matmul(4, 4, 4), 5)})}));
     SimRun r = simulate(arch::default_config(), p);
     const arch::EngineId cube{EngineKind::Cube, 0};
     EXPECT_EQ(r.at(0, cube, 0).start, 4u);
@@ -80,6 +80,8 @@ TEST_P(IssueOverlap, OverlapsTheWaitForFlags) {
 INSTANTIATE_TEST_SUITE_P(Issues, IssueOverlap,
                          testing::Values(IssueCase{0, 231}, IssueCase{229, 231}, IssueCase{230, 231},
                                          IssueCase{231, 232}, IssueCase{400, 401}),
-                         [](const testing::TestParamInfo<IssueCase>& i) { return "issue" + std::to_string(i.param.issue); });
+                         [](const testing::TestParamInfo<IssueCase>& i) {
+                             return "issue" + std::to_string(i.param.issue);
+                         });
 
 }  // namespace

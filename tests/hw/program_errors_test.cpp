@@ -65,14 +65,17 @@ TEST(ProgramCheck, SlotBounds) {
     p.blocks.push_back(block({stream({EngineKind::ClusterDma, 0}, {in_slot})}));
     EXPECT_EQ(check_error(p), "no error");
     p.blocks[0] = block({stream({EngineKind::ClusterDma, 0}, {straddles})});
-    EXPECT_EQ(check_error(p), "invalid program: block 0, dma0 command 0: destination region [130049, 131073) of L1 is "
-                              "neither in the block's slot [0, 131072) nor above every slot (from 262144)");
+    EXPECT_EQ(check_error(p),
+              "invalid program: block 0, dma0 command 0: destination region [130049, 131073) of L1 is "
+              "neither in the block's slot [0, 131072) nor above every slot (from 262144)");
     p.blocks[0] = block({stream({EngineKind::CubeDma, 0}, {l0})});
-    EXPECT_EQ(check_error(p), "invalid program: block 0, cube0.dma command 0: destination region ends at byte 16385 of "
-                              "L0, beyond the block's slot of 16384 bytes");
+    EXPECT_EQ(check_error(p),
+              "invalid program: block 0, cube0.dma command 0: destination region ends at byte 16385 of "
+              "L0, beyond the block's slot of 16384 bytes");
     p.slot_l0_bytes = 17 * 1024;
-    EXPECT_EQ(check_error(p), "invalid program: slots of 131072 bytes of L1 and 17408 bytes of L0 for 2 blocks per "
-                              "cluster do not fit L1 (262144 bytes) and L0 (32768 bytes)");
+    EXPECT_EQ(check_error(p),
+              "invalid program: slots of 131072 bytes of L1 and 17408 bytes of L0 for 2 blocks per "
+              "cluster do not fit L1 (262144 bytes) and L0 (32768 bytes)");
 }
 
 // Co-resident blocks need a flag latency of at least a cycle (§4, §5).
@@ -82,9 +85,10 @@ TEST(ProgramCheck, SeveralBlocksPerClusterNeedFlagLatency) {
     p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {matmul(4, 4, 4, DType::Float16)})}));
     arch::Config c = arch::default_config();
     c.flag_latency_cycles = 0;
-    EXPECT_EQ(check_error(p, c), "invalid program: max_parallel 5 puts 2 blocks on a cluster at once, which needs "
-                                 "sync.flag_latency_cycles >= 1 (an engine chooses among its blocks' commands a cycle "
-                                 "after their flags are set)");
+    EXPECT_EQ(check_error(p, c),
+              "invalid program: max_parallel 5 puts 2 blocks on a cluster at once, which needs "
+              "sync.flag_latency_cycles >= 1 (an engine chooses among its blocks' commands a cycle "
+              "after their flags are set)");
     p.max_parallel = 4;
     EXPECT_EQ(check_error(p, c), "no error");
 }

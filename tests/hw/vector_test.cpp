@@ -30,8 +30,8 @@ void run_back_to_back(const arch::Config& c, const std::vector<Expect>& cases) {
     for (size_t i = 0; i < cases.size(); ++i) {
         const trace::CommandRecord& rec = r.at(0, vector_unit(0), uint32_t(i));
         EXPECT_EQ(rec.start, at) << "command " << i << ": " << arch::format_command(arch::Program{}, cases[i].cmd);
-        EXPECT_EQ(rec.end, at + cases[i].cycles) << "command " << i << ": "
-                                                 << arch::format_command(arch::Program{}, cases[i].cmd);
+        EXPECT_EQ(rec.end, at + cases[i].cycles)
+            << "command " << i << ": " << arch::format_command(arch::Program{}, cases[i].cmd);
         at += cases[i].cycles;
     }
     EXPECT_EQ(r.stats.total_cycles, at);

@@ -107,8 +107,8 @@ struct EngineRun {
     size_t next = 0;          // commands [0, next) have started
     uint64_t block_start = 0;
     State state = State::Free;
-    uint64_t cur_end = 0;     // when Timed: the end of command next-1
-    Link* link = nullptr;     // DMA engines: the link its commands cross
+    uint64_t cur_end = 0;  // when Timed: the end of command next-1
+    Link* link = nullptr;  // DMA engines: the link its commands cross
     size_t requester = 0;
 
     bool done() const { return state == State::Free && next == stream->commands.size(); }
@@ -150,8 +150,8 @@ struct Sim {
           ddr(uint64_t(c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes), uint64_t(c.ddr_latency_cycles),
               size_t(c.clusters * c.dma_engines)) {
         for (int64_t i = 0; i < c.clusters; ++i)
-            l1.emplace_back(uint64_t(c.l1_bytes_per_cycle), uint64_t(c.l1_burst_bytes),
-                            uint64_t(c.l1_latency_cycles), size_t(c.cubes_per_cluster));
+            l1.emplace_back(uint64_t(c.l1_bytes_per_cycle), uint64_t(c.l1_burst_bytes), uint64_t(c.l1_latency_cycles),
+                            size_t(c.cubes_per_cluster));
         P = p.max_parallel == 0 ? uint64_t(c.clusters) : p.max_parallel;
         used = uint32_t(std::min<uint64_t>(P, uint64_t(c.clusters)));
         S = uint32_t(ceil_div(P, uint64_t(c.clusters)));
@@ -247,12 +247,9 @@ struct Sim {
         // fold; ws/is load the stationary matrix once and stream the other
         // once per column fold.
         uint64_t elements = 0;
-        if (os)
-            elements = ceil_div(n, C) * m * k + ceil_div(m, R) * n * k;
-        else if (ws)
-            elements = k * n + ceil_div(n, C) * m * k;
-        else
-            elements = m * k + ceil_div(m, C) * n * k;
+        if (os) elements = ceil_div(n, C) * m * k + ceil_div(m, R) * n * k;
+        else if (ws) elements = k * n + ceil_div(n, C) * m * k;
+        else elements = m * k + ceil_div(m, C) * n * k;
         uint64_t link_cycles = ceil_div(elements * eb, uint64_t(cfg.l0_bytes_per_cycle));
         return std::max(mac_cycles, link_cycles);
     }
@@ -275,10 +272,12 @@ struct Sim {
         }
         uint64_t passes = 1;
         switch (v.op) {
-        case Op::Gelu: case Op::Sigmoid: case Op::Tanh: case Op::Exp:
-            passes = uint64_t(cfg.vector_transcendental_passes);
-            break;
-        case Op::Div: case Op::Sqrt: passes = uint64_t(cfg.vector_divide_passes); break;
+        case Op::Gelu:
+        case Op::Sigmoid:
+        case Op::Tanh:
+        case Op::Exp: passes = uint64_t(cfg.vector_transcendental_passes); break;
+        case Op::Div:
+        case Op::Sqrt: passes = uint64_t(cfg.vector_divide_passes); break;
         case Op::Transpose: passes = uint64_t(cfg.vector_transpose_passes); break;
         default: break;  // copy, add, sub, mul, maximum, relu, cast
         }
@@ -471,8 +470,7 @@ struct Sim {
                 e.link = &l1[cluster];
                 e.requester = size_t(e.stream->engine.index);
             }
-            for (size_t i = 0; i < e.stream->commands.size(); ++i)
-                res.commands[e.first_timing + i].cluster = cluster;
+            for (size_t i = 0; i < e.stream->commands.size(); ++i) res.commands[e.first_timing + i].cluster = cluster;
         }
         res.blocks[block].cluster = cluster;
         running[size_t(cluster) * S + slot] = std::move(b);
@@ -544,11 +542,11 @@ struct Sim {
             activity = false;
             for (size_t k = 0; k < running.size(); ++k)  // 1
                 if (running[k] && !running[k]->started && running[k]->start == now) start_block(k, now);
-            ends_and_starts(now);                // 2
-            block_ends();                        // 3
-            arbitrate(ddr, now);                 // 4
+            ends_and_starts(now);  // 2
+            block_ends();          // 3
+            arbitrate(ddr, now);   // 4
             for (Link& L : l1) arbitrate(L, now);
-            dispatch(now);                       // 5
+            dispatch(now);  // 5
             if (blocks_ended == prog.blocks.size()) break;
             if (!activity && !pending(now))
                 fail("deadlock at cycle " + std::to_string(now) + ": " +
@@ -565,8 +563,7 @@ Result run(const arch::Program& program, const arch::Config& config, uint64_t ma
     if (config.clusters < 1 || config.dma_engines < 1 || config.cubes_per_cluster < 1 ||
         config.ddr_bytes_per_cycle < 1 || config.ddr_burst_bytes < 1 || config.l1_bytes_per_cycle < 1 ||
         config.l1_burst_bytes < 1 || config.l0_bytes_per_cycle < 1 || config.mac_rows < 1 || config.mac_cols < 1 ||
-        config.cube_k_per_cycle < 1 ||
-        config.vector_units < 1 || config.vector_bytes_per_cycle < 1)
+        config.cube_k_per_cycle < 1 || config.vector_units < 1 || config.vector_bytes_per_cycle < 1)
         fail("configuration out of range");
     Sim sim(program, config);
     return sim.go(max_cycles);

@@ -61,8 +61,8 @@ void cross_check(const std::string& program_path, const std::string& config_json
         for (size_t i = 0; i < dims.size(); ++i) shape_args += (i ? "," : "") + std::to_string(dims[i]);
     }
     std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + DAVINCI_SIM_BINARY + "'" +
-                      (config_path.empty() ? "" : " --config '" + config_path + "'") + shape_args + " '" + program_path +
-                      "' --quiet --timing-csv '" + csv + "' --report-json '" + report + "'";
+                      (config_path.empty() ? "" : " --config '" + config_path + "'") + shape_args + " '" +
+                      program_path + "' --quiet --timing-csv '" + csv + "' --report-json '" + report + "'";
     int rc = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << "failed: " << cmd;
     std::map<Key, Row> got = oracle_test::parse_timing_csv(oracle_test::read_text(csv));
@@ -86,12 +86,11 @@ void cross_check(const std::string& program_path, const std::string& config_json
         }
     }
     EXPECT_EQ(got.size(), want.commands.size()) << "command count differs";
-    EXPECT_EQ(mismatches, 0u) << mismatches << " of " << want.commands.size()
-                              << " commands differ; first ones:\n"
+    EXPECT_EQ(mismatches, 0u) << mismatches << " of " << want.commands.size() << " commands differ; first ones:\n"
                               << diffs.str();
     EXPECT_EQ(model_total, want.total_cycles) << "total cycles";
-    std::cout << "  " << want.commands.size() << " commands, " << want.total_cycles << " cycles, oracle "
-              << oracle_s << " s\n";
+    std::cout << "  " << want.commands.size() << " commands, " << want.total_cycles << " cycles, oracle " << oracle_s
+              << " s\n";
 }
 
 std::string model(const std::string& name) { return std::string(DAVINCI_SOURCE_DIR) + "/models/" + name; }
@@ -190,8 +189,9 @@ TEST(OracleCrossCheck, Buffers1And3Gemm) {
     for (int b : {1, 3}) {
         const std::string extra = "pypo.config.BUFFERS = " + std::to_string(b) + "\n";
         cross_check(dir.file("gemm_b" + std::to_string(b) + ".pto", gemm_source(200, 1024, 136, "float16", extra)));
-        cross_check(dir.file("gemm_b" + std::to_string(b) + "_dma.pto", gemm_source(128, 2048, 128, "float16", extra)),
-                    R"({"chip": {"clusters": 1}, "cube": {"mac_rows": 16, "mac_cols": 16}, "ddr": {"bytes_per_cycle": 8}})");
+        cross_check(
+            dir.file("gemm_b" + std::to_string(b) + "_dma.pto", gemm_source(128, 2048, 128, "float16", extra)),
+            R"({"chip": {"clusters": 1}, "cube": {"mac_rows": 16, "mac_cols": 16}, "ddr": {"bytes_per_cycle": 8}})");
     }
 }
 
@@ -238,7 +238,8 @@ INSTANTIATE_TEST_SUITE_P(
         Stress{"big_mac", R"({"cube": {"mac_rows": 16, "mac_cols": 8, "fp32_passes": 4, "l0_bytes_per_cycle": 64}})"},
         Stress{"fractal_k16", R"({"cube": {"mac_rows": 16, "mac_cols": 16, "k_per_cycle": 16}})"},
         Stress{"systolic_os", R"({"cube": {"dataflow": "os", "mac_rows": 8, "mac_cols": 4}})"},
-        Stress{"systolic_ws", R"({"cube": {"dataflow": "ws", "mac_rows": 8, "mac_cols": 8, "l0_bytes_per_cycle": 16}})"},
+        Stress{"systolic_ws",
+               R"({"cube": {"dataflow": "ws", "mac_rows": 8, "mac_cols": 8, "l0_bytes_per_cycle": 16}})"},
         Stress{"systolic_is", R"({"cube": {"dataflow": "is", "mac_rows": 4, "mac_cols": 8}})"}),
     [](const testing::TestParamInfo<Stress>& i) { return std::string(i.param.name); });
 
@@ -291,8 +292,9 @@ TEST(OracleCrossCheck, DmaTransposeConcatPixelShuffle) {
 
 TEST(OracleCrossCheck, DataMovementTwoDmaEnginesOddBursts) {
     TempDir dir;
-    cross_check(dir.file("moves.pto", kMovesSource),
-                R"({"cluster": {"dma_engines": 2, "l1_kib": 96}, "ddr": {"burst_bytes": 48}, "chip": {"clusters": 3}})");
+    cross_check(
+        dir.file("moves.pto", kMovesSource),
+        R"({"cluster": {"dma_engines": 2, "l1_kib": 96}, "ddr": {"burst_bytes": 48}, "chip": {"clusters": 3}})");
 }
 
 // A larger run (~1M cycles) also checks that the oracle is fast enough.
@@ -336,7 +338,8 @@ TEST(OracleCrossCheck, Buffers1And3Vector) {
 
 TEST(OracleCrossCheck, VectorBatchNormAddRelu) {
     TempDir dir;
-    cross_check(dir.file("bn.pto", vector_source("(1, 64, 56, 56)", "pypo.op.relu(pypo.op.add(pypo.op.batch_norm(x), x))")));
+    cross_check(
+        dir.file("bn.pto", vector_source("(1, 64, 56, 56)", "pypo.op.relu(pypo.op.add(pypo.op.batch_norm(x), x))")));
 }
 
 TEST(OracleCrossCheck, VectorSoftmaxLayerNormMixedPrecision) {
@@ -348,17 +351,17 @@ TEST(OracleCrossCheck, VectorSoftmaxLayerNormMixedPrecision) {
 
 TEST(OracleCrossCheck, VectorPoolingAndReductions) {
     TempDir dir;
-    cross_check(dir.file("pool.pto",
-                         vector_source("(1, 64, 112, 112)",
-                                       "pypo.op.reduce_mean(pypo.op.max_pool(x, window=3, stride=2, padding=1), axis=1)")));
+    cross_check(dir.file(
+        "pool.pto", vector_source("(1, 64, 112, 112)",
+                                  "pypo.op.reduce_mean(pypo.op.max_pool(x, window=3, stride=2, padding=1), axis=1)")));
 }
 
 TEST(OracleCrossCheck, VectorSlideBands) { cross_check(model("slide.pto")); }
 
 TEST(OracleCrossCheck, VectorTransposes) {
     TempDir dir;
-    cross_check(dir.file("t.pto", vector_source("(384, 12, 64)",
-                                                "pypo.op.transpose(pypo.op.transpose(x, perm=(1, 0, 2)))")));
+    cross_check(
+        dir.file("t.pto", vector_source("(384, 12, 64)", "pypo.op.transpose(pypo.op.transpose(x, perm=(1, 0, 2)))")));
 }
 
 TEST(OracleCrossCheck, VectorBoundConfig) {

@@ -61,8 +61,7 @@ TEST(OracleHand, BurstsNotAMultipleOfTheBandwidth) {
 // 0, 1, 2, 0, 1, 2: [2,4) [4,6) [6,8) [8,10) [10,12) [12,14).
 // Ends: 10+100, 12+100, 14+100.
 TEST(OracleHand, ThreeClustersShareTheDdrBurstByBurst) {
-    arch::Program p = program({block({stream(dma_engine(0), {load(128)})}),
-                               block({stream(dma_engine(0), {load(128)})}),
+    arch::Program p = program({block({stream(dma_engine(0), {load(128)})}), block({stream(dma_engine(0), {load(128)})}),
                                block({stream(dma_engine(0), {load(128)})})});
     oracle::Result r = oracle::run(p, config());
     EXPECT_EQ(r.blocks[0].cluster, 0u);
@@ -80,8 +79,8 @@ TEST(OracleHand, ThreeClustersShareTheDdrBurstByBurst) {
 // [4,6). At 6 (last = 1): c0 [6,8), ends 8. Then c1 [8,10) [10,12), ends 12.
 TEST(OracleHand, ARequestIsEligibleTheCycleAfterItIsMade) {
     arch::Config cfg = config(R"({"ddr": {"latency_cycles": 0}})");
-    arch::Program p = program({block({stream(dma_engine(0), {load(64), load(64)})}),
-                               block({stream(dma_engine(0), {load(192)})})});
+    arch::Program p =
+        program({block({stream(dma_engine(0), {load(64), load(64)})}), block({stream(dma_engine(0), {load(192)})})});
     oracle::Result r = oracle::run(p, cfg);
     EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 4}));
     EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{4, 8}));
@@ -94,8 +93,8 @@ TEST(OracleHand, ARequestIsEligibleTheCycleAfterItIsMade) {
 // (Numbering j * clusters + c would put c1.dma0 first.)
 TEST(OracleHand, DdrRequestersAreClusterTimesEnginesPlusEngine) {
     arch::Config cfg = config(R"({"chip": {"clusters": 2}, "cluster": {"dma_engines": 2}})");
-    arch::Program p = program({block({stream(dma_engine(1), {load(128)})}),
-                               block({stream(dma_engine(0), {load(128)})})});
+    arch::Program p =
+        program({block({stream(dma_engine(1), {load(128)})}), block({stream(dma_engine(0), {load(128)})})});
     oracle::Result r = oracle::run(p, cfg);
     EXPECT_EQ(at(r, 0, dma_engine(1), 0), (StartEnd{1, 108}));
     EXPECT_EQ(at(r, 1, dma_engine(0), 0), (StartEnd{1, 110}));
@@ -106,8 +105,8 @@ TEST(OracleHand, DdrRequestersAreClusterTimesEnginesPlusEngine) {
 // cycle each, all eligible from 2: order 0, 1, 3, 0, 1, 3 over [2,8):
 // cube0 last burst [5,6) -> 6 + 4 = 10, cube1 [6,7) -> 11, cube3 [7,8) -> 12.
 TEST(OracleHand, L1PortRoundRobinOverCubes) {
-    arch::Program p = program({block({stream(cube_dma(3), {to_l0(256)}), stream(cube_dma(1), {to_l0(256)}),
-                                      stream(cube_dma(0), {to_l0(256)})})});
+    arch::Program p = program({block(
+        {stream(cube_dma(3), {to_l0(256)}), stream(cube_dma(1), {to_l0(256)}), stream(cube_dma(0), {to_l0(256)})})});
     oracle::Result r = oracle::run(p, config());
     EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{1, 10}));
     EXPECT_EQ(at(r, 0, cube_dma(1), 0), (StartEnd{1, 11}));
@@ -135,10 +134,10 @@ class OracleFlagLatency : public testing::TestWithParam<FlagCase> {};
 TEST_P(OracleFlagLatency, WaiterStartsAtSetPlusLatency) {
     const FlagCase& fc = GetParam();
     arch::Config cfg = config(R"({"sync": {"flag_latency_cycles": )" + std::to_string(fc.latency) + "}}");
-    arch::Program p = program({block({stream(dma_engine(0), {load(64, {}, {0})}),
-                                      stream(cube_dma(0), {to_l0(256, {0}, {1})}),
-                                      stream(cube(0), {matmul(4, 4, 4, DType::Float16, {1})})},
-                                     2)});
+    arch::Program p =
+        program({block({stream(dma_engine(0), {load(64, {}, {0})}), stream(cube_dma(0), {to_l0(256, {0}, {1})}),
+                        stream(cube(0), {matmul(4, 4, 4, DType::Float16, {1})})},
+                       2)});
     oracle::Result r = oracle::run(p, cfg);
     EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 104}));
     EXPECT_EQ(at(r, 0, cube_dma(0), 0), fc.l0_dma);
@@ -148,8 +147,7 @@ TEST_P(OracleFlagLatency, WaiterStartsAtSetPlusLatency) {
 
 INSTANTIATE_TEST_SUITE_P(Latencies, OracleFlagLatency,
                          testing::Values(FlagCase{0, {104, 111}, {111, 122}},  // same-cycle start
-                                         FlagCase{1, {105, 112}, {113, 124}},
-                                         FlagCase{5, {109, 116}, {121, 132}}),
+                                         FlagCase{1, {105, 112}, {113, 124}}, FlagCase{5, {109, 116}, {121, 132}}),
                          [](const testing::TestParamInfo<FlagCase>& i) {
                              return "latency" + std::to_string(i.param.latency);
                          });
@@ -170,18 +168,17 @@ TEST(OracleHand, KthWaitConsumesKthSet) {
 
 // A command listing a flag twice consumes two sets: it waits for the second.
 TEST(OracleHand, WaitingTwiceOnAFlagTakesTwoSets) {
-    arch::Program p = program({block({stream(dma_engine(0), {load(64, {}, {0}), load(64, {}, {0})}),
-                                      stream(cube_dma(0), {to_l0(128, {0, 0})})},
-                                     1)});
+    arch::Program p = program({block(
+        {stream(dma_engine(0), {load(64, {}, {0}), load(64, {}, {0})}), stream(cube_dma(0), {to_l0(128, {0, 0})})},
+        1)});
     oracle::Result r = oracle::run(p, config());
     EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{208, 214}));
 }
 
 // A command setting a flag twice provides two sets at its end.
 TEST(OracleHand, SettingTwiceProvidesTwoSets) {
-    arch::Program p = program({block({stream(dma_engine(0), {load(64, {}, {0, 0})}),
-                                      stream(cube_dma(0), {to_l0(128, {0}), to_l0(128, {0})})},
-                                     1)});
+    arch::Program p = program({block(
+        {stream(dma_engine(0), {load(64, {}, {0, 0})}), stream(cube_dma(0), {to_l0(128, {0}), to_l0(128, {0})})}, 1)});
     oracle::Result r = oracle::run(p, config());
     EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{105, 111}));
     EXPECT_EQ(at(r, 0, cube_dma(0), 1), (StartEnd{111, 117}));  // [112,113) + 4
@@ -194,9 +191,9 @@ TEST(OracleHand, SettingTwiceProvidesTwoSets) {
 //   5x3x6 fp16: blocks 2*2 = 4, mac 12, operand 3*(5*2 + 6*2)*2 = 132 B -> 1;
 //     + 7 + 12.
 TEST(OracleHand, MatmulFp16VsFp32) {
-    arch::Program p = program({block({stream(cube(0), {matmul(64, 32, 64, DType::Float16),
-                                                       matmul(64, 32, 64, DType::Float32),
-                                                       matmul(5, 3, 6, DType::Float16)})})});
+    arch::Program p =
+        program({block({stream(cube(0), {matmul(64, 32, 64, DType::Float16), matmul(64, 32, 64, DType::Float32),
+                                         matmul(5, 3, 6, DType::Float16)})})});
     oracle::Result r = oracle::run(p, config());
     EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 8200}));
     EXPECT_EQ(at(r, 0, cube(0), 1), (StartEnd{8200, 24591}));
@@ -213,9 +210,9 @@ TEST(OracleHand, MatmulFp32Passes) {
 // Operand-link-bound, L0->cube 8 B/cycle: 131072/8 = 16384 > 8192 MAC
 // cycles; fp32 262144/8 = 32768 > 16384; 5x3x6: ceil(132/8) = 17 > 12.
 TEST(OracleHand, MatmulOperandLinkBound) {
-    arch::Program p = program({block({stream(cube(0), {matmul(64, 32, 64, DType::Float16),
-                                                       matmul(64, 32, 64, DType::Float32),
-                                                       matmul(5, 3, 6, DType::Float16)})})});
+    arch::Program p =
+        program({block({stream(cube(0), {matmul(64, 32, 64, DType::Float16), matmul(64, 32, 64, DType::Float32),
+                                         matmul(5, 3, 6, DType::Float16)})})});
     oracle::Result r = oracle::run(p, config(R"({"cube": {"l0_bytes_per_cycle": 8}})"));
     EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 1 + 7 + 16384}));
     EXPECT_EQ(at(r, 0, cube(0), 1), (StartEnd{16392, 16392 + 7 + 32768}));
@@ -424,13 +421,15 @@ TEST(OracleHand, LongIssueIsNotADeadlock) {
 // issued late: cube1.dma moves 128 B after 50 issue cycles, from 51:
 // eligible 52, one burst [52, 53), ends 53 + 4 = 57.
 TEST(OracleHand, IssueCyclesOverlapFlagWaits) {
-    for (auto [issue, start] : std::vector<std::pair<uint32_t, uint64_t>>{{0, 105}, {103, 105}, {104, 105}, {105, 106}, {300, 301}}) {
+    for (auto [issue, start] :
+         std::vector<std::pair<uint32_t, uint64_t>>{{0, 105}, {103, 105}, {104, 105}, {105, 106}, {300, 301}}) {
         arch::Command mm = matmul(4, 4, 4, DType::Float16, {0});
         mm.issue_cycles = issue;
         arch::Command late = to_l0(128);
         late.issue_cycles = 50;
         oracle::Result r = oracle::run(
-            program({block({stream(dma_engine(0), {load(64, {}, {0})}), stream(cube(0), {mm}), stream(cube_dma(1), {late})}, 1)}),
+            program({block(
+                {stream(dma_engine(0), {load(64, {}, {0})}), stream(cube(0), {mm}), stream(cube_dma(1), {late})}, 1)}),
             config());
         EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 104})) << issue;
         EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{start, start + 11})) << issue;
@@ -445,8 +444,8 @@ TEST(OracleHand, IssueCyclesOverlapFlagWaits) {
 TEST(OracleHand, IssueCyclesDelayTheLinkRequest) {
     arch::Command late = load(128);
     late.issue_cycles = 3;
-    oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {load(128)})}), block({stream(dma_engine(0), {late})})}),
-                                   config());
+    oracle::Result r = oracle::run(
+        program({block({stream(dma_engine(0), {load(128)})}), block({stream(dma_engine(0), {late})})}), config());
     EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 106}));
     EXPECT_EQ(at(r, 1, dma_engine(0), 0), (StartEnd{4, 110}));
 }

@@ -17,10 +17,10 @@
 
 #include <cstdlib>
 #include <iterator>
-#include <tuple>
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "sim/arch/program_check.h"
 #include "sim/arch/program_json.h"
@@ -83,10 +83,9 @@ std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohma
         ++mismatches;
         if (!first || t.start < first->start) first = &t;
         if (mismatches <= 6) {
-            list << "    block " << t.block << " " << arch::engine_name(t.engine) << " #" << t.index << ": oracle cluster "
-                 << t.cluster << " [" << t.start << ", " << t.end << ")";
-            if (it == got.end())
-                list << ", missing from the model's CSV\n";
+            list << "    block " << t.block << " " << arch::engine_name(t.engine) << " #" << t.index
+                 << ": oracle cluster " << t.cluster << " [" << t.start << ", " << t.end << ")";
+            if (it == got.end()) list << ", missing from the model's CSV\n";
             else
                 list << ", model cluster " << it->second.cluster << " [" << it->second.start << ", " << it->second.end
                      << ")\n";

@@ -57,8 +57,9 @@ TEST(OracleVector, OddWidthAndNoPipeline) {
 // Cast is timed by its source bytes: float32 -> float16, 33 elements = 132 B
 // -> 2 cycles; float16 -> float32, 65 elements = 130 B -> 2 cycles.
 TEST(OracleVector, CastCountsTheSource) {
-    EXPECT_EQ(lengths({vec(VectorOp::Cast, 1, 33, DType::Float32), vec(VectorOp::Cast, 1, 65, DType::Float16)}, config()),
-              (L{10, 10}));
+    EXPECT_EQ(
+        lengths({vec(VectorOp::Cast, 1, 33, DType::Float32), vec(VectorOp::Cast, 1, 65, DType::Float16)}, config()),
+        (L{10, 10}));
 }
 
 // Reductions: P + ceil(N*e/W) + rows * ceil(log2(min(cols, lanes))), lanes
@@ -71,19 +72,21 @@ TEST(OracleVector, CastCountsTheSource) {
 //   2 x 31 f32: 248 B -> 2, tree 2 * 5 = 10:      20
 //   2 x 33 f32: 264 B -> 3, tree 2 * 5 = 10:      21
 TEST(OracleVector, ReductionTree) {
-    EXPECT_EQ(lengths({vec(VectorOp::ReduceSum, 4, 1), vec(VectorOp::ReduceSum, 4, 63), vec(VectorOp::ReduceMax, 4, 64),
-                       vec(VectorOp::ReduceMax, 4, 65), vec(VectorOp::ReduceSum, 1, 2),
-                       vec(VectorOp::ReduceSum, 2, 31, DType::Float32), vec(VectorOp::ReduceMax, 2, 33, DType::Float32)},
-                      config()),
-              (L{9, 36, 36, 37, 10, 20, 21}));
+    EXPECT_EQ(
+        lengths({vec(VectorOp::ReduceSum, 4, 1), vec(VectorOp::ReduceSum, 4, 63), vec(VectorOp::ReduceMax, 4, 64),
+                 vec(VectorOp::ReduceMax, 4, 65), vec(VectorOp::ReduceSum, 1, 2),
+                 vec(VectorOp::ReduceSum, 2, 31, DType::Float32), vec(VectorOp::ReduceMax, 2, 33, DType::Float32)},
+                config()),
+        (L{9, 36, 36, 37, 10, 20, 21}));
 }
 
 // W = 2 B/cycle with float32: W / e = 0 -> lanes = 1, no tree. 3 x 7 = 84 B
 // -> 42 cycles + 8 = 50. W = 8 with float16: lanes = 4; 3 x 7 = 42 B -> 6,
 // tree 3 * ceil(log2 4) = 6: 8 + 6 + 6 = 20.
 TEST(OracleVector, LanesAtLeastOne) {
-    EXPECT_EQ(lengths({vec(VectorOp::ReduceSum, 3, 7, DType::Float32)}, config(R"({"vector": {"bytes_per_cycle": 2}})")),
-              (L{50}));
+    EXPECT_EQ(
+        lengths({vec(VectorOp::ReduceSum, 3, 7, DType::Float32)}, config(R"({"vector": {"bytes_per_cycle": 2}})")),
+        (L{50}));
     EXPECT_EQ(lengths({vec(VectorOp::ReduceSum, 3, 7)}, config(R"({"vector": {"bytes_per_cycle": 8}})")), (L{20}));
 }
 
@@ -92,10 +95,11 @@ TEST(OracleVector, LanesAtLeastOne) {
 // 1264, eligible 1265, 128 cycles + 100: 1493. cube0.dma's 256 B L1 -> L0
 // meanwhile takes [2,3) [3,4) + 4 = 8: the vector unit is not on that port.
 TEST(OracleVector, FlagHandOffFromDmaAndBack) {
-    arch::Program p = program({block({stream(dma_engine(0), {load(4096, {}, {0}), dma(Space::L1, Space::DDR, 4096, {1})}),
-                                      stream(cube_dma(0), {to_l0(256)}),
-                                      stream(vector_unit(0), {vec(VectorOp::Exp, 64, 256, DType::Float16, {0}, {1})})},
-                                     2)});
+    arch::Program p =
+        program({block({stream(dma_engine(0), {load(4096, {}, {0}), dma(Space::L1, Space::DDR, 4096, {1})}),
+                        stream(cube_dma(0), {to_l0(256)}),
+                        stream(vector_unit(0), {vec(VectorOp::Exp, 64, 256, DType::Float16, {0}, {1})})},
+                       2)});
     oracle::Result r = oracle::run(p, config());
     EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 230}));
     EXPECT_EQ(at(r, 0, vector_unit(0), 0), (StartEnd{231, 1263}));

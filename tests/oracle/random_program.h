@@ -37,7 +37,9 @@ public:
     uint64_t range(uint64_t lo, uint64_t hi) { return lo + next() % (hi - lo + 1); }
     bool chance(unsigned percent) { return range(0, 99) < percent; }
     template <typename T>
-    T pick(const std::vector<T>& v) { return v[size_t(range(0, v.size() - 1))]; }
+    T pick(const std::vector<T>& v) {
+        return v[size_t(range(0, v.size() - 1))];
+    }
 
 private:
     uint64_t state_;
@@ -96,7 +98,9 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
         d.src_stride = src_row + r.range(0, 64);
         d.dst_stride = d.row_bytes + r.range(0, 64);
         // L0 (32 KiB) and L1 regions stay well inside their capacity.
-        auto addr = [&](Space s) { return s == Space::DDR ? r.range(0, 1 << 20) : r.range(0, s == Space::L0 ? 8192 : 65536); };
+        auto addr = [&](Space s) {
+            return s == Space::DDR ? r.range(0, 1 << 20) : r.range(0, s == Space::L0 ? 8192 : 65536);
+        };
         d.src_addr = addr(d.src);
         d.dst_addr = addr(d.dst);
         break;

@@ -15,7 +15,8 @@ std::vector<Region> regions(const arch::Command& c) {
     return r;
 }
 
-void expect(const Region& r, Space space, bool write, uint64_t addr, uint64_t rows, uint64_t row_bytes, uint64_t stride) {
+void expect(const Region& r, Space space, bool write, uint64_t addr, uint64_t rows, uint64_t row_bytes,
+            uint64_t stride) {
     EXPECT_EQ(r.space, space);
     EXPECT_EQ(r.write, write);
     EXPECT_EQ(r.addr, addr);

@@ -27,11 +27,12 @@ TEST(Occupancy, DataIsLiveFromItsWriteToItsLastRead) {
     run.at(0, 10, dma_engine(0), copy(Space::DDR, 0x1000, Space::L1, 0x400, 1, 384))
         .at(60, 70, dma_engine(0), copy(Space::L1, 0x800, Space::DDR, 0x2000, 1, 256))
         .at(20, 30, cube_dma(0), copy(Space::L1, 0x400, Space::L0, 0, 1, 384))  // A (128 B) at 0, B (256 B) at 128
-        .at(50, 60, cube_dma(0), [] {
-            arch::Command c = copy(Space::L0, 512, Space::L1, 0x800, 8, 32, 64, 32);  // 8 float32 rows of 16
-            c.dma.convert_f32_to_f16 = true;
-            return c;
-        }())
+        .at(50, 60, cube_dma(0),
+            [] {
+                arch::Command c = copy(Space::L0, 512, Space::L1, 0x800, 8, 32, 64, 32);  // 8 float32 rows of 16
+                c.dma.convert_f32_to_f16 = true;
+                return c;
+            }())
         .at(35, 45, cube(0), mm(8, 8, 16, 0, 128, 512, false));  // C: 8 x 16 float32 = 512 B
     auto o = occupancy(run);
     ASSERT_EQ(o.size(), 4u);
@@ -66,7 +67,7 @@ TEST(Occupancy, BlocksInOtherSlotsUseTheirOwnShare) {
 
 TEST(Occupancy, UnreadWritesAreDeadAndUnwrittenReadsLiveWhileRead) {
     Timeline run;
-    run.at(0, 10, dma_engine(0), copy(Space::DDR, 0, Space::L1, 0, 1, 256))  // never read
+    run.at(0, 10, dma_engine(0), copy(Space::DDR, 0, Space::L1, 0, 1, 256))      // never read
         .at(20, 25, cube_dma(0), copy(Space::L1, 0x1000, Space::L0, 0, 1, 64));  // reads bytes nobody wrote
     auto o = occupancy(run);
     EXPECT_EQ(o[0].l1, (StepSeries{{20, 64}, {25, 0}}));
@@ -76,8 +77,8 @@ TEST(Occupancy, UnreadWritesAreDeadAndUnwrittenReadsLiveWhileRead) {
 // Rows count row by row, not the span their stride covers.
 TEST(Occupancy, StridedRowsCountRowByRow) {
     Timeline run;
-    run.at(0, 10, dma_engine(0), copy(Space::DDR, 0, Space::L1, 0, 4, 64))  // 4 x 64 B, contiguous
-        .at(10, 20, cube_dma(0), copy(Space::L1, 0, Space::L0, 0, 4, 32, 64, 32))  // the left halves
+    run.at(0, 10, dma_engine(0), copy(Space::DDR, 0, Space::L1, 0, 4, 64))           // 4 x 64 B, contiguous
+        .at(10, 20, cube_dma(0), copy(Space::L1, 0, Space::L0, 0, 4, 32, 64, 32))    // the left halves
         .at(15, 40, cube_dma(1), copy(Space::L1, 32, Space::L0, 0, 4, 32, 64, 32));  // the right halves
     // A strided destination: 3 rows of 16 B, 64 apart (48 bytes), read back the same way.
     run.at(0, 10, dma_engine(0), copy(Space::DDR, 0, Space::L1, 0x400, 3, 16, 16, 64), 1, 1)
@@ -156,8 +157,8 @@ TEST(Occupancy, EachClusterAndCubeHasItsOwnMemory) {
 TEST(Occupancy, OddAddressesAreExact) {
     Timeline run;
     run.at(0, 10, dma_engine(0), copy(Space::DDR, 0, Space::L1, 3, 1, 5))  // bytes 3..7
-        .at(10, 20, cube_dma(0), copy(Space::L1, 4, Space::L0, 7, 1, 2))    // reads 4, 5
-        .at(10, 25, cube_dma(1), copy(Space::L1, 7, Space::L0, 0, 1, 3));   // reads 7 (written), 8, 9 (not)
+        .at(10, 20, cube_dma(0), copy(Space::L1, 4, Space::L0, 7, 1, 2))   // reads 4, 5
+        .at(10, 25, cube_dma(1), copy(Space::L1, 7, Space::L0, 0, 1, 3));  // reads 7 (written), 8, 9 (not)
     EXPECT_EQ(occupancy(run)[0].l1, (StepSeries{{10, 5}, {20, 3}, {25, 0}}));
 }
 
@@ -201,8 +202,9 @@ std::vector<int64_t> reference(const std::vector<trace::TimedCommand>& cmds, boo
             int64_t w = int64_t(std::upper_bound(writes.begin(), writes.end(), u.time) - writes.begin()) - 1;
             auto it = values.find(w);
             if (it == values.end()) values[w] = {w >= 0 ? writes[size_t(w)] : u.time, u.end};
-            else it->second.first = std::min(it->second.first, w >= 0 ? writes[size_t(w)] : u.time),
-                 it->second.second = std::max(it->second.second, u.end);
+            else
+                it->second.first = std::min(it->second.first, w >= 0 ? writes[size_t(w)] : u.time),
+                it->second.second = std::max(it->second.second, u.end);
         }
         for (const auto& [w, v] : values)
             for (uint64_t t = v.first; t < v.second; ++t) on[t] = true;

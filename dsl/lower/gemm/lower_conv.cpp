@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/lower/gemm/lower_gemm.h"
 #include "dsl/lower/gemm/lower_matmul.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 

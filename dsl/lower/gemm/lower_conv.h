@@ -10,9 +10,8 @@
 //   panel is the input rows (with the halo) a block of output pixels needs,
 //   for the panel's whole channels (panels are multiples of kh * kw deep),
 //   loaded by the cluster DMA as raw rows (NCHW: a row per channel; NHWC:
-//   a row of the panel's channels per pixel); padding costs no DDR bytes. The cube DMA then generates each mt x kt im2col tile from that
-//   slab while loading L0 (arch::Im2col): the L1 port moves the expanded
-//   tile's bytes.
+//   a row of the panel's channels per pixel); padding costs no DDR bytes. The cube DMA then generates each mt x kt
+//   im2col tile from that slab while loading L0 (arch::Im2col): the L1 port moves the expanded tile's bytes.
 // * C is written in the GEMM's natural order, (OH * OW, O) per image: the
 //   output is NHWC. The layout pass (dsl/passes/pass_layout.h) has made the
 //   output tensor NHWC and, where the graph wants NCHW, added a
@@ -20,8 +19,8 @@
 // * Blocks never straddle two images: each image is its own GEMM.
 #pragma once
 
-#include "dsl/lower/lower_context.h"
 #include "dsl/ir/task_graph.h"
+#include "dsl/lower/lower_context.h"
 
 namespace dsl {
 

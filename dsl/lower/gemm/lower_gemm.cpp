@@ -16,7 +16,7 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Where the buffers of one block live in L1 and in each cube's L0.
 struct Layout {
-    int64_t e, eo;  // element bytes of A/B and of C
+    int64_t e, eo;                     // element bytes of A/B and of C
     std::vector<uint64_t> l1_a, l1_b;  // one per panel buffer
     uint64_t l1_c;
     std::vector<uint64_t> l0_a, l0_b;  // one per L0 tile buffer
@@ -117,8 +117,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     if (m <= 0 || n <= 0) continue;  // an edge block leaves this cube idle
                     CubeWork w;
                     w.index = int(r * t.grid_cols + q), w.row0 = r * t.mt, w.col0 = q * t.nt, w.m = m, w.n = n;
-                    for (FlagId* f : {&w.a_ready, &w.b_ready, &w.a_free, &w.b_free, &w.l0_ready, &w.l0_free,
-                                      &w.c_done, &w.c_in_l1})
+                    for (FlagId* f :
+                         {&w.a_ready, &w.b_ready, &w.a_free, &w.b_free, &w.l0_ready, &w.l0_free, &w.c_done, &w.c_in_l1})
                         *f = block.new_flag();
                     cubes.push_back(w);
                 }
@@ -145,7 +145,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 };
                 // The first command of each engine's step pays the loop issue.
                 if (load_a_panels) {
-                    arch::Command a = panel_load(op.a->load_panel(p, t), tag_a_l1, &CubeWork::a_free, &CubeWork::a_ready);
+                    arch::Command a =
+                        panel_load(op.a->load_panel(p, t), tag_a_l1, &CubeWork::a_free, &CubeWork::a_ready);
                     a.issue_cycles = loop_issue(s);
                     block.stream(load_a).push_back(std::move(a));
                 }
@@ -173,19 +174,19 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     const int64_t tiles = ceil_div(p.kb, t.kt);
                     for (int64_t k = 0; k < tiles; ++k, ++u) {
                         const int64_t kt = std::min(t.kt, p.kb - k * t.kt);
-                        arch::Command a =
-                            dma_command(op.a->load_tile(p, t, w.row0, w.m, k * t.kt, kt, L.l0_a[size_t(u % l0_bufs)]), tag_a_l0);
+                        arch::Command a = dma_command(
+                            op.a->load_tile(p, t, w.row0, w.m, k * t.kt, kt, L.l0_a[size_t(u % l0_bufs)]), tag_a_l0);
                         arch::Command b = dma_command(
-                            op.b_on_chip
-                                ? copy2d(Space::L1, op.b_addr + uint64_t(((p.k0 + k * t.kt) * op.N + col0 + w.col0) * e),
-                                         uint64_t(op.N * e), Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(w.n * e), kt,
-                                         w.n * e)
+                            op.b_on_chip ? copy2d(Space::L1,
+                                                  op.b_addr + uint64_t(((p.k0 + k * t.kt) * op.N + col0 + w.col0) * e),
+                                                  uint64_t(op.N * e), Space::L0, L.l0_b[size_t(u % l0_bufs)],
+                                                  uint64_t(w.n * e), kt, w.n * e)
                             : op.b_transposed
                                 ? copy2d(Space::L1, l1_b + uint64_t((w.col0 * t.kb + k * t.kt) * e), uint64_t(t.kb * e),
                                          Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(kt * e), w.n, kt * e)
                                 : copy2d(Space::L1, l1_b + uint64_t((k * t.kt * t.block_cols() + w.col0) * e),
-                                         uint64_t(t.block_cols() * e), Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(w.n * e), kt,
-                                         w.n * e),
+                                         uint64_t(t.block_cols() * e), Space::L0, L.l0_b[size_t(u % l0_bufs)],
+                                         uint64_t(w.n * e), kt, w.n * e),
                             tag_b_l0);
                         if (k == 0 && load_a_panels) a.waits.push_back(w.a_ready);
                         if (k == 0 && load_b_panels) b.waits.push_back(w.b_ready);
@@ -203,7 +204,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         mm.accumulate = u > 0;
                         // A transposed B (conv2d's filters) reaches L0 as n x kt rows; an on-chip B is always k x n.
                         mm.b_transposed = op.b_transposed && !op.b_on_chip;
-                        mm.a_addr = L.l0_a[size_t(u % l0_bufs)], mm.b_addr = L.l0_b[size_t(u % l0_bufs)], mm.c_addr = L.l0_c;
+                        mm.a_addr = L.l0_a[size_t(u % l0_bufs)], mm.b_addr = L.l0_b[size_t(u % l0_bufs)],
+                        mm.c_addr = L.l0_c;
                         arch::Command c = matmul_command(mm, tag_mm);
                         c.issue_cycles = loop_issue(u);
                         c.waits.push_back(w.l0_ready);
@@ -216,14 +218,13 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 // Write-back: the float32 accumulator to L1 (narrowed in flight
                 // when C is float16), then L1 to C's rows in DDR.
                 // An on-chip C is written in place, its rows N apart.
-                arch::DmaArgs to_l1 =
-                    op.c_on_chip
-                        ? copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
-                                 op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo), uint64_t(op.N * eo),
-                                 w.m, w.n * eo)
-                        : copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
-                                 L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
-                                 uint64_t(t.block_cols() * eo), w.m, w.n * eo);
+                arch::DmaArgs to_l1 = op.c_on_chip
+                                          ? copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
+                                                   op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo),
+                                                   uint64_t(op.N * eo), w.m, w.n * eo)
+                                          : copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
+                                                   L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
+                                                   uint64_t(t.block_cols() * eo), w.m, w.n * eo);
                 to_l1.convert_f32_to_f16 = op.out == arch::DType::Float16;
                 arch::Command c1 = dma_command(to_l1, tag_c_l1);
                 c1.waits.push_back(w.c_done);
@@ -232,12 +233,12 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
             }
             for (const CubeWork& w : cubes) {
                 if (op.c_on_chip) break;
-                arch::Command c2 = dma_command(
-                    copy2d(Space::L1, L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
-                           uint64_t(t.block_cols() * eo), Space::DDR,
-                           op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo), uint64_t(op.N * eo),
-                           w.m, w.n * eo),
-                    tag_c_ddr);
+                arch::Command c2 =
+                    dma_command(copy2d(Space::L1, L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
+                                       uint64_t(t.block_cols() * eo), Space::DDR,
+                                       op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo),
+                                       uint64_t(op.N * eo), w.m, w.n * eo),
+                                tag_c_ddr);
                 c2.waits.push_back(w.c_in_l1);
                 block.stream(store_c).push_back(std::move(c2));
             }

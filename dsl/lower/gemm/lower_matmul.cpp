@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/lower/gemm/lower_gemm.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -47,8 +47,9 @@ MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, cons
         TilingFailure why;
         auto tiling = choose(ctx.config, forced, why);
         if (!tiling)
-            throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why.text +
-                                           " (pypo.config.BUFFERS = " + std::to_string(ctx.graph.buffers) + ")",
+            throw CompileError(op.loc,
+                               kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why.text +
+                                   " (pypo.config.BUFFERS = " + std::to_string(ctx.graph.buffers) + ")",
                                capacity_of(why));
         return *tiling;
     }
@@ -69,11 +70,12 @@ MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, cons
             MatmulTiling shallow = *tiling;
             shallow.buffers = shape.buffers;
             shallow.kb = shape.k_granule ? shape.k_granule : shallow.kt;
-            throw CompileError(op.loc, kind + ": prefetch=True needs " + std::to_string(l1_bytes_needed(shallow, shape)) +
-                                           " bytes of L1 for three panel buffers (block " +
-                                           std::to_string(shallow.block_rows()) + "x" + std::to_string(shallow.block_cols()) +
-                                           ", panels " + std::to_string(shallow.kb) + " deep), the cluster has " +
-                                           std::to_string(ctx.config.l1_bytes()),
+            throw CompileError(op.loc,
+                               kind + ": prefetch=True needs " + std::to_string(l1_bytes_needed(shallow, shape)) +
+                                   " bytes of L1 for three panel buffers (block " +
+                                   std::to_string(shallow.block_rows()) + "x" + std::to_string(shallow.block_cols()) +
+                                   ", panels " + std::to_string(shallow.kb) + " deep), the cluster has " +
+                                   std::to_string(ctx.config.l1_bytes()),
                                CompileError::Capacity::L1);
         }
     }
@@ -125,17 +127,20 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
             index[size_t(k)] = rest % batch[size_t(k)];
             rest /= batch[size_t(k)];
         }
-        const RowMajorA a_ddr(ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_batch, shape.M * shape.K) * e),
-                              shape.K, shape.in);
+        const RowMajorA a_ddr(
+            ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_batch, shape.M * shape.K) * e), shape.K,
+            shape.in);
         // Batched matmuls never use on-chip tensors (lower.cpp refuses them).
         const OnChipA a_l1(a_on_chip ? ctx.l1_addr(op.inputs[0]) : 0, shape.K, shape.in);
         GemmOperands g;
         g.M = shape.M, g.K = shape.K, g.N = shape.N, g.in = shape.in, g.out = shape.out;
         g.a = a_on_chip ? static_cast<const GemmA*>(&a_l1) : &a_ddr;
         g.b_on_chip = shape.b_on_chip, g.c_on_chip = shape.c_on_chip;
-        g.b_addr = g.b_on_chip ? ctx.l1_addr(op.inputs[1])
-                               : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
-        g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
+        g.b_addr = g.b_on_chip
+                       ? ctx.l1_addr(op.inputs[1])
+                       : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
+        g.c_addr =
+            g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
         g.a_name = a.name, g.b_name = b.name, g.c_name = c.name;
         g.unroll = gemm_unroll(op);
         if (!batch.empty()) {

@@ -2,9 +2,9 @@
 // (dsl/lower/gemm/lower_gemm.h), honouring its tile=, prefetch= and unroll= attributes.
 #pragma once
 
+#include "dsl/ir/task_graph.h"
 #include "dsl/lower/lower_context.h"
 #include "dsl/lower/tiling/matmul_tiling.h"
-#include "dsl/ir/task_graph.h"
 
 namespace dsl {
 

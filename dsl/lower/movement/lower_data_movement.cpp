@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "dsl/lower/gemm/lower_gemm.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/arch/program_check.h"
-#include "dsl/lower/gemm/lower_gemm.h"
 
 namespace dsl {
 
@@ -33,9 +33,9 @@ std::string range(int64_t from, int64_t to) { return std::to_string(from) + ":" 
 
 int64_t staged_piece_bytes(const arch::Config& c) { return c.l1_bytes() / 2; }
 
-void add_copy_pieces(std::vector<CopyPiece>& out, uint64_t src, uint64_t src_stride, uint64_t dst,
-                     uint64_t dst_stride, int64_t rows, int64_t row_bytes, int64_t max_bytes,
-                     const std::string& load_label, const std::string& store_label) {
+void add_copy_pieces(std::vector<CopyPiece>& out, uint64_t src, uint64_t src_stride, uint64_t dst, uint64_t dst_stride,
+                     int64_t rows, int64_t row_bytes, int64_t max_bytes, const std::string& load_label,
+                     const std::string& store_label) {
     // A contiguous region is one long row: cut it into full-size pieces.
     if (rows > 1 && src_stride == uint64_t(row_bytes) && dst_stride == uint64_t(row_bytes)) {
         row_bytes *= rows;
@@ -183,9 +183,10 @@ void lower_pixel_shuffle_op(LowerContext& ctx, const OpNode& op) {
     const int64_t e = arch::dtype_bytes(x.dtype), max_bytes = staged_piece_bytes(ctx.config);
     const int64_t plane_row = r * r * W * e;  // one input row of each of the r*r planes
     if (plane_row > max_bytes)
-        throw CompileError(op.loc, "pixel_shuffle: one row of the " + std::to_string(r * r) + " planes needs " +
-                                       std::to_string(plane_row) + " bytes of L1 per buffer, " +
-                                       std::to_string(max_bytes) + " are available",
+        throw CompileError(op.loc,
+                           "pixel_shuffle: one row of the " + std::to_string(r * r) + " planes needs " +
+                               std::to_string(plane_row) + " bytes of L1 per buffer, " + std::to_string(max_bytes) +
+                               " are available",
                            CompileError::Capacity::L1);
     const int64_t band = std::min(H, max_bytes / plane_row);
     const uint64_t src = ctx.ddr_addr(op.inputs[0]), dst = ctx.ddr_addr(op.output);

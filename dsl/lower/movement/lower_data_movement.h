@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "dsl/lower/lower_context.h"
 #include "dsl/ir/task_graph.h"
+#include "dsl/lower/lower_context.h"
 #include "sim/arch/program.h"
 
 namespace dsl {
@@ -29,9 +29,9 @@ struct CopyPiece {
 // The pieces that copy a rows x row_bytes region (strides in bytes) from
 // DDR to DDR, each at most `max_bytes` (bands of whole rows, or segments of
 // one row when a row is larger).
-void add_copy_pieces(std::vector<CopyPiece>& out, uint64_t src, uint64_t src_stride, uint64_t dst,
-                     uint64_t dst_stride, int64_t rows, int64_t row_bytes, int64_t max_bytes,
-                     const std::string& load_label, const std::string& store_label);
+void add_copy_pieces(std::vector<CopyPiece>& out, uint64_t src, uint64_t src_stride, uint64_t dst, uint64_t dst_stride,
+                     int64_t rows, int64_t row_bytes, int64_t max_bytes, const std::string& load_label,
+                     const std::string& store_label);
 
 // L1 bytes of one piece buffer: half of L1 (two buffers).
 int64_t staged_piece_bytes(const arch::Config& c);

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/lower/lower_context.h"
 #include "dsl/lower/lower_views.h"
 #include "dsl/lower/program/op_lowering.h"
+#include "dsl/support/diagnostics.h"
 #include "sim/arch/program_check.h"
 
 namespace dsl {
@@ -56,8 +56,10 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
                                           g.tensors[size_t(source)].name + "' in " +
                                           placement_name(g.tensors[size_t(source)].placement) +
                                           " is not lowered yet: views are of tensors in DDR");
-        p.tensors[i] = {t.name, t.shape, t.dtype, p.tensors[size_t(source)].ddr_addr, tensor_bytes(t),
-                        std::string(tensor_role_name(t.role)) + ", view of " + g.tensors[size_t(source)].name};
+        p.tensors[i] = {
+            t.name,          t.shape,
+            t.dtype,         p.tensors[size_t(source)].ddr_addr,
+            tensor_bytes(t), std::string(tensor_role_name(t.role)) + ", view of " + g.tensors[size_t(source)].name};
     }
 }
 
@@ -72,8 +74,9 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
     const std::string what = std::string(op_kind_name(op.kind)) + (on_chip.empty() ? " writing '" : " reading '") +
                              t.name + "' in " + placement_name(t.placement);
     if (!op_kind_on_chip(op.kind))
-        throw CompileError(op.loc, what + " is not lowered yet: on-chip tensors are used by copies, matmul, "
-                                          "element-wise operations and cast");
+        throw CompileError(op.loc, what +
+                                       " is not lowered yet: on-chip tensors are used by copies, matmul, "
+                                       "element-wise operations and cast");
     if (op.kind == OpKind::Move && !on_chip.empty())
         throw CompileError(op.loc, "copying '" + t.name + "' in " + placement_name(t.placement) +
                                        " into a buffer is not lowered yet: copy from a tensor in DDR");
@@ -103,7 +106,8 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         usable.l0_kib /= slots;
         usable.l0a_kib /= slots, usable.l0b_kib /= slots, usable.l0c_kib /= slots;
         if (usable.l0_split()) usable.l0_kib = usable.l0a_kib + usable.l0b_kib + usable.l0c_kib;
-        if (usable.l1_kib == 0 || usable.l0_kib == 0 || (config.l0_split() && (!usable.l0a_kib || !usable.l0b_kib || !usable.l0c_kib)))
+        if (usable.l1_kib == 0 || usable.l0_kib == 0 ||
+            (config.l0_split() && (!usable.l0a_kib || !usable.l0b_kib || !usable.l0c_kib)))
             throw CompileError(g.max_parallel_loc,
                                "pypo.config.MAX_PARALLEL = " + std::to_string(g.max_parallel) + " puts " +
                                    std::to_string(slots) + " blocks on each of the " + std::to_string(config.clusters) +
@@ -126,7 +130,8 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         ctx.deps.clear();
         for (int in : op.inputs) {
             int producer = g.tensors[size_t(in)].producer;
-            if (producer >= 0) ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
+            if (producer >= 0)
+                ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
         }
         // Operations on on-chip tensors run on the home cluster in program
         // order, so a buffer is never reused before its readers are done.
@@ -135,14 +140,16 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         std::sort(ctx.deps.begin(), ctx.deps.end());
         ctx.deps.erase(std::unique(ctx.deps.begin(), ctx.deps.end()), ctx.deps.end());
         const uint32_t first = ctx.blocks_emitted();
-        arch::ProgramOp info{g.tensors[size_t(op.output)].name, op_kind_name(op.kind),
-                             op.task >= 0 ? g.tasks[size_t(op.task)].name : "", {}};
+        arch::ProgramOp info{g.tensors[size_t(op.output)].name,
+                             op_kind_name(op.kind),
+                             op.task >= 0 ? g.tasks[size_t(op.task)].name : "",
+                             {}};
         for (int in : op.inputs)
             if (int producer = g.tensors[size_t(in)].producer; producer >= 0) info.inputs.push_back(producer);
         program.ops.push_back(std::move(info));
         ctx.program_op = int32_t(program.ops.size() - 1);
         try {
-        lower_op(ctx, op);
+            lower_op(ctx, op);
         } catch (const CompileError& e) {
             // Say where the rest of L1 and L0 went when an operation does not
             // fit them (an error that gives their capacity in bytes).

@@ -30,7 +30,9 @@ struct Link {
     // the cycle before its request is eligible and the latency after its
     // last burst.
     int64_t transfer(int64_t bytes, double sharing) const { return 1 + shared(busy(bytes), sharing) + Lat; }
-    static int64_t shared(int64_t cycles, double sharing) { return int64_t(std::ceil(double(cycles) * sharing - 1e-9)); }
+    static int64_t shared(int64_t cycles, double sharing) {
+        return int64_t(std::ceil(double(cycles) * sharing - 1e-9));
+    }
 };
 
 // The steady-state period of a producer/consumer pair around `buffers`
@@ -91,8 +93,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // most a block can span), shared with `sharing` clusters. With one DMA
     // engine A and B panels queue on it (two latencies per step); with more
     // they load side by side.
-    const int64_t a_full =
-        !has_a ? 0 : g.a_panel_bytes ? g.a_panel_bytes(t) * rows / t.block_rows() : rows * t.kb * e;
+    const int64_t a_full = !has_a ? 0 : g.a_panel_bytes ? g.a_panel_bytes(t) * rows / t.block_rows() : rows * t.kb * e;
     auto a_panel = [&](int64_t d) { return a_full * d / t.kb; };
     auto b_panel = [&](int64_t d) { return has_b ? d * cols * e : 0; };
     auto panel_load = [&](int64_t d) -> int64_t {
@@ -121,10 +122,9 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     b.first_panel = !panels ? 0 : loop + (first_kb == t.kb ? load_kb : panel_load(first_kb));
     const int64_t b_first = first_kt == t.kt ? b_kt : b_tile(first_kt);
     const int64_t a_first = first_kt == t.kt ? a_kt : a_tile(first_kt);
-    const int64_t to_first_matmul =
-        !panels                                         ? loop + a_first + b_first + flag
-        : has_b && (!has_a || c.dma_engines == 1) ? flag + b_first + flag
-                                                        : flag + a_first + b_first + flag;
+    const int64_t to_first_matmul = !panels                                   ? loop + a_first + b_first + flag
+                                    : has_b && (!has_a || c.dma_engines == 1) ? flag + b_first + flag
+                                                                              : flag + a_first + b_first + flag;
     b.first_matmul = b.first_panel + to_first_matmul;
     b.tile_step = u;
 
@@ -146,10 +146,10 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // ending the stream.
     const int64_t last_k = last_kb - (last_tiles - 1) * t.kt;
     const int64_t load_last = last_kb == t.kb ? load_kb : panel_load(last_kb);
-    const int64_t into_last =
-        steps < 2  ? 0
-        : !panels ? panel_copy
-                  : pipelined(load_last + issue, panel_copy, load_last + release + flag, t.buffers);
+    const int64_t into_last = steps < 2 ? 0
+                              : !panels
+                                  ? panel_copy
+                                  : pipelined(load_last + issue, panel_copy, load_last + release + flag, t.buffers);
     // The last MATMUL pays its loop control too where the cubes set the pace.
     const int64_t last_issue = steps * tiles > 1 && u == mm_kt + issue ? issue : 0;
     b.last_matmul = b.first_matmul + std::max<int64_t>(0, steps - 2) * b.panel_step + into_last + (last_tiles - 1) * u +
@@ -164,7 +164,8 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t stores = g.c_on_chip ? 0 : cubes * ddr.transfer(c_tile, sharing);
     b.total = b.last_matmul + flag + l1.transfer(c_tile, cubes) + (g.c_on_chip ? 0 : flag + stores);
     // What the block moves over DDR: for how long it keeps the link busy.
-    b.ddr_busy = steps * (ddr.busy(a_panel(t.kb)) + ddr.busy(b_panel(t.kb))) + (g.c_on_chip ? 0 : cubes * ddr.busy(c_tile));
+    b.ddr_busy =
+        steps * (ddr.busy(a_panel(t.kb)) + ddr.busy(b_panel(t.kb))) + (g.c_on_chip ? 0 : cubes * ddr.busy(c_tile));
     return b;
 }
 
@@ -191,7 +192,13 @@ struct BlockGrid {
 class KindCosts {
 public:
     KindCosts(const arch::Config& c, const GemmShape& g, const MatmulTiling& t, const BlockGrid& grid)
-        : c_(c), g_(g), t_(t), grid_(grid), cost_(size_t(4 * (8 * grid.clusters + 1)), -1), busy_(4, -1), duty_(4, -1.0) {}
+        : c_(c),
+          g_(g),
+          t_(t),
+          grid_(grid),
+          cost_(size_t(4 * (8 * grid.clusters + 1)), -1),
+          busy_(4, -1),
+          duty_(4, -1.0) {}
 
     int64_t operator()(int last_row, int last_col, double sharing) {
         const int64_t eighths = std::clamp<int64_t>(int64_t(sharing * 8 + 0.5), 8, 8 * grid_.clusters);
@@ -243,7 +250,8 @@ int64_t estimate_gemm_cycles(const arch::Config& c, const GemmShape& g, const Ma
     // Block i in lower_gemm's order: its block row and its kind.
     auto row_of = [&](int64_t i) { return i % per_item / grid.per_item_cols; };
     auto kind_of = [&](int64_t i) {
-        return std::make_pair(int(row_of(i) == grid.per_item_rows - 1), int(i % grid.per_item_cols == grid.per_item_cols - 1));
+        return std::make_pair(int(row_of(i) == grid.per_item_rows - 1),
+                              int(i % grid.per_item_cols == grid.per_item_cols - 1));
     };
     // Blocks are alike when of one size and, for a convolution, of one
     // block row (the same input rows).
@@ -325,7 +333,7 @@ int64_t estimate_gemm_cycles_bound(const arch::Config& c, const GemmShape& g, co
     for (int r = 0; r < 2; ++r)
         for (int q = 0; q < 2; ++q) {
             const int64_t rows = r ? grid.last_rows : t.block_rows(), cols = q ? grid.last_cols : t.block_cols();
-            alone[r][q] = r && rows == t.block_rows() ? alone[0][q]
+            alone[r][q] = r && rows == t.block_rows()   ? alone[0][q]
                           : q && cols == t.block_cols() ? alone[r][0]
                                                         : estimate_block(c, g, t, rows, cols, 1.0).total;
         }

@@ -24,13 +24,13 @@ namespace dsl {
 // cluster, from its start to the end of its last store. Cycles from the
 // block's start:
 struct BlockCost {
-    int64_t first_panel = 0;  // the first A and B panels are in L1
-    int64_t first_matmul = 0; // the first MATMUL starts
-    int64_t tile_step = 0;    // one L0 step (kt of K) in the steady state
-    int64_t panel_step = 0;   // one panel (kb of K) in the steady state
-    int64_t last_matmul = 0;  // the last MATMUL ends
-    int64_t total = 0;        // the last store of C to DDR ends
-    int64_t ddr_busy = 0;     // cycles its transfers occupy the DDR link, alone
+    int64_t first_panel = 0;   // the first A and B panels are in L1
+    int64_t first_matmul = 0;  // the first MATMUL starts
+    int64_t tile_step = 0;     // one L0 step (kt of K) in the steady state
+    int64_t panel_step = 0;    // one panel (kb of K) in the steady state
+    int64_t last_matmul = 0;   // the last MATMUL ends
+    int64_t total = 0;         // the last store of C to DDR ends
+    int64_t ddr_busy = 0;      // cycles its transfers occupy the DDR link, alone
 };
 
 // `sharing`: blocks (clusters) loading from and storing to DDR at the same

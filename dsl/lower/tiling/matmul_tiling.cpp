@@ -53,9 +53,7 @@ std::vector<int64_t> panel_depths(const MatmulTiling& t, const GemmShape& g) {
 
 }  // namespace
 
-std::string buffering_name(int64_t buffers) {
-    return buffers == 1 ? "single" : buffers == 3 ? "triple" : "double";
-}
+std::string buffering_name(int64_t buffers) { return buffers == 1 ? "single" : buffers == 3 ? "triple" : "double"; }
 
 int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in) {
     int64_t e = arch::dtype_bytes(in);
@@ -114,7 +112,8 @@ int64_t gemm_commands(const GemmShape& g, const MatmulTiling& t) {
     // panel possibly shallower.
     const int64_t tiles = (steps - 1) * ceil_div(t.kb, t.kt) + ceil_div(g.K - (steps - 1) * t.kb, t.kt);
     const int64_t panel_cmds = steps * ((g.a_on_chip ? 0 : 1) + (g.b_on_chip ? 0 : 1));
-    const int64_t per_cube = 3 * tiles + 1 + (g.c_on_chip ? 0 : 1);  // A, B tiles and MATMUL per step; write-back; store
+    const int64_t per_cube =
+        3 * tiles + 1 + (g.c_on_chip ? 0 : 1);  // A, B tiles and MATMUL per step; write-back; store
     // Cubes used per block: the full block's grid, fewer in edge blocks.
     auto used = [&](int64_t extent, int64_t tile, int64_t grid) { return std::min(grid, ceil_div(extent, tile)); };
     const int64_t br = ceil_div(g.M, t.block_rows()), bc = ceil_div(g.N, t.block_cols());
@@ -140,8 +139,8 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
         // The program's tile: only its k (when not given) is searched.
         MatmulTiling t = grid;
         t.mt = g.tile[0], t.nt = g.tile[1];
-        std::vector<int64_t> ks = g.tile.size() > 2 ? std::vector<int64_t>{g.tile[2]}
-                                                    : extents(std::max(c.mac_rows, c.mac_cols), g.K);
+        std::vector<int64_t> ks =
+            g.tile.size() > 2 ? std::vector<int64_t>{g.tile[2]} : extents(std::max(c.mac_rows, c.mac_cols), g.K);
         for (int64_t kt : ks) {
             t.kt = kt;
             if (fits_l0(c, t, g.in)) fits_l0_list.push_back(t);
@@ -150,8 +149,8 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
             t.kt = ks.front();
             why.memory = arch::Space::L0;
             why.text = "tile=" + tile_text(g.tile) + " needs " + l0_need_text(c, t, g.in) + " with " +
-                  buffering_name(t.l0_buffers) + " buffering" +
-                  (g.tile.size() > 2 ? "" : " (k = " + std::to_string(t.kt) + ")") + ", " + l0_have_text(c);
+                       buffering_name(t.l0_buffers) + " buffering" +
+                       (g.tile.size() > 2 ? "" : " (k = " + std::to_string(t.kt) + ")") + ", " + l0_have_text(c);
             return std::nullopt;
         }
     } else {
@@ -168,7 +167,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
             t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = std::max(c.mac_rows, c.mac_cols);
             why.memory = arch::Space::L0;
             why.text = "the smallest cube tile (" + std::to_string(t.mt) + "x" + std::to_string(t.kt) + "x" +
-                  std::to_string(t.nt) + ") needs " + l0_need_text(c, t, g.in) + ", " + l0_have_text(c);
+                       std::to_string(t.nt) + ") needs " + l0_need_text(c, t, g.in) + ", " + l0_have_text(c);
             return std::nullopt;
         }
     }
@@ -209,9 +208,9 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
     MatmulTiling t = fits_l0_list.back();
     t.kb = panel_depths(t, g).front();
     why.memory = arch::Space::L1;
-    why.text = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) + " with " +
-          buffering_name(t.buffers) + "-buffered panels " + std::to_string(t.kb) + " deep) needs " +
-          std::to_string(l1_bytes_needed(t, g)) + " bytes of L1, the cluster has " + std::to_string(c.l1_bytes());
+    why.text = "the smallest block (" + std::to_string(t.block_rows()) + "x" + std::to_string(t.block_cols()) +
+               " with " + buffering_name(t.buffers) + "-buffered panels " + std::to_string(t.kb) + " deep) needs " +
+               std::to_string(l1_bytes_needed(t, g)) + " bytes of L1, the cluster has " + std::to_string(c.l1_bytes());
     return std::nullopt;
 }
 

@@ -21,11 +21,11 @@
 namespace dsl {
 
 struct MatmulTiling {
-    int64_t mt = 0, nt = 0, kt = 0;     // cube tile
+    int64_t mt = 0, nt = 0, kt = 0;        // cube tile
     int64_t grid_rows = 0, grid_cols = 0;  // cubes of a cluster, as a grid
-    int64_t kb = 0;                     // K extent of one L1 panel
-    int64_t buffers = 2;                // L1 panel buffers: 1 single, 2 double, 3 prefetch one more
-    int64_t l0_buffers = 2;             // L0 A/B tile buffers per cube: 1, 2 or 3
+    int64_t kb = 0;                        // K extent of one L1 panel
+    int64_t buffers = 2;                   // L1 panel buffers: 1 single, 2 double, 3 prefetch one more
+    int64_t l0_buffers = 2;                // L0 A/B tile buffers per cube: 1, 2 or 3
     int64_t block_rows() const { return grid_rows * mt; }
     int64_t block_cols() const { return grid_cols * nt; }
 };

@@ -32,30 +32,30 @@
 
 #include <vector>
 
-#include "dsl/lower/lower_context.h"
 #include "dsl/ir/task_graph.h"
+#include "dsl/lower/lower_context.h"
 
 namespace dsl {
 
 // Per family (lower_vector_*.cpp).
-void lower_unary(LowerContext& ctx, const OpNode& op);       // relu ... sqrt, cast: the table's vector instruction
+void lower_unary(LowerContext& ctx, const OpNode& op);  // relu ... sqrt, cast: the table's vector instruction
 // A function of one input computed in `steps` on each chunk, in place in
 // the output's buffer: step 0 applies a unary instruction to the input x;
 // each later step applies its instruction to the result so far y, or for a
 // binary instruction combines them, y = op(x, y) (silu: sigmoid, then mul).
 void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<arch::VectorOp>& steps);
-void lower_binary(LowerContext& ctx, const OpNode& op);      // add, sub, mul, div, maximum
+void lower_binary(LowerContext& ctx, const OpNode& op);  // add, sub, mul, div, maximum
 void lower_batch_norm(LowerContext& ctx, const OpNode& op);
 void lower_layer_norm(LowerContext& ctx, const OpNode& op);
 void lower_softmax(LowerContext& ctx, const OpNode& op);
-void lower_reduce(LowerContext& ctx, const OpNode& op);      // reduce_sum, reduce_mean, reduce_max
+void lower_reduce(LowerContext& ctx, const OpNode& op);  // reduce_sum, reduce_mean, reduce_max
 void lower_global_avg_pool(LowerContext& ctx, const OpNode& op);
-void lower_pool(LowerContext& ctx, const OpNode& op);        // max_pool, avg_pool
+void lower_pool(LowerContext& ctx, const OpNode& op);  // max_pool, avg_pool
 // A reduction of a slide view over its window: a window reduction of the
 // image. False (nothing emitted) when the input is not a slide view.
 bool lower_slide_reduce(LowerContext& ctx, const OpNode& op);
 void lower_upsample(LowerContext& ctx, const OpNode& op);
 void lower_vector_transpose(LowerContext& ctx, const OpNode& op);  // transpose(engine='vector')
-void lower_format_convert(LowerContext& ctx, const OpNode& op);  // dsl/passes/pass_layout.h's conversions
+void lower_format_convert(LowerContext& ctx, const OpNode& op);    // dsl/passes/pass_layout.h's conversions
 
 }  // namespace dsl

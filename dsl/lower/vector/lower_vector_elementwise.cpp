@@ -10,10 +10,10 @@
 #include <optional>
 #include <stdexcept>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
 #include "dsl/lower/vector/lower_vector_stream.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -95,7 +95,8 @@ void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<Ve
                 const bool binary = arch::vector_op_is_binary(steps[k]);
                 const uint64_t src0 = k == 0 || binary ? src : dst;
                 const uint64_t src1 = binary ? dst : arch::kNoAddress;
-                cc.compute.push_back({vector_args(steps[k], in.compute(), n, cols, src0, src1, dst), in.label(steps[k])});
+                cc.compute.push_back(
+                    {vector_args(steps[k], in.compute(), n, cols, src0, src1, dst), in.label(steps[k])});
             }
             store_units(cc, ctx, out, cols, first, n, dst);
             return cc;
@@ -119,9 +120,10 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
         const TensorNode& in = ctx.tensor(t);
         const int64_t bytes = element_count(in.shape) * arch::dtype_bytes(in.dtype);
         if (padded(in.shape, y.shape.size()) != y.shape && bytes > resident_limit)
-            throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + ": broadcasting " + in.name + " (" +
-                                           std::to_string(bytes) + " bytes, more than " +
-                                           std::to_string(resident_limit) + " = L1 / 8) is not lowered yet",
+            throw CompileError(op.loc,
+                               std::string(op_kind_name(op.kind)) + ": broadcasting " + in.name + " (" +
+                                   std::to_string(bytes) + " bytes, more than " + std::to_string(resident_limit) +
+                                   " = L1 / 8) is not lowered yet",
                                CompileError::Capacity::L1);
     }
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
@@ -137,8 +139,8 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
                 continue;
             }
             if (ctx.on_chip(t))
-                throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " broadcasting '" + tn.name +
-                                               "' in " + placement_name(tn.placement) + " is not lowered yet");
+                throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " broadcasting '" + tn.name + "' in " +
+                                               placement_name(tn.placement) + " is not lowered yet");
             src.push_back(in.resident(s, t, cols, dims_of(y.shape), broadcast_strides(tn.shape, y.shape)));
         }
         if (has_scalar)
@@ -172,8 +174,8 @@ void lower_batch_norm(LowerContext& ctx, const OpNode& op) {
     const int64_t total = element_count(y.shape);
     const int out = op.output;
     // A row must hold a single channel (channel last: a row of all channels).
-    std::vector<int64_t> views = inner == 1 ? std::vector<int64_t>{y.shape[channel]}
-                                            : std::vector<int64_t>{inner, last_dim(y)};
+    std::vector<int64_t> views =
+        inner == 1 ? std::vector<int64_t>{y.shape[channel]} : std::vector<int64_t>{inner, last_dim(y)};
     lower_rows(ctx, op, views, [&](int64_t cols) {
         VectorStream s;
         s.name = y.name;
@@ -192,9 +194,10 @@ void lower_batch_norm(LowerContext& ctx, const OpNode& op) {
             ChunkCommands cc;
             in.chunk(cc, first, n, a);
             const arch::DType t = in.compute();
-            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, t, n, cols, in.addr(xs, a), in.addr(scale, a), a[yb]),
-                                               {}, in.source(scale, first * cols)),
-                                  in.label(VectorOp::Mul)});
+            cc.compute.push_back(
+                {with_sources(vector_args(VectorOp::Mul, t, n, cols, in.addr(xs, a), in.addr(scale, a), a[yb]), {},
+                              in.source(scale, first * cols)),
+                 in.label(VectorOp::Mul)});
             cc.compute.push_back({with_sources(vector_args(VectorOp::Add, t, n, cols, a[yb], in.addr(shift, a), a[yb]),
                                                {}, in.source(shift, first * cols)),
                                   in.label(VectorOp::Add)});

@@ -81,9 +81,9 @@ void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const Buff
             cc.loads.push_back({load_dma(in.ddr + uint64_t(first * in.per_unit) * e, at, uint64_t(n * in.per_unit) * e),
                                 in.name + " -> L1"});
         if (in.cast != in.raw)
-            cc.compute.push_back({vector_args(arch::VectorOp::Cast, in.dtype, n, in.per_unit, at, arch::kNoAddress,
-                                              a[size_t(in.cast)]),
-                                  out_ + ": cast " + in.name});
+            cc.compute.push_back(
+                {vector_args(arch::VectorOp::Cast, in.dtype, n, in.per_unit, at, arch::kNoAddress, a[size_t(in.cast)]),
+                 out_ + ": cast " + in.name});
     }
 }
 
@@ -158,14 +158,14 @@ arch::VectorArgs with_sources(arch::VectorArgs v, const arch::VectorSource& in0,
 
 std::string VectorInputs::label(arch::VectorOp op) const { return out_ + ": " + arch::vector_op_name(op); }
 
-void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first,
-                 int64_t n, uint64_t src) {
+void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, int64_t n,
+                 uint64_t src) {
     const TensorNode& t = ctx.tensor(out);
     if (ctx.on_chip(out)) return;
     const uint64_t e = uint64_t(arch::dtype_bytes(t.dtype));
-    cc.stores.push_back({store_dma(src, ctx.ddr_addr(out) + uint64_t(first * elems_per_unit) * e,
-                                   uint64_t(n * elems_per_unit) * e),
-                         t.name + " -> DDR"});
+    cc.stores.push_back(
+        {store_dma(src, ctx.ddr_addr(out) + uint64_t(first * elems_per_unit) * e, uint64_t(n * elems_per_unit) * e),
+         t.name + " -> DDR"});
 }
 
 uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, uint64_t buffer) {

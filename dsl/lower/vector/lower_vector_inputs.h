@@ -69,12 +69,12 @@ private:
         std::string name;
         arch::DType dtype = arch::DType::Float16;
         uint64_t ddr = 0;
-        uint64_t l1 = 0;         // an on-chip input's L1 address
-        int64_t elements = 0;    // of the tensor (resident)
-        int64_t per_unit = 0;    // elements per unit (streamed)
-        int raw = -1, cast = -1; // buffer indices; cast = raw when no cast is needed
-        double value = 0.0;      // a constant's
-        std::vector<uint32_t> dims;    // a resident input's broadcast view
+        uint64_t l1 = 0;             // an on-chip input's L1 address
+        int64_t elements = 0;        // of the tensor (resident)
+        int64_t per_unit = 0;        // elements per unit (streamed)
+        int raw = -1, cast = -1;     // buffer indices; cast = raw when no cast is needed
+        double value = 0.0;          // a constant's
+        std::vector<uint32_t> dims;  // a resident input's broadcast view
         std::vector<int64_t> strides;
     };
     const LowerContext* ctx_;
@@ -108,7 +108,7 @@ uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, i
 // contiguous elements each, from L1 `src`, to the output tensor (nothing
 // for an on-chip output, which the computation wrote in place: see
 // output_addr).
-void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first,
-                 int64_t n, uint64_t src);
+void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, int64_t n,
+                 uint64_t src);
 
 }  // namespace dsl

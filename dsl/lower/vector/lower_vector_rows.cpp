@@ -10,10 +10,10 @@
 // transposes back afterwards.
 #include <algorithm>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
 #include "dsl/lower/vector/lower_vector_stream.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -33,8 +33,8 @@ AxisView view_around(const std::vector<int64_t>& shape, size_t first, size_t las
 }
 
 // Transposes each unit's `rows x cols` matrix from `src` to `dst`.
-void transpose_units(ChunkCommands& cc, const VectorInputs& in, int64_t n, int64_t rows, int64_t cols,
-                     uint64_t src, uint64_t dst) {
+void transpose_units(ChunkCommands& cc, const VectorInputs& in, int64_t n, int64_t rows, int64_t cols, uint64_t src,
+                     uint64_t dst) {
     const uint64_t bytes = uint64_t(rows * cols * arch::dtype_bytes(in.compute()));
     for (int64_t u = 0; u < n; ++u)
         cc.compute.push_back({vector_args(VectorOp::Transpose, in.compute(), rows, cols, src + uint64_t(u) * bytes,
@@ -50,12 +50,12 @@ void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, Ve
     const TensorNode& y = ctx.tensor(op.output);
     const int64_t ex = arch::dtype_bytes(x.dtype), ec = arch::dtype_bytes(y.dtype);
     const bool cast = x.dtype != y.dtype;
-    auto buffers = [&](int64_t per) {  // per column of the block
-        return std::vector<BufferSpec>{{BufferKind::Streamed, v.mid * ex * per, 0},                 // 0: x
-                                       {BufferKind::Scratch, cast ? v.mid * ec * per : 0, 0},       // 1: x cast
-                                       {BufferKind::Scratch, v.mid * ec * per, 0},                  // 2: transposed
-                                       {BufferKind::Resident, mean ? ec * per : 0, 0},              // 3: 1 / R
-                                       {BufferKind::Streamed, ec * per, 0}};                        // 4: y
+    auto buffers = [&](int64_t per) {                                                // per column of the block
+        return std::vector<BufferSpec>{{BufferKind::Streamed, v.mid * ex * per, 0},  // 0: x
+                                       {BufferKind::Scratch, cast ? v.mid * ec * per : 0, 0},  // 1: x cast
+                                       {BufferKind::Scratch, v.mid * ec * per, 0},             // 2: transposed
+                                       {BufferKind::Resident, mean ? ec * per : 0, 0},         // 3: 1 / R
+                                       {BufferKind::Streamed, ec * per, 0}};                   // 4: y
     };
     // At least one column: if that does not fit, the stream reports the capacity.
     const int64_t cols = unit_extent(ctx, v.inner, v.outer, max_chunk_units(ctx, buffers(1)));
@@ -77,7 +77,8 @@ void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, Ve
         cc.loads.push_back({d, xname + " columns -> L1"});
         uint64_t src = a[0];
         if (cast) {
-            cc.compute.push_back({vector_args(VectorOp::Cast, xt, v.mid, nc, a[0], kNone, a[1]), label + "cast " + xname});
+            cc.compute.push_back(
+                {vector_args(VectorOp::Cast, xt, v.mid, nc, a[0], kNone, a[1]), label + "cast " + xname});
             src = a[1];
         }
         cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, nc, src, kNone, a[2]), label + "transpose"});
@@ -86,7 +87,8 @@ void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, Ve
             cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, t, nc, 1, a[4], a[3], a[4]), {},
                                                scalar_source(1.0 / double(v.mid))),
                                   label + "mul"});
-        cc.stores.push_back({store_dma(a[4], y_ddr + uint64_t((o * v.inner + c0) * ec), uint64_t(nc * ec)), yname + " -> DDR"});
+        cc.stores.push_back(
+            {store_dma(a[4], y_ddr + uint64_t((o * v.inner + c0) * ec), uint64_t(nc * ec)), yname + " -> DDR"});
         return cc;
     };
     lower_vector_stream(ctx, op, s);
@@ -125,8 +127,7 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
         store_units(cc, ctx, out, v.inner, first, n, a[yb]);
         return cc;
     };
-    if (v.inner > 1 && max_chunk_units(ctx, s.buffers) == 0)
-        return lower_reduction_columns(ctx, op, v, red, mean);
+    if (v.inner > 1 && max_chunk_units(ctx, s.buffers) == 0) return lower_reduction_columns(ctx, op, v, red, mean);
     lower_vector_stream(ctx, op, s);
 }
 
@@ -139,8 +140,8 @@ AxisView reduced_view(const OpNode& op, const TensorNode& x, const std::vector<i
         const bool reduced = std::find(axes.begin(), axes.end(), int64_t(k)) != axes.end();
         if (reduced) {
             if (last >= 0 && last != int64_t(shape.size()) - 1)
-                throw CompileError(op.loc, std::string(op_kind_name(op.kind)) +
-                                               " over axes that are not adjacent is not lowered yet");
+                throw CompileError(
+                    op.loc, std::string(op_kind_name(op.kind)) + " over axes that are not adjacent is not lowered yet");
             if (first < 0) first = int64_t(shape.size());
             last = int64_t(shape.size());
         }
@@ -250,7 +251,7 @@ void lower_layer_norm(LowerContext& ctx, const OpNode& op) {
     s.buffers.push_back({BufferKind::Streamed, D * ec, 0});
     s.prologue = in.prologue_fn();
     s.chunk = [&ctx, in, xs, scale, shift, inv_d, eps, db, mean, var, yb, D, out](int64_t first, int64_t n,
-                                                                                   const BufferAddrs& a) {
+                                                                                  const BufferAddrs& a) {
         ChunkCommands cc;
         in.chunk(cc, first, n, a);
         const arch::DType t = in.compute();

@@ -90,8 +90,8 @@ arch::DmaArgs store_dma(uint64_t l1, uint64_t ddr, uint64_t bytes) {
     return d;
 }
 
-arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int64_t cols, uint64_t src0,
-                             uint64_t src1, uint64_t dst) {
+arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int64_t cols, uint64_t src0, uint64_t src1,
+                             uint64_t dst) {
     arch::VectorArgs v;
     v.op = op, v.dtype = t;
     v.rows = uint32_t(rows), v.cols = uint32_t(cols);
@@ -121,10 +121,11 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
     const int64_t depth = stream_depth(ctx);
     int64_t fit = max_chunk_units(c, s.buffers, depth);
     if (fit == 0)
-        throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " does not fit the hardware: one chunk needs " +
-                                       std::to_string(l1_bytes_needed(s.buffers, 1, depth)) +
-                                       " bytes of L1" + (depth != 2 ? " with pypo.config.BUFFERS = " + std::to_string(depth) : std::string()) +
-                                       ", a cluster has " + std::to_string(c.l1_bytes()),
+        throw CompileError(op.loc,
+                           std::string(op_kind_name(op.kind)) + " does not fit the hardware: one chunk needs " +
+                               std::to_string(l1_bytes_needed(s.buffers, 1, depth)) + " bytes of L1" +
+                               (depth != 2 ? " with pypo.config.BUFFERS = " + std::to_string(depth) : std::string()) +
+                               ", a cluster has " + std::to_string(c.l1_bytes()),
                            CompileError::Capacity::L1);
     const int64_t n_max = std::min(fit, s.max_chunk_units);
 

@@ -48,9 +48,9 @@ struct VectorStep {
 
 // What one chunk (or a block's prologue) becomes.
 struct ChunkCommands {
-    std::vector<DmaStep> loads;        // DDR -> L1, in order on dma0
-    std::vector<VectorStep> compute;   // on vector0, in order
-    std::vector<DmaStep> stores;       // L1 -> DDR, on the store engine
+    std::vector<DmaStep> loads;       // DDR -> L1, in order on dma0
+    std::vector<VectorStep> compute;  // on vector0, in order
+    std::vector<DmaStep> stores;      // L1 -> DDR, on the store engine
 };
 
 // buffer index -> its L1 address for the chunk at hand (the slot of a
@@ -96,9 +96,9 @@ int64_t unit_extent(const LowerContext& ctx, int64_t extent, int64_t groups, int
 void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream& s);
 
 // Building blocks for the per-op code.
-arch::DmaArgs load_dma(uint64_t ddr, uint64_t l1, uint64_t bytes);   // one contiguous run
+arch::DmaArgs load_dma(uint64_t ddr, uint64_t l1, uint64_t bytes);  // one contiguous run
 arch::DmaArgs store_dma(uint64_t l1, uint64_t ddr, uint64_t bytes);
-arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int64_t cols, uint64_t src0,
-                             uint64_t src1, uint64_t dst);
+arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int64_t cols, uint64_t src0, uint64_t src1,
+                             uint64_t dst);
 
 }  // namespace dsl

@@ -13,10 +13,10 @@
 // B = N, A = H * W, C = channels.
 #include <algorithm>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
 #include "dsl/lower/vector/lower_vector_stream.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -44,7 +44,8 @@ void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
         if (!adjacent)
             throw CompileError(op.loc, "transpose(perm=" + attr_text(op.attrs.at("perm")) +
                                            ") is not lowered yet: the vector unit swaps two adjacent axes");
-        for (size_t k = 0; k < x.shape.size(); ++k) (k < swap ? B : k == swap ? A : k == swap + 1 ? C : D) *= x.shape[k];
+        for (size_t k = 0; k < x.shape.size(); ++k)
+            (k < swap ? B : k == swap ? A : k == swap + 1 ? C : D) *= x.shape[k];
     }
     lower_vector_swap(ctx, op, B, A, C, D);
 }
@@ -89,8 +90,8 @@ void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A
             cc.loads.push_back({copy2d(arch::Space::DDR, x_ddr + uint64_t(((b * A + i0) * C + j0) * e), uint64_t(C * e),
                                        arch::Space::L1, a[0], uint64_t(c * e), r, c * e),
                                 xname + " tile -> L1"});
-            cc.compute.push_back({vector_args(VectorOp::Transpose, dt, r, c, a[0], arch::kNoAddress, a[1]),
-                                  yname + ": transpose"});
+            cc.compute.push_back(
+                {vector_args(VectorOp::Transpose, dt, r, c, a[0], arch::kNoAddress, a[1]), yname + ": transpose"});
             cc.stores.push_back({copy2d(arch::Space::L1, a[1], uint64_t(r * e), arch::Space::DDR,
                                         y_ddr + uint64_t(((b * C + j0) * A + i0) * e), uint64_t(A * e), c, r * e),
                                  yname + " tile -> DDR"});
@@ -98,29 +99,30 @@ void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A
         };
     } else {
         const int64_t row = C * D * e;  // bytes per a-value
-        const int64_t band = std::min(A, max_chunk_units(ctx, {{BufferKind::Streamed, row, 0},
-                                                                       {BufferKind::Streamed, row, 0}}));
+        const int64_t band =
+            std::min(A, max_chunk_units(ctx, {{BufferKind::Streamed, row, 0}, {BufferKind::Streamed, row, 0}}));
         if (band == 0)
-            throw CompileError(op.loc, "transpose does not fit the hardware: one chunk needs " +
-                                           std::to_string(2 * stream_depth(ctx) * row) + " bytes of L1" +
-                                           (stream_depth(ctx) != 2
-                                                ? " with pypo.config.BUFFERS = " + std::to_string(stream_depth(ctx))
-                                                : std::string()) +
-                                           ", a cluster has " + std::to_string(ctx.config.l1_bytes()),
-                               CompileError::Capacity::L1);
+            throw CompileError(
+                op.loc,
+                "transpose does not fit the hardware: one chunk needs " + std::to_string(2 * stream_depth(ctx) * row) +
+                    " bytes of L1" +
+                    (stream_depth(ctx) != 2 ? " with pypo.config.BUFFERS = " + std::to_string(stream_depth(ctx))
+                                            : std::string()) +
+                    ", a cluster has " + std::to_string(ctx.config.l1_bytes()),
+                CompileError::Capacity::L1);
         const int64_t bands = (A + band - 1) / band;
         s.units = B * bands;
         s.buffers = {{BufferKind::Streamed, band * row, 0}, {BufferKind::Streamed, band * row, 0}};
         s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {
             const int64_t b = u / bands, a0 = u % bands * band, na = std::min(band, A - a0);
             ChunkCommands cc;
-            cc.loads.push_back({load_dma(x_ddr + uint64_t((b * A + a0) * C * D * e), a[0], uint64_t(na * row)),
-                                xname + " -> L1"});
+            cc.loads.push_back(
+                {load_dma(x_ddr + uint64_t((b * A + a0) * C * D * e), a[0], uint64_t(na * row)), xname + " -> L1"});
             // Row (c, a) of the result is row (a, c) of the band.
-            cc.compute.push_back({with_sources(vector_args(VectorOp::Copy, dt, na * C, D, a[0], arch::kNoAddress, a[1]),
-                                               strided_source(0, {uint32_t(C), uint32_t(na), uint32_t(D)},
-                                                              {D, C * D, 1})),
-                                  yname + ": copy"});
+            cc.compute.push_back(
+                {with_sources(vector_args(VectorOp::Copy, dt, na * C, D, a[0], arch::kNoAddress, a[1]),
+                              strided_source(0, {uint32_t(C), uint32_t(na), uint32_t(D)}, {D, C * D, 1})),
+                 yname + ": copy"});
             cc.stores.push_back({copy2d(arch::Space::L1, a[1], uint64_t(na * D * e), arch::Space::DDR,
                                         y_ddr + uint64_t((b * C * A + a0) * D * e), uint64_t(A * D * e), C, na * D * e),
                                  yname + " -> DDR"});

@@ -24,11 +24,11 @@
 #include <algorithm>
 #include <limits>
 
-#include "dsl/support/diagnostics.h"
+#include "dsl/lower/lower_views.h"
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
 #include "dsl/lower/vector/lower_vector_stream.h"
-#include "dsl/lower/lower_views.h"
+#include "dsl/support/diagnostics.h"
 
 namespace dsl {
 
@@ -37,9 +37,9 @@ namespace {
 using arch::VectorOp;
 
 struct Planes {
-    int64_t count = 0;     // planes
-    int64_t in = 0;        // input elements per plane
-    int64_t out = 0;       // output elements per plane
+    int64_t count = 0;  // planes
+    int64_t in = 0;     // input elements per plane
+    int64_t out = 0;    // output elements per plane
 };
 
 Planes planes_of(const TensorNode& x, const TensorNode& y) {
@@ -80,9 +80,9 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
         const int64_t outputs = band * out_row;
         return std::vector<BufferSpec>{
             {BufferKind::Streamed, std::max(rows_in * in_row, last_view + outputs) * ex, 0},  // 0: x, read by window
-            {BufferKind::Scratch, cast ? outputs * ex : 0, 0},                            // 1: pooled, before the cast
-            {BufferKind::Resident, w.mean ? outputs * ex : 0, 0},                         // 2: 1 / window
-            {BufferKind::Streamed, outputs * ey, 0}};                                     // 3: y
+            {BufferKind::Scratch, cast ? outputs * ex : 0, 0},     // 1: pooled, before the cast
+            {BufferKind::Resident, w.mean ? outputs * ex : 0, 0},  // 2: 1 / window
+            {BufferKind::Streamed, outputs * ey, 0}};              // 3: y
     };
     int64_t band = w.OH;
     while (band > 1 && max_chunk_units(ctx, buffers(band)) == 0) --band;
@@ -109,17 +109,17 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
         rows.fill = w.combine == VectorOp::Maximum ? -double(std::numeric_limits<float>::max()) : 0.0;
         if (band == w.OH) {
             rows.height = uint32_t(w.H), rows.out_h = uint32_t(w.OH), rows.pad_h = uint32_t(w.ph);
-            cc.loads.push_back({load_dma(x_ddr + uint64_t(first * w.H * in_row * ex), a[0],
-                                         uint64_t(n * w.H * in_row * ex)),
-                                xname + " -> L1"});
+            cc.loads.push_back(
+                {load_dma(x_ddr + uint64_t(first * w.H * in_row * ex), a[0], uint64_t(n * w.H * in_row * ex)),
+                 xname + " -> L1"});
             rows_out = n * w.OH;
         } else {
             const int64_t plane = first / bands, o0 = first % bands * band, nb = std::min(band, w.OH - o0);
             const int64_t lo = std::max<int64_t>(0, o0 * w.sh - w.ph);
             const int64_t hi = std::min(w.H, (o0 + nb - 1) * w.sh - w.ph + w.kh);
-            cc.loads.push_back({load_dma(x_ddr + uint64_t((plane * w.H + lo) * in_row * ex), a[0],
-                                         uint64_t((hi - lo) * in_row * ex)),
-                                xname + " rows -> L1"});
+            cc.loads.push_back(
+                {load_dma(x_ddr + uint64_t((plane * w.H + lo) * in_row * ex), a[0], uint64_t((hi - lo) * in_row * ex)),
+                 xname + " rows -> L1"});
             rows_out = nb;
             rows.height = uint32_t(hi - lo), rows.out_h = uint32_t(nb), rows.pad_h = uint32_t(lo - (o0 * w.sh - w.ph));
         }
@@ -144,8 +144,8 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
                               j == 1 ? window_at(0) : arch::VectorSource{}, window_at(j)),
                  yname + ": " + arch::vector_op_name(w.combine)});
         if (w.mean)
-            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, xt, rows_out, out_row, pooled, a[2], pooled), {},
-                                               scalar_source(1.0 / double(window))),
+            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, xt, rows_out, out_row, pooled, a[2], pooled),
+                                               {}, scalar_source(1.0 / double(window))),
                                   yname + ": mul"});
         if (cast)
             cc.compute.push_back(
@@ -229,7 +229,8 @@ void lower_upsample(LowerContext& ctx, const OpNode& op) {
     s.chunk = [&ctx, p, ex, x_ddr, vop, cols, out, dims, strides, xname = x.name, yname = y.name, xt = x.dtype](
                   int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
-        cc.loads.push_back({load_dma(x_ddr + uint64_t(first * p.in * ex), a[0], uint64_t(n * p.in * ex)), xname + " -> L1"});
+        cc.loads.push_back(
+            {load_dma(x_ddr + uint64_t(first * p.in * ex), a[0], uint64_t(n * p.in * ex)), xname + " -> L1"});
         std::vector<uint32_t> chunk_dims = dims;
         chunk_dims[0] = uint32_t(n);
         cc.compute.push_back({with_sources(vector_args(vop, xt, n * p.out / cols, cols, a[0], arch::kNoAddress, a[1]),

@@ -4,10 +4,10 @@
 //   davinci-isa-doc               the Markdown on stdout
 //   davinci-isa-doc --check FILE  exit 1 (saying how to regenerate) if FILE differs
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <iostream>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -22,7 +22,6 @@ using arch::isa::IsVector;
 using arch::isa::SourcePtr;
 
 using namespace arch;
-
 
 template <class E>
 std::string names() {
@@ -110,7 +109,8 @@ std::string document() {
           "synchronise through the block's flags. The timing of every command is in\n"
           "[timing-model.md](timing-model.md), its effect on data in [functional.md](functional.md).\n\n"
           "This is the fields of each command as `--program-json` reads them and `--emit-program-json` writes them:\n"
-          "a command is one JSON object, `{\"op\": \"dma\" | \"matmul\" | \"vector\", ...}`, holding the fields of its op\n"
+          "a command is one JSON object, `{\"op\": \"dma\" | \"matmul\" | \"vector\", ...}`, holding the fields of its "
+          "op\n"
           "and those every command has. Every key but `op` is optional and an absent key takes its default; a key\n"
           "not listed for the op is an error, as is a value outside its type. *written* says when\n"
           "`--emit-program-json` writes the key; *checked* is what the program check requires of the field alone\n"
@@ -151,7 +151,8 @@ int main(int argc, char** argv) {
         std::ostringstream file;
         file << in.rdbuf();
         if (in && file.str() == doc) return 0;
-        std::cerr << argv[2] << " is not what sim/arch/isa_fields.def gives; regenerate it: build/davinci-isa-doc > docs/isa.md\n";
+        std::cerr << argv[2]
+                  << " is not what sim/arch/isa_fields.def gives; regenerate it: build/davinci-isa-doc > docs/isa.md\n";
         return 1;
     }
     std::cerr << "usage: davinci-isa-doc [--check FILE]\n";

@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/frontend/frontend.h"
 #include "dsl/ir/graph_format.h"
 #include "dsl/lower/program/lower.h"
+#include "dsl/support/diagnostics.h"
 #include "sim/arch/program_check.h"
 #include "sim/cli/driver/exit_status.h"
 #include "sim/cli/driver/outputs.h"

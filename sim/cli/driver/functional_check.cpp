@@ -72,11 +72,11 @@ OutputCheck compare_output(const std::string& name, const std::vector<int64_t>& 
 }
 
 std::string format_check(const OutputCheck& c) {
-    std::string s = "  " + c.name + " " + index_text(c.shape) + " (" + arch::dtype_name(c.precision) +
-                    " tolerance " + num(check_tolerance(c.precision)) + " x (|ref| + " + num(c.scale) +
-                    ")): max abs error " + num(c.max_abs) + " at " + index_text(c.abs_at) + ", max rel error " +
-                    num(c.max_rel) + " at " + index_text(c.rel_at) + "; worst " + index_text(c.worst_at) + ": " +
-                    num(c.worst_sim) + " vs " + num(c.worst_ref) + " -> " + (c.pass ? "pass" : "FAIL");
+    std::string s = "  " + c.name + " " + index_text(c.shape) + " (" + arch::dtype_name(c.precision) + " tolerance " +
+                    num(check_tolerance(c.precision)) + " x (|ref| + " + num(c.scale) + ")): max abs error " +
+                    num(c.max_abs) + " at " + index_text(c.abs_at) + ", max rel error " + num(c.max_rel) + " at " +
+                    index_text(c.rel_at) + "; worst " + index_text(c.worst_at) + ": " + num(c.worst_sim) + " vs " +
+                    num(c.worst_ref) + " -> " + (c.pass ? "pass" : "FAIL");
     return s + "\n";
 }
 

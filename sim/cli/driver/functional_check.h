@@ -19,8 +19,8 @@ struct OutputCheck {
     std::string name;
     std::vector<int64_t> shape;
     arch::DType precision = arch::DType::Float16;  // the least precise dtype the output passed through
-    double scale = 0;                  // max |reference|, the error's yardstick
-    double max_abs = 0, max_rel = 0;   // over all elements (rel: where |reference| >= scale / 1024)
+    double scale = 0;                              // max |reference|, the error's yardstick
+    double max_abs = 0, max_rel = 0;               // over all elements (rel: where |reference| >= scale / 1024)
     std::vector<int64_t> abs_at, rel_at;
     // The element closest to (or furthest past) its tolerance.
     std::vector<int64_t> worst_at;

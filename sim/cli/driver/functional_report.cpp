@@ -35,9 +35,10 @@ arch::DType path_precision(const dsl::TaskGraph& g, int tensor) {
 
 // Outputs (--outputs), the check against the reference (--check) and the
 // mixed-precision switches, after the timed run. Returns the exit status.
-int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& g, const std::map<int, func::HostTensor>& inputs,
-                      const std::vector<std::string>& sources, const arch::Program& program, const PrecisionPlan& plan,
-                      const PlanTiming* float16, const trace::OpStatsRecorder& final_ops, uint64_t final_cycles) {
+int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& g,
+                      const std::map<int, func::HostTensor>& inputs, const std::vector<std::string>& sources,
+                      const arch::Program& program, const PrecisionPlan& plan, const PlanTiming* float16,
+                      const trace::OpStatsRecorder& final_ops, uint64_t final_cycles) {
     std::ostringstream out;
     out << (opt.quiet ? "" : "\n") << "functional simulation\n  inputs:";
     for (size_t i = 0; i < sources.size(); ++i) out << (i ? "; " : " ") << sources[i];
@@ -55,7 +56,8 @@ int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& 
     if (!opt.outputs_dir.empty()) {
         out << "  outputs written to " << opt.outputs_dir << ":";
         for (const auto& [index, t] : outputs) {
-            const std::string path = (std::filesystem::path(opt.outputs_dir) / (g.tensors[size_t(index)].name + ".npy")).string();
+            const std::string path =
+                (std::filesystem::path(opt.outputs_dir) / (g.tensors[size_t(index)].name + ".npy")).string();
             trace::write_file_atomically(path, func::npy_bytes(t));
             out << " " << g.tensors[size_t(index)].name << ".npy";
         }
@@ -81,11 +83,13 @@ int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& 
             out << "\n";
         }
         for (const PrecisionSwitch& s : plan.kept)
-            out << "    kept in float16: " << s.name << " (" << s.kind << " at " << s.where << "): " << s.reason << "\n";
+            out << "    kept in float16: " << s.name << " (" << s.kind << " at " << s.where << "): " << s.reason
+                << "\n";
         if (float16)
-            out << "    program: " << float16->total << " cycles all-float16, " << final_cycles << " with the switches ("
-                << (final_cycles >= float16->total ? "+" : "-")
-                << (final_cycles >= float16->total ? final_cycles - float16->total : float16->total - final_cycles) << ")\n";
+            out << "    program: " << float16->total << " cycles all-float16, " << final_cycles
+                << " with the switches (" << (final_cycles >= float16->total ? "+" : "-")
+                << (final_cycles >= float16->total ? final_cycles - float16->total : float16->total - final_cycles)
+                << ")\n";
     }
     int status = 0;
     std::string failure;
@@ -105,8 +109,7 @@ int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& 
         out << "  check against the reference executor (float64, no lowering):\n";
         for (const auto& [index, t] : outputs) {
             const OutputCheck c = compare_output(g.tensors[size_t(index)].name, t.shape,
-                                                           path_precision(plan.lowered, index), t.values,
-                                                           ref[size_t(index)]);
+                                                 path_precision(plan.lowered, index), t.values, ref[size_t(index)]);
             out << format_check(c);
             if (!c.pass && failure.empty()) {
                 std::ostringstream f;

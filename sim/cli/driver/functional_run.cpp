@@ -123,8 +123,8 @@ std::unique_ptr<func::Executor> run_functional(const arch::Config& c, const arch
         const arch::TensorPlacement& t = p.tensors[size_t(index)];
         if (t.l1_addr >= 0 || t.dtype != h.dtype || t.bytes != h.values.size() * uint64_t(arch::dtype_bytes(h.dtype)))
             throw std::logic_error("the compiled program moved input '" + t.name + "'");
-        func::store_run(ex->memory().span(arch::Space::DDR, -1, t.ddr_addr, t.bytes, "input"), h.dtype,
-                        h.values.size(), h.values.data());
+        func::store_run(ex->memory().span(arch::Space::DDR, -1, t.ddr_addr, t.bytes, "input"), h.dtype, h.values.size(),
+                        h.values.data());
     }
     ex->run();
     return ex;
@@ -140,7 +140,9 @@ void inject_fault_from_env(arch::Program& p) {
     if (*end) throw UsageError(std::string("DAVINCI_SIM_INJECT_FAULT: expected a command number, got '") + k + "'");
     const std::string what = func::inject_fault(p, n);
     static bool told = false;
-    if (!told) std::cerr << "davinci-sim: fault injected (DAVINCI_SIM_INJECT_FAULT): " << (what.empty() ? "none: too few DMA commands" : what) << "\n";
+    if (!told)
+        std::cerr << "davinci-sim: fault injected (DAVINCI_SIM_INJECT_FAULT): "
+                  << (what.empty() ? "none: too few DMA commands" : what) << "\n";
     told = true;
 }
 

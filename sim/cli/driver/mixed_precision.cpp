@@ -7,8 +7,8 @@
 #include <cmath>
 #include <set>
 
-#include "dsl/support/diagnostics.h"
 #include "dsl/lower/program/lower.h"
+#include "dsl/support/diagnostics.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/run_stats.h"
@@ -57,7 +57,8 @@ std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memo
     if (!inputs_finite) return "";
     if (y.inf) return std::string(arch::dtype_name(out.dtype)) + " result overflows to inf";
     if (y.nan) return std::string(arch::dtype_name(out.dtype)) + " result contains NaN";
-    if (y.all_zero && inputs_nonzero) return std::string(arch::dtype_name(out.dtype)) + " result underflows to all zeros";
+    if (y.all_zero && inputs_nonzero)
+        return std::string(arch::dtype_name(out.dtype)) + " result underflows to all zeros";
     return "";
 }
 
@@ -72,7 +73,8 @@ PrecisionSwitch describe(const dsl::TaskGraph& elaborated, int origin, const std
     s.op = origin;
     s.name = elaborated.tensors[size_t(op.output)].name;
     s.kind = dsl::op_kind_name(op.kind);
-    s.where = (op.loc.file ? op.loc.file->path : std::string("?")) + ":" + std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col);
+    s.where = (op.loc.file ? op.loc.file->path : std::string("?")) + ":" + std::to_string(op.loc.line) + ":" +
+              std::to_string(op.loc.col);
     s.reason = reason;
     return s;
 }
@@ -81,7 +83,8 @@ PrecisionSwitch describe(const dsl::TaskGraph& elaborated, int origin, const std
 
 int lowered_op(const dsl::TaskGraph& lowered, const dsl::TaskGraph& elaborated, int origin) {
     for (size_t i = 0; i < lowered.ops.size(); ++i)
-        if (lowered.ops[i].origin == origin && lowered.ops[i].kind == elaborated.ops[size_t(origin)].kind) return int(i);
+        if (lowered.ops[i].origin == origin && lowered.ops[i].kind == elaborated.ops[size_t(origin)].kind)
+            return int(i);
     return -1;
 }
 
@@ -178,8 +181,8 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
                 switched.insert(o);
                 last_switched.push_back(o);
                 plan.graph.ops[size_t(o)].precision = "float32";
-                plan.switches.push_back(describe(elaborated, o,
-                                                 op.origin < 0 ? "its float16 input cast: " + why : why));
+                plan.switches.push_back(
+                    describe(elaborated, o, op.origin < 0 ? "its float16 input cast: " + why : why));
                 changed = true;
             }
         }

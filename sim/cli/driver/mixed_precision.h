@@ -29,21 +29,21 @@
 namespace cli {
 
 struct PrecisionSwitch {
-    int op = -1;           // index in the elaborated graph
-    std::string name;      // its result, "mul_2"
-    std::string kind;      // "mul"
-    std::string where;     // "models/x.pto:5:7"
-    std::string reason;    // "float16 result overflows to inf"
+    int op = -1;         // index in the elaborated graph
+    std::string name;    // its result, "mul_2"
+    std::string kind;    // "mul"
+    std::string where;   // "models/x.pto:5:7"
+    std::string reason;  // "float16 result overflows to inf"
 };
 
 struct PrecisionPlan {
-    dsl::TaskGraph graph;            // the elaborated graph with the switched ops in float32
-    dsl::TaskGraph lowered;          // run_graph_passes(graph)
-    arch::Program program;           // compiled from graph (the caller may move it out once `run` is done)
-    arch::Program float16_program;   // the plan before any switch (empty when nothing switched)
+    dsl::TaskGraph graph;           // the elaborated graph with the switched ops in float32
+    dsl::TaskGraph lowered;         // run_graph_passes(graph)
+    arch::Program program;          // compiled from graph (the caller may move it out once `run` is done)
+    arch::Program float16_program;  // the plan before any switch (empty when nothing switched)
     dsl::TaskGraph float16_lowered;
     std::vector<PrecisionSwitch> switches;
-    std::vector<PrecisionSwitch> kept;  // abnormal in float32 too: left in float16
+    std::vector<PrecisionSwitch> kept;    // abnormal in float32 too: left in float16
     std::unique_ptr<func::Executor> run;  // the functional run of `program`: its memory holds the results
     int rounds = 0;
 };

@@ -63,7 +63,8 @@ std::unique_ptr<RunOutput> chrome_trace(const std::string& path, const RunSetup&
 
 std::unique_ptr<RunOutput> vcd(const std::string& path, const RunSetup&) {
     return after_run(path, [](const std::string& to, const RunResult& r) {
-        trace::write_file_atomically(to, [&](trace::TextOut& out) { trace::write_vcd(out, r.program, r.config, r.records); });
+        trace::write_file_atomically(
+            to, [&](trace::TextOut& out) { trace::write_vcd(out, r.program, r.config, r.records); });
     });
 }
 
@@ -196,7 +197,8 @@ bool check_outputs(const RunOptions& opt) {
 std::string whole_program_options(const RunOptions& opt) {
     std::string options;
     for (const OutputKind& k : kOutputs)
-        if (k.whole_program && !opt.output(k.option).empty()) options += (options.empty() ? "--" : " with --") + std::string(k.option);
+        if (k.whole_program && !opt.output(k.option).empty())
+            options += (options.empty() ? "--" : " with --") + std::string(k.option);
     return options;
 }
 

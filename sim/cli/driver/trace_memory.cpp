@@ -15,7 +15,8 @@ namespace {
 std::string size_text(uint64_t bytes) {
     const bool gib = bytes >= uint64_t(1) << 30;
     char text[32];
-    std::snprintf(text, sizeof text, "%.1f %s", double(bytes) / double(uint64_t(1) << (gib ? 30 : 20)), gib ? "GiB" : "MiB");
+    std::snprintf(text, sizeof text, "%.1f %s", double(bytes) / double(uint64_t(1) << (gib ? 30 : 20)),
+                  gib ? "GiB" : "MiB");
     return text;
 }
 

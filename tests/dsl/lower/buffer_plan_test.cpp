@@ -23,13 +23,13 @@ int tensor(const dsl::TaskGraph& g, const std::string& name) {
 // later result reuses the freed space (offset 0x8000 again, above the buffer).
 TEST(BufferPlan, LifetimesAndFirstFit) {
     dsl::TaskGraph g = graph(
-        "a = pypo.input('a', shape=(128, 128))\n"             // 32 KiB
+        "a = pypo.input('a', shape=(128, 128))\n"  // 32 KiB
         "buf = pypo.mem.alloc_l1(shape=(128, 128))\n"
         "buf[:] = a\n"
         "with pypo.mem.temp_cache():\n"
-        "    h = pypo.op.matmul(buf, a, target='L1')\n"        // op 1, 32 KiB
-        "    y1 = pypo.op.relu(h)\n"                           // op 2
-        "g2 = pypo.op.matmul(buf, a, target='L1')\n"           // op 3
+        "    h = pypo.op.matmul(buf, a, target='L1')\n"  // op 1, 32 KiB
+        "    y1 = pypo.op.relu(h)\n"                     // op 2
+        "g2 = pypo.op.matmul(buf, a, target='L1')\n"     // op 3
         "pypo.output('y', pypo.op.add(y1, pypo.op.relu(g2)))\n");
     ASSERT_EQ(g.ops.size(), 6u);
     EXPECT_EQ(dsl::op_kind_name(g.ops[0].kind), std::string("move"));
@@ -55,8 +55,9 @@ TEST(BufferPlan, LifetimesAndFirstFit) {
 
 TEST(BufferPlan, ReadingABufferBeforeItsCopyIsAnError) {
     EXPECT_EQ(dsl_test::error_of([] {
-                  graph("buf = pypo.mem.alloc_l1(shape=(8, 8))\n"
-                        "pypo.output('y', pypo.op.relu(buf))\n");
+                  graph(
+                      "buf = pypo.mem.alloc_l1(shape=(8, 8))\n"
+                      "pypo.output('y', pypo.op.relu(buf))\n");
               }),
               "t.pto:3:18: error: buffer 'l1_buf_1' is read before anything is copied into it (write buf[:] = t "
               "first)\n"
@@ -67,9 +68,10 @@ TEST(BufferPlan, ReadingABufferBeforeItsCopyIsAnError) {
 // One tensor larger than L1 on its own: no "at the same time" with nothing else.
 TEST(BufferPlan, OneTensorLargerThanL1) {
     EXPECT_EQ(dsl_test::error_of([] {
-                  dsl::TaskGraph g = graph("b = pypo.input('b', shape=(512, 512))\n"
-                                           "t = pypo.op.matmul(b, b, target='L1')\n"
-                                           "pypo.output('y', pypo.op.relu(t))\n");
+                  dsl::TaskGraph g = graph(
+                      "b = pypo.input('b', shape=(512, 512))\n"
+                      "t = pypo.op.matmul(b, b, target='L1')\n"
+                      "pypo.output('y', pypo.op.relu(t))\n");
                   dsl::plan_buffers(g, lower_test::config());
               }),
               "t.pto:3:5: error: L1 over capacity: 'matmul_1' needs 524288 bytes, a cluster's L1 has 262144\n"

@@ -88,8 +88,8 @@ TEST(LowerBuffers, TilesAreChosenForTheDepth) {
         EXPECT_LE(B * (64 * kt[B - 1] + kt[B - 1] * 64) * 2 + 64 * 64 * 4, 32768) << B;
     }
     // BUFFERS overrides prefetch=True (triple L1 panels by default).
-    arch::Program p = lower(with_buffers(1, std::string(kGemm).replace(std::string(kGemm).find("b))"), 3,
-                                                                       "b, prefetch=True))")));
+    arch::Program p =
+        lower(with_buffers(1, std::string(kGemm).replace(std::string(kGemm).find("b))"), 3, "b, prefetch=True))")));
     EXPECT_EQ(stream(p.blocks[0], "dma0").commands[2].waits.size(), 4u);  // panel 1 waits: one buffer
 }
 
@@ -97,9 +97,10 @@ TEST(LowerBuffers, TilesAreChosenForTheDepth) {
 // * 2 + 64*64*4 = 65536 bytes.
 TEST(LowerBuffers, TileThatDoesNotFitTripleBuffered) {
     EXPECT_EQ(dsl_test::error_of([] {
-                  lower(with_buffers(3, "a = pypo.input(\"a\", shape=(256, 256), dtype=\"float16\")\n"
-                                        "c = pypo.op.matmul(a, a, tile=(64, 64, 64))\n"
-                                        "pypo.output(\"c\", c)\n"));
+                  lower(with_buffers(3,
+                                     "a = pypo.input(\"a\", shape=(256, 256), dtype=\"float16\")\n"
+                                     "c = pypo.op.matmul(a, a, tile=(64, 64, 64))\n"
+                                     "pypo.output(\"c\", c)\n"));
               }),
               "t.pto:4:5: error: matmul: tile=(64, 64, 64) needs 65536 bytes of L0 with triple buffering, the cube "
               "has 32768 (pypo.config.BUFFERS = 3)\n"
@@ -110,9 +111,10 @@ TEST(LowerBuffers, TileThatDoesNotFitTripleBuffered) {
 // A vector stream sized for the depth: one 16 x 2048 float16 plane (64 KiB)
 // in and out fits L1 (256 KiB) double-buffered (4 x 64 KiB) but not triple.
 TEST(LowerBuffers, VectorChunkThatDoesNotFitTripleBuffered) {
-    const std::string body = "x = pypo.input(\"x\", shape=(2, 16, 2048), dtype=\"float16\")\n"
-                             "y = pypo.op.transpose(x, perm=(1, 0, 2))\n"
-                             "pypo.output(\"y\", y)\n";
+    const std::string body =
+        "x = pypo.input(\"x\", shape=(2, 16, 2048), dtype=\"float16\")\n"
+        "y = pypo.op.transpose(x, perm=(1, 0, 2))\n"
+        "pypo.output(\"y\", y)\n";
     lower(with_buffers(2, body));
     EXPECT_EQ(dsl_test::error_of([&] { lower(with_buffers(3, body)); }),
               "t.pto:4:5: error: transpose does not fit the hardware: one chunk needs 393216 bytes of L1 with "
@@ -126,8 +128,9 @@ TEST(LowerBuffers, VectorChunkThatDoesNotFitTripleBuffered) {
 void expect_vector_pattern(int B) {
     SCOPED_TRACE("BUFFERS = " + std::to_string(B));
     arch::Config c = config(R"({"cluster": {"dma_engines": 2}})");
-    arch::Program p = lower(with_buffers(B, "x = pypo.input(\"x\", shape=(1, 64, 112, 112), dtype=\"float16\")\n"
-                                            "pypo.output(\"y\", pypo.op.relu(x))\n"),
+    arch::Program p = lower(with_buffers(B,
+                                         "x = pypo.input(\"x\", shape=(1, 64, 112, 112), dtype=\"float16\")\n"
+                                         "pypo.output(\"y\", pypo.op.relu(x))\n"),
                             c);
     const arch::Block& b = p.blocks[0];
     const arch::Stream& loads = stream(b, "dma0");
@@ -156,8 +159,9 @@ TEST(LowerBuffers, VectorStreamTripleBuffered) { expect_vector_pattern(3); }
 // One DMA engine: the store of chunk i - B is queued before the load of
 // chunk i.
 TEST(LowerBuffers, SharedQueueOrderFollowsTheDepth) {
-    const char* body = "x = pypo.input(\"x\", shape=(1, 64, 112, 112), dtype=\"float16\")\n"
-                       "pypo.output(\"y\", pypo.op.relu(x))\n";
+    const char* body =
+        "x = pypo.input(\"x\", shape=(1, 64, 112, 112), dtype=\"float16\")\n"
+        "pypo.output(\"y\", pypo.op.relu(x))\n";
     std::string orders[3];
     for (int B = 1; B <= 3; ++B) {
         arch::Program p = lower(with_buffers(B, body));

@@ -63,7 +63,8 @@ TEST_P(SpooledLowering, SameBlocksAsInMemory) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, SpooledLowering,
-                         ::testing::Values(Model{"gemm_256.pto", {}}, Model{"attention.pto", {}}, Model{"resnet50.pto", {{"input", {1, 3, 224, 224}}}},
+                         ::testing::Values(Model{"gemm_256.pto", {}}, Model{"attention.pto", {}},
+                                           Model{"resnet50.pto", {{"input", {1, 3, 224, 224}}}},
                                            Model{"memory_placement.pto", {}}, Model{"resnet_block.pto", {}},
                                            Model{"slide.pto", {}}, Model{"transpose.pto", {}},
                                            Model{"super_resolution.pto", {{"img", {1, 1, 24, 32}}}},

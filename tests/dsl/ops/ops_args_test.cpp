@@ -1,7 +1,7 @@
 // The operations' shared argument handling: the dispatch table, unknown
 // operations and keywords, keyword-only options, dtype and layout.
-#include "dsl/sema/call_args.h"
 #include "dsl/ops/op_rules.h"
+#include "dsl/sema/call_args.h"
 #include "dsl/sema/pypo_library.h"
 #include "tests/dsl/ops_test_util.h"
 
@@ -38,7 +38,8 @@ TEST(OpsArgs, UnknownOperationMessage) {
     EXPECT_EQ((", " + all + ",").find(", move,"), std::string::npos);
     EXPECT_EQ(dsl::unknown_op_message("conv3d"),
               "pypo.op has no operation 'conv3d' (did you mean 'conv2d'?); valid operations are: " + all);
-    EXPECT_EQ(dsl::unknown_op_message("attention"), "pypo.op has no operation 'attention'; valid operations are: " + all);
+    EXPECT_EQ(dsl::unknown_op_message("attention"),
+              "pypo.op has no operation 'attention'; valid operations are: " + all);
 }
 
 TEST(OpsArgs, ClosestName) {
@@ -57,12 +58,14 @@ TEST(OpsArgs, UnknownKeywordListsTheValidOnesAndSuggests) {
                       "conv2d: unexpected keyword argument 'strides' (did you mean 'stride'?); valid keywords are: "
                       "stride, padding, dtype, layout"));
     e = "pypo.op.relu(x, foo=1)";
-    EXPECT_EQ(error(kX, e), diag_in(1, e, "foo", "relu: unexpected keyword argument 'foo'; valid keywords are: dtype, layout"));
+    EXPECT_EQ(error(kX, e),
+              diag_in(1, e, "foo", "relu: unexpected keyword argument 'foo'; valid keywords are: dtype, layout"));
     // The suggestion considers every parameter, the list only the options.
     e = "pypo.op.softmax(xx=x)";
-    EXPECT_EQ(error(kX, e), diag_in(1, e, "xx",
-                                    "softmax: unexpected keyword argument 'xx' (did you mean 'x'?); valid keywords are: "
-                                    "axis, dtype, layout"));
+    EXPECT_EQ(error(kX, e),
+              diag_in(1, e, "xx",
+                      "softmax: unexpected keyword argument 'xx' (did you mean 'x'?); valid keywords are: "
+                      "axis, dtype, layout"));
 }
 
 TEST(OpsArgs, OptionsAreKeywordOnly) {
@@ -102,8 +105,8 @@ TEST(OpsArgs, LayoutIsCheckedAndStored) {
     e = "pypo.op.sigmoid(v, layout='NCHW')";
     EXPECT_EQ(error(v, e), diag_in(1, e, "'NCHW'", "sigmoid: layout 'NCHW' needs a 4-D tensor, got (64, 32)"));
     e = "pypo.op.reduce_sum(v, 1, layout='fractal')";
-    EXPECT_EQ(error(v, e), diag_in(1, e, "'fractal'",
-                                   "reduce_sum: layout 'fractal' needs at least 2 dimensions, got (64,)"));
+    EXPECT_EQ(error(v, e),
+              diag_in(1, e, "'fractal'", "reduce_sum: layout 'fractal' needs at least 2 dimensions, got (64,)"));
 }
 
 TEST(OpsArgs, ShapeArithmeticDoesNotOverflow) {
@@ -118,11 +121,10 @@ TEST(OpsArgs, ShapeArithmeticDoesNotOverflow) {
 
 TEST(OpsArgs, UnknownOperationInAProgram) {
     std::string e = "pypo.op.conv3d(x)";
-    EXPECT_EQ(error(kX, e), diag_in(1, e, "",
-                                    "pypo.op has no operation 'conv3d' (did you mean 'conv2d'?); valid operations are: " +
-                                        dsl::valid_operations_text()));
+    EXPECT_EQ(error(kX, e),
+              diag_in(1, e, "",
+                      "pypo.op has no operation 'conv3d' (did you mean 'conv2d'?); valid operations are: " +
+                          dsl::valid_operations_text()));
 }
 
-TEST(OpsArgs, LayoutNoneMeansNotGiven) {
-    EXPECT_EQ(run(kX, "pypo.op.relu(x, layout=None)").tensors.back().layout, "");
-}
+TEST(OpsArgs, LayoutNoneMeansNotGiven) { EXPECT_EQ(run(kX, "pypo.op.relu(x, layout=None)").tensors.back().layout, ""); }

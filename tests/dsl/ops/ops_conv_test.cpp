@@ -15,11 +15,19 @@ std::string residual_block(const std::string& kernel, const std::string& conv1_o
                            const std::string& conv2_options) {
     return "import pypto as pypo\n"
            "x = pypo.input(\"x\", shape=(1, 64, 56, 56))\n"
-           "weights1 = pypo.input(\"weights1\", shape=(64, 64, " + kernel + "))\n"
-           "weights2 = pypo.input(\"weights2\", shape=(64, 64, " + kernel + "))\n"
-           "conv1 = pypo.op.conv2d(x, weights1" + conv1_options + ")\n"
+           "weights1 = pypo.input(\"weights1\", shape=(64, 64, " +
+           kernel +
+           "))\n"
+           "weights2 = pypo.input(\"weights2\", shape=(64, 64, " +
+           kernel +
+           "))\n"
+           "conv1 = pypo.op.conv2d(x, weights1" +
+           conv1_options +
+           ")\n"
            "bn1 = pypo.op.batch_norm(conv1)\n"
-           "conv2 = pypo.op.conv2d(bn1, weights2" + conv2_options + ")\n"
+           "conv2 = pypo.op.conv2d(bn1, weights2" +
+           conv2_options +
+           ")\n"
            "y = pypo.op.add(conv2, x)\n"
            "pypo.output(\"y\", y)\n";
 }
@@ -50,7 +58,8 @@ TEST(OpsConv, Padding) {
     EXPECT_EQ(g.ops[0].attrs.at("padding").ints, (std::vector<int64_t>{3, 3}));
     EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 224, 224}));
     // 'same' at stride s gives ceil(size / s).
-    g = run({input("x", "(1, 3, 15, 15)"), input("w", "(8, 3, 3, 3)")}, "pypo.op.conv2d(x, w, stride=(2, 1), padding='same')");
+    g = run({input("x", "(1, 3, 15, 15)"), input("w", "(8, 3, 3, 3)")},
+            "pypo.op.conv2d(x, w, stride=(2, 1), padding='same')");
     EXPECT_EQ(g.ops[0].attrs.at("stride").ints, (std::vector<int64_t>{2, 1}));
     EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 8, 8, 15}));
     g = run(kImage, "pypo.op.conv2d(x, w, padding='valid')");
@@ -122,7 +131,8 @@ TEST(OpsConv, DocumentResidualBlockFailsAtTheAdd) {
 }
 
 TEST(OpsConv, ResidualBlockWithSamePaddingElaborates) {
-    dsl::TaskGraph g = dsl::elaborate_source(dsl_test::source(residual_block("3, 3", ", stride=1, padding=1", ", padding=1")));
+    dsl::TaskGraph g =
+        dsl::elaborate_source(dsl_test::source(residual_block("3, 3", ", stride=1, padding=1", ", padding=1")));
     ASSERT_EQ(g.ops.size(), 4u);
     EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Conv2d);
     EXPECT_EQ(g.ops[1].kind, dsl::OpKind::BatchNorm);

@@ -44,12 +44,14 @@ TEST(OpsElementwise, BinaryBroadcasts) {
     EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 28, 28}));
     g = run({input("u", "(8, 1)"), input("v", "(1, 16)")}, "pypo.op.mul(u, v)");
     EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{8, 16}));
-    g = run({input("u", "(8, 16)", "float32"), input("v", "(16,)", "float32")}, "pypo.op.maximum(u, v, dtype='float16')");
+    g = run({input("u", "(8, 16)", "float32"), input("v", "(16,)", "float32")},
+            "pypo.op.maximum(u, v, dtype='float16')");
     EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Maximum);
     EXPECT_EQ(g.tensors[2].dtype, arch::DType::Float16);
     // The result keeps the first operand's layout, unless broadcasting
     // leaves it without the four axes an image layout names.
-    std::vector<std::string> d{"x = pypo.input(\"x\", shape=(1, 28, 28, 64), layout='NHWC')", input("s", "(2, 1, 1, 1, 64)")};
+    std::vector<std::string> d{"x = pypo.input(\"x\", shape=(1, 28, 28, 64), layout='NHWC')",
+                               input("s", "(2, 1, 1, 1, 64)")};
     EXPECT_EQ(run(d, "pypo.op.add(x, x)").tensors[2].layout, "NHWC");
     g = run(d, "pypo.op.add(x, s)");
     EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{2, 1, 28, 28, 64}));

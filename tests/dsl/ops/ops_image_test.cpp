@@ -31,9 +31,11 @@ TEST(OpsImage, PixelShuffle) {
     EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1, 3, 16, 16}));
     std::string e = "pypo.op.pixel_shuffle(x, factor=3)";
     EXPECT_EQ(error({input("x", "(1, 12, 8, 8)")}, e),
-              diag_in(1, e, "", "pixel_shuffle: channels are not a multiple of factor * factor = 9: x is (1, 12, 8, 8) float16"));
+              diag_in(1, e, "",
+                      "pixel_shuffle: channels are not a multiple of factor * factor = 9: x is (1, 12, 8, 8) float16"));
     e = "pypo.op.pixel_shuffle(x)";
-    EXPECT_EQ(error({input("x", "(1, 12, 8, 8)")}, e), diag_in(1, e, "", "pixel_shuffle: missing required argument 'factor'"));
+    EXPECT_EQ(error({input("x", "(1, 12, 8, 8)")}, e),
+              diag_in(1, e, "", "pixel_shuffle: missing required argument 'factor'"));
 }
 
 TEST(OpsImage, Upsample) {

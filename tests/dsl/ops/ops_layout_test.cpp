@@ -20,7 +20,8 @@ TEST(OpsLayout, TransposeDefaultsToSwappingTheLastTwoAxes) {
 }
 
 TEST(OpsLayout, TransposeWithPermEngineAndLayout) {
-    dsl::TaskGraph g = run({input("x", "(1, 64, 28, 28)")}, "pypo.op.transpose(x, (0, 2, -1, 1), engine='dma', layout='NHWC')");
+    dsl::TaskGraph g =
+        run({input("x", "(1, 64, 28, 28)")}, "pypo.op.transpose(x, (0, 2, -1, 1), engine='dma', layout='NHWC')");
     EXPECT_EQ(g.ops[0].attrs.at("perm").ints, (std::vector<int64_t>{0, 2, 3, 1}));
     EXPECT_EQ(g.ops[0].attrs.at("engine").s, "dma");
     EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1, 28, 28, 64}));
@@ -31,7 +32,8 @@ TEST(OpsLayout, TransposeErrors) {
     std::string e = "pypo.op.transpose(x, engine='cube')";
     EXPECT_EQ(error(kX, e), diag_in(1, e, "'cube'", "transpose: engine must be 'vector' or 'dma', got 'cube'"));
     e = "pypo.op.transpose(x, perm=(1, 0))";
-    EXPECT_EQ(error(kX, e), diag_in(1, e, "(1, 0)", "transpose: perm must have one entry per axis: (1, 0) for x is (2, 3, 4) float16"));
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "(1, 0)",
+                                    "transpose: perm must have one entry per axis: (1, 0) for x is (2, 3, 4) float16"));
     e = "pypo.op.transpose(x, perm=(1, 0, -2))";
     EXPECT_EQ(error(kX, e), diag_in(1, e, "-2", "transpose: perm repeats axis 1"));
     std::vector<std::string> v{input("v", "(8,)")};

@@ -21,8 +21,8 @@ TEST(OpsMatmul, NoOptionsRecordsNoAttrs) {
 }
 
 TEST(OpsMatmul, Options) {
-    dsl::TaskGraph g =
-        run(kAB, "pypo.op.matmul(a, b, tile=64, prefetch=True, unroll=2, target='L1', dtype='float32', layout='fractal')");
+    dsl::TaskGraph g = run(
+        kAB, "pypo.op.matmul(a, b, tile=64, prefetch=True, unroll=2, target='L1', dtype='float32', layout='fractal')");
     const dsl::OpNode& op = g.ops[0];
     EXPECT_EQ(op.attrs.size(), 3u);
     EXPECT_EQ(op.attrs.at("tile").ints, (std::vector<int64_t>{64, 64}));

@@ -52,7 +52,8 @@ TEST(OpsNorm, BatchNormErrors) {
     e = "pypo.op.batch_norm(x, eps=0)";
     EXPECT_EQ(error(d, e), diag_in(2, e, "0)", "batch_norm: eps must be a positive number, got 0"));
     e = "pypo.op.batch_norm(s)";
-    EXPECT_EQ(error(d, e), diag_in(2, e, "s)", "batch_norm: s must have a channel axis (N, C, ...), got (32,) float16"));
+    EXPECT_EQ(error(d, e),
+              diag_in(2, e, "s)", "batch_norm: s must have a channel axis (N, C, ...), got (32,) float16"));
 }
 
 TEST(OpsNorm, LayerNorm) {

@@ -56,7 +56,8 @@ TEST(OpsPool, Errors) {
                                        "x is (1, 1, 2, 2) float16, padding (0, 0)"));
     std::vector<std::string> flat{input("v", "(64, 64)")};
     e = "pypo.op.avg_pool(v)";
-    EXPECT_EQ(error(flat, e), diag_in(1, e, "v)", "avg_pool: v must be a 4-D image (N, C, H, W), got (64, 64) float16"));
+    EXPECT_EQ(error(flat, e),
+              diag_in(1, e, "v)", "avg_pool: v must be a 4-D image (N, C, H, W), got (64, 64) float16"));
     e = "pypo.op.global_avg_pool(v, layout='NHWC')";
     EXPECT_EQ(error(flat, e),
               diag_in(1, e, "v,", "global_avg_pool: v must be a 4-D image (N, H, W, C), got (64, 64) float16"));

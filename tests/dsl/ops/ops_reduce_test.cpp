@@ -41,7 +41,8 @@ TEST(OpsReduce, Errors) {
     e = "pypo.op.reduce_max(x)";
     EXPECT_EQ(error(kX, e), diag_in(1, e, "", "reduce_max: missing required argument 'axis'"));
     e = "pypo.op.reduce_sum(x, '1')";
-    EXPECT_EQ(error(kX, e), diag_in(1, e, "'1'", "reduce_sum: axis must be an integer or a tuple of integers, got str"));
+    EXPECT_EQ(error(kX, e),
+              diag_in(1, e, "'1'", "reduce_sum: axis must be an integer or a tuple of integers, got str"));
     e = "pypo.op.reduce_sum(x, ())";
     EXPECT_EQ(error(kX, e), diag_in(1, e, "()", "reduce_sum: axis must name at least one axis"));
     e = "pypo.op.reduce_sum(x, 0, keepdims=1)";

@@ -19,7 +19,7 @@ const char* const kHeader =
 // The value of `x` after `body`, read back through a tensor shape.
 int64_t value_of(const std::string& body) {
     dsl::TaskGraph g = elaborate(std::string(kHeader) + body + "\nz = pypo.input('z', shape=(x,))\n" +
-                           "pypo.output('o', pypo.op.matmul(a, a))\n");
+                                 "pypo.output('o', pypo.op.matmul(a, a))\n");
     for (const auto& t : g.tensors)
         if (t.name == "z") return t.shape[0];
     return -1;
@@ -80,22 +80,22 @@ TEST(ElaboratorFunctions, CallErrors) {
 
 TEST(ElaboratorFunctions, TasksAreNamedPerCallWithParents) {
     dsl::TaskGraph g = elaborate(std::string(kHeader) +
-                           "@pypo.task(placement='vector')\n"
-                           "def inner(x):\n"
-                           "    return pypo.op.relu(x)\n"
-                           "def helper(x):\n"
-                           "    return pypo.op.matmul(x, x)\n"
-                           "@pypo.task(placement='cube')\n"
-                           "def block(x):\n"
-                           "    y = helper(x)\n"
-                           "    return inner(y)\n"
-                           "@pypo.task\n"
-                           "def plain(x):\n"
-                           "    return pypo.op.matmul(x, x)\n"
-                           "b1 = block(a)\n"
-                           "b2 = block(b1)\n"
-                           "c = pypo.op.matmul(b2, plain(b2))\n"
-                           "pypo.output('c', c)\n");
+                                 "@pypo.task(placement='vector')\n"
+                                 "def inner(x):\n"
+                                 "    return pypo.op.relu(x)\n"
+                                 "def helper(x):\n"
+                                 "    return pypo.op.matmul(x, x)\n"
+                                 "@pypo.task(placement='cube')\n"
+                                 "def block(x):\n"
+                                 "    y = helper(x)\n"
+                                 "    return inner(y)\n"
+                                 "@pypo.task\n"
+                                 "def plain(x):\n"
+                                 "    return pypo.op.matmul(x, x)\n"
+                                 "b1 = block(a)\n"
+                                 "b2 = block(b1)\n"
+                                 "c = pypo.op.matmul(b2, plain(b2))\n"
+                                 "pypo.output('c', c)\n");
     ASSERT_EQ(g.tasks.size(), 5u);
     EXPECT_EQ(g.tasks[0].name, "block");
     EXPECT_EQ(g.tasks[0].placement, "cube");
@@ -139,24 +139,27 @@ TEST(ElaboratorLimits, RecursionDepth) {
 }
 
 TEST(ElaboratorLimits, LoopIterations) {
-    EXPECT_EQ(elaborate_error(std::string(kHeader) + "for i in range(1000):\n    for j in range(1001):\n        pass\n"),
-              "t.pto:4:5: error: too many loop iterations (the limit is 1000000 for the whole program): loops are "
-              "unrolled at compile time\n    for j in range(1001):\n    ^\n");
+    EXPECT_EQ(
+        elaborate_error(std::string(kHeader) + "for i in range(1000):\n    for j in range(1001):\n        pass\n"),
+        "t.pto:4:5: error: too many loop iterations (the limit is 1000000 for the whole program): loops are "
+        "unrolled at compile time\n    for j in range(1001):\n    ^\n");
     EXPECT_EQ(elaborate_error(std::string(kHeader) + "r = range(10 ** 9)\n"),
               "t.pto:3:5: error: range: too many elements (the limit is 1048576)\nr = range(10 ** 9)\n    ^\n");
 }
 
 TEST(ElaboratorLimits, ExponentialCallsAreCapped) {
-    std::string err = elaborate_error(std::string(kHeader) + "def f(n):\n    if n > 0:\n        f(n - 1)\n        f(n - 1)\n"
-                                                       "f(40)\n");
-    EXPECT_NE(err.find("error: too many function calls (the limit is 1000000 for the whole program)"), std::string::npos)
+    std::string err = elaborate_error(std::string(kHeader) +
+                                      "def f(n):\n    if n > 0:\n        f(n - 1)\n        f(n - 1)\n"
+                                      "f(40)\n");
+    EXPECT_NE(err.find("error: too many function calls (the limit is 1000000 for the whole program)"),
+              std::string::npos)
         << err;
 }
 
 TEST(ElaboratorLimits, DeepExpressionsInDeepRecursionDoNotOverflowTheStack) {
     // Each call is evaluated 900 unary operators deep.
     std::string err = elaborate_error(std::string(kHeader) + "def f(n):\n    return " + std::string(900, '-') +
-                                "f(n + 1)\nx = f(0)\n");
+                                      "f(n + 1)\nx = f(0)\n");
     EXPECT_NE(err.find("error: program nests too deeply"), std::string::npos) << err.substr(0, 200);
 }
 

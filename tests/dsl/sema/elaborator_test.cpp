@@ -73,15 +73,15 @@ TEST(Elaborator, GemmProgram) {
 }
 
 TEST(Elaborator, RectangularFloat32ChainWithGeneratedNames) {
-    dsl::TaskGraph g = run(
-        "import pypo\n"
-        "M, K, N = 128, 64, 32\n"
-        "x = pypo.input(\"x\", (M, K), \"float32\")\n"
-        "w1 = pypo.input(name=\"w1\", shape=[K, N], dtype=\"float32\")\n"
-        "w2 = pypo.input(\"w2\", shape=(w1.shape[1], 16), dtype=x.dtype)\n"
-        "h = pypo.op.matmul(x, w1)\n"
-        "y = pypo.op.matmul(a=h, b=w2)\n"
-        "pypo.output(\"y\", y)\n");
+    dsl::TaskGraph g =
+        run("import pypo\n"
+            "M, K, N = 128, 64, 32\n"
+            "x = pypo.input(\"x\", (M, K), \"float32\")\n"
+            "w1 = pypo.input(name=\"w1\", shape=[K, N], dtype=\"float32\")\n"
+            "w2 = pypo.input(\"w2\", shape=(w1.shape[1], 16), dtype=x.dtype)\n"
+            "h = pypo.op.matmul(x, w1)\n"
+            "y = pypo.op.matmul(a=h, b=w2)\n"
+            "pypo.output(\"y\", y)\n");
     ASSERT_EQ(g.tensors.size(), 5u);
     EXPECT_EQ(g.tensors[3].name, "matmul_1");
     EXPECT_EQ(g.tensors[3].role, dsl::TensorRole::Intermediate);
@@ -204,8 +204,9 @@ TEST(Elaborator, InputArgumentChecks) {
     EXPECT_EQ(run_error(program("z = pypo.input(\"z\", shape=(2 ** 31, 2 ** 30))")),
               "t.pto:4:27: error: pypo.input: shape (2147483648, 1073741824) is too large\n"
               "z = pypo.input(\"z\", shape=(2 ** 31, 2 ** 30))\n                          ^\n");
-    EXPECT_EQ(run_error(program("z = pypo.input(\"z\", shape=(2 ** 30, 2 ** 30))\npypo.output(\"y\", pypo.op.relu(z))")),
-              "<no error>");
+    EXPECT_EQ(
+        run_error(program("z = pypo.input(\"z\", shape=(2 ** 30, 2 ** 30))\npypo.output(\"y\", pypo.op.relu(z))")),
+        "<no error>");
     EXPECT_EQ(run_error(program("z = pypo.input(\"z\", shape=4)")),
               "t.pto:4:27: error: pypo.input: shape must be a tuple of integers, got int\n"
               "z = pypo.input(\"z\", shape=4)\n                          ^\n");

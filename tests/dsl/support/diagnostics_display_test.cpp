@@ -12,7 +12,8 @@ namespace {
 
 TEST(DiagnosticsDisplay, BrokenBytesShowAsQuestionMarksOneForOne) {
     auto f = source(std::string("a\x01 = \"caf\xe9\" \xc3\xa9\x7f", 15), "t.pto");
-    EXPECT_EQ(dsl::format_diagnostic(at(f, 1, 10), "bad"), "t.pto:1:10: error: bad\na? = \"caf?\" \xc3\xa9?\n         ^\n");
+    EXPECT_EQ(dsl::format_diagnostic(at(f, 1, 10), "bad"),
+              "t.pto:1:10: error: bad\na? = \"caf?\" \xc3\xa9?\n         ^\n");
 }
 
 TEST(DiagnosticsDisplay, LineOf160IsShownWhole) {
@@ -23,14 +24,15 @@ TEST(DiagnosticsDisplay, LineOf160IsShownWhole) {
 
 TEST(DiagnosticsDisplay, LongLineNearItsStart) {
     auto f = source("x" + std::string(999, 'a'), "t.pto");
-    EXPECT_EQ(dsl::format_diagnostic(at(f, 1, 1), "bad"), "t.pto:1:1: error: bad\nx" + std::string(159, 'a') + "...\n^\n");
+    EXPECT_EQ(dsl::format_diagnostic(at(f, 1, 1), "bad"),
+              "t.pto:1:1: error: bad\nx" + std::string(159, 'a') + "...\n^\n");
 }
 
 TEST(DiagnosticsDisplay, LongLineInTheMiddle) {
     auto f = source(std::string(500, 'a') + "X" + std::string(500, 'b'), "t.pto");
-    EXPECT_EQ(dsl::format_diagnostic(at(f, 1, 501), "bad"),
-              "t.pto:1:501: error: bad\n..." + std::string(80, 'a') + "X" + std::string(79, 'b') + "...\n" +
-                  std::string(83, ' ') + "^\n");
+    EXPECT_EQ(dsl::format_diagnostic(at(f, 1, 501), "bad"), "t.pto:1:501: error: bad\n..." + std::string(80, 'a') +
+                                                                "X" + std::string(79, 'b') + "...\n" +
+                                                                std::string(83, ' ') + "^\n");
 }
 
 TEST(DiagnosticsDisplay, LongLineAtItsEnd) {

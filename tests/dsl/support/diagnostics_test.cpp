@@ -5,9 +5,7 @@
 using dsl_test::at;
 using dsl_test::source;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST(Diagnostics, LineTextSplitsOnNewlinesAndDropsCarriageReturns) {
     auto f = source("first\r\nsecond\n\nfourth");

@@ -15,11 +15,11 @@ std::string spell(const std::string& text) {
     for (const dsl::Token& t : lex(text)) {
         if (!out.empty()) out += ' ';
         switch (t.kind) {
-            case dsl::TokenKind::Newline: out += "<NL>"; break;
-            case dsl::TokenKind::Indent: out += "<IN>"; break;
-            case dsl::TokenKind::Dedent: out += "<DE>"; break;
-            case dsl::TokenKind::End: out += "<END>"; break;
-            default: out += t.text;
+        case dsl::TokenKind::Newline: out += "<NL>"; break;
+        case dsl::TokenKind::Indent: out += "<IN>"; break;
+        case dsl::TokenKind::Dedent: out += "<DE>"; break;
+        case dsl::TokenKind::End: out += "<END>"; break;
+        default: out += t.text;
         }
     }
     return out;
@@ -116,7 +116,8 @@ TEST(Lexer, Numbers) {
 }
 
 TEST(Lexer, StringsWithEscapes) {
-    auto toks = lex(R"(s = "a\tb\n" 'it\'s' "\x41\u00e9" r'\d+' "say \"hi\"" '\q')" "\n");
+    auto toks = lex(R"(s = "a\tb\n" 'it\'s' "\x41\u00e9" r'\d+' "say \"hi\"" '\q')"
+                    "\n");
     EXPECT_EQ(toks[2].kind, dsl::TokenKind::String);
     EXPECT_EQ(toks[2].str_value, "a\tb\n");
     EXPECT_EQ(toks[2].text, R"("a\tb\n")");

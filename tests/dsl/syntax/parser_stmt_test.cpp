@@ -90,7 +90,8 @@ TEST(ParserExpressions, Comprehensions) {
     EXPECT_EQ(tree("s = sum(x * x for x in xs if x > 0)\n"),
               "(assign (name s) (call (name sum) (listcomp (* (name x) (name x)) (for (name x) (name xs) "
               "(if (compare (name x) > 0))))))\n");
-    EXPECT_EQ(tree("t = (k for k, v in d)\n"), "(assign (name t) (listcomp (name k) (for (tuple (name k) (name v)) (name d))))\n");
+    EXPECT_EQ(tree("t = (k for k, v in d)\n"),
+              "(assign (name t) (listcomp (name k) (for (tuple (name k) (name v)) (name d))))\n");
 }
 
 TEST(ParserStatementErrors, BlocksNeedIndentation) {
@@ -99,7 +100,8 @@ TEST(ParserStatementErrors, BlocksNeedIndentation) {
     EXPECT_EQ(parse_error("def f(x):\n"),
               "t.pto:2:1: error: expected an indented block after function definition on line 1\n\n^\n");
     EXPECT_EQ(parse_error("if x\n    pass\n"), "t.pto:1:5: error: expected ':', found end of line\nif x\n    ^\n");
-    EXPECT_EQ(parse_error("if x:\n    a = 1\n      b = 2\n"), "t.pto:3:7: error: unexpected indent\n      b = 2\n      ^\n");
+    EXPECT_EQ(parse_error("if x:\n    a = 1\n      b = 2\n"),
+              "t.pto:3:7: error: unexpected indent\n      b = 2\n      ^\n");
     EXPECT_EQ(parse_error("if x: for i in y: pass\n"),
               "t.pto:1:7: error: 'for' must start a new line\nif x: for i in y: pass\n      ^\n");
 }
@@ -119,8 +121,9 @@ TEST(ParserStatementErrors, Parameters) {
     EXPECT_EQ(parse_error("def f(k=1, x): pass\n"),
               "t.pto:1:12: error: parameter without a default follows parameter with a default\n"
               "def f(k=1, x): pass\n           ^\n");
-    EXPECT_EQ(parse_error("def f(*args): pass\n"),
-              "t.pto:1:7: error: variable arguments ('*') are outside the PyPTO language\ndef f(*args): pass\n      ^\n");
+    EXPECT_EQ(
+        parse_error("def f(*args): pass\n"),
+        "t.pto:1:7: error: variable arguments ('*') are outside the PyPTO language\ndef f(*args): pass\n      ^\n");
     EXPECT_EQ(parse_error("def f(x: int): pass\n"),
               "t.pto:1:8: error: annotations are outside the PyPTO language\ndef f(x: int): pass\n       ^\n");
     EXPECT_EQ(parse_error("def f(x) -> int: pass\n"),
@@ -143,12 +146,14 @@ TEST(ParserStatementErrors, WithTargetMustBeAName) {
 }
 
 TEST(ParserExpressionErrors, SetsAndDictComprehensions) {
-    EXPECT_EQ(parse_error("s = {1, 2}\n"), "t.pto:1:5: error: set literals are outside the PyPTO language\ns = {1, 2}\n    ^\n");
+    EXPECT_EQ(parse_error("s = {1, 2}\n"),
+              "t.pto:1:5: error: set literals are outside the PyPTO language\ns = {1, 2}\n    ^\n");
     EXPECT_EQ(parse_error("d = {k: 1 for k in x}\n"),
               "t.pto:1:11: error: dict comprehensions are outside the PyPTO language\nd = {k: 1 for k in x}\n"
               "          ^\n");
-    EXPECT_EQ(parse_error("d = {'a' 1}\n"), "t.pto:1:10: error: expected ':' after a dict key, found '1'\nd = {'a' 1}\n"
-                                            "         ^\n");
+    EXPECT_EQ(parse_error("d = {'a' 1}\n"),
+              "t.pto:1:10: error: expected ':' after a dict key, found '1'\nd = {'a' 1}\n"
+              "         ^\n");
     EXPECT_EQ(parse_error("f(a, x for x in y)\n"),
               "t.pto:1:6: error: a generator expression must be parenthesized\nf(a, x for x in y)\n     ^\n");
     EXPECT_EQ(parse_error("l = [a, x for x in y]\n"),

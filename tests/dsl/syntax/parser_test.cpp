@@ -79,8 +79,7 @@ TEST(Parser, SubscriptsTuplesAndLists) {
 TEST(Parser, AssignmentTargets) {
     EXPECT_EQ(tree("a, b = b, a\n"), "(assign (tuple (name a) (name b)) (tuple (name b) (name a)))\n");
     EXPECT_EQ(tree("(a, [b, c]) = x\n"), "(assign (tuple (name a) (list (name b) (name c))) (name x))\n");
-    EXPECT_EQ(tree("pypo.config.MAX_PARALLEL = 8\n"),
-              "(assign (attr (attr (name pypo) config) MAX_PARALLEL) 8)\n");
+    EXPECT_EQ(tree("pypo.config.MAX_PARALLEL = 8\n"), "(assign (attr (attr (name pypo) config) MAX_PARALLEL) 8)\n");
     EXPECT_EQ(tree("a = b = 1\n"), "(assign (name a) (name b) 1)\n");
     EXPECT_EQ(tree("n += 2 * k\n"), "(+= (name n) (* 2 (name k)))\n");
 }
@@ -141,7 +140,8 @@ TEST(ParserErrors, OnlyThePypoImportsAreAllowed) {
 }
 
 TEST(ParserErrors, PythonOutsideTheLanguage) {
-    EXPECT_EQ(parse_error("class A:\n    pass\n"), "t.pto:1:1: error: 'class' is outside the PyPTO language\nclass A:\n^\n");
+    EXPECT_EQ(parse_error("class A:\n    pass\n"),
+              "t.pto:1:1: error: 'class' is outside the PyPTO language\nclass A:\n^\n");
     EXPECT_EQ(parse_error("while True:\n    pass\n"),
               "t.pto:1:1: error: 'while' is outside the PyPTO language\nwhile True:\n^\n");
     EXPECT_EQ(parse_error("try:\n    pass\n"), "t.pto:1:1: error: 'try' is outside the PyPTO language\ntry:\n^\n");

@@ -12,9 +12,15 @@ using arch::Space;
 
 std::string conv_source(const std::string& x, const std::string& w, const std::string& args) {
     return "import pypto as pypo\n"
-           "x = pypo.input(\"x\", shape=" + x + ", dtype=\"float16\")\n"
-           "w = pypo.weight(\"w\", shape=" + w + ", dtype=\"float16\")\n"
-           "y = pypo.op.conv2d(x, w" + args + ")\n"
+           "x = pypo.input(\"x\", shape=" +
+           x +
+           ", dtype=\"float16\")\n"
+           "w = pypo.weight(\"w\", shape=" +
+           w +
+           ", dtype=\"float16\")\n"
+           "y = pypo.op.conv2d(x, w" +
+           args +
+           ")\n"
            "pypo.output(\"y\", y)\n";
 }
 
@@ -26,7 +32,8 @@ std::string conv_source(const std::string& x, const std::string& w, const std::s
 // The conv2d writes NHWC into conv2d_1; the output y is NCHW, so the
 // layout pass adds a format_convert (one more block, on the vector unit).
 TEST(LowerConv, SmallConvOneBlock) {
-    arch::Program p = lower(conv_source("(1, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"), config(), fixed_tiling(32, 4, 64, 36));
+    arch::Program p =
+        lower(conv_source("(1, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"), config(), fixed_tiling(32, 4, 64, 36));
     ASSERT_EQ(p.blocks.size(), 2u);
     EXPECT_EQ(p.blocks[0].name, "conv2d_1[0:64, 0:8]");
     ASSERT_EQ(p.ops.size(), 2u);
@@ -60,8 +67,8 @@ TEST(LowerConv, SmallConvOneBlock) {
     const arch::DmaArgs& a = cdma.commands[0].dma;
     EXPECT_EQ(a.src, Space::L1);
     EXPECT_EQ(a.dst, Space::L0);
-    EXPECT_EQ(a.rows, 32u);        // 32 output pixels
-    EXPECT_EQ(a.row_bytes, 72u);   // x 36 patch elements: the expanded tile
+    EXPECT_EQ(a.rows, 32u);       // 32 output pixels
+    EXPECT_EQ(a.row_bytes, 72u);  // x 36 patch elements: the expanded tile
     ASSERT_TRUE(a.im2col.has_value());
     const arch::Im2col& i = *a.im2col;
     EXPECT_EQ(i.channels, 4u);
@@ -138,7 +145,8 @@ TEST(LowerConv, BlocksLoadTheirRowBandWithHalo) {
 // output row 3 reads input rows 6..8. One 16 x 4 block (tiling fixed: 8 x
 // 32 x 4 tiles, panels of both channels).
 TEST(LowerConv, StrideTwo) {
-    arch::Program p = lower(conv_source("(1, 2, 9, 9)", "(4, 2, 3, 3)", ", stride=2"), config(), fixed_tiling(8, 4, 32, 18));
+    arch::Program p =
+        lower(conv_source("(1, 2, 9, 9)", "(4, 2, 3, 3)", ", stride=2"), config(), fixed_tiling(8, 4, 32, 18));
     ASSERT_EQ(p.blocks.size(), 2u);  // and the format_convert
     const arch::DmaArgs& x = stream(p.blocks[0], "dma0").commands[0].dma;
     EXPECT_EQ(x.rows, 2u);
@@ -166,23 +174,26 @@ TEST(LowerConv, StrideBeyondThirtyTwoBitsWithOneOutputPixel) {
 // second image's output starts OH*OW*O elements further (the tiling of
 // SmallConvOneBlock: one block per image).
 TEST(LowerConv, BatchOfTwoImages) {
-    arch::Program p = lower(conv_source("(2, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"), config(), fixed_tiling(32, 4, 64, 36));
+    arch::Program p =
+        lower(conv_source("(2, 4, 8, 8)", "(8, 4, 3, 3)", ", padding=1"), config(), fixed_tiling(32, 4, 64, 36));
     ASSERT_EQ(p.blocks.size(), 4u);  // and the format_convert's 2 (one per cluster it may use)
     EXPECT_EQ(p.blocks[1].name, "conv2d_1[1][0:64, 0:8]");
     EXPECT_EQ(stream(p.blocks[1], "dma0").commands[0].dma.src_addr, p.tensors[0].ddr_addr + 4 * 8 * 8 * 2);
-    EXPECT_EQ(stream(p.blocks[1], "dma0").commands.back().dma.dst_addr, p.tensors[3].ddr_addr + 64 * 8 * 2 + (32 * 8 + 4) * 2);
+    EXPECT_EQ(stream(p.blocks[1], "dma0").commands.back().dma.dst_addr,
+              p.tensors[3].ddr_addr + 64 * 8 * 2 + (32 * 8 + 4) * 2);
 }
 
 // An NHWC input (and so an NHWC output): no conversion. The panel of all 4
 // channels is one DMA row per input pixel: 8 x 8 rows of 4 * 2 = 8 bytes,
 // and the im2col descriptor reads the slab channels-last.
 TEST(LowerConv, NhwcInputNeedsNoConversion) {
-    arch::Program p = lower("import pypto as pypo\n"
-                            "x = pypo.input(\"x\", shape=(1, 8, 8, 4), dtype=\"float16\", layout=\"NHWC\")\n"
-                            "w = pypo.weight(\"w\", shape=(8, 4, 3, 3), dtype=\"float16\")\n"
-                            "y = pypo.op.conv2d(x, w, padding=1)\n"
-                            "pypo.output(\"y\", y)\n",
-                            config(), fixed_tiling(32, 4, 64, 36));  // SmallConvOneBlock's tiling
+    arch::Program p = lower(
+        "import pypto as pypo\n"
+        "x = pypo.input(\"x\", shape=(1, 8, 8, 4), dtype=\"float16\", layout=\"NHWC\")\n"
+        "w = pypo.weight(\"w\", shape=(8, 4, 3, 3), dtype=\"float16\")\n"
+        "y = pypo.op.conv2d(x, w, padding=1)\n"
+        "pypo.output(\"y\", y)\n",
+        config(), fixed_tiling(32, 4, 64, 36));  // SmallConvOneBlock's tiling
     ASSERT_EQ(p.blocks.size(), 1u);
     ASSERT_EQ(p.ops.size(), 1u);
     EXPECT_EQ(p.blocks[0].name, "y[0:64, 0:8]");

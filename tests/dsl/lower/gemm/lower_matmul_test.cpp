@@ -11,9 +11,15 @@ using namespace lower_test;
 
 std::string matmul_source(const std::string& a, const std::string& b, const std::string& args = "") {
     return "import pypto as pypo\n"
-           "a = pypo.input(\"a\", shape=" + a + ", dtype=\"float16\")\n"
-           "b = pypo.input(\"b\", shape=" + b + ", dtype=\"float16\")\n"
-           "c = pypo.op.matmul(a, b" + args + ")\n"
+           "a = pypo.input(\"a\", shape=" +
+           a +
+           ", dtype=\"float16\")\n"
+           "b = pypo.input(\"b\", shape=" +
+           b +
+           ", dtype=\"float16\")\n"
+           "c = pypo.op.matmul(a, b" +
+           args +
+           ")\n"
            "pypo.output(\"c\", c)\n";
 }
 
@@ -58,7 +64,7 @@ TEST(LowerMatmul, TileIsHonoured) {
     EXPECT_EQ(mm.n, 32u);
     EXPECT_EQ(mm.k, 16u);
     EXPECT_EQ(stream(p.blocks[0], "dma0").commands[0].dma.row_bytes, 16u * 2);  // kb = 16
-    EXPECT_EQ(p.blocks.size(), 8u);  // 128 x 64 blocks over 256 x 256
+    EXPECT_EQ(p.blocks.size(), 8u);                                             // 128 x 64 blocks over 256 x 256
     // tile=(m, n, k) fixes k too.
     arch::Program q = lower(matmul_source("(256, 256)", "(256, 256)", ", tile=(64, 32, 64)"));
     EXPECT_EQ(stream(q.blocks[0], "cube0").commands[0].mm.k, 64u);
@@ -153,12 +159,14 @@ std::vector<uint32_t> loop_issue(size_t total, size_t steps, size_t per_step, si
 TEST(LowerMatmul, UnrollSetsTheLoopControlOfEachEnginesKLoop) {
     for (size_t unroll : {1u, 4u, 3u, 64u}) {
         const std::string arg = unroll == 1 ? "" : ", unroll=" + std::to_string(unroll);
-        arch::Program p = lower(matmul_source("(256, 1024)", "(1024, 256)", arg), config(), fixed_tiling(64, 64, 32, 128));
+        arch::Program p =
+            lower(matmul_source("(256, 1024)", "(1024, 256)", arg), config(), fixed_tiling(64, 64, 32, 128));
         ASSERT_EQ(p.blocks.size(), 4u);
         for (const arch::Block& b : p.blocks) {
             EXPECT_EQ(issue_of(stream(b, "dma0")), loop_issue(16 + 4, 8, 2, unroll, 8)) << unroll;
             for (int q = 0; q < 4; ++q) {
-                EXPECT_EQ(issue_of(stream(b, "cube" + std::to_string(q) + ".dma")), loop_issue(64 + 1, 32, 2, unroll, 8))
+                EXPECT_EQ(issue_of(stream(b, "cube" + std::to_string(q) + ".dma")),
+                          loop_issue(64 + 1, 32, 2, unroll, 8))
                     << unroll;
                 EXPECT_EQ(issue_of(stream(b, "cube" + std::to_string(q))), loop_issue(32, 32, 1, unroll, 8)) << unroll;
             }
@@ -171,16 +179,17 @@ TEST(LowerMatmul, UnrollSetsTheLoopControlOfEachEnginesKLoop) {
 // (the stores, on dma2, are straight-line code). The tiling of the test
 // above.
 TEST(LowerMatmul, LoopControlFollowsTheConfigurationAndTheEngines) {
-    arch::Program p = lower(matmul_source("(256, 1024)", "(1024, 256)", ", unroll=2"),
-                            config(R"({"cluster": {"loop_overhead_cycles": 13, "dma_engines": 3}})"),
-                            fixed_tiling(64, 64, 32, 128));
+    arch::Program p =
+        lower(matmul_source("(256, 1024)", "(1024, 256)", ", unroll=2"),
+              config(R"({"cluster": {"loop_overhead_cycles": 13, "dma_engines": 3}})"), fixed_tiling(64, 64, 32, 128));
     const arch::Block& b = p.blocks[0];
     EXPECT_EQ(issue_of(stream(b, "dma0")), loop_issue(8, 8, 1, 2, 13));
     EXPECT_EQ(issue_of(stream(b, "dma1")), loop_issue(8, 8, 1, 2, 13));
     EXPECT_EQ(issue_of(stream(b, "dma2")), std::vector<uint32_t>(4, 0));
     EXPECT_EQ(issue_of(stream(b, "cube1")), loop_issue(32, 32, 1, 2, 13));
     // None at all when loop control is free.
-    arch::Program free = lower(matmul_source("(256, 1024)", "(1024, 256)"), config(R"({"cluster": {"loop_overhead_cycles": 0}})"));
+    arch::Program free =
+        lower(matmul_source("(256, 1024)", "(1024, 256)"), config(R"({"cluster": {"loop_overhead_cycles": 0}})"));
     for (const arch::Block& blk : free.blocks)
         for (const arch::Stream& s : blk.streams)
             for (const arch::Command& c : s.commands) EXPECT_EQ(c.issue_cycles, 0u);
@@ -189,11 +198,12 @@ TEST(LowerMatmul, LoopControlFollowsTheConfigurationAndTheEngines) {
 // Only the GEMM k-loop is a loop: vector streams and staged copies are
 // fully unrolled, so their commands carry no loop control.
 TEST(LowerMatmul, OtherStreamsAreFullyUnrolled) {
-    arch::Program p = lower("import pypto as pypo\n"
-                            "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")\n"
-                            "y = pypo.op.relu(x)\n"
-                            "z = pypo.op.concat([y, x], axis=1)\n"
-                            "pypo.output(\"z\", z)\n");
+    arch::Program p = lower(
+        "import pypto as pypo\n"
+        "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")\n"
+        "y = pypo.op.relu(x)\n"
+        "z = pypo.op.concat([y, x], axis=1)\n"
+        "pypo.output(\"z\", z)\n");
     size_t commands = 0;
     for (const arch::Block& blk : p.blocks)
         for (const arch::Stream& s : blk.streams)

@@ -17,15 +17,15 @@ const std::string kHeader = "import pypto as pypo\n";
 // waits for a's blocks through the view (which has none of its own).
 TEST(LowerViews, ReshapeAliasesItsInputAndForwardsDependencies) {
     arch::Program p = lower(kHeader +
-                            "x = pypo.input(\"x\", shape=(64, 64), dtype=\"float16\")\n"
-                            "w1 = pypo.weight(\"w1\", shape=(64, 64), dtype=\"float16\")\n"
-                            "w2 = pypo.weight(\"w2\", shape=(32, 16), dtype=\"float16\")\n"
-                            "a = pypo.op.matmul(x, w1)\n"
-                            "r = pypo.op.reshape(a, (128, 32))\n"
-                            "f = pypo.op.flatten(pypo.op.reshape(r, (4, 32, 32)))\n"
-                            "c = pypo.op.matmul(r, w2)\n"
-                            "pypo.output(\"c\", c)\n"
-                            "pypo.output(\"f\", f)\n",
+                                "x = pypo.input(\"x\", shape=(64, 64), dtype=\"float16\")\n"
+                                "w1 = pypo.weight(\"w1\", shape=(64, 64), dtype=\"float16\")\n"
+                                "w2 = pypo.weight(\"w2\", shape=(32, 16), dtype=\"float16\")\n"
+                                "a = pypo.op.matmul(x, w1)\n"
+                                "r = pypo.op.reshape(a, (128, 32))\n"
+                                "f = pypo.op.flatten(pypo.op.reshape(r, (4, 32, 32)))\n"
+                                "c = pypo.op.matmul(r, w2)\n"
+                                "pypo.output(\"c\", c)\n"
+                                "pypo.output(\"f\", f)\n",
                             config(), fixed_tiling(64, 32, 32, 32));  // one block per matmul
     // x, w1, w2, matmul_1 (a), reshape_1 (r), reshape_2, f, c
     ASSERT_EQ(p.tensors.size(), 8u);
@@ -43,11 +43,10 @@ TEST(LowerViews, ReshapeAliasesItsInputAndForwardsDependencies) {
 }
 
 TEST(LowerViews, SlideIsAViewOfItsImage) {
-    dsl::TaskGraph g = dsl::elaborate_source(dsl_test::source(
-        kHeader +
-        "img = pypo.input(\"img\", shape=(16, 20), dtype=\"float16\")\n"
-        "p = pypo.op.slide(img, window=(3, 5), stride=(1, 2))\n"
-        "pypo.output(\"p\", p)\n"));
+    dsl::TaskGraph g = dsl::elaborate_source(
+        dsl_test::source(kHeader + "img = pypo.input(\"img\", shape=(16, 20), dtype=\"float16\")\n"
+                                   "p = pypo.op.slide(img, window=(3, 5), stride=(1, 2))\n"
+                                   "pypo.output(\"p\", p)\n"));
     auto v = dsl::slide_view(g, 1);
     ASSERT_TRUE(v.has_value());
     EXPECT_EQ(v->image, 0);
@@ -82,9 +81,9 @@ TEST(LowerViews, OnlyAReductionReadsASlideView) {
               "t.pto:4:37: error: reshape" + readers +
                   "pypo.output(\"y\", pypo.op.reduce_sum(pypo.op.reshape(p, (14, 16, 15)), axis=-1))\n" +
                   std::string(36, ' ') + "^\n");
-    EXPECT_EQ(dsl_test::error_of([&] { lower(head + "pypo.output(\"y\", pypo.op.relu(p))\n"); }),
-              "t.pto:4:18: error: relu" + readers + "pypo.output(\"y\", pypo.op.relu(p))\n" +
-                  std::string(17, ' ') + "^\n");
+    EXPECT_EQ(
+        dsl_test::error_of([&] { lower(head + "pypo.output(\"y\", pypo.op.relu(p))\n"); }),
+        "t.pto:4:18: error: relu" + readers + "pypo.output(\"y\", pypo.op.relu(p))\n" + std::string(17, ' ') + "^\n");
     arch::Program ok = lower(head + "pypo.output(\"y\", pypo.op.reduce_max(p, axis=(-2, -1)))\n");
     EXPECT_FALSE(ok.blocks.empty());
 }

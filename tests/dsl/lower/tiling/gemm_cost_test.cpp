@@ -23,8 +23,12 @@ using namespace lower_test;
 
 std::string gemm_source(int64_t M, int64_t K, int64_t N) {
     return "import pypto as pypo\n"
-           "a = pypo.input(\"a\", shape=(" + std::to_string(M) + ", " + std::to_string(K) + "), dtype=\"float16\")\n"
-           "b = pypo.input(\"b\", shape=(" + std::to_string(K) + ", " + std::to_string(N) + "), dtype=\"float16\")\n"
+           "a = pypo.input(\"a\", shape=(" +
+           std::to_string(M) + ", " + std::to_string(K) +
+           "), dtype=\"float16\")\n"
+           "b = pypo.input(\"b\", shape=(" +
+           std::to_string(K) + ", " + std::to_string(N) +
+           "), dtype=\"float16\")\n"
            "pypo.output(\"c\", pypo.op.matmul(a, b))\n";
 }
 
@@ -33,12 +37,14 @@ std::string gemm_source(int64_t M, int64_t K, int64_t N) {
 // alone (an NCHW one would add a format_convert, dsl/passes/pass_layout.h).
 std::string conv_source(int64_t C, int64_t H, int64_t O, int64_t k, int64_t stride, int64_t pad) {
     return "import pypto as pypo\n"
-           "x = pypo.input(\"x\", shape=(1, " + std::to_string(H) + ", " + std::to_string(H) + ", " + std::to_string(C) +
+           "x = pypo.input(\"x\", shape=(1, " +
+           std::to_string(H) + ", " + std::to_string(H) + ", " + std::to_string(C) +
            "), dtype=\"float16\", layout=\"NHWC\")\n"
-           "w = pypo.weight(\"w\", shape=(" + std::to_string(O) + ", " + std::to_string(C) + ", " + std::to_string(k) + ", " +
-           std::to_string(k) + "), dtype=\"float16\")\n"
-           "pypo.output(\"y\", pypo.op.conv2d(x, w, stride=" + std::to_string(stride) + ", padding=" + std::to_string(pad) +
-           "))\n";
+           "w = pypo.weight(\"w\", shape=(" +
+           std::to_string(O) + ", " + std::to_string(C) + ", " + std::to_string(k) + ", " + std::to_string(k) +
+           "), dtype=\"float16\")\n"
+           "pypo.output(\"y\", pypo.op.conv2d(x, w, stride=" +
+           std::to_string(stride) + ", padding=" + std::to_string(pad) + "))\n";
 }
 
 const char* kResNetConv = "the 3x3 convolution of models/resnet_block.pto";
@@ -90,7 +96,9 @@ std::optional<dsl::MatmulTiling> heuristic_tiling(const arch::Config& c, const d
                 t.buffers = g.buffers, t.l0_buffers = g.l0_buffers;
                 if (dsl::l0_bytes_needed(t, g.in) <= c.l0_bytes()) fits.push_back(t);
             }
-    auto key = [](const dsl::MatmulTiling& x) { return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt); };
+    auto key = [](const dsl::MatmulTiling& x) {
+        return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt);
+    };
     std::sort(fits.begin(), fits.end(), [&](const auto& a, const auto& b) { return key(a) > key(b); });
     for (dsl::MatmulTiling t : fits)
         if ((t.kb = dsl::deepest_panel(c, g, t))) return t;
@@ -244,8 +252,8 @@ TEST(GemmCost, EstimateIsCloseToTheSimulation) {
         {"gemm 512", gemm_source(512, 512, 512), "{}", 550484, 0.01},
         {kResNetConv, resnet_conv(), "{}", 488889, 0.01},
         {"gemm 128 x 2048 x 128, 16 x 16 MACs, 8 B/cycle DDR, one cluster (DDR bound)", gemm_source(128, 2048, 128),
-         R"({"chip": {"clusters": 1}, "cube": {"mac_rows": 16, "mac_cols": 16}, "ddr": {"bytes_per_cycle": 8}})", 141439,
-         0.01},
+         R"({"chip": {"clusters": 1}, "cube": {"mac_rows": 16, "mac_cols": 16}, "ddr": {"bytes_per_cycle": 8}})",
+         141439, 0.01},
         {"gemm 300 x 200 x 260 (edge blocks)", gemm_source(300, 200, 260), "{}", 81888, 0.03},
         {"classifier 1 x 2048 x 1000 (DDR bound, an edge block)", gemm_source(1, 2048, 1000), "{}", 131285, 0.03},
     };

@@ -13,8 +13,12 @@ using arch::VectorOp;
 
 std::string program(const std::string& shape, const std::string& call, const std::string& dtype = "float16") {
     return "import pypto as pypo\n"
-           "x = pypo.input(\"x\", shape=" + shape + ", dtype=\"" + dtype + "\")\n"
-           "y = " + call + "\n"
+           "x = pypo.input(\"x\", shape=" +
+           shape + ", dtype=\"" + dtype +
+           "\")\n"
+           "y = " +
+           call +
+           "\n"
            "pypo.output(\"y\", y)\n";
 }
 
@@ -225,10 +229,11 @@ TEST(LowerVectorRows, TransposeOfRowsMovesHeads) {
 }
 
 TEST(LowerVectorRows, OtherPermutationsAreNotLoweredYet) {
-    EXPECT_EQ(dsl_test::error_of([] { lower(program("(2, 3, 4)", "pypo.op.transpose(x, perm=(2, 0, 1))")); }),
-              "t.pto:3:5: error: transpose(perm=(2, 0, 1)) is not lowered yet: the vector unit swaps two adjacent axes\n"
-              "y = pypo.op.transpose(x, perm=(2, 0, 1))\n"
-              "    ^\n");
+    EXPECT_EQ(
+        dsl_test::error_of([] { lower(program("(2, 3, 4)", "pypo.op.transpose(x, perm=(2, 0, 1))")); }),
+        "t.pto:3:5: error: transpose(perm=(2, 0, 1)) is not lowered yet: the vector unit swaps two adjacent axes\n"
+        "y = pypo.op.transpose(x, perm=(2, 0, 1))\n"
+        "    ^\n");
 }
 
 TEST(LowerVectorRows, OneRowLargerThanL1IsACapacityError) {

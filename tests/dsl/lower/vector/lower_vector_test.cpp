@@ -16,15 +16,20 @@ using arch::VectorOp;
 std::string unary(const std::string& op, const std::string& shape, const std::string& extra = "",
                   const std::string& dtype = "float16") {
     return "import pypto as pypo\n"
-           "x = pypo.input(\"x\", shape=" + shape + ", dtype=\"" + dtype + "\")\n"
-           "y = pypo.op." + op + "(x" + extra + ")\n"
+           "x = pypo.input(\"x\", shape=" +
+           shape + ", dtype=\"" + dtype +
+           "\")\n"
+           "y = pypo.op." +
+           op + "(x" + extra +
+           ")\n"
            "pypo.output(\"y\", y)\n";
 }
 
 // "relu relu" for a vector stream.
 std::string vector_ops(const arch::Stream& s) {
     std::string out;
-    for (const arch::Command& c : s.commands) out += (out.empty() ? "" : " ") + std::string(arch::vector_op_name(c.vec.op));
+    for (const arch::Command& c : s.commands)
+        out += (out.empty() ? "" : " ") + std::string(arch::vector_op_name(c.vec.op));
     return out;
 }
 
@@ -160,9 +165,15 @@ TEST(LowerVector, CastIsOneCommandBySourceDtype) {
 
 std::string binary(const std::string& a_shape, const std::string& b_shape, const std::string& op = "add") {
     return "import pypto as pypo\n"
-           "a = pypo.input(\"a\", shape=" + a_shape + ", dtype=\"float16\")\n"
-           "b = pypo.input(\"b\", shape=" + b_shape + ", dtype=\"float16\")\n"
-           "y = pypo.op." + op + "(a, b)\n"
+           "a = pypo.input(\"a\", shape=" +
+           a_shape +
+           ", dtype=\"float16\")\n"
+           "b = pypo.input(\"b\", shape=" +
+           b_shape +
+           ", dtype=\"float16\")\n"
+           "y = pypo.op." +
+           op +
+           "(a, b)\n"
            "pypo.output(\"y\", y)\n";
 }
 
@@ -219,7 +230,8 @@ TEST(LowerVector, NumberOperandsNeedNoDdrTraffic) {
     EXPECT_NE(mul.vec.src1, x_slot);
 
     arch::Program q = lower(
-        "import pypto as pypo\nx = pypo.input(\"x\", shape=(128, 128))\ny = pypo.op.sub(1.0, x)\npypo.output(\"y\", y)\n");
+        "import pypto as pypo\nx = pypo.input(\"x\", shape=(128, 128))\ny = pypo.op.sub(1.0, x)\npypo.output(\"y\", "
+        "y)\n");
     const arch::Command& sub = stream(q.blocks[0], "vector0").commands[0];
     EXPECT_EQ(sub.vec.src1, stream(q.blocks[0], "dma0").commands[0].dma.dst_addr);
 }
