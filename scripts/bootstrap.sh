@@ -23,6 +23,7 @@ packages=(
   python3-numpy        # .npy round trip of --functional (tests/functional/npy_gemm.py)
   time                 # GNU time: peak memory of a davinci-sim run (scripts/simrun.py)
   gtkwave  # vcd2fst and fst2vcd for the VCD tests; the viewer itself
+  clang-format  # scripts/format.sh and its ctest `format`
 )
 
 missing=()
