@@ -32,7 +32,7 @@ std::string op_line(const TaskGraph& g, size_t i) {
     s += ")  -> " + tensor_type(g.tensors[size_t(op.output)]);
     // transpose(engine='dma') runs on a DMA engine, not the vector unit.
     auto engine = op.attrs.find("engine");
-    bool on_dma = engine != op.attrs.end() && engine->second.s == "dma";
+    bool on_dma = engine != op.attrs.end() && engine->second.as<Engine>() == Engine::Dma;
     s += "  [" + std::string(on_dma ? "dma" : op_kind_unit(op.kind));
     if (!op.precision.empty()) s += ", precision " + op.precision;
     return s + "]  @" + where(op.loc);

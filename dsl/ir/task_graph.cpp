@@ -56,7 +56,8 @@ std::string attr_text(const Attr& a) {
     switch (a.kind) {
     case Attr::Kind::Int: return std::to_string(a.i);
     case Attr::Kind::Float: return float_repr(a.f);
-    case Attr::Kind::Str: return "'" + a.s + "'";
+    case Attr::Kind::Str:
+    case Attr::Kind::Choice: return "'" + a.s + "'";
     case Attr::Kind::Bool: return a.b ? "True" : "False";
     case Attr::Kind::Ints: {
         std::string s = "(";

@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "dsl/ir/op_attrs.h"
 #include "dsl/ir/op_kind.h"
 #include "dsl/support/source_location.h"
 #include "sim/arch/program.h"
@@ -44,7 +47,9 @@ struct TensorNode {
 // A normalised keyword argument of an operation (stride=2 is stored as the
 // Ints (2, 2) the rule means, so lowering never re-interprets the program).
 struct Attr {
-    enum class Kind { Int, Float, Str, Bool, Ints } kind = Kind::Int;
+    // Choice: one of an enum's values (dsl/ir/op_attrs.h), i its value and s
+    // its spelling.
+    enum class Kind { Int, Float, Str, Bool, Ints, Choice } kind = Kind::Int;
     int64_t i = 0;
     double f = 0.0;
     std::string s;
@@ -56,6 +61,21 @@ struct Attr {
     static Attr str(std::string v);
     static Attr boolean(bool v);
     static Attr list(std::vector<int64_t> v);
+    template <class E>
+    static Attr choice(E e) {
+        Attr a;
+        a.kind = Kind::Choice, a.i = int64_t(e), a.s = choice_name(e);
+        return a;
+    }
+
+    // The choice this attribute holds; a logic error for another kind or
+    // another enum (a compiler bug, not a program's).
+    template <class E>
+    E as() const {
+        if (kind != Kind::Choice || i < 0 || size_t(i) >= std::size(Choices<E>::names) || s != choice_name(E(i)))
+            throw std::logic_error("attribute '" + s + "' is not the choice asked for");
+        return E(i);
+    }
 };
 std::string attr_text(const Attr& a);  // "2", "0.5", "'dma'", "True", "(3, 3)"
 

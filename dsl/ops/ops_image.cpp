@@ -54,12 +54,13 @@ Value rule_upsample(PypoLibrary& lib, const CallSite& call) {
     OpCall::ImageAxes ax = c.image_axes(x);
     std::vector<int64_t> factor{2, 2};
     if (const Arg* f = c.get("factor")) factor = int_pair_arg(c.op(), *f, "factor", 1);
-    std::string mode = "nearest";
-    if (const Arg* m = c.get("mode")) mode = choice_arg(c.op(), *m, "mode", {"nearest", "bilinear"});
+    UpsampleMode mode = UpsampleMode::Nearest;
+    if (const Arg* m = c.get("mode"))
+        mode = choice_from_name<UpsampleMode>(choice_arg(c.op(), *m, "mode", choice_names<UpsampleMode>()));
     std::vector<int64_t> shape = x.shape;
     shape[ax.h] = c.mul(shape[ax.h], factor[0]);
     shape[ax.w] = c.mul(shape[ax.w], factor[1]);
-    std::map<std::string, Attr> attrs{{"factor", Attr::list(factor)}, {"mode", Attr::str(mode)}};
+    std::map<std::string, Attr> attrs{{"factor", Attr::list(factor)}, {"mode", Attr::choice(mode)}};
     return c.record({x.tensor}, std::move(shape), c.dtype_or(x.dtype), std::move(attrs), x.layout);
 }
 

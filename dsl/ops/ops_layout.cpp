@@ -45,11 +45,12 @@ Value rule_transpose(PypoLibrary& lib, const CallSite& call) {
             perm.push_back(a);
         }
     }
-    std::string engine = "vector";
-    if (const Arg* e = c.get("engine")) engine = choice_arg(c.op(), *e, "engine", {"vector", "dma"});
+    Engine engine = Engine::Vector;
+    if (const Arg* e = c.get("engine"))
+        engine = choice_from_name<Engine>(choice_arg(c.op(), *e, "engine", choice_names<Engine>()));
     std::vector<int64_t> shape;
     for (int64_t a : perm) shape.push_back(x.shape[size_t(a)]);
-    std::map<std::string, Attr> attrs{{"perm", Attr::list(perm)}, {"engine", Attr::str(engine)}};
+    std::map<std::string, Attr> attrs{{"perm", Attr::list(perm)}, {"engine", Attr::choice(engine)}};
     return c.record({x.tensor}, std::move(shape), x.dtype, std::move(attrs));
 }
 

@@ -32,7 +32,8 @@ private:
         // with (its own layout=, else its input's; docs/language.md §3.9).
         const std::string& label = rw_.tensor(op.output).layout;
         const std::string& in = rw_.tensor(op.inputs[0]).layout;
-        op.attrs["input_layout"] = Attr::str(label == "NHWC" || (label != "NCHW" && in == "NHWC") ? "NHWC" : "NCHW");
+        op.attrs["input_layout"] =
+            Attr::choice(label == "NHWC" || (label != "NCHW" && in == "NHWC") ? ImageLayout::NHWC : ImageLayout::NCHW);
         if (label == "NHWC") {
             rw_.emit(std::move(op));
             return;
@@ -60,8 +61,8 @@ private:
         convert.kind = OpKind::FormatConvert;
         convert.inputs = {op.output};
         convert.output = converted;
-        convert.attrs["from"] = Attr::str("NHWC");
-        convert.attrs["to"] = Attr::str("NCHW");
+        convert.attrs["from"] = Attr::choice(ImageLayout::NHWC);
+        convert.attrs["to"] = Attr::choice(ImageLayout::NCHW);
         convert.precision = op.precision;
         convert.task = op.task;
         convert.loc = op.loc;

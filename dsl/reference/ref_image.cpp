@@ -155,8 +155,8 @@ void ref_upsample(const TaskGraph& g, const OpNode& op, const RefInputs& in, Ref
     const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
     const TensorNode& yt = g.tensors[size_t(op.output)];
     const RefValues& x = *in[0];
-    if (op.attrs.at("mode").s != "nearest")
-        throw ReferenceError("not supported in --check yet: upsample(mode='" + op.attrs.at("mode").s + "')");
+    if (const UpsampleMode mode = op.attrs.at("mode").as<UpsampleMode>(); mode != UpsampleMode::Nearest)
+        throw ReferenceError(std::string("not supported in --check yet: upsample(mode='") + choice_name(mode) + "')");
     const auto& f = op.attrs.at("factor").ints;
     const Image X(xt.shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
     for (int64_t n = 0; n < Y.N; ++n)

@@ -101,7 +101,7 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     // The layout pass (dsl/passes/pass_layout.h) gives the input's layout and makes
     // the output NHWC, the GEMM's (pixels x filters) order.
     ConvGeometry g;
-    g.nhwc = op.attrs.at("input_layout").s == "NHWC";
+    g.nhwc = op.attrs.at("input_layout").as<ImageLayout>() == ImageLayout::NHWC;
     if (y.layout != "NHWC") throw std::logic_error("conv2d: the layout pass did not make the output NHWC");
     if (g.nhwc) g.H = x.shape[1], g.W = x.shape[2], g.C = x.shape[3];
     else g.C = x.shape[1], g.H = x.shape[2], g.W = x.shape[3];

@@ -33,7 +33,7 @@ void lower_view(LowerContext&, const OpNode&) {}
 // engine='dma' transposes in flight (dsl/lower/movement/lower_data_movement.h);
 // the default runs on the vector unit.
 void lower_transpose_op(LowerContext& ctx, const OpNode& op) {
-    if (op.attrs.at("engine").s == "dma") return lower_transpose_dma_op(ctx, op);
+    if (op.attrs.at("engine").as<Engine>() == Engine::Dma) return lower_transpose_dma_op(ctx, op);
     lower_vector_transpose(ctx, op);
 }
 

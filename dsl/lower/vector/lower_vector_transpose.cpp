@@ -53,7 +53,8 @@ void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
 // NHWC (N, H, W, C) -> NCHW: per image, the (H*W) x C matrix transposed.
 void lower_format_convert(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
-    if (op.attrs.at("from").s != "NHWC" || op.attrs.at("to").s != "NCHW" || x.shape.size() != 4)
+    if (op.attrs.at("from").as<ImageLayout>() != ImageLayout::NHWC ||
+        op.attrs.at("to").as<ImageLayout>() != ImageLayout::NCHW || x.shape.size() != 4)
         throw std::logic_error("format_convert: only NHWC -> NCHW of an image is inserted");
     lower_vector_swap(ctx, op, x.shape[0], x.shape[1] * x.shape[2], x.shape[3], 1);
 }

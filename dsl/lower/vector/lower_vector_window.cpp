@@ -204,8 +204,8 @@ bool lower_slide_reduce(LowerContext& ctx, const OpNode& op) {
 void lower_upsample(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const TensorNode& y = ctx.tensor(op.output);
-    if (op.attrs.at("mode").s != "nearest")
-        throw CompileError(op.loc, "upsample(mode='" + op.attrs.at("mode").s + "') is not lowered yet");
+    if (const UpsampleMode mode = op.attrs.at("mode").as<UpsampleMode>(); mode != UpsampleMode::Nearest)
+        throw CompileError(op.loc, std::string("upsample(mode='") + choice_name(mode) + "') is not lowered yet");
     const Planes p = planes_of(x, y);
     const int64_t ex = arch::dtype_bytes(x.dtype), ey = arch::dtype_bytes(y.dtype);
     const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]);

@@ -42,10 +42,10 @@ TEST(OpsImage, Upsample) {
     dsl::TaskGraph g = run({input("x", "(1, 3, 8, 8)")}, "pypo.op.upsample(x)");
     EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Upsample);
     EXPECT_EQ(g.ops[0].attrs.at("factor").ints, (std::vector<int64_t>{2, 2}));
-    EXPECT_EQ(g.ops[0].attrs.at("mode").s, "nearest");
+    EXPECT_EQ(g.ops[0].attrs.at("mode").as<dsl::UpsampleMode>(), dsl::UpsampleMode::Nearest);
     EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1, 3, 16, 16}));
     g = run({input("x", "(1, 3, 8, 8)")}, "pypo.op.upsample(x, factor=(2, 3), mode='bilinear')");
-    EXPECT_EQ(g.ops[0].attrs.at("mode").s, "bilinear");
+    EXPECT_EQ(g.ops[0].attrs.at("mode").as<dsl::UpsampleMode>(), dsl::UpsampleMode::Bilinear);
     EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1, 3, 16, 24}));
     std::string e = "pypo.op.upsample(x, mode='cubic')";
     EXPECT_EQ(error({input("x", "(1, 3, 8, 8)")}, e),

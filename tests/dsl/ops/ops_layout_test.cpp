@@ -15,7 +15,7 @@ TEST(OpsLayout, TransposeDefaultsToSwappingTheLastTwoAxes) {
     dsl::TaskGraph g = run(kX, "pypo.op.transpose(x)");
     EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Transpose);
     EXPECT_EQ(g.ops[0].attrs.at("perm").ints, (std::vector<int64_t>{0, 2, 1}));
-    EXPECT_EQ(g.ops[0].attrs.at("engine").s, "vector");
+    EXPECT_EQ(g.ops[0].attrs.at("engine").as<dsl::Engine>(), dsl::Engine::Vector);
     EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{2, 4, 3}));
 }
 
@@ -23,7 +23,7 @@ TEST(OpsLayout, TransposeWithPermEngineAndLayout) {
     dsl::TaskGraph g =
         run({input("x", "(1, 64, 28, 28)")}, "pypo.op.transpose(x, (0, 2, -1, 1), engine='dma', layout='NHWC')");
     EXPECT_EQ(g.ops[0].attrs.at("perm").ints, (std::vector<int64_t>{0, 2, 3, 1}));
-    EXPECT_EQ(g.ops[0].attrs.at("engine").s, "dma");
+    EXPECT_EQ(g.ops[0].attrs.at("engine").as<dsl::Engine>(), dsl::Engine::Dma);
     EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1, 28, 28, 64}));
     EXPECT_EQ(g.tensors[1].layout, "NHWC");
 }

@@ -41,9 +41,9 @@ TEST(PassLayout, NchwConvOutputsAreConvertedAndReadersFollow) {
     // The conv2d's own tensor now has the NHWC shape; the conversion's the graph's.
     EXPECT_EQ(g.tensors[size_t(g.ops[0].output)].shape, (std::vector<int64_t>{1, 16, 16, 8}));
     EXPECT_EQ(g.tensors[size_t(g.ops[1].output)].shape, (std::vector<int64_t>{1, 8, 16, 16}));
-    EXPECT_EQ(g.ops[0].attrs.at("input_layout").s, "NCHW");
-    EXPECT_EQ(g.ops[1].attrs.at("from").s, "NHWC");
-    EXPECT_EQ(g.ops[1].attrs.at("to").s, "NCHW");
+    EXPECT_EQ(g.ops[0].attrs.at("input_layout").as<dsl::ImageLayout>(), dsl::ImageLayout::NCHW);
+    EXPECT_EQ(g.ops[1].attrs.at("from").as<dsl::ImageLayout>(), dsl::ImageLayout::NHWC);
+    EXPECT_EQ(g.ops[1].attrs.at("to").as<dsl::ImageLayout>(), dsl::ImageLayout::NCHW);
 }
 
 TEST(PassLayout, NhwcInputNeedsNoConversion) {
@@ -53,7 +53,7 @@ TEST(PassLayout, NhwcInputNeedsNoConversion) {
               "relu_1 = relu(conv2d_1) NHWC\n"
               "conv2d_2 = conv2d(relu_1, w) NHWC\n"
               "y = add(conv2d_2, relu_1) NHWC\n");
-    EXPECT_EQ(g.ops[0].attrs.at("input_layout").s, "NHWC");
+    EXPECT_EQ(g.ops[0].attrs.at("input_layout").as<dsl::ImageLayout>(), dsl::ImageLayout::NHWC);
 }
 
 // A program output keeps its name and NCHW layout: the conv2d writes a new

@@ -1,0 +1,53 @@
+// The operation attributes that name one of a few choices, as enums: a rule
+// or pass records one with Attr::choice, a phase reads it with
+// Attr::as<E>(), and --dump-graph prints its spelling as the program wrote
+// it ('dma'). Choices<E>::names lists the spellings in enum order, which is
+// also the order messages offer them in ("'vector' or 'dma'").
+#pragma once
+
+#include <cstddef>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dsl {
+
+enum class Engine { Vector, Dma };              // transpose(engine=)
+enum class UpsampleMode { Nearest, Bilinear };  // upsample(mode=)
+enum class ImageLayout { NCHW, NHWC };          // conv2d's input_layout, format_convert's from and to
+
+template <class E>
+struct Choices;
+template <>
+struct Choices<Engine> {
+    static constexpr const char* names[] = {"vector", "dma"};
+};
+template <>
+struct Choices<UpsampleMode> {
+    static constexpr const char* names[] = {"nearest", "bilinear"};
+};
+template <>
+struct Choices<ImageLayout> {
+    static constexpr const char* names[] = {"NCHW", "NHWC"};
+};
+
+template <class E>
+const char* choice_name(E e) {
+    return Choices<E>::names[size_t(e)];
+}
+
+template <class E>
+std::vector<std::string> choice_names() {
+    return {std::begin(Choices<E>::names), std::end(Choices<E>::names)};
+}
+
+// The choice spelled `name`; the callers have checked it is one.
+template <class E>
+E choice_from_name(const std::string& name) {
+    for (size_t i = 0; i < std::size(Choices<E>::names); ++i)
+        if (name == Choices<E>::names[i]) return E(i);
+    throw std::logic_error("not a choice: '" + name + "'");
+}
+
+}  // namespace dsl
