@@ -33,7 +33,7 @@ SIM_RULES = {
 
 
 def dsl_libraries(root):
-    """{folder: set of folders it may include} and {folder: direct deps}."""
+    """{library folder: the folders it links directly}, from dsl/CMakeLists.txt."""
     with open(os.path.join(root, "dsl", "CMakeLists.txt"), encoding="utf-8") as f:
         text = re.sub(r"#.*", "", f.read())
     folder_of, deps = {}, {}

@@ -55,31 +55,42 @@ def option(info, key):
     return None
 
 
+LINKS = ("models", "configs", "tests")
+
+
+def prepare(work, blocks):
+    """Sets up the entry's directory `work`: its input files and links to the
+    repository's models/, configs/ and tests/. Returns (the command's words,
+    its environment, the expected block or None)."""
+    for name in LINKS:
+        os.symlink(os.path.join(ROOT, name), os.path.join(work, name))
+    command, expected = None, None
+    for block in blocks:
+        info, _, _, text = block
+        if option(info, "file"):
+            with open(os.path.join(work, option(info, "file")), "w", encoding="utf-8") as f:
+                f.write(text)
+        elif option(info, "generate"):
+            with open(os.path.join(work, option(info, "generate")), "wb") as f:
+                f.write(eval(text, {}))  # the repository's own document
+        elif info[0] == "sh":
+            command = text.strip()
+        elif len(info) > 1 and info[1] in ("stderr", "stderr-head"):
+            expected = block
+    words = shlex.split(command) if command else []
+    # Leading NAME=VALUE words set the environment, as in a shell.
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    return words, env, expected
+
+
 def run(binary, heading, blocks):
     """(expected block, actual stderr, actual status) or an error string."""
     work = tempfile.mkdtemp(prefix="davinci-errors-")
     try:
-        for name in ("models", "configs", "tests"):
-            os.symlink(os.path.join(ROOT, name), os.path.join(work, name))
-        command, expected = None, None
-        for block in blocks:
-            info, _, _, text = block
-            if option(info, "file"):
-                with open(os.path.join(work, option(info, "file")), "w", encoding="utf-8") as f:
-                    f.write(text)
-            elif option(info, "generate"):
-                with open(os.path.join(work, option(info, "generate")), "wb") as f:
-                    f.write(eval(text, {}))  # the repository's own document
-            elif info[0] == "sh":
-                command = text.strip()
-            elif len(info) > 1 and info[1] in ("stderr", "stderr-head"):
-                expected = block
-        words = shlex.split(command) if command else []
-        # Leading NAME=VALUE words set the environment, as in a shell.
-        env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-        while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
-            name, _, value = words.pop(0).partition("=")
-            env[name] = value
+        words, env, expected = prepare(work, blocks)
         if not words or words[0] != "davinci-sim" or expected is None:
             return "entry '%s' needs a ```sh davinci-sim ...``` block and a ```text stderr``` block" % heading
         args = words[1:]

@@ -43,7 +43,6 @@ SHAPES = {
     "super_resolution_naive": ["--shape", "img=1,1,240,320"],
 }
 SMALL_MODELS = ["gemm_256", "resnet_block", "attention", "transpose", "slide", "memory_placement"]
-CHECKED_MODELS = ["gemm_256", "resnet_block", "attention", "transpose", "slide", "memory_placement"]
 SINGLE_OPS = [
     ["--op", "matmul", "--shape", "512,512,512"],
     ["--op", "matmul", "--shape", "31,33,17", "--dtype", "float32"],
@@ -86,7 +85,7 @@ def preset_cases():
                            "{out}/s.csv", "--timing-csv", "{out}/t.csv", "models/%s.pto" % m]))
         for i, op in enumerate(SINGLE_OPS):
             cases.append(("preset/%s/op%d" % (cfg[:-5], i), ["-c", "configs/" + cfg, "--report-json", "{out}/r.json"] + op))
-    for m in CHECKED_MODELS:
+    for m in SMALL_MODELS:
         cases.append(("check/%s" % m, ["--check", "models/%s.pto" % m]))
         cases.append(("functional/%s" % m, ["--functional", "--seed", "3", "--outputs", "{out}/npy",
                                              "--report-json", "{out}/r.json", "models/%s.pto" % m]))
@@ -120,11 +119,9 @@ def errors_doc_cases():
 def all_cases():
     cases = [("info/help", ["--help"]), ("info/version", ["--version"]), ("info/help-config", ["--help-config"])]
     cases += model_cases() + preset_cases() + test_program_cases()
-    cases += [(SINGLE_OPS_NAME % i, op) for i, op in enumerate(SINGLE_OPS)]
+    cases += [("op/%d" % i, op) for i, op in enumerate(SINGLE_OPS)]
     return cases
 
-
-SINGLE_OPS_NAME = "op/%d"
 
 
 def digest(path):
@@ -164,29 +161,12 @@ def run_errors_doc(binary, blocks, out):
     """The catalogue entry's command in its own directory, as errors_doc.py runs it."""
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
-    for name in ("models", "configs", "tests"):
-        os.symlink(os.path.join(ROOT, name), os.path.join(out, name))
-    command = None
-    for info, _, _, text in blocks:
-        if errors_doc.option(info, "file"):
-            with open(os.path.join(out, errors_doc.option(info, "file")), "w", encoding="utf-8") as f:
-                f.write(text)
-        elif errors_doc.option(info, "generate"):
-            with open(os.path.join(out, errors_doc.option(info, "generate")), "wb") as f:
-                f.write(eval(text, {}))
-        elif info[0] == "sh":
-            command = text.strip()
-    import re
-    import shlex
-    words = shlex.split(command)
-    env = dict(ENV)
-    while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
-        k, v = words.pop(0).split("=", 1)
-        env[k] = v
-    assert words and words[0] == "davinci-sim", command
+    words, env, _ = errors_doc.prepare(out, blocks)
+    assert words and words[0] == "davinci-sim", words
     p = subprocess.run([binary] + words[1:], cwd=out, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=600)
-    for name in ("models", "configs", "tests"):
+    # The links are the repository's, not the run's output.
+    for name in errors_doc.LINKS:
         os.unlink(os.path.join(out, name))
     return [(p.returncode, hashlib.sha256(p.stdout).hexdigest(), p.stderr)], snapshot(out)
 

@@ -7,32 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "vector_op_report.h"
 
 using namespace clitest;
-
-namespace {
-
-nlohmann::json report(const std::string& name, const std::string& call) {
-    std::string pto = write_file(name + ".pto",
-                                 "import pypto as pypo\n"
-                                 "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")\n"
-                                 "y = " +
-                                     call +
-                                     "\n"
-                                     "pypo.output(\"y\", y)\n");
-    std::string json = (scratch() / (name + ".json")).string();
-    Outcome o = run("-q --report-json '" + json + "' '" + pto + "'");
-    EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
-}
-
-uint64_t busy_cycles(const nlohmann::json& r, const std::string& unit) {
-    for (const auto& u : r["units"])
-        if (u["name"] == unit) return u["busy_cycles"].get<uint64_t>();
-    return ~uint64_t{0};
-}
-
-}  // namespace
 
 // As for relu: 4 blocks (one per cluster) of 2 chunks of 448 rows of 56,
 // 50176 B each. A chunk is a sigmoid, 8 + 4 passes * 50176 / 128 = 1576
@@ -40,11 +17,11 @@ uint64_t busy_cycles(const nlohmann::json& r, const std::string& unit) {
 // cycles each DDR transfer takes, so the run ends at relu's 25475 (the
 // last store of cluster 3) with 2 * 1976 = 3952 busy cycles per vector unit.
 TEST(Silu, TwoInstructionsPerChunkHiddenUnderDdr) {
-    nlohmann::json r = report("silu", "pypo.op.silu(x)");
+    nlohmann::json r = vector_op_report("silu", "pypo.op.silu(x)");
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 401408u);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u);
     EXPECT_EQ(r["total_cycles"].get<uint64_t>(), 25475u);
-    EXPECT_EQ(busy_cycles(r, "cluster0.vector0"), 3952u);
+    EXPECT_EQ(unit_busy_cycles(r, "cluster0.vector0"), 3952u);
     ASSERT_EQ(r["ops"].size(), 1u);
     EXPECT_EQ(r["ops"][0]["kind"], "silu");
     EXPECT_EQ(r["ops"][0]["commands"].get<uint64_t>(),
@@ -55,7 +32,7 @@ TEST(Silu, TwoInstructionsPerChunkHiddenUnderDdr) {
 // Written as the composition it replaces, sigmoid's result goes to DDR and
 // comes back: x is read twice, the intermediate written and read once.
 TEST(Silu, TheCompositionMovesTheIntermediateThroughDdr) {
-    nlohmann::json r = report("silu_composed", "pypo.op.mul(x, pypo.op.sigmoid(x))");
+    nlohmann::json r = vector_op_report("silu_composed", "pypo.op.mul(x, pypo.op.sigmoid(x))");
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 3u * 401408);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 2u * 401408);
     EXPECT_GT(r["total_cycles"].get<uint64_t>(), 25475u);

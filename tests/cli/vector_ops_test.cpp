@@ -6,30 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "vector_op_report.h"
 
 using namespace clitest;
 
 namespace {
-
-nlohmann::json report(const std::string& name, const std::string& call) {
-    std::string pto = write_file(name + ".pto",
-                                 "import pypto as pypo\n"
-                                 "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")\n"
-                                 "y = " +
-                                     call +
-                                     "\n"
-                                     "pypo.output(\"y\", y)\n");
-    std::string json = (scratch() / (name + ".json")).string();
-    Outcome o = run("-q --report-json '" + json + "' '" + pto + "'");
-    EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
-}
-
-uint64_t vector_busy_cycles(const nlohmann::json& r, const std::string& unit) {
-    for (const auto& u : r["units"])
-        if (u["name"] == unit) return u["busy_cycles"].get<uint64_t>();
-    return ~uint64_t{0};
-}
 
 // The relu streams 4 blocks (one per cluster) of 2 chunks of 448 rows:
 // dma0 runs load 0, load 1, store 0, store 1, each 50176 B = 784 bursts.
@@ -44,13 +25,13 @@ uint64_t vector_busy_cycles(const nlohmann::json& r, const std::string& unit) {
 // The run ends with cluster 3's last store: 25475, against a DDR bound of
 // 2 * 401408 / 32 = 25088.
 TEST(VectorOps, ReluIsBoundByDdr) {
-    nlohmann::json r = report("relu", "pypo.op.relu(x)");
+    nlohmann::json r = vector_op_report("relu", "pypo.op.relu(x)");
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 401408u);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u);
     EXPECT_EQ(r["ddr_bound_cycles"].get<uint64_t>(), 25088u);
     EXPECT_EQ(r["total_cycles"].get<uint64_t>(), 25475u);
     // Two relus of 448 x 56 float16: 8 + 50176 / 128 = 400 cycles each.
-    EXPECT_EQ(vector_busy_cycles(r, "cluster0.vector0"), 800u);
+    EXPECT_EQ(unit_busy_cycles(r, "cluster0.vector0"), 800u);
     EXPECT_GT(r["vector_busy"].get<double>(), 0.0);
     ASSERT_EQ(r["ops"].size(), 1u);
     EXPECT_EQ(r["ops"][0]["kind"], "relu");
@@ -62,10 +43,10 @@ TEST(VectorOps, ReluIsBoundByDdr) {
 // 2 * 302 = 1616. DDR reads the input and, once per block, the 128-byte
 // scale and shift.
 TEST(VectorOps, BatchNormReadsParametersOncePerBlock) {
-    nlohmann::json r = report("bn", "pypo.op.batch_norm(x)");
+    nlohmann::json r = vector_op_report("bn", "pypo.op.batch_norm(x)");
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 401408u + 4 * 2 * 128);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 401408u);
-    EXPECT_EQ(vector_busy_cycles(r, "cluster0.vector0"), 1616u);
+    EXPECT_EQ(unit_busy_cycles(r, "cluster0.vector0"), 1616u);
     const uint64_t total = r["total_cycles"].get<uint64_t>();
     EXPECT_GE(total, r["ddr_bound_cycles"].get<uint64_t>());
     EXPECT_EQ(r["ddr_bound_cycles"].get<uint64_t>(), (2u * 401408 + 1024) / 32);
@@ -74,7 +55,7 @@ TEST(VectorOps, BatchNormReadsParametersOncePerBlock) {
 // A chain: each op's blocks wait for its producer's, so relu(add(x, x))
 // starts after the add ends.
 TEST(VectorOps, ChainedOpsRunInOrder) {
-    nlohmann::json r = report("chain", "pypo.op.relu(pypo.op.add(x, x))");
+    nlohmann::json r = vector_op_report("chain", "pypo.op.relu(pypo.op.add(x, x))");
     ASSERT_EQ(r["ops"].size(), 2u);
     EXPECT_GT(r["ops"][1]["start"].get<uint64_t>(), r["ops"][0]["end"].get<uint64_t>());
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 3u * 401408);

@@ -1,0 +1,37 @@
+// The report of one vector operation end to end through the CLI: `call`
+// applied to x, a (1, 64, 56, 56) float16 input, on the default hardware
+// (vector_ops_test.cpp derives its timing; silu_test.cpp compares with it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+namespace clitest {
+
+inline nlohmann::json vector_op_report(const std::string& name, const std::string& call) {
+    std::string pto = write_file(name + ".pto",
+                                 "import pypto as pypo\n"
+                                 "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")\n"
+                                 "y = " +
+                                     call +
+                                     "\n"
+                                     "pypo.output(\"y\", y)\n");
+    std::string json = (scratch() / (name + ".json")).string();
+    Outcome o = run("-q --report-json '" + json + "' '" + pto + "'");
+    EXPECT_EQ(o.status, 0) << o.err;
+    return nlohmann::json::parse(slurp(json));
+}
+
+// The busy cycles of engine `unit` ("cluster0.vector0") in a report.
+inline uint64_t unit_busy_cycles(const nlohmann::json& r, const std::string& unit) {
+    for (const auto& u : r["units"])
+        if (u["name"] == unit) return u["busy_cycles"].get<uint64_t>();
+    return ~uint64_t{0};
+}
+
+}  // namespace clitest
