@@ -23,36 +23,34 @@ MatmulCost fractal(const Config& c, const MatmulArgs& m, uint64_t passes) {
     return cost;
 }
 
-// A systolic R x C array, SCALE-Sim v2's stall-free timing: the operation is
-// folded over an Sr x Sc spatial grid with T temporal steps per fold; each
-// fold's count already includes filling and draining the array.
+// A systolic R x C array, SCALE-Sim v2's stall-free timing (§7.2): the
+// command's Sr x Sc spatial grid is cut into folds of at most R x C, each
+// streaming the T temporal steps after F cycles of fill and drain (not
+// paid when the command continues the fold of the MATMUL before it); the
+// command that ends its operation's fold schedule takes SCALE-Sim's - 1.
 MatmulCost systolic(const Config& c, const MatmulArgs& m, uint64_t passes) {
-    const uint64_t R = uint64_t(c.mac_rows), C = uint64_t(c.mac_cols);
+    const SystolicFolds f = systolic_folds(c, m);
+    const uint64_t C = uint64_t(c.mac_cols), R = uint64_t(c.mac_rows);
     const uint64_t M = m.m, K = m.k, N = m.n;
-    uint64_t sr = 0, sc = 0, t = 0, per_fold = 0, elems = 0;
+    uint64_t elems = 0;
     switch (c.cube_dataflow) {
     case Dataflow::OS:
-        sr = M, sc = N, t = K;
-        per_fold = t + R + C - 2;
         // Each fold streams its rows of A and columns of B.
         elems = K * (M * ceil_div(N, C) + N * ceil_div(M, R));
         break;
     case Dataflow::WS:
-        sr = K, sc = N, t = M;
-        per_fold = 2 * R + C + t - 2;
         // B is loaded once, stationary; A streams once per column fold.
         elems = K * N + M * K * ceil_div(N, C);
         break;
     case Dataflow::IS:
     case Dataflow::Fractal:  // not reached: matmul_cost sends fractal elsewhere
-        sr = K, sc = M, t = N;
-        per_fold = 2 * R + C + t - 2;
         // A is loaded once, stationary; B streams once per column fold.
         elems = M * K + N * K * ceil_div(M, C);
         break;
     }
+    const uint64_t folds = m.fold_continues ? 1 : f.folds();
     MatmulCost cost{};
-    cost.mac_cycles = (ceil_div(sr, R) * ceil_div(sc, C) * per_fold - 1) * passes;
+    cost.mac_cycles = (folds * f.t + (m.fold_continues ? 0 : folds * f.fill) - (m.schedule_continues ? 0 : 1)) * passes;
     cost.operand_bytes = elems * uint64_t(dtype_bytes(m.dtype));
     cost.link_cycles = ceil_div(cost.operand_bytes, uint64_t(c.l0_bytes_per_cycle));
     cost.total_cycles = std::max(cost.mac_cycles, cost.link_cycles);
@@ -60,6 +58,21 @@ MatmulCost systolic(const Config& c, const MatmulArgs& m, uint64_t passes) {
 }
 
 }  // namespace
+
+SystolicFolds systolic_folds(const Config& c, uint64_t m, uint64_t k, uint64_t n) {
+    const uint64_t R = uint64_t(c.mac_rows), C = uint64_t(c.mac_cols);
+    SystolicFolds f;
+    f.rows = R, f.cols = C;
+    switch (c.cube_dataflow) {
+    case Dataflow::OS: f.sr = m, f.sc = n, f.t = k, f.fill = R + C - 2; break;
+    case Dataflow::WS: f.sr = k, f.sc = n, f.t = m, f.fill = 2 * R + C - 2; break;
+    case Dataflow::IS:
+    case Dataflow::Fractal: f.sr = k, f.sc = m, f.t = n, f.fill = 2 * R + C - 2; break;
+    }
+    return f;
+}
+
+SystolicFolds systolic_folds(const Config& c, const MatmulArgs& m) { return systolic_folds(c, m.m, m.k, m.n); }
 
 MatmulCost matmul_cost(const Config& c, const MatmulArgs& m) {
     uint64_t passes = m.dtype == DType::Float32 ? uint64_t(c.fp32_passes) : 1;

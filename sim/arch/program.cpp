@@ -171,6 +171,9 @@ std::string format_command(const Program& p, const Command& c) {
         os << "MATMUL " << m.m << "x" << m.k << "x" << m.n << " " << dtype_name(m.dtype) << "  C:" << hex(m.c_addr)
            << (m.accumulate ? " += " : " = ") << "A:" << hex(m.a_addr) << " * B:" << hex(m.b_addr)
            << (m.b_transposed ? "^T" : "");
+        // §7.2: a systolic fold schedule's continuations.
+        if (m.fold_continues) os << "  continues fold";
+        if (m.schedule_continues) os << "  schedule continues";
     }
     if (c.issue_cycles) os << "  issue " << c.issue_cycles;
     append_flags(os, "wait", c.waits);

@@ -1,5 +1,6 @@
 #include "sim/arch/program_check.h"
 
+#include "sim/arch/cube_cost.h"
 #include "sim/arch/isa_fields.h"
 #include "sim/arch/wait_cycle.h"
 
@@ -120,7 +121,8 @@ void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& 
     if (i.k0 + cols > k_total)
         fail(w, "im2col columns " + std::to_string(i.k0) + ".." + std::to_string(i.k0 + cols) + " exceed the " +
                     std::to_string(k_total) + " patch elements of the slab");
-    if (uint64_t(i.out_w - 1) * i.stride_w >= uint64_t(i.width) + i.pad_w)
+    // A window may start less than a stride right of the slab (rounding='ceil'), as out_rows() below it.
+    if (uint64_t(i.out_w - 1) * i.stride_w >= uint64_t(i.width) + i.pad_w + i.stride_w - 1)
         fail(w, "im2col out_w " + std::to_string(i.out_w) + " has windows starting right of the slab");
     uint64_t pixels = i.out_rows() * i.out_w;
     if (i.pixel0 + uint64_t(d.rows) > pixels)
@@ -218,6 +220,30 @@ void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t
     }
 }
 
+// §7.2: what a MATMUL's fold fields may say, given the MATMUL before it in
+// its stream (nullptr if none).
+void check_folds(const Where& w, const Config& c, const MatmulArgs& m, const MatmulArgs* prev) {
+    if (!m.fold_continues && !m.schedule_continues) return;
+    if (!c.systolic())
+        fail(w,
+             "MATMUL continues a fold or a fold schedule, but the fractal cube has no folds (cube.dataflow is "
+             "fractal)");
+    if (!m.fold_continues) return;
+    const SystolicFolds f = systolic_folds(c, m);
+    if (f.folds() != 1)
+        fail(w, "MATMUL " + std::to_string(m.m) + "x" + std::to_string(m.k) + "x" + std::to_string(m.n) +
+                    " continues a fold but is " + std::to_string(f.folds()) + " folds of the " +
+                    std::to_string(c.mac_rows) + "x" + std::to_string(c.mac_cols) + " array");
+    if (!prev) fail(w, "MATMUL continues a fold, but no MATMUL comes before it in the stream");
+    const SystolicFolds g = systolic_folds(c, *prev);
+    if (g.sr != f.sr || g.sc != f.sc || prev->dtype != m.dtype)
+        fail(w,
+             "MATMUL continues a fold, but the MATMUL before it in the stream has another spatial extent or "
+             "dtype (" +
+                 std::to_string(prev->m) + "x" + std::to_string(prev->k) + "x" + std::to_string(prev->n) + " " +
+                 dtype_name(prev->dtype) + ")");
+}
+
 int64_t engine_limit(EngineKind k, const Config& c) {
     switch (k) {
     case EngineKind::ClusterDma: return c.dma_engines;
@@ -289,10 +315,15 @@ void check_block(const Program& p, const Config& c, size_t b, const Block& blk) 
             fail(w, "engine does not exist on this hardware");
         for (size_t o = 0; o < s; ++o)
             if (blk.streams[o].engine == st.engine) fail(w, "engine has two streams in one block");
+        const MatmulArgs* prev_matmul = nullptr;
         for (size_t i = 0; i < st.commands.size(); ++i) {
             w.command = i;
             const Command& cmd = st.commands[i];
             check_command(w, bounds, cmd, blk.num_flags);
+            if (cmd.op == Opcode::Matmul) {
+                check_folds(w, c, cmd.mm, prev_matmul);
+                prev_matmul = &cmd.mm;
+            }
             for (FlagId f : cmd.sets) {
                 if (setter[f] >= 0 && setter[f] != int(s))
                     fail(w, "flag f" + std::to_string(f) + " is set by two engines");

@@ -172,6 +172,40 @@ TEST_P(SystolicCube, OperandLinkBound) {
     EXPECT_EQ(hw::matmul_cost(c, m).operand_bytes, 2 * GetParam().link_bound);
 }
 
+// §7.2 fold schedules on the 4x4 array: one fold cut along its temporal
+// dimension into three MATMULs (T = 5, 3, 2) costs what the uncut fold
+// costs, T = 10: os 10 + 6 - 1 = 15, ws and is 10 + 10 - 1 = 19. The first
+// pays the fill and drain F (os 6, ws/is 10) and continues its schedule
+// (no - 1): 5 + F; the second continues the fold and the schedule: 3; the
+// last continues the fold and ends the schedule: 2 - 1 = 1. float32 doubles
+// each. Alone, a MATMUL that continues its schedule skips the - 1: the
+// 8x8x8 of FoldBoundaries plus one.
+arch::Command fold_part(const SystolicCase& c, uint32_t t, bool continues, bool ends, DType dtype) {
+    arch::Command cmd = c.dataflow == arch::Dataflow::OS   ? matmul(4, t, 4, dtype)
+                        : c.dataflow == arch::Dataflow::WS ? matmul(t, 4, 4, dtype)
+                                                           : matmul(4, 4, t, dtype);
+    cmd.mm.fold_continues = continues;
+    cmd.mm.schedule_continues = !ends;
+    return cmd;
+}
+
+TEST_P(SystolicCube, FoldCutAlongItsTemporalDimensionCostsTheWholeFold) {
+    const SystolicCase& p = GetParam();
+    const uint64_t F = p.dataflow == arch::Dataflow::OS ? 6 : 10;
+    std::vector<arch::Command> cmds;
+    for (DType t : {DType::Float16, DType::Float32}) {
+        cmds.push_back(fold_part(p, 5, false, false, t));
+        cmds.push_back(fold_part(p, 3, true, false, t));
+        cmds.push_back(fold_part(p, 2, true, true, t));
+    }
+    arch::Command alone = matmul(8, 8, 8, DType::Float16);
+    alone.mm.schedule_continues = true;
+    cmds.push_back(alone);
+    EXPECT_EQ(durations(config(), cmds), (std::vector<uint64_t>{5 + F, 3, 1, 2 * (5 + F), 6, 2, p.boundaries[0] + 1}));
+    arch::MatmulArgs whole = fold_part(p, 10, false, true, DType::Float16).mm;
+    EXPECT_EQ(hw::matmul_cost(config(), whole).mac_cycles, 5 + F + 3 + 1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Dataflows, SystolicCube, testing::ValuesIn(kSystolic),
                          [](const testing::TestParamInfo<SystolicCase>& i) {
                              return std::string(arch::dataflow_name(i.param.dataflow));

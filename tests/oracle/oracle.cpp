@@ -231,18 +231,23 @@ struct Sim {
             uint64_t link_cycles = ceil_div(operand_bytes, uint64_t(cfg.l0_bytes_per_cycle));
             return uint64_t(cfg.cube_pipeline_cycles) + std::max(mac_cycles, link_cycles);
         }
-        // Systolic: walk the folds one by one, each a full R x C fill, T
-        // steps and drain; the last fold's final cycle overlaps (the -1).
+        // Systolic (§7.2): walk the folds one by one; each streams the T
+        // temporal steps and, unless the command continues the fold before
+        // it, first pays the fill and drain. The command that ends its
+        // operation's fold schedule is one cycle shorter (SCALE-Sim reports
+        // the index of a layer's last cycle).
         uint64_t C = uint64_t(cfg.mac_cols);
         bool os = cfg.cube_dataflow == arch::Dataflow::OS;
         bool ws = cfg.cube_dataflow == arch::Dataflow::WS;
         uint64_t Sr = os ? m : k;
         uint64_t Sc = os ? n : ws ? n : m;
         uint64_t T = os ? k : ws ? m : n;
+        uint64_t fill_drain = os ? R + C - 2 : 2 * R + C - 2;
         uint64_t cycles = 0;
         for (uint64_t row = 0; row < Sr; row += R)
-            for (uint64_t col = 0; col < Sc; col += C) cycles += os ? T + R + C - 2 : 2 * R + C + T - 2;
-        uint64_t mac_cycles = (cycles - 1) * passes;
+            for (uint64_t col = 0; col < Sc; col += C) cycles += T + (mm.fold_continues ? 0 : fill_drain);
+        if (!mm.schedule_continues) cycles -= 1;
+        uint64_t mac_cycles = cycles * passes;
         // Operands from L0: os streams A's rows and B's columns for every
         // fold; ws/is load the stationary matrix once and stream the other
         // once per column fold.

@@ -291,6 +291,28 @@ TEST(OracleHand, MatmulSystolicOneFold) {
     EXPECT_EQ(cube_durations(config(R"({"cube": {"dataflow": "is"}})"), cmds), (std::vector<uint64_t>{13, 59}));
 }
 
+// §7.2 fold schedules, 4x4 array: one fold cut along its temporal
+// dimension into MATMULs of T = 6, 1 and 3 costs the uncut T = 10 fold,
+// os 10 + 6 - 1 = 15 and ws/is 10 + 10 - 1 = 19: the first pays the fill
+// and drain (os 6, ws/is 10) and continues its schedule (no - 1), the
+// second continues both (1 cycle), the last continues the fold and ends the
+// schedule (3 - 1 = 2).
+TEST(OracleHand, MatmulSystolicFoldSchedule) {
+    auto part = [](const char* df, uint32_t t, bool continues, bool ends) {
+        arch::Command c = df[0] == 'o' ? matmul(4, t, 4) : df[0] == 'w' ? matmul(t, 4, 4) : matmul(4, 4, t);
+        c.mm.fold_continues = continues;
+        c.mm.schedule_continues = !ends;
+        return c;
+    };
+    for (const char* df : {"os", "ws", "is"}) {
+        const uint64_t F = df[0] == 'o' ? 6 : 10;
+        const std::vector<arch::Command> cmds = {part(df, 6, false, false), part(df, 1, true, false),
+                                                 part(df, 3, true, true), part(df, 10, false, true)};
+        const std::string cfg = std::string(R"({"cube": {"dataflow": ")") + df + R"("}})";
+        EXPECT_EQ(cube_durations(config(cfg), cmds), (std::vector<uint64_t>{6 + F, 1, 2, 10 + F - 1})) << df;
+    }
+}
+
 // 8 rows x 2 columns, 16x8x4 fp16 (k_per_cycle 8 must not apply):
 //   os: ceil(16/8)*ceil(4/2) = 4 folds * (8 + 8 + 2 - 2) - 1 = 63
 //   ws: ceil(8/8)*ceil(4/2) = 2 * (16 + 2 + 16 - 2) - 1 = 63
