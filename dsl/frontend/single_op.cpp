@@ -66,7 +66,8 @@ std::shared_ptr<const SourceFile> single_op_source(const std::string& op, const 
                 std::to_string(C) + "), dtype=" + dt + ", layout=\"NHWC\")\n";
         text += "w = pypo.weight(\"w\", shape=(" + std::to_string(F) + ", " + std::to_string(C) + ", " +
                 std::to_string(R) + ", " + std::to_string(S) + "), dtype=" + dt + ")\n";
-        text += "pypo.output(\"y\", pypo.op.conv2d(x, w, stride=" + std::to_string(st) + "))\n";
+        // SCALE-Sim's output size, ceil((H - R + stride) / stride): rounding up.
+        text += "pypo.output(\"y\", pypo.op.conv2d(x, w, stride=" + std::to_string(st) + ", rounding=\"ceil\"))\n";
         label = "conv2d " + dims_text(dims, ",");
     } else {
         throw std::invalid_argument("--op: expected matmul or conv2d, got '" + op + "'");

@@ -5,8 +5,10 @@
 //
 // * matmul: a (M, K) @ b (K, N) -> c (M, N).
 // * conv2d: SCALE-Sim's layer description: an H x W input of C channels,
-//   F filters of R x S, the stride, no padding. The input is NHWC so the
-//   result needs no format conversion (only the convolution is timed).
+//   F filters of R x S, the stride, no padding, and SCALE-Sim's output size
+//   ceil((H - R + stride) / stride) (conv2d's rounding='ceil'; a program's
+//   conv2d rounds down unless it asks). The input is NHWC so the result
+//   needs no format conversion (only the convolution is timed).
 #pragma once
 
 #include <cstdint>

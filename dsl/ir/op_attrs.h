@@ -16,6 +16,7 @@ namespace dsl {
 enum class Engine { Vector, Dma };              // transpose(engine=)
 enum class UpsampleMode { Nearest, Bilinear };  // upsample(mode=)
 enum class ImageLayout { NCHW, NHWC };          // conv2d's input_layout, format_convert's from and to
+enum class Rounding { Floor, Ceil };            // conv2d(rounding=): how the output size rounds
 
 template <class E>
 struct Choices;
@@ -30,6 +31,11 @@ struct Choices<UpsampleMode> {
 template <>
 struct Choices<ImageLayout> {
     static constexpr const char* names[] = {"NCHW", "NHWC"};
+};
+
+template <>
+struct Choices<Rounding> {
+    static constexpr const char* names[] = {"floor", "ceil"};
 };
 
 template <class E>

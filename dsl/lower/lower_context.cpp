@@ -1,6 +1,27 @@
 #include "dsl/lower/lower_context.h"
 
+#include <algorithm>
+
+#include "dsl/support/diagnostics.h"
+
 namespace dsl {
+
+uint64_t LowerContext::ddr_scratch(const std::string& name, const std::vector<int64_t>& shape, arch::DType dtype,
+                                   const SourceLoc& loc) {
+    constexpr uint64_t kAlignment = 4096;  // as the program's tensors (dsl/lower/program/lower.cpp)
+    uint64_t end = 0;
+    for (const arch::TensorPlacement& t : program.tensors)
+        if (t.l1_addr < 0 && t.bytes) end = std::max(end, t.ddr_addr + t.bytes);
+    const uint64_t addr = (end + kAlignment - 1) / kAlignment * kAlignment;
+    uint64_t bytes = uint64_t(arch::dtype_bytes(dtype));
+    for (int64_t d : shape) bytes *= uint64_t(d);
+    if (addr + bytes > uint64_t(config.ddr_bytes()))
+        throw CompileError(loc, "tensor '" + name + "' does not fit in DDR: the program's tensors need " +
+                                    std::to_string(addr + bytes) + " bytes, DDR has " +
+                                    std::to_string(config.ddr_bytes()));
+    program.tensors.push_back({name, shape, dtype, addr, bytes, "scratch"});
+    return addr;
+}
 
 void LowerContext::add_block(BlockBuilder& block) {
     for (uint32_t d : deps) block.depend_on(d);

@@ -46,6 +46,13 @@ struct LowerContext {
     // the program set it, else `fallback` (the operation's own choice).
     int64_t buffering(int64_t fallback) const { return graph.buffers > 0 ? graph.buffers : fallback; }
 
+    // A DDR tensor of the lowering's own (a fold-major GEMM's float32 partial
+    // sums), placed after every tensor placed so far and listed with them in
+    // Program::tensors (role "scratch"); its address. Throws CompileError at
+    // `loc` when DDR is full.
+    uint64_t ddr_scratch(const std::string& name, const std::vector<int64_t>& shape, arch::DType dtype,
+                         const SourceLoc& loc);
+
     // Appends a finished block with the operation's dependencies (to the
     // program, or gives it to options.block_sink).
     void add_block(BlockBuilder& block);

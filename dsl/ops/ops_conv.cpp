@@ -1,6 +1,9 @@
 // conv2d: x (N, C, H, W) (or (N, H, W, C) under layout='NHWC') with
 // weights (O, C, kh, kw) gives (N, O, (H + 2ph - kh) // sh + 1,
 // (W + 2pw - kw) // sw + 1). stride and padding are stored as pairs.
+// rounding='ceil' (SCALE-Sim's convention, for --op conv2d and --topology)
+// rounds up instead: ceil((H + 2ph - kh) / sh) + 1; the windows past the
+// input's last row or column read zeros.
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
 #include "dsl/sema/arg_checks.h"
@@ -8,7 +11,7 @@
 namespace dsl {
 
 Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
-    OpCall c(lib, call, Signature("conv2d", {"x", "w", "stride", "padding", "dtype", "layout"}, 2, {}, 2));
+    OpCall c(lib, call, Signature("conv2d", {"x", "w", "stride", "padding", "rounding", "dtype", "layout"}, 2, {}, 2));
     Operand x = c.tensor("x", "input");
     Operand w = c.tensor("w", "weight");
     c.require_image(x);
@@ -23,8 +26,20 @@ Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
     if (const Arg* s = c.get("stride")) stride = int_pair_arg(c.op(), *s, "stride", 1);
     if (const Arg* p = c.get("padding")) padding = padding_arg(c, *p, kernel, "kernel: " + w.text());
 
+    Rounding rounding = Rounding::Floor;
+    if (const Arg* r = c.get("rounding"))
+        rounding = choice_from_name<Rounding>(choice_arg(c.op(), *r, "rounding", choice_names<Rounding>()));
     int64_t oh = window_positions(c, x.shape[ax.h], padding[0], kernel[0], stride[0]);
     int64_t ow = window_positions(c, x.shape[ax.w], padding[1], kernel[1], stride[1]);
+    // Rounding up adds the window that starts within the last stride.
+    auto ceil_extra = [&](int64_t size, int64_t pad, int64_t window, int64_t s) {
+        const int64_t span = c.add(size, c.mul(2, pad)) - window;
+        return span >= 0 && span % s != 0 ? 1 : 0;
+    };
+    if (rounding == Rounding::Ceil) {
+        oh += ceil_extra(x.shape[ax.h], padding[0], kernel[0], stride[0]);
+        ow += ceil_extra(x.shape[ax.w], padding[1], kernel[1], stride[1]);
+    }
     if (oh == 0 || ow == 0)
         c.fail("the kernel is larger than the padded input: " + both + ", padding " + shape_text(padding));
 
@@ -33,6 +48,7 @@ Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
     shape[ax.h] = oh;
     shape[ax.w] = ow;
     std::map<std::string, Attr> attrs{{"stride", Attr::list(stride)}, {"padding", Attr::list(padding)}};
+    if (rounding == Rounding::Ceil) attrs.emplace("rounding", Attr::choice(rounding));
     return c.record({x.tensor, w.tensor}, std::move(shape), c.dtype_or(x.dtype), std::move(attrs), x.layout);
 }
 

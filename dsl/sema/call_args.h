@@ -57,7 +57,7 @@ struct Signature {
 // CompileError for too many, unknown, repeated or missing arguments. An
 // unknown keyword lists the valid ones and suggests a close spelling:
 // "conv2d: unexpected keyword argument 'strides' (did you mean 'stride'?);
-// valid keywords are: stride, padding, dtype, layout".
+// valid keywords are: stride, padding, rounding, dtype, layout".
 std::vector<std::optional<Arg>> bind_args(const Signature& sig, const CallSite& call);
 
 // The candidate `name` is most plausibly a misspelling of (edit distance at

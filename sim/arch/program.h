@@ -81,8 +81,10 @@ struct Im2col {
 #define ISA_IM2COL(type, member, key, def, write, check, unit, doc) type member = def;
 #include "sim/arch/isa_fields.def"
     uint64_t slab_bytes() const { return uint64_t(channels) * height * width * element_bytes; }
-    // Output rows whose windows start inside the padded slab: oy * stride_h - pad_h < height.
-    uint64_t out_rows() const { return (uint64_t(height) + pad_h - 1) / stride_h + 1; }
+    // Output rows whose windows start inside the padded slab or less than a
+    // stride below it (conv2d's rounding='ceil': such a window reads only
+    // zeros): oy * stride_h - pad_h < height + stride_h - 1.
+    uint64_t out_rows() const { return (uint64_t(height) + pad_h + stride_h - 2) / stride_h + 1; }
 };
 
 // An element rearrangement a cluster DMA engine applies in flight (also a

@@ -45,6 +45,23 @@ TEST(SingleOp, Conv2dOnePixel) {
     EXPECT_EQ(r["format_conversions"].get<uint64_t>(), 0u);
 }
 
+// SCALE-Sim's output size: 8x8 input, 1x1 filters, stride 2:
+// ceil((8 - 1 + 2) / 2) = 5 (a program's conv2d: 4). The last output row
+// and column start past the input and read zeros; the values agree with
+// the reference on the fractal cube (whose second block, pixels 16..24,
+// starts its slab a row early, timing model §10) and on both stationary
+// arrays.
+TEST(SingleOp, Conv2dRoundsUpAsScaleSim) {
+    Outcome o = run("--op conv2d --shape 8,8,2,1,1,4,2 --dump-graph");
+    EXPECT_NE(o.out.find("y  output  (1, 5, 5, 4) float16 NHWC"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("rounding='ceil'"), std::string::npos) << o.out;
+    for (const char* dataflow : {"fractal", "ws", "is"}) {
+        o = run(std::string("-q --set cube.dataflow=") + dataflow + " --op conv2d --shape 8,8,2,1,1,4,2 --check");
+        EXPECT_EQ(o.status, 0) << dataflow << ": " << o.out << o.err;
+        EXPECT_NE(o.out.find("-> pass"), std::string::npos) << dataflow << ": " << o.out;
+    }
+}
+
 // A SCALE-Sim-style 32x32 weight-stationary array (§7.2): a 32x32x32 GEMM
 // is one fold, (Sr, Sc, T) = (K, N, M) = (32, 32, 32):
 // 2*32 + 32 + 32 - 2 = 126 cycles, minus 1: 125, SCALE-Sim v2's figure. It

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "dsl/lower/gemm/lower_fold_major.h"
 #include "dsl/lower/gemm/lower_gemm.h"
 #include "dsl/lower/gemm/lower_matmul.h"
 #include "dsl/support/diagnostics.h"
@@ -38,6 +39,9 @@ public:
     // can need: it spans at most 1 + ceil((block_rows - 1) / OW) output rows.
     int64_t max_slab_rows(const MatmulTiling& t) const {
         int64_t spanned = std::min(g_.OH, 1 + (t.block_rows() - 1 + g_.OW - 1) / g_.OW);
+        // A band that starts past the input (rounding='ceil') starts one
+        // output row earlier (band()).
+        if (g_.OH - 1 > last_inside()) spanned = std::min(g_.OH, spanned + 1);
         return std::min(g_.H, (spanned - 1) * g_.sh + g_.kh);
     }
 
@@ -80,9 +84,14 @@ public:
     }
 
 private:
+    // The last output row whose window starts inside the input. Under
+    // rounding='ceil' the rows after it read only zeros (below the image):
+    // a band of them alone would load no input row.
+    int64_t last_inside() const { return (g_.H - 1 + g_.ph) / g_.sh; }
+
     Band band(const GemmPanel& p) const {
         Band b;
-        b.oh_a = p.row0 / g_.OW, b.oh_b = (p.row0 + p.rows - 1) / g_.OW;
+        b.oh_a = std::min(p.row0 / g_.OW, last_inside()), b.oh_b = (p.row0 + p.rows - 1) / g_.OW;
         b.y0 = std::max<int64_t>(0, b.oh_a * g_.sh - g_.ph);
         b.y1 = std::min(g_.H, b.oh_b * g_.sh - g_.ph + g_.kh);
         return b;
@@ -130,7 +139,9 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     apply_gemm_attrs(op, shape);
     const int64_t images = x.shape[0];
     shape.items = images;
-    const MatmulTiling t = gemm_tiling_or_fail(ctx, op, shape);
+    const bool fold_major = fold_major_applies(ctx.config, shape);
+    const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
+    const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
 
     for (int64_t n = 0; n < images; ++n) {
         const ConvA a(g, ctx.ddr_addr(op.inputs[0]) + uint64_t(n * g.C * g.H * g.W * g.e));
@@ -143,7 +154,9 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
         gemm.a_name = x.name, gemm.b_name = w.name, gemm.c_name = y.name;
         gemm.unroll = gemm_unroll(op);  // conv2d takes no unroll=: 1, loop control every k-step
         if (images > 1) gemm.block_name = y.name + "[" + std::to_string(n) + "]";
-        lower_gemm(ctx, t, gemm);
+        gemm.last_item = n == images - 1;
+        if (fold_major) lower_fold_major(ctx, plan, shape, gemm, n, gemm.last_item);
+        else lower_gemm(ctx, t, gemm);
     }
 }
 

@@ -103,8 +103,17 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const uint32_t overhead = uint32_t(config.loop_overhead_cycles);
     auto loop_issue = [&](int64_t step) { return step % unroll == 0 ? overhead : 0u; };
 
-    for (int64_t bi = 0; bi < ceil_div(op.M, t.block_rows()); ++bi) {
-        for (int64_t bj = 0; bj < ceil_div(op.N, t.block_cols()); ++bj) {
+    // §7.2 on a systolic array: an os tile of one fold continues its fold
+    // from k-step to k-step (k is its temporal dimension); the other
+    // dataflows' k-steps are other folds. One MATMUL, the operation's last,
+    // ends its fold schedule.
+    const bool systolic = config.systolic();
+    const bool os_chain =
+        config.cube_dataflow == arch::Dataflow::OS && t.mt <= config.mac_rows && t.nt <= config.mac_cols;
+    const int64_t block_rows_n = ceil_div(op.M, t.block_rows()), block_cols_n = ceil_div(op.N, t.block_cols());
+    for (int64_t bi = 0; bi < block_rows_n; ++bi) {
+        for (int64_t bj = 0; bj < block_cols_n; ++bj) {
+            const bool last_block = op.last_item && bi == block_rows_n - 1 && bj == block_cols_n - 1;
             const int64_t row0 = bi * t.block_rows(), col0 = bj * t.block_cols();
             const int64_t rows = std::min(t.block_rows(), op.M - row0);
             const int64_t cols = std::min(t.block_cols(), op.N - col0);
@@ -202,6 +211,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         mm.m = uint32_t(w.m), mm.k = uint32_t(kt), mm.n = uint32_t(w.n);
                         mm.dtype = op.in;
                         mm.accumulate = u > 0;
+                        mm.fold_continues = os_chain && u > 0;
+                        mm.schedule_continues = systolic;  // cleared below on the operation's last
                         // A transposed B (conv2d's filters) reaches L0 as n x kt rows; an on-chip B is always k x n.
                         mm.b_transposed = op.b_transposed && !op.b_on_chip;
                         mm.a_addr = L.l0_a[size_t(u % l0_bufs)], mm.b_addr = L.l0_b[size_t(u % l0_bufs)],
@@ -214,6 +225,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     }
                 }
                 macs.back().sets.push_back(w.c_done);
+                if (last_block && &w == &cubes.back()) macs.back().mm.schedule_continues = false;
 
                 // Write-back: the float32 accumulator to L1 (narrowed in flight
                 // when C is float16), then L1 to C's rows in DDR.

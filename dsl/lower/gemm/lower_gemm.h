@@ -96,6 +96,10 @@ struct GemmOperands {
     // cluster.loop_overhead_cycles of issue (matmul's unroll=; conv2d has
     // none, so 1: every step).
     int64_t unroll = 1;
+    // The operation's last GEMM (its last batch item or image): on a
+    // systolic array its last MATMUL ends the operation's fold schedule
+    // (MatmulArgs::schedule_continues, docs/timing-model.md §7.2).
+    bool last_item = true;
 };
 
 // Appends the blocks of C = A @ B under tiling `t` (buffers and panel depth

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "dsl/lower/gemm/lower_fold_major.h"
 #include "dsl/lower/gemm/lower_gemm.h"
 #include "dsl/support/diagnostics.h"
 
@@ -118,7 +119,11 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     int64_t items = 1;
     for (int64_t d : batch) items *= d;
     shape.items = items;
-    const MatmulTiling t = gemm_tiling_or_fail(ctx, op, shape);
+    // A ws or is array streams each fold's whole temporal dimension
+    // (dsl/lower/gemm/lower_fold_major.h); the others take the k-stepped schedule.
+    const bool fold_major = fold_major_applies(ctx.config, shape);
+    const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
+    const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
     const int64_t e = arch::dtype_bytes(shape.in), eo = arch::dtype_bytes(shape.out);
     std::vector<int64_t> index(batch.size(), 0);
     for (int64_t item = 0; item < items; ++item) {
@@ -148,7 +153,9 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
             for (size_t k = 0; k < index.size(); ++k) g.block_name += (k ? "," : "") + std::to_string(index[k]);
             g.block_name += "]";
         }
-        lower_gemm(ctx, t, g);
+        g.last_item = item == items - 1;
+        if (fold_major) lower_fold_major(ctx, plan, shape, g, item, g.last_item);
+        else lower_gemm(ctx, t, g);
     }
 }
 

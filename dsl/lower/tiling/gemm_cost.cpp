@@ -62,11 +62,18 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // §7: a MATMUL of depth k on the m x n tile, exactly as the cube
     // times it (the formula of every dataflow, k_per_cycle and float32's
     // passes: sim/arch/cube_cost.h).
+    // On an os array a one-fold tile's k-steps continue the fold (§7.2):
+    // each step streams its k, and the fold's fill and drain are paid once,
+    // with the last MATMUL (below).
+    const bool os_chain = c.cube_dataflow == arch::Dataflow::OS && t.mt <= c.mac_rows && t.nt <= c.mac_cols;
     auto matmul = [&](int64_t k) {
         arch::MatmulArgs mm;
         mm.m = uint32_t(m), mm.k = uint32_t(k), mm.n = uint32_t(n), mm.dtype = g.in;
+        mm.fold_continues = os_chain;
+        mm.schedule_continues = c.systolic();
         return int64_t(arch::matmul_cost(c, mm).total_cycles);
     };
+    const int64_t fold_fill = os_chain ? c.mac_rows + c.mac_cols - 2 : 0;
     // §5 issue cycles: the first command of every unroll-th step of an
     // engine's k-loop pays cluster.loop_overhead_cycles, overlapping its
     // flag waits; an engine that runs its steps back to back pays them, on
@@ -153,7 +160,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // The last MATMUL pays its loop control too where the cubes set the pace.
     const int64_t last_issue = steps * tiles > 1 && u == mm_kt + issue ? issue : 0;
     b.last_matmul = b.first_matmul + std::max<int64_t>(0, steps - 2) * b.panel_step + into_last + (last_tiles - 1) * u +
-                    (last_k == t.kt ? mm_kt : matmul(last_k)) + last_issue;
+                    (last_k == t.kt ? mm_kt : matmul(last_k)) + last_issue + fold_fill;
 
     // Drain: the accumulators go to L1 (narrowed to C's dtype in flight) on
     // the shared L1 port, then one store engine writes them to DDR one

@@ -53,6 +53,14 @@ std::vector<int64_t> panel_depths(const MatmulTiling& t, const GemmShape& g) {
 
 }  // namespace
 
+bool keeps_folds_whole(const arch::Config& c, const GemmShape& g, const MatmulTiling& t) {
+    if (c.cube_dataflow != arch::Dataflow::OS) return true;
+    // A convolution's panels are whole channels, possibly shallower than kt:
+    // the k-steps are then the panels'. (kb = 0: not chosen yet.)
+    const int64_t step = t.kb ? std::min(t.kt, t.kb) : t.kt;
+    return step >= g.K || (t.mt == c.mac_rows && t.nt == c.mac_cols);
+}
+
 std::string buffering_name(int64_t buffers) { return buffers == 1 ? "single" : buffers == 3 ? "triple" : "double"; }
 
 int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in) {
@@ -160,7 +168,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
                 for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), g.K)) {
                     MatmulTiling t = grid;
                     t.mt = mt, t.nt = nt, t.kt = kt;
-                    if (fits_l0(c, t, g.in)) fits_l0_list.push_back(t);
+                    if (fits_l0(c, t, g.in) && keeps_folds_whole(c, g, t)) fits_l0_list.push_back(t);
                 }
         if (fits_l0_list.empty()) {
             MatmulTiling t = grid;
@@ -189,7 +197,7 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
         const std::vector<int64_t> depths = panel_depths(t, g);
         for (auto kb = depths.rbegin(); kb != depths.rend(); ++kb) {  // deepest first
             t.kb = *kb;
-            if (l1_bytes_needed(t, g) > c.l1_bytes()) continue;
+            if (l1_bytes_needed(t, g) > c.l1_bytes() || (g.tile.empty() && !keeps_folds_whole(c, g, t))) continue;
             if (best_cycles >= 0 && !near_best(estimate_gemm_cycles_bound(c, g, t))) continue;
             const int64_t cycles = estimate_gemm_cycles(c, g, t);
             if (best_cycles < 0 || cycles < best_cycles) best_cycles = cycles;

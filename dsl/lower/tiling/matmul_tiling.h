@@ -60,6 +60,14 @@ struct GemmShape {
     int64_t max_parallel = 0;
 };
 
+// On an output-stationary systolic array (docs/timing-model.md §7.2), whether
+// tiling `t` leaves every fold's temporal dimension K whole: a tile of one
+// fold (mt x nt = the array) whose k-steps continue the fold, or k-steps
+// (kt, and the panel depth kb once chosen) as deep as K. Any other tiling
+// would pay a fold's fill once per k-step.
+// True for every tiling of the other dataflows.
+bool keeps_folds_whole(const arch::Config& c, const GemmShape& g, const MatmulTiling& t);
+
 // "single", "double" or "triple": how a depth of 1, 2 or 3 buffers reads.
 std::string buffering_name(int64_t buffers);
 

@@ -56,7 +56,7 @@ TEST(OpsArgs, UnknownKeywordListsTheValidOnesAndSuggests) {
     EXPECT_EQ(error(kXW, e),
               diag_in(2, e, "strides",
                       "conv2d: unexpected keyword argument 'strides' (did you mean 'stride'?); valid keywords are: "
-                      "stride, padding, dtype, layout"));
+                      "stride, padding, rounding, dtype, layout"));
     e = "pypo.op.relu(x, foo=1)";
     EXPECT_EQ(error(kX, e),
               diag_in(1, e, "foo", "relu: unexpected keyword argument 'foo'; valid keywords are: dtype, layout"));

@@ -1,3 +1,4 @@
+#include "dsl/ir/op_attrs.h"
 #include "tests/dsl/ops_test_util.h"
 
 using ops_test::diag;
@@ -103,6 +104,30 @@ TEST(OpsConv, OperandErrors) {
     EXPECT_EQ(error(d, e), diag_in(2, e, "",
                                    "conv2d: the kernel is larger than the padded input: x is (1, 3, 2, 2) float16, "
                                    "w is (8, 3, 3, 3) float16, padding (0, 0)"));
+}
+
+// rounding='ceil', SCALE-Sim's output size: ceil((H + 2p - k) / s) + 1, one
+// more than floor where the stride does not divide H + 2p - k: 224 - 7 =
+// 217 at stride 2 gives 110 (floor: 109); 56 - 1 = 55 at stride 2 gives 29
+// (floor 28), its last window starting past the input; with padding 3,
+// 223 at stride 2 gives 113 (floor 112); at stride 1 both are 218.
+// Recorded only when 'ceil'.
+TEST(OpsConv, RoundingCeil) {
+    dsl::TaskGraph g = run(kImage, "pypo.op.conv2d(x, w, stride=2, rounding='ceil')");
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 110, 110}));
+    EXPECT_EQ(g.ops[0].attrs.at("rounding").as<dsl::Rounding>(), dsl::Rounding::Ceil);
+    g = run({input("x", "(1, 8, 56, 56)"), input("w", "(16, 8, 1, 1)")},
+            "pypo.op.conv2d(x, w, stride=(2, 1), rounding='ceil')");
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 16, 29, 56}));
+    g = run(kImage, "pypo.op.conv2d(x, w, stride=2, padding=3, rounding='ceil')");
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 113, 113}));
+    g = run(kImage, "pypo.op.conv2d(x, w, rounding='ceil')");
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 218, 218}));
+    g = run(kImage, "pypo.op.conv2d(x, w, stride=2, rounding='floor')");
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 64, 109, 109}));
+    EXPECT_EQ(g.ops[0].attrs.count("rounding"), 0u);
+    const std::string e = "pypo.op.conv2d(x, w, rounding='up')";
+    EXPECT_EQ(error(kImage, e), diag_in(2, e, "'up'", "conv2d: rounding must be 'floor' or 'ceil', got 'up'"));
 }
 
 TEST(OpsConv, OptionErrors) {
