@@ -58,9 +58,14 @@ po::options_description visible_options() {
         "operation's sizes")(
         "op", po::value<std::string>()->value_name("matmul|conv2d"),
         "simulate one operation instead of a program: --op matmul --shape M,K,N, or --op conv2d --shape "
-        "H,W,C,R,S,F,stride (no padding, SCALE-Sim's layer form)")(
+        "H,W,C,R,S,F,stride in SCALE-Sim's layer form and conventions: no padding, output size "
+        "ceil((H - R + stride) / stride) (a program's conv2d rounds down)")(
+        "topology", po::value<std::string>()->value_name("FILE.csv"),
+        "simulate a SCALE-Sim topology file instead of a program, one operation per layer: convolutions (name, "
+        "IFMAP height, IFMAP width, filter height, filter width, channels, filters, stride[, stride width]) or, "
+        "with a header 'Layer Name, M, N, K', GEMMs; SCALE-Sim's conventions as for --op conv2d")(
         "dtype", po::value<std::string>()->value_name("float16|float32"),
-        "with --op: the operands' dtype (default float16)")(
+        "with --op or --topology: the operands' dtype (default float16)")(
         "dump-graph", "print the task graph (tasks, operations, data movements, tensors) and stop")(
         "dump-program", "print the lowered command streams instead of simulating")(
         "program-json", po::value<std::string>()->value_name("FILE"),
@@ -103,8 +108,10 @@ int parse_program_json(const po::variables_map& vm, RunOptions& opt) {
 
 // The program to run: --op, --program-json or one .pto.
 int parse_program(const po::variables_map& vm, RunOptions& opt) {
+    if (vm.count("topology-csv") && !vm.count("topology")) return usage_error("--topology-csv is for --topology");
+    if (vm.count("topology")) return parse_topology_option(vm, opt);
     if (vm.count("op")) return parse_single_op(vm, opt);
-    if (vm.count("dtype")) return usage_error("--dtype is for --op");
+    if (vm.count("dtype")) return usage_error("--dtype is for --op and --topology");
     if (vm.count("program-json")) return parse_program_json(vm, opt);
     if (!vm.count("program")) return usage_error("no program given");
     const auto programs = vm["program"].as<std::vector<std::string>>();

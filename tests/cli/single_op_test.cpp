@@ -110,7 +110,7 @@ TEST(SingleOp, BadCommandLines) {
         {"--op conv2d --shape 2,2,1,3,3,1,1",
          "davinci-sim: error: --op conv2d: the 3x3 filter is larger than the 2x2 input\n"},
         {"--op matmul --shape 4,4,4 models/gemm_256.pto", "davinci-sim: error: --op takes the place of a program\n"},
-        {"--dtype float32 models/gemm_256.pto", "davinci-sim: error: --dtype is for --op\n"},
+        {"--dtype float32 models/gemm_256.pto", "davinci-sim: error: --dtype is for --op and --topology\n"},
     };
     for (const Case& c : cases) {
         Outcome o = run(c.args);

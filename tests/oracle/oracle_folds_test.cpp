@@ -77,8 +77,7 @@ std::string compare_one(uint64_t seed, const char* dataflow, Made& made) {
     auto failed = [&](const std::string& what) {
         dir.keep();
         return std::string(dataflow) + " seed " + std::to_string(seed) + ": " + what +
-               "\n  reproduce: davinci-sim --program-json " + program + " --config " + config +
-               " --timing-csv t.csv\n";
+               "\n  reproduce: davinci-sim --program-json " + program + " --config " + config + " --timing-csv t.csv\n";
     };
     try {
         arch::check_program(rc.program, rc.config);
@@ -90,18 +89,19 @@ std::string compare_one(uint64_t seed, const char* dataflow, Made& made) {
                             "' --program-json '" + program + "' --config '" + config + "' --timing-csv '" + csv +
                             "' -q 2>'" + dir.path("stderr") + "'";
     const int status = std::system(cmd.c_str());
-    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) return failed("davinci-sim failed: " + read_text(dir.path("stderr")));
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+        return failed("davinci-sim failed: " + read_text(dir.path("stderr")));
     const std::map<CsvKey, CsvRow> got = parse_timing_csv(read_text(csv));
     if (got.size() != want.commands.size()) return failed("the model and the oracle time different commands");
     for (const oracle::Timing& t : want.commands) {
         const auto it = got.find({t.block, arch::engine_name(t.engine), t.index});
         if (it == got.end() || it->second.start != t.start || it->second.end != t.end)
-            return failed("block " + std::to_string(t.block) + " " + arch::engine_name(t.engine) + " #" +
-                          std::to_string(t.index) + ": oracle [" + std::to_string(t.start) + ", " +
-                          std::to_string(t.end) + ")" +
-                          (it == got.end() ? ", not in the model's CSV"
-                                           : ", model [" + std::to_string(it->second.start) + ", " +
-                                                 std::to_string(it->second.end) + ")"));
+            return failed(
+                "block " + std::to_string(t.block) + " " + arch::engine_name(t.engine) + " #" +
+                std::to_string(t.index) + ": oracle [" + std::to_string(t.start) + ", " + std::to_string(t.end) + ")" +
+                (it == got.end()
+                     ? ", not in the model's CSV"
+                     : ", model [" + std::to_string(it->second.start) + ", " + std::to_string(it->second.end) + ")"));
     }
     return "";
 }

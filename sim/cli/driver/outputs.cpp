@@ -10,6 +10,7 @@
 
 #include "dsl/ir/graph_format.h"
 #include "sim/cli/driver/program_file.h"
+#include "sim/cli/driver/topology_csv.h"
 #include "sim/trace/atomic_file.h"
 #include "sim/trace/chrome_trace.h"
 #include "sim/trace/profile.h"
@@ -105,6 +106,15 @@ private:
     trace::ProfileRecorder profile_;
 };
 
+// With --topology: one row per layer, SCALE-Sim's figures beside ours.
+std::unique_ptr<RunOutput> topology_report(const std::string& path, const RunSetup& setup) {
+    const std::shared_ptr<const dsl::Topology> topology = setup.options ? setup.options->topology : nullptr;
+    if (!topology) throw std::logic_error("--topology-csv without --topology");
+    return after_run(path, [topology](const std::string& to, const RunResult& r) {
+        trace::write_file_atomically(to, topology_csv(*topology, r.config, r.stats));
+    });
+}
+
 template <typename Output>
 std::unique_ptr<RunOutput> attached(const std::string& path, const RunSetup& setup) {
     return std::make_unique<Output>(path, setup);
@@ -127,6 +137,10 @@ const std::vector<OutputKind> kOutputs = {
     {"profile", "FILE",
      "write a profile (JSON, traces/README.md): utilization heatmap, link bandwidth, task graph, critical path",
      "summary-csv", false, SimulationOutput{attached<Profile>}},
+    {"topology-csv", "FILE",
+     "with --topology: write one row per layer (CSV): its cycles, cube cycles and SCALE-Sim's COMPUTE_REPORT "
+     "columns (total cycles, stall-free; stall cycles; overall util, mapping efficiency, compute util)",
+     "topology", false, SimulationOutput{topology_report}},
     {"graph-dot", "FILE", "write the task graph as Graphviz to FILE and stop (render: dot -Tsvg FILE)", "dump-graph",
      false, GraphOutput{write_graph_dot}},
     {"emit-program-json", "FILE", "write the lowered command program to FILE as JSON and stop", "program-json", false,

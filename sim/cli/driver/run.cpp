@@ -55,7 +55,8 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
     trace::TimingRecorder timing;
     trace::RecorderFan recorders;
     if (!whole_program_options(opt).empty()) recorders.add(&timing);
-    const std::vector<std::unique_ptr<RunOutput>> outputs = attach_run_outputs(opt, RunSetup{c.program, recorders});
+    const std::vector<std::unique_ptr<RunOutput>> outputs =
+        attach_run_outputs(opt, RunSetup{c.program, recorders, &opt});
     // The all-float16 plan of a mixed-precision switch is timed first, in
     // a child process: this one may elaborate SystemC only once.
     PlanTiming float16_timing;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "dsl/frontend/topology.h"
 #include "dsl/support/source_location.h"
 #include "sim/cli/driver/functional_run.h"
 
@@ -28,6 +29,9 @@ struct RunOptions {
     std::map<std::string, std::vector<int64_t>> shapes;
     // A single-operation program instead of a .pto file (--op).
     std::shared_ptr<const dsl::SourceFile> single_op;
+    // The SCALE-Sim topology file --topology read; its program is
+    // single_op (one operation per layer).
+    std::shared_ptr<const dsl::Topology> topology;
     bool dump_graph = false;
     bool dump_program = false;
     bool quiet = false;
