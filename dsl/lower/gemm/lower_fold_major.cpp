@@ -88,10 +88,10 @@ FoldPlan plan_fold_major(LowerContext& ctx, const OpNode& op, const GemmShape& g
             const uint64_t accs = partials == Partials::L0 ? uint64_t(J) * acc : 2 * acc;
             // ws streams A (L0A) through a B fold (L0B); is the other way.
             const uint64_t a_l0 = plan.ws ? stream_l0 : stat_l0, b_l0 = plan.ws ? stat_l0 : stream_l0;
-            bool fits_l0 = c.l0_split() ? 2 * a_l0 <= uint64_t(c.l0a_kib) * 1024 &&
-                                              2 * b_l0 <= uint64_t(c.l0b_kib) * 1024 &&
-                                              accs <= uint64_t(c.l0c_kib) * 1024
-                                        : 2 * (a_l0 + b_l0) + accs <= uint64_t(c.l0_bytes());
+            bool fits_l0 = c.l0_split()
+                               ? 2 * a_l0 <= uint64_t(c.l0a_kib) * 1024 && 2 * b_l0 <= uint64_t(c.l0b_kib) * 1024 &&
+                                     accs <= uint64_t(c.l0c_kib) * 1024
+                               : 2 * (a_l0 + b_l0) + accs <= uint64_t(c.l0_bytes());
             if (!fits_l0) continue;
             const uint64_t stream_l1 = uint64_t(plan.ws ? a_panel(chunk) : R * chunk * e);
             const uint64_t stat_l1 = uint64_t(plan.ws ? R * C * e : a_panel(C));
@@ -129,9 +129,9 @@ FoldPlan plan_fold_major(LowerContext& ctx, const OpNode& op, const GemmShape& g
     throw CompileError(op.loc,
                        std::string(op_kind_name(op.kind)) + " does not fit the hardware: the " +
                            (plan.ws ? "weight" : "input") + "-stationary schedule's smallest chunk (one " +
-                           (plan.ws ? "row" : "column") + " through a " + std::to_string(R) + "x" +
-                           std::to_string(C) + " fold) needs " + std::to_string(need) +
-                           " bytes of L1, the cluster has " + std::to_string(c.l1_bytes()),
+                           (plan.ws ? "row" : "column") + " through a " + std::to_string(R) + "x" + std::to_string(C) +
+                           " fold) needs " + std::to_string(need) + " bytes of L1, the cluster has " +
+                           std::to_string(c.l1_bytes()),
                        CompileError::Capacity::L1);
 }
 
@@ -190,9 +190,7 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
         chunk_of(s, t0, tj);
         return ws ? Tile{t0, w.s0, tj, w.su} : Tile{w.s0, t0, w.su, tj};
     };
-    auto acc_addr = [&](int64_t s) {
-        return plan.l0_acc + uint64_t(in_l0 ? s % J : s % 2) * plan.l0_acc_bytes;
-    };
+    auto acc_addr = [&](int64_t s) { return plan.l0_acc + uint64_t(in_l0 ? s % J : s % 2) * plan.l0_acc_bytes; };
     auto stream_panel = [&](int64_t s) {
         const KFold k = fold_of(s);
         int64_t t0 = 0, tj = 0;
@@ -246,15 +244,14 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
             for (const CubeUnit& w : work) {
                 const Tile t = out_tile(w, s);
                 const uint64_t l1 = plan.l1_out + uint64_t(w.index * 2 + wb_done % 2) * plan.l1_acc_bytes;
-                arch::Command cmd =
-                    partial ? dma_command(copy2d(Space::L1, l1, uint64_t(t.cols * 4), Space::DDR,
-                                                 scratch + uint64_t((t.row0 * op.N + t.col0) * 4),
-                                                 uint64_t(op.N * 4), t.rows, t.cols * 4),
-                                          tag_p_ddr)
-                            : dma_command(copy2d(Space::L1, l1, uint64_t(t.cols * eo), Space::DDR,
-                                                 op.c_addr + uint64_t((t.row0 * op.N + t.col0) * eo),
-                                                 uint64_t(op.N * eo), t.rows, t.cols * eo),
-                                          tag_c_ddr);
+                arch::Command cmd = partial ? dma_command(copy2d(Space::L1, l1, uint64_t(t.cols * 4), Space::DDR,
+                                                                 scratch + uint64_t((t.row0 * op.N + t.col0) * 4),
+                                                                 uint64_t(op.N * 4), t.rows, t.cols * 4),
+                                                          tag_p_ddr)
+                                            : dma_command(copy2d(Space::L1, l1, uint64_t(t.cols * eo), Space::DDR,
+                                                                 op.c_addr + uint64_t((t.row0 * op.N + t.col0) * eo),
+                                                                 uint64_t(op.N * eo), t.rows, t.cols * eo),
+                                                          tag_c_ddr);
                 cmd.waits.push_back(w.c_in_l1);
                 cmd.sets.push_back(w.c_free);
                 if (partial) cmd.sets.push_back(w.p_stored);
@@ -267,10 +264,10 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
             if (j == 0 && stat_loads) {
                 for (const CubeUnit& w : work) {
                     const auto [k, p] = stat_panel(w, f);
-                    arch::Command cmd = dma_command(
-                        ws ? b_copy(Space::DDR, op.b_addr, 0, Space::L1, p.l1, k.k0, k.kt, w.s0, w.su)
-                           : op.a->load_panel(p, t_stat),
-                        tag_w_l1);
+                    arch::Command cmd =
+                        dma_command(ws ? b_copy(Space::DDR, op.b_addr, 0, Space::L1, p.l1, k.k0, k.kt, w.s0, w.su)
+                                       : op.a->load_panel(p, t_stat),
+                                    tag_w_l1);
                     if (f >= 2) cmd.waits.push_back(w.w_free);
                     cmd.sets.push_back(w.w_ready);
                     if (ld_w != ld_s && w.index == 0) cmd.issue_cycles = overhead;
@@ -299,10 +296,10 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
                 for (const CubeUnit& w : work) {
                     const Tile t = out_tile(w, s);
                     const uint64_t l1 = plan.l1_in + uint64_t(w.index * 2 + p_loads % 2) * plan.l1_acc_bytes;
-                    arch::Command cmd = dma_command(copy2d(Space::DDR, scratch + uint64_t((t.row0 * op.N + t.col0) * 4),
-                                                           uint64_t(op.N * 4), Space::L1, l1, uint64_t(t.cols * 4),
-                                                           t.rows, t.cols * 4),
-                                                    tag_p_l1);
+                    arch::Command cmd =
+                        dma_command(copy2d(Space::DDR, scratch + uint64_t((t.row0 * op.N + t.col0) * 4),
+                                           uint64_t(op.N * 4), Space::L1, l1, uint64_t(t.cols * 4), t.rows, t.cols * 4),
+                                    tag_p_l1);
                     cmd.waits.push_back(w.p_stored);
                     if (p_loads >= 2) cmd.waits.push_back(w.p_free);
                     cmd.sets.push_back(w.p_ready);
@@ -321,9 +318,7 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
             auto& macs = block.stream(mac);
             int64_t wbs = 0, ps = 0;
             // Partial sums kept in L1: chunk j of this cube's unit.
-            auto home = [&](int64_t s) {
-                return plan.l1_home + uint64_t(w.index * J + s % J) * plan.l1_acc_bytes;
-            };
+            auto home = [&](int64_t s) { return plan.l1_home + uint64_t(w.index * J + s % J) * plan.l1_acc_bytes; };
             auto write_back = [&](int64_t s) {
                 if (s < 0 || !has_wb(s)) return;
                 const bool partial = s / J < kfolds - 1, out = goes_out(s);
@@ -349,12 +344,12 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
                 if (j == 0) {
                     const auto [kf, p] = stat_panel(w, f);
                     const uint64_t l0 = plan.l0_stat[f % 2];
-                    arch::Command cmd = dma_command(
-                        ws ? b_copy(Space::L1, p.l1, uint64_t(op.b_transposed ? kf.kt * e : w.su * e), Space::L0, l0,
-                                    kf.k0, kf.kt, w.s0, w.su)
-                           : op.a->load_tile(a_loads ? p : GemmPanel{w.s0, w.su, kf.kal, kf.kb, 0}, t_stat, 0, w.su,
-                                             kf.k0 - kf.kal, kf.kt, l0),
-                        tag_w_l0);
+                    arch::Command cmd =
+                        dma_command(ws ? b_copy(Space::L1, p.l1, uint64_t(op.b_transposed ? kf.kt * e : w.su * e),
+                                                Space::L0, l0, kf.k0, kf.kt, w.s0, w.su)
+                                       : op.a->load_tile(a_loads ? p : GemmPanel{w.s0, w.su, kf.kal, kf.kb, 0}, t_stat,
+                                                         0, w.su, kf.k0 - kf.kal, kf.kt, l0),
+                                    tag_w_l0);
                     if (stat_loads) cmd.waits.push_back(w.w_ready);
                     if (f >= 2) cmd.waits.push_back(w.l0w_free);
                     if (stat_loads) cmd.sets.push_back(w.w_free);
@@ -389,8 +384,8 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
                     const Tile t = out_tile(w, s);
                     const uint64_t l1 =
                         in_ddr ? plan.l1_in + uint64_t(w.index * 2 + ps % 2) * plan.l1_acc_bytes : home(s);
-                    arch::Command cmd = dma_command(copy2d(Space::L1, l1, uint64_t(t.cols * 4), Space::L0,
-                                                           acc_addr(s), uint64_t(t.cols * 4), t.rows, t.cols * 4),
+                    arch::Command cmd = dma_command(copy2d(Space::L1, l1, uint64_t(t.cols * 4), Space::L0, acc_addr(s),
+                                                           uint64_t(t.cols * 4), t.rows, t.cols * 4),
                                                     tag_p_l0);
                     if (in_ddr) cmd.waits.push_back(w.p_ready);
                     if (in_ddr) cmd.sets.push_back(w.p_free);

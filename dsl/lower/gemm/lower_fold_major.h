@@ -40,12 +40,12 @@ namespace dsl {
 bool fold_major_applies(const arch::Config& c, const GemmShape& shape);
 
 struct FoldPlan {
-    bool ws = true;           // else is
-    int64_t chunk = 0;        // temporal extent of one MATMUL (the last may be shorter)
+    bool ws = true;     // else is
+    int64_t chunk = 0;  // temporal extent of one MATMUL (the last may be shorter)
     enum class Partials { L0, L1, Ddr };
     Partials partials = Partials::L0;  // where the partial sums stay between k folds
-    int64_t kb = 0;           // K extent of an A panel (whole channels for a convolution)
-    uint64_t scratch = 0;     // DDR address of the float32 partial sums (spilled), items x M x N
+    int64_t kb = 0;                    // K extent of an A panel (whole channels for a convolution)
+    uint64_t scratch = 0;              // DDR address of the float32 partial sums (spilled), items x M x N
     // L1 and L0 layout (byte offsets), see lower_fold_major.cpp.
     uint64_t l1_stream[2] = {0, 0}, l1_stat = 0, l1_stat_bytes = 0, l1_out = 0, l1_in = 0, l1_acc_bytes = 0;
     uint64_t l1_home = 0;  // Partials::L1: each cube's chunks' partial sums, J chunks per cube

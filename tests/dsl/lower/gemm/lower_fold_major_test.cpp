@@ -19,11 +19,10 @@ const char* const kMatmul100x20x12 =
 
 // One cluster of one 8x8 cube, L0 split A/B/C (KiB), L1 (KiB).
 arch::Config array(const char* dataflow, int l0a, int l0b, int l0c, int l1) {
-    return config(std::string(R"({"chip": {"clusters": 1}, "cluster": {"cubes": 1, "l1_kib": )") +
-                  std::to_string(l1) + R"(}, "cube": {"dataflow": ")" + dataflow +
-                  R"(", "mac_rows": 8, "mac_cols": 8, "l0_kib": )" + std::to_string(l0a + l0b + l0c) +
-                  R"(, "l0a_kib": )" + std::to_string(l0a) + R"(, "l0b_kib": )" + std::to_string(l0b) +
-                  R"(, "l0c_kib": )" + std::to_string(l0c) + "}}");
+    return config(std::string(R"({"chip": {"clusters": 1}, "cluster": {"cubes": 1, "l1_kib": )") + std::to_string(l1) +
+                  R"(}, "cube": {"dataflow": ")" + dataflow + R"(", "mac_rows": 8, "mac_cols": 8, "l0_kib": )" +
+                  std::to_string(l0a + l0b + l0c) + R"(, "l0a_kib": )" + std::to_string(l0a) + R"(, "l0b_kib": )" +
+                  std::to_string(l0b) + R"(, "l0c_kib": )" + std::to_string(l0c) + "}}");
 }
 
 struct Matmuls {
