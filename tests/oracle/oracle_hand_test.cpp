@@ -492,3 +492,51 @@ TEST(OracleHand, PinnedBlocksWaitForTheirCluster) {
 }
 
 }  // namespace
+
+// Requests in flight (§5) and byte slots (§6), the cases of
+// tests/hw/outstanding_test.cpp worked out there.
+namespace {
+arch::Program oracle_loads(uint32_t count, uint32_t bytes) {
+    std::vector<arch::Command> cmds;
+    for (uint32_t i = 0; i < count; ++i) cmds.push_back(load(bytes));
+    return program({block({stream(dma_engine(0), cmds)})});
+}
+}  // namespace
+
+TEST(OracleHand, TwoInFlightOverlapTheLatency) {
+    oracle::Result r =
+        oracle::run(oracle_loads(3, 64), config(R"({"dma": {"max_outstanding": 2}, "ddr": {"latency_cycles": 100}})"));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 104}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{2, 106}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 2), (StartEnd{104, 207}));
+}
+
+TEST(OracleHand, EnoughInFlightReachTheLinkBandwidth) {
+    oracle::Result many =
+        oracle::run(oracle_loads(8, 64), config(R"({"dma": {"max_outstanding": 8}, "ddr": {"latency_cycles": 10}})"));
+    EXPECT_EQ(at(many, 0, dma_engine(0), 7), (StartEnd{14, 28}));
+    EXPECT_EQ(many.total_cycles, 28u);
+    oracle::Result one =
+        oracle::run(oracle_loads(8, 64), config(R"({"dma": {"max_outstanding": 1}, "ddr": {"latency_cycles": 10}})"));
+    EXPECT_EQ(one.total_cycles, 105u);
+}
+
+TEST(OracleHand, BurstsAroundTheLinkWidth) {
+    const uint64_t cases[][4] = {{31, 62, 5, 6}, {32, 64, 5, 6}, {33, 66, 6, 7}};
+    for (const auto& k : cases) {
+        arch::Program p = program({block({stream(dma_engine(0), {load(uint32_t(k[1]))})}),
+                                   block({stream(dma_engine(0), {load(uint32_t(k[1]))})})});
+        oracle::Result r =
+            oracle::run(p, config(R"({"ddr": {"latency_cycles": 0, "burst_bytes": )" + std::to_string(k[0]) + "}}"));
+        EXPECT_EQ(at(r, 0, dma_engine(0), 0).end, k[2]) << "burst " << k[0];
+        EXPECT_EQ(at(r, 1, dma_engine(0), 0).end, k[3]) << "burst " << k[0];
+    }
+}
+
+TEST(OracleHand, SeveralBurstsPerCycle) {
+    arch::Program p = program({block({stream(dma_engine(0), {load(256)})}), block({stream(dma_engine(0), {load(256)})}),
+                               block({stream(dma_engine(0), {load(256)})})});
+    oracle::Result r =
+        oracle::run(p, config(R"({"ddr": {"latency_cycles": 0, "bytes_per_cycle": 256, "burst_bytes": 64}})"));
+    for (uint32_t b = 0; b < 3; ++b) EXPECT_EQ(at(r, b, dma_engine(0), 0).end, 5u) << b;
+}
