@@ -21,7 +21,9 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
     s.start = std::min(s.start, r.start);
     s.end = std::max(s.end, r.end);
     ++s.commands;
-    uint64_t busy = r.end - r.start;
+    // A DMA engine's overlapping commands count once (timing model §9).
+    const uint64_t from = engine_busy_[{r.cluster, arch::engine_order(r.engine)}].add(r.start, r.end);
+    const uint64_t busy = r.end > from ? r.end - from : 0;
     switch (c.op) {
     case arch::Opcode::Matmul:
         s.cube_cycles += busy;

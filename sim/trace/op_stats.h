@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "sim/arch/program.h"
+#include "sim/trace/busy_union.h"
 #include "sim/trace/recorder.h"
 
 namespace trace {
@@ -35,6 +37,7 @@ public:
 private:
     const arch::Program& program_;
     std::vector<OpStats> ops_;
+    std::map<std::pair<uint32_t, std::pair<int, int64_t>>, BusyUnion> engine_busy_;  // by (cluster, engine order)
 };
 
 // The operations grouped by task, in order of first appearance ("" = top level).

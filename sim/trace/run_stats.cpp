@@ -8,6 +8,7 @@ StatsRecorder::StatsRecorder(const arch::Config& c)
         for (arch::EngineId e : arch::cluster_engines(c))
             units_.push_back({"cluster" + std::to_string(cl) + "." + arch::engine_name(e),
                               arch::engine_kind_name(e.kind), uint32_t(cl)});
+    busy_.resize(units_.size());
 }
 
 size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
@@ -24,7 +25,9 @@ size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
 
 void StatsRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
     UnitStats& u = units_[slot(r.cluster, r.engine)];
-    u.busy_cycles += r.end - r.start;
+    BusyUnion& busy = busy_[slot(r.cluster, r.engine)];
+    busy.add(r.start, r.end);
+    u.busy_cycles = busy.cycles();
     ++u.commands;
     switch (c.op) {
     case arch::Opcode::Matmul: u.macs += c.mm.macs(); break;

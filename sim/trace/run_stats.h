@@ -8,6 +8,7 @@
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
+#include "sim/trace/busy_union.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/recorder.h"
 
@@ -71,6 +72,7 @@ private:
     size_t slot(uint32_t cluster, arch::EngineId e) const;
     int64_t dma_engines_, cubes_, vectors_;
     std::vector<UnitStats> units_;
+    std::vector<BusyUnion> busy_;  // per unit
     MemoryTraffic memory_;
 };
 
