@@ -60,9 +60,10 @@ TEST(OpsCsv, TheDocumentationListsEveryColumnInOrder) {
     std::string documented, line;
     while (std::getline(section, line)) {
         if (line.rfind("| `", 0) != 0) continue;
-        const std::string cell = line.substr(2, line.find(" |", 2) - 2);
-        for (size_t open = cell.find('`'); open != std::string::npos; open = cell.find('`', cell.find('`', open + 1) + 1))
-            documented += (documented.empty() ? "" : ",") + cell.substr(open + 1, cell.find('`', open + 1) - open - 1);
+        std::istringstream cell(line.substr(2, line.find(" |", 2) - 2));
+        std::string piece;
+        for (bool inside = false; std::getline(cell, piece, '`'); inside = !inside)
+            if (inside) documented += (documented.empty() ? "" : ",") + piece;
     }
     EXPECT_EQ(documented, kHeader + ",schema_version");
     std::string names;
