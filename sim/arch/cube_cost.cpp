@@ -62,7 +62,7 @@ MatmulCost systolic(const Config& c, const MatmulArgs& m, uint64_t passes) {
 }  // namespace
 
 MatmulCost matmul_cost(const Config& c, const MatmulArgs& m) {
-    uint64_t passes = m.dtype == DType::Float32 ? uint64_t(c.fp32_passes) : 1;
+    uint64_t passes = uint64_t(c.mac_passes(m.dtype == DType::Float32));
     return c.systolic() ? systolic(c, m, passes) : fractal(c, m, passes);
 }
 

@@ -4,7 +4,8 @@
 
 namespace trace {
 
-OpStatsRecorder::OpStatsRecorder(const arch::Program& p) : program_(p) {
+OpStatsRecorder::OpStatsRecorder(const arch::Program& p, const arch::Config& c)
+    : program_(p), config_(c), active_(p.ops.size()) {
     for (const arch::ProgramOp& o : p.ops) {
         OpStats s;
         s.name = o.name, s.kind = o.kind, s.task = o.task;
@@ -28,6 +29,7 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
     case arch::Opcode::Matmul:
         s.cube_cycles += busy;
         s.macs += c.mm.macs();
+        if (c.mm.dtype == arch::DType::Float32) s.float32_macs += c.mm.macs();
         break;
     case arch::Opcode::Dma:
         s.dma_cycles += busy;
@@ -35,6 +37,9 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
         break;
     case arch::Opcode::Vector: s.vector_cycles += busy; break;
     }
+    add_command_traffic(s.memory, config_, c);
+    active_[size_t(op)].add(r.start, r.end);
+    s.active_cycles = active_[size_t(op)].covered();
 }
 
 std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
@@ -56,7 +61,9 @@ std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
         it->dma_cycles += o.dma_cycles;
         it->vector_cycles += o.vector_cycles;
         it->macs += o.macs;
+        it->float32_macs += o.float32_macs;
         it->dma_bytes += o.dma_bytes;
+        it->memory += o.memory;
     }
     return tasks;
 }

@@ -40,7 +40,7 @@ struct MatmulTime {
 MatmulTime matmul_time(const std::string& csv_path, uint64_t pipeline) {
     MatmulTime t;
     for (const TimingRow& row : read_timing_csv(csv_path)) {
-        if (row.op != "matmul") continue;
+        if (row.command_kind != "matmul") continue;
         ++t.commands;
         t.mac_part += row.end - row.start - pipeline;
     }
