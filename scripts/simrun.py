@@ -23,7 +23,7 @@ from collections import namedtuple
 GNU_TIME = "/usr/bin/time"
 # The --report-json format headline() reads (davinci-sim writes it as
 # "schema_version", sim/trace/report.h).
-REPORT_SCHEMA_VERSION = 1
+REPORT_SCHEMA_VERSION = 2
 Run = namedtuple("Run", "status stdout stderr wall_seconds cpu_seconds max_rss_kib timed_out")
 
 

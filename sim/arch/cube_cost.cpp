@@ -75,7 +75,7 @@ SystolicFolds systolic_folds(const Config& c, uint64_t m, uint64_t k, uint64_t n
 SystolicFolds systolic_folds(const Config& c, const MatmulArgs& m) { return systolic_folds(c, m.m, m.k, m.n); }
 
 MatmulCost matmul_cost(const Config& c, const MatmulArgs& m) {
-    uint64_t passes = m.dtype == DType::Float32 ? uint64_t(c.fp32_passes) : 1;
+    uint64_t passes = uint64_t(c.mac_passes(m.dtype == DType::Float32));
     return c.systolic() ? systolic(c, m, passes) : fractal(c, m, passes);
 }
 

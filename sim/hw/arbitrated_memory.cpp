@@ -18,12 +18,14 @@ ArbitratedMemory::ArbitratedMemory(sc_core::sc_module_name name, const LinkParam
 void ArbitratedMemory::before_end_of_elaboration() {
     int n = int(socket.size());
     link_ = std::make_unique<RoundRobinLink>(n, params_.bytes_per_cycle, params_.burst_bytes, params_.latency_cycles);
-    for (int i = 0; i < n; ++i) done_.push_back(std::make_unique<sc_core::sc_event>());
+    for (int i = 0; i < n; ++i) granted_.push_back(std::make_unique<sc_core::sc_event>());
+    completes_at_.assign(size_t(n), 0);
 }
 
 void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    // Shared paths are never temporally decoupled: an initiator running ahead
-    // would reorder requests and break the exact arbitration.
+    // Requests are never temporally decoupled: an initiator running ahead
+    // would reorder them and break the exact arbitration. Only the response
+    // carries a delay.
     if (delay != sc_core::SC_ZERO_TIME)
         throw std::logic_error(std::string(name()) + ": annotated delay on a shared link");
     uint64_t bytes = trans.get_data_length();
@@ -34,7 +36,8 @@ void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& tran
     (trans.is_read() ? bytes_read_ : bytes_written_) += bytes;
     link_->request(requester, bytes, now_cycles());
     kick_.notify(sc_core::SC_ZERO_TIME);
-    sc_core::wait(*done_[size_t(requester)]);
+    sc_core::wait(*granted_[size_t(requester)]);
+    delay = cycles(completes_at_[size_t(requester)] - now_cycles());
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -42,8 +45,10 @@ void ArbitratedMemory::arbitrate() {
     uint64_t now = now_cycles();
     link_->advance(now, completed_);
     for (const RoundRobinLink::Completion& c : completed_) {
-        if (c.cycle <= now) throw std::logic_error(std::string(name()) + ": transfer completed in the past");
-        done_[size_t(c.requester)]->notify(cycles(c.cycle - now));
+        if (c.granted != now || c.cycle <= now)
+            throw std::logic_error(std::string(name()) + ": last burst granted in the past");
+        completes_at_[size_t(c.requester)] = c.cycle;
+        granted_[size_t(c.requester)]->notify(sc_core::SC_ZERO_TIME);
     }
     completed_.clear();
     uint64_t next = link_->next_final_grant();

@@ -5,6 +5,12 @@
 //
 // The model is timing-only: payloads carry no data pointer; the data length
 // is the number of bytes crossing the link.
+//
+// b_transport returns in the cycle the transfer's last burst is granted,
+// when the initiator may issue its next request, with `delay` set to the
+// time until the transfer completes (its data has arrived, latency
+// included): the DMA engine keeps several requests in flight that way
+// (timing model §5).
 #pragma once
 
 #include <memory>
@@ -43,8 +49,9 @@ private:
     void arbitrate();
 
     LinkParams params_;
-    std::unique_ptr<RoundRobinLink> link_;  // sized once the socket is bound
-    std::vector<std::unique_ptr<sc_core::sc_event>> done_;
+    std::unique_ptr<RoundRobinLink> link_;                     // sized once the socket is bound
+    std::vector<std::unique_ptr<sc_core::sc_event>> granted_;  // per requester: its last burst was granted
+    std::vector<uint64_t> completes_at_;                       // per requester: the cycle its transfer completes
     std::vector<RoundRobinLink::Completion> completed_;
     sc_core::sc_event kick_;
     uint64_t bytes_read_ = 0, bytes_written_ = 0;

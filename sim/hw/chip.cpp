@@ -40,19 +40,19 @@ Chip::Chip(sc_core::sc_module_name name, const arch::Config& config, const arch:
 
 std::vector<trace::LinkStats> Chip::link_stats() const {
     std::vector<trace::LinkStats> out;
-    out.push_back({"ddr", "ddr_l1", uint64_t(config_.ddr_bytes_per_cycle), ddr_.bytes_read() + ddr_.bytes_written(),
+    out.push_back({"ddr", "ddr_l1", uint64_t(config_.ddr_bytes_per_cycle), ddr_.bytes_read(), ddr_.bytes_written(),
                    ddr_.busy_cycles()});
     for (auto& c : clusters_) {
         std::string prefix = "cluster" + std::to_string(c->index());
         const ArbitratedMemory& l1 = c->l1();
-        out.push_back({prefix + ".l1", "l1_l0", uint64_t(config_.l1_bytes_per_cycle),
-                       l1.bytes_read() + l1.bytes_written(), l1.busy_cycles()});
+        out.push_back({prefix + ".l1", "l1_l0", uint64_t(config_.l1_bytes_per_cycle), l1.bytes_read(),
+                       l1.bytes_written(), l1.busy_cycles()});
     }
     for (auto& c : clusters_) {
         for (int64_t q = 0; q < config_.cubes_per_cluster; ++q) {
             const CubeUnit& cube = c->cube(size_t(q));
             out.push_back({"cluster" + std::to_string(c->index()) + ".cube" + std::to_string(q) + ".l0", "l0_cube",
-                           uint64_t(config_.l0_bytes_per_cycle), cube.operand_bytes(), cube.link_busy_cycles()});
+                           uint64_t(config_.l0_bytes_per_cycle), cube.operand_bytes(), 0, cube.link_busy_cycles()});
         }
     }
     return out;
@@ -84,7 +84,7 @@ std::optional<trace::RunStats> simulate_until(const arch::Config& config, const 
     arch::check_program_header(program, config);
     setup_systemc();
     trace::StatsRecorder stats(config);
-    trace::OpStatsRecorder op_stats(program);
+    trace::OpStatsRecorder op_stats(program, config);
     trace::RecorderFan fan;
     fan.add(&stats);
     fan.add(&op_stats);
@@ -114,8 +114,6 @@ std::optional<trace::RunStats> simulate_until(const arch::Config& config, const 
     r.units = stats.units();
     r.links = chip.link_stats();
     r.memory = stats.memory();
-    for (const trace::LinkStats& l : r.links)
-        if (l.kind == "l0_cube") r.memory.l0.read += l.bytes;
     r.ops = op_stats.ops();
     return r;
 }

@@ -20,15 +20,16 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
     auto finished = [this](uint32_t slot, uint64_t end) { engine_finished(slot, end); };
     for (int i = 0; i < config.dma_engines; ++i) {
         arch::EngineId id{arch::EngineKind::ClusterDma, i};
-        cluster_dmas_.push_back(
-            std::make_unique<DmaEngine>(arch::engine_name(id).c_str(), id, index, flags_, recorder));
+        cluster_dmas_.push_back(std::make_unique<DmaEngine>(arch::engine_name(id).c_str(), id, index, flags_, recorder,
+                                                            size_t(config.dma_max_outstanding)));
         cluster_dmas_.back()->on_finished = finished;
     }
     for (int i = 0; i < config.cubes_per_cluster; ++i) {
         arch::EngineId dma_id{arch::EngineKind::CubeDma, i};
         arch::EngineId cube_id{arch::EngineKind::Cube, i};
         std::string base = "cube" + std::to_string(i);
-        cube_dmas_.push_back(std::make_unique<DmaEngine>((base + "_dma").c_str(), dma_id, index, flags_, recorder));
+        cube_dmas_.push_back(std::make_unique<DmaEngine>((base + "_dma").c_str(), dma_id, index, flags_, recorder,
+                                                         size_t(config.dma_max_outstanding)));
         cube_dmas_.back()->on_finished = finished;
         cube_dmas_.back()->socket.bind(l1_.socket);  // requester i of the L1 port
         cubes_.push_back(std::make_unique<CubeUnit>(base.c_str(), cube_id, index, flags_, recorder, config));

@@ -3,13 +3,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/hw/sim_time.h"
+
 namespace hw {
 
 DmaEngine::DmaEngine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoards& flags,
-                     trace::Recorder* recorder)
-    : Engine(name, id, cluster, flags, recorder), socket("socket") {}
+                     trace::Recorder* recorder, size_t max_outstanding)
+    : Engine(name, id, cluster, flags, recorder), socket("socket") {
+    set_max_outstanding(max_outstanding);
+}
 
-void DmaEngine::execute(const arch::Command& cmd) {
+uint64_t DmaEngine::execute(const arch::Command& cmd) {
     const arch::DmaArgs& d = cmd.dma;
     // The far memory is the one further from the cubes: DDR, or L1 for a
     // cube's engine. Data flowing towards the cubes is a read of it.
@@ -28,6 +32,9 @@ void DmaEngine::execute(const arch::Command& cmd) {
         throw std::runtime_error(std::string(name()) + ": DMA rejected by " +
                                  arch::space_name(towards_cubes ? d.src : d.dst) + ": " +
                                  payload_.get_response_string());
+    // The link returns once the last burst is granted; the data arrives
+    // `delay` later (timing model §5, §6).
+    return now_cycles() + delay.value();
 }
 
 }  // namespace hw

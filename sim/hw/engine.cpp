@@ -11,6 +11,9 @@ Engine::Engine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster
     : sc_module(name), id_(id), cluster_(cluster), flags_(flags), recorder_(recorder), slots_(1) {
     SC_HAS_PROCESS(Engine);
     SC_THREAD(run);
+    SC_METHOD(complete_in_flight);
+    sensitive << in_flight_end_;
+    dont_initialize();
 }
 
 void Engine::set_slots(size_t slots) {
@@ -57,16 +60,39 @@ void Engine::perform(size_t slot, uint64_t begin) {
     Resident& r = slots_[slot];
     const arch::Command& cmd = r.stream->commands[r.next];
     const uint32_t index = uint32_t(r.next++);
-    execute(cmd);
-    const uint64_t end = now_cycles();
-    if (recorder_) recorder_->on_command({r.block, cluster_, id_, index, begin, end, uint32_t(slot)}, cmd);
-    for (arch::FlagId f : cmd.sets) flags_[slot]->set(f, end);
-    free_at_ = end;
+    const bool ends_stream = r.next == r.stream->commands.size();
+    if (ends_stream) r.active = false;  // nothing more to start; it ends with its last command
     last_slot_ = slot;
-    if (r.next == r.stream->commands.size()) {
-        r.active = false;
-        on_finished(uint32_t(slot), end);
+    const uint64_t end = execute(cmd);
+    const uint64_t now = now_cycles();
+    const InFlight c{uint32_t(slot), r.block, index, begin, end, &cmd, ends_stream};
+    if (end == now && in_flight_.empty()) {
+        finish(c);
+        free_at_ = now;
+        return;
     }
+    in_flight_.push_back(c);
+    if (in_flight_.size() == 1) in_flight_end_.notify(cycles(end - now));
+    // The next command may start once at most max_outstanding - 1 others are
+    // in flight: when the one max_outstanding places back has ended.
+    const size_t n = in_flight_.size();
+    free_at_ = n >= max_outstanding_ ? std::max(now, in_flight_[n - max_outstanding_].end) : now;
+}
+
+void Engine::finish(const InFlight& c) {
+    if (recorder_) recorder_->on_command({c.block, cluster_, id_, c.index, c.begin, c.end, c.slot}, *c.command);
+    for (arch::FlagId f : c.command->sets) flags_[c.slot]->set(f, c.end);
+    if (c.ends_stream) on_finished(c.slot, c.end);
+}
+
+void Engine::complete_in_flight() {
+    const uint64_t now = now_cycles();
+    while (!in_flight_.empty() && in_flight_.front().end == now) {
+        const InFlight c = in_flight_.front();
+        in_flight_.pop_front();
+        finish(c);
+    }
+    if (!in_flight_.empty()) in_flight_end_.notify(cycles(in_flight_.front().end - now));
 }
 
 void Engine::run_single() {

@@ -3,11 +3,14 @@
 // the engine's previous command has ended and the command's issue cycles
 // (loop control) have passed, and every flag it waits on has been set
 // (docs/timing-model.md §5). With several blocks on a cluster at once (§4)
-// it chooses among their next commands round-robin.
+// it chooses among their next commands round-robin. A DMA engine keeps up to
+// `max_outstanding` commands in flight: it may start the next once the
+// previous one's last burst has been granted; commands end in order.
 // Subclasses say how long a command takes.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -41,8 +44,12 @@ public:
     std::string state() const;
 
 protected:
-    // Performs `cmd`, which starts now; returns when it has ended.
-    virtual void execute(const arch::Command& cmd) = 0;
+    // Performs `cmd`, which starts now; returns when the engine may take its
+    // next command, with the cycle `cmd` ends (>= now; later than now only
+    // for a command left in flight).
+    virtual uint64_t execute(const arch::Command& cmd) = 0;
+    // At most this many commands in flight at once (§5): 1 but for DMA engines.
+    void set_max_outstanding(size_t n) { max_outstanding_ = n; }
 
 private:
     // One resident block's stream and how far the engine has got in it.
@@ -54,6 +61,14 @@ private:
         bool active = false;
     };
 
+    // A command started but not yet ended.
+    struct InFlight {
+        uint32_t slot = 0, block = 0, index = 0;
+        uint64_t begin = 0, end = 0;
+        const arch::Command* command = nullptr;
+        bool ends_stream = false;
+    };
+
     void run();
     void run_single();  // one block at a time: block on each flag in turn
     void run_shared();  // several: choose among the resident blocks each time
@@ -61,16 +76,23 @@ private:
     // have all been set (nullopt until then, and *unset names a flag it
     // still waits for).
     std::optional<uint64_t> head_start(size_t slot, arch::FlagId* unset = nullptr) const;
-    // Starts the next command of `slot` now and returns when it has ended.
+    // Starts the next command of `slot` now and returns when the engine may
+    // take its next one (free_at_).
     void perform(size_t slot, uint64_t begin);
+    // A command ends now: record it, set its flags, maybe end its stream.
+    void finish(const InFlight& c);
+    void complete_in_flight();  // SC_METHOD at each in-flight command's end
 
     arch::EngineId id_;
     uint32_t cluster_;
     FlagBoards& flags_;
     trace::Recorder* recorder_;
     sc_core::sc_event start_event_;
+    sc_core::sc_event in_flight_end_;
     std::vector<Resident> slots_;
-    uint64_t free_at_ = 0;                // the end of the engine's last command
+    std::deque<InFlight> in_flight_;  // in end order
+    size_t max_outstanding_ = 1;
+    uint64_t free_at_ = 0;                // when the engine may start its next command
     size_t last_slot_ = 0;                // the slot served last (round-robin)
     uint64_t yielded_at_ = ~uint64_t{0};  // run_shared: the cycle it last deferred a choice
     int waiting_flag_ = -1;               // run_single: the flag it is blocked on

@@ -20,25 +20,32 @@ void RoundRobinLink::request(int requester, uint64_t bytes, uint64_t now) {
     ++active_;
 }
 
-uint64_t RoundRobinLink::decision_cycle() const {
+uint64_t RoundRobinLink::decision_slot() const {
     uint64_t earliest = kNever;
     for (const Pending& p : pending_)
         if (p.remaining) earliest = std::min(earliest, p.eligible_at);
-    return std::max(free_at_, earliest);
+    return std::max(next_slot_, earliest * bytes_per_cycle_);
+}
+
+void RoundRobinLink::occupy(uint64_t from, uint64_t to) {
+    uint64_t first = std::max(cycle_of(from), counted_to_);
+    uint64_t end = cycle_of(to - 1) + 1;
+    if (end > first) busy_cycles_ += end - first;
+    counted_to_ = std::max(counted_to_, end);
+    bytes_ += to - from;
+    next_slot_ = to;
 }
 
 int RoundRobinLink::grant_one(uint64_t at, bool& last_burst) {
+    const uint64_t cycle = cycle_of(at);
     int n = int(pending_.size());
     for (int step = 1; step <= n; ++step) {
         int id = (last_granted_ + step) % n;
         Pending& p = pending_[size_t(id)];
-        if (!p.remaining || p.eligible_at > at) continue;
+        if (!p.remaining || p.eligible_at > cycle) continue;
         uint64_t b = std::min(p.remaining, burst_bytes_);
-        uint64_t cycles = burst_cycles(b);
         p.remaining -= b;
-        free_at_ = at + cycles;
-        busy_cycles_ += cycles;
-        bytes_ += b;
+        occupy(at, at + b);
         last_granted_ = id;
         last_burst = p.remaining == 0;
         if (last_burst) --active_;
@@ -51,40 +58,44 @@ int RoundRobinLink::grant_one(uint64_t at, bool& last_burst) {
 bool RoundRobinLink::skip_rounds(uint64_t limit) {
     // A round is one full burst for every active requester in id order after
     // the last granted one; it returns the pointer to where it started only if
-    // that requester is itself active, and it is uniform only if nobody is
-    // waiting to become eligible and nobody reaches its last burst.
-    if (active_ < 2 || !pending_[size_t(last_granted_)].remaining) return false;
+    // that requester is itself active, and it is uniform only if every active
+    // requester is already eligible and nobody reaches its last burst.
+    if (!active_ || !pending_[size_t(last_granted_)].remaining) return false;
+    const uint64_t at = next_slot_;
     uint64_t rounds = kNever;
     for (const Pending& p : pending_) {
         if (!p.remaining) continue;
-        if (p.eligible_at > free_at_) return false;
+        if (p.eligible_at > cycle_of(at)) return false;
         uint64_t bursts = (p.remaining + burst_bytes_ - 1) / burst_bytes_;
         rounds = std::min(rounds, bursts - 1);
     }
-    uint64_t per_burst = burst_cycles(burst_bytes_);
-    uint64_t round_cycles = per_burst * uint64_t(active_);
-    uint64_t last_decision_offset = round_cycles - per_burst;  // within a round
+    const uint64_t round_bytes = burst_bytes_ * uint64_t(active_);
+    const uint64_t last_decision_offset = round_bytes - burst_bytes_;  // within a round
     if (limit != kNever) {
-        if (limit < free_at_ + last_decision_offset) return false;
-        rounds = std::min(rounds, (limit - free_at_ - last_decision_offset) / round_cycles + 1);
+        // Round r's last decision is at slot at + r * round_bytes + offset,
+        // which must lie in a cycle <= limit.
+        const uint64_t last_slot = (limit + 1) * bytes_per_cycle_ - 1;
+        if (last_slot < at + last_decision_offset) return false;
+        rounds = std::min(rounds, (last_slot - at - last_decision_offset) / round_bytes + 1);
     }
     if (rounds == 0) return false;
     for (Pending& p : pending_)
         if (p.remaining) p.remaining -= rounds * burst_bytes_;
-    free_at_ += rounds * round_cycles;
-    busy_cycles_ += rounds * round_cycles;
-    bytes_ += rounds * burst_bytes_ * uint64_t(active_);
+    occupy(at, at + rounds * round_bytes);
     return true;
 }
 
 void RoundRobinLink::advance(uint64_t now, std::vector<Completion>& completed) {
     while (active_) {
-        uint64_t at = decision_cycle();
-        if (at > now) return;
-        if (skip_rounds(now)) continue;
+        uint64_t at = decision_slot();
+        if (cycle_of(at) > now) return;
+        if (at == next_slot_ && skip_rounds(now)) continue;
         bool last = false;
         int id = grant_one(at, last);
-        if (last) completed.push_back({id, free_at_ + latency_});
+        if (last) {
+            // The transfer's last byte moves in the cycle of slot next_slot_ - 1.
+            completed.push_back({id, cycle_of(at), cycle_of(next_slot_ - 1) + 1 + latency_});
+        }
     }
 }
 
@@ -92,11 +103,11 @@ uint64_t RoundRobinLink::next_final_grant() const {
     if (!active_) return kNever;
     RoundRobinLink copy = *this;
     for (;;) {
-        copy.skip_rounds(kNever);
-        uint64_t at = copy.decision_cycle();
+        uint64_t at = copy.decision_slot();
+        if (at == copy.next_slot_ && copy.skip_rounds(kNever)) continue;
         bool last = false;
         copy.grant_one(at, last);
-        if (last) return at;
+        if (last) return copy.cycle_of(at);
     }
 }
 

@@ -1,12 +1,15 @@
 // The arbitration and bandwidth logic of one shared link (the DDR channel,
-// a cluster's L1 port), exactly as docs/timing-model.md §Links specifies,
-// in plain C++ so that it costs no simulator events per burst.
+// a cluster's L1 port), exactly as docs/timing-model.md §6 specifies, in
+// plain C++ so that it costs no simulator events per burst.
 //
-// Requesters take turns one burst at a time, round-robin by requester id.
-// A request issued at cycle t is eligible from cycle t+1 ("registered"), so
-// the outcome never depends on which SystemC process ran first within a
-// cycle. Instead of stepping every burst, whole rounds in which every active
-// requester moves a full burst are skipped in O(requesters).
+// The link is timed in byte slots: cycle c offers the W slots
+// [c*W, (c+1)*W), so it moves W bytes per cycle whatever the burst size, and
+// several bursts share a cycle when they are smaller than W. Requesters take
+// turns one burst at a time, round-robin by requester id. A request issued
+// at cycle t is eligible from cycle t+1 ("registered"), so the outcome never
+// depends on which SystemC process ran first within a cycle. Instead of
+// stepping every burst, whole rounds in which every active requester moves a
+// full burst are skipped in O(requesters).
 #pragma once
 
 #include <cstdint>
@@ -21,12 +24,15 @@ public:
 
     struct Completion {
         int requester;
-        uint64_t cycle;  // the cycle the transfer completes (last burst end + latency)
+        uint64_t granted;  // the cycle its last burst was granted: the requester may issue again
+        uint64_t cycle;    // the cycle the transfer completes (its last byte's cycle + 1 + latency)
     };
 
     RoundRobinLink(int requesters, uint64_t bytes_per_cycle, uint64_t burst_bytes, uint64_t latency_cycles);
 
-    // A transfer of `bytes` (> 0) issued at cycle `now`. One at a time per requester.
+    // A transfer of `bytes` (> 0) issued at cycle `now`. One at a time per
+    // requester: the next may be issued from the cycle the last burst of
+    // this one was granted.
     void request(int requester, uint64_t bytes, uint64_t now);
 
     // Makes every arbitration decision at cycles <= now and appends the
@@ -38,6 +44,7 @@ public:
     // if no further requests arrive; kNever when the link has nothing pending.
     uint64_t next_final_grant() const;
 
+    // Cycles in which at least one byte crossed the link.
     uint64_t busy_cycles() const { return busy_cycles_; }
     uint64_t bytes() const { return bytes_; }
     int requesters() const { return int(pending_.size()); }
@@ -48,20 +55,24 @@ private:
         uint64_t eligible_at = 0;
     };
 
-    // One decision; returns the requester granted and whether it was its last
-    // burst. Precondition: some request is pending and decision_cycle() is known.
-    uint64_t decision_cycle() const;
+    // The byte slot of the next decision. Precondition: some request is pending.
+    uint64_t decision_slot() const;
+    // One decision at byte slot `at`; returns the requester granted and
+    // whether it was its last burst.
     int grant_one(uint64_t at, bool& last_burst);
-    // Skips whole rounds whose every decision is <= limit; returns false if
-    // no round can be skipped.
+    // Skips whole rounds whose every decision is at a cycle <= limit;
+    // returns false if no round can be skipped.
     bool skip_rounds(uint64_t limit);
-    uint64_t burst_cycles(uint64_t bytes) const { return (bytes + bytes_per_cycle_ - 1) / bytes_per_cycle_; }
+    // Slots [from, to) were granted: counts the cycles they touch.
+    void occupy(uint64_t from, uint64_t to);
+    uint64_t cycle_of(uint64_t slot) const { return slot / bytes_per_cycle_; }
 
     uint64_t bytes_per_cycle_, burst_bytes_, latency_;
     std::vector<Pending> pending_;
     int active_ = 0;
     int last_granted_;
-    uint64_t free_at_ = 0;
+    uint64_t next_slot_ = 0;   // the first byte slot not yet granted
+    uint64_t counted_to_ = 0;  // busy cycles counted: those below this cycle
     uint64_t busy_cycles_ = 0;
     uint64_t bytes_ = 0;
 };

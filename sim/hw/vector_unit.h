@@ -14,7 +14,7 @@ public:
                trace::Recorder* recorder, const arch::Config& config);
 
 private:
-    void execute(const arch::Command& cmd) override;
+    uint64_t execute(const arch::Command& cmd) override;
     const arch::Config& config_;
 };
 

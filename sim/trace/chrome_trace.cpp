@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
+#include <string>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/trace/bytes_in_flight.h"
+#include "sim/trace/in_flight_lanes.h"
 #include "sim/trace/occupancy.h"
 #include "sim/trace/timed_commands.h"
 
@@ -41,6 +44,9 @@ void micros(TextOut& out, uint64_t cycles, double clock_ghz) {
 std::string quoted(const std::string& s) { return json(s).dump(); }
 
 // Thread ids: 1.. in engine order; 0 is the cluster's "blocks" track.
+// Lane k > 0 of an engine (in_flight_lanes) is thread thread_id + k * kLaneTidStride.
+constexpr int kLaneTidStride = 10000;
+
 int thread_id(const arch::Config& c, arch::EngineId e) {
     switch (e.kind) {
     case arch::EngineKind::ClusterDma: return 1 + e.index;
@@ -135,9 +141,19 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
             if (!p.ops[size_t(tag.op)].task.empty()) tag_args[i] += ",\"task\":" + quoted(p.ops[size_t(tag.op)].task);
         }
     }
+    // A DMA engine's overlapping commands go on extra tracks, one per lane.
+    const std::vector<uint32_t> lanes = in_flight_lanes(cmds);
+    std::set<std::tuple<uint32_t, int, std::string>> lane_threads;  // (pid, tid, name) of lanes above 0
     uint32_t current_block = ~0u;
-    for (const TimedCommand& t : cmds) {
+    for (size_t ci = 0; ci < cmds.size(); ++ci) {
+        const TimedCommand& t = cmds[ci];
         if (!t.cmd) continue;
+        int tid = thread_id(c, t.rec.engine);
+        if (lanes[ci] > 0) {
+            tid += int(lanes[ci]) * kLaneTidStride;
+            lane_threads.emplace(t.rec.cluster + 1, tid,
+                                 arch::engine_name(t.rec.engine) + " in flight " + std::to_string(lanes[ci] + 1));
+        }
         const arch::Command& cmd = *t.cmd;
         if (t.rec.block != current_block) {
             pair_flags();
@@ -148,7 +164,7 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         if (tagged) out << tag_names[cmd.tag];
         else out << "\"" << opcode_name(cmd.op) << "\"";
         out << ",\"cat\":\"" << opcode_name(cmd.op) << "\",\"ph\":\"X\",\"pid\":" << t.rec.cluster + 1
-            << ",\"tid\":" << thread_id(c, t.rec.engine) << ",\"ts\":";
+            << ",\"tid\":" << tid << ",\"ts\":";
         micros(out, t.rec.start, c.clock_ghz);
         out << ",\"dur\":";
         micros(out, t.rec.end - t.rec.start, c.clock_ghz);
@@ -180,6 +196,11 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         }
     }
     pair_flags();
+    for (const auto& [pid, tid, name] : lane_threads)
+        event(out, first_event, metadata("thread_name", int(pid), tid, name));
+    auto tid_of = [&](const TimedCommand& t) {
+        return thread_id(c, t.rec.engine) + int(lanes[size_t(&t - cmds.data())]) * kLaneTidStride;
+    };
 
     // Counters: bytes in flight on each link (the DMA commands crossing it
     // that have started and not ended), the DDR channel under a "chip"
@@ -215,13 +236,11 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         // happens at its end) and binds to the start of the waiting one.
         uint64_t at = from.rec.end > from.rec.start ? from.rec.end - 1 : from.rec.start;
         out << ",\n{\"name\":\"f" << fl.flag << "\",\"cat\":\"flag\",\"id\":" << flow_id
-            << ",\"ph\":\"s\",\"pid\":" << from.rec.cluster + 1 << ",\"tid\":" << thread_id(c, from.rec.engine)
-            << ",\"ts\":";
+            << ",\"ph\":\"s\",\"pid\":" << from.rec.cluster + 1 << ",\"tid\":" << tid_of(from) << ",\"ts\":";
         micros(out, at, c.clock_ghz);
         out << "}";
         out << ",\n{\"name\":\"f" << fl.flag << "\",\"cat\":\"flag\",\"id\":" << flow_id
-            << ",\"ph\":\"f\",\"bp\":\"e\",\"pid\":" << to.rec.cluster + 1 << ",\"tid\":" << thread_id(c, to.rec.engine)
-            << ",\"ts\":";
+            << ",\"ph\":\"f\",\"bp\":\"e\",\"pid\":" << to.rec.cluster + 1 << ",\"tid\":" << tid_of(to) << ",\"ts\":";
         micros(out, to.rec.start, c.clock_ghz);
         out << "}";
     }

@@ -4,7 +4,8 @@
 
 namespace trace {
 
-OpStatsRecorder::OpStatsRecorder(const arch::Program& p) : program_(p) {
+OpStatsRecorder::OpStatsRecorder(const arch::Program& p, const arch::Config& c)
+    : program_(p), config_(c), active_(p.ops.size()) {
     for (const arch::ProgramOp& o : p.ops) {
         OpStats s;
         s.name = o.name, s.kind = o.kind, s.task = o.task;
@@ -21,11 +22,14 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
     s.start = std::min(s.start, r.start);
     s.end = std::max(s.end, r.end);
     ++s.commands;
-    uint64_t busy = r.end - r.start;
+    // A DMA engine's overlapping commands count once (timing model §9).
+    const uint64_t from = engine_busy_[{r.cluster, arch::engine_order(r.engine)}].add(r.start, r.end);
+    const uint64_t busy = r.end > from ? r.end - from : 0;
     switch (c.op) {
     case arch::Opcode::Matmul:
         s.cube_cycles += busy;
         s.macs += c.mm.macs();
+        if (c.mm.dtype == arch::DType::Float32) s.float32_macs += c.mm.macs();
         break;
     case arch::Opcode::Dma:
         s.dma_cycles += busy;
@@ -33,6 +37,9 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
         break;
     case arch::Opcode::Vector: s.vector_cycles += busy; break;
     }
+    add_command_traffic(s.memory, config_, c);
+    active_[size_t(op)].add(r.start, r.end);
+    s.active_cycles = active_[size_t(op)].covered();
 }
 
 std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
@@ -54,7 +61,9 @@ std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
         it->dma_cycles += o.dma_cycles;
         it->vector_cycles += o.vector_cycles;
         it->macs += o.macs;
+        it->float32_macs += o.float32_macs;
         it->dma_bytes += o.dma_bytes;
+        it->memory += o.memory;
     }
     return tasks;
 }

@@ -4,10 +4,15 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "sim/arch/config.h"
 #include "sim/arch/program.h"
+#include "sim/trace/busy_union.h"
+#include "sim/trace/interval_union.h"
+#include "sim/trace/memory_traffic.h"
 #include "sim/trace/recorder.h"
 
 namespace trace {
@@ -21,23 +26,39 @@ struct OpStats {
     uint64_t dma_cycles = 0;     // busy cycles of DMA engines (cluster and cube)
     uint64_t vector_cycles = 0;  // busy cycles of vector units
     uint64_t macs = 0;
+    uint64_t float32_macs = 0;  // the MACs of its float32 MATMULs (at the float32 rate, §7.3)
     uint64_t dma_bytes = 0;
+    MemoryTraffic memory;  // bytes read and written per memory level (sim/trace/memory_traffic.h)
+    // The cycles of [start, end) in which at least one of its commands was
+    // running, on any engine. Per operation only: task_stats leaves it 0
+    // (a task's operations overlap, so their figures do not add up).
+    uint64_t active_cycles = 0;
     std::vector<int32_t> inputs;  // operations it reads (indices into the same list)
     bool ran() const { return commands > 0; }
+    uint64_t cycles() const { return ran() ? end - start : 0; }
+    // The cycles of its span in which none of its commands ran: it waited
+    // for flags (data from other operations), for its engines (busy with
+    // other operations' commands), for a cluster, or for loop control.
+    uint64_t stall_cycles() const { return cycles() - active_cycles; }
 };
 
 class OpStatsRecorder : public Recorder {
 public:
-    explicit OpStatsRecorder(const arch::Program& p);
+    OpStatsRecorder(const arch::Program& p, const arch::Config& c);
     void on_command(const CommandRecord& r, const arch::Command& c) override;
     const std::vector<OpStats>& ops() const { return ops_; }
 
 private:
     const arch::Program& program_;
+    const arch::Config& config_;
     std::vector<OpStats> ops_;
+    std::map<std::pair<uint32_t, std::pair<int, int64_t>>, BusyUnion> engine_busy_;  // by (cluster, engine order)
+    std::vector<IntervalUnion> active_;  // per operation: when its commands ran
 };
 
-// The operations grouped by task, in order of first appearance ("" = top level).
+// The operations grouped by task, in order of first appearance ("" = top
+// level); each task's figures are its operations' summed, but its
+// active_cycles 0.
 std::vector<OpStats> task_stats(const std::vector<OpStats>& ops);
 
 // The chain of operations that set the run's length: from the operation that

@@ -1,4 +1,5 @@
 #include "sim/trace/profile.h"
+#include "sim/trace/busy_union.h"
 
 #include <algorithm>
 #include <map>
@@ -93,6 +94,7 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
     for (size_t i = 0; i < s.units.size(); ++i) unit_index.emplace(s.units[i].name, i);
     std::map<std::pair<uint32_t, std::pair<int, int64_t>>, size_t> unit_of;  // (cluster, engine order) -> row
     std::vector<std::vector<uint64_t>> busy(s.units.size(), std::vector<uint64_t>(t.n, 0));
+    std::vector<BusyUnion> unions(s.units.size());
 
     // Links: the DDR port (cluster DMA) and each cluster's L1 port (cube DMA).
     size_t clusters = size_t(std::max<int64_t>(0, c.clusters));
@@ -134,7 +136,8 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
                 auto u = unit_index.find("cluster" + std::to_string(r.cluster) + "." + arch::engine_name(r.engine));
                 if (u != unit_index.end()) cached->second = u->second;
             }
-            if (cached->second < s.units.size()) add_interval(t, busy[cached->second], r.start, r.end);
+            if (cached->second < s.units.size())  // a DMA engine's overlapping commands count once (§9)
+                add_interval(t, busy[cached->second], unions[cached->second].add(r.start, r.end), r.end);
             if (dma == 0 || t.n == 0) continue;
             size_t link = r.engine.kind == arch::EngineKind::ClusterDma                        ? 0
                           : r.engine.kind == arch::EngineKind::CubeDma && r.cluster < clusters ? 1 + r.cluster

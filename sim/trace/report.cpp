@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "sim/trace/bounds.h"
+
 namespace trace {
 
 std::string grouped(uint64_t v) {
@@ -19,8 +21,6 @@ namespace {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
-uint64_t ceil_div(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
-
 std::string fmt(const char* f, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, f, v);
@@ -29,19 +29,52 @@ std::string fmt(const char* f, double v) {
 
 std::string percent(double fraction) { return fmt("%5.1f %%", 100.0 * fraction); }
 
-struct LinkGroup {
-    std::string kind, label;
-    uint64_t instances = 0, bytes = 0, busy = 0, peak_per_instance = 0;
-    double max_instance = 0;
-    std::vector<const LinkStats*> members;
+// A link kind's two ends: `upper` is the memory it serves (LinkStats).
+// Bytes read from it go upper -> lower, bytes written lower -> upper; the
+// L0 -> cube path only reads.
+struct LinkEnds {
+    const char* upper;
+    const char* lower;
+    bool both_ways;
 };
 
-const char* link_label(const std::string& kind) {
-    if (kind == "ddr_l1") return "DDR -> L1";
-    if (kind == "l1_l0") return "L1 -> L0";
-    if (kind == "l0_cube") return "L0 -> cube";
-    return "?";
+LinkEnds link_ends(const std::string& kind) {
+    if (kind == "ddr_l1") return {"DDR", "L1", true};
+    if (kind == "l1_l0") return {"L1", "L0", true};
+    if (kind == "l0_cube") return {"L0", "cube", false};
+    return {"?", "?", true};
 }
+
+// "DDR <-> L1": what the link's bytes count.
+std::string link_label(const LinkEnds& e) { return std::string(e.upper) + (e.both_ways ? " <-> " : " -> ") + e.lower; }
+
+// A link's bytes each way, as the text and the JSON report list them.
+struct Direction {
+    std::string from, to;
+    uint64_t bytes;
+};
+
+std::vector<Direction> directions(const LinkEnds& e, uint64_t read, uint64_t written) {
+    std::vector<Direction> d = {{e.upper, e.lower, read}};
+    if (e.both_ways) d.push_back({e.lower, e.upper, written});
+    return d;
+}
+
+nlohmann::json directions_json(const LinkEnds& e, uint64_t read, uint64_t written) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const Direction& d : directions(e, read, written))
+        j.push_back({{"from", d.from}, {"to", d.to}, {"bytes", d.bytes}});
+    return j;
+}
+
+struct LinkGroup {
+    std::string kind, label;
+    LinkEnds ends;
+    uint64_t instances = 0, bytes_read = 0, bytes_written = 0, busy = 0, peak_per_instance = 0;
+    double max_instance = 0;
+    std::vector<const LinkStats*> members;
+    uint64_t bytes() const { return bytes_read + bytes_written; }
+};
 
 std::vector<LinkGroup> group_links(const RunStats& s) {
     std::vector<LinkGroup> groups;
@@ -50,30 +83,32 @@ std::vector<LinkGroup> group_links(const RunStats& s) {
         if (it == groups.end()) {
             LinkGroup g;
             g.kind = l.kind;
-            g.label = link_label(l.kind);
+            g.ends = link_ends(l.kind);
+            g.label = link_label(g.ends);
             groups.push_back(g);
             it = groups.end() - 1;
         }
         it->instances++;
-        it->bytes += l.bytes;
+        it->bytes_read += l.bytes_read;
+        it->bytes_written += l.bytes_written;
         it->busy += l.busy_cycles;
         it->peak_per_instance = l.peak_bytes_per_cycle;
-        it->max_instance =
-            std::max(it->max_instance, ratio(double(l.bytes), double(l.peak_bytes_per_cycle) * double(s.total_cycles)));
+        it->max_instance = std::max(it->max_instance,
+                                    ratio(double(l.bytes()), double(l.peak_bytes_per_cycle) * double(s.total_cycles)));
         it->members.push_back(&l);
     }
     return groups;
 }
 
 struct Bounds {
-    uint64_t macs = 0, compute = 0, ddr = 0;
+    uint64_t macs = 0, float32_macs = 0, compute = 0, ddr = 0;
 };
 
 Bounds bounds(const RunStats& s, const arch::Config& c) {
     Bounds b;
-    for (const UnitStats& u : s.units) b.macs += u.macs;
-    b.compute = ceil_div(b.macs, uint64_t(c.macs_per_cycle() * c.cubes_total()));
-    b.ddr = ceil_div(s.ddr_bytes_read + s.ddr_bytes_written, uint64_t(c.ddr_bytes_per_cycle));
+    for (const UnitStats& u : s.units) b.macs += u.macs, b.float32_macs += u.float32_macs;
+    b.compute = compute_bound_cycles(b.macs, b.float32_macs, c);
+    b.ddr = ddr_bound_cycles(s.ddr_bytes_read + s.ddr_bytes_written, c);
     return b;
 }
 
@@ -93,14 +128,22 @@ double busy_fraction(const UnitStats& u, const RunStats& s) {
     return ratio(double(u.busy_cycles), double(s.total_cycles));
 }
 
-// Vector units have no peak rate independent of the op mix (a transcendental
-// takes several passes), so their figure is the time they were busy.
-double average_vector_busy(const RunStats& s) {
+// The busy share of the units of one kind, averaged over all of them. Vector
+// units have no peak rate independent of the op mix (a transcendental takes
+// several passes), so their figure is the time they were busy; a cube's
+// busy time sits beside its MAC utilization (a cube can be busy at a low
+// rate: a GEMV's thin MATMULs, float32, a narrow L0 path).
+double average_busy(const RunStats& s, const std::string& kind) {
     double sum = 0;
     int n = 0;
     for (const UnitStats& u : s.units)
-        if (u.kind == "vector") sum += busy_fraction(u, s), ++n;
+        if (u.kind == kind) sum += busy_fraction(u, s), ++n;
     return n ? sum / n : 0.0;
+}
+
+// "98.1 /  99.9 %": a cube's MAC utilization and busy share.
+std::string utilization_and_busy(double utilization, double busy) {
+    return fmt("%5.1f", 100.0 * utilization) + " /" + fmt("%6.1f", 100.0 * busy) + " %";
 }
 
 // The layout pass's conversions (dsl/passes/pass_layout.h), ran or not.
@@ -126,7 +169,7 @@ std::string op_row(const OpStats& op, const char* label_width_fmt) {
     char line[320];
     std::string name = op.name.empty() ? "(top level)" : op.name;
     std::snprintf(line, sizeof line, label_width_fmt, name.c_str(), op.kind.c_str(), op.task.c_str(),
-                  grouped(op.start).c_str(), grouped(op.end).c_str(), grouped(op.end - op.start).c_str(),
+                  grouped(op.start).c_str(), grouped(op.end).c_str(), grouped(op.cycles()).c_str(),
                   grouped(op.cube_cycles).c_str(), grouped(op.dma_cycles).c_str(), grouped(op.vector_cycles).c_str());
     return line;
 }
@@ -147,7 +190,7 @@ std::string format_operations(const RunStats& s) {
     std::vector<const OpStats*> shown = ran;
     if (shown.size() > kOpsListed) {
         std::stable_sort(shown.begin(), shown.end(),
-                         [](const OpStats* a, const OpStats* b) { return a->end - a->start > b->end - b->start; });
+                         [](const OpStats* a, const OpStats* b) { return a->cycles() > b->cycles(); });
         shown.resize(kOpsListed);
     }
     for (const OpStats* op : shown) o += op_row(*op, fmt);
@@ -185,7 +228,7 @@ nlohmann::json op_json(const OpStats& op) {
     if (op.ran()) {
         e["start"] = op.start;
         e["end"] = op.end;
-        e["cycles"] = op.end - op.start;
+        e["cycles"] = op.cycles();
     }
     return e;
 }
@@ -213,21 +256,28 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
                                        : fmt("%.3f s", seconds);
     o += "total cycles       " + grouped(s.total_cycles) + "  (" + when + " at " + fmt("%g", c.clock_ghz) + " GHz, " +
          grouped(s.blocks) + " blocks)\n";
-    o += "compute bound      " + grouped(b.compute) + "  (" + grouped(b.macs) + " MACs at " +
-         std::to_string(c.macs_per_cycle() * c.cubes_total()) + " MAC/cycle)\n";
-    o += "DDR bound          " + grouped(b.ddr) + "  (DDR bytes at " + std::to_string(c.ddr_bytes_per_cycle) +
-         " B/cycle)\n";
+    const int64_t peak = c.macs_per_cycle() * c.cubes_total();
+    o += "compute bound      " + grouped(b.compute) + "  (" + grouped(b.macs) + " MACs at " + std::to_string(peak) +
+         " MAC/cycle";
+    if (b.float32_macs)
+        o += ", " + grouped(b.float32_macs) + " of them float32 at " + std::to_string(peak / c.mac_passes(true)) +
+             " MAC/cycle";
+    o += ")\n";
+    o += "DDR bound          " + grouped(b.ddr) + "  (DDR bytes at " +
+         std::to_string(ddr_effective_bytes_per_cycle(c)) + " B/cycle)\n";
     o += "DDR bytes          read " + grouped(s.ddr_bytes_read) + ", written " + grouped(s.ddr_bytes_written) + "\n";
     o += "format conversions " + grouped(format_conversions(s)) + "\n\n";
 
-    o += "cube MAC utilization  average " + percent(average_cube_utilization(s, c)) + "\n";
+    o += "cube MAC utilization / busy  average " +
+         utilization_and_busy(average_cube_utilization(s, c), average_busy(s, "cube")) + "\n";
     for (int64_t cl = 0; cl < c.clusters; ++cl) {
         o += "  cluster" + std::to_string(cl) + " ";
         for (const UnitStats& u : s.units)
-            if (u.kind == "cube" && u.cluster == uint32_t(cl)) o += " " + percent(cube_utilization(u, s, c));
+            if (u.kind == "cube" && u.cluster == uint32_t(cl))
+                o += "  " + utilization_and_busy(cube_utilization(u, s, c), busy_fraction(u, s));
         o += "\n";
     }
-    o += "vector unit busy      average " + percent(average_vector_busy(s)) + "\n";
+    o += "vector unit busy             average " + percent(average_busy(s, "vector")) + "\n";
     for (int64_t cl = 0; cl < c.clusters; ++cl) {
         o += "  cluster" + std::to_string(cl) + " ";
         for (const UnitStats& u : s.units)
@@ -241,11 +291,17 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
         std::string name = g.label + (g.instances > 1 ? " (x" + std::to_string(g.instances) + ")" : "");
         char line[200];
         std::snprintf(line, sizeof line, "  %-16s %-17s %6.2f B/cyc  %5llu B/cyc   %s   %s\n", name.c_str(),
-                      grouped(g.bytes).c_str(), ratio(double(g.bytes), double(s.total_cycles)),
+                      grouped(g.bytes()).c_str(), ratio(double(g.bytes()), double(s.total_cycles)),
                       static_cast<unsigned long long>(peak),
-                      percent(ratio(double(g.bytes), double(peak) * double(s.total_cycles))).c_str(),
+                      percent(ratio(double(g.bytes()), double(peak) * double(s.total_cycles))).c_str(),
                       percent(g.max_instance).c_str());
         o += line;
+        if (!g.ends.both_ways) continue;
+        for (const Direction& d : directions(g.ends, g.bytes_read, g.bytes_written)) {
+            std::snprintf(line, sizeof line, "    %-14s %-17s %6.2f B/cyc\n", (d.from + " -> " + d.to).c_str(),
+                          grouped(d.bytes).c_str(), ratio(double(d.bytes), double(s.total_cycles)));
+            o += line;
+        }
     }
 
     o += "\nmemory             bytes read        bytes written\n";
@@ -281,7 +337,8 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     j["seconds"] = double(s.total_cycles) / (c.clock_ghz * 1e9);
     j["blocks"] = s.blocks;
     j["cube_utilization"] = average_cube_utilization(s, c);
-    j["vector_busy"] = average_vector_busy(s);
+    j["cube_busy"] = average_busy(s, "cube");
+    j["vector_busy"] = average_busy(s, "vector");
     j["macs"] = b.macs;
     j["compute_bound_cycles"] = b.compute;
     j["ddr_bound_cycles"] = b.ddr;
@@ -317,15 +374,17 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
         for (const LinkStats* l : g.members)
             inst.push_back(
                 {{"name", l->name},
-                 {"bytes", l->bytes},
+                 {"bytes", l->bytes()},
+                 {"directions", directions_json(g.ends, l->bytes_read, l->bytes_written)},
                  {"busy_cycles", l->busy_cycles},
-                 {"utilization", ratio(double(l->bytes), double(l->peak_bytes_per_cycle) * double(s.total_cycles))}});
+                 {"utilization", ratio(double(l->bytes()), double(l->peak_bytes_per_cycle) * double(s.total_cycles))}});
         links.push_back({{"name", g.kind},
                          {"label", g.label},
                          {"instances", g.instances},
-                         {"bytes", g.bytes},
+                         {"bytes", g.bytes()},
+                         {"directions", directions_json(g.ends, g.bytes_read, g.bytes_written)},
                          {"peak_bytes_per_cycle", peak},
-                         {"utilization", ratio(double(g.bytes), double(peak) * double(s.total_cycles))},
+                         {"utilization", ratio(double(g.bytes()), double(peak) * double(s.total_cycles))},
                          {"max_instance_utilization", g.max_instance},
                          {"per_instance", inst}});
     }

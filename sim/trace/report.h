@@ -12,8 +12,11 @@
 namespace trace {
 
 // The version of report_json's format ("schema_version"), raised when a
-// change would make an older reader misread a report.
-constexpr int kReportSchemaVersion = 1;
+// change would make an older reader misread a report. 2: the links' labels
+// say both directions ("DDR <-> L1") and `directions` splits their bytes;
+// `compute_bound_cycles` counts float32 MACs at the float32 rate;
+// `cube_busy`.
+constexpr int kReportSchemaVersion = 2;
 
 struct RunInfo {
     std::string program;  // path of the .pto file

@@ -3,11 +3,12 @@
 namespace trace {
 
 StatsRecorder::StatsRecorder(const arch::Config& c)
-    : dma_engines_(c.dma_engines), cubes_(c.cubes_per_cluster), vectors_(c.vector_units) {
+    : config_(c), dma_engines_(c.dma_engines), cubes_(c.cubes_per_cluster), vectors_(c.vector_units) {
     for (int64_t cl = 0; cl < c.clusters; ++cl)
         for (arch::EngineId e : arch::cluster_engines(c))
             units_.push_back({"cluster" + std::to_string(cl) + "." + arch::engine_name(e),
                               arch::engine_kind_name(e.kind), uint32_t(cl)});
+    busy_.resize(units_.size());
 }
 
 size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
@@ -24,21 +25,19 @@ size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
 
 void StatsRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
     UnitStats& u = units_[slot(r.cluster, r.engine)];
-    u.busy_cycles += r.end - r.start;
+    BusyUnion& busy = busy_[slot(r.cluster, r.engine)];
+    busy.add(r.start, r.end);
+    u.busy_cycles = busy.cycles();
     ++u.commands;
     switch (c.op) {
-    case arch::Opcode::Matmul: u.macs += c.mm.macs(); break;
-    case arch::Opcode::Vector:
-        u.elements += c.vec.elements();
-        memory_.l1.read += c.vec.src_bytes() * (c.vec.src1 == arch::kNoAddress ? 1 : 2);
-        memory_.l1.written += c.vec.dst_bytes();
+    case arch::Opcode::Matmul:
+        u.macs += c.mm.macs();
+        if (c.mm.dtype == arch::DType::Float32) u.float32_macs += c.mm.macs();
         break;
-    case arch::Opcode::Dma:
-        u.bytes += c.dma.bytes();
-        memory_.level(c.dma.src).read += c.dma.bytes() * (c.dma.convert_f32_to_f16 ? 2 : 1);
-        memory_.level(c.dma.dst).written += c.dma.bytes();
-        break;
+    case arch::Opcode::Vector: u.elements += c.vec.elements(); break;
+    case arch::Opcode::Dma: u.bytes += c.dma.bytes(); break;
     }
+    add_command_traffic(memory_, config_, c);
 }
 
 }  // namespace trace

@@ -8,6 +8,8 @@
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
+#include "sim/trace/busy_union.h"
+#include "sim/trace/memory_traffic.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/recorder.h"
 
@@ -19,31 +21,24 @@ struct UnitStats {
     uint32_t cluster = 0;
     uint64_t busy_cycles = 0;
     uint64_t commands = 0;
-    uint64_t macs = 0;      // cubes
-    uint64_t bytes = 0;     // DMA engines
-    uint64_t elements = 0;  // vector units: rows * cols per command
+    uint64_t macs = 0;          // cubes
+    uint64_t float32_macs = 0;  // cubes: the MACs of float32 MATMULs (at the float32 rate, §7.3)
+    uint64_t bytes = 0;         // DMA engines
+    uint64_t elements = 0;      // vector units: rows * cols per command
 };
 
+// A link and the memory it serves (its upper end: DDR for the DDR channel,
+// the cluster's L1 for an L1 port, the cube's L0 for the L0->cube path).
+// bytes_read crossed it away from that memory (DDR -> L1, L1 -> L0,
+// L0 -> cube), bytes_written towards it (L1 -> DDR, L0 -> L1).
 struct LinkStats {
     std::string name;  // "ddr", "cluster0.l1", "cluster0.cube1.l0"
     std::string kind;  // "ddr_l1", "l1_l0", "l0_cube"
     uint64_t peak_bytes_per_cycle = 0;
-    uint64_t bytes = 0;
+    uint64_t bytes_read = 0;
+    uint64_t bytes_written = 0;
     uint64_t busy_cycles = 0;  // cycles the link was transferring
-};
-
-// Bytes read from and written to one memory level by the commands.
-struct LevelTraffic {
-    uint64_t read = 0, written = 0;
-};
-// Per level: DMA commands read their source and write their destination
-// (an f32->f16 conversion reads 2 bytes per byte written; an im2col load
-// reads the expanded tile, as the L1 port carries it); a MATMUL reads its
-// operand bytes from L0 (the accumulator stays in the cube); a VECTOR
-// command reads its sources and writes its result in L1.
-struct MemoryTraffic {
-    LevelTraffic ddr, l1, l0;
-    LevelTraffic& level(arch::Space s) { return s == arch::Space::DDR ? ddr : s == arch::Space::L1 ? l1 : l0; }
+    uint64_t bytes() const { return bytes_read + bytes_written; }
 };
 
 struct RunStats {
@@ -57,9 +52,7 @@ struct RunStats {
     std::vector<OpStats> ops;  // per program operation, in program order
 };
 
-// Accumulates per-unit figures and the DMA and VECTOR memory traffic from
-// command records (the MATMULs' L0 reads are the L0->cube links' bytes,
-// which the hardware model adds).
+// Accumulates per-unit figures and the memory traffic from command records.
 class StatsRecorder : public Recorder {
 public:
     explicit StatsRecorder(const arch::Config& c);
@@ -69,8 +62,10 @@ public:
 
 private:
     size_t slot(uint32_t cluster, arch::EngineId e) const;
+    const arch::Config& config_;
     int64_t dma_engines_, cubes_, vectors_;
     std::vector<UnitStats> units_;
+    std::vector<BusyUnion> busy_;  // per unit
     MemoryTraffic memory_;
 };
 

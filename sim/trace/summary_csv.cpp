@@ -7,7 +7,7 @@ namespace trace {
 
 void SummaryRecorder::on_command(const CommandRecord& r, const arch::Command&) {
     Row& row = rows_[{r.cluster, arch::engine_order(r.engine)}];
-    row.busy += r.end - r.start;
+    row.busy.add(r.start, r.end);
     ++row.commands;
     row.first = std::min(row.first, r.start);
     row.last = std::max(row.last, r.end);
@@ -22,10 +22,11 @@ std::string SummaryRecorder::format(const arch::Config& c, uint64_t total_cycles
             auto it = rows_.find({uint32_t(cl), arch::engine_order(e)});
             Row row = it == rows_.end() ? Row{} : it->second;
             char share[32];
-            std::snprintf(share, sizeof share, "%.4f", total_cycles ? double(row.busy) / double(total_cycles) : 0.0);
+            std::snprintf(share, sizeof share, "%.4f",
+                          total_cycles ? double(row.busy.cycles()) / double(total_cycles) : 0.0);
             out += "cluster" + std::to_string(cl) + "." + arch::engine_name(e) + "," + arch::engine_kind_name(e.kind) +
-                   "," + std::to_string(cl) + "," + std::to_string(total_cycles) + "," + std::to_string(row.busy) +
-                   "," + share + "," + std::to_string(row.commands) + "," +
+                   "," + std::to_string(cl) + "," + std::to_string(total_cycles) + "," +
+                   std::to_string(row.busy.cycles()) + "," + share + "," + std::to_string(row.commands) + "," +
                    (row.commands ? std::to_string(row.first) : "") + "," +
                    (row.commands ? std::to_string(row.last) : "") + row_end;
         }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/arch/config.h"
+#include "sim/trace/busy_union.h"
 #include "sim/trace/recorder.h"
 
 namespace trace {
@@ -26,7 +27,8 @@ public:
 
 private:
     struct Row {
-        uint64_t busy = 0, commands = 0;
+        BusyUnion busy;
+        uint64_t commands = 0;
         uint64_t first = UINT64_MAX, last = 0;
     };
     std::map<std::tuple<uint32_t, std::pair<int, int64_t>>, Row> rows_;

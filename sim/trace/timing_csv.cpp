@@ -2,39 +2,61 @@
 
 #include <algorithm>
 
+#include "sim/trace/csv_field.h"
 #include "sim/trace/timed_commands.h"
 
 namespace trace {
 
 namespace {
 
-const std::string kHeader = "block,cluster,engine,index,start,end,op,tag,schema_version\n";
+const std::string kHeader = "block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version\n";
 const std::string kRowEnd = "," + std::to_string(kTimingCsvSchemaVersion) + "\n";
 
-void append_row(std::string& out, const arch::Program& p, const CommandRecord& r, const arch::Command* cmd) {
+}  // namespace
+
+TagColumns::TagColumns(const arch::Program& p) {
+    for (const arch::CommandTag& tag : p.tags) {
+        std::string text = ",\"" + tag.label + "\",";
+        if (tag.op >= 0 && size_t(tag.op) < p.ops.size()) {
+            const arch::ProgramOp& op = p.ops[size_t(tag.op)];
+            text += csv_field(op.name) + "," + csv_field(op.task);
+        } else {
+            text += ",";
+        }
+        text_.push_back(std::move(text) + kRowEnd);
+    }
+}
+
+const std::string& TagColumns::of(const arch::Command* c) const {
+    static const std::string untagged = ",,," + kRowEnd;
+    return c && c->tag < text_.size() ? text_[c->tag] : untagged;
+}
+
+namespace {
+
+void append_row(std::string& out, const TagColumns& tags, const CommandRecord& r, const arch::Command* cmd) {
     out += std::to_string(r.block) + "," + std::to_string(r.cluster) + "," + arch::engine_name(r.engine) + "," +
            std::to_string(r.index) + "," + std::to_string(r.start) + "," + std::to_string(r.end) + ",";
     out += cmd ? opcode_name(cmd->op) : "?";
-    out += ",";
-    if (cmd && cmd->tag < p.tags.size()) out += "\"" + p.tags[cmd->tag].label + "\"";
-    out += kRowEnd;
+    out += tags.of(cmd);
 }
 
 }  // namespace
 
 std::string format_timing_csv(const arch::Program& p, std::vector<CommandRecord> records) {
     std::string out = kHeader;
-    for (const TimedCommand& t : timed_commands(p, std::move(records))) append_row(out, p, t.rec, t.cmd);
+    const TagColumns tags(p);
+    for (const TimedCommand& t : timed_commands(p, std::move(records))) append_row(out, tags, t.rec, t.cmd);
     return out;
 }
 
-TimingCsvStream::TimingCsvStream(const arch::Program& program, TextOut& out) : program_(program), out_(out) {
+TimingCsvStream::TimingCsvStream(const arch::Program& program, TextOut& out) : tags_(program), out_(out) {
     out_ << kHeader;
 }
 
 void TimingCsvStream::on_command(const CommandRecord& r, const arch::Command& c) {
     Row row{arch::engine_order(r.engine), r.index, {}};
-    append_row(row.text, program_, r, &c);
+    append_row(row.text, tags_, r, &c);
     pending_[r.block].rows.push_back(std::move(row));
 }
 

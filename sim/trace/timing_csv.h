@@ -16,11 +16,25 @@ namespace trace {
 // every row: a column, not a comment line, so csv and pandas readers take
 // the file as they are, and a reader that picks columns by position keeps
 // working.
-constexpr int kTimingCsvSchemaVersion = 1;
+// 2: the command's kind is `command_kind` (it was `op`); `op` and `task`
+// are the program operation it belongs to, as the Chrome trace's args.op
+// and args.task, the ops CSV's `op` and the reports' ops[].name.
+constexpr int kTimingCsvSchemaVersion = 2;
 
-// Header: block,cluster,engine,index,start,end,op,tag,schema_version. Rows sorted by
-// (block, engine, index) so the file does not depend on event order.
+// Header: block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version.
+// Rows sorted by (block, engine, index) so the file does not depend on event order.
 std::string format_timing_csv(const arch::Program& p, std::vector<CommandRecord> records);
+
+// The columns after command_kind, per command tag, made once: the tag's
+// label (quoted), its operation and task, and the row's end.
+class TagColumns {
+public:
+    explicit TagColumns(const arch::Program& p);
+    const std::string& of(const arch::Command* c) const;  // "" columns for an untagged command
+
+private:
+    std::vector<std::string> text_;
+};
 
 // The same file, written while the simulation runs: a block's rows go out
 // once it and every block numbered below it have ended, so only blocks that
@@ -43,7 +57,7 @@ private:
         bool ended = false;
     };
 
-    const arch::Program& program_;
+    TagColumns tags_;
     TextOut& out_;
     std::map<uint32_t, Pending> pending_;
     uint32_t next_block_ = 0;  // the next block to write

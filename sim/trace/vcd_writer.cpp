@@ -154,23 +154,37 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
     for (size_t i = 0; i < sig.size(); ++i) sig[i].id = id_code(i);
 
     // Engine signals from each command's start and end; links from the
-    // bytes of the DMA commands in flight.
+    // bytes of the DMA commands in flight. A DMA engine with several
+    // commands in flight (timing model §5) stays busy until the last of
+    // them ends, and `cmd` shows the newest: an end clears the signals only
+    // if the engine's next command starts at or after it.
     std::vector<std::vector<Change>> changes(sig.size());
+    std::vector<std::vector<const TimedCommand*>> by_engine(sig.size());
     for (const TimedCommand& t : cmds) {
-        const CommandRecord& r = t.rec;
-        auto it = engine_base.find({r.cluster, arch::engine_order(r.engine)});
-        if (it == engine_base.end()) continue;
-        size_t base = it->second;
-        const arch::Stream* stream = nullptr;
-        for (const arch::Stream& s : p.blocks[r.block].streams)
-            if (s.engine == r.engine) stream = &s;
-        int64_t length = stream ? int64_t(stream->commands.size()) : 0;
-        changes[base].push_back({r.start, 1, 1});
-        changes[base].push_back({r.end, 0, 0});
-        changes[base + 1].push_back({r.start, 1, int64_t(r.index) + 1});
-        changes[base + 1].push_back({r.end, 0, 0});
-        if (r.index == 0) changes[base + 2].push_back({r.start, 1, length});
-        changes[base + 2].push_back({r.end, 0, length - int64_t(r.index) - 1});
+        auto it = engine_base.find({t.rec.cluster, arch::engine_order(t.rec.engine)});
+        if (it != engine_base.end()) by_engine[it->second].push_back(&t);
+    }
+    for (size_t base = 0; base < by_engine.size(); ++base) {
+        std::vector<const TimedCommand*>& list = by_engine[base];
+        std::stable_sort(list.begin(), list.end(),
+                         [](const TimedCommand* a, const TimedCommand* b) { return a->rec.start < b->rec.start; });
+        for (size_t k = 0; k < list.size(); ++k) {
+            const CommandRecord& r = list[k]->rec;
+            const arch::Stream* stream = nullptr;
+            for (const arch::Stream& s : p.blocks[r.block].streams)
+                if (s.engine == r.engine) stream = &s;
+            int64_t length = stream ? int64_t(stream->commands.size()) : 0;
+            const bool overlapped = k + 1 < list.size() && list[k + 1]->rec.start < r.end;
+            changes[base].push_back({r.start, 1, 1});
+            changes[base + 1].push_back({r.start, 1, int64_t(r.index) + 1});
+            if (!overlapped) {
+                changes[base].push_back({r.end, 0, 0});
+                changes[base + 1].push_back({r.end, 0, 0});
+            }
+            if (r.index == 0) changes[base + 2].push_back({r.start, 1, length});
+            changes[base + 2].push_back({r.end, 0, length - int64_t(r.index) - 1});
+        }
+        std::vector<const TimedCommand*>().swap(list);
     }
     for (size_t i = 0; i < sig.size(); ++i) {
         if (!changes[i].empty()) sig[i].steps = fold(changes[i]);

@@ -54,13 +54,15 @@ inline Outcome run(const std::string& args) {
     return o;
 }
 
-// One row of a --timing-csv file (block,cluster,engine,index,start,end,op,tag,schema_version).
+// One row of a --timing-csv file
+// (block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version).
 struct TimingRow {
     uint64_t block = 0, cluster = 0, index = 0, start = 0, end = 0;
-    std::string engine, op, tag;
+    std::string engine, command_kind, tag, op, task;
 };
 
-// The rows of a --timing-csv file, in file order (tags hold no commas).
+// The rows of a --timing-csv file, in file order (tags, operations and
+// tasks hold no commas).
 inline std::vector<TimingRow> read_timing_csv(const std::string& path) {
     std::istringstream lines(slurp(path));
     std::string line;
@@ -70,11 +72,11 @@ inline std::vector<TimingRow> read_timing_csv(const std::string& path) {
         std::vector<std::string> f;
         std::istringstream fields(line);
         for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-        if (f.size() < 8) continue;
+        if (f.size() < 10) continue;
         TimingRow r;
         r.block = std::stoull(f[0]), r.cluster = std::stoull(f[1]), r.engine = f[2], r.index = std::stoull(f[3]);
-        r.start = std::stoull(f[4]), r.end = std::stoull(f[5]), r.op = f[6];
-        r.tag = f[7];
+        r.start = std::stoull(f[4]), r.end = std::stoull(f[5]), r.command_kind = f[6];
+        r.tag = f[7], r.op = f[8], r.task = f[9];
         rows.push_back(std::move(r));
     }
     return rows;

@@ -66,15 +66,15 @@ TEST(OutputSafety, ReadOnlyDirectoryFailsBeforeSimulating) {
 // temporary file is left beside it.
 TEST(OutputSafety, SuccessLeavesOnlyTheNamedFiles) {
     fs::path d = dir_for("success");
-    Outcome o =
-        run("-q --report-json '" + (d / "r.json").string() + "' --trace '" + (d / "t.json").string() + "' --vcd '" +
-            (d / "t.vcd").string() + "' --timing-csv '" + (d / "t.csv").string() + "' --summary-csv '" +
-            (d / "s.csv").string() + "' --profile '" + (d / "p.json").string() + "' models/gemm_256.pto");
+    Outcome o = run("-q --report-json '" + (d / "r.json").string() + "' --trace '" + (d / "t.json").string() +
+                    "' --vcd '" + (d / "t.vcd").string() + "' --timing-csv '" + (d / "t.csv").string() +
+                    "' --summary-csv '" + (d / "s.csv").string() + "' --profile '" + (d / "p.json").string() +
+                    "' --ops-csv '" + (d / "o.csv").string() + "' models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(d)) names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
-    EXPECT_EQ(names, (std::vector<std::string>{"p.json", "r.json", "s.csv", "t.csv", "t.json", "t.vcd"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"o.csv", "p.json", "r.json", "s.csv", "t.csv", "t.json", "t.vcd"}));
     for (const std::string& n : names) EXPECT_GT(fs::file_size(d / n), 0u) << n;
 }
 

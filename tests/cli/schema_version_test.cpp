@@ -33,11 +33,12 @@ void expect_version_column(const std::string& csv, const std::string& version) {
 }  // namespace
 
 TEST(SchemaVersion, EveryOutputCarriesIt) {
-    const Outcome o = run("-q --report-json '" + path("sv_report.json") + "' --profile '" + path("sv_profile.json") +
-                          "' --trace '" + path("sv_trace.json") + "' --summary-csv '" + path("sv_summary.csv") +
-                          "' --timing-csv '" + path("sv_timing.csv") + "' models/gemm_256.pto");
+    const Outcome o =
+        run("-q --report-json '" + path("sv_report.json") + "' --profile '" + path("sv_profile.json") + "' --trace '" +
+            path("sv_trace.json") + "' --summary-csv '" + path("sv_summary.csv") + "' --timing-csv '" +
+            path("sv_timing.csv") + "' --ops-csv '" + path("sv_ops.csv") + "' models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_EQ(nlohmann::json::parse(slurp(path("sv_report.json")))["schema_version"], 1);
+    EXPECT_EQ(nlohmann::json::parse(slurp(path("sv_report.json")))["schema_version"], 2);
     const nlohmann::json profile = nlohmann::json::parse(slurp(path("sv_profile.json")));
     EXPECT_EQ(profile["schema_version"], 1);
     EXPECT_EQ(profile["schema"], "davinci-sim-profile/1");
@@ -48,7 +49,8 @@ TEST(SchemaVersion, EveryOutputCarriesIt) {
     const std::string end = "\n],\"schema_version\":1}\n";
     EXPECT_EQ(trace.substr(trace.size() - end.size()), end);
     expect_version_column(slurp(path("sv_summary.csv")), "1");
-    expect_version_column(slurp(path("sv_timing.csv")), "1");
+    expect_version_column(slurp(path("sv_timing.csv")), "2");
+    expect_version_column(slurp(path("sv_ops.csv")), "1");
     ASSERT_EQ(run("--emit-program-json '" + path("sv_program.json") + "' models/gemm_256.pto").status, 0);
     EXPECT_EQ(nlohmann::json::parse(slurp(path("sv_program.json")))["schema_version"], 1);
 }

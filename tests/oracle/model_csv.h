@@ -61,14 +61,14 @@ struct CsvRow {
 };
 using CsvKey = std::tuple<uint32_t, std::string, uint32_t>;  // block, engine name, index
 
-// Parses block,cluster,engine,index,start,end,op,tag,schema_version (the tag may hold
-// commas, so only the first six fields are split).
+// Parses block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version
+// (the tag may hold commas, so only the first six fields are split).
 inline std::map<CsvKey, CsvRow> parse_timing_csv(const std::string& text) {
     std::map<CsvKey, CsvRow> rows;
     std::istringstream in(text);
     std::string line;
     std::getline(in, line);
-    EXPECT_EQ(line, "block,cluster,engine,index,start,end,op,tag,schema_version");
+    EXPECT_EQ(line, "block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version");
     while (std::getline(in, line)) {
         if (line.empty()) continue;
         std::vector<std::string> f;

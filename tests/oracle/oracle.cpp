@@ -7,18 +7,31 @@
 //
 //   1. Block starts: every block whose start cycle (decision + dispatch_cycles)
 //      is `now` becomes active; its engines are ready from `now` (§4).
-//   2. Ends and starts, repeated until nothing changes (a fixpoint):
+//   2. Link arbitration at `now` (§6): on each link, while its next free
+//      byte slot lies in cycle `now` (or earlier: the link was idle), grant
+//      one burst of up to S bytes to the first eligible requester
+//      (eligible_at <= now) after the last one granted; the burst takes the
+//      next b byte slots, W of which make a cycle. This comes before the
+//      starts of step 3 because granting a request's last burst releases its
+//      DMA engine, which may start its next command at `now` (§5); it does
+//      not depend on step 3, since requests made at `now` are only eligible
+//      from now + 1, and a grant at `now` ends nothing at `now` (the data
+//      arrives after the cycle of its last byte).
+//   3. Ends and starts, repeated until nothing changes (a fixpoint):
 //        - every engine whose command ends at `now` records the end, sets its
 //          flags at `now` and becomes free for its next command;
 //        - every free engine whose next command (of one of the blocks on its
 //          cluster, tried in round-robin order of their slots after the slot
 //          it served last) may start at `now` starts it:
-//          r = max(the end of the engine's last command, the block's start)
-//          and r + the command's issue_cycles <= now, and for
-//          each flag waited on, the next unconsumed set exists and happened at
-//          t with t + flag_latency <= now (§5). A MATMUL's or VECTOR's end
-//          is computed at once (§7, §8: neither touches a shared link); a
-//          DMA registers its request, eligible from now + 1 (§6).
+//          r = max(the block's start, the cycle the engine's last command
+//          ended (MATMUL, VECTOR) or had its last burst granted (DMA), the
+//          end of its command dma.max_outstanding places back (DMA)) and
+//          r + the command's issue_cycles <= now, and for each flag waited
+//          on, the next unconsumed set exists and happened at t with
+//          t + flag_latency <= now (§5). A MATMUL's or VECTOR's end is
+//          computed at once (§7, §8: neither touches a shared link); a DMA
+//          registers its request, eligible from now + 1 (§6), and its end is
+//          known once its last burst is granted.
 //      Why a fixpoint: the start rule s = max(ready + issue, flag times) only depends
 //      on facts that are final by the end of the cycle (ends at <= now, sets
 //      at <= now). Iterating until stable makes every command start in the
@@ -27,16 +40,10 @@
 //      flag set at e with latency 0 lets its waiter start at e; even a
 //      zero-length MATMUL (pipeline_cycles = 0 cannot give one, since m, k,
 //      n >= 1, but the loop does not rely on that) would chain correctly.
-//   3. Block ends: a block whose streams have all finished ends at the
+//   4. Block ends: a block whose streams have all finished ends at the
 //      largest end of its commands (all <= now, the last one exactly now),
 //      or at its start if it has none (§4). Its slot is then free at now.
-//   4. Link arbitration at `now` (§6): each link that no burst occupies at
-//      now (its last burst ended at <= now) grants one burst to the first
-//      eligible requester (eligible_at <= now) after the last one granted.
-//      The order relative to step 2 does not matter: requests made at now are
-//      only eligible from now + 1, and a grant at now cannot end anything at
-//      now (a burst occupies >= 1 cycle), so the DMA end it fixes is later.
-//   5. Dispatch decisions at d = now (§4), after step 3 so that a block
+//   5. Dispatch decisions at d = now (§4), after step 4 so that a block
 //      ending at now frees its cluster and satisfies its dependents for the
 //      decision at now. Decisions put starts at now + dispatch_cycles > now,
 //      so nothing in this cycle depends on them. (The dispatcher is only
@@ -71,32 +78,43 @@ uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 struct EngineRun;
 
-// A DMA command's outstanding request on a link: at most one per requester.
+struct ActiveBlock;
+
+// A DMA command's request on a link: at most one per requester.
 struct Request {
     bool active = false;
     uint64_t eligible_at = 0;
     uint64_t remaining = 0;  // bytes not yet granted
     EngineRun* owner = nullptr;
+    ActiveBlock* block = nullptr;
+    size_t index = 0;  // the command's position in its stream
 };
 
 // §6: bandwidth W, burst S, latency Lat, round-robin over numbered requesters.
 struct Link {
     uint64_t W = 1, S = 1, Lat = 0;
-    uint64_t busy_until = 0;  // the first cycle no burst occupies the link
-    size_t last = 0;          // the requester granted last
+    uint64_t next_slot = 0;  // the first byte slot not yet granted (cycle c has slots [cW, (c+1)W))
+    size_t last = 0;         // the requester granted last
     std::vector<Request> requests;
 
     Link(uint64_t w, uint64_t s, uint64_t lat, size_t requesters)
         : W(w), S(s), Lat(lat), last(requesters - 1), requests(requesters) {}
 };
 
-enum class State { Free, OnLink, Timed };
-
 // One engine of one cluster, whichever block it is running a command of.
 struct EngineState {
-    bool busy = false;       // a command of some block is on it
-    uint64_t free_at = 0;    // the end of its last command
-    uint32_t last_slot = 0;  // the slot it served last
+    bool busy = false;           // a MATMUL or VECTOR runs on it, or its DMA request is on the link
+    uint64_t released_at = 0;    // its last command ended (MATMUL, VECTOR) or had its last burst granted (DMA)
+    std::vector<uint64_t> ends;  // end cycles of its DMA commands, in start order, once known
+    uint32_t last_slot = 0;      // the slot it served last
+};
+
+// A command started and not yet ended, whose end is known.
+struct Timed {
+    ActiveBlock* block = nullptr;
+    EngineRun* run = nullptr;
+    size_t index = 0;
+    uint64_t end = 0;
 };
 
 // One engine running one block's stream.
@@ -106,12 +124,11 @@ struct EngineRun {
     size_t first_timing = 0;  // Result::commands index of its command 0
     size_t next = 0;          // commands [0, next) have started
     uint64_t block_start = 0;
-    State state = State::Free;
-    uint64_t cur_end = 0;  // when Timed: the end of command next-1
-    Link* link = nullptr;  // DMA engines: the link its commands cross
+    size_t unfinished = 0;  // commands started and not ended
+    Link* link = nullptr;   // DMA engines: the link its commands cross
     size_t requester = 0;
 
-    bool done() const { return state == State::Free && next == stream->commands.size(); }
+    bool done() const { return unfinished == 0 && next == stream->commands.size(); }
 };
 
 struct ActiveBlock {
@@ -139,6 +156,7 @@ struct Sim {
     uint32_t engines_per_cluster = 0;
     std::vector<std::unique_ptr<ActiveBlock>> running;  // per cluster and slot (cl * S + k): its block, if any
     std::vector<EngineState> engine_states;  // per cluster and engine (cl * engines_per_cluster + engine_slot)
+    std::vector<Timed> timed;                // every command in flight whose end is known
     std::vector<bool> assigned, ended;
     size_t blocks_ended = 0;
     bool dispatch_dirty = true;
@@ -289,10 +307,22 @@ struct Sim {
         return P + passes * stream;
     }
 
+    // §5: the engine's ready time for its next command (of the block `e`
+    // runs): the block's start, its last command's end or, for a DMA engine,
+    // its last request's final grant, and the end of its command
+    // dma.max_outstanding places back (so at most that many are in flight).
+    uint64_t ready_at(const EngineRun& e) const {
+        uint64_t r = std::max(e.engine->released_at, e.block_start);
+        const std::vector<uint64_t>& ends = e.engine->ends;
+        size_t K = size_t(cfg.dma_max_outstanding);
+        if (e.link && ends.size() >= K) r = std::max(r, ends[ends.size() - K]);
+        return r;
+    }
+
     // §5: have the command's issue cycles passed by `now`? They are counted
     // from the engine's ready time and run while flags are awaited.
-    static bool issued(const EngineRun& e, const arch::Command& c, uint64_t now) {
-        return std::max(e.engine->free_at, e.block_start) + uint64_t(c.issue_cycles) <= now;
+    bool issued(const EngineRun& e, const arch::Command& c, uint64_t now) const {
+        return ready_at(e) + uint64_t(c.issue_cycles) <= now;
     }
 
     // §5: may the command start at `now` as far as its flags go? (The engine
@@ -313,15 +343,14 @@ struct Sim {
         const arch::Command& c = e.stream->commands[e.next];
         for (arch::FlagId f : c.waits) ++b.consumed[f];
         res.commands[e.first_timing + e.next].start = now;
-        ++e.next;
+        const size_t index = e.next++;
+        ++e.unfinished;
         e.engine->busy = true;
         e.engine->last_slot = b.slot;
         if (c.op == arch::Opcode::Matmul) {
-            e.state = State::Timed;
-            e.cur_end = now + matmul_cycles(c.mm);
+            timed.push_back({&b, &e, index, now + matmul_cycles(c.mm)});
         } else if (c.op == arch::Opcode::Vector) {
-            e.state = State::Timed;
-            e.cur_end = now + vector_cycles(c.vec);
+            timed.push_back({&b, &e, index, now + vector_cycles(c.vec)});
         } else {
             Request& r = e.link->requests[e.requester];
             if (r.active) fail("requester already has a request");
@@ -329,18 +358,23 @@ struct Sim {
             r.eligible_at = now + 1;  // registered
             r.remaining = c.dma.bytes();
             r.owner = &e;
-            e.state = State::OnLink;
+            r.block = &b;
+            r.index = index;
         }
     }
 
-    void end_command(ActiveBlock& b, EngineRun& e, uint64_t now) {
-        const arch::Command& c = e.stream->commands[e.next - 1];
-        res.commands[e.first_timing + e.next - 1].end = now;
+    void end_command(const Timed& t, uint64_t now) {
+        ActiveBlock& b = *t.block;
+        EngineRun& e = *t.run;
+        const arch::Command& c = e.stream->commands[t.index];
+        res.commands[e.first_timing + t.index].end = now;
         for (arch::FlagId f : c.sets) b.sets[f].push_back(now);
         b.last_end = std::max(b.last_end, now);
-        e.state = State::Free;
-        e.engine->busy = false;
-        e.engine->free_at = now;
+        --e.unfinished;
+        if (!e.link) {  // a MATMUL or VECTOR: the engine is free again
+            e.engine->busy = false;
+            e.engine->released_at = now;
+        }
     }
 
     void start_block(size_t slot, uint64_t now) {
@@ -355,15 +389,14 @@ struct Sim {
         bool changed = true;
         while (changed) {
             changed = false;
-            for (auto& slot : running) {
-                if (!slot || !slot->started) continue;
-                for (EngineRun& e : slot->engines) {
-                    if (e.state != State::Timed) continue;
-                    if (e.cur_end < now) fail("internal: missed an end");
-                    if (e.cur_end == now) {
-                        end_command(*slot, e, now);
-                        changed = true;
-                    }
+            for (size_t i = 0; i < timed.size();) {
+                if (timed[i].end < now) fail("internal: missed an end");
+                if (timed[i].end == now) {
+                    end_command(timed[i], now);
+                    timed.erase(timed.begin() + long(i));
+                    changed = true;
+                } else {
+                    ++i;
                 }
             }
             for (uint32_t cl = 0; cl < used; ++cl) {
@@ -376,8 +409,7 @@ struct Sim {
                         auto& slot = running[size_t(cl) * S + k];
                         if (!slot || !slot->started) continue;
                         for (EngineRun& e : slot->engines) {
-                            if (e.engine != &es || e.state != State::Free || e.next == e.stream->commands.size())
-                                continue;
+                            if (e.engine != &es || e.next == e.stream->commands.size()) continue;
                             const arch::Command& c = e.stream->commands[e.next];
                             if (issued(e, c, now) && flags_allow(*slot, c, now)) {
                                 start_command(*slot, e, now);
@@ -391,7 +423,7 @@ struct Sim {
         }
     }
 
-    // Step 3.
+    // Step 4.
     void block_ends() {
         for (auto& slot : running) {
             if (!slot || !slot->started) continue;
@@ -408,26 +440,36 @@ struct Sim {
         }
     }
 
-    // Step 4.
+    // Step 2: every grant whose byte slot falls in cycle `now`.
     void arbitrate(Link& L, uint64_t now) {
-        if (L.busy_until > now) return;
         size_t n = L.requests.size();
-        for (size_t k = 1; k <= n; ++k) {
-            size_t r = (L.last + k) % n;
-            Request& q = L.requests[r];
-            if (!q.active || q.eligible_at > now) continue;
-            uint64_t b = std::min(L.S, q.remaining);  // bursts of S bytes, the last one the rest
-            uint64_t occ = ceil_div(b, L.W);
-            L.busy_until = now + occ;
-            L.last = r;
-            q.remaining -= b;
-            if (q.remaining == 0) {
-                q.active = false;
-                q.owner->state = State::Timed;
-                q.owner->cur_end = now + occ + L.Lat;
+        for (;;) {
+            uint64_t at = std::max(L.next_slot, now * L.W);  // an idle link's slots of past cycles are lost
+            if (at >= (now + 1) * L.W) return;               // this cycle's slots are all granted
+            bool granted = false;
+            for (size_t k = 1; k <= n && !granted; ++k) {
+                size_t r = (L.last + k) % n;
+                Request& q = L.requests[r];
+                if (!q.active || q.eligible_at > now) continue;
+                uint64_t b = std::min(L.S, q.remaining);  // bursts of S bytes, the last one the rest
+                L.next_slot = at + b;
+                L.last = r;
+                q.remaining -= b;
+                granted = true;
+                if (q.remaining == 0) {
+                    // The data arrives after the cycle of its last byte, plus the latency;
+                    // the engine may issue its next request now.
+                    q.active = false;
+                    uint64_t end = (at + b - 1) / L.W + 1 + L.Lat;
+                    EngineState& es = *q.owner->engine;
+                    es.busy = false;
+                    es.released_at = now;
+                    es.ends.push_back(end);
+                    timed.push_back({q.block, q.owner, q.index, end});
+                }
             }
+            if (!granted) return;
             activity = true;
-            return;
         }
     }
 
@@ -528,7 +570,7 @@ struct Sim {
             const ActiveBlock& b = *slot;
             if (!b.started) return true;
             for (const EngineRun& e : b.engines) {
-                if (e.state != State::Free) return true;
+                if (e.unfinished) return true;
                 if (e.next < e.stream->commands.size() && !issued(e, e.stream->commands[e.next], now))
                     return true;  // still issuing its next command
                 if (e.next < e.stream->commands.size() &&
@@ -547,11 +589,11 @@ struct Sim {
             activity = false;
             for (size_t k = 0; k < running.size(); ++k)  // 1
                 if (running[k] && !running[k]->started && running[k]->start == now) start_block(k, now);
-            ends_and_starts(now);  // 2
-            block_ends();          // 3
-            arbitrate(ddr, now);   // 4
+            arbitrate(ddr, now);  // 2
             for (Link& L : l1) arbitrate(L, now);
-            dispatch(now);  // 5
+            ends_and_starts(now);  // 3
+            block_ends();          // 4
+            dispatch(now);         // 5
             if (blocks_ended == prog.blocks.size()) break;
             if (!activity && !pending(now))
                 fail("deadlock at cycle " + std::to_string(now) + ": " +
@@ -568,7 +610,8 @@ Result run(const arch::Program& program, const arch::Config& config, uint64_t ma
     if (config.clusters < 1 || config.dma_engines < 1 || config.cubes_per_cluster < 1 ||
         config.ddr_bytes_per_cycle < 1 || config.ddr_burst_bytes < 1 || config.l1_bytes_per_cycle < 1 ||
         config.l1_burst_bytes < 1 || config.l0_bytes_per_cycle < 1 || config.mac_rows < 1 || config.mac_cols < 1 ||
-        config.cube_k_per_cycle < 1 || config.vector_units < 1 || config.vector_bytes_per_cycle < 1)
+        config.cube_k_per_cycle < 1 || config.vector_units < 1 || config.vector_bytes_per_cycle < 1 ||
+        config.dma_max_outstanding < 1)
         fail("configuration out of range");
     Sim sim(program, config);
     return sim.go(max_cycles);

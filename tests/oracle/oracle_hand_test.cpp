@@ -48,12 +48,15 @@ TEST(OracleHand, MultiRowDmaMovesRowsTimesRowBytes) {
     EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 110}));  // as 256 bytes above
 }
 
-// S not a multiple of W: S=48, W=32, Lat=0. N=100 -> bursts 48, 48, 4 taking
-// 2, 2, 1 cycles: [2,4) [4,6) [6,7), e = 7 (not 1 + 1 + ceil(100/32) = 6).
+// The link moves W bytes per cycle whatever the burst size (byte slots,
+// §6): 100 B in bursts of 48, 48 and 4 at 32 B/cycle take the slots
+// [64, 164) from cycle 2, so the last byte moves in cycle 5 and the load
+// ends at 6 (it took 2 + 2 + 1 whole cycles, ending at 7, when every burst
+// held the link for whole cycles).
 TEST(OracleHand, BurstsNotAMultipleOfTheBandwidth) {
     arch::Config cfg = config(R"({"ddr": {"burst_bytes": 48, "latency_cycles": 0}})");
     oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {load(100)})})}), cfg);
-    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 7}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 6}));
 }
 
 // Three clusters load 128 B (2 bursts) each at once. Requesters 0, 1, 2
@@ -511,3 +514,51 @@ TEST(OracleHand, PinnedBlocksWaitForTheirCluster) {
 }
 
 }  // namespace
+
+// Requests in flight (§5) and byte slots (§6), the cases of
+// tests/hw/outstanding_test.cpp worked out there.
+namespace {
+arch::Program oracle_loads(uint32_t count, uint32_t bytes) {
+    std::vector<arch::Command> cmds;
+    for (uint32_t i = 0; i < count; ++i) cmds.push_back(load(bytes));
+    return program({block({stream(dma_engine(0), cmds)})});
+}
+}  // namespace
+
+TEST(OracleHand, TwoInFlightOverlapTheLatency) {
+    oracle::Result r =
+        oracle::run(oracle_loads(3, 64), config(R"({"dma": {"max_outstanding": 2}, "ddr": {"latency_cycles": 100}})"));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 104}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{2, 106}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 2), (StartEnd{104, 207}));
+}
+
+TEST(OracleHand, EnoughInFlightReachTheLinkBandwidth) {
+    oracle::Result many =
+        oracle::run(oracle_loads(8, 64), config(R"({"dma": {"max_outstanding": 8}, "ddr": {"latency_cycles": 10}})"));
+    EXPECT_EQ(at(many, 0, dma_engine(0), 7), (StartEnd{14, 28}));
+    EXPECT_EQ(many.total_cycles, 28u);
+    oracle::Result one =
+        oracle::run(oracle_loads(8, 64), config(R"({"dma": {"max_outstanding": 1}, "ddr": {"latency_cycles": 10}})"));
+    EXPECT_EQ(one.total_cycles, 105u);
+}
+
+TEST(OracleHand, BurstsAroundTheLinkWidth) {
+    const uint64_t cases[][4] = {{31, 62, 5, 6}, {32, 64, 5, 6}, {33, 66, 6, 7}};
+    for (const auto& k : cases) {
+        arch::Program p = program({block({stream(dma_engine(0), {load(uint32_t(k[1]))})}),
+                                   block({stream(dma_engine(0), {load(uint32_t(k[1]))})})});
+        oracle::Result r =
+            oracle::run(p, config(R"({"ddr": {"latency_cycles": 0, "burst_bytes": )" + std::to_string(k[0]) + "}}"));
+        EXPECT_EQ(at(r, 0, dma_engine(0), 0).end, k[2]) << "burst " << k[0];
+        EXPECT_EQ(at(r, 1, dma_engine(0), 0).end, k[3]) << "burst " << k[0];
+    }
+}
+
+TEST(OracleHand, SeveralBurstsPerCycle) {
+    arch::Program p = program({block({stream(dma_engine(0), {load(256)})}), block({stream(dma_engine(0), {load(256)})}),
+                               block({stream(dma_engine(0), {load(256)})})});
+    oracle::Result r =
+        oracle::run(p, config(R"({"ddr": {"latency_cycles": 0, "bytes_per_cycle": 256, "burst_bytes": 64}})"));
+    for (uint32_t b = 0; b < 3; ++b) EXPECT_EQ(at(r, b, dma_engine(0), 0).end, 5u) << b;
+}

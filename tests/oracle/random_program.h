@@ -1,7 +1,8 @@
 // Random but valid programs and hardware, for comparing the oracle with the
 // SystemC model beyond what the compiler emits: odd sizes, every engine kind,
 // flags between any engines, issue cycles, block dependencies, max_parallel
-// (also several blocks per cluster),
+// (also several blocks per cluster), several bursts per link cycle, DMA
+// engines with several requests in flight,
 // and configurations far from the default.
 //
 // Deadlock freedom by construction: commands are generated in one global
@@ -61,7 +62,8 @@ inline nlohmann::json random_config(Rng& r) {
                     {"l1_bytes_per_cycle", r.pick<uint64_t>({16, 32, 64, 100, 128, 256})},
                     {"l1_burst_bytes", r.pick<uint64_t>({32, 40, 64, 128, 256})},
                     {"l1_latency_cycles", r.range(0, 10)}};
-    j["ddr"] = {{"bytes_per_cycle", r.pick<uint64_t>({8, 16, 24, 32, 48, 64, 100})},
+    j["dma"] = {{"max_outstanding", r.pick<uint64_t>({1, 1, 2, 3, 4, 8})}};
+    j["ddr"] = {{"bytes_per_cycle", r.pick<uint64_t>({8, 16, 24, 32, 48, 64, 100, 256, 1000})},
                 {"burst_bytes", r.pick<uint64_t>({16, 32, 48, 64, 128, 200})},
                 {"latency_cycles", r.range(0, 120)}};
     j["cube"] = {{"mac_rows", r.range(1, 8)},

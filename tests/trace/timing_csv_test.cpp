@@ -24,6 +24,7 @@ TEST(TimingCsvStream, SameFileAsAfterTheRunWhateverTheOrderBlocksEnd) {
     ld.tag = 1, mm.tag = 2;
     arch::Program p = program({block({stream(dma_engine(0), {ld, ld2}), stream(cube(1), {mm})}),
                                block({stream(cube(0), {mm}), stream(dma_engine(0), {ld})}), block({})});
+    p.ops = {{"c", "matmul", "gemm, tiled", {}}};
     p.tags = {{"", -1}, {"load A", 0}, {"mm 4x4", 0}};
     const auto& b0 = p.blocks[0].streams;
     const auto& b1 = p.blocks[1].streams;
@@ -34,7 +35,7 @@ TEST(TimingCsvStream, SameFileAsAfterTheRunWhateverTheOrderBlocksEnd) {
         records.push_back(r);
         stream.on_command(r, c);
     };
-    const std::string header = "block,cluster,engine,index,start,end,op,tag,schema_version\n";
+    const std::string header = "block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version\n";
     // Simulation order: commands of both blocks interleave, block 1 ends first.
     ran(record(0, 0, dma_engine(0), 0, 0, 10), b0[0].commands[0]);
     ran(record(1, 1, dma_engine(0), 0, 1, 8), b1[1].commands[0]);
@@ -46,11 +47,11 @@ TEST(TimingCsvStream, SameFileAsAfterTheRunWhateverTheOrderBlocksEnd) {
     ran(record(0, 0, dma_engine(0), 1, 10, 15), b0[0].commands[1]);
     stream.on_block(0, 0, 0, 15);
     EXPECT_EQ(out.str(), header +
-                             "0,0,dma0,0,0,10,dma,\"load A\",1\n"
-                             "0,0,dma0,1,10,15,dma,\"\",1\n"
-                             "0,0,cube1,0,10,14,matmul,\"mm 4x4\",1\n"
-                             "1,1,dma0,0,1,8,dma,\"load A\",1\n"
-                             "1,1,cube0,0,8,12,matmul,\"mm 4x4\",1\n");
+                             "0,0,dma0,0,0,10,dma,\"load A\",c,\"gemm, tiled\",2\n"
+                             "0,0,dma0,1,10,15,dma,\"\",,,2\n"
+                             "0,0,cube1,0,10,14,matmul,\"mm 4x4\",c,\"gemm, tiled\",2\n"
+                             "1,1,dma0,0,1,8,dma,\"load A\",c,\"gemm, tiled\",2\n"
+                             "1,1,cube0,0,8,12,matmul,\"mm 4x4\",c,\"gemm, tiled\",2\n");
     EXPECT_EQ(out.str(), trace::format_timing_csv(p, records));
 }
 

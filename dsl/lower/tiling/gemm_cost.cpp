@@ -12,17 +12,14 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// One arbitrated link of §6: bandwidth W, burst S, latency Lat.
+// One arbitrated link of §6: bandwidth W, latency Lat, used by DMA engines
+// that keep K requests in flight (§5).
 struct Link {
-    int64_t W, S, Lat;
+    int64_t W, Lat, K;
 
-    // Cycles the link is occupied moving `bytes` of one request: ceil(N/S)
-    // bursts of ceil(b/W) cycles each (a burst smaller than W still takes a
-    // whole cycle, so a small burst size caps the bandwidth).
-    int64_t busy(int64_t bytes) const {
-        const int64_t rest = bytes % S;
-        return bytes / S * ceil_div(S, W) + (rest ? ceil_div(rest, W) : 0);
-    }
+    // Cycles the link is occupied moving `bytes` of one request: it moves W
+    // bytes per cycle whatever the burst size (byte slots, §6).
+    int64_t busy(int64_t bytes) const { return ceil_div(bytes, W); }
 
     // One DMA command of `bytes` while `sharing` requesters (this one
     // included, on average) move as much at the same time: round-robin
@@ -32,6 +29,13 @@ struct Link {
     int64_t transfer(int64_t bytes, double sharing) const { return 1 + shared(busy(bytes), sharing) + Lat; }
     static int64_t shared(int64_t cycles, double sharing) {
         return int64_t(std::ceil(double(cycles) * sharing - 1e-9));
+    }
+    // Two DMA commands queued on one engine: with K = 1 the second waits for
+    // the first's data; with more in flight it follows the first's last
+    // burst onto the link, so the two pay one latency.
+    int64_t queued(int64_t a_bytes, int64_t b_bytes, double sharing) const {
+        if (K == 1) return transfer(a_bytes, sharing) + transfer(b_bytes, sharing);
+        return 1 + shared(busy(a_bytes) + busy(b_bytes), sharing) + Lat;
     }
 };
 
@@ -47,8 +51,8 @@ int64_t pipelined(int64_t produce, int64_t consume, int64_t loop, int64_t buffer
 
 BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const MatmulTiling& t, int64_t rows, int64_t cols,
                          double sharing) {
-    const Link ddr{c.ddr_bytes_per_cycle, c.ddr_burst_bytes, c.ddr_latency_cycles};
-    const Link l1{c.l1_bytes_per_cycle, c.l1_burst_bytes, c.l1_latency_cycles};
+    const Link ddr{c.ddr_bytes_per_cycle, c.ddr_latency_cycles, c.dma_max_outstanding};
+    const Link l1{c.l1_bytes_per_cycle, c.l1_latency_cycles, c.dma_max_outstanding};
     const int64_t flag = c.flag_latency_cycles;
     const int64_t e = arch::dtype_bytes(g.in), eo = arch::dtype_bytes(g.out);
 
@@ -87,11 +91,12 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // expanded im2col tile: the same bytes).
     auto a_tile = [&](int64_t k) { return l1.transfer(m * k * e, cubes); };
     auto b_tile = [&](int64_t k) { return l1.transfer(k * n * e, cubes); };
+    auto ab_tiles = [&](int64_t k) { return l1.queued(m * k * e, k * n * e, cubes); };  // both, on one cube DMA
     // One L0 step: the tile loads are the producer, the MATMUL the
     // consumer, around l0_buffers buffers; each direction passes a flag.
     // Each engine pays its loop control when it does not wait.
     auto tile_step = [&](int64_t k) {
-        const int64_t load = a_tile(k) + b_tile(k);
+        const int64_t load = ab_tiles(k);
         return pipelined(load + issue, matmul(k) + issue, load + flag + matmul(k) + flag, t.l0_buffers);
     };
 
@@ -105,8 +110,9 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     auto b_panel = [&](int64_t d) { return has_b ? d * cols * e : 0; };
     auto panel_load = [&](int64_t d) -> int64_t {
         if (!panels) return 0;
-        if (c.dma_engines == 1 || !has_a || !has_b)
+        if (!has_a || !has_b)
             return (has_a ? ddr.transfer(a_panel(d), sharing) : 0) + (has_b ? ddr.transfer(b_panel(d), sharing) : 0);
+        if (c.dma_engines == 1) return ddr.queued(a_panel(d), b_panel(d), sharing);
         return 1 + Link::shared(ddr.busy(a_panel(d)) + ddr.busy(b_panel(d)), sharing) + ddr.Lat;
     };
 
@@ -115,8 +121,8 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t last_kb = g.K - (steps - 1) * t.kb;
     const int64_t last_tiles = ceil_div(last_kb, t.kt);
     // The full-depth L0 step and panel, used throughout.
-    const int64_t a_kt = a_tile(t.kt), b_kt = b_tile(t.kt), mm_kt = matmul(t.kt);
-    const int64_t u = pipelined(a_kt + b_kt + issue, mm_kt + issue, a_kt + b_kt + mm_kt + 2 * flag, t.l0_buffers);
+    const int64_t a_kt = a_tile(t.kt), ab_kt = ab_tiles(t.kt), mm_kt = matmul(t.kt);
+    const int64_t u = pipelined(ab_kt + issue, mm_kt + issue, ab_kt + mm_kt + 2 * flag, t.l0_buffers);
     const int64_t load_kb = panel_load(t.kb);
 
     BlockCost b;
@@ -127,11 +133,11 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // delays it; with both operands on chip the first A tile pays it.
     const int64_t first_kb = std::min(t.kb, g.K), first_kt = std::min(t.kt, first_kb);
     b.first_panel = !panels ? 0 : loop + (first_kb == t.kb ? load_kb : panel_load(first_kb));
-    const int64_t b_first = first_kt == t.kt ? b_kt : b_tile(first_kt);
-    const int64_t a_first = first_kt == t.kt ? a_kt : a_tile(first_kt);
-    const int64_t to_first_matmul = !panels                                   ? loop + a_first + b_first + flag
+    const int64_t b_first = b_tile(first_kt);
+    const int64_t ab_first = first_kt == t.kt ? ab_kt : ab_tiles(first_kt);
+    const int64_t to_first_matmul = !panels                                   ? loop + ab_first + flag
                                     : has_b && (!has_a || c.dma_engines == 1) ? flag + b_first + flag
-                                                                              : flag + a_first + b_first + flag;
+                                                                              : flag + ab_first + flag;
     b.first_matmul = b.first_panel + to_first_matmul;
     b.tile_step = u;
 
@@ -141,7 +147,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // L0: a copy that waits, l0_buffers steps behind, for the MATMULs.
     const int64_t rest_kt = t.kb - (tiles - 1) * t.kt;
     const int64_t panel_copy = (tiles - 1) * u + (rest_kt == t.kt ? u : tile_step(rest_kt));
-    int64_t release = flag + (tiles - 1) * (a_kt + b_kt) + a_kt;
+    int64_t release = flag + (tiles - 1) * ab_kt + a_kt;
     if (tiles - 1 - t.l0_buffers >= 0)
         release = std::max(release, to_first_matmul + (tiles - 1 - t.l0_buffers) * u + mm_kt + flag + a_kt);
     // dma0 pays its loop control per panel when it does not wait.

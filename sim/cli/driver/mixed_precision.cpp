@@ -206,7 +206,7 @@ bool time_in_child(const arch::Config& c, const arch::Program& p, PlanTiming& ou
         ::close(fds[0]);
         std::vector<uint64_t> words;
         try {
-            trace::OpStatsRecorder ops(p);
+            trace::OpStatsRecorder ops(p, c);
             const trace::RunStats stats = hw::simulate(c, p, &ops);
             words.push_back(stats.total_cycles);
             for (const trace::OpStats& o : ops.ops()) words.push_back(o.ran() ? o.end - o.start : 0);

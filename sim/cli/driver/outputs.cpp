@@ -13,6 +13,7 @@
 #include "sim/cli/driver/topology_csv.h"
 #include "sim/trace/atomic_file.h"
 #include "sim/trace/chrome_trace.h"
+#include "sim/trace/ops_csv.h"
 #include "sim/trace/profile.h"
 #include "sim/trace/summary_csv.h"
 #include "sim/trace/timing_csv.h"
@@ -52,6 +53,12 @@ std::unique_ptr<RunOutput> after_run(const std::string& path, Write write) {
 std::unique_ptr<RunOutput> report_json(const std::string& path, const RunSetup&) {
     return after_run(path, [](const std::string& to, const RunResult& r) {
         trace::write_file_atomically(to, trace::report_json(r.stats, r.config, r.info).dump(2) + "\n");
+    });
+}
+
+std::unique_ptr<RunOutput> ops_csv(const std::string& path, const RunSetup&) {
+    return after_run(path, [](const std::string& to, const RunResult& r) {
+        trace::write_file_atomically(to, trace::format_ops_csv(r.stats.ops, r.config));
     });
 }
 
@@ -127,6 +134,9 @@ const std::vector<OutputKind> kOutputs = {
      SimulationOutput{report_json}},
     {"timing-csv", "FILE", "write every command's start and end cycle to FILE (CSV)", "profile", false,
      SimulationOutput{attached<TimingCsv>}},
+    {"ops-csv", "FILE",
+     "write one row per program operation to FILE (CSV): cycles, stalls, busy cycles, MACs, bytes per memory level",
+     "timing-csv", false, SimulationOutput{ops_csv}},
     {"trace", "FILE", "write a Chrome/Perfetto trace (JSON): a track per engine, a slice per command, flag arrows",
      "report-json", true, SimulationOutput{chrome_trace}},
     {"vcd", "FILE",

@@ -62,7 +62,7 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
     PlanTiming float16_timing;
     const bool float16_timed =
         !c.plan.switches.empty() && time_in_child(config.config, c.plan.float16_program, float16_timing);
-    trace::OpStatsRecorder op_stats(c.program);
+    trace::OpStatsRecorder op_stats(c.program, config.config);
     if (!c.plan.switches.empty()) recorders.add(&op_stats);
     const std::optional<trace::RunStats> stats = simulate(opt, config.config, c, recorders);
     if (!stats) {

@@ -193,14 +193,14 @@ TEST(GemmCost, ChoicesOnTheDefaultHardware) {
 }
 
 // The choice follows the hardware: with a DDR 16 times as fast (and 10
-// cycles of latency) the first panels cost little and deeper steps win (as
-// deep as the default's here: the loop control already favours them); a
+// cycles of latency) the first panels cost little and deeper steps win (a
+// link of 512 B/cycle moves 512 bytes per cycle with 64-byte bursts, §6); a
 // 128 KiB L0 fits 128 x 128 C tiles; 16 x 16 MAC arrays make compute 16
 // times faster, and gemm_2048's panels deepen to 128 to keep DDR latency
 // per byte down.
 TEST(GemmCost, ChoiceFollowsTheHardware) {
     const arch::Config fast_ddr = config(R"({"ddr": {"bytes_per_cycle": 512, "latency_cycles": 10}})");
-    EXPECT_EQ(choose(gemm_source(256, 256, 256), fast_ddr).text(), "64x64x16 kb 16");
+    EXPECT_EQ(choose(gemm_source(256, 256, 256), fast_ddr).text(), "64x64x32 kb 64");
     EXPECT_EQ(choose(gemm_source(2048, 2048, 2048), config(R"({"cube": {"l0_kib": 128}})")).text(), "128x128x64 kb 64");
     EXPECT_EQ(choose(gemm_source(2048, 2048, 2048), config(R"({"cube": {"mac_rows": 16, "mac_cols": 16}})")).text(),
               "64x64x32 kb 128");
