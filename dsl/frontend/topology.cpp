@@ -31,8 +31,8 @@ std::vector<std::string> fields_of(const std::string& row) {
     return f;
 }
 
-const char* const kConvColumns[] = {"layer name",   "IFMAP height", "IFMAP width", "filter height", "filter width",
-                                    "channels",     "filters",      "stride",      "stride width"};
+const char* const kConvColumns[] = {"layer name", "IFMAP height", "IFMAP width", "filter height", "filter width",
+                                    "channels",   "filters",      "stride",      "stride width"};
 const char* const kGemmColumns[] = {"layer name", "M", "N", "K"};
 
 }  // namespace
@@ -145,15 +145,15 @@ std::shared_ptr<const SourceFile> topology_source(const Topology& t, arch::DType
         const std::string n = names[i];
         text += "# " + t.path + ":" + std::to_string(l.line) + "\n";
         if (l.gemm) {
-            text += "pypo.output(\"" + n + "\", pypo.op.matmul(pypo.input(\"" + n + ".a\", shape=" +
-                    shape({l.M, l.K}) + ", dtype=" + dt + "), pypo.input(\"" + n + ".b\", shape=" +
-                    shape({l.K, l.N}) + ", dtype=" + dt + ")))\n";
+            text += "pypo.output(\"" + n + "\", pypo.op.matmul(pypo.input(\"" + n + ".a\", shape=" + shape({l.M, l.K}) +
+                    ", dtype=" + dt + "), pypo.input(\"" + n + ".b\", shape=" + shape({l.K, l.N}) + ", dtype=" + dt +
+                    ")))\n";
             continue;
         }
-        text += "pypo.output(\"" + n + "\", pypo.op.conv2d(pypo.input(\"" + n + ".ifmap\", shape=" +
-                shape({1, l.H, l.W, l.C}) + ", dtype=" + dt + ", layout=\"NHWC\"), pypo.weight(\"" + n +
-                ".filter\", shape=" + shape({l.F, l.C, l.R, l.S}) + ", dtype=" + dt + "), stride=" +
-                shape({l.stride_h, l.stride_w}) + ", rounding=\"ceil\"))\n";
+        text += "pypo.output(\"" + n + "\", pypo.op.conv2d(pypo.input(\"" + n +
+                ".ifmap\", shape=" + shape({1, l.H, l.W, l.C}) + ", dtype=" + dt +
+                ", layout=\"NHWC\"), pypo.weight(\"" + n + ".filter\", shape=" + shape({l.F, l.C, l.R, l.S}) +
+                ", dtype=" + dt + "), stride=" + shape({l.stride_h, l.stride_w}) + ", rounding=\"ceil\"))\n";
     }
     auto f = std::make_shared<SourceFile>();
     f->path = "<--topology " + t.path + ">";

@@ -59,7 +59,8 @@ std::string array_options(const Row& r) {
 
 // The golden row's layer as a SCALE-Sim topology row (trailing comma).
 std::string topology_row(const Row& r, const std::string& name) {
-    if (r.count("kind") && r.at("kind") == "gemm") return name + ", " + r.at("M") + ", " + r.at("N") + ", " + r.at("K") + ",\n";
+    if (r.count("kind") && r.at("kind") == "gemm")
+        return name + ", " + r.at("M") + ", " + r.at("N") + ", " + r.at("K") + ",\n";
     std::string row = name;
     for (const char* k : {"ifmap_h", "ifmap_w", "filter_h", "filter_w", "channels", "filters", "stride"})
         row += ", " + r.at(k);
@@ -79,7 +80,8 @@ size_t check_through_topology(const std::vector<Row>& rows, const std::string& l
     for (size_t i = 0; i < rows.size(); ++i) text += topology_row(rows[i], "L" + std::to_string(i));
     const std::string topo = write_file(label + ".csv", text);
     const std::string out = (scratch() / (label + "_report.csv")).string();
-    const Outcome o = run("-q " + array_options(rows.front()) + " --topology '" + topo + "' --topology-csv '" + out + "'");
+    const Outcome o =
+        run("-q " + array_options(rows.front()) + " --topology '" + topo + "' --topology-csv '" + out + "'");
     EXPECT_EQ(o.status, 0) << o.err;
     const std::vector<Row> got = read_csv(out);
     EXPECT_EQ(got.size(), rows.size());

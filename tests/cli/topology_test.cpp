@@ -60,8 +60,8 @@ TEST(Topology, ConvolutionsWithScaleSimConventions) {
         "c 2,9,12,3,3,1,4,1,3\n");
     const std::string out = (scratch() / "conv_topo_report.csv").string();
     const std::string json = (scratch() / "conv_topo.json").string();
-    const Outcome o = run("-q " + kArray + " --topology '" + topo + "' --topology-csv '" + out + "' --report-json '" +
-                          json + "'");
+    const Outcome o =
+        run("-q " + kArray + " --topology '" + topo + "' --topology-csv '" + out + "' --report-json '" + json + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     const auto rows = csv_rows(out);
     ASSERT_EQ(rows.size(), 2u);
@@ -109,8 +109,8 @@ TEST(Topology, Gemms) {
 // A depthwise layer ("DP" in its name) is one single-channel layer per
 // channel, as SCALE-Sim splits it.
 TEST(Topology, DepthwiseLayersSplitPerChannel) {
-    const std::string topo = write_file(
-        "dp_topo.csv", "Layer name, H, W, R, S, C, F, stride,\nDP1, 6, 6, 3, 3, 3, 1, 1,\n");
+    const std::string topo =
+        write_file("dp_topo.csv", "Layer name, H, W, R, S, C, F, stride,\nDP1, 6, 6, 3, 3, 3, 1, 1,\n");
     const std::string out = (scratch() / "dp_report.csv").string();
     const Outcome o = run("-q " + kArray + " --topology '" + topo + "' --topology-csv '" + out + "'");
     ASSERT_EQ(o.status, 0) << o.err;
