@@ -50,6 +50,7 @@ protected:
     virtual uint64_t execute(const arch::Command& cmd) = 0;
     // At most this many commands in flight at once (§5): 1 but for DMA engines.
     void set_max_outstanding(size_t n) { max_outstanding_ = n; }
+    size_t max_outstanding() const { return max_outstanding_; }
 
 private:
     // One resident block's stream and how far the engine has got in it.
