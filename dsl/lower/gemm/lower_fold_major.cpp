@@ -5,6 +5,8 @@
 
 #include "dsl/support/diagnostics.h"
 
+#include "dsl/support/ceil_div.h"
+
 namespace dsl {
 
 namespace {
@@ -13,8 +15,6 @@ using arch::EngineId;
 using arch::EngineKind;
 using arch::FlagId;
 using arch::Space;
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 std::string range(int64_t from, int64_t size) { return std::to_string(from) + ":" + std::to_string(from + size); }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "dsl/support/ceil_div.h"
+
 namespace dsl {
 
 namespace {
@@ -11,8 +13,6 @@ using arch::EngineId;
 using arch::EngineKind;
 using arch::FlagId;
 using arch::Space;
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Where the buffers of one block live in L1 and in each cube's L0.
 struct Layout {
