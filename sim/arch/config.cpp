@@ -370,6 +370,10 @@ void check_config(const Config& c, const std::string& origin) {
         fail(origin, "cube.l0_kib: " + std::to_string(c.l0_kib) + " is not the sum of the split L0 buffers (" +
                          std::to_string(c.l0a_kib) + " + " + std::to_string(c.l0b_kib) + " + " +
                          std::to_string(c.l0c_kib) + " KiB)");
+    if (c.l2_present() && (c.l2_kib * 1024) % (c.l2_line_bytes * c.l2_ways) != 0)
+        fail(origin, "l2.kib: " + std::to_string(c.l2_kib) + " KiB is not a whole number of sets of l2.ways x " +
+                         "l2.line_bytes = " + std::to_string(c.l2_ways) + " x " + std::to_string(c.l2_line_bytes) +
+                         " bytes");
     check_engine_total(c, origin);
     check_smallest_tile(c, origin);
 }

@@ -44,6 +44,9 @@ struct Config {
     bool l0_split() const { return l0a_kib > 0; }
     int64_t l1_bytes() const { return l1_kib * 1024; }
     int64_t ddr_bytes() const { return ddr_gib * (int64_t{1} << 30); }
+    // The L2 cache (timing model §6.1), present when l2.kib > 0.
+    bool l2_present() const { return l2_kib > 0; }
+    int64_t l2_sets() const { return l2_kib * 1024 / (l2_line_bytes * l2_ways); }
 };
 
 // One declared parameter, for listings and docs.

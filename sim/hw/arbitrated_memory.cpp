@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "sim/hw/ddr_region_extension.h"
 #include "sim/hw/sim_time.h"
 
 namespace hw {
@@ -15,9 +16,20 @@ ArbitratedMemory::ArbitratedMemory(sc_core::sc_module_name name, const LinkParam
     dont_initialize();
 }
 
+ArbitratedMemory::ArbitratedMemory(sc_core::sc_module_name name, const LinkParams& params,
+                                   const arch::Config* l2_config, trace::Recorder* recorder)
+    : ArbitratedMemory(name, params) {
+    l2_config_ = l2_config;
+    recorder_ = recorder;
+}
+
 void ArbitratedMemory::before_end_of_elaboration() {
     int n = int(socket.size());
     link_ = std::make_unique<RoundRobinLink>(n, params_.bytes_per_cycle, params_.burst_bytes, params_.latency_cycles);
+    if (l2_config_) {
+        l2_ = std::make_unique<L2Memory>(*l2_config_, n, recorder_);
+        link_->observe(l2_.get());
+    }
     for (int i = 0; i < n; ++i) granted_.push_back(std::make_unique<sc_core::sc_event>());
     completes_at_.assign(size_t(n), 0);
 }
@@ -34,6 +46,11 @@ void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& tran
         return;
     }
     (trans.is_read() ? bytes_read_ : bytes_written_) += bytes;
+    if (l2_) {
+        const DdrRegionExtension* ext = trans.get_extension<DdrRegionExtension>();
+        if (!ext) throw std::logic_error(std::string(name()) + ": a request to the L2 without its DDR region");
+        l2_->begin(requester, ext->region, !trans.is_read());
+    }
     link_->request(requester, bytes, now_cycles());
     kick_.notify(sc_core::SC_ZERO_TIME);
     sc_core::wait(*granted_[size_t(requester)]);

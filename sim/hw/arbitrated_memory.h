@@ -11,6 +11,11 @@
 // time until the transfer completes (its data has arrived, latency
 // included): the DMA engine keeps several requests in flight that way
 // (timing model §5).
+//
+// With an L2 cache (the DDR channel's memory when l2.kib > 0), the port is
+// the L2's and the L2 looks up every burst it grants (§6.1): the transfer
+// completes when its data is there, and the DDR channel behind it serves
+// the L2's fills and write-backs. Its requests carry a DdrRegionExtension.
 #pragma once
 
 #include <memory>
@@ -21,6 +26,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "sim/hw/l2_memory.h"
 #include "sim/hw/round_robin_link.h"
 
 namespace hw {
@@ -37,11 +43,17 @@ public:
     tlm_utils::multi_passthrough_target_socket<ArbitratedMemory> socket;
 
     ArbitratedMemory(sc_core::sc_module_name name, const LinkParams& params);
+    // With `l2_config` (not null), the DDR channel behind an L2 cache:
+    // `params` are the L2 port's; the recorder sees its DDR transfers.
+    ArbitratedMemory(sc_core::sc_module_name name, const LinkParams& params, const arch::Config* l2_config,
+                     trace::Recorder* recorder);
 
     const LinkParams& params() const { return params_; }
     uint64_t bytes_read() const { return bytes_read_; }
     uint64_t bytes_written() const { return bytes_written_; }
     uint64_t busy_cycles() const { return link_ ? link_->busy_cycles() : 0; }
+    // The L2 cache behind the port, if there is one.
+    const L2Memory* l2() const { return l2_.get(); }
 
 private:
     void before_end_of_elaboration() override;
@@ -49,7 +61,10 @@ private:
     void arbitrate();
 
     LinkParams params_;
-    std::unique_ptr<RoundRobinLink> link_;                     // sized once the socket is bound
+    std::unique_ptr<RoundRobinLink> link_;  // sized once the socket is bound
+    const arch::Config* l2_config_ = nullptr;
+    trace::Recorder* recorder_ = nullptr;
+    std::unique_ptr<L2Memory> l2_;
     std::vector<std::unique_ptr<sc_core::sc_event>> granted_;  // per requester: its last burst was granted
     std::vector<uint64_t> completes_at_;                       // per requester: the cycle its transfer completes
     std::vector<RoundRobinLink::Completion> completed_;

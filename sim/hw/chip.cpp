@@ -7,7 +7,12 @@ namespace hw {
 
 namespace {
 
+// The link the cluster DMA engines request: the DDR channel, or the L2's
+// port when there is an L2 (§6.1).
 LinkParams ddr_params(const arch::Config& c) {
+    if (c.l2_present())
+        return {uint64_t(c.ddr_bytes()), uint64_t(c.l2_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
+                uint64_t(c.l2_hit_latency_cycles)};
     return {uint64_t(c.ddr_bytes()), uint64_t(c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
             uint64_t(c.ddr_latency_cycles)};
 }
@@ -31,7 +36,7 @@ Chip::Chip(sc_core::sc_module_name name, const arch::Config& config, const arch:
            arch::BlockSource& blocks, trace::Recorder* recorder)
     : sc_module(name),
       config_(config),
-      ddr_("ddr", ddr_params(config)),
+      ddr_("ddr", ddr_params(config), config.l2_present() ? &config : nullptr, recorder),
       clusters_(make_clusters(config, recorder)),
       dispatcher_("dispatcher", program, blocks, pointers(clusters_), config, recorder) {
     // Binding order numbers the DDR requesters: cluster-major, then engine.
@@ -40,8 +45,15 @@ Chip::Chip(sc_core::sc_module_name name, const arch::Config& config, const arch:
 
 std::vector<trace::LinkStats> Chip::link_stats() const {
     std::vector<trace::LinkStats> out;
-    out.push_back({"ddr", "ddr_l1", uint64_t(config_.ddr_bytes_per_cycle), ddr_.bytes_read(), ddr_.bytes_written(),
-                   ddr_.busy_cycles()});
+    if (const L2Memory* l2 = ddr_.l2()) {
+        out.push_back({"l2", "l2_l1", uint64_t(config_.l2_bytes_per_cycle), ddr_.bytes_read(), ddr_.bytes_written(),
+                       ddr_.busy_cycles()});
+        out.push_back({"ddr", "ddr_l2", uint64_t(config_.ddr_bytes_per_cycle), l2->ddr_bytes_read(),
+                       l2->ddr_bytes_written(), l2->ddr_busy_cycles()});
+    } else {
+        out.push_back({"ddr", "ddr_l1", uint64_t(config_.ddr_bytes_per_cycle), ddr_.bytes_read(), ddr_.bytes_written(),
+                       ddr_.busy_cycles()});
+    }
     for (auto& c : clusters_) {
         std::string prefix = "cluster" + std::to_string(c->index());
         const ArbitratedMemory& l1 = c->l1();
@@ -109,8 +121,18 @@ std::optional<trace::RunStats> simulate_until(const arch::Config& config, const 
     trace::RunStats r;
     r.total_cycles = chip.dispatcher().end_cycle();
     r.blocks = blocks.size();
-    r.ddr_bytes_read = chip.ddr().bytes_read();
-    r.ddr_bytes_written = chip.ddr().bytes_written();
+    if (const L2Memory* l2 = chip.ddr().l2()) {
+        // Behind an L2, DDR sees its fills, its write-backs and, at the end,
+        // its flush (§6.1).
+        r.ddr_bytes_read = l2->ddr_bytes_read();
+        r.ddr_bytes_written = l2->ddr_bytes_written() + l2->flush_bytes();
+        const L2Cache::Stats& s = l2->stats();
+        r.l2 = trace::L2Stats{s.read_hits,  s.read_misses,     s.write_hits,    s.write_misses,
+                              s.writebacks, l2->flush_bytes(), l2->line_bytes()};
+    } else {
+        r.ddr_bytes_read = chip.ddr().bytes_read();
+        r.ddr_bytes_written = chip.ddr().bytes_written();
+    }
     r.units = stats.units();
     r.links = chip.link_stats();
     r.memory = stats.memory();

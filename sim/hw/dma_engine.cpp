@@ -11,6 +11,8 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, arch::EngineId id, uint32_t c
                      trace::Recorder* recorder, size_t max_outstanding)
     : Engine(name, id, cluster, flags, recorder), socket("socket") {
     set_max_outstanding(max_outstanding);
+    region_ = new DdrRegionExtension;
+    payload_.set_extension(region_);
 }
 
 uint64_t DmaEngine::execute(const arch::Command& cmd) {
@@ -26,6 +28,7 @@ uint64_t DmaEngine::execute(const arch::Command& cmd) {
     payload_.set_byte_enable_ptr(nullptr);
     payload_.set_dmi_allowed(false);
     payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    if (d.src == arch::Space::DDR || d.dst == arch::Space::DDR) region_->region = arch::ddr_side_region(d);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(payload_, delay);
     if (payload_.get_response_status() != tlm::TLM_OK_RESPONSE)

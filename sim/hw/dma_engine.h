@@ -8,6 +8,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm>
 
+#include "sim/hw/ddr_region_extension.h"
 #include "sim/hw/engine.h"
 
 namespace hw {
@@ -22,6 +23,7 @@ public:
 private:
     uint64_t execute(const arch::Command& cmd) override;
     tlm::tlm_generic_payload payload_;
+    DdrRegionExtension* region_;  // owned by payload_
 };
 
 }  // namespace hw

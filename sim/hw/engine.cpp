@@ -63,7 +63,10 @@ void Engine::perform(size_t slot, uint64_t begin) {
     const bool ends_stream = r.next == r.stream->commands.size();
     if (ends_stream) r.active = false;  // nothing more to start; it ends with its last command
     last_slot_ = slot;
-    const uint64_t end = execute(cmd);
+    // Commands end in the order they started (§5): one whose data is there
+    // before its predecessor's (an L2 hit behind a miss, §6.1) ends with it.
+    uint64_t end = execute(cmd);
+    if (!in_flight_.empty()) end = std::max(end, in_flight_.back().end);
     const uint64_t now = now_cycles();
     const InFlight c{uint32_t(slot), r.block, index, begin, end, &cmd, ends_stream};
     if (end == now && in_flight_.empty()) {

@@ -17,6 +17,8 @@ void RoundRobinLink::request(int requester, uint64_t bytes, uint64_t now) {
     assert(p.remaining == 0 && bytes > 0);
     p.remaining = bytes;
     p.eligible_at = now + 1;
+    p.bytes = bytes;
+    p.data_ready = 0;
     ++active_;
 }
 
@@ -44,6 +46,7 @@ int RoundRobinLink::grant_one(uint64_t at, bool& last_burst) {
         Pending& p = pending_[size_t(id)];
         if (!p.remaining || p.eligible_at > cycle) continue;
         uint64_t b = std::min(p.remaining, burst_bytes_);
+        if (observer_) p.data_ready = std::max(p.data_ready, observer_->on_burst(id, p.bytes - p.remaining, b, cycle));
         p.remaining -= b;
         occupy(at, at + b);
         last_granted_ = id;
@@ -60,7 +63,7 @@ bool RoundRobinLink::skip_rounds(uint64_t limit) {
     // the last granted one; it returns the pointer to where it started only if
     // that requester is itself active, and it is uniform only if every active
     // requester is already eligible and nobody reaches its last burst.
-    if (!active_ || !pending_[size_t(last_granted_)].remaining) return false;
+    if (observer_ || !active_ || !pending_[size_t(last_granted_)].remaining) return false;
     const uint64_t at = next_slot_;
     uint64_t rounds = kNever;
     for (const Pending& p : pending_) {
@@ -94,7 +97,8 @@ void RoundRobinLink::advance(uint64_t now, std::vector<Completion>& completed) {
         int id = grant_one(at, last);
         if (last) {
             // The transfer's last byte moves in the cycle of slot next_slot_ - 1.
-            completed.push_back({id, cycle_of(at), cycle_of(next_slot_ - 1) + 1 + latency_});
+            const uint64_t leaves = cycle_of(next_slot_ - 1) + 1;
+            completed.push_back({id, cycle_of(at), std::max(leaves + latency_, pending_[size_t(id)].data_ready)});
         }
     }
 }
@@ -102,6 +106,7 @@ void RoundRobinLink::advance(uint64_t now, std::vector<Completion>& completed) {
 uint64_t RoundRobinLink::next_final_grant() const {
     if (!active_) return kNever;
     RoundRobinLink copy = *this;
+    copy.observer_ = nullptr;  // a prediction: grant cycles do not depend on what the observer does
     for (;;) {
         uint64_t at = copy.decision_slot();
         if (at == copy.next_slot_ && copy.skip_rounds(kNever)) continue;

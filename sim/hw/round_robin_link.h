@@ -25,7 +25,19 @@ public:
     struct Completion {
         int requester;
         uint64_t granted;  // the cycle its last burst was granted: the requester may issue again
-        uint64_t cycle;    // the cycle the transfer completes (its last byte's cycle + 1 + latency)
+        uint64_t cycle;    // the cycle the transfer completes (its last byte's cycle + 1 + latency, or
+                           // later if its observer says so)
+    };
+
+    // Sees every burst as it is granted, in grant order (the L2 cache, §6.1),
+    // and returns the cycle the burst's data is ready beyond the link's own
+    // latency (0: no later than that). A link with an observer grants burst
+    // by burst, never skipping rounds.
+    class BurstObserver {
+    public:
+        virtual ~BurstObserver() = default;
+        // Bytes [offset, offset + bytes) of `requester`'s request, granted at `cycle`.
+        virtual uint64_t on_burst(int requester, uint64_t offset, uint64_t bytes, uint64_t cycle) = 0;
     };
 
     RoundRobinLink(int requesters, uint64_t bytes_per_cycle, uint64_t burst_bytes, uint64_t latency_cycles);
@@ -44,6 +56,8 @@ public:
     // if no further requests arrive; kNever when the link has nothing pending.
     uint64_t next_final_grant() const;
 
+    void observe(BurstObserver* observer) { observer_ = observer; }
+
     // Cycles in which at least one byte crossed the link.
     uint64_t busy_cycles() const { return busy_cycles_; }
     uint64_t bytes() const { return bytes_; }
@@ -53,6 +67,8 @@ private:
     struct Pending {
         uint64_t remaining = 0;  // 0: no request
         uint64_t eligible_at = 0;
+        uint64_t bytes = 0;       // the request's size
+        uint64_t data_ready = 0;  // the latest data cycle its bursts' observer gave
     };
 
     // The byte slot of the next decision. Precondition: some request is pending.
@@ -75,6 +91,7 @@ private:
     uint64_t counted_to_ = 0;  // busy cycles counted: those below this cycle
     uint64_t busy_cycles_ = 0;
     uint64_t bytes_ = 0;
+    BurstObserver* observer_ = nullptr;
 };
 
 }  // namespace hw

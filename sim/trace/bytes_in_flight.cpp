@@ -19,4 +19,14 @@ std::vector<StepSeries> link_bytes_in_flight(const arch::Config& c, const std::v
     return out;
 }
 
+StepSeries ddr_transfer_bytes_in_flight(const std::vector<DdrTransferRecord>& transfers) {
+    std::vector<std::pair<uint64_t, int64_t>> deltas;
+    deltas.reserve(2 * transfers.size());
+    for (const DdrTransferRecord& t : transfers) {
+        deltas.push_back({t.queued, int64_t(t.bytes)});
+        deltas.push_back({t.data, -int64_t(t.bytes)});
+    }
+    return steps_from_deltas(std::move(deltas));
+}
+
 }  // namespace trace

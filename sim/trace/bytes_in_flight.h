@@ -15,4 +15,9 @@ namespace trace {
 // port (its cube DMA engines). One entry per link of `c`.
 std::vector<StepSeries> link_bytes_in_flight(const arch::Config& c, const std::vector<TimedCommand>& cmds);
 
+// Behind an L2 (timing model §6.1): the bytes of its DDR transfers from the
+// cycle each was queued until its data arrived (a fill) or it left the DDR
+// channel (a write-back).
+StepSeries ddr_transfer_bytes_in_flight(const std::vector<DdrTransferRecord>& transfers);
+
 }  // namespace trace

@@ -84,7 +84,8 @@ struct Flow {
 }  // namespace
 
 void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
-                        const std::vector<CommandRecord>& records) {
+                        const std::vector<CommandRecord>& records,
+                        const std::vector<DdrTransferRecord>& ddr_transfers) {
     std::vector<TimedCommand> cmds = timed_commands(p, records);
     out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"program\":" << quoted(p.source)
         << ",\"clock_ghz\":" << json(c.clock_ghz).dump()
@@ -211,8 +212,18 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
     const std::vector<StepSeries> in_flight = link_bytes_in_flight(c, cmds);
     for (size_t link = 0; link < in_flight.size(); ++link)
         for (const Step& s : in_flight[link]) {
-            out << ",\n{\"name\":\"" << (link == 0 ? "DDR" : "L1 port")
+            out << ",\n{\"name\":\""
+                << (link != 0        ? "L1 port"
+                    : c.l2_present() ? "L2 port"
+                                     : "DDR")
                 << " bytes in flight\",\"ph\":\"C\",\"pid\":" << link << ",\"tid\":0,\"ts\":";
+            micros(out, s.cycle, c.clock_ghz);
+            out << ",\"args\":{\"bytes\":" << uint64_t(s.value) << "}}";
+        }
+
+    if (c.l2_present())
+        for (const Step& s : ddr_transfer_bytes_in_flight(ddr_transfers)) {
+            out << ",\n{\"name\":\"DDR bytes in flight\",\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":";
             micros(out, s.cycle, c.clock_ghz);
             out << ",\"args\":{\"bytes\":" << uint64_t(s.value) << "}}";
         }

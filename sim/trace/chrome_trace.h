@@ -26,7 +26,10 @@ namespace trace {
 // further than a top-level key it does not know, and then has every event).
 constexpr int kChromeTraceSchemaVersion = 1;
 
+// With an L2 cache, "L2 port bytes in flight" counts the DDR<->L1 commands
+// and "DDR bytes in flight" the L2's DDR transfers (`ddr_transfers`).
 void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
-                        const std::vector<CommandRecord>& records);
+                        const std::vector<CommandRecord>& records,
+                        const std::vector<DdrTransferRecord>& ddr_transfers = {});
 
 }  // namespace trace

@@ -19,12 +19,25 @@ struct CommandRecord {
     uint32_t slot = 0;  // the cluster slot its block ran in (timing-model §4)
 };
 
+// A transfer between the L2 cache and DDR (timing model §6.1): a fill (a
+// read miss's line) or a write-back (a dirty line evicted). Queued at the
+// grant of the burst that caused it; its bytes cross the DDR channel in
+// the cycles [start, leave); a fill's data is in the L2 at `data`.
+struct DdrTransferRecord {
+    bool fill = false;
+    uint64_t line = 0;
+    uint64_t bytes = 0;
+    uint64_t queued = 0, start = 0, leave = 0, data = 0;
+};
+
 class Recorder {
 public:
     virtual ~Recorder() = default;
     virtual void on_command(const CommandRecord& r, const arch::Command& c) = 0;
     // A block ended (called at its end cycle, in simulation order).
     virtual void on_block(uint32_t /*block*/, uint32_t /*cluster*/, uint64_t /*start*/, uint64_t /*end*/) {}
+    // An L2 <-> DDR transfer (only with an L2), in the order queued.
+    virtual void on_ddr_transfer(const DdrTransferRecord& /*t*/) {}
 };
 
 }  // namespace trace

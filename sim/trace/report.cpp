@@ -40,6 +40,8 @@ struct LinkEnds {
 
 LinkEnds link_ends(const std::string& kind) {
     if (kind == "ddr_l1") return {"DDR", "L1", true};
+    if (kind == "l2_l1") return {"L2", "L1", true};
+    if (kind == "ddr_l2") return {"DDR", "L2", true};
     if (kind == "l1_l0") return {"L1", "L0", true};
     if (kind == "l0_cube") return {"L0", "cube", false};
     return {"?", "?", true};
@@ -108,7 +110,8 @@ Bounds bounds(const RunStats& s, const arch::Config& c) {
     Bounds b;
     for (const UnitStats& u : s.units) b.macs += u.macs, b.float32_macs += u.float32_macs;
     b.compute = compute_bound_cycles(b.macs, b.float32_macs, c);
-    b.ddr = ddr_bound_cycles(s.ddr_bytes_read + s.ddr_bytes_written, c);
+    // The L2's flush at the end takes no cycles of the run (§6.1).
+    b.ddr = ddr_bound_cycles(s.ddr_bytes_read + s.ddr_bytes_written - (s.l2 ? s.l2->flush_bytes : 0), c);
     return b;
 }
 
@@ -152,14 +155,39 @@ uint64_t format_conversions(const RunStats& s) {
         std::count_if(s.ops.begin(), s.ops.end(), [](const OpStats& o) { return o.kind == "format_convert"; }));
 }
 
-// The memory levels as the text report (label) and the JSON report (key) name them.
+// The memory levels as the text report (label) and the JSON report (key)
+// name them. With an L2 the DMA commands' DDR-side bytes are the L2's, and
+// DDR sees the L2's fills, write-backs and flush (§6.1, §9).
 struct Level {
     const char* label;
     const char* key;
-    const LevelTraffic* traffic;
+    LevelTraffic traffic;
 };
 std::vector<Level> levels(const RunStats& s) {
-    return {{"DDR", "ddr", &s.memory.ddr}, {"L1", "l1", &s.memory.l1}, {"L0", "l0", &s.memory.l0}};
+    if (s.l2)
+        return {{"DDR", "ddr", {s.ddr_bytes_read, s.ddr_bytes_written}},
+                {"L2", "l2", s.memory.ddr},
+                {"L1", "l1", s.memory.l1},
+                {"L0", "l0", s.memory.l0}};
+    return {{"DDR", "ddr", s.memory.ddr}, {"L1", "l1", s.memory.l1}, {"L0", "l0", s.memory.l0}};
+}
+
+// "read 1,200 hits / 34 misses (97.2 % hits)": one kind of L2 lookup.
+std::string hits_and_misses(uint64_t hits, uint64_t misses) {
+    return grouped(hits) + " hits / " + grouped(misses) + " misses (" +
+           fmt("%.1f", 100.0 * ratio(double(hits), double(hits + misses))) + " % hits)";
+}
+
+nlohmann::json l2_json(const L2Stats& l, const arch::Config& c) {
+    return {{"kib", c.l2_kib},
+            {"line_bytes", l.line_bytes},
+            {"ways", c.l2_ways},
+            {"read_hits", l.read_hits},
+            {"read_misses", l.read_misses},
+            {"write_hits", l.write_hits},
+            {"write_misses", l.write_misses},
+            {"writebacks", l.writebacks},
+            {"flush_bytes", l.flush_bytes}};
 }
 
 // Operations that ran, longest first when there are too many to list.
@@ -265,7 +293,15 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     o += ")\n";
     o += "DDR bound          " + grouped(b.ddr) + "  (DDR bytes at " +
          std::to_string(ddr_effective_bytes_per_cycle(c)) + " B/cycle)\n";
-    o += "DDR bytes          read " + grouped(s.ddr_bytes_read) + ", written " + grouped(s.ddr_bytes_written) + "\n";
+    o += "DDR bytes          read " + grouped(s.ddr_bytes_read) + ", written " + grouped(s.ddr_bytes_written);
+    if (s.l2) o += " (" + grouped(s.l2->flush_bytes) + " of them the L2's flush at the end)";
+    o += "\n";
+    if (s.l2) {
+        o += "L2 cache           " + grouped(uint64_t(c.l2_kib)) + " KiB, " + grouped(s.l2->line_bytes) + " B lines, " +
+             std::to_string(c.l2_ways) + " ways: " + grouped(s.l2->writebacks) + " write-backs\n";
+        o += "  read lookups     " + hits_and_misses(s.l2->read_hits, s.l2->read_misses) + "\n";
+        o += "  write lookups    " + hits_and_misses(s.l2->write_hits, s.l2->write_misses) + "\n";
+    }
     o += "format conversions " + grouped(format_conversions(s)) + "\n\n";
 
     o += "cube MAC utilization / busy  average " +
@@ -307,8 +343,8 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     o += "\nmemory             bytes read        bytes written\n";
     for (const Level& l : levels(s)) {
         char line[200];
-        std::snprintf(line, sizeof line, "  %-16s %-17s %s\n", l.label, grouped(l.traffic->read).c_str(),
-                      grouped(l.traffic->written).c_str());
+        std::snprintf(line, sizeof line, "  %-16s %-17s %s\n", l.label, grouped(l.traffic.read).c_str(),
+                      grouped(l.traffic.written).c_str());
         o += line;
     }
 
@@ -345,8 +381,9 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     j["ddr_bytes_read"] = s.ddr_bytes_read;
     j["ddr_bytes_written"] = s.ddr_bytes_written;
     j["format_conversions"] = format_conversions(s);
+    if (s.l2) j["l2"] = l2_json(*s.l2, c);
     json memory = json::object();
-    for (const Level& l : levels(s)) memory[l.key] = {{"read", l.traffic->read}, {"written", l.traffic->written}};
+    for (const Level& l : levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};
     j["memory"] = memory;
     json units = json::array();
     for (const UnitStats& u : s.units) {

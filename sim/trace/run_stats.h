@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,17 @@ struct LinkStats {
     uint64_t bytes() const { return bytes_read + bytes_written; }
 };
 
+// The L2 cache's figures (timing model §6.1), in lines looked up; each
+// fill and write-back moves line_bytes.
+struct L2Stats {
+    uint64_t read_hits = 0, read_misses = 0;
+    uint64_t write_hits = 0, write_misses = 0;
+    uint64_t writebacks = 0;   // dirty lines evicted during the run
+    uint64_t flush_bytes = 0;  // dirty lines left at the end, in bytes
+    uint64_t line_bytes = 0;
+    uint64_t lookups() const { return read_hits + read_misses + write_hits + write_misses; }
+};
+
 struct RunStats {
     uint64_t total_cycles = 0;
     uint64_t blocks = 0;
@@ -49,7 +61,8 @@ struct RunStats {
     MemoryTraffic memory;
     std::vector<UnitStats> units;
     std::vector<LinkStats> links;
-    std::vector<OpStats> ops;  // per program operation, in program order
+    std::vector<OpStats> ops;   // per program operation, in program order
+    std::optional<L2Stats> l2;  // with an L2 cache
 };
 
 // Accumulates per-unit figures and the memory traffic from command records.
@@ -73,7 +86,9 @@ private:
 class TimingRecorder : public Recorder {
 public:
     void on_command(const CommandRecord& r, const arch::Command&) override { records.push_back(r); }
+    void on_ddr_transfer(const DdrTransferRecord& t) override { ddr_transfers.push_back(t); }
     std::vector<CommandRecord> records;
+    std::vector<DdrTransferRecord> ddr_transfers;  // with an L2 only
 };
 
 // Forwards to several recorders.
@@ -85,6 +100,9 @@ public:
     }
     void on_block(uint32_t block, uint32_t cluster, uint64_t start, uint64_t end) override {
         for (Recorder* t : targets_) t->on_block(block, cluster, start, end);
+    }
+    void on_ddr_transfer(const DdrTransferRecord& x) override {
+        for (Recorder* t : targets_) t->on_ddr_transfer(x);
     }
 
 private:

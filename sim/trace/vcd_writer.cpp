@@ -119,7 +119,8 @@ std::vector<StepRef> by_cycle(const std::vector<Signal>& sig) {
 
 }  // namespace
 
-void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records) {
+void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records,
+               const std::vector<DdrTransferRecord>& ddr_transfers) {
     std::vector<TimedCommand> cmds = timed_commands(p, records);
     std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, p, cmds);
     std::vector<FlagTokens> flags = flag_tokens(cmds);
@@ -147,7 +148,8 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
                            std::move(flags[next_flag].tokens)});
     }
     size_t ddr = sig.size();
-    sig.push_back({"links.ddr", "bytes_in_flight", 64, "", {}});
+    sig.push_back({c.l2_present() ? "links.l2" : "links.ddr", "bytes_in_flight", 64, "", {}});
+    if (c.l2_present()) sig.push_back({"links.ddr", "bytes_in_flight", 64, "", {}});
     size_t l1 = sig.size();
     for (int64_t cl = 0; cl < c.clusters; ++cl)
         sig.push_back({"links.cluster" + std::to_string(cl) + "_l1", "bytes_in_flight", 64, "", {}});
@@ -192,6 +194,7 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
     }
     std::vector<StepSeries> in_flight = link_bytes_in_flight(c, cmds);
     sig[ddr].steps = std::move(in_flight[0]);
+    if (c.l2_present()) sig[ddr + 1].steps = ddr_transfer_bytes_in_flight(ddr_transfers);
     for (int64_t cl = 0; cl < c.clusters; ++cl) sig[l1 + size_t(cl)].steps = std::move(in_flight[size_t(1 + cl)]);
 
     out << "$version davinci-sim $end\n$timescale 1 ns $end\n";

@@ -36,6 +36,10 @@
 
 namespace trace {
 
-void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records);
+// With an L2 cache the DDR<->L1 commands cross its port, `links.l2`, and
+// `links.ddr` shows the L2's DDR transfers (`ddr_transfers`, timing model
+// §6.1) in flight.
+void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records,
+               const std::vector<DdrTransferRecord>& ddr_transfers = {});
 
 }  // namespace trace

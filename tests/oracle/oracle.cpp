@@ -85,6 +85,8 @@ struct Request {
     bool active = false;
     uint64_t eligible_at = 0;
     uint64_t remaining = 0;  // bytes not yet granted
+    uint64_t bytes = 0;      // the request's size
+    uint64_t ready = 0;      // with an L2: the latest data-ready cycle of its bursts (§6.1)
     EngineRun* owner = nullptr;
     ActiveBlock* block = nullptr;
     size_t index = 0;  // the command's position in its stream
@@ -100,6 +102,73 @@ struct Link {
     Link(uint64_t w, uint64_t s, uint64_t lat, size_t requesters)
         : W(w), S(s), Lat(lat), last(requesters - 1), requests(requesters) {}
 };
+
+// §6.1: the L2 cache, each set a list of its lines from the most recently
+// used to the least, and the DDR channel behind it serving the L2's
+// transfers one after another.
+struct L2 {
+    struct Line {
+        uint64_t index = 0;
+        bool dirty = false;
+        uint64_t ready = 0;  // when its data is there
+    };
+    uint64_t L = 0, sets = 0, ways = 0, Wd = 1, ddr_latency = 0;
+    std::vector<std::vector<Line>> lru;  // per set, most recently used first
+    uint64_t ddr_next_slot = 0;
+    L2Counts counts;
+
+    // A DDR transfer queued at cycle g: the cycle it leaves the channel.
+    uint64_t ddr_transfer(uint64_t g) {
+        uint64_t p = std::max(ddr_next_slot, (g + 1) * Wd);
+        ddr_next_slot = p + L;
+        return (ddr_next_slot + Wd - 1) / Wd;
+    }
+
+    // One lookup at cycle g; returns the line's ready cycle.
+    uint64_t look_up(uint64_t index, bool write, uint64_t g) {
+        std::vector<Line>& set = lru[index % sets];
+        for (size_t i = 0; i < set.size(); ++i) {
+            if (set[i].index != index) continue;
+            Line hit = set[i];
+            hit.dirty = hit.dirty || write;
+            set.erase(set.begin() + long(i));
+            set.insert(set.begin(), hit);
+            ++(write ? counts.write_hits : counts.read_hits);
+            return hit.ready;
+        }
+        ++(write ? counts.write_misses : counts.read_misses);
+        Line fresh{index, write, g};
+        if (set.size() == ways) {
+            if (set.back().dirty) {
+                ++counts.writebacks;
+                fresh.ready = ddr_transfer(g);  // the old line goes out first
+            }
+            set.pop_back();
+        }
+        if (!write) {
+            ++counts.fills;
+            fresh.ready = ddr_transfer(g) + ddr_latency;
+        }
+        set.insert(set.begin(), fresh);
+        return fresh.ready;
+    }
+};
+
+// §6.1: the DDR-side region of a DDR<->L1 command, rows of bytes.
+struct Rows {
+    uint64_t addr = 0, rows = 0, row_bytes = 0, stride = 0;
+};
+Rows ddr_rows(const arch::DmaArgs& d) {
+    const bool shuffle = d.rearrange && d.rearrange->kind == arch::Rearrange::Kind::PixelShuffle;
+    const bool transpose = d.rearrange && d.rearrange->kind == arch::Rearrange::Kind::Transpose;
+    if (d.src == arch::Space::DDR)
+        return shuffle ? Rows{d.src_addr, 1, d.bytes(), 0} : Rows{d.src_addr, d.rows, d.row_bytes, d.src_stride};
+    if (transpose) {
+        uint64_t e = d.rearrange->element_bytes;
+        return {d.dst_addr, d.row_bytes / e, d.rows * e, d.dst_stride};
+    }
+    return {d.dst_addr, d.rows, d.row_bytes, d.dst_stride};
+}
 
 // One engine of one cluster, whichever block it is running a command of.
 struct EngineState {
@@ -148,7 +217,8 @@ struct Sim {
     Result res;
     std::vector<std::vector<size_t>> timing_base;  // [block][stream] -> Result index
 
-    Link ddr;
+    Link ddr;  // the DDR channel, or the L2's port when there is an L2 (§6.1)
+    std::unique_ptr<L2> l2;
     std::vector<Link> l1;  // per cluster
     uint64_t P = 0;        // blocks in flight at most
     uint32_t used = 0;     // clusters in use: min(P, clusters)
@@ -165,8 +235,19 @@ struct Sim {
     Sim(const arch::Program& p, const arch::Config& c)
         : prog(p),
           cfg(c),
-          ddr(uint64_t(c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes), uint64_t(c.ddr_latency_cycles),
-              size_t(c.clusters * c.dma_engines)) {
+          ddr(uint64_t(c.l2_kib ? c.l2_bytes_per_cycle : c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
+              uint64_t(c.l2_kib ? c.l2_hit_latency_cycles : c.ddr_latency_cycles), size_t(c.clusters * c.dma_engines)) {
+        if (c.l2_kib) {
+            l2 = std::make_unique<L2>();
+            l2->L = uint64_t(c.l2_line_bytes);
+            l2->ways = uint64_t(c.l2_ways);
+            l2->sets = uint64_t(c.l2_kib) * 1024 / (l2->L * l2->ways);
+            if (l2->sets == 0 || l2->sets * l2->L * l2->ways != uint64_t(c.l2_kib) * 1024)
+                fail("l2.kib is not a whole number of sets");
+            l2->lru.resize(l2->sets);
+            l2->Wd = uint64_t(c.ddr_bytes_per_cycle);
+            l2->ddr_latency = uint64_t(c.ddr_latency_cycles);
+        }
         for (int64_t i = 0; i < c.clusters; ++i)
             l1.emplace_back(uint64_t(c.l1_bytes_per_cycle), uint64_t(c.l1_burst_bytes), uint64_t(c.l1_latency_cycles),
                             size_t(c.cubes_per_cluster));
@@ -357,6 +438,8 @@ struct Sim {
             r.active = true;
             r.eligible_at = now + 1;  // registered
             r.remaining = c.dma.bytes();
+            r.bytes = r.remaining;
+            r.ready = 0;
             r.owner = &e;
             r.block = &b;
             r.index = index;
@@ -440,6 +523,24 @@ struct Sim {
         }
     }
 
+    // §6.1: the lines bytes [offset, offset + b) of the request's DDR-side
+    // rows touch, looked up in order at cycle g; the latest ready cycle.
+    uint64_t look_up_burst(const Request& q, uint64_t offset, uint64_t b, uint64_t g) {
+        const arch::DmaArgs& d = q.owner->stream->commands[q.index].dma;
+        const Rows rows = ddr_rows(d);
+        const bool write = d.dst == arch::Space::DDR;
+        uint64_t ready = 0;
+        for (uint64_t k = offset; k < offset + b;) {
+            uint64_t row = k / rows.row_bytes, col = k % rows.row_bytes;
+            uint64_t n = std::min(rows.row_bytes - col, offset + b - k);  // this row's part of the burst
+            uint64_t a = rows.addr + row * rows.stride + col;
+            for (uint64_t line = a / l2->L; line * l2->L < a + n; ++line)
+                ready = std::max(ready, l2->look_up(line, write, g));
+            k += n;
+        }
+        return ready;
+    }
+
     // Step 2: every grant whose byte slot falls in cycle `now`.
     void arbitrate(Link& L, uint64_t now) {
         size_t n = L.requests.size();
@@ -452,6 +553,7 @@ struct Sim {
                 Request& q = L.requests[r];
                 if (!q.active || q.eligible_at > now) continue;
                 uint64_t b = std::min(L.S, q.remaining);  // bursts of S bytes, the last one the rest
+                if (&L == &ddr && l2) q.ready = std::max(q.ready, look_up_burst(q, q.bytes - q.remaining, b, now));
                 L.next_slot = at + b;
                 L.last = r;
                 q.remaining -= b;
@@ -460,8 +562,9 @@ struct Sim {
                     // The data arrives after the cycle of its last byte, plus the latency;
                     // the engine may issue its next request now.
                     q.active = false;
-                    uint64_t end = (at + b - 1) / L.W + 1 + L.Lat;
+                    uint64_t end = std::max((at + b - 1) / L.W + 1 + L.Lat, q.ready);
                     EngineState& es = *q.owner->engine;
+                    if (!es.ends.empty()) end = std::max(end, es.ends.back());  // §5: ends in start order
                     es.busy = false;
                     es.released_at = now;
                     es.ends.push_back(end);
@@ -600,6 +703,11 @@ struct Sim {
                      std::to_string(prog.blocks.size() - blocks_ended) + " blocks never end");
         }
         for (const BlockTiming& b : res.blocks) res.total_cycles = std::max(res.total_cycles, b.end);
+        if (l2) {
+            res.l2 = l2->counts;
+            for (const auto& set : l2->lru)
+                for (const L2::Line& line : set) res.l2->flush_lines += line.dirty;
+        }
         return res;
     }
 };
@@ -611,7 +719,8 @@ Result run(const arch::Program& program, const arch::Config& config, uint64_t ma
         config.ddr_bytes_per_cycle < 1 || config.ddr_burst_bytes < 1 || config.l1_bytes_per_cycle < 1 ||
         config.l1_burst_bytes < 1 || config.l0_bytes_per_cycle < 1 || config.mac_rows < 1 || config.mac_cols < 1 ||
         config.cube_k_per_cycle < 1 || config.vector_units < 1 || config.vector_bytes_per_cycle < 1 ||
-        config.dma_max_outstanding < 1)
+        config.dma_max_outstanding < 1 ||
+        (config.l2_kib > 0 && (config.l2_line_bytes < 1 || config.l2_ways < 1 || config.l2_bytes_per_cycle < 1)))
         fail("configuration out of range");
     Sim sim(program, config);
     return sim.go(max_cycles);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -28,10 +29,18 @@ struct BlockTiming {
     uint64_t start = 0, end = 0;
 };
 
+// The L2's lookups and DDR transfers (§6.1), in lines.
+struct L2Counts {
+    uint64_t read_hits = 0, read_misses = 0, write_hits = 0, write_misses = 0;
+    uint64_t fills = 0, writebacks = 0;
+    uint64_t flush_lines = 0;  // dirty lines left at the end
+};
+
 struct Result {
     uint64_t total_cycles = 0;
     std::vector<Timing> commands;     // program order: block, stream, index
     std::vector<BlockTiming> blocks;  // indexed by block number
+    std::optional<L2Counts> l2;       // with an L2
 };
 
 // Runs until every block has ended. Throws std::runtime_error on a malformed

@@ -35,13 +35,58 @@ using namespace oracle_test;
 constexpr uint64_t kSeedsPerTest = 10;
 constexpr uint64_t kTests = 20;
 
+// For the L2 variants (timing model §6.1): DDR addresses folded into a
+// window of `window` bytes, so that commands share lines and evict each
+// other's, and some DDR<->L1 commands made transposes (writing DDR) or
+// pixel shuffles (reading it), whose DDR-side rows differ from their own.
+void share_ddr_lines(RandomCase& rc, uint64_t seed, uint64_t window) {
+    Rng r(seed ^ 0x9e3779b97f4a7c15ull);
+    for (arch::Block& b : rc.program.blocks)
+        for (arch::Stream& s : b.streams)
+            for (arch::Command& c : s.commands) {
+                if (c.op != arch::Opcode::Dma || s.engine.kind != arch::EngineKind::ClusterDma) continue;
+                arch::DmaArgs& d = c.dma;
+                (d.src == arch::Space::DDR ? d.src_addr : d.dst_addr) %= window;
+                if (d.dst == arch::Space::DDR && r.chance(25)) {
+                    d.row_bytes = uint32_t(2 * ((d.row_bytes + 1) / 2));
+                    d.dst_stride = uint64_t(d.rows) * 2 + uint64_t(r.range(0, 40));
+                    d.rearrange = arch::Rearrange{arch::Rearrange::Kind::Transpose, 2, 0};
+                } else if (d.src == arch::Space::DDR && r.chance(25)) {
+                    d.rows = uint32_t(2 * ((d.rows + 1) / 2));
+                    d.row_bytes = uint32_t(4 * ((d.row_bytes + 3) / 4));
+                    d.dst_stride = std::max<uint64_t>(d.dst_stride, d.row_bytes);
+                    d.rearrange = arch::Rearrange{arch::Rearrange::Kind::PixelShuffle, 2, 2};
+                }
+            }
+}
+
+// The L2's figures in the model's --report-json against the oracle's.
+std::string compare_l2(const oracle::L2Counts& want, const nlohmann::json& report, const arch::Config& c) {
+    if (!report.contains("l2")) return "  the model's report has no l2\n";
+    const nlohmann::json& l2 = report["l2"];
+    const uint64_t L = uint64_t(c.l2_line_bytes);
+    const std::pair<const char*, uint64_t> expected[] = {
+        {"read_hits", want.read_hits},       {"read_misses", want.read_misses}, {"write_hits", want.write_hits},
+        {"write_misses", want.write_misses}, {"writebacks", want.writebacks},   {"flush_bytes", want.flush_lines * L}};
+    std::ostringstream why;
+    for (const auto& [key, value] : expected)
+        if (l2[key].get<uint64_t>() != value)
+            why << "  l2." << key << ": oracle " << value << ", model " << l2[key].get<uint64_t>() << "\n";
+    if (report["ddr_bytes_read"].get<uint64_t>() != want.fills * L)
+        why << "  ddr_bytes_read: oracle " << want.fills * L << ", model " << report["ddr_bytes_read"] << "\n";
+    return why.str();
+}
+
 // An empty string if the oracle and the model agree, else what differs.
-std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohmann::json::object()) {
+std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohmann::json::object(),
+                        uint64_t ddr_window = 0) {
     RandomCase rc = random_case(seed, cube_patch);
+    if (ddr_window) share_ddr_lines(rc, seed, ddr_window);
     TempDir dir("oracle_random_seed" + std::to_string(seed));
     std::string program_path = dir.file("program.json", arch::program_to_json(rc.program).dump(1) + "\n");
     std::string config_path = dir.file("config.json", rc.config_json.dump(2) + "\n");
     std::string csv = dir.path("timing.csv");
+    std::string report = dir.path("report.json");
     std::ostringstream why;
     auto failed = [&](std::string what) {
         dir.keep();
@@ -63,8 +108,8 @@ std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohma
     }
 
     std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + DAVINCI_SIM_BINARY + "' --program-json '" +
-                      program_path + "' --config '" + config_path + "' --timing-csv '" + csv + "' -q 2>'" +
-                      dir.path("stderr") + "'";
+                      program_path + "' --config '" + config_path + "' --timing-csv '" + csv + "' --report-json '" +
+                      report + "' -q 2>'" + dir.path("stderr") + "'";
     int rc_status = std::system(cmd.c_str());
     if (!(WIFEXITED(rc_status) && WEXITSTATUS(rc_status) == 0))
         return failed("davinci-sim failed: " + read_text(dir.path("stderr")));
@@ -102,6 +147,7 @@ std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohma
             << first->block << " " << arch::engine_name(first->engine) << " #" << first->index << ": " << text << "\n"
             << list.str();
     }
+    if (want.l2) why << compare_l2(*want.l2, nlohmann::json::parse(read_text(report)), rc.config);
     if (why.str().empty()) return "";
     return failed("the oracle and the model disagree\n" + why.str());
 }
@@ -165,6 +211,65 @@ INSTANTIATE_TEST_SUITE_P(Cube, OracleRandomCube,
                              return std::string(kCubeVariants[std::get<0>(i.param)].name) + "_seeds_" +
                                     std::to_string(lo) + "_" + std::to_string(lo + kSeedsPerTest - 1);
                          });
+
+// The L2 cache (timing model §6.1) on the same seeds: small caches of few
+// sets and ways, so that lines are evicted dirty and clean, behind DDR
+// channels narrower and wider than the L2 port, over a DDR window of 16 KiB
+// (share_ddr_lines).
+const CubeVariant kL2Variants[] = {
+    {"l2_1k_2way",
+     R"({"l2": {"kib": 1, "line_bytes": 64, "ways": 2, "bytes_per_cycle": 64, "hit_latency_cycles": 3}})"},
+    {"l2_4k_4way",
+     R"({"l2": {"kib": 4, "line_bytes": 128, "ways": 4, "bytes_per_cycle": 100, "hit_latency_cycles": 0}})"},
+    {"l2_2k_direct",
+     R"({"l2": {"kib": 2, "line_bytes": 32, "ways": 1, "bytes_per_cycle": 500, "hit_latency_cycles": 7}})"},
+};
+constexpr uint64_t kL2Window = 16384;
+
+class OracleRandomL2 : public testing::TestWithParam<std::tuple<size_t, uint64_t>> {};
+
+TEST_P(OracleRandomL2, ModelMatchesOracle) {
+    const CubeVariant& v = kL2Variants[std::get<0>(GetParam())];
+    const nlohmann::json patch = nlohmann::json::parse(v.patch);
+    for (uint64_t round = 0; round < rounds(); ++round) {
+        const uint64_t first = (std::get<1>(GetParam()) + round * kTests) * kSeedsPerTest;
+        for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed) {
+            std::string problem = compare_one(seed, patch, kL2Window);
+            if (!problem.empty()) ADD_FAILURE() << v.name << ": " << problem;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(L2, OracleRandomL2,
+                         testing::Combine(testing::Range<size_t>(0, std::size(kL2Variants)),
+                                          testing::Range<uint64_t>(0, kTests)),
+                         [](const testing::TestParamInfo<std::tuple<size_t, uint64_t>>& i) {
+                             uint64_t lo = std::get<1>(i.param) * kSeedsPerTest;
+                             return std::string(kL2Variants[std::get<0>(i.param)].name) + "_seeds_" +
+                                    std::to_string(lo) + "_" + std::to_string(lo + kSeedsPerTest - 1);
+                         });
+
+// The L2 variants exercise what §6.1 specifies: hits and misses of both
+// kinds, dirty evictions, a flush, and hits on lines still being filled.
+TEST(RandomProgram, L2VariantsHitMissAndEvict) {
+    oracle::L2Counts sum;
+    for (const CubeVariant& v : kL2Variants)
+        for (uint64_t seed = 0; seed < kTests * kSeedsPerTest; ++seed) {
+            RandomCase rc = random_case(seed, nlohmann::json::parse(v.patch));
+            share_ddr_lines(rc, seed, kL2Window);
+            const oracle::Result res = oracle::run(rc.program, rc.config);
+            ASSERT_TRUE(res.l2.has_value());
+            sum.read_hits += res.l2->read_hits, sum.read_misses += res.l2->read_misses;
+            sum.write_hits += res.l2->write_hits, sum.write_misses += res.l2->write_misses;
+            sum.writebacks += res.l2->writebacks, sum.flush_lines += res.l2->flush_lines;
+        }
+    EXPECT_GT(sum.read_hits, 1000u);
+    EXPECT_GT(sum.read_misses, 1000u);
+    EXPECT_GT(sum.write_hits, 1000u);
+    EXPECT_GT(sum.write_misses, 1000u);
+    EXPECT_GT(sum.writebacks, 1000u);
+    EXPECT_GT(sum.flush_lines, 100u);
+}
 
 // The patches take effect: the same seed's program, under each variant's
 // cube; and they leave the program itself alone.

@@ -64,15 +64,16 @@ std::unique_ptr<RunOutput> ops_csv(const std::string& path, const RunSetup&) {
 
 std::unique_ptr<RunOutput> chrome_trace(const std::string& path, const RunSetup&) {
     return after_run(path, [](const std::string& to, const RunResult& r) {
-        trace::write_file_atomically(
-            to, [&](trace::TextOut& out) { trace::write_chrome_trace(out, r.program, r.config, r.records); });
+        trace::write_file_atomically(to, [&](trace::TextOut& out) {
+            trace::write_chrome_trace(out, r.program, r.config, r.records, r.ddr_transfers);
+        });
     });
 }
 
 std::unique_ptr<RunOutput> vcd(const std::string& path, const RunSetup&) {
     return after_run(path, [](const std::string& to, const RunResult& r) {
         trace::write_file_atomically(
-            to, [&](trace::TextOut& out) { trace::write_vcd(out, r.program, r.config, r.records); });
+            to, [&](trace::TextOut& out) { trace::write_vcd(out, r.program, r.config, r.records, r.ddr_transfers); });
     });
 }
 

@@ -34,6 +34,7 @@ struct RunResult {
     const trace::RunStats& stats;
     const trace::RunInfo& info;
     const std::vector<trace::CommandRecord>& records;
+    const std::vector<trace::DdrTransferRecord>& ddr_transfers;  // with an L2, when records are kept
 };
 
 // An output of a simulation: attached (its recorders added, its file

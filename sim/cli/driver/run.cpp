@@ -71,7 +71,7 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
         return kExitCycleLimit;
     }
     const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config.name};
-    const RunResult result{c.program, config.config, *stats, info, timing.records};
+    const RunResult result{c.program, config.config, *stats, info, timing.records, timing.ddr_transfers};
     for (const std::unique_ptr<RunOutput>& output : outputs) output->write(result);
     if (!opt.quiet) std::cout << trace::format_report(*stats, config.config, info);
     if (!opt.functional) return kExitSuccess;

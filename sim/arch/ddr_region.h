@@ -1,0 +1,41 @@
+// The bytes a DDR<->L1 DMA command touches in DDR, in the order its bursts
+// carry them: what the L2 cache looks up (docs/timing-model.md §6.1).
+#pragma once
+
+#include <cstdint>
+
+#include "sim/arch/program.h"
+
+namespace arch {
+
+// `rows` rows of `row_bytes` bytes, `stride` apart, from `addr`.
+struct DdrRegion {
+    uint64_t addr = 0;
+    uint64_t rows = 0;
+    uint64_t row_bytes = 0;
+    uint64_t stride = 0;
+};
+
+// The DDR side of a DMA command whose source or destination is DDR: its
+// source rows (one row of all its bytes for a pixel_shuffle, which reads a
+// contiguous source), or its destination rows (row_bytes / e rows of
+// rows x e bytes for a transpose, which writes the transpose).
+DdrRegion ddr_side_region(const DmaArgs& d);
+
+// Calls visit(line) for every line of `line_bytes` bytes that the bytes
+// [offset, offset + bytes) of the region (counted in row order) touch: row
+// by row, and within a row from the lowest address up.
+template <class Visit>
+void for_each_line(const DdrRegion& r, uint64_t offset, uint64_t bytes, uint64_t line_bytes, Visit&& visit) {
+    uint64_t row = offset / r.row_bytes, in_row = offset % r.row_bytes;
+    while (bytes > 0) {
+        const uint64_t take = bytes < r.row_bytes - in_row ? bytes : r.row_bytes - in_row;
+        const uint64_t first = r.addr + row * r.stride + in_row;
+        for (uint64_t line = first / line_bytes; line <= (first + take - 1) / line_bytes; ++line) visit(line);
+        bytes -= take;
+        ++row;
+        in_row = 0;
+    }
+}
+
+}  // namespace arch
