@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "sim/hw/floor_sum.h"
+
 namespace hw {
 
 RoundRobinLink::RoundRobinLink(int requesters, uint64_t bytes_per_cycle, uint64_t burst_bytes, uint64_t latency_cycles)
@@ -17,6 +19,7 @@ void RoundRobinLink::request(int requester, uint64_t bytes, uint64_t now) {
     assert(p.remaining == 0 && bytes > 0);
     p.remaining = bytes;
     p.eligible_at = now + 1;
+    p.moved = p.moved_until > p.eligible_at ? p.moved_until - p.eligible_at : 0;
     ++active_;
 }
 
@@ -36,6 +39,31 @@ void RoundRobinLink::occupy(uint64_t from, uint64_t to) {
     next_slot_ = to;
 }
 
+void RoundRobinLink::move(Pending& p, uint64_t from, uint64_t to) const {
+    const uint64_t first = std::max(cycle_of(from), p.moved_until);
+    const uint64_t end = cycle_of(to - 1) + 1;
+    if (end > first) p.moved += end - first;
+    p.moved_until = std::max(p.moved_until, end);
+}
+
+void RoundRobinLink::move_periodic(Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const {
+    // Burst r takes slots [from + r*period, +S), cycles f_r .. l_r. The
+    // cycles they touch: the sum of (l_r - f_r + 1), less one for each pair
+    // of consecutive bursts meeting in a cycle (f_{r+1} == l_r, possible
+    // only when the gap between them, period - S, is under W - 1 slots;
+    // then f_{r+1} - l_r is 0 or 1), less one if p's burst before them
+    // ended in f_0. Floors are taken from `from mod W`: the whole cycles
+    // before it cancel in every difference.
+    const uint64_t W = bytes_per_cycle_, S = burst_bytes_, base = from % W;
+    const u128 R = rounds;
+    u128 cycles = floor_sum(R, W, period, base + S - 1) - floor_sum(R, W, period, base) + R;
+    if (rounds > 1 && period - S + 1 < W)
+        cycles -= (R - 1) - (floor_sum(R - 1, W, period, base + period) - floor_sum(R - 1, W, period, base + S - 1));
+    if (p.moved_until > cycle_of(from)) cycles -= 1;
+    p.moved += uint64_t(cycles);
+    p.moved_until = cycle_of(from + (rounds - 1) * period + S - 1) + 1;
+}
+
 int RoundRobinLink::grant_one(uint64_t at, bool& last_burst) {
     const uint64_t cycle = cycle_of(at);
     int n = int(pending_.size());
@@ -46,6 +74,7 @@ int RoundRobinLink::grant_one(uint64_t at, bool& last_burst) {
         uint64_t b = std::min(p.remaining, burst_bytes_);
         p.remaining -= b;
         occupy(at, at + b);
+        move(p, at, at + b);
         last_granted_ = id;
         last_burst = p.remaining == 0;
         if (last_burst) --active_;
@@ -79,6 +108,14 @@ bool RoundRobinLink::skip_rounds(uint64_t limit) {
         rounds = std::min(rounds, (last_slot - at - last_decision_offset) / round_bytes + 1);
     }
     if (rounds == 0) return false;
+    const int n = int(pending_.size());
+    uint64_t first = at;  // the slot of each active requester's first burst, in round order
+    for (int step = 1; step <= n; ++step) {
+        Pending& p = pending_[size_t((last_granted_ + step) % n)];
+        if (!p.remaining) continue;
+        move_periodic(p, first, rounds, round_bytes);
+        first += burst_bytes_;
+    }
     for (Pending& p : pending_)
         if (p.remaining) p.remaining -= rounds * burst_bytes_;
     occupy(at, at + rounds * round_bytes);
@@ -94,7 +131,9 @@ void RoundRobinLink::advance(uint64_t now, std::vector<Completion>& completed) {
         int id = grant_one(at, last);
         if (last) {
             // The transfer's last byte moves in the cycle of slot next_slot_ - 1.
-            completed.push_back({id, cycle_of(at), cycle_of(next_slot_ - 1) + 1 + latency_});
+            const Pending& p = pending_[size_t(id)];
+            completed.push_back(
+                {id, cycle_of(at), cycle_of(next_slot_ - 1) + 1 + latency_, p.moved_until - p.eligible_at - p.moved});
         }
     }
 }
