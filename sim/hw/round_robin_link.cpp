@@ -40,27 +40,43 @@ void RoundRobinLink::occupy(uint64_t from, uint64_t to) {
 }
 
 void RoundRobinLink::move(Pending& p, uint64_t from, uint64_t to) const {
+    if (!count_waits_) return;
     const uint64_t first = std::max(cycle_of(from), p.moved_until);
     const uint64_t end = cycle_of(to - 1) + 1;
     if (end > first) p.moved += end - first;
     p.moved_until = std::max(p.moved_until, end);
 }
 
-void RoundRobinLink::move_periodic(Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const {
-    // Burst r takes slots [from + r*period, +S), cycles f_r .. l_r. The
-    // cycles they touch: the sum of (l_r - f_r + 1), less one for each pair
-    // of consecutive bursts meeting in a cycle (f_{r+1} == l_r, possible
-    // only when the gap between them, period - S, is under W - 1 slots;
-    // then f_{r+1} - l_r is 0 or 1), less one if p's burst before them
-    // ended in f_0. Floors are taken from `from mod W`: the whole cycles
-    // before it cancel in every difference.
-    const uint64_t W = bytes_per_cycle_, S = burst_bytes_, base = from % W;
-    const u128 R = rounds;
-    u128 cycles = floor_sum(R, W, period, base + S - 1) - floor_sum(R, W, period, base) + R;
+// Burst r takes slots [from + r*period, +S), cycles f_r .. l_r. The
+// cycles they touch: the sum of (l_r - f_r + 1), less one for each pair
+// of consecutive bursts meeting in a cycle (f_{r+1} == l_r, possible
+// only when the gap between them, period - S, is under W - 1 slots;
+// then f_{r+1} - l_r is 0 or 1), less one if p's burst before them
+// ended in f_0. Floors are taken from `from mod W`: the whole cycles
+// before it cancel in every difference.
+template <typename T>
+T RoundRobinLink::move_cycles(const Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const {
+    const T W = bytes_per_cycle_, S = burst_bytes_, base = from % bytes_per_cycle_, R = rounds;
+    T cycles = floor_sum<T>(R, W, period, base + S - 1) - floor_sum<T>(R, W, period, base) + R;
     if (rounds > 1 && period - S + 1 < W)
-        cycles -= (R - 1) - (floor_sum(R - 1, W, period, base + period) - floor_sum(R - 1, W, period, base + S - 1));
+        cycles -=
+            (R - 1) - (floor_sum<T>(R - 1, W, period, base + period) - floor_sum<T>(R - 1, W, period, base + S - 1));
     if (p.moved_until > cycle_of(from)) cycles -= 1;
-    p.moved += uint64_t(cycles);
+    return cycles;
+}
+
+void RoundRobinLink::move_periodic(Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const {
+    if (!count_waits_) return;
+    // When W divides the slot, the period and S (the documents' DDR: 64 B
+    // bursts at 32 B/cycle), every burst is S / W whole cycles of its own.
+    const uint64_t W = bytes_per_cycle_, S = burst_bytes_, base = from % W;
+    if (base == 0 && period % W == 0 && S % W == 0) {
+        p.moved += rounds * (S / W);
+    } else if (rounds < (1u << 20) && period < (1u << 19) && W < (1u << 20) && S < (1u << 19)) {
+        p.moved += move_cycles<uint64_t>(p, from, rounds, period);
+    } else {
+        p.moved += uint64_t(move_cycles<u128>(p, from, rounds, period));
+    }
     p.moved_until = cycle_of(from + (rounds - 1) * period + S - 1) + 1;
 }
 
@@ -108,13 +124,15 @@ bool RoundRobinLink::skip_rounds(uint64_t limit) {
         rounds = std::min(rounds, (last_slot - at - last_decision_offset) / round_bytes + 1);
     }
     if (rounds == 0) return false;
-    const int n = int(pending_.size());
-    uint64_t first = at;  // the slot of each active requester's first burst, in round order
-    for (int step = 1; step <= n; ++step) {
-        Pending& p = pending_[size_t((last_granted_ + step) % n)];
-        if (!p.remaining) continue;
-        move_periodic(p, first, rounds, round_bytes);
-        first += burst_bytes_;
+    if (count_waits_) {
+        uint64_t first = at;  // the slot of each active requester's first burst, in round order
+        for (size_t step = 0, id = size_t(last_granted_); step < pending_.size(); ++step) {
+            if (++id == pending_.size()) id = 0;
+            Pending& p = pending_[id];
+            if (!p.remaining) continue;
+            move_periodic(p, first, rounds, round_bytes);
+            first += burst_bytes_;
+        }
     }
     for (Pending& p : pending_)
         if (p.remaining) p.remaining -= rounds * burst_bytes_;
@@ -141,6 +159,7 @@ void RoundRobinLink::advance(uint64_t now, std::vector<Completion>& completed) {
 uint64_t RoundRobinLink::next_final_grant() const {
     if (!active_) return kNever;
     RoundRobinLink copy = *this;
+    copy.count_waits_ = false;
     for (;;) {
         uint64_t at = copy.decision_slot();
         if (at == copy.next_slot_ && copy.skip_rounds(kNever)) continue;

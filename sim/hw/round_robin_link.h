@@ -78,6 +78,8 @@ private:
     // p's bursts of `rounds` skipped rounds, the first at slot `from`, one
     // every `period` slots: the same count in closed form.
     void move_periodic(Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const;
+    template <typename T>  // its count, in T (sim/hw/floor_sum.h)
+    T move_cycles(const Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const;
     uint64_t cycle_of(uint64_t slot) const { return slot / bytes_per_cycle_; }
 
     uint64_t bytes_per_cycle_, burst_bytes_, latency_;
@@ -88,6 +90,7 @@ private:
     uint64_t counted_to_ = 0;  // busy cycles counted: those below this cycle
     uint64_t busy_cycles_ = 0;
     uint64_t bytes_ = 0;
+    bool count_waits_ = true;  // false in next_final_grant's look-ahead copy, which reports no waits
 };
 
 }  // namespace hw

@@ -50,3 +50,40 @@ TEST(SummaryCsv, OneRowPerEngineMatchingTheReport) {
     }
     EXPECT_EQ(rows, r["units"].size());
 }
+
+namespace {
+
+// The indented lines after `command` in README.md, without their indent.
+std::string readme_output(const std::string& command) {
+    const std::string readme = slurp(std::string(DAVINCI_SOURCE_DIR) + "/README.md");
+    const size_t at = readme.find("    $ " + command + "\n");
+    EXPECT_NE(at, std::string::npos) << "README.md no longer has the example: " << command;
+    if (at == std::string::npos) return "";
+    std::istringstream after(readme.substr(at + command.size() + 7));
+    std::string expected, line;
+    while (std::getline(after, line) && line.rfind("    ", 0) == 0) expected += line.substr(4) + "\n";
+    return expected;
+}
+
+}  // namespace
+
+// README.md's cycle accounting examples, run as written (the grep done here).
+TEST(SummaryCsv, TheReadmeExample) {
+    const std::string table = readme_output("build/davinci-sim models/gemm_256.pto | grep -A5 '^cycle accounting'");
+    Outcome o = run("models/gemm_256.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.out.find("\n" + table), std::string::npos) << "README.md's cycle accounting is stale:\n" << o.out;
+
+    const std::string rows = readme_output(
+        "build/davinci-sim -q --summary-csv summary.csv models/gemm_256.pto && grep -E "
+        "'^unit|^cluster0\\.(dma0|cube0)' summary.csv");
+    const std::string csv = (scratch() / "readme_summary.csv").string();
+    o = run("-q --summary-csv '" + csv + "' models/gemm_256.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    std::istringstream lines(slurp(csv));
+    std::string picked, line;
+    while (std::getline(lines, line))
+        if (line.rfind("unit,", 0) == 0 || line.rfind("cluster0.dma0,", 0) == 0 || line.rfind("cluster0.cube0", 0) == 0)
+            picked += line + "\n";
+    EXPECT_EQ(picked, rows) << "README.md's --summary-csv example is stale: paste this in";
+}

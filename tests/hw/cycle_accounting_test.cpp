@@ -92,8 +92,8 @@ TEST(CycleAccounting, AFlagWaitBetweenADmaAndACube) {
     late.issue_cycles = 50;
     SimRun r = simulate(
         arch::default_config(),
-        program({block(
-            {stream(dma_engine(0), {load(64, {}, {0})}), stream(cube(0), {mm}), stream(cube_dma(1), {late})}, 1)}));
+        program({block({stream(dma_engine(0), {load(64, {}, {0})}), stream(cube(0), {mm}), stream(cube_dma(1), {late})},
+                       1)}));
     ASSERT_EQ(r.stats.total_cycles, 117u);
     EXPECT_EQ(r.at(0, cube(0), 0).start, 106u);
     EXPECT_EQ(cycles_of(r, "cluster0.cube0"), (Cycles{11, 0, 104, 1, 1}));

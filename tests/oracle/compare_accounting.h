@@ -64,8 +64,8 @@ inline std::string compare_accounting(const oracle::Result& want, const std::map
             m.issue == e.issue && m.idle == e.idle && m.total == want.total_cycles)
             continue;
         if (engines++ < 4)
-            why << "  " << unit << " (busy, link wait, flag wait, issue, idle): oracle " << e.busy << ", " << e.link_wait
-                << ", " << e.flag_wait << ", " << e.issue << ", " << e.idle << "; model "
+            why << "  " << unit << " (busy, link wait, flag wait, issue, idle): oracle " << e.busy << ", "
+                << e.link_wait << ", " << e.flag_wait << ", " << e.issue << ", " << e.idle << "; model "
                 << m.busy_cycles - m.link_wait << ", " << m.link_wait << ", " << m.flag_wait << ", " << m.issue << ", "
                 << m.idle << "\n";
     }
@@ -75,8 +75,8 @@ inline std::string compare_accounting(const oracle::Result& want, const std::map
         auto it = timing.find({t.block, arch::engine_name(t.engine), t.index});
         if (it == timing.end() || it->second.link_wait == t.link_wait) continue;
         if (commands++ < 4)
-            why << "  block " << t.block << " " << arch::engine_name(t.engine) << " #" << t.index << ": link wait oracle "
-                << t.link_wait << ", model " << it->second.link_wait << "\n";
+            why << "  block " << t.block << " " << arch::engine_name(t.engine) << " #" << t.index
+                << ": link wait oracle " << t.link_wait << ", model " << it->second.link_wait << "\n";
     }
     if (engines) why << "  " << engines << " engines' accounting differs\n";
     if (commands) why << "  " << commands << " commands' link waits differ\n";
