@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/hw/ddr_region_extension.h"
+#include "sim/hw/link_wait_extension.h"
 #include "sim/hw/sim_time.h"
 
 namespace hw {
@@ -32,6 +33,7 @@ void ArbitratedMemory::before_end_of_elaboration() {
     }
     for (int i = 0; i < n; ++i) granted_.push_back(std::make_unique<sc_core::sc_event>());
     completes_at_.assign(size_t(n), 0);
+    link_wait_.assign(size_t(n), 0);
 }
 
 void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -55,6 +57,8 @@ void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& tran
     kick_.notify(sc_core::SC_ZERO_TIME);
     sc_core::wait(*granted_[size_t(requester)]);
     delay = cycles(completes_at_[size_t(requester)] - now_cycles());
+    if (LinkWaitExtension* wait = trans.get_extension<LinkWaitExtension>())
+        wait->cycles = link_wait_[size_t(requester)];
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -65,6 +69,7 @@ void ArbitratedMemory::arbitrate() {
         if (c.granted != now || c.cycle <= now)
             throw std::logic_error(std::string(name()) + ": last burst granted in the past");
         completes_at_[size_t(c.requester)] = c.cycle;
+        link_wait_[size_t(c.requester)] = c.link_wait;
         granted_[size_t(c.requester)]->notify(sc_core::SC_ZERO_TIME);
     }
     completed_.clear();

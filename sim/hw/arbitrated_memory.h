@@ -67,6 +67,7 @@ private:
     std::unique_ptr<L2Memory> l2_;
     std::vector<std::unique_ptr<sc_core::sc_event>> granted_;  // per requester: its last burst was granted
     std::vector<uint64_t> completes_at_;                       // per requester: the cycle its transfer completes
+    std::vector<uint64_t> link_wait_;                          // per requester: its transfer's link wait (§9)
     std::vector<RoundRobinLink::Completion> completed_;
     sc_core::sc_event kick_;
     uint64_t bytes_read_ = 0, bytes_written_ = 0;

@@ -9,12 +9,12 @@ CubeUnit::CubeUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t clu
                    trace::Recorder* recorder, const arch::Config& config)
     : Engine(name, id, cluster, flags, recorder), config_(config) {}
 
-uint64_t CubeUnit::execute(const arch::Command& cmd) {
+Engine::Executed CubeUnit::execute(const arch::Command& cmd) {
     MatmulCost cost = matmul_cost(config_, cmd.mm);
     operand_bytes_ += cost.operand_bytes;
     link_cycles_ += cost.link_cycles;
     sc_core::wait(cycles(cost.total_cycles));
-    return now_cycles();
+    return {now_cycles()};
 }
 
 }  // namespace hw

@@ -15,7 +15,7 @@ public:
     uint64_t link_busy_cycles() const { return link_cycles_; }
 
 private:
-    uint64_t execute(const arch::Command& cmd) override;
+    Executed execute(const arch::Command& cmd) override;
     const arch::Config& config_;
     uint64_t operand_bytes_ = 0, link_cycles_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/hw/link_wait_extension.h"
 #include "sim/hw/sim_time.h"
 
 namespace hw {
@@ -13,9 +14,10 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, arch::EngineId id, uint32_t c
     set_max_outstanding(max_outstanding);
     region_ = new DdrRegionExtension;
     payload_.set_extension(region_);
+    payload_.set_extension(new LinkWaitExtension);
 }
 
-uint64_t DmaEngine::execute(const arch::Command& cmd) {
+Engine::Executed DmaEngine::execute(const arch::Command& cmd) {
     const arch::DmaArgs& d = cmd.dma;
     // The far memory is the one further from the cubes: DDR, or L1 for a
     // cube's engine. Data flowing towards the cubes is a read of it.
@@ -39,11 +41,12 @@ uint64_t DmaEngine::execute(const arch::Command& cmd) {
     // `delay` later (timing model §5, §6). With one command at a time the
     // engine simply waits for it: the same timing, one process wake-up
     // fewer per command.
+    const uint64_t link_wait = payload_.get_extension<LinkWaitExtension>()->cycles;
     if (max_outstanding() == 1) {
         sc_core::wait(delay);
-        return now_cycles();
+        return {now_cycles(), link_wait};
     }
-    return now_cycles() + delay.value();
+    return {now_cycles() + delay.value(), link_wait};
 }
 
 }  // namespace hw

@@ -21,7 +21,7 @@ public:
               trace::Recorder* recorder, size_t max_outstanding);
 
 private:
-    uint64_t execute(const arch::Command& cmd) override;
+    Executed execute(const arch::Command& cmd) override;
     tlm::tlm_generic_payload payload_;
     DdrRegionExtension* region_;  // owned by payload_
 };

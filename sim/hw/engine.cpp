@@ -56,7 +56,7 @@ void Engine::run() {
     else run_shared();
 }
 
-void Engine::perform(size_t slot, uint64_t begin) {
+void Engine::perform(size_t slot, uint64_t begin, const StartTimes& times) {
     Resident& r = slots_[slot];
     const arch::Command& cmd = r.stream->commands[r.next];
     const uint32_t index = uint32_t(r.next++);
@@ -65,10 +65,12 @@ void Engine::perform(size_t slot, uint64_t begin) {
     last_slot_ = slot;
     // Commands end in the order they started (§5): one whose data is there
     // before its predecessor's (an L2 hit behind a miss, §6.1) ends with it.
-    uint64_t end = execute(cmd);
+    const Executed done = execute(cmd);
+    uint64_t end = done.end;
     if (!in_flight_.empty()) end = std::max(end, in_flight_.back().end);
     const uint64_t now = now_cycles();
-    const InFlight c{uint32_t(slot), r.block, index, begin, end, &cmd, ends_stream};
+    const InFlight c{uint32_t(slot), r.block,     index,       begin,          end,
+                     &cmd,           ends_stream, times.ready, times.flags_at, done.link_wait};
     if (end == now && in_flight_.empty()) {
         finish(c);
         free_at_ = now;
@@ -83,7 +85,9 @@ void Engine::perform(size_t slot, uint64_t begin) {
 }
 
 void Engine::finish(const InFlight& c) {
-    if (recorder_) recorder_->on_command({c.block, cluster_, id_, c.index, c.begin, c.end, c.slot}, *c.command);
+    if (recorder_)
+        recorder_->on_command(
+            {c.block, cluster_, id_, c.index, c.begin, c.end, c.slot, c.ready, c.flags_at, c.link_wait}, *c.command);
     for (arch::FlagId f : c.command->sets) flags_[c.slot]->set(f, c.end);
     if (c.ends_stream) on_finished(c.slot, c.end);
 }
@@ -107,25 +111,27 @@ void Engine::run_single() {
         while (r.active) {
             const arch::Command& cmd = r.stream->commands[r.next];
             // Loop control is issued while the flags are awaited (§5).
-            uint64_t begin = ready + cmd.issue_cycles;
+            StartTimes times{ready, 0};
             ++r.next;  // taken: state() reports it while its flags are awaited
             for (arch::FlagId f : cmd.waits) {
                 waiting_flag_ = int(f);
-                begin = std::max(begin, flags_[0]->acquire(f));
+                times.flags_at = std::max(times.flags_at, flags_[0]->acquire(f));
             }
             waiting_flag_ = -1;
             --r.next;
+            const uint64_t begin = std::max(ready + cmd.issue_cycles, times.flags_at);
             wait_until(begin);
-            perform(0, begin);
+            perform(0, begin, times);
             ready = free_at_;
         }
     }
 }
 
-std::optional<uint64_t> Engine::head_start(size_t slot, arch::FlagId* unset) const {
+std::optional<uint64_t> Engine::head_start(size_t slot, arch::FlagId* unset, StartTimes* times) const {
     const Resident& r = slots_[slot];
     const arch::Command& cmd = r.stream->commands[r.next];
-    uint64_t t = std::max(free_at_, r.start) + cmd.issue_cycles;
+    const uint64_t ready = std::max(free_at_, r.start);
+    uint64_t t = ready + cmd.issue_cycles, flags_at = 0;
     for (size_t i = 0; i < cmd.waits.size(); ++i) {
         // A command waiting twice on a flag takes its next two sets.
         size_t ahead = size_t(std::count(cmd.waits.begin(), cmd.waits.begin() + long(i), cmd.waits[i]));
@@ -135,7 +141,9 @@ std::optional<uint64_t> Engine::head_start(size_t slot, arch::FlagId* unset) con
             return std::nullopt;
         }
         t = std::max(t, *allowed);
+        flags_at = std::max(flags_at, *allowed);
     }
+    if (times) *times = {ready, flags_at};
     return t;
 }
 
@@ -170,8 +178,10 @@ void Engine::run_shared() {
         }
         if (chosen < n && yielded_at_ == now) {
             const Resident& r = slots_[chosen];
+            StartTimes times;
+            head_start(chosen, nullptr, &times);
             for (arch::FlagId f : r.stream->commands[r.next].waits) flags_[chosen]->consume(f);
-            perform(chosen, now);
+            perform(chosen, now, times);
             continue;
         }
         sc_core::sc_event_or_list wake;

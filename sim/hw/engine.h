@@ -44,10 +44,16 @@ public:
     std::string state() const;
 
 protected:
+    // What execute() tells the engine: the cycle the command ends (>= now;
+    // later than now only for a command left in flight) and, for a DMA, the
+    // cycles its request waited for the link (§9).
+    struct Executed {
+        uint64_t end = 0;
+        uint64_t link_wait = 0;
+    };
     // Performs `cmd`, which starts now; returns when the engine may take its
-    // next command, with the cycle `cmd` ends (>= now; later than now only
-    // for a command left in flight).
-    virtual uint64_t execute(const arch::Command& cmd) = 0;
+    // next command.
+    virtual Executed execute(const arch::Command& cmd) = 0;
     // At most this many commands in flight at once (§5): 1 but for DMA engines.
     void set_max_outstanding(size_t n) { max_outstanding_ = n; }
     size_t max_outstanding() const { return max_outstanding_; }
@@ -68,6 +74,12 @@ private:
         uint64_t begin = 0, end = 0;
         const arch::Command* command = nullptr;
         bool ends_stream = false;
+        uint64_t ready = 0, flags_at = 0, link_wait = 0;  // trace::CommandRecord's
+    };
+    // When a command could start, as far as the engine and its flags go (§5).
+    struct StartTimes {
+        uint64_t ready = 0;     // the engine's ready cycle: max(block start, free_at_)
+        uint64_t flags_at = 0;  // its flags' latest allowed cycle (0 without waits)
     };
 
     void run();
@@ -76,10 +88,10 @@ private:
     // The first cycle the next command of `slot` may start, once its flags
     // have all been set (nullopt until then, and *unset names a flag it
     // still waits for).
-    std::optional<uint64_t> head_start(size_t slot, arch::FlagId* unset = nullptr) const;
+    std::optional<uint64_t> head_start(size_t slot, arch::FlagId* unset = nullptr, StartTimes* times = nullptr) const;
     // Starts the next command of `slot` now and returns when the engine may
     // take its next one (free_at_).
-    void perform(size_t slot, uint64_t begin);
+    void perform(size_t slot, uint64_t begin, const StartTimes& times);
     // A command ends now: record it, set its flags, maybe end its stream.
     void finish(const InFlight& c);
     void complete_in_flight();  // SC_METHOD at each in-flight command's end

@@ -46,8 +46,8 @@ private:
     uint64_t line_, ddr_bytes_per_cycle_, ddr_latency_;
     std::vector<Current> current_;  // per requester
     trace::Recorder* recorder_;
-    uint64_t ddr_next_slot_ = 0;    // the DDR channel's first free byte slot
-    uint64_t ddr_counted_to_ = 0;   // busy cycles counted: those below this cycle
+    uint64_t ddr_next_slot_ = 0;   // the DDR channel's first free byte slot
+    uint64_t ddr_counted_to_ = 0;  // busy cycles counted: those below this cycle
     uint64_t ddr_busy_ = 0;
     uint64_t fills_ = 0;
 };

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "sim/hw/floor_sum.h"
+
 namespace hw {
 
 RoundRobinLink::RoundRobinLink(int requesters, uint64_t bytes_per_cycle, uint64_t burst_bytes, uint64_t latency_cycles)
@@ -19,6 +21,7 @@ void RoundRobinLink::request(int requester, uint64_t bytes, uint64_t now) {
     p.eligible_at = now + 1;
     p.bytes = bytes;
     p.data_ready = 0;
+    p.moved = p.moved_until > p.eligible_at ? p.moved_until - p.eligible_at : 0;
     ++active_;
 }
 
@@ -38,6 +41,47 @@ void RoundRobinLink::occupy(uint64_t from, uint64_t to) {
     next_slot_ = to;
 }
 
+void RoundRobinLink::move(Pending& p, uint64_t from, uint64_t to) const {
+    if (!count_waits_) return;
+    const uint64_t first = std::max(cycle_of(from), p.moved_until);
+    const uint64_t end = cycle_of(to - 1) + 1;
+    if (end > first) p.moved += end - first;
+    p.moved_until = std::max(p.moved_until, end);
+}
+
+// Burst r takes slots [from + r*period, +S), cycles f_r .. l_r. The
+// cycles they touch: the sum of (l_r - f_r + 1), less one for each pair
+// of consecutive bursts meeting in a cycle (f_{r+1} == l_r, possible
+// only when the gap between them, period - S, is under W - 1 slots;
+// then f_{r+1} - l_r is 0 or 1), less one if p's burst before them
+// ended in f_0. Floors are taken from `from mod W`: the whole cycles
+// before it cancel in every difference.
+template <typename T>
+T RoundRobinLink::move_cycles(const Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const {
+    const T W = bytes_per_cycle_, S = burst_bytes_, base = from % bytes_per_cycle_, R = rounds;
+    T cycles = floor_sum<T>(R, W, period, base + S - 1) - floor_sum<T>(R, W, period, base) + R;
+    if (rounds > 1 && period - S + 1 < W)
+        cycles -=
+            (R - 1) - (floor_sum<T>(R - 1, W, period, base + period) - floor_sum<T>(R - 1, W, period, base + S - 1));
+    if (p.moved_until > cycle_of(from)) cycles -= 1;
+    return cycles;
+}
+
+void RoundRobinLink::move_periodic(Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const {
+    if (!count_waits_) return;
+    // When W divides the slot, the period and S (the documents' DDR: 64 B
+    // bursts at 32 B/cycle), every burst is S / W whole cycles of its own.
+    const uint64_t W = bytes_per_cycle_, S = burst_bytes_, base = from % W;
+    if (base == 0 && period % W == 0 && S % W == 0) {
+        p.moved += rounds * (S / W);
+    } else if (rounds < (1u << 20) && period < (1u << 19) && W < (1u << 20) && S < (1u << 19)) {
+        p.moved += move_cycles<uint64_t>(p, from, rounds, period);
+    } else {
+        p.moved += uint64_t(move_cycles<u128>(p, from, rounds, period));
+    }
+    p.moved_until = cycle_of(from + (rounds - 1) * period + S - 1) + 1;
+}
+
 int RoundRobinLink::grant_one(uint64_t at, bool& last_burst) {
     const uint64_t cycle = cycle_of(at);
     int n = int(pending_.size());
@@ -49,6 +93,7 @@ int RoundRobinLink::grant_one(uint64_t at, bool& last_burst) {
         if (observer_) p.data_ready = std::max(p.data_ready, observer_->on_burst(id, p.bytes - p.remaining, b, cycle));
         p.remaining -= b;
         occupy(at, at + b);
+        move(p, at, at + b);
         last_granted_ = id;
         last_burst = p.remaining == 0;
         if (last_burst) --active_;
@@ -82,6 +127,16 @@ bool RoundRobinLink::skip_rounds(uint64_t limit) {
         rounds = std::min(rounds, (last_slot - at - last_decision_offset) / round_bytes + 1);
     }
     if (rounds == 0) return false;
+    if (count_waits_) {
+        uint64_t first = at;  // the slot of each active requester's first burst, in round order
+        for (size_t step = 0, id = size_t(last_granted_); step < pending_.size(); ++step) {
+            if (++id == pending_.size()) id = 0;
+            Pending& p = pending_[id];
+            if (!p.remaining) continue;
+            move_periodic(p, first, rounds, round_bytes);
+            first += burst_bytes_;
+        }
+    }
     for (Pending& p : pending_)
         if (p.remaining) p.remaining -= rounds * burst_bytes_;
     occupy(at, at + rounds * round_bytes);
@@ -97,8 +152,10 @@ void RoundRobinLink::advance(uint64_t now, std::vector<Completion>& completed) {
         int id = grant_one(at, last);
         if (last) {
             // The transfer's last byte moves in the cycle of slot next_slot_ - 1.
+            const Pending& p = pending_[size_t(id)];
             const uint64_t leaves = cycle_of(next_slot_ - 1) + 1;
-            completed.push_back({id, cycle_of(at), std::max(leaves + latency_, pending_[size_t(id)].data_ready)});
+            completed.push_back(
+                {id, cycle_of(at), std::max(leaves + latency_, p.data_ready), p.moved_until - p.eligible_at - p.moved});
         }
     }
 }
@@ -107,6 +164,7 @@ uint64_t RoundRobinLink::next_final_grant() const {
     if (!active_) return kNever;
     RoundRobinLink copy = *this;
     copy.observer_ = nullptr;  // a prediction: grant cycles do not depend on what the observer does
+    copy.count_waits_ = false;
     for (;;) {
         uint64_t at = copy.decision_slot();
         if (at == copy.next_slot_ && copy.skip_rounds(kNever)) continue;

@@ -27,6 +27,9 @@ public:
         uint64_t granted;  // the cycle its last burst was granted: the requester may issue again
         uint64_t cycle;    // the cycle the transfer completes (its last byte's cycle + 1 + latency, or
                            // later if its observer says so)
+        // Cycles from its eligibility to its last byte in which none of the
+        // requester's bytes crossed the link: it waited for others (§9).
+        uint64_t link_wait;
     };
 
     // Sees every burst as it is granted, in grant order (the L2 cache, §6.1),
@@ -69,6 +72,11 @@ private:
         uint64_t eligible_at = 0;
         uint64_t bytes = 0;       // the request's size
         uint64_t data_ready = 0;  // the latest data cycle its bursts' observer gave
+        // Link waits (§9): the cycles from eligible_at that carry some of the
+        // requester's bytes, and the cycle after the last one that does
+        // (kept across requests: a burst longer than W may still be moving
+        // when the next request becomes eligible).
+        uint64_t moved = 0, moved_until = 0;
     };
 
     // The byte slot of the next decision. Precondition: some request is pending.
@@ -81,6 +89,13 @@ private:
     bool skip_rounds(uint64_t limit);
     // Slots [from, to) were granted: counts the cycles they touch.
     void occupy(uint64_t from, uint64_t to);
+    // Slots [from, to) carry p's bytes: counts the cycles new to p.
+    void move(Pending& p, uint64_t from, uint64_t to) const;
+    // p's bursts of `rounds` skipped rounds, the first at slot `from`, one
+    // every `period` slots: the same count in closed form.
+    void move_periodic(Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const;
+    template <typename T>  // its count, in T (sim/hw/floor_sum.h)
+    T move_cycles(const Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const;
     uint64_t cycle_of(uint64_t slot) const { return slot / bytes_per_cycle_; }
 
     uint64_t bytes_per_cycle_, burst_bytes_, latency_;
@@ -92,6 +107,7 @@ private:
     uint64_t busy_cycles_ = 0;
     uint64_t bytes_ = 0;
     BurstObserver* observer_ = nullptr;
+    bool count_waits_ = true;  // false in next_final_grant's look-ahead copy, which reports no waits
 };
 
 }  // namespace hw

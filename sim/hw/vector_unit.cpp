@@ -9,9 +9,9 @@ VectorUnit::VectorUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t
                        trace::Recorder* recorder, const arch::Config& config)
     : Engine(name, id, cluster, flags, recorder), config_(config) {}
 
-uint64_t VectorUnit::execute(const arch::Command& cmd) {
+Engine::Executed VectorUnit::execute(const arch::Command& cmd) {
     sc_core::wait(cycles(vector_cost(config_, cmd.vec).total_cycles));
-    return now_cycles();
+    return {now_cycles()};
 }
 
 }  // namespace hw

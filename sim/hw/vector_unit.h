@@ -14,7 +14,7 @@ public:
                trace::Recorder* recorder, const arch::Config& config);
 
 private:
-    uint64_t execute(const arch::Command& cmd) override;
+    Executed execute(const arch::Command& cmd) override;
     const arch::Config& config_;
 };
 

@@ -22,6 +22,8 @@ public:
         return from;
     }
     uint64_t cycles() const { return cycles_; }
+    // The end of the last command added: nothing is in flight from there.
+    uint64_t covered_to() const { return covered_to_; }
 
 private:
     uint64_t cycles_ = 0, covered_to_ = 0;

@@ -17,6 +17,13 @@ struct CommandRecord {
     uint64_t start = 0;
     uint64_t end = 0;
     uint32_t slot = 0;  // the cluster slot its block ran in (timing-model §4)
+    // What held the start back (§5), for the cycle accounting (§9):
+    // `ready` the engine's ready cycle for it (max(block start, ...)),
+    // `flags_at` the first cycle its flags allowed it (0 without waits).
+    uint64_t ready = 0, flags_at = 0;
+    // DMA: cycles its request waited for the link, bytes not yet granted,
+    // while other requesters had it (§6, §9).
+    uint64_t link_wait = 0;
 };
 
 // A transfer between the L2 cache and DDR (timing model §6.1): a fill (a

@@ -190,6 +190,41 @@ nlohmann::json l2_json(const L2Stats& l, const arch::Config& c) {
             {"flush_bytes", l.flush_bytes}};
 }
 
+// The cycle accounting (§9) of each kind of engine, summed over the chip's
+// engines of that kind, as shares of their cycles (engines x total).
+std::string format_cycle_accounting(const RunStats& s) {
+    struct Kind {
+        const char* kind;
+        const char* label;
+    };
+    const Kind kinds[] = {
+        {"dma", "DMA engines"}, {"cube_dma", "cube DMA engines"}, {"cube", "cubes"}, {"vector", "vector units"}};
+    std::string o =
+        "\ncycle accounting              busy  link wait  flag wait      issue       idle  (busy excludes link "
+        "waits)\n";
+    for (const Kind& k : kinds) {
+        CycleSplit sum;
+        uint64_t n = 0;
+        for (const UnitStats& u : s.units) {
+            if (u.kind != k.kind) continue;
+            const CycleSplit x = u.split(s.total_cycles);
+            sum.busy += x.busy, sum.link_wait += x.link_wait, sum.flag_wait += x.flag_wait;
+            sum.issue += x.issue, sum.idle += x.idle;
+            ++n;
+        }
+        if (!n) continue;
+        const double all = double(n) * double(s.total_cycles);
+        char line[200];
+        std::snprintf(line, sizeof line, "  %-24s %s    %s    %s    %s    %s\n",
+                      (std::string(k.label) + " (x" + std::to_string(n) + ")").c_str(),
+                      percent(ratio(double(sum.busy), all)).c_str(), percent(ratio(double(sum.link_wait), all)).c_str(),
+                      percent(ratio(double(sum.flag_wait), all)).c_str(),
+                      percent(ratio(double(sum.issue), all)).c_str(), percent(ratio(double(sum.idle), all)).c_str());
+        o += line;
+    }
+    return o;
+}
+
 // Operations that ran, longest first when there are too many to list.
 constexpr size_t kOpsListed = 30;
 
@@ -357,6 +392,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
                       static_cast<unsigned long long>(u.commands), grouped(u.bytes).c_str());
         o += line;
     }
+    o += format_cycle_accounting(s);
     o += format_operations(s);
     return o;
 }
@@ -387,11 +423,16 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     j["memory"] = memory;
     json units = json::array();
     for (const UnitStats& u : s.units) {
+        const CycleSplit split = u.split(s.total_cycles);
         json e = {{"name", u.name},
                   {"kind", u.kind},
                   {"cluster", u.cluster},
                   {"busy_cycles", u.busy_cycles},
                   {"busy", ratio(double(u.busy_cycles), double(s.total_cycles))},
+                  {"link_wait_cycles", split.link_wait},
+                  {"flag_wait_cycles", split.flag_wait},
+                  {"issue_cycles", split.issue},
+                  {"idle_cycles", split.idle},
                   {"commands", u.commands}};
         if (u.kind == "cube") {
             e["macs"] = u.macs;

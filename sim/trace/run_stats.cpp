@@ -8,7 +8,7 @@ StatsRecorder::StatsRecorder(const arch::Config& c)
         for (arch::EngineId e : arch::cluster_engines(c))
             units_.push_back({"cluster" + std::to_string(cl) + "." + arch::engine_name(e),
                               arch::engine_kind_name(e.kind), uint32_t(cl)});
-    busy_.resize(units_.size());
+    accounts_.resize(units_.size());
 }
 
 size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
@@ -25,9 +25,12 @@ size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
 
 void StatsRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
     UnitStats& u = units_[slot(r.cluster, r.engine)];
-    BusyUnion& busy = busy_[slot(r.cluster, r.engine)];
-    busy.add(r.start, r.end);
-    u.busy_cycles = busy.cycles();
+    CycleAccount& account = accounts_[slot(r.cluster, r.engine)];
+    account.add(r);
+    u.busy_cycles = account.busy_cycles();
+    u.link_wait_cycles = account.link_wait_cycles();
+    u.flag_wait_cycles = account.flag_wait_cycles();
+    u.issue_cycles = account.issue_cycles();
     ++u.commands;
     switch (c.op) {
     case arch::Opcode::Matmul:

@@ -9,7 +9,7 @@
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
-#include "sim/trace/busy_union.h"
+#include "sim/trace/cycle_accounting.h"
 #include "sim/trace/memory_traffic.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/recorder.h"
@@ -20,12 +20,19 @@ struct UnitStats {
     std::string name;  // "cluster0.cube1"
     std::string kind;  // "cube", "cube_dma", "dma", "vector"
     uint32_t cluster = 0;
-    uint64_t busy_cycles = 0;
+    uint64_t busy_cycles = 0;  // in flight (§9), link waits included
+    // The cycle accounting (§9, sim/trace/cycle_accounting.h): with the
+    // idle cycles, split() sums to the run's total.
+    uint64_t link_wait_cycles = 0, flag_wait_cycles = 0, issue_cycles = 0;
     uint64_t commands = 0;
     uint64_t macs = 0;          // cubes
     uint64_t float32_macs = 0;  // cubes: the MACs of float32 MATMULs (at the float32 rate, §7.3)
     uint64_t bytes = 0;         // DMA engines
     uint64_t elements = 0;      // vector units: rows * cols per command
+
+    CycleSplit split(uint64_t total_cycles) const {
+        return CycleSplit::of(busy_cycles, link_wait_cycles, flag_wait_cycles, issue_cycles, total_cycles);
+    }
 };
 
 // A link and the memory it serves (its upper end: DDR for the DDR channel,
@@ -78,7 +85,7 @@ private:
     const arch::Config& config_;
     int64_t dma_engines_, cubes_, vectors_;
     std::vector<UnitStats> units_;
-    std::vector<BusyUnion> busy_;  // per unit
+    std::vector<CycleAccount> accounts_;  // per unit
     MemoryTraffic memory_;
 };
 

@@ -9,7 +9,7 @@ namespace trace {
 
 namespace {
 
-const std::string kHeader = "block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version\n";
+const std::string kHeader = "block,cluster,engine,index,start,end,command_kind,tag,op,task,link_wait,schema_version\n";
 const std::string kRowEnd = "," + std::to_string(kTimingCsvSchemaVersion) + "\n";
 
 }  // namespace
@@ -23,12 +23,12 @@ TagColumns::TagColumns(const arch::Program& p) {
         } else {
             text += ",";
         }
-        text_.push_back(std::move(text) + kRowEnd);
+        text_.push_back(std::move(text));
     }
 }
 
 const std::string& TagColumns::of(const arch::Command* c) const {
-    static const std::string untagged = ",,," + kRowEnd;
+    static const std::string untagged = ",,,";
     return c && c->tag < text_.size() ? text_[c->tag] : untagged;
 }
 
@@ -39,6 +39,7 @@ void append_row(std::string& out, const TagColumns& tags, const CommandRecord& r
            std::to_string(r.index) + "," + std::to_string(r.start) + "," + std::to_string(r.end) + ",";
     out += cmd ? opcode_name(cmd->op) : "?";
     out += tags.of(cmd);
+    out += "," + std::to_string(r.link_wait) + kRowEnd;
 }
 
 }  // namespace

@@ -19,14 +19,16 @@ namespace trace {
 // 2: the command's kind is `command_kind` (it was `op`); `op` and `task`
 // are the program operation it belongs to, as the Chrome trace's args.op
 // and args.task, the ops CSV's `op` and the reports' ops[].name.
-constexpr int kTimingCsvSchemaVersion = 2;
+// 3: link_wait, the cycles a DMA command's request waited for its link
+// (timing model §9), after task.
+constexpr int kTimingCsvSchemaVersion = 3;
 
-// Header: block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version.
+// Header: block,cluster,engine,index,start,end,command_kind,tag,op,task,link_wait,schema_version.
 // Rows sorted by (block, engine, index) so the file does not depend on event order.
 std::string format_timing_csv(const arch::Program& p, std::vector<CommandRecord> records);
 
 // The columns after command_kind, per command tag, made once: the tag's
-// label (quoted), its operation and task, and the row's end.
+// label (quoted), its operation and task.
 class TagColumns {
 public:
     explicit TagColumns(const arch::Program& p);

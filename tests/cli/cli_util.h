@@ -55,7 +55,7 @@ inline Outcome run(const std::string& args) {
 }
 
 // One row of a --timing-csv file
-// (block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version).
+// (block,cluster,engine,index,start,end,command_kind,tag,op,task,link_wait,schema_version).
 struct TimingRow {
     uint64_t block = 0, cluster = 0, index = 0, start = 0, end = 0;
     std::string engine, command_kind, tag, op, task;

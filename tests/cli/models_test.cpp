@@ -41,7 +41,9 @@ TEST_P(Model, ElaboratesAndItsGraphRenders) {
 }
 
 // Every model simulates end to end, within its compute and DDR bounds, with
-// no link over its peak.
+// no link over its peak, and every engine's cycle accounting (timing model
+// §9) sums to the run: busy (link waits included) + flag wait + issue +
+// idle = total, link waits only on DMA engines.
 TEST_P(Model, SimulatesWithinItsBounds) {
     std::string json = (scratch() / (GetParam() + ".report.json")).string();
     Outcome o = run("-q --report-json '" + json + "' " + extra_args(GetParam()) + "models/" + GetParam());
@@ -53,6 +55,13 @@ TEST_P(Model, SimulatesWithinItsBounds) {
     EXPECT_GE(total, r["ddr_bound_cycles"].get<uint64_t>());
     for (const auto& link : r["links"]) EXPECT_LE(link["max_instance_utilization"].get<double>(), 1.0) << link["name"];
     for (const auto& op : r["ops"]) EXPECT_LE(op.value("end", uint64_t{0}), total) << op["name"];
+    for (const auto& u : r["units"]) {
+        const uint64_t busy = u["busy_cycles"], link = u["link_wait_cycles"], flag = u["flag_wait_cycles"],
+                       issue = u["issue_cycles"], idle = u["idle_cycles"];
+        EXPECT_EQ(busy + flag + issue + idle, total) << u["name"];
+        EXPECT_LE(link, busy) << u["name"];
+        if (u["kind"] == "cube" || u["kind"] == "vector") EXPECT_EQ(link, 0u) << u["name"];
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Model, testing::ValuesIn(models()), [](const testing::TestParamInfo<std::string>& i) {

@@ -30,9 +30,9 @@ TEST(ProgramJsonCli, RunsARawProgram) {
     Outcome o = run("--program-json '" + prog + "' --timing-csv '" + csv + "' --report-json '" + rep + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_EQ(slurp(csv),
-              "block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version\n"
-              "0,0,dma0,0,1,230,dma,\"x, loaded\",,,2\n"
-              "0,0,vector0,0,231,1263,vector,\"\",,,2\n");
+              "block,cluster,engine,index,start,end,command_kind,tag,op,task,link_wait,schema_version\n"
+              "0,0,dma0,0,1,230,dma,\"x, loaded\",,,0,3\n"
+              "0,0,vector0,0,231,1263,vector,\"\",,,0,3\n");
     nlohmann::json r = nlohmann::json::parse(slurp(rep));
     EXPECT_EQ(r["total_cycles"].get<uint64_t>(), 1263u);
     EXPECT_EQ(r["program"], prog);
@@ -80,10 +80,10 @@ TEST(ProgramJsonCli, IssueCycles) {
     Outcome o = run("-q --program-json '" + prog + "' --timing-csv '" + csv + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_EQ(slurp(csv),
-              "block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version\n"
-              "0,0,dma0,0,6,235,dma,,,,2\n"
-              "0,0,vector0,0,236,1268,vector,,,,2\n"
-              "0,0,vector0,1,1308,2340,vector,,,,2\n");
+              "block,cluster,engine,index,start,end,command_kind,tag,op,task,link_wait,schema_version\n"
+              "0,0,dma0,0,6,235,dma,,,,0,3\n"
+              "0,0,vector0,0,236,1268,vector,,,,0,3\n"
+              "0,0,vector0,1,1308,2340,vector,,,,0,3\n");
     o = run("--program-json '" + prog + "' --dump-program");
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_NE(o.out.find("    0: DMA    DDR:0x0 -> L1:0x0  1x4096B  issue 5  set(f0)\n"), std::string::npos) << o.out;

@@ -48,8 +48,8 @@ TEST(SchemaVersion, EveryOutputCarriesIt) {
     // key it does not know.
     const std::string end = "\n],\"schema_version\":1}\n";
     EXPECT_EQ(trace.substr(trace.size() - end.size()), end);
-    expect_version_column(slurp(path("sv_summary.csv")), "1");
-    expect_version_column(slurp(path("sv_timing.csv")), "2");
+    expect_version_column(slurp(path("sv_summary.csv")), "2");
+    expect_version_column(slurp(path("sv_timing.csv")), "3");
     expect_version_column(slurp(path("sv_ops.csv")), "1");
     ASSERT_EQ(run("--emit-program-json '" + path("sv_program.json") + "' models/gemm_256.pto").status, 0);
     EXPECT_EQ(nlohmann::json::parse(slurp(path("sv_program.json")))["schema_version"], 1);

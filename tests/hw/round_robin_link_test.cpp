@@ -28,13 +28,20 @@ enum class IssueFrom { Completion, FinalGrant };
 
 // Completion cycles per requester, cycle-stepped over byte slots: cycle c
 // offers slots [c*W, (c+1)*W) and every grant takes the next burst's bytes.
-std::vector<std::vector<uint64_t>> naive(const Traffic& t, IssueFrom from) {
+// `waits` gets each transfer's link wait (timing model §9), classified cycle
+// by cycle: a cycle in which the request was eligible with bytes not yet
+// granted and none of the requester's bytes crossed the link.
+std::vector<std::vector<uint64_t>> naive(const Traffic& t, IssueFrom from, std::vector<std::vector<uint64_t>>& waits) {
     size_t n = t.bytes.size();
     std::vector<std::vector<uint64_t>> done(n);
     std::vector<size_t> next(n, 0);
     std::vector<uint64_t> issue_at(n, 0), remaining(n, 0), eligible(n, 0);
     std::vector<std::vector<uint64_t>> completes(n);  // pending completion cycles, in order
     for (size_t i = 0; i < n; ++i) issue_at[i] = t.gap[i][0];
+    waits.assign(n, {});
+    std::vector<uint64_t> slots_end(n, 0),
+        waited(n, 0);  // per requester: after its last granted slot; this transfer's wait
+    std::vector<bool> waiting(n);
     uint64_t next_slot = 0;
     size_t last = n - 1;
     for (uint64_t c = 0;; ++c) {
@@ -55,6 +62,7 @@ std::vector<std::vector<uint64_t>> naive(const Traffic& t, IssueFrom from) {
             if (next[i] < t.bytes[i].size() || remaining[i] || !completes[i].empty()) all_done = false;
         }
         if (all_done) return done;
+        for (size_t i = 0; i < n; ++i) waiting[i] = remaining[i] && eligible[i] <= c;
         for (;;) {
             uint64_t at = std::max(next_slot, c * t.width);
             if (at >= (c + 1) * t.width) break;
@@ -65,9 +73,12 @@ std::vector<std::vector<uint64_t>> naive(const Traffic& t, IssueFrom from) {
                 uint64_t b = std::min(remaining[i], t.burst);
                 remaining[i] -= b;
                 next_slot = at + b;
+                slots_end[i] = next_slot;
                 last = i;
                 granted = true;
                 if (!remaining[i]) {
+                    waits[i].push_back(waited[i]);  // no wait in this cycle: it moved a burst
+                    waited[i] = 0;
                     completes[i].push_back((next_slot - 1) / t.width + 1 + t.latency);
                     if (from == IssueFrom::FinalGrant && next[i] < t.bytes[i].size()) {
                         issue_at[i] = c + t.gap[i][next[i]];
@@ -81,14 +92,18 @@ std::vector<std::vector<uint64_t>> naive(const Traffic& t, IssueFrom from) {
             }
             if (!granted) break;
         }
+        for (size_t i = 0; i < n; ++i)
+            if (waiting[i] && remaining[i] && slots_end[i] <= c * t.width) ++waited[i];
     }
 }
 
 // The same traffic through RoundRobinLink, visiting only event cycles.
-std::vector<std::vector<uint64_t>> event_driven(const Traffic& t, IssueFrom from) {
+std::vector<std::vector<uint64_t>> event_driven(const Traffic& t, IssueFrom from,
+                                                std::vector<std::vector<uint64_t>>& waits) {
     size_t n = t.bytes.size();
     hw::RoundRobinLink link(int(n), t.width, t.burst, t.latency);
     std::vector<std::vector<uint64_t>> done(n);
+    waits.assign(n, {});
     std::vector<size_t> next(n, 0);
     std::vector<uint64_t> issue_at(n);
     std::vector<std::vector<uint64_t>> completes(n);
@@ -112,6 +127,7 @@ std::vector<std::vector<uint64_t>> event_driven(const Traffic& t, IssueFrom from
             size_t i = size_t(f.requester);
             EXPECT_EQ(f.granted, now);
             completes[i].push_back(f.cycle);
+            waits[i].push_back(f.link_wait);
             if (from == IssueFrom::FinalGrant && next[i] < t.bytes[i].size()) {
                 issue_at[i] = now + t.gap[i][next[i]];
                 if (issue_at[i] == now) {  // issued in the cycle of the grant, after it
@@ -155,8 +171,11 @@ TEST(RoundRobinLink, MatchesNaiveArbiterOnRandomTraffic) {
     for (int trial = 0; trial < 200; ++trial) {
         Traffic t = random_traffic(rng);
         IssueFrom from = trial % 2 ? IssueFrom::FinalGrant : IssueFrom::Completion;
-        ASSERT_EQ(event_driven(t, from), naive(t, from))
+        std::vector<std::vector<uint64_t>> fast_waits, naive_waits;
+        ASSERT_EQ(event_driven(t, from, fast_waits), naive(t, from, naive_waits))
             << "trial " << trial << " width " << t.width << " burst " << t.burst;
+        ASSERT_EQ(fast_waits, naive_waits)
+            << "link waits, trial " << trial << " width " << t.width << " burst " << t.burst;
     }
 }
 
@@ -173,6 +192,38 @@ TEST(RoundRobinLink, CountsBusyCyclesAndBytes) {
     EXPECT_EQ(done[0].cycle, 109u);
     EXPECT_EQ(link.bytes(), 4196u);
     EXPECT_EQ(link.busy_cycles(), 128u + 4u);
+}
+
+// Link waits (timing model §9) of the same two transfers. Both are eligible
+// from cycle 1; requester 0 moves [32,96) (cycles 1-2), requester 1 [96,160)
+// (3-4), requester 0 [160,224) (5-6), requester 1 its last 36 B [224,260)
+// (7-8), then requester 0 alone [260,4228) (8-132). Requester 1 spans
+// cycles 1-8 and moves in 4 of them: 4 waited. Requester 0 spans 1-132 and
+// waits in cycles 3, 4 and 7 only (cycle 8 carries bytes of both).
+TEST(RoundRobinLink, CountsLinkWaitsPerTransfer) {
+    hw::RoundRobinLink link(2, 32, 64, 100);
+    std::vector<hw::RoundRobinLink::Completion> done;
+    link.request(0, 4096, 0);
+    link.request(1, 100, 0);
+    link.advance(1000, done);
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(done[0].requester, 1);
+    EXPECT_EQ(done[0].link_wait, 4u);
+    EXPECT_EQ(done[1].requester, 0);
+    EXPECT_EQ(done[1].cycle, 133u + 100u);
+    EXPECT_EQ(done[1].link_wait, 3u);
+}
+
+// A transfer alone on the link never waits, whatever W and S: a lone
+// 1000 B at 24 B/cycle in 64 B bursts moves in every cycle from 1 to 42.
+TEST(RoundRobinLink, ALoneTransferHasNoLinkWait) {
+    hw::RoundRobinLink link(3, 24, 64, 7);
+    std::vector<hw::RoundRobinLink::Completion> done;
+    link.request(2, 1000, 0);
+    link.advance(1000, done);
+    ASSERT_EQ(done.size(), 1u);
+    EXPECT_EQ(done[0].cycle, 1u + 42u + 7u);
+    EXPECT_EQ(done[0].link_wait, 0u);
 }
 
 }  // namespace

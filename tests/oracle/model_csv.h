@@ -58,17 +58,19 @@ inline std::string read_text(const std::string& path) {
 struct CsvRow {
     uint32_t cluster = 0;
     uint64_t start = 0, end = 0;
+    uint64_t link_wait = 0;
 };
 using CsvKey = std::tuple<uint32_t, std::string, uint32_t>;  // block, engine name, index
 
-// Parses block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version
-// (the tag may hold commas, so only the first six fields are split).
+// Parses block,cluster,engine,index,start,end,command_kind,tag,op,task,link_wait,schema_version
+// (the tag may hold commas, so only the first six fields are split, and
+// link_wait is the one before the last).
 inline std::map<CsvKey, CsvRow> parse_timing_csv(const std::string& text) {
     std::map<CsvKey, CsvRow> rows;
     std::istringstream in(text);
     std::string line;
     std::getline(in, line);
-    EXPECT_EQ(line, "block,cluster,engine,index,start,end,command_kind,tag,op,task,schema_version");
+    EXPECT_EQ(line, "block,cluster,engine,index,start,end,command_kind,tag,op,task,link_wait,schema_version");
     while (std::getline(in, line)) {
         if (line.empty()) continue;
         std::vector<std::string> f;
@@ -82,8 +84,10 @@ inline std::map<CsvKey, CsvRow> parse_timing_csv(const std::string& text) {
             f.push_back(line.substr(pos, comma - pos));
             pos = comma + 1;
         }
+        const size_t last = line.rfind(','), before = line.rfind(',', last - 1);
         CsvKey k{uint32_t(std::stoul(f[0])), f[2], uint32_t(std::stoul(f[3]))};
-        CsvRow r{uint32_t(std::stoul(f[1])), std::stoull(f[4]), std::stoull(f[5])};
+        CsvRow r{uint32_t(std::stoul(f[1])), std::stoull(f[4]), std::stoull(f[5]),
+                 std::stoull(line.substr(before + 1, last - before - 1))};
         EXPECT_TRUE(rows.emplace(k, r).second) << "duplicate CSV row: " << line;
     }
     return rows;

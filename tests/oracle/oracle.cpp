@@ -40,6 +40,17 @@
 //      flag set at e with latency 0 lets its waiter start at e; even a
 //      zero-length MATMUL (pipeline_cycles = 0 cannot give one, since m, k,
 //      n >= 1, but the loop does not rely on that) would chain correctly.
+//   3b. Cycle accounting (§9): every engine's cycle `now` is busy (a command
+//      of it in flight, started at <= now and ending after now), waiting on
+//      the link (in flight, and its request, eligible with bytes left at the
+//      start of the cycle, got no byte slot of the cycle: found in step 2),
+//      or else, for the command it starts next, waiting on a flag (its
+//      flags do not allow it at `now`) or issuing (its issue cycles have not
+//      passed); any other cycle is idle. Which command starts next is known
+//      only when it starts, so each resident stream counts its own head's
+//      flag and issue cycles and the engine takes the counts of the stream
+//      whose command it starts (dropping the others': those cycles were
+//      idle for the command that came next).
 //   4. Block ends: a block whose streams have all finished ends at the
 //      largest end of its commands (all <= now, the last one exactly now),
 //      or at its start if it has none (§4). Its slot is then free at now.
@@ -84,9 +95,11 @@ struct ActiveBlock;
 struct Request {
     bool active = false;
     uint64_t eligible_at = 0;
-    uint64_t remaining = 0;  // bytes not yet granted
-    uint64_t bytes = 0;      // the request's size
-    uint64_t ready = 0;      // with an L2: the latest data-ready cycle of its bursts (§6.1)
+    uint64_t remaining = 0;     // bytes not yet granted
+    uint64_t bytes = 0;         // the request's size
+    uint64_t ready = 0;         // with an L2: the latest data-ready cycle of its bursts (§6.1)
+    bool eligible_now = false;  // eligible with bytes left at the start of this cycle's arbitration
+    uint64_t waited = 0;        // cycles it waited for the link (§9)
     EngineRun* owner = nullptr;
     ActiveBlock* block = nullptr;
     size_t index = 0;  // the command's position in its stream
@@ -98,9 +111,10 @@ struct Link {
     uint64_t next_slot = 0;  // the first byte slot not yet granted (cycle c has slots [cW, (c+1)W))
     size_t last = 0;         // the requester granted last
     std::vector<Request> requests;
+    std::vector<uint64_t> slots_end;  // per requester: the slot after the last one granted to it
 
     Link(uint64_t w, uint64_t s, uint64_t lat, size_t requesters)
-        : W(w), S(s), Lat(lat), last(requesters - 1), requests(requesters) {}
+        : W(w), S(s), Lat(lat), last(requesters - 1), requests(requesters), slots_end(requesters, 0) {}
 };
 
 // §6.1: the L2 cache, each set a list of its lines from the most recently
@@ -176,6 +190,10 @@ struct EngineState {
     uint64_t released_at = 0;    // its last command ended (MATMUL, VECTOR) or had its last burst granted (DMA)
     std::vector<uint64_t> ends;  // end cycles of its DMA commands, in start order, once known
     uint32_t last_slot = 0;      // the slot it served last
+    // Cycle accounting (step 3b).
+    size_t in_flight = 0;                    // commands started and not ended
+    uint64_t link_waited_at = ~uint64_t{0};  // the last cycle it waited for the link
+    uint64_t busy_cycles = 0, link_wait = 0, flag_wait = 0, issue = 0;
 };
 
 // A command started and not yet ended, whose end is known.
@@ -196,6 +214,7 @@ struct EngineRun {
     size_t unfinished = 0;  // commands started and not ended
     Link* link = nullptr;   // DMA engines: the link its commands cross
     size_t requester = 0;
+    uint64_t head_flag = 0, head_issue = 0;  // step 3b: cycles its next command waited on flags, on issue
 
     bool done() const { return unfinished == 0 && next == stream->commands.size(); }
 };
@@ -428,6 +447,15 @@ struct Sim {
         ++e.unfinished;
         e.engine->busy = true;
         e.engine->last_slot = b.slot;
+        // Step 3b: the waits before this command were its own; the other
+        // streams' heads' counts go (their cycles were idle for this one).
+        e.engine->flag_wait += e.head_flag;
+        e.engine->issue += e.head_issue;
+        for (uint32_t k = 0; k < S; ++k)
+            if (auto& slot = running[size_t(b.cluster) * S + k])
+                for (EngineRun& other : slot->engines)
+                    if (other.engine == e.engine) other.head_flag = other.head_issue = 0;
+        ++e.engine->in_flight;
         if (c.op == arch::Opcode::Matmul) {
             timed.push_back({&b, &e, index, now + matmul_cycles(c.mm)});
         } else if (c.op == arch::Opcode::Vector) {
@@ -440,6 +468,7 @@ struct Sim {
             r.remaining = c.dma.bytes();
             r.bytes = r.remaining;
             r.ready = 0;
+            r.waited = 0;
             r.owner = &e;
             r.block = &b;
             r.index = index;
@@ -454,6 +483,7 @@ struct Sim {
         for (arch::FlagId f : c.sets) b.sets[f].push_back(now);
         b.last_end = std::max(b.last_end, now);
         --e.unfinished;
+        --e.engine->in_flight;
         if (!e.link) {  // a MATMUL or VECTOR: the engine is free again
             e.engine->busy = false;
             e.engine->released_at = now;
@@ -544,6 +574,20 @@ struct Sim {
     // Step 2: every grant whose byte slot falls in cycle `now`.
     void arbitrate(Link& L, uint64_t now) {
         size_t n = L.requests.size();
+        for (Request& q : L.requests) q.eligible_now = q.active && q.eligible_at <= now;
+        arbitrate_slots(L, now);
+        // Step 3b's link waits: eligible with bytes left, and no slot of this cycle.
+        for (size_t r = 0; r < n; ++r) {
+            Request& q = L.requests[r];
+            if (!q.eligible_now || !q.active || L.slots_end[r] > now * L.W) continue;
+            ++q.waited;
+            ++q.owner->engine->link_wait;
+            q.owner->engine->link_waited_at = now;
+        }
+    }
+
+    void arbitrate_slots(Link& L, uint64_t now) {
+        size_t n = L.requests.size();
         for (;;) {
             uint64_t at = std::max(L.next_slot, now * L.W);  // an idle link's slots of past cycles are lost
             if (at >= (now + 1) * L.W) return;               // this cycle's slots are all granted
@@ -555,10 +599,12 @@ struct Sim {
                 uint64_t b = std::min(L.S, q.remaining);  // bursts of S bytes, the last one the rest
                 if (&L == &ddr && l2) q.ready = std::max(q.ready, look_up_burst(q, q.bytes - q.remaining, b, now));
                 L.next_slot = at + b;
+                L.slots_end[r] = at + b;
                 L.last = r;
                 q.remaining -= b;
                 granted = true;
                 if (q.remaining == 0) {
+                    res.commands[q.owner->first_timing + q.index].link_wait = q.waited;
                     // The data arrives after the cycle of its last byte, plus the latency;
                     // the engine may issue its next request now.
                     q.active = false;
@@ -573,6 +619,41 @@ struct Sim {
             }
             if (!granted) return;
             activity = true;
+        }
+    }
+
+    // Step 3b: classify cycle `now` of every engine (link waits were found in step 2).
+    void account(uint64_t now) {
+        for (EngineState& es : engine_states)
+            if (es.in_flight && es.link_waited_at != now) ++es.busy_cycles;
+        for (auto& slot : running) {
+            if (!slot || !slot->started) continue;
+            for (EngineRun& e : slot->engines) {
+                if (e.engine->in_flight || e.next == e.stream->commands.size()) continue;
+                const arch::Command& c = e.stream->commands[e.next];
+                if (!flags_allow(*slot, c, now)) ++e.head_flag;
+                else if (!issued(e, c, now)) ++e.head_issue;
+                else fail("internal: a command that may start did not");
+            }
+        }
+    }
+
+    // The accounting per engine of every cluster, once the run's total is known.
+    void finish_accounting() {
+        for (uint32_t cl = 0; cl < uint32_t(cfg.clusters); ++cl) {
+            for (arch::EngineId id : arch::cluster_engines(cfg)) {
+                EngineCycles c;
+                c.cluster = cl;
+                c.engine = id;
+                if (cl < used) {
+                    const EngineState& es = engine_states[size_t(cl) * engines_per_cluster + engine_slot(id)];
+                    c.busy = es.busy_cycles, c.link_wait = es.link_wait, c.flag_wait = es.flag_wait, c.issue = es.issue;
+                }
+                const uint64_t counted = c.busy + c.link_wait + c.flag_wait + c.issue;
+                if (counted > res.total_cycles) fail("internal: more cycles accounted than the run has");
+                c.idle = res.total_cycles - counted;
+                res.engines.push_back(c);
+            }
         }
     }
 
@@ -685,7 +766,10 @@ struct Sim {
     }
 
     Result go(uint64_t max_cycles) {
-        if (prog.blocks.empty()) return res;
+        if (prog.blocks.empty()) {
+            finish_accounting();
+            return res;
+        }
         if (cfg.dispatch_cycles < 1) fail("dispatch_cycles must be >= 1");
         for (uint64_t now = 0;; ++now) {
             if (now > max_cycles) fail("cycle limit of " + std::to_string(max_cycles) + " exceeded");
@@ -695,6 +779,7 @@ struct Sim {
             arbitrate(ddr, now);  // 2
             for (Link& L : l1) arbitrate(L, now);
             ends_and_starts(now);  // 3
+            account(now);          // 3b
             block_ends();          // 4
             dispatch(now);         // 5
             if (blocks_ended == prog.blocks.size()) break;
@@ -708,6 +793,7 @@ struct Sim {
             for (const auto& set : l2->lru)
                 for (const L2::Line& line : set) res.l2->flush_lines += line.dirty;
         }
+        finish_accounting();
         return res;
     }
 };

@@ -20,6 +20,15 @@ struct Timing {
     arch::EngineId engine;
     uint32_t index = 0;
     uint64_t start = 0, end = 0;
+    uint64_t link_wait = 0;  // DMA: cycles its request waited for the link (§9)
+};
+
+// Where one engine's cycles went (§9, cycle accounting): each cycle of the
+// run classified as it is stepped. The parts sum to total_cycles.
+struct EngineCycles {
+    uint32_t cluster = 0;
+    arch::EngineId engine;
+    uint64_t busy = 0, link_wait = 0, flag_wait = 0, issue = 0, idle = 0;
 };
 
 // One block's placement and timing (§4): start = dispatch decision +
@@ -38,9 +47,10 @@ struct L2Counts {
 
 struct Result {
     uint64_t total_cycles = 0;
-    std::vector<Timing> commands;     // program order: block, stream, index
-    std::vector<BlockTiming> blocks;  // indexed by block number
-    std::optional<L2Counts> l2;       // with an L2
+    std::vector<Timing> commands;       // program order: block, stream, index
+    std::vector<BlockTiming> blocks;    // indexed by block number
+    std::vector<EngineCycles> engines;  // every engine of every cluster (used or not), cluster by cluster
+    std::optional<L2Counts> l2;         // with an L2
 };
 
 // Runs until every block has ended. Throws std::runtime_error on a malformed

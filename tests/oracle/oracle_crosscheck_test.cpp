@@ -1,7 +1,8 @@
 // The oracle against the SystemC model: compile a .pto program with the
 // front end, run the oracle on the lowered program, run the real davinci-sim
 // binary with --timing-csv, and require every command's (start, end) to be
-// identical. On a mismatch the first differing commands are printed; decide
+// identical, and every engine's cycle accounting (--summary-csv) and every
+// DMA command's link wait. On a mismatch the first differing commands are printed; decide
 // from docs/timing-model.md which side is wrong.
 #include <gtest/gtest.h>
 
@@ -23,6 +24,7 @@
 #include "dsl/frontend/frontend.h"
 #include "dsl/lower/program/lower.h"
 #include "sim/arch/config.h"
+#include "tests/oracle/compare_accounting.h"
 #include "tests/oracle/model_csv.h"
 #include "tests/oracle/oracle.h"
 
@@ -54,7 +56,7 @@ void cross_check(const std::string& program_path, const std::string& config_json
     oracle::Result want = oracle::run(program, config);
     double oracle_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    std::string csv = dir.path("timing.csv"), report = dir.path("report.json");
+    std::string csv = dir.path("timing.csv"), report = dir.path("report.json"), summary = dir.path("summary.csv");
     std::string shape_args;
     for (const auto& [name, dims] : shapes) {
         shape_args += " --shape " + name + "=";
@@ -62,7 +64,8 @@ void cross_check(const std::string& program_path, const std::string& config_json
     }
     std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + DAVINCI_SIM_BINARY + "'" +
                       (config_path.empty() ? "" : " --config '" + config_path + "'") + shape_args + " '" +
-                      program_path + "' --quiet --timing-csv '" + csv + "' --report-json '" + report + "'";
+                      program_path + "' --quiet --timing-csv '" + csv + "' --report-json '" + report +
+                      "' --summary-csv '" + summary + "'";
     int rc = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << "failed: " << cmd;
     std::map<Key, Row> got = oracle_test::parse_timing_csv(oracle_test::read_text(csv));
@@ -89,6 +92,9 @@ void cross_check(const std::string& program_path, const std::string& config_json
     EXPECT_EQ(mismatches, 0u) << mismatches << " of " << want.commands.size() << " commands differ; first ones:\n"
                               << diffs.str();
     EXPECT_EQ(model_total, want.total_cycles) << "total cycles";
+    EXPECT_EQ(
+        oracle_test::compare_accounting(want, oracle_test::parse_summary_csv(oracle_test::read_text(summary)), got), "")
+        << "cycle accounting";
     std::cout << "  " << want.commands.size() << " commands, " << want.total_cycles << " cycles, oracle " << oracle_s
               << " s\n";
 }

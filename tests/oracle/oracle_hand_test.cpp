@@ -562,3 +562,89 @@ TEST(OracleHand, SeveralBurstsPerCycle) {
         oracle::run(p, config(R"({"ddr": {"latency_cycles": 0, "bytes_per_cycle": 256, "burst_bytes": 64}})"));
     for (uint32_t b = 0; b < 3; ++b) EXPECT_EQ(at(r, b, dma_engine(0), 0).end, 5u) << b;
 }
+
+// Cycle accounting (§9). A lone DMA never waits on its link: dma0's two
+// loads of OneDmaAloneAtBurstBoundaries, in flight over [1, 110) and
+// [110, 213), move bytes in every cycle from their eligibility (2 and 111)
+// to their last byte (9 and 112): busy 212 of 213, idle only cycle 0.
+// Every other engine of the chip is idle throughout.
+TEST(OracleHand, AccountingOfALoneDma) {
+    oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {load(256), load(64)})})}), config());
+    ASSERT_EQ(r.total_cycles, 213u);
+    EXPECT_EQ(link_wait_of(r, 0, dma_engine(0), 0), 0u);
+    EXPECT_EQ(link_wait_of(r, 0, dma_engine(0), 1), 0u);
+    EXPECT_EQ(cycles_of(r, 0, dma_engine(0)), (Cycles{212, 0, 0, 0, 1}));
+    EXPECT_EQ(cycles_of(r, 0, cube(0)), (Cycles{0, 0, 0, 0, 213}));
+    EXPECT_EQ(cycles_of(r, 3, vector_unit(0)), (Cycles{0, 0, 0, 0, 213}));
+    EXPECT_EQ(r.engines.size(), 4u * 10u);  // 4 clusters x (1 DMA, 4 cube DMAs, 4 cubes, 1 vector unit)
+}
+
+// Two DMA engines of one cluster contend for the DDR link (§6): dma0 loads
+// 256 B twice, dma1 512 B, all 64 B bursts of 2 cycles, both eligible from
+// 2; requester 0 first. dma0 [2,4) dma1 [4,6) dma0 [6,8) dma1 [8,10) dma0
+// [10,12) dma1 [12,14) dma0 [14,16): dma0's first load spans cycles 2-15
+// and moves in 8 of them (link wait 6), ends 16 + 100 = 116. dma1 is then
+// alone: its 5 bursts left take [16, 26); it spans 2-25, moves in 16 (link
+// wait 8), ends 126. dma0's second load, alone from 117 ([117, 125)),
+// waits 0 and ends 225. dma0: in flight [1, 116) and [116, 225) = 224, of
+// them 6 waiting: busy 218, idle cycle 0. dma1: in flight [1, 126) = 125,
+// 8 waiting: busy 117, idle 1 + 99.
+TEST(OracleHand, AccountingOfTwoDmaEnginesContendingForDdr) {
+    oracle::Result r = oracle::run(
+        program({block({stream(dma_engine(0), {load(256), load(256)}), stream(dma_engine(1), {load(512)})})}),
+        config(R"({"cluster": {"dma_engines": 2}})"));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 116}));
+    EXPECT_EQ(at(r, 0, dma_engine(1), 0), (StartEnd{1, 126}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{116, 225}));
+    EXPECT_EQ(link_wait_of(r, 0, dma_engine(0), 0), 6u);
+    EXPECT_EQ(link_wait_of(r, 0, dma_engine(1), 0), 8u);
+    EXPECT_EQ(link_wait_of(r, 0, dma_engine(0), 1), 0u);
+    EXPECT_EQ(cycles_of(r, 0, dma_engine(0)), (Cycles{218, 6, 0, 0, 1}));
+    EXPECT_EQ(cycles_of(r, 0, dma_engine(1)), (Cycles{117, 8, 0, 0, 100}));
+}
+
+// Sharing a cycle is not waiting: with bursts of 33 B on a 32 B/cycle link
+// (BurstsAroundTheLinkWidth), the first load moves in cycles 2-5 (no wait)
+// and the second in 3-6 (one wait, cycle 2). With W = 256 and 64 B bursts
+// (SeveralBurstsPerCycle) three loads share cycles 2-4 and none waits.
+TEST(OracleHand, LinkWaitsCountCyclesWithoutABytesOfTheEngine) {
+    arch::Program two =
+        program({block({stream(dma_engine(0), {load(66)})}), block({stream(dma_engine(0), {load(66)})})});
+    oracle::Result r = oracle::run(two, config(R"({"ddr": {"latency_cycles": 0, "burst_bytes": 33}})"));
+    EXPECT_EQ(link_wait_of(r, 0, dma_engine(0), 0), 0u);
+    EXPECT_EQ(link_wait_of(r, 1, dma_engine(0), 0), 1u);
+    EXPECT_EQ(cycles_of(r, 1, dma_engine(0)), (Cycles{5, 1, 0, 0, 1}));  // in flight [1, 7)
+    arch::Program three =
+        program({block({stream(dma_engine(0), {load(256)})}), block({stream(dma_engine(0), {load(256)})}),
+                 block({stream(dma_engine(0), {load(256)})})});
+    r = oracle::run(three, config(R"({"ddr": {"latency_cycles": 0, "bytes_per_cycle": 256, "burst_bytes": 64}})"));
+    for (uint32_t b = 0; b < 3; ++b) EXPECT_EQ(link_wait_of(r, b, dma_engine(0), 0), 0u) << b;
+}
+
+// A flag wait between a DMA and a cube, and issue cycles overlapping it
+// (IssueCyclesOverlapFlagWaits): dma0 loads 64 B over [1, 104) and sets f0,
+// which lets cube0's MATMUL start from 105; the MATMUL is ready from the
+// block's start, 1. With `issue` <= 104 the flag holds it back over
+// [1, 105): 104 flag-wait cycles, no issue; with 105, one issue cycle
+// [105, 106); with 300, 196 ([105, 301)). cube1.dma issues 50 cycles
+// before its load: issue 50 over [1, 51), busy [51, 57).
+TEST(OracleHand, AccountingOfAFlagWaitBetweenADmaAndACube) {
+    struct Case {
+        uint32_t issue;
+        uint64_t total, issue_waited;
+    };
+    for (const Case& k : std::vector<Case>{{0, 116, 0}, {104, 116, 0}, {105, 117, 1}, {300, 312, 196}}) {
+        arch::Command mm = matmul(4, 4, 4, DType::Float16, {0});
+        mm.issue_cycles = k.issue;
+        arch::Command late = to_l0(128);
+        late.issue_cycles = 50;
+        oracle::Result r = oracle::run(
+            program({block(
+                {stream(dma_engine(0), {load(64, {}, {0})}), stream(cube(0), {mm}), stream(cube_dma(1), {late})}, 1)}),
+            config());
+        ASSERT_EQ(r.total_cycles, k.total) << k.issue;
+        EXPECT_EQ(cycles_of(r, 0, cube(0)), (Cycles{11, 0, 104, k.issue_waited, 1})) << k.issue;
+        EXPECT_EQ(cycles_of(r, 0, dma_engine(0)), (Cycles{103, 0, 0, 0, k.total - 103})) << k.issue;
+        EXPECT_EQ(cycles_of(r, 0, cube_dma(1)), (Cycles{6, 0, 0, 50, k.total - 56})) << k.issue;
+    }
+}

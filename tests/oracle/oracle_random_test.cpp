@@ -1,6 +1,7 @@
 // The oracle against the SystemC model on random programs (random_program.h)
 // run through the real CLI: `davinci-sim --program-json P --config C
-// --timing-csv T -q`. Every command's cluster, start and end must agree.
+// --timing-csv T --summary-csv U -q`. Every command's cluster, start, end and
+// link wait must agree, and every engine's cycle accounting (§9).
 //
 // 20 tests of 10 seeds each, so a failure names a small seed range. The same
 // 200 seeds run again under each cube variant (kCubeVariants: every systolic
@@ -24,6 +25,7 @@
 
 #include "sim/arch/program_check.h"
 #include "sim/arch/program_json.h"
+#include "tests/oracle/compare_accounting.h"
 #include "tests/oracle/model_csv.h"
 #include "tests/oracle/oracle.h"
 #include "tests/oracle/random_program.h"
@@ -85,7 +87,7 @@ std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohma
     TempDir dir("oracle_random_seed" + std::to_string(seed));
     std::string program_path = dir.file("program.json", arch::program_to_json(rc.program).dump(1) + "\n");
     std::string config_path = dir.file("config.json", rc.config_json.dump(2) + "\n");
-    std::string csv = dir.path("timing.csv");
+    std::string csv = dir.path("timing.csv"), summary = dir.path("summary.csv");
     std::string report = dir.path("report.json");
     std::ostringstream why;
     auto failed = [&](std::string what) {
@@ -108,8 +110,8 @@ std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohma
     }
 
     std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '") + DAVINCI_SIM_BINARY + "' --program-json '" +
-                      program_path + "' --config '" + config_path + "' --timing-csv '" + csv + "' --report-json '" +
-                      report + "' -q 2>'" + dir.path("stderr") + "'";
+                      program_path + "' --config '" + config_path + "' --timing-csv '" + csv + "' --summary-csv '" +
+                      summary + "' --report-json '" + report + "' -q 2>'" + dir.path("stderr") + "'";
     int rc_status = std::system(cmd.c_str());
     if (!(WIFEXITED(rc_status) && WEXITSTATUS(rc_status) == 0))
         return failed("davinci-sim failed: " + read_text(dir.path("stderr")));
@@ -147,6 +149,7 @@ std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohma
             << first->block << " " << arch::engine_name(first->engine) << " #" << first->index << ": " << text << "\n"
             << list.str();
     }
+    why << compare_accounting(want, parse_summary_csv(read_text(summary)), got);
     if (want.l2) why << compare_l2(*want.l2, nlohmann::json::parse(read_text(report)), rc.config);
     if (why.str().empty()) return "";
     return failed("the oracle and the model disagree\n" + why.str());

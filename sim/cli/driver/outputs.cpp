@@ -143,7 +143,9 @@ const std::vector<OutputKind> kOutputs = {
     {"vcd", "FILE",
      "write a VCD for GTKWave: busy/command/queue per engine, L1/L0 occupancy, flag tokens, bytes in flight per link",
      "trace", true, SimulationOutput{vcd}},
-    {"summary-csv", "FILE", "write one row per engine: total and busy cycles, commands, first and last active cycle",
+    {"summary-csv", "FILE",
+     "write one row per engine: total and busy cycles, commands, first and last active cycle, and its cycle "
+     "accounting (link waits, flag waits, issue, idle)",
      "vcd", false, SimulationOutput{attached<SummaryCsv>}},
     {"profile", "FILE",
      "write a profile (JSON, traces/README.md): utilization heatmap, link bandwidth, task graph, critical path",
