@@ -1,0 +1,71 @@
+// The oracle's L2 cache on the hand-worked cases of tests/support/l2_cases.h
+// (docs/timing-model.md §6.1); tests/hw/l2_test.cpp checks the SystemC model
+// on the same cases.
+#include <gtest/gtest.h>
+
+#include "tests/oracle/oracle.h"
+#include "tests/oracle/oracle_test_util.h"
+#include "tests/support/l2_cases.h"
+
+namespace {
+
+using namespace oracle_test;
+using namespace l2cases;
+
+TEST(OracleL2, MissThenHit) {
+    oracle::Result r = oracle::run(miss_then_hit(), config(l2_config(2)));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 105}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{105, 110}));
+    ASSERT_TRUE(r.l2);
+    EXPECT_EQ(r.l2->read_misses, 1u);
+    EXPECT_EQ(r.l2->read_hits, 1u);
+    EXPECT_EQ(r.l2->fills, 1u);
+}
+
+TEST(OracleL2, AHitWaitsForTheFillOnItsWay) {
+    oracle::Result r = oracle::run(hit_under_miss(), config(l2_config(2, 2)));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 105}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{2, 105}));
+    EXPECT_EQ(r.l2->read_hits, 1u);
+}
+
+TEST(OracleL2, ADirtyLineIsWrittenBackBeforeItsSuccessorFills) {
+    oracle::Result r = oracle::run(dirty_eviction(), config(l2_config(1)));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 6}));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{6, 112}));
+    EXPECT_EQ(r.l2->write_misses, 1u);
+    EXPECT_EQ(r.l2->read_misses, 1u);
+    EXPECT_EQ(r.l2->writebacks, 1u);
+    EXPECT_EQ(r.l2->fills, 1u);
+    EXPECT_EQ(r.l2->flush_lines, 0u);
+}
+
+TEST(OracleL2, DirtyLinesLeftAreTheFlush) {
+    oracle::Result r = oracle::run(flush_at_the_end(), config(l2_config(2)));
+    EXPECT_EQ(r.total_cycles, 6u);
+    EXPECT_EQ(r.l2->flush_lines, 1u);
+    EXPECT_EQ(r.l2->fills, 0u);
+}
+
+TEST(OracleL2, LeastRecentlyUsedIsReplaced) {
+    oracle::Result r = oracle::run(lru_order(), config(l2_config(2)));
+    EXPECT_EQ(r.l2->read_hits, 1u);
+    EXPECT_EQ(r.l2->read_misses, 4u);
+    EXPECT_EQ(r.l2->writebacks, 0u);
+}
+
+TEST(OracleL2, ABurstLooksUpEveryLineItTouches) {
+    oracle::Result r = oracle::run(bursts_across_lines(), config(l2_config(2)));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 109}));
+    EXPECT_EQ(r.l2->read_misses, 3u);
+    EXPECT_EQ(r.l2->read_hits, 1u);
+}
+
+// Without an L2 the same load is the §6 case: no lookups at all.
+TEST(OracleL2, NoL2NoCounts) {
+    oracle::Result r = oracle::run(miss_then_hit(), config(R"({"dma": {"max_outstanding": 1}})"));
+    EXPECT_FALSE(r.l2.has_value());
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 104}));
+}
+
+}  // namespace

@@ -1,0 +1,87 @@
+// Hand-built programs for the L2 cache (docs/timing-model.md §6.1), worked
+// out by hand once and checked on the oracle (tests/oracle/oracle_l2_test.cpp)
+// and on the SystemC model (tests/hw/l2_test.cpp).
+//
+// The machine: the default one with one request in flight per DMA engine
+// (unless a case says otherwise), DDR W = 32 B/cycle, Lat = 100; an L2 of
+// 1 KiB in 64-byte lines, its port 64 B/cycle with bursts of 64 B
+// (ddr.burst_bytes) and a hit latency of 3. Blocks start at cycle 1.
+#pragma once
+
+#include <string>
+
+#include "tests/support/program_builders.h"
+
+namespace l2cases {
+
+using namespace testprog;
+
+// The config overrides, as a config file's text; `ways` 2 gives 8 sets,
+// 1 gives 16.
+inline std::string l2_config(int ways, int outstanding = 1) {
+    return R"({"dma": {"max_outstanding": )" + std::to_string(outstanding) +
+           R"(}, "l2": {"kib": 1, "line_bytes": 64, "ways": )" + std::to_string(ways) +
+           R"(, "bytes_per_cycle": 64, "hit_latency_cycles": 3}})";
+}
+
+inline arch::Command load_from(uint64_t ddr_addr, uint32_t bytes = 64) {
+    arch::Command c = load(bytes);
+    c.dma.src_addr = ddr_addr;
+    return c;
+}
+
+inline arch::Command store_to(uint64_t ddr_addr, uint32_t bytes = 64) {
+    arch::Command c = dma(Space::L1, Space::DDR, bytes);
+    c.dma.dst_addr = ddr_addr;
+    return c;
+}
+
+inline arch::Program one_stream(std::vector<arch::Command> cmds) {
+    arch::Program p;
+    p.blocks.push_back(block({stream(dma_engine(0), std::move(cmds))}));
+    return p;
+}
+
+// Read miss, then a hit on the same line. Load 0 starts at 1, its burst is
+// granted at 2 (slots [128, 192)) and leaves the port at 3; the miss queues
+// a fill at 2: DDR slots [96, 160), out at 5, data at 105; it ends at
+// max(3 + 3, 105) = 105. Load 1 starts at 105, is granted at 106 (a hit),
+// leaves at 107 and ends at 110.
+inline arch::Program miss_then_hit() { return one_stream({load_from(0), load_from(0)}); }
+
+// With two requests in flight, the same two loads: load 1 starts at 2 (load
+// 0's burst granted), is granted at 3, leaves at 4, and hits a line whose
+// fill arrives at 105: it waits for it and ends at 105 too.
+inline arch::Program hit_under_miss() { return miss_then_hit(); }
+
+// Direct-mapped (16 sets): a store to line 0, then a load of line 16 (DDR
+// address 1024), which maps to the same set. The store is granted at 2, a
+// write miss that installs line 0 dirty without a fill (ready at 2), leaves
+// at 3 and ends at 6. The load starts at 6, is granted at 7 and leaves at
+// 8; its miss evicts dirty line 0: a write-back queued at 7 takes DDR slots
+// [256, 320) (out at 10), then its fill [320, 384) (out at 12, data at
+// 112); it ends at 112. DDR: 64 bytes read, 64 written; no flush (line 16
+// is clean).
+inline arch::Program dirty_eviction() { return one_stream({store_to(0), load_from(1024)}); }
+
+// A store alone: it ends at 6 and leaves its line dirty: the flush is 64
+// bytes, counted in the DDR bytes written, and takes no cycles.
+inline arch::Program flush_at_the_end() { return one_stream({store_to(0)}); }
+
+// Two ways, least recently used first: lines 0, 8, 0, 16, 8 (DDR addresses
+// 0, 512, 0, 1024, 512) all map to set 0. 0 misses, 8 misses, 0 hits (now
+// the most recent), 16 misses and evicts 8 (the least recent), so 8 misses
+// again: 1 hit, 4 misses.
+inline arch::Program lru_order() {
+    return one_stream({load_from(0), load_from(512), load_from(0), load_from(1024), load_from(512)});
+}
+
+// One 128-byte load from DDR address 32 crosses three lines in two bursts:
+// burst 0 covers bytes [32, 96) (lines 0 and 1), burst 1 [96, 160) (lines 1
+// and 2): line 1 is looked up twice, the second time a hit. Granted at 2
+// and 3; misses on 0 and 1 queue fills at 2 (DDR out at 5 and 7), the miss
+// on 2 one at 3 (out at 9, data at 109). It leaves the port at 4 and ends
+// at 109.
+inline arch::Program bursts_across_lines() { return one_stream({load_from(32, 128)}); }
+
+}  // namespace l2cases
