@@ -25,6 +25,7 @@
 #include "dsl/lower/program/lower.h"
 #include "sim/arch/config.h"
 #include "tests/oracle/compare_accounting.h"
+#include "tests/oracle/compare_l2.h"
 #include "tests/oracle/model_csv.h"
 #include "tests/oracle/oracle.h"
 
@@ -95,6 +96,9 @@ void cross_check(const std::string& program_path, const std::string& config_json
     EXPECT_EQ(
         oracle_test::compare_accounting(want, oracle_test::parse_summary_csv(oracle_test::read_text(summary)), got), "")
         << "cycle accounting";
+    if (want.l2)
+        EXPECT_EQ(oracle_test::compare_l2(*want.l2, nlohmann::json::parse(oracle_test::read_text(report)), config), "")
+            << "L2 figures";
     std::cout << "  " << want.commands.size() << " commands, " << want.total_cycles << " cycles, oracle " << oracle_s
               << " s\n";
 }
@@ -301,6 +305,31 @@ TEST(OracleCrossCheck, DataMovementTwoDmaEnginesOddBursts) {
     cross_check(
         dir.file("moves.pto", kMovesSource),
         R"({"cluster": {"dma_engines": 2, "l1_kib": 96}, "ddr": {"burst_bytes": 48}, "chip": {"clusters": 3}})");
+}
+
+// The L2 cache (timing model §6.1) under compiled programs: in-flight
+// transposes and shuffles whose DDR-side rows are not their own, a GEMM
+// whose panels evict each other from a small L2, and the Ascend-class
+// preset's 192 MiB L2 under models/gemm_2048.pto.
+TEST(OracleCrossCheck, DataMovementSmallL2) {
+    TempDir dir;
+    cross_check(dir.file("moves.pto", kMovesSource),
+                R"({"cluster": {"dma_engines": 2}, "l2": {"kib": 16, "line_bytes": 128, "ways": 4}})");
+}
+
+TEST(OracleCrossCheck, Gemm256EvictingL2) {
+    cross_check(model("gemm_256.pto"), R"({"dma": {"max_outstanding": 4}, "l2": {"kib": 64, "ways": 2}})");
+}
+
+TEST(OracleCrossCheck, ResnetBlockL2) {
+    cross_check(model("resnet_block.pto"), R"({"cluster": {"dma_engines": 2}, "l2": {"kib": 512, "ways": 8}})");
+}
+
+TEST(OracleCrossCheck, Gemm2048AscendL2) {
+    std::ifstream in(std::string(DAVINCI_SOURCE_DIR) + "/configs/ascend_910b_class.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    cross_check(model("gemm_2048.pto"), text.str());
 }
 
 // A larger run (~1M cycles) also checks that the oracle is fast enough.

@@ -26,6 +26,7 @@
 #include "sim/arch/program_check.h"
 #include "sim/arch/program_json.h"
 #include "tests/oracle/compare_accounting.h"
+#include "tests/oracle/compare_l2.h"
 #include "tests/oracle/model_csv.h"
 #include "tests/oracle/oracle.h"
 #include "tests/oracle/random_program.h"
@@ -60,23 +61,6 @@ void share_ddr_lines(RandomCase& rc, uint64_t seed, uint64_t window) {
                     d.rearrange = arch::Rearrange{arch::Rearrange::Kind::PixelShuffle, 2, 2};
                 }
             }
-}
-
-// The L2's figures in the model's --report-json against the oracle's.
-std::string compare_l2(const oracle::L2Counts& want, const nlohmann::json& report, const arch::Config& c) {
-    if (!report.contains("l2")) return "  the model's report has no l2\n";
-    const nlohmann::json& l2 = report["l2"];
-    const uint64_t L = uint64_t(c.l2_line_bytes);
-    const std::pair<const char*, uint64_t> expected[] = {
-        {"read_hits", want.read_hits},       {"read_misses", want.read_misses}, {"write_hits", want.write_hits},
-        {"write_misses", want.write_misses}, {"writebacks", want.writebacks},   {"flush_bytes", want.flush_lines * L}};
-    std::ostringstream why;
-    for (const auto& [key, value] : expected)
-        if (l2[key].get<uint64_t>() != value)
-            why << "  l2." << key << ": oracle " << value << ", model " << l2[key].get<uint64_t>() << "\n";
-    if (report["ddr_bytes_read"].get<uint64_t>() != want.fills * L)
-        why << "  ddr_bytes_read: oracle " << want.fills * L << ", model " << report["ddr_bytes_read"] << "\n";
-    return why.str();
 }
 
 // An empty string if the oracle and the model agree, else what differs.
