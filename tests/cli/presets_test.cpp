@@ -4,6 +4,7 @@
 // here from the preset's parameters and the MATMULs the compiler emits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -81,6 +82,34 @@ TEST(Presets, ConvolutionOnEveryPreset) {
         EXPECT_GE(r["total_cycles"].get<uint64_t>(), r["compute_bound_cycles"].get<uint64_t>()) << p;
         EXPECT_GT(r["ops"][0]["cube_cycles"].get<uint64_t>(), 0u) << p;
     }
+}
+
+// configs/README.md's table "Single operations on each preset" is what this
+// build measures: each row's four figures, rerun.
+TEST(Presets, ReadmeTableIsThisBuilds) {
+    const std::string text = slurp(std::string(DAVINCI_SOURCE_DIR) + "/configs/README.md");
+    auto number = [](std::string cell) {
+        cell.erase(std::remove_if(cell.begin(), cell.end(), [](char c) { return c == ',' || c == ' '; }), cell.end());
+        return uint64_t(std::stoull(cell));
+    };
+    size_t rows = 0;
+    for (size_t at = text.find("\n| `"); at != std::string::npos; at = text.find("\n| `", at + 1)) {
+        const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+        std::vector<std::string> cells;
+        for (size_t i = 1, j; (j = line.find('|', i)) != std::string::npos; i = j + 1)
+            cells.push_back(line.substr(i, j - i));
+        if (cells.size() != 5 || cells[0].find(".json`") == std::string::npos) continue;
+        const std::string preset =
+            cells[0].substr(cells[0].find('`') + 1, cells[0].find(".json") - cells[0].find('`') - 1);
+        const nlohmann::json gemm = single_op(preset, "--op matmul --shape 1024,1024,1024");
+        const nlohmann::json conv = single_op(preset, "--op conv2d --shape 56,56,64,3,3,64,1");
+        EXPECT_EQ(gemm["total_cycles"].get<uint64_t>(), number(cells[1])) << preset;
+        EXPECT_EQ(gemm["ops"][0]["cube_cycles"].get<uint64_t>(), number(cells[2])) << preset;
+        EXPECT_EQ(conv["total_cycles"].get<uint64_t>(), number(cells[3])) << preset;
+        EXPECT_EQ(conv["ops"][0]["cube_cycles"].get<uint64_t>(), number(cells[4])) << preset;
+        ++rows;
+    }
+    EXPECT_EQ(rows, 4u);
 }
 
 }  // namespace
