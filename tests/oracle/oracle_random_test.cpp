@@ -175,29 +175,38 @@ INSTANTIATE_TEST_SUITE_P(Seeds, OracleRandom, testing::Range<uint64_t>(0, kTests
                              return "seeds_" + std::to_string(lo) + "_" + std::to_string(lo + kSeedsPerTest - 1);
                          });
 
-// (variant index, test index): test i of a variant runs seeds 10i .. 10i+9.
-class OracleRandomCube : public testing::TestWithParam<std::tuple<size_t, uint64_t>> {};
-
-TEST_P(OracleRandomCube, ModelMatchesOracle) {
-    const CubeVariant& v = kCubeVariants[std::get<0>(GetParam())];
+// Test `test` of a variant: seeds 10 test .. 10 test + 9 (and their
+// further rounds) under the variant's patch.
+void check_variant(const CubeVariant& v, uint64_t test, uint64_t ddr_window = 0) {
     const nlohmann::json patch = nlohmann::json::parse(v.patch);
     for (uint64_t round = 0; round < rounds(); ++round) {
-        const uint64_t first = (std::get<1>(GetParam()) + round * kTests) * kSeedsPerTest;
+        const uint64_t first = (test + round * kTests) * kSeedsPerTest;
         for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed) {
-            std::string problem = compare_one(seed, patch);
+            std::string problem = compare_one(seed, patch, ddr_window);
             if (!problem.empty()) ADD_FAILURE() << v.name << ": " << problem;
         }
     }
 }
 
+// "os_seeds_0_9": a variant's name and its test's seed range.
+template <const auto& variants>
+std::string variant_test_name(const testing::TestParamInfo<std::tuple<size_t, uint64_t>>& i) {
+    uint64_t lo = std::get<1>(i.param) * kSeedsPerTest;
+    return std::string(variants[std::get<0>(i.param)].name) + "_seeds_" + std::to_string(lo) + "_" +
+           std::to_string(lo + kSeedsPerTest - 1);
+}
+
+// (variant index, test index): test i of a variant runs seeds 10i .. 10i+9.
+class OracleRandomCube : public testing::TestWithParam<std::tuple<size_t, uint64_t>> {};
+
+TEST_P(OracleRandomCube, ModelMatchesOracle) {
+    check_variant(kCubeVariants[std::get<0>(GetParam())], std::get<1>(GetParam()));
+}
+
 INSTANTIATE_TEST_SUITE_P(Cube, OracleRandomCube,
                          testing::Combine(testing::Range<size_t>(0, std::size(kCubeVariants)),
                                           testing::Range<uint64_t>(0, kTests)),
-                         [](const testing::TestParamInfo<std::tuple<size_t, uint64_t>>& i) {
-                             uint64_t lo = std::get<1>(i.param) * kSeedsPerTest;
-                             return std::string(kCubeVariants[std::get<0>(i.param)].name) + "_seeds_" +
-                                    std::to_string(lo) + "_" + std::to_string(lo + kSeedsPerTest - 1);
-                         });
+                         variant_test_name<kCubeVariants>);
 
 // The L2 cache (timing model §6.1) on the same seeds: small caches of few
 // sets and ways, so that lines are evicted dirty and clean, behind DDR
@@ -216,25 +225,13 @@ constexpr uint64_t kL2Window = 16384;
 class OracleRandomL2 : public testing::TestWithParam<std::tuple<size_t, uint64_t>> {};
 
 TEST_P(OracleRandomL2, ModelMatchesOracle) {
-    const CubeVariant& v = kL2Variants[std::get<0>(GetParam())];
-    const nlohmann::json patch = nlohmann::json::parse(v.patch);
-    for (uint64_t round = 0; round < rounds(); ++round) {
-        const uint64_t first = (std::get<1>(GetParam()) + round * kTests) * kSeedsPerTest;
-        for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed) {
-            std::string problem = compare_one(seed, patch, kL2Window);
-            if (!problem.empty()) ADD_FAILURE() << v.name << ": " << problem;
-        }
-    }
+    check_variant(kL2Variants[std::get<0>(GetParam())], std::get<1>(GetParam()), kL2Window);
 }
 
 INSTANTIATE_TEST_SUITE_P(L2, OracleRandomL2,
                          testing::Combine(testing::Range<size_t>(0, std::size(kL2Variants)),
                                           testing::Range<uint64_t>(0, kTests)),
-                         [](const testing::TestParamInfo<std::tuple<size_t, uint64_t>>& i) {
-                             uint64_t lo = std::get<1>(i.param) * kSeedsPerTest;
-                             return std::string(kL2Variants[std::get<0>(i.param)].name) + "_seeds_" +
-                                    std::to_string(lo) + "_" + std::to_string(lo + kSeedsPerTest - 1);
-                         });
+                         variant_test_name<kL2Variants>);
 
 // The L2 variants exercise what §6.1 specifies: hits and misses of both
 // kinds, dirty evictions, a flush, and hits on lines still being filled.
