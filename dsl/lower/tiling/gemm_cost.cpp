@@ -184,9 +184,9 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t last_k = last_kb - (last_tiles - 1) * t.kt;
     const int64_t load_last = last_kb == t.kb ? load_kb : panel_load(last_kb);
     const int64_t into_last = steps < 2 ? 0
-                              : !panels
-                                  ? panel_copy
-                                  : pipelined(panel_pace(last_kb, load_last) + issue, panel_copy, load_last + release + flag, t.buffers);
+                              : !panels ? panel_copy
+                                        : pipelined(panel_pace(last_kb, load_last) + issue, panel_copy,
+                                                    load_last + release + flag, t.buffers);
     // The last MATMUL pays its loop control too where the cubes set the pace.
     const int64_t last_issue = steps * tiles > 1 && u == mm_kt + issue ? issue : 0;
     b.last_matmul = b.first_matmul + std::max<int64_t>(0, steps - 2) * b.panel_step + into_last + (last_tiles - 1) * u +
