@@ -18,9 +18,11 @@ namespace {
 // four cubes with 16 x 16 MACs (256 MACs/cycle) behind an 8 B/cycle DDR
 // link: one 128 x 128 block of four 64 x 64 C tiles, and the DDR link is
 // the bottleneck (a panel pair takes twice as long to load as the cubes
-// take to multiply it).
+// take to multiply it). One DMA command in flight per engine
+// (dma.max_outstanding = 1), as the derivation below assumes: each panel
+// load pays its latency before the next starts.
 const char* kConfig = R"({"chip": {"clusters": 1}, "cube": {"mac_rows": 16, "mac_cols": 16},
-                          "ddr": {"bytes_per_cycle": 8}})";
+                          "ddr": {"bytes_per_cycle": 8}, "dma": {"max_outstanding": 1}})";
 
 std::string program(int buffers) {
     return "import pypto as pypo\n"

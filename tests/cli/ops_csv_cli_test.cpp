@@ -166,13 +166,13 @@ TEST(OpsCsvCli, LinksSayWhichWayTheirBytesWent) {
     const std::string rep = (scratch() / "links.json").string();
     const Outcome o = run("--report-json '" + rep + "' models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_NE(o.out.find("\n  DDR <-> L1       655,360             9.13 B/cyc     32 B/cyc    28.5 %    28.5 %\n"
-                         "    DDR -> L1      524,288             7.30 B/cyc\n"
-                         "    L1 -> DDR      131,072             1.83 B/cyc\n"
-                         "  L1 <-> L0 (x4)   1,179,648          16.43 B/cyc    512 B/cyc     3.2 %     3.2 %\n"
-                         "    L1 -> L0       1,048,576          14.60 B/cyc\n"
-                         "    L0 -> L1       131,072             1.83 B/cyc\n"
-                         "  L0 -> cube (x16) 16,777,216        233.66 B/cyc   8192 B/cyc     2.9 %     2.9 %\n"),
+    EXPECT_NE(o.out.find("\n  DDR <-> L1       655,360             9.18 B/cyc     32 B/cyc    28.7 %    28.7 %\n"
+                         "    DDR -> L1      524,288             7.34 B/cyc\n"
+                         "    L1 -> DDR      131,072             1.84 B/cyc\n"
+                         "  L1 <-> L0 (x4)   1,179,648          16.52 B/cyc    512 B/cyc     3.2 %     3.2 %\n"
+                         "    L1 -> L0       1,048,576          14.68 B/cyc\n"
+                         "    L0 -> L1       131,072             1.84 B/cyc\n"
+                         "  L0 -> cube (x16) 16,777,216        234.91 B/cyc   8192 B/cyc     2.9 %     2.9 %\n"),
               std::string::npos)
         << o.out;
     const nlohmann::json links = nlohmann::json::parse(slurp(rep))["links"];

@@ -133,13 +133,13 @@ TEST(Traces, Gemm256TracesAreWellFormedAndDeterministic) {
     Vcd vcd;
     ASSERT_NO_FATAL_FAILURE(check_vcd(a.vcd, &vcd));
     EXPECT_EQ(vcd.timescale, "1ns");
-    EXPECT_EQ(vcd.last_time, 71801u);
+    EXPECT_EQ(vcd.last_time, 71421u);
     check_vcd_signals(vcd);
-    check_chrome_trace(a.json, 71801);
+    check_chrome_trace(a.json, 71421);
     // Loop control shows on the commands that start a k-loop iteration.
     EXPECT_NE(a.json.find(",\"issue_cycles\":8}"), std::string::npos);
     // The last change in the VCD is the run's last command end.
-    EXPECT_NE(a.vcd.find("\n#71801\n"), std::string::npos);
+    EXPECT_NE(a.vcd.find("\n#71421\n"), std::string::npos);
 }
 
 // A 512x256x384 matmul: 4 x 3 blocks, so clusters run several blocks each.

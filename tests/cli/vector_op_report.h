@@ -1,6 +1,7 @@
 // The report of one vector operation end to end through the CLI: `call`
 // applied to x, a (1, 64, 56, 56) float16 input, on the default hardware
-// (vector_ops_test.cpp derives its timing; silu_test.cpp compares with it).
+// (vector_ops_test.cpp derives its timing; silu_test.cpp compares with it),
+// with `options` (e.g. --set KEY=VALUE) before the program.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,8 @@
 
 namespace clitest {
 
-inline nlohmann::json vector_op_report(const std::string& name, const std::string& call) {
+inline nlohmann::json vector_op_report(const std::string& name, const std::string& call,
+                                       const std::string& options = "") {
     std::string pto = write_file(name + ".pto",
                                  "import pypto as pypo\n"
                                  "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")\n"
@@ -22,7 +24,7 @@ inline nlohmann::json vector_op_report(const std::string& name, const std::strin
                                      "\n"
                                      "pypo.output(\"y\", y)\n");
     std::string json = (scratch() / (name + ".json")).string();
-    Outcome o = run("-q --report-json '" + json + "' '" + pto + "'");
+    Outcome o = run("-q " + options + " --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
     return nlohmann::json::parse(slurp(json));
 }

@@ -35,9 +35,10 @@ Cycles cycles_of(const SimRun& r, const std::string& unit) {
 }
 
 // dma0 alone: [1, 110) and [110, 213), moving bytes in every cycle from
-// eligibility to the last byte, so no link wait; idle only in cycle 0.
+// eligibility to the last byte, so no link wait; idle only in cycle 0
+// (one command in flight: the second starts at the first's end).
 TEST(CycleAccounting, ALoneDmaNeverWaitsOnItsLink) {
-    SimRun r = simulate(arch::default_config(), program({block({stream(dma_engine(0), {load(256), load(64)})})}));
+    SimRun r = simulate(one_dma_in_flight(), program({block({stream(dma_engine(0), {load(256), load(64)})})}));
     ASSERT_EQ(r.stats.total_cycles, 213u);
     EXPECT_EQ(r.at(0, dma_engine(0), 0).link_wait, 0u);
     EXPECT_EQ(r.at(0, dma_engine(0), 1).link_wait, 0u);
@@ -49,9 +50,10 @@ TEST(CycleAccounting, ALoneDmaNeverWaitsOnItsLink) {
 // dma0 (256 B twice) and dma1 (512 B) of one cluster on the DDR link,
 // bursts alternating from cycle 2, dma0 first: dma0's first load waits 6
 // cycles (ends 116), dma1's load 8 (ends 126), dma0's second, alone, none
-// (ends 225). Derived in OracleHand.AccountingOfTwoDmaEnginesContendingForDdr.
+// (ends 225). Derived in OracleHand.AccountingOfTwoDmaEnginesContendingForDdr,
+// with one command in flight.
 TEST(CycleAccounting, TwoDmaEnginesContendingForDdr) {
-    arch::Config c = arch::default_config();
+    arch::Config c = one_dma_in_flight();
     c.dma_engines = 2;
     SimRun r = simulate(
         c, program({block({stream(dma_engine(0), {load(256), load(256)}), stream(dma_engine(1), {load(512)})})}));

@@ -43,9 +43,10 @@ INSTANTIATE_TEST_SUITE_P(BurstBoundaries, SingleDdrTransfer,
 
 // The L1 port: 128 B/cycle, 128-byte bursts, latency 4. A cube DMA of
 // 8192 B starting at 1: eligible at 2, 64 bursts of 1 cycle: 2 + 64 + 4 = 70.
-// 8193 B: one more burst of 1 B: 71.
+// 8193 B: one more burst of 1 B: 71. One command in flight, so that the
+// second starts when the first ends.
 TEST(L1Transfer, EightKibIntoL0) {
-    arch::Config c = arch::default_config();
+    arch::Config c = one_dma_in_flight();
     arch::Program p;
     p.blocks.push_back(
         block({stream({EngineKind::CubeDma, 0}, {dma(Space::L1, Space::L0, 8192), dma(Space::L0, Space::L1, 8193)})}));

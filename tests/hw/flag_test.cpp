@@ -37,7 +37,8 @@ INSTANTIATE_TEST_SUITE_P(Latencies, FlagLatency, testing::Values(0, 1, 5));
 
 // Counting semantics: the k-th wait consumes the k-th set. The cube waits
 // twice on f0; dma0 sets it after each of two loads (ending 230 and 459:
-// the second starts at 230, eligible 231, 128 cycles, +100).
+// the second starts at 230, eligible 231, 128 cycles, +100: one command in
+// flight).
 TEST(Flags, KthWaitConsumesKthSet) {
     arch::Command load = dma(Space::DDR, Space::L1, 4096);
     load.sets = {0};
@@ -46,7 +47,7 @@ TEST(Flags, KthWaitConsumesKthSet) {
     arch::Program p;
     p.blocks.push_back(
         block({stream({EngineKind::ClusterDma, 0}, {load, load}), stream({EngineKind::Cube, 0}, {mm, mm})}, 1));
-    SimRun r = simulate(arch::default_config(), p);
+    SimRun r = simulate(one_dma_in_flight(), p);
     EXPECT_EQ(r.at(0, {EngineKind::ClusterDma, 0}, 1).end, 459u);
     EXPECT_EQ(r.at(0, {EngineKind::Cube, 0}, 0).start, 231u);
     EXPECT_EQ(r.at(0, {EngineKind::Cube, 0}, 1).start, 460u);

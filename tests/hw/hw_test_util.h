@@ -27,6 +27,15 @@ struct SimRun {
     }
 };
 
+// The default hardware with one DMA command in flight per engine
+// (dma.max_outstanding = 1): each waits for the previous one's data (§5),
+// as the hand derivations that use it assume.
+inline arch::Config one_dma_in_flight() {
+    arch::Config c = arch::default_config();
+    c.dma_max_outstanding = 1;
+    return c;
+}
+
 // SystemC allows one simulation per process; ctest gives each test its own.
 inline SimRun simulate(const arch::Config& c, const arch::Program& p) {
     static int runs = 0;

@@ -42,12 +42,13 @@ TEST(Issue, DelaysACommandFromItsReadyTime) {
 
 // A DMA alone takes s + 1 + ceil(N / W) + Lat: 4096 B issued 10 cycles
 // after the block's start runs [11, 11 + 1 + 128 + 100) = [11, 240); the
-// next, issued 2 cycles after that, [242, 471).
+// next, issued 2 cycles after that, [242, 471) (one command in flight: it
+// is ready when the first ends).
 TEST(Issue, DelaysADmaCommand) {
     arch::Program p;
     p.blocks.push_back(block({stream({EngineKind::ClusterDma, 0}, {with_issue(dma(Space::DDR, Space::L1, 4096), 10),
                                                                    with_issue(dma(Space::DDR, Space::L1, 4096), 2)})}));
-    SimRun r = simulate(arch::default_config(), p);
+    SimRun r = simulate(one_dma_in_flight(), p);
     EXPECT_EQ(r.at(0, {EngineKind::ClusterDma, 0}, 0).start, 11u);
     EXPECT_EQ(r.at(0, {EngineKind::ClusterDma, 0}, 0).end, 240u);
     EXPECT_EQ(r.at(0, {EngineKind::ClusterDma, 0}, 1).start, 242u);

@@ -4,7 +4,9 @@
 // Default hardware (configs/cluster.json): DDR W=32 B/cycle, S=64 B, Lat=100;
 // L1 port W=128, S=128, Lat=4; flag latency 1; dispatch 1 cycle; 4x4 MACs,
 // pipeline 7, fp32 2 passes, L0->cube 512 B/cycle; 4 clusters x 4 cubes x
-// 1 DMA engine.
+// 1 DMA engine; 8 DMA commands in flight per engine. Derivations in which a
+// DMA engine's next command waits for the previous one's data say so and
+// pin dma.max_outstanding = 1 (kOneInFlight).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -18,6 +20,10 @@ namespace {
 using namespace oracle_test;
 using arch::DType;
 
+// One DMA command in flight per engine: each waits for the previous one's
+// data (§5), as the derivations that use it assume.
+const char* const kOneInFlight = R"({"dma": {"max_outstanding": 1}})";
+
 TEST(OracleHand, EmptyProgramTakesNoCycles) {
     oracle::Result r = oracle::run(program({}), config());
     EXPECT_EQ(r.total_cycles, 0u);
@@ -28,9 +34,10 @@ TEST(OracleHand, EmptyProgramTakesNoCycles) {
 // Dispatch at d=0 -> B = 1 (§4). s = 1, eligible from 2; 256 B = 4 bursts of
 // 64 B, 2 cycles each: [2,4) [4,6) [6,8) [8,10); e = 10 + 100 = 110
 // (= s + 1 + ceil(N/W) + Lat). The next command of dma0 starts at 110,
-// eligible 111, one burst [111,113), e = 213.
+// eligible 111, one burst [111,113), e = 213 (with one command in flight).
 TEST(OracleHand, OneDmaAloneAtBurstBoundaries) {
-    oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {load(256), load(64)})})}), config());
+    oracle::Result r =
+        oracle::run(program({block({stream(dma_engine(0), {load(256), load(64)})})}), config(kOneInFlight));
     EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 110}));
     EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{110, 213}));
     EXPECT_EQ(r.blocks[0].start, 1u);
@@ -80,8 +87,9 @@ TEST(OracleHand, ThreeClustersShareTheDdrBurstByBurst) {
 // 192 B load (3 bursts). At 2: c0 [2,4), so c0's first load ends at 4 and
 // its second starts at 4, eligible only from 5. At 4 only c1 is eligible:
 // [4,6). At 6 (last = 1): c0 [6,8), ends 8. Then c1 [8,10) [10,12), ends 12.
+// One command in flight, so that c0's second load starts at the first's end.
 TEST(OracleHand, ARequestIsEligibleTheCycleAfterItIsMade) {
-    arch::Config cfg = config(R"({"ddr": {"latency_cycles": 0}})");
+    arch::Config cfg = config(R"({"ddr": {"latency_cycles": 0}, "dma": {"max_outstanding": 1}})");
     arch::Program p =
         program({block({stream(dma_engine(0), {load(64), load(64)})}), block({stream(dma_engine(0), {load(192)})})});
     oracle::Result r = oracle::run(p, cfg);
@@ -158,31 +166,34 @@ INSTANTIATE_TEST_SUITE_P(Latencies, OracleFlagLatency,
 // The k-th wait consumes the k-th set. dma0: load 64 B [1,104) sets f0,
 // load 64 B [104,207) sets f0 (eligible 105, [105,107)). cube0.dma waits f0
 // twice: first at 105 (128 B, [106,107), ends 111), then the second set
-// (207) allows 208: [209,210), ends 214.
+// (207) allows 208: [209,210), ends 214. (One command in flight: the
+// second load starts at the first's end.)
 TEST(OracleHand, KthWaitConsumesKthSet) {
     arch::Program p = program({block({stream(dma_engine(0), {load(64, {}, {0}), load(64, {}, {0})}),
                                       stream(cube_dma(0), {to_l0(128, {0}), to_l0(128, {0})})},
                                      1)});
-    oracle::Result r = oracle::run(p, config());
+    oracle::Result r = oracle::run(p, config(kOneInFlight));
     EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{104, 207}));
     EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{105, 111}));
     EXPECT_EQ(at(r, 0, cube_dma(0), 1), (StartEnd{208, 214}));
 }
 
-// A command listing a flag twice consumes two sets: it waits for the second.
+// A command listing a flag twice consumes two sets: it waits for the second
+// (at 207 with one command in flight, as in KthWaitConsumesKthSet).
 TEST(OracleHand, WaitingTwiceOnAFlagTakesTwoSets) {
     arch::Program p = program({block(
         {stream(dma_engine(0), {load(64, {}, {0}), load(64, {}, {0})}), stream(cube_dma(0), {to_l0(128, {0, 0})})},
         1)});
-    oracle::Result r = oracle::run(p, config());
+    oracle::Result r = oracle::run(p, config(kOneInFlight));
     EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{208, 214}));
 }
 
-// A command setting a flag twice provides two sets at its end.
+// A command setting a flag twice provides two sets at its end. (One command
+// in flight: cube0.dma's second copy starts at its first's end.)
 TEST(OracleHand, SettingTwiceProvidesTwoSets) {
     arch::Program p = program({block(
         {stream(dma_engine(0), {load(64, {}, {0, 0})}), stream(cube_dma(0), {to_l0(128, {0}), to_l0(128, {0})})}, 1)});
-    oracle::Result r = oracle::run(p, config());
+    oracle::Result r = oracle::run(p, config(kOneInFlight));
     EXPECT_EQ(at(r, 0, cube_dma(0), 0), (StartEnd{105, 111}));
     EXPECT_EQ(at(r, 0, cube_dma(0), 1), (StartEnd{111, 117}));  // [112,113) + 4
 }
@@ -567,9 +578,11 @@ TEST(OracleHand, SeveralBurstsPerCycle) {
 // loads of OneDmaAloneAtBurstBoundaries, in flight over [1, 110) and
 // [110, 213), move bytes in every cycle from their eligibility (2 and 111)
 // to their last byte (9 and 112): busy 212 of 213, idle only cycle 0.
-// Every other engine of the chip is idle throughout.
+// Every other engine of the chip is idle throughout. (One command in
+// flight, as there.)
 TEST(OracleHand, AccountingOfALoneDma) {
-    oracle::Result r = oracle::run(program({block({stream(dma_engine(0), {load(256), load(64)})})}), config());
+    oracle::Result r =
+        oracle::run(program({block({stream(dma_engine(0), {load(256), load(64)})})}), config(kOneInFlight));
     ASSERT_EQ(r.total_cycles, 213u);
     EXPECT_EQ(link_wait_of(r, 0, dma_engine(0), 0), 0u);
     EXPECT_EQ(link_wait_of(r, 0, dma_engine(0), 1), 0u);
@@ -588,11 +601,12 @@ TEST(OracleHand, AccountingOfALoneDma) {
 // wait 8), ends 126. dma0's second load, alone from 117 ([117, 125)),
 // waits 0 and ends 225. dma0: in flight [1, 116) and [116, 225) = 224, of
 // them 6 waiting: busy 218, idle cycle 0. dma1: in flight [1, 126) = 125,
-// 8 waiting: busy 117, idle 1 + 99.
+// 8 waiting: busy 117, idle 1 + 99. (One command in flight: dma0's second
+// load starts at its first's end.)
 TEST(OracleHand, AccountingOfTwoDmaEnginesContendingForDdr) {
     oracle::Result r = oracle::run(
         program({block({stream(dma_engine(0), {load(256), load(256)}), stream(dma_engine(1), {load(512)})})}),
-        config(R"({"cluster": {"dma_engines": 2}})"));
+        config(R"({"cluster": {"dma_engines": 2}, "dma": {"max_outstanding": 1}})"));
     EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 116}));
     EXPECT_EQ(at(r, 0, dma_engine(1), 0), (StartEnd{1, 126}));
     EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{116, 225}));

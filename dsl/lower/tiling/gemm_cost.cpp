@@ -37,6 +37,18 @@ struct Link {
         if (K == 1) return transfer(a_bytes, sharing) + transfer(b_bytes, sharing);
         return 1 + shared(busy(a_bytes) + busy(b_bytes), sharing) + Lat;
     }
+    // `n` DMA commands of `bytes` each queued on one engine: with K = 1
+    // each waits for the previous one's data; with more, up to K follow
+    // each other onto the link and share one latency, and when K of them
+    // cover the latency ((K - 1) * busy >= Lat + 1, §6) the link never
+    // waits.
+    int64_t stream(int64_t n, int64_t bytes, double sharing) const {
+        if (n <= 0) return 0;
+        const int64_t one = shared(busy(bytes), sharing);
+        if (K == 1) return n * (1 + one + Lat);
+        if (K >= n || (K - 1) * one >= Lat + 1) return 1 + n * one + Lat;
+        return ceil_div(n, K) * (1 + K * one + Lat);
+    }
 };
 
 // The steady-state period of a producer/consumer pair around `buffers`
@@ -124,6 +136,18 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t a_kt = a_tile(t.kt), ab_kt = ab_tiles(t.kt), mm_kt = matmul(t.kt);
     const int64_t u = pipelined(ab_kt + issue, mm_kt + issue, ab_kt + mm_kt + 2 * flag, t.l0_buffers);
     const int64_t load_kb = panel_load(t.kb);
+    // How often DDR can deliver a panel in the steady state, the
+    // producer's pace: with K = 1 a panel's commands pay their latencies
+    // one after another; with more in flight the next panel's commands
+    // follow onto the link while this one's latency elapses, so the pace
+    // is the link's occupation unless too few are in flight to cover it.
+    const int64_t panel_cmds = int64_t(has_a) + int64_t(has_b);
+    auto panel_pace = [&](int64_t d, int64_t load) -> int64_t {
+        if (!panels || ddr.K == 1) return load;
+        const int64_t on_link = Link::shared(ddr.busy(a_panel(d)) + ddr.busy(b_panel(d)), sharing);
+        return std::max(on_link, ceil_div(load * panel_cmds, ddr.K));
+    };
+    const int64_t pace_kb = panel_pace(t.kb, load_kb);
 
     BlockCost b;
     // Fill: nothing computes before the first A and B panels are in L1 and
@@ -151,7 +175,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     if (tiles - 1 - t.l0_buffers >= 0)
         release = std::max(release, to_first_matmul + (tiles - 1 - t.l0_buffers) * u + mm_kt + flag + a_kt);
     // dma0 pays its loop control per panel when it does not wait.
-    b.panel_step = panels ? pipelined(load_kb + issue, panel_copy, load_kb + release + flag, t.buffers) : panel_copy;
+    b.panel_step = panels ? pipelined(pace_kb + issue, panel_copy, load_kb + release + flag, t.buffers) : panel_copy;
 
     // The MATMULs: one panel step for each panel but the last two, then
     // the step into the last panel (which may be shallower, and so load
@@ -160,9 +184,9 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t last_k = last_kb - (last_tiles - 1) * t.kt;
     const int64_t load_last = last_kb == t.kb ? load_kb : panel_load(last_kb);
     const int64_t into_last = steps < 2 ? 0
-                              : !panels
-                                  ? panel_copy
-                                  : pipelined(load_last + issue, panel_copy, load_last + release + flag, t.buffers);
+                              : !panels ? panel_copy
+                                        : pipelined(panel_pace(last_kb, load_last) + issue, panel_copy,
+                                                    load_last + release + flag, t.buffers);
     // The last MATMUL pays its loop control too where the cubes set the pace.
     const int64_t last_issue = steps * tiles > 1 && u == mm_kt + issue ? issue : 0;
     b.last_matmul = b.first_matmul + std::max<int64_t>(0, steps - 2) * b.panel_step + into_last + (last_tiles - 1) * u +
@@ -174,7 +198,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // stays in L1). The write-back and the stores are after the loop: no
     // loop control.
     const int64_t c_tile = m * n * eo;
-    const int64_t stores = g.c_on_chip ? 0 : cubes * ddr.transfer(c_tile, sharing);
+    const int64_t stores = g.c_on_chip ? 0 : ddr.stream(cubes, c_tile, sharing);
     b.total = b.last_matmul + flag + l1.transfer(c_tile, cubes) + (g.c_on_chip ? 0 : flag + stores);
     // What the block moves over DDR: for how long it keeps the link busy.
     b.ddr_busy =

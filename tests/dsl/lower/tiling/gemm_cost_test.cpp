@@ -132,9 +132,11 @@ uint64_t simulate(const arch::Program& p, const std::string& config_json = "{}")
 
 // One block of models/gemm_256.pto under the tiling chosen for it (64 x 64
 // C tiles, kt = kb = 16, 128 x 128 blocks, one per cluster, 16 k-steps),
-// on the default hardware with the four clusters sharing DDR in lockstep
-// and cluster.loop_overhead_cycles = 8 (no unroll=: every k-step of every
-// engine's loop is an iteration):
+// on the default hardware but with one DMA command in flight per engine
+// (dma.max_outstanding = 1, so that each command waits for the previous
+// one's data, as this derivation assumes), the four clusters sharing DDR in
+// lockstep and cluster.loop_overhead_cycles = 8 (no unroll=: every k-step
+// of every engine's loop is an iteration):
 //
 // * Panels: A 128 x 16 and B 16 x 128 float16, 4096 B = 64 bursts of 64 B
 //   at 2 cycles = 128 cycles each, times 4 clusters, + 1 + 100 of latency,
@@ -156,13 +158,14 @@ uint64_t simulate(const arch::Program& p, const std::string& config_json = "{}")
 //   = 261), flag, four stores of 8192 B shared by 4 clusters (1 + 4 * 256
 //   + 100 = 1125 each): 67081 + 263 + 4500 = 71844. The GEMM: that block
 //   dispatched at cycle 1, 71845; the simulator says 71801
-//   (tests/cli/gemm_256_test.cpp derives it).
+//   (tests/cli/gemm_256_test.cpp derives it, also with one in flight).
 TEST(GemmCost, OneBlockByHand) {
-    Choice c = choose(gemm_source(256, 256, 256));
+    const arch::Config one = config(R"({"dma": {"max_outstanding": 1}})");
+    Choice c = choose(gemm_source(256, 256, 256), one);
     ASSERT_EQ(c.text(), "64x64x16 kb 16");
     dsl::GemmShape g;
     g.M = g.K = g.N = 256;
-    const dsl::BlockCost b = dsl::estimate_block(config(), g, c.t, 128, 128, 4);
+    const dsl::BlockCost b = dsl::estimate_block(one, g, c.t, 128, 128, 4);
     EXPECT_EQ(b.first_panel, 1234);
     EXPECT_EQ(b.first_matmul, 1305);
     EXPECT_EQ(b.tile_step, 4111);
@@ -170,7 +173,7 @@ TEST(GemmCost, OneBlockByHand) {
     EXPECT_EQ(b.last_matmul, 67081);
     EXPECT_EQ(b.total, 71844);
     EXPECT_EQ(c.estimate, 71845);
-    EXPECT_EQ(dsl::estimate_gemm_cycles(config(), g, c.t), 71845);
+    EXPECT_EQ(dsl::estimate_gemm_cycles(one, g, c.t), 71845);
 }
 
 // What the default hardware gets. Its 4 x 4 MAC arrays make every GEMM
@@ -181,29 +184,40 @@ TEST(GemmCost, OneBlockByHand) {
 // cycles and 8 of loop control per extra MATMUL and a DMA latency per
 // extra panel load; of tilings within 0.5 % of the cheapest, the one with
 // the fewest commands (gemm_256: 64x64x16 rather than 64x64x4, 4x fewer).
+// With 8 DMA commands in flight per engine (dma.max_outstanding) panel
+// loads overlap each other's latency, so the stem's C tiles are tall and
+// shallow and the classifier's panels need not be deep.
 TEST(GemmCost, ChoicesOnTheDefaultHardware) {
     EXPECT_EQ(choose(gemm_source(256, 256, 256)).text(), "64x64x16 kb 16");
     EXPECT_EQ(choose(gemm_source(2048, 2048, 2048)).text(), "64x64x32 kb 64");
     EXPECT_EQ(choose(resnet_conv()).text(), "256x8x16 kb 36") << kResNetConv;
-    EXPECT_EQ(choose(resnet_stem()).text(), "64x32x64 kb 49");
+    EXPECT_EQ(choose(resnet_stem()).text(), "128x16x32 kb 49");
     // ResNet-50's classifier, DDR bound (its weights are read once): the
-    // one-row output in 4 x 128 tiles, panels as deep as keep four
-    // clusters streaming the weights.
-    EXPECT_EQ(choose(gemm_source(1, 2048, 1000)).text(), "4x128x32 kb 128");
+    // one-row output in 4 x 128 tiles; with one command in flight its
+    // panels are as deep as keep four clusters streaming the weights.
+    EXPECT_EQ(choose(gemm_source(1, 2048, 1000)).text(), "4x128x32 kb 32");
+    EXPECT_EQ(choose(gemm_source(1, 2048, 1000), config(R"({"dma": {"max_outstanding": 1}})")).text(),
+              "4x128x32 kb 128");
 }
 
 // The choice follows the hardware: with a DDR 16 times as fast (and 10
 // cycles of latency) the first panels cost little and deeper steps win (a
 // link of 512 B/cycle moves 512 bytes per cycle with 64-byte bursts, §6); a
 // 128 KiB L0 fits 128 x 128 C tiles; 16 x 16 MAC arrays make compute 16
-// times faster, and gemm_2048's panels deepen to 128 to keep DDR latency
-// per byte down.
+// times faster, and with one DMA command in flight gemm_2048's panels
+// deepen to 128 to keep DDR latency per byte down (with the default 8 in
+// flight the latency overlaps the next panel's transfer, and they stay at
+// 64).
 TEST(GemmCost, ChoiceFollowsTheHardware) {
     const arch::Config fast_ddr = config(R"({"ddr": {"bytes_per_cycle": 512, "latency_cycles": 10}})");
     EXPECT_EQ(choose(gemm_source(256, 256, 256), fast_ddr).text(), "64x64x32 kb 64");
     EXPECT_EQ(choose(gemm_source(2048, 2048, 2048), config(R"({"cube": {"l0_kib": 128}})")).text(), "128x128x64 kb 64");
-    EXPECT_EQ(choose(gemm_source(2048, 2048, 2048), config(R"({"cube": {"mac_rows": 16, "mac_cols": 16}})")).text(),
+    EXPECT_EQ(choose(gemm_source(2048, 2048, 2048),
+                     config(R"({"cube": {"mac_rows": 16, "mac_cols": 16}, "dma": {"max_outstanding": 1}})"))
+                  .text(),
               "64x64x32 kb 128");
+    EXPECT_EQ(choose(gemm_source(2048, 2048, 2048), config(R"({"cube": {"mac_rows": 16, "mac_cols": 16}})")).text(),
+              "64x64x32 kb 64");
 }
 
 // Ties go to the preferred tiling: for the 1x1 convolution of a ResNet
@@ -239,8 +253,11 @@ TEST(GemmCost, TiesGoToThePreferredTiling) {
 
 // The estimate against the simulator, for the chosen tilings: within 1 %
 // where all blocks are alike and the clusters run in lockstep (compute or
-// DDR bound), within 3 % where edge blocks make the clusters drift apart,
-// and DDR sharing is an average (see dsl/lower/tiling/gemm_cost.cpp).
+// DDR bound), within 4 % where edge blocks make the clusters drift apart,
+// and DDR sharing is an average (see dsl/lower/tiling/gemm_cost.cpp); with
+// one DMA command in flight per engine those were within 3 %, with the
+// default 8 the estimate is 3.3 % and 3.6 % off (the pace of overlapping
+// panel loads is an average too).
 TEST(GemmCost, EstimateIsCloseToTheSimulation) {
     struct Case {
         std::string name, source, config;
@@ -248,14 +265,14 @@ TEST(GemmCost, EstimateIsCloseToTheSimulation) {
         double bound;  // relative
     };
     const Case cases[] = {
-        {"gemm 256", gemm_source(256, 256, 256), "{}", 71845, 0.01},
-        {"gemm 512", gemm_source(512, 512, 512), "{}", 550484, 0.01},
-        {kResNetConv, resnet_conv(), "{}", 488889, 0.01},
+        {"gemm 256", gemm_source(256, 256, 256), "{}", 71441, 0.01},
+        {"gemm 512", gemm_source(512, 512, 512), "{}", 548868, 0.01},
+        {kResNetConv, resnet_conv(), "{}", 486263, 0.01},
         {"gemm 128 x 2048 x 128, 16 x 16 MACs, 8 B/cycle DDR, one cluster (DDR bound)", gemm_source(128, 2048, 128),
          R"({"chip": {"clusters": 1}, "cube": {"mac_rows": 16, "mac_cols": 16}, "ddr": {"bytes_per_cycle": 8}})",
-         141439, 0.01},
-        {"gemm 300 x 200 x 260 (edge blocks)", gemm_source(300, 200, 260), "{}", 81888, 0.03},
-        {"classifier 1 x 2048 x 1000 (DDR bound, an edge block)", gemm_source(1, 2048, 1000), "{}", 131285, 0.03},
+         137079, 0.01},
+        {"gemm 300 x 200 x 260 (edge blocks)", gemm_source(300, 200, 260), "{}", 76160, 0.04},
+        {"classifier 1 x 2048 x 1000 (DDR bound, an edge block)", gemm_source(1, 2048, 1000), "{}", 125352, 0.04},
     };
     for (const Case& k : cases) {
         SCOPED_TRACE(k.name);
@@ -276,11 +293,11 @@ TEST(GemmCost, NeverSlowerThanTheOldHeuristic) {
         uint64_t heuristic, cost;  // simulated cycles
     };
     const Case cases[] = {
-        {"gemm 256", gemm_source(256, 256, 256), 78913, 71801},
-        {"gemm 512", gemm_source(512, 512, 512), 578258, 550290},
-        {"gemm 2048", gemm_source(2048, 2048, 2048), 34463942, 34201798},
-        {kResNetConv, resnet_conv(), 549148, 488359},
-        {"ResNet-50's 7x7 stem", resnet_stem(), 538373, 520575},
+        {"gemm 256", gemm_source(256, 256, 256), 78533, 71421},
+        {"gemm 512", gemm_source(512, 512, 512), 576738, 548770},
+        {"gemm 2048", gemm_source(2048, 2048, 2048), 34439622, 34177478},
+        {kResNetConv, resnet_conv(), 545402, 486447},
+        {"ResNet-50's 7x7 stem", resnet_stem(), 534863, 524615},
     };
     dsl::LowerOptions old;
     old.gemm_tiling = heuristic_tiling;
