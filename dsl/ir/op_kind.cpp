@@ -12,11 +12,12 @@ struct OpFacts {
     OpAccess access;
     OpPrecision precision;
     OpOnChip on_chip;
+    OpFusion fusion;
 };
 
 const OpFacts kOps[] = {
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) \
-    {name, OpUnit::unit, OpAccess::access, OpPrecision::precision, OpOnChip::on_chip},
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) \
+    {name, OpUnit::unit, OpAccess::access, OpPrecision::precision, OpOnChip::on_chip, OpFusion::fusion},
 #include "dsl/ir/op_table.def"
 #undef OP
 };
@@ -37,6 +38,7 @@ const char* op_kind_unit(OpKind k) {
 
 OpPrecision op_kind_precision(OpKind k) { return kOps[size_t(k)].precision; }
 bool op_kind_on_chip(OpKind k) { return kOps[size_t(k)].on_chip == OpOnChip::OnChip; }
+OpFusion op_kind_fusion(OpKind k) { return kOps[size_t(k)].fusion; }
 bool op_kind_is_internal(OpKind k) { return kOps[size_t(k)].access == OpAccess::Internal; }
 
 const std::vector<std::string>& op_kind_names() {

@@ -10,7 +10,7 @@
 namespace dsl {
 
 enum class OpKind {
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) e,
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) e,
 #include "dsl/ir/op_table.def"
 #undef OP
 };
@@ -23,12 +23,15 @@ enum class OpAccess { Program, Internal };
 enum class OpPrecision { Keeps, Follows, Narrow, Wide };
 // Whether its lowering can read and write tensors kept in L1.
 enum class OpOnChip { OnChip, DdrOnly };
+// What the fusion pass may do with it (dsl/passes/pass_fusion.h).
+enum class OpFusion { Head, Epilogue, Alone };
 
 const char* op_kind_name(OpKind k);  // "matmul"
 OpUnit op_kind_unit_of(OpKind k);
 const char* op_kind_unit(OpKind k);  // "cube", "vector", "dma"
 OpPrecision op_kind_precision(OpKind k);
 bool op_kind_on_chip(OpKind k);
+OpFusion op_kind_fusion(OpKind k);
 // True for the operations only the compiler inserts (format_convert, move).
 bool op_kind_is_internal(OpKind k);
 // The names of the operations a program can call, in declaration order

@@ -93,6 +93,12 @@ struct OpNode {
     // cast, a format conversion, a copy). Links a compiled operation back
     // to the program's, for automatic mixed precision.
     int origin = -1;
+    // Set by the fusion pass (dsl/passes/pass_fusion.h): on a cube
+    // operation, the operations that run on its output tiles in L1, in
+    // order (each consuming the previous one's result); on each of those,
+    // the index of that cube operation. Empty and -1 otherwise.
+    std::vector<int> epilogue;
+    int fused_into = -1;
 };
 
 // An explicit data movement written in the program: `buf[:] = t` copies t
@@ -149,6 +155,8 @@ struct TaskGraph {
     // the defaults (2; 3 for a matmul's L1 panels with prefetch=True);
     // 0 = not set.
     int buffers = 0;
+    // pypo.config.FUSION (and --no-fusion): whether the fusion pass runs.
+    bool fusion = true;
 };
 
 // Operations reading each tensor, in program order.

@@ -30,6 +30,10 @@ struct LowerContext {
     // The operation being lowered reads or writes an on-chip tensor: its
     // blocks run on the home cluster, one at a time.
     bool pinned = false;
+    // Set by a cube operation's lowering when it ran its fusion group's
+    // epilogue (dsl/lower/gemm/gemm_epilogue.h): the group's other
+    // operations then emit nothing.
+    bool epilogue_fused = false;
 
     // The operation being lowered: its index in Program::ops (for tags) and
     // the blocks it must wait for (its producers', and a print's drain).

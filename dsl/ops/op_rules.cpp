@@ -10,7 +10,7 @@ namespace dsl {
 namespace {
 
 const OpRule kRules[] = {
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) rule,
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) rule,
 #include "dsl/ir/op_table.def"
 #undef OP
 };

@@ -25,7 +25,7 @@ bool is_known_op(const std::string& name);
 // Every rule of the operation table (dsl/ir/op_table.def, its `rule`
 // column), each defined in its family's file dsl/ops/ops_*.cpp; no_rule is
 // the internal operations' (a program cannot call them).
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) \
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) \
     Value rule(PypoLibrary& lib, const CallSite& call);
 #include "dsl/ir/op_table.def"
 #undef OP

@@ -1,5 +1,6 @@
 #include "dsl/passes/pipeline.h"
 
+#include "dsl/passes/pass_fusion.h"
 #include "dsl/passes/pass_layout.h"
 #include "dsl/passes/pass_moves.h"
 #include "dsl/passes/pass_precision.h"
@@ -11,6 +12,7 @@ const std::vector<GraphPass>& graph_passes() {
         {"moves", apply_moves},
         {"precision", apply_precision},
         {"layout", apply_layout},
+        {"fusion", apply_fusion},
     };
     return passes;
 }

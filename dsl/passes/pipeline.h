@@ -4,7 +4,9 @@
 //   2. precision (pass_precision.h): each operation's compute dtype under
 //      pypo.precision, with the casts it needs;
 //   3. layout (pass_layout.h): format_convert operations where a producer's
-//      natural layout (conv2d: NHWC) is not the one the graph labels.
+//      natural layout (conv2d: NHWC) is not the one the graph labels;
+//   4. fusion (pass_fusion.h): a matmul or conv2d and the element-wise
+//      chain that consumes its result become one group, lowered on chip.
 // Each runs once per compilation: the lowering takes only a PassedGraph,
 // which only run_graph_passes makes.
 #pragma once
@@ -17,7 +19,7 @@
 namespace dsl {
 
 struct GraphPass {
-    const char* name;  // "moves", "precision", "layout"
+    const char* name;  // "moves", "precision", "layout", "fusion"
     TaskGraph (*run)(const TaskGraph& g);
 };
 

@@ -15,7 +15,7 @@ using RefKernel = void (*)(const TaskGraph& g, const OpNode& op, const RefInputs
 
 // Declared from the table, so an operation's kernel in a file of its own
 // needs no header of its own.
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) \
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) \
     void reference(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y);
 #include "dsl/ir/op_table.def"
 #undef OP

@@ -12,7 +12,7 @@ namespace dsl {
 namespace {
 
 const RefKernel kKernels[] = {
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) reference,
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) reference,
 #include "dsl/ir/op_table.def"
 #undef OP
 };

@@ -76,6 +76,7 @@ Value PypoLibrary::attribute(const Value& obj, const std::string& attr, const So
         if (obj.s == "pypo.config") {
             if (attr == "MAX_PARALLEL") return Value::integer(graph_.max_parallel);
             if (attr == "BUFFERS") return Value::integer(graph_.buffers);
+            if (attr == "FUSION") return Value::boolean(graph_.fusion);
             fail(loc, "pypo.config has no setting '" + attr + "'");
         }
         if (obj.s == "pypo.mem") {
@@ -105,6 +106,12 @@ void PypoLibrary::set_attribute(const Value& obj, const std::string& attr, const
             if (!value.is(Value::Kind::Int) || value.i < 1 || value.i > 3)
                 fail(value_loc, "pypo.config.BUFFERS must be 1, 2 or 3, got " + repr(value));
             graph_.buffers = int(value.i);
+            return;
+        }
+        if (attr == "FUSION") {
+            if (!value.is(Value::Kind::Bool))
+                fail(value_loc, "pypo.config.FUSION must be True or False, got " + repr(value));
+            graph_.fusion = value.b;
             return;
         }
         if (attr != "MAX_PARALLEL") fail(attr_loc, "pypo.config has no setting '" + attr + "'");

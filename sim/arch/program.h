@@ -217,6 +217,9 @@ struct ProgramOp {
     std::string kind;             // "conv2d"
     std::string task;             // the coarse task that called it, "" at the top level
     std::vector<int32_t> inputs;  // the operations whose results it reads (for the critical path)
+    // The cube operation whose output tiles it was computed on, in L1 (a
+    // fusion group's epilogue, docs/timing-model.md §10); -1 if none.
+    int32_t fused_into = -1;
 };
 
 struct Program {

@@ -68,6 +68,9 @@ po::options_description visible_options() {
         "with --op or --topology: the operands' dtype (default float16)")(
         "dump-graph", "print the task graph (tasks, operations, data movements, tensors) and stop")(
         "dump-program", "print the lowered command streams instead of simulating")(
+        "no-fusion",
+        "do not fuse element-wise operations into the matmul or conv2d whose result they consume (as "
+        "pypo.config.FUSION = False): every operation goes through DDR")(
         "program-json", po::value<std::string>()->value_name("FILE"),
         "simulate the command program in FILE (JSON, as --emit-program-json writes) instead of a .pto")(
         "max-cycles", po::value<std::string>()->value_name("N"),
@@ -193,6 +196,7 @@ int parse_options(const po::variables_map& vm, RunOptions& opt) {
     if (int rc = parse_shapes(vm, opt)) return rc;
     opt.dump_graph = vm.count("dump-graph") > 0;
     opt.dump_program = vm.count("dump-program") > 0;
+    opt.no_fusion = vm.count("no-fusion") > 0;
     opt.quiet = vm.count("quiet") > 0;
     if (int rc = parse_max_cycles(vm, opt)) return rc;
     return parse_functional(vm, opt);

@@ -10,6 +10,7 @@ OpStatsRecorder::OpStatsRecorder(const arch::Program& p, const arch::Config& c)
         OpStats s;
         s.name = o.name, s.kind = o.kind, s.task = o.task;
         s.inputs = o.inputs;
+        s.fused_into = o.fused_into;
         ops_.push_back(s);
     }
 }

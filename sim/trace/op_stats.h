@@ -19,6 +19,7 @@ namespace trace {
 
 struct OpStats {
     std::string name, kind, task;                           // as in arch::ProgramOp
+    int32_t fused_into = -1;                                // as in arch::ProgramOp
     uint64_t start = std::numeric_limits<uint64_t>::max();  // first command start
     uint64_t end = 0;                                       // last command end
     uint64_t commands = 0;

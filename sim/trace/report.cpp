@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "sim/trace/bounds.h"
 
@@ -153,6 +154,22 @@ std::string utilization_and_busy(double utilization, double busy) {
 uint64_t format_conversions(const RunStats& s) {
     return uint64_t(
         std::count_if(s.ops.begin(), s.ops.end(), [](const OpStats& o) { return o.kind == "format_convert"; }));
+}
+
+// The fusion groups (dsl/passes/pass_fusion.h): each cube operation and the
+// operations computed on its tiles in L1.
+std::string format_fusion_groups(const RunStats& s) {
+    std::map<int32_t, std::vector<size_t>> groups;
+    for (size_t i = 0; i < s.ops.size(); ++i)
+        if (s.ops[i].fused_into >= 0) groups[s.ops[i].fused_into].push_back(i);
+    if (groups.empty()) return "";
+    std::string o = "fusion groups      " + grouped(groups.size()) + "\n";
+    for (const auto& [head, members] : groups) {
+        o += "  " + s.ops[size_t(head)].name + " (" + s.ops[size_t(head)].kind;
+        for (size_t k : members) o += " -> " + s.ops[k].kind;
+        o += ")\n";
+    }
+    return o;
 }
 
 // The memory levels as the text report (label) and the JSON report (key)
@@ -337,7 +354,8 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
         o += "  read lookups     " + hits_and_misses(s.l2->read_hits, s.l2->read_misses) + "\n";
         o += "  write lookups    " + hits_and_misses(s.l2->write_hits, s.l2->write_misses) + "\n";
     }
-    o += "format conversions " + grouped(format_conversions(s)) + "\n\n";
+    o += "format conversions " + grouped(format_conversions(s)) + "\n";
+    o += format_fusion_groups(s) + "\n";
 
     o += "cube MAC utilization / busy  average " +
          utilization_and_busy(average_cube_utilization(s, c), average_busy(s, "cube")) + "\n";
@@ -417,6 +435,12 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     j["ddr_bytes_read"] = s.ddr_bytes_read;
     j["ddr_bytes_written"] = s.ddr_bytes_written;
     j["format_conversions"] = format_conversions(s);
+    {
+        std::set<int32_t> heads;
+        for (const OpStats& op : s.ops)
+            if (op.fused_into >= 0) heads.insert(op.fused_into);
+        j["fusion_groups"] = heads.size();
+    }
     if (s.l2) j["l2"] = l2_json(*s.l2, c);
     json memory = json::object();
     for (const Level& l : levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};

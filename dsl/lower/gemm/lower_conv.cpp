@@ -140,6 +140,13 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     const int64_t images = x.shape[0];
     shape.items = images;
     const bool fold_major = fold_major_applies(ctx.config, shape);
+    // The fusion group's epilogue runs on the k-stepped schedule's C tiles.
+    int out = op.output;
+    const GemmEpilogue epilogue = fold_major ? GemmEpilogue{} : build_epilogue(ctx, op, out);
+    if (fold_major) out = op.output;
+    shape.epilogue_c_copies = epilogue.c_block_copies();
+    shape.epilogue_column_vectors = epilogue.column_vectors();
+    ctx.epilogue_fused = !epilogue.empty();
     const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
 
@@ -150,10 +157,12 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
         gemm.a = &a;
         gemm.b_addr = ctx.ddr_addr(op.inputs[1]);
         gemm.b_transposed = true;
-        gemm.c_addr = ctx.ddr_addr(op.output) + uint64_t(n * shape.M * shape.N * arch::dtype_bytes(shape.out));
-        gemm.a_name = x.name, gemm.b_name = w.name, gemm.c_name = y.name;
+        const uint64_t image_bytes = uint64_t(n * shape.M * shape.N * arch::dtype_bytes(shape.out));
+        gemm.c_addr = ctx.ddr_addr(out) + image_bytes;
+        gemm.epilogue = &epilogue, gemm.epilogue_offset = image_bytes;
+        gemm.a_name = x.name, gemm.b_name = w.name, gemm.c_name = ctx.tensor(out).name;
         gemm.unroll = gemm_unroll(op);  // conv2d takes no unroll=: 1, loop control every k-step
-        if (images > 1) gemm.block_name = y.name + "[" + std::to_string(n) + "]";
+        if (images > 1) gemm.block_name = gemm.c_name + "[" + std::to_string(n) + "]";
         gemm.last_item = n == images - 1;
         if (fold_major) lower_fold_major(ctx, plan, shape, gemm, n, gemm.last_item);
         else lower_gemm(ctx, t, gemm);

@@ -46,6 +46,8 @@ struct CubeWork {
     int64_t row0 = 0, col0 = 0;  // offset of its C tile within the block
     int64_t m = 0, n = 0;        // extent of its C tile
     FlagId a_ready = 0, b_ready = 0, a_free = 0, b_free = 0, l0_ready = 0, l0_free = 0, c_done = 0, c_in_l1 = 0;
+    // A fused epilogue's: its operands in L1, its result ready to store.
+    FlagId operands_ready = 0, columns_ready = 0, epilogue_done = 0;
 };
 
 std::string range(int64_t from, int64_t size) { return std::to_string(from) + ":" + std::to_string(from + size); }
@@ -111,6 +113,29 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const bool os_chain =
         config.cube_dataflow == arch::Dataflow::OS && t.mt <= config.mac_rows && t.nt <= config.mac_cols;
     const int64_t block_rows_n = ceil_div(op.M, t.block_rows()), block_cols_n = ceil_div(op.N, t.block_cols());
+    // A fused epilogue (gemm_epilogue.h): each cube's C tile sits in its
+    // own slot of the C block, contiguous (n elements per row), so that the
+    // vector unit works on it as one matrix; then come the transposed
+    // result's slots, the streamed operands' and the column vectors.
+    static const GemmEpilogue kNone;
+    const GemmEpilogue& ep = op.epilogue && !op.c_on_chip ? *op.epilogue : kNone;
+    const bool fused = !ep.empty();
+    const uint64_t c_slot = uint64_t(t.mt * t.nt * eo), c_block = uint64_t(t.block_rows() * t.block_cols() * eo);
+    const uint64_t l1_transposed = L.l1_c + c_block;
+    const uint64_t l1_streamed = l1_transposed + (ep.transposed_store ? c_block : 0);
+    const uint64_t l1_columns = l1_streamed + uint64_t(ep.streamed_ddr.size()) * c_block;
+    const uint64_t column_bytes = uint64_t(t.block_cols() * eo);
+    auto c_tile_l1 = [&](const CubeWork& w) {
+        return fused ? L.l1_c + uint64_t(w.index) * c_slot : L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo);
+    };
+    auto c_tile_stride = [&](const CubeWork& w) { return uint64_t((fused ? w.n : t.block_cols()) * eo); };
+    std::vector<uint32_t> tag_epilogue;
+    for (const EpilogueStep& s : ep.steps) tag_epilogue.push_back(ctx.tags(s.label, s.program_op));
+    const uint32_t tag_operand = fused && !ep.streamed_ddr.empty() ? ctx.tag(op.c_name + " epilogue operand -> L1") : 0;
+    const uint32_t tag_columns = fused && !ep.column_ddr.empty() ? ctx.tag(op.c_name + " epilogue columns -> L1") : 0;
+    const uint32_t tag_transpose =
+        ep.transposed_store ? ctx.tags(op.c_name + " tile transposed (NHWC -> NCHW)", ep.transpose_op) : 0;
+    const int64_t vector_units = std::max<int64_t>(1, config.vector_units);
     for (int64_t bi = 0; bi < block_rows_n; ++bi) {
         for (int64_t bj = 0; bj < block_cols_n; ++bj) {
             const bool last_block = op.last_item && bi == block_rows_n - 1 && bj == block_cols_n - 1;
@@ -129,6 +154,11 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     for (FlagId* f :
                          {&w.a_ready, &w.b_ready, &w.a_free, &w.b_free, &w.l0_ready, &w.l0_free, &w.c_done, &w.c_in_l1})
                         *f = block.new_flag();
+                    if (fused) {
+                        if (!ep.streamed_ddr.empty()) w.operands_ready = block.new_flag();
+                        if (!ep.column_ddr.empty()) w.columns_ready = block.new_flag();
+                        w.epilogue_done = block.new_flag();
+                    }
                     cubes.push_back(w);
                 }
 
@@ -170,6 +200,35 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     if (load_b != load_a || !load_a_panels) b.issue_cycles = loop_issue(s);
                     block.stream(load_b).push_back(std::move(b));
                 }
+            }
+
+            // The epilogue's operands, queued after the panels: the block's
+            // column vectors once, each cube's tile of every streamed operand.
+            if (fused) {
+                auto& loads = block.stream(load_b);
+                for (size_t v = 0; v < ep.column_ddr.size(); ++v) {
+                    arch::Command c = dma_command(copy2d(Space::DDR, ep.column_ddr[v] + uint64_t(col0 * eo), 0, Space::L1,
+                                                         l1_columns + v * column_bytes, 0, 1, cols * eo),
+                                                  tag_columns);
+                    for (const CubeWork& w : cubes) c.sets.push_back(w.columns_ready);
+                    loads.push_back(std::move(c));
+                }
+                for (const CubeWork& w : cubes)
+                    for (size_t k = 0; k < ep.streamed_ddr.size(); ++k) {
+                        const uint64_t dst = l1_streamed + k * c_block + uint64_t(w.index) * c_slot;
+                        const int64_t r = row0 + w.row0, q = col0 + w.col0;
+                        const uint64_t src = ep.streamed_ddr[k] + op.epilogue_offset;
+                        // NCHW: n channel rows of m pixels; else m rows of n.
+                        arch::Command c = dma_command(
+                            ep.streamed_transposed[k]
+                                ? copy2d(Space::DDR, src + uint64_t((q * op.M + r) * eo), uint64_t(op.M * eo), Space::L1,
+                                         dst, uint64_t(w.m * eo), w.n, w.m * eo)
+                                : copy2d(Space::DDR, src + uint64_t((r * op.N + q) * eo), uint64_t(op.N * eo), Space::L1,
+                                         dst, uint64_t(w.n * eo), w.m, w.n * eo),
+                            tag_operand);
+                        c.sets.push_back(w.operands_ready);
+                        loads.push_back(std::move(c));
+                    }
             }
 
             for (const CubeWork& w : cubes) {
@@ -234,24 +293,78 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                                           ? copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
                                                    op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo),
                                                    uint64_t(op.N * eo), w.m, w.n * eo)
-                                          : copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
-                                                   L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
-                                                   uint64_t(t.block_cols() * eo), w.m, w.n * eo);
+                                          : copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1, c_tile_l1(w),
+                                                   c_tile_stride(w), w.m, w.n * eo);
                 to_l1.convert_f32_to_f16 = op.out == arch::DType::Float16;
                 arch::Command c1 = dma_command(to_l1, tag_c_l1);
                 c1.waits.push_back(w.c_done);
                 if (!op.c_on_chip) c1.sets.push_back(w.c_in_l1);
                 moves.push_back(std::move(c1));
+
+                // The epilogue on the tile in L1, in place; a transposed
+                // store transposes it last into its slot.
+                if (!fused) continue;
+                auto& vec = block.stream(EngineId{EngineKind::Vector, int(w.index % vector_units)});
+                const uint64_t tile = c_tile_l1(w);
+                const uint64_t streamed0 = l1_streamed + uint64_t(w.index) * c_slot;
+                const size_t first = vec.size();
+                for (size_t k = 0; k < ep.steps.size(); ++k) {
+                    const EpilogueStep& s = ep.steps[k];
+                    arch::VectorArgs v;
+                    v.op = s.op, v.dtype = op.out, v.rows = uint32_t(w.m), v.cols = uint32_t(w.n);
+                    v.src0 = tile, v.dst = tile;
+                    std::shared_ptr<const arch::VectorSource> other;
+                    uint64_t other_addr = tile;
+                    arch::Command c;
+                    if (s.operand == EpilogueStep::Operand::Scalar) {
+                        arch::VectorSource src;
+                        src.kind = arch::VectorSource::Kind::Scalar, src.scalar = s.scalar;
+                        other = std::make_shared<arch::VectorSource>(src);
+                    } else if (s.operand == EpilogueStep::Operand::PerColumn) {
+                        arch::VectorSource src;
+                        src.kind = arch::VectorSource::Kind::Strided;
+                        src.dims = {uint32_t(w.m), uint32_t(w.n)}, src.strides = {0, 1};
+                        other = std::make_shared<arch::VectorSource>(src);
+                        other_addr = l1_columns + uint64_t(s.slot) * column_bytes + uint64_t(w.col0 * eo);
+                    } else if (s.operand == EpilogueStep::Operand::Streamed) {
+                        other_addr = streamed0 + uint64_t(s.slot) * c_block;
+                        if (ep.streamed_transposed[size_t(s.slot)]) {
+                            arch::VectorSource src;
+                            src.kind = arch::VectorSource::Kind::Strided;
+                            src.dims = {uint32_t(w.m), uint32_t(w.n)}, src.strides = {1, w.m};
+                            other = std::make_shared<arch::VectorSource>(src);
+                        }
+                    }
+                    if (arch::vector_op_is_binary(s.op)) {
+                        if (s.tile_first) v.src1 = other_addr, v.in1 = other;
+                        else v.src0 = other_addr, v.in0 = other, v.src1 = tile;
+                    }
+                    c = vector_command(v, tag_epilogue[k]);
+                    if (s.operand == EpilogueStep::Operand::Streamed) c.waits.push_back(w.operands_ready);
+                    if (s.operand == EpilogueStep::Operand::PerColumn) c.waits.push_back(w.columns_ready);
+                    vec.push_back(std::move(c));
+                }
+                if (ep.transposed_store) {
+                    arch::VectorArgs v;
+                    v.op = arch::VectorOp::Transpose, v.dtype = op.out, v.rows = uint32_t(w.m), v.cols = uint32_t(w.n);
+                    v.src0 = tile, v.dst = l1_transposed + uint64_t(w.index) * c_slot;
+                    vec.push_back(vector_command(v, tag_transpose));
+                }
+                vec[first].waits.insert(vec[first].waits.begin(), w.c_in_l1);
+                vec.back().sets.push_back(w.epilogue_done);
             }
             for (const CubeWork& w : cubes) {
                 if (op.c_on_chip) break;
-                arch::Command c2 =
-                    dma_command(copy2d(Space::L1, L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo),
-                                       uint64_t(t.block_cols() * eo), Space::DDR,
-                                       op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo),
-                                       uint64_t(op.N * eo), w.m, w.n * eo),
-                                tag_c_ddr);
-                c2.waits.push_back(w.c_in_l1);
+                const int64_t r = row0 + w.row0, q = col0 + w.col0;
+                // Transposed (NCHW): n channel rows of m pixels, M apart.
+                arch::Command c2 = dma_command(
+                    ep.transposed_store
+                        ? copy2d(Space::L1, l1_transposed + uint64_t(w.index) * c_slot, uint64_t(w.m * eo), Space::DDR,
+                                 op.c_addr + uint64_t((q * op.M + r) * eo), uint64_t(op.M * eo), w.n, w.m * eo)
+                        : copy2d(Space::L1, c_tile_l1(w), c_tile_stride(w), Space::DDR,
+                                 op.c_addr + uint64_t((r * op.N + q) * eo), uint64_t(op.N * eo), w.m, w.n * eo),
+                    tag_c_ddr);
+                c2.waits.push_back(fused ? w.epilogue_done : w.c_in_l1);
                 block.stream(store_c).push_back(std::move(c2));
             }
             ctx.add_block(block);

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 
+#include "dsl/lower/gemm/gemm_epilogue.h"
 #include "dsl/lower/lower_context.h"
 #include "dsl/lower/tiling/matmul_tiling.h"
 #include "sim/arch/program.h"
@@ -100,6 +101,11 @@ struct GemmOperands {
     // systolic array its last MATMUL ends the operation's fold schedule
     // (MatmulArgs::schedule_continues, docs/timing-model.md §7.2).
     bool last_item = true;
+    // A fused epilogue run on each C tile in L1 before its store (null or
+    // empty: none); its streamed operands are read `epilogue_offset` bytes
+    // past their addresses (this item's or image's part).
+    const GemmEpilogue* epilogue = nullptr;
+    uint64_t epilogue_offset = 0;
 };
 
 // Appends the blocks of C = A @ B under tiling `t` (buffers and panel depth

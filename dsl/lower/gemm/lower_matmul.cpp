@@ -122,6 +122,14 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     // A ws or is array streams each fold's whole temporal dimension
     // (dsl/lower/gemm/lower_fold_major.h); the others take the k-stepped schedule.
     const bool fold_major = fold_major_applies(ctx.config, shape);
+    // The fusion group's epilogue runs on the k-stepped schedule's C tiles
+    // in DDR (the pass fuses no on-chip tensor).
+    int out = op.output;
+    const GemmEpilogue epilogue = fold_major || shape.c_on_chip ? GemmEpilogue{} : build_epilogue(ctx, op, out);
+    if (fold_major || shape.c_on_chip) out = op.output;
+    shape.epilogue_c_copies = epilogue.c_block_copies();
+    shape.epilogue_column_vectors = epilogue.column_vectors();
+    ctx.epilogue_fused = !epilogue.empty();
     const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
     const int64_t e = arch::dtype_bytes(shape.in), eo = arch::dtype_bytes(shape.out);
@@ -145,11 +153,12 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
                        ? ctx.l1_addr(op.inputs[1])
                        : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
         g.c_addr =
-            g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(op.output) + uint64_t(item * shape.M * shape.N * eo);
-        g.a_name = a.name, g.b_name = b.name, g.c_name = c.name;
+            g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(out) + uint64_t(item * shape.M * shape.N * eo);
+        g.epilogue = &epilogue, g.epilogue_offset = uint64_t(item * shape.M * shape.N * eo);
+        g.a_name = a.name, g.b_name = b.name, g.c_name = ctx.tensor(out).name;
         g.unroll = gemm_unroll(op);
         if (!batch.empty()) {
-            g.block_name = c.name + "[";
+            g.block_name = g.c_name + "[";
             for (size_t k = 0; k < index.size(); ++k) g.block_name += (k ? "," : "") + std::to_string(index[k]);
             g.block_name += "]";
         }

@@ -121,16 +121,37 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
     // Blocks of op i, so a consumer can wait for its producers.
     std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
     size_t next_log = 0;
+    // Every operation is listed first: a fusion group's cube operation tags
+    // commands with the operations of its epilogue.
+    for (const OpNode& op : g.ops) {
+        arch::ProgramOp info{g.tensors[size_t(op.output)].name,
+                             op_kind_name(op.kind),
+                             op.task >= 0 ? g.tasks[size_t(op.task)].name : "",
+                             {}};
+        for (int in : op.inputs)
+            if (int producer = g.tensors[size_t(in)].producer; producer >= 0) info.inputs.push_back(producer);
+        program.ops.push_back(std::move(info));
+    }
+    std::vector<bool> fused(g.ops.size(), false);  // a cube operation that ran its epilogue
     for (size_t i = 0; i < g.ops.size(); ++i) {
         const OpNode& op = g.ops[i];
+        // An operation of a fused epilogue ran with its cube operation.
+        if (op.fused_into >= 0 && fused[size_t(op.fused_into)]) {
+            op_blocks[i] = op_blocks[size_t(op.fused_into)];
+            program.ops[i].fused_into = op.fused_into;
+            continue;
+        }
         // print(...) is a synchronisation point: everything before it drains
         // before anything after it starts. pypo.log(...) is asynchronous.
         for (; next_log < g.logs.size() && g.logs[next_log].after_op < int(i); ++next_log)
             if (g.logs[next_log].synchronous) ctx.drain = ctx.blocks_emitted();
         ctx.deps.clear();
-        for (int in : op.inputs) {
+        // A fusion group waits for what any of its operations reads.
+        std::vector<int> reads = op.inputs;
+        for (int k : op.epilogue) reads.insert(reads.end(), g.ops[size_t(k)].inputs.begin(), g.ops[size_t(k)].inputs.end());
+        for (int in : reads) {
             int producer = g.tensors[size_t(in)].producer;
-            if (producer >= 0)
+            if (producer >= 0 && producer < int(i))
                 ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
         }
         // Operations on on-chip tensors run on the home cluster in program
@@ -140,16 +161,11 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         std::sort(ctx.deps.begin(), ctx.deps.end());
         ctx.deps.erase(std::unique(ctx.deps.begin(), ctx.deps.end()), ctx.deps.end());
         const uint32_t first = ctx.blocks_emitted();
-        arch::ProgramOp info{g.tensors[size_t(op.output)].name,
-                             op_kind_name(op.kind),
-                             op.task >= 0 ? g.tasks[size_t(op.task)].name : "",
-                             {}};
-        for (int in : op.inputs)
-            if (int producer = g.tensors[size_t(in)].producer; producer >= 0) info.inputs.push_back(producer);
-        program.ops.push_back(std::move(info));
-        ctx.program_op = int32_t(program.ops.size() - 1);
+        ctx.program_op = int32_t(i);
+        ctx.epilogue_fused = false;
         try {
             lower_op(ctx, op);
+            fused[i] = ctx.epilogue_fused && !op.epilogue.empty();
         } catch (const CompileError& e) {
             // Say where the rest of L1 and L0 went when an operation does not
             // fit them (an error that gives their capacity in bytes).

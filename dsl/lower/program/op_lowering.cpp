@@ -7,7 +7,7 @@ namespace dsl {
 
 // Every lowering the table names, declared from it, so an operation whose
 // lowering lives in a file of its own needs no header.
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) \
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) \
     void lowering(LowerContext& ctx, const OpNode& op);
 #include "dsl/ir/op_table.def"
 #undef OP
@@ -17,7 +17,7 @@ namespace {
 using Lowering = void (*)(LowerContext& ctx, const OpNode& op);
 
 const Lowering kLowerings[] = {
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) lowering,
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) lowering,
 #include "dsl/ir/op_table.def"
 #undef OP
 };

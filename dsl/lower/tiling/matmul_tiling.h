@@ -48,6 +48,10 @@ struct GemmShape {
     // staging for C. (A on chip: a_panel_bytes gives 0, and a_on_chip
     // tells the cost estimate that no A panel is loaded.)
     bool a_on_chip = false, b_on_chip = false, c_on_chip = false;
+    // A fused epilogue (dsl/lower/gemm/gemm_epilogue.h) keeps this many more
+    // copies of the C block (streamed operands, a transposed result) and
+    // vectors of the block's columns (batch_norm's scale and shift) in L1.
+    int64_t epilogue_c_copies = 0, epilogue_column_vectors = 0;
     // matmul's unroll=: k-steps per iteration of each engine's k-loop, whose
     // first command pays cluster.loop_overhead_cycles (timing model §5).
     int64_t unroll = 1;

@@ -25,7 +25,7 @@ using arch::VectorOp;
 #define VEC(op) std::optional<VectorOp>(VectorOp::op)
 #define NO_VEC std::optional<VectorOp>()
 const std::optional<VectorOp> kVectorOps[] = {
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector) vector,
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) vector,
 #include "dsl/ir/op_table.def"
 #undef OP
 };

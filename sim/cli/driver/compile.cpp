@@ -7,6 +7,7 @@
 #include "dsl/frontend/frontend.h"
 #include "dsl/ir/graph_format.h"
 #include "dsl/lower/program/lower.h"
+#include "dsl/passes/pass_fusion.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/arch/program_check.h"
 #include "sim/cli/driver/exit_status.h"
@@ -55,10 +56,15 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     dsl::TaskGraph graph =
         opt.single_op ? dsl::elaborate_source(opt.single_op) : dsl::elaborate_file(opt.program, opt.shapes);
     dsl::check_dag(graph);
+    if (opt.no_fusion) graph.fusion = false;
     // The graph views stop after the front end, so they work for every
     // program the language accepts, lowered or not.
     const bool wrote = write_graph_outputs(opt, graph);
-    if (opt.dump_graph) std::cout << dsl::format_graph(graph);
+    if (opt.dump_graph) {
+        std::cout << dsl::format_graph(graph);
+        const std::string groups = dsl::format_fusion_groups(dsl::run_graph_passes(graph).graph());
+        if (!groups.empty()) std::cout << "\n" << groups;
+    }
     if (wrote || opt.dump_graph) return kExitSuccess;
     if (!opt.functional) {
         lower(opt, config, graph, out);

@@ -34,6 +34,7 @@ struct RunOptions {
     std::shared_ptr<const dsl::Topology> topology;
     bool dump_graph = false;
     bool dump_program = false;
+    bool no_fusion = false;  // --no-fusion: TaskGraph::fusion off
     bool quiet = false;
     uint64_t max_cycles = 0;  // 0: no bound
     // --functional and what rides on it (docs/functional.md).

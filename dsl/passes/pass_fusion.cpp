@@ -1,0 +1,107 @@
+#include "dsl/passes/pass_fusion.h"
+
+#include <sstream>
+
+namespace dsl {
+
+namespace {
+
+bool in_ddr(const TaskGraph& g, int t) { return g.tensors[size_t(t)].placement == Placement::DDR; }
+
+// A tensor the whole group may read: in DDR and ready before the cube
+// operation starts (an input, a weight, or an earlier operation's result).
+bool ready_before(const TaskGraph& g, int t, int head) {
+    const TensorNode& n = g.tensors[size_t(t)];
+    return n.placement == Placement::DDR && n.producer < head;
+}
+
+bool drains_between(const TaskGraph& g, int head, int op) {
+    for (const LogNode& l : g.logs)
+        if (l.synchronous && l.after_op >= head && l.after_op < op) return true;
+    return false;
+}
+
+// Whether `op` can run on the tile of `cur` (the result of `head`'s chain
+// so far, `position` operations in).
+bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode& op) {
+    const OpNode& h = g.ops[size_t(head)];
+    const TensorNode& y = g.tensors[size_t(op.output)];
+    const TensorNode& c = g.tensors[size_t(cur)];
+    if (op_kind_fusion(op.kind) != OpFusion::Epilogue) return false;
+    if (!in_ddr(g, op.output) || y.dtype != c.dtype || y.dtype != g.tensors[size_t(h.output)].dtype) return false;
+    if (op.inputs.empty() || y.shape.empty()) return false;
+    const bool matrix = h.kind == OpKind::Conv2d || g.tensors[size_t(h.output)].shape.size() == 2;
+    switch (op.kind) {
+    case OpKind::FormatConvert: return position == 0 && h.kind == OpKind::Conv2d && op.inputs.size() == 1;
+    case OpKind::BatchNorm:
+        return matrix && op.inputs.size() == 3 && op.inputs[0] == cur && ready_before(g, op.inputs[1], head) &&
+               ready_before(g, op.inputs[2], head);
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Maximum: {
+        if (op.inputs.size() == 1) return op.inputs[0] == cur && op.attrs.count("scalar") > 0;
+        if (op.inputs.size() != 2 || (op.inputs[0] == cur) == (op.inputs[1] == cur)) return false;
+        const int other = op.inputs[0] == cur ? op.inputs[1] : op.inputs[0];
+        const TensorNode& o = g.tensors[size_t(other)];
+        return o.shape == y.shape && o.dtype == y.dtype && c.shape == y.shape && ready_before(g, other, head);
+    }
+    default: return op.inputs.size() == 1 && op.inputs[0] == cur;  // relu, gelu, sigmoid, tanh, exp, sqrt
+    }
+}
+
+}  // namespace
+
+TaskGraph apply_fusion(const TaskGraph& in) {
+    TaskGraph g = in;
+    if (!g.fusion) return g;
+    const std::vector<std::vector<int>> readers = tensor_consumers(g);
+    std::vector<bool> views(g.tensors.size(), false);
+    for (const OpNode& op : g.ops)
+        if (op_kind_unit_of(op.kind) == OpUnit::Dma)
+            for (int t : op.inputs) views[size_t(t)] = true;
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        OpNode& head = g.ops[i];
+        if (op_kind_fusion(head.kind) != OpFusion::Head || head.fused_into >= 0) continue;
+        bool inputs_in_ddr = in_ddr(g, head.output);
+        for (int t : head.inputs) inputs_in_ddr = inputs_in_ddr && in_ddr(g, t);
+        if (!inputs_in_ddr) continue;
+        int cur = head.output;
+        std::vector<int> chain;
+        for (;;) {
+            const TensorNode& c = g.tensors[size_t(cur)];
+            if (c.role != TensorRole::Intermediate || views[size_t(cur)] || readers[size_t(cur)].size() != 1) break;
+            const int next = readers[size_t(cur)].front();
+            const OpNode& op = g.ops[size_t(next)];
+            if (drains_between(g, int(i), next) || !joins(g, int(i), chain.size(), cur, op)) break;
+            chain.push_back(next);
+            cur = op.output;
+        }
+        if (chain.empty()) continue;
+        head.epilogue = chain;
+        for (int k : chain) g.ops[size_t(k)].fused_into = int(i);
+    }
+    return g;
+}
+
+std::string format_fusion_groups(const TaskGraph& g) {
+    std::ostringstream os;
+    size_t groups = 0;
+    for (const OpNode& op : g.ops) groups += op.epilogue.empty() ? 0 : 1;
+    if (groups == 0) return "";
+    os << "fusion groups: " << groups << "\n";
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        const OpNode& op = g.ops[i];
+        if (op.epilogue.empty()) continue;
+        os << "  " << g.tensors[size_t(g.ops[size_t(op.epilogue.back())].output)].name << ": "
+           << op_kind_name(op.kind);
+        for (int k : op.epilogue) os << " -> " << op_kind_name(g.ops[size_t(k)].kind);
+        os << "  (ops " << i;
+        for (int k : op.epilogue) os << ", " << k;
+        os << ")\n";
+    }
+    return os.str();
+}
+
+}  // namespace dsl

@@ -1,0 +1,37 @@
+// Graph pass "fusion" (docs/timing-model.md §10, "Fusion"): groups a cube
+// operation (matmul, conv2d: the table's Head) with the chain of
+// element-wise, normalisation and layout operations (the table's Epilogue
+// column, dsl/ir/op_table.def) that consume its result one after another,
+// so that the lowering runs the chain on each output tile while it is in
+// L1 (L0 -> L1 -> vector unit -> L1 -> DDR once) instead of sending every
+// intermediate through DDR.
+//
+// An operation joins the chain of the tensor `t` so far when:
+//  * `t` is an intermediate in DDR that it alone reads (not a program
+//    output, no other reader, no view of it), and no print(...) drains
+//    between the cube operation and it;
+//  * it computes in the cube operation's output dtype, writes a DDR tensor
+//    and reads `t` as its first input (a binary op: either input);
+//  * its other operand is a number (mul(x, 0.5)), a tensor of the output's
+//    shape computed before the cube operation (a residual add), or for
+//    batch_norm its per-channel scale and shift, channels being the GEMM's
+//    columns (conv2d, a two-dimensional matmul);
+//  * a format_convert only directly after its conv2d (the tile is then
+//    stored transposed, NCHW).
+// With TaskGraph::fusion false (pypo.config.FUSION = False, --no-fusion)
+// the pass leaves the graph alone.
+#pragma once
+
+#include <string>
+
+#include "dsl/ir/task_graph.h"
+
+namespace dsl {
+
+TaskGraph apply_fusion(const TaskGraph& g);
+
+// "fusion groups: N\n  <tensor>: conv2d -> format_convert -> batch_norm -> relu  (ops 0-3)\n..."
+// for the groups of a graph the pass has run on; "" when there are none.
+std::string format_fusion_groups(const TaskGraph& g);
+
+}  // namespace dsl
