@@ -1,0 +1,134 @@
+// Fusion (dsl/passes/pass_fusion.h, docs/timing-model.md §10 "Fusion"): a
+// matmul or conv2d and the element-wise chain consuming its result run on
+// the C tiles in L1, stored to DDR once.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+// One 16 x 16 cube tile (tile=(16, 16): one block, cube 0 alone) and the
+// same program followed by batch_norm and relu.
+const char* kMatmul = R"(import pypto as pypo
+a = pypo.input("a", shape=(16, 16), dtype="float16")
+b = pypo.weight("b", shape=(16, 16), dtype="float16")
+pypo.output("y", pypo.op.matmul(a, b, tile=(16, 16)))
+)";
+const char* kMatmulBnRelu = R"(import pypto as pypo
+a = pypo.input("a", shape=(16, 16), dtype="float16")
+b = pypo.weight("b", shape=(16, 16), dtype="float16")
+c = pypo.op.matmul(a, b, tile=(16, 16))
+pypo.output("y", pypo.op.relu(pypo.op.batch_norm(c)))
+)";
+
+struct Figures {
+    uint64_t cycles = 0, read = 0, written = 0, groups = 0;
+};
+
+Figures measure(const std::string& args) {
+    std::string json = (scratch() / "fusion.json").string();
+    Outcome o = run("-q --report-json '" + json + "' " + args);
+    EXPECT_EQ(o.status, 0) << o.err;
+    if (o.status != 0) return {};
+    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    return {r["total_cycles"].get<uint64_t>(), r["ddr_bytes_read"].get<uint64_t>(),
+            r["ddr_bytes_written"].get<uint64_t>(), r["fusion_groups"].get<uint64_t>()};
+}
+
+}  // namespace
+
+// The GEMM alone ends with the store of its tile, which waits for the
+// write-back to L1 (flag latency 1). Fused, that flag starts the epilogue
+// on vector0 instead: batch_norm's mul by the scale column and add of the
+// shift column, then relu, each a 16 x 16 float16 VECTOR of one pass
+// (§8: P + ceil(256 * 2 / 128) = 8 + 4 = 12 cycles), back to back; the
+// scale and shift (32 B each) are loaded on dma0 behind the panels, long
+// before. The store then waits for relu's flag (1). So the fused program
+// takes 1 + 3 * 12 = 37 cycles more than the GEMM alone, and reads the
+// 64 bytes of scale and shift more; it writes the 512 B result once.
+TEST(Fusion, MatmulBatchNormReluTileCyclesMatchTheHandDerivation) {
+    const std::string one = "--set dma.max_outstanding=1 ";
+    const Figures gemm = measure(one + write_file("mm.pto", kMatmul));
+    const Figures fused = measure(one + write_file("mm_bn_relu.pto", kMatmulBnRelu));
+    EXPECT_EQ(gemm.cycles, 645u);
+    EXPECT_EQ(fused.cycles, gemm.cycles + 1 + 3 * (8 + 4));
+    EXPECT_EQ(fused.cycles, 682u);
+    EXPECT_EQ(fused.read, gemm.read + 64);
+    EXPECT_EQ(fused.read, 1088u);
+    EXPECT_EQ(fused.written, 512u);
+    EXPECT_EQ(fused.groups, 1u);
+    // Unfused, the intermediate goes to DDR and back for each operation.
+    const Figures apart = measure(one + "--no-fusion " + write_file("mm_bn_relu.pto", kMatmulBnRelu));
+    EXPECT_EQ(apart.groups, 0u);
+    EXPECT_EQ(apart.written, 3u * 512);
+    EXPECT_GT(apart.cycles, fused.cycles);
+}
+
+TEST(Fusion, ConfigFusionFalseIsNoFusion) {
+    std::string off = kMatmulBnRelu;
+    off.insert(off.find('\n') + 1, "pypo.config.FUSION = False\n");
+    const Figures a = measure(write_file("off.pto", off));
+    const Figures b = measure("--no-fusion " + write_file("on.pto", kMatmulBnRelu));
+    EXPECT_EQ(a.cycles, b.cycles);
+    EXPECT_EQ(a.read, b.read);
+    EXPECT_EQ(a.written, b.written);
+    EXPECT_EQ(a.groups, 0u);
+}
+
+TEST(Fusion, ReportAndDumpGraphListTheGroups) {
+    Outcome o = run("models/resnet_block.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.out.find("fusion groups      2\n"
+                         "  conv2d_1 (conv2d -> format_convert -> batch_norm -> relu)\n"
+                         "  conv2d_2 (conv2d -> format_convert -> batch_norm -> add -> relu)\n"),
+              std::string::npos)
+        << o.out;
+    Outcome g = run("--dump-graph models/resnet_block.pto");
+    ASSERT_EQ(g.status, 0) << g.err;
+    EXPECT_NE(g.out.find("fusion groups: 2\n"
+                         "  relu_1: conv2d -> format_convert -> batch_norm -> relu  (ops 0, 1, 2, 3)\n"
+                         "  y: conv2d -> format_convert -> batch_norm -> add -> relu  (ops 4, 5, 6, 7, 8)\n"),
+              std::string::npos)
+        << g.out;
+    Outcome n = run("--no-fusion models/resnet_block.pto");
+    EXPECT_EQ(n.out.find("fusion groups"), std::string::npos) << n.out;
+}
+
+// Fused, each model reads and writes fewer DDR bytes and takes fewer cycles.
+struct FusedModel {
+    const char* args;
+};
+class FusionPays : public ::testing::TestWithParam<FusedModel> {};
+
+TEST_P(FusionPays, FewerBytesAndCycles) {
+    const Figures fused = measure(GetParam().args);
+    const Figures apart = measure(std::string("--no-fusion ") + GetParam().args);
+    EXPECT_GT(fused.groups, 0u);
+    EXPECT_LT(fused.cycles, apart.cycles);
+    EXPECT_LT(fused.read, apart.read);
+    EXPECT_LT(fused.written, apart.written);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, FusionPays,
+                         ::testing::Values(FusedModel{"models/resnet_block.pto"},
+                                           FusedModel{"--shape img=1,1,120,160 models/super_resolution.pto"},
+                                           FusedModel{"tests/cli/mbv1_block.pto"}),
+                         [](const ::testing::TestParamInfo<FusedModel>& i) {
+                             return std::string(i.index == 0 ? "resnet_block" : i.index == 1 ? "super_resolution" : "mbv1_block");
+                         });
+
+// The functional model runs the fused command programs: the outputs match
+// the reference executor.
+TEST(Fusion, FusedProgramsPassCheck) {
+    for (const char* args : {"models/resnet_block.pto", "--shape img=1,1,120,160 models/super_resolution.pto"}) {
+        Outcome o = run(std::string("-q --check ") + args);
+        EXPECT_EQ(o.status, 0) << args << "\n" << o.out << o.err;
+        EXPECT_NE(o.out.find("-> pass"), std::string::npos) << o.out;
+    }
+    Outcome o = run("-q --check " + write_file("mm_bn_relu.pto", kMatmulBnRelu));
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+}
