@@ -274,6 +274,33 @@ TEST(OracleCrossCheck, Conv2dSmallL0TwoDmaEngines) {
     cross_check(dir.file("conv.pto", kConvSource), R"({"cube": {"l0_kib": 4}, "cluster": {"dma_engines": 2}})");
 }
 
+// Fusion groups (dsl/passes/pass_fusion.h): conv2d -> format_convert ->
+// batch_norm -> add (a streamed NCHW operand) -> relu, and a batched
+// matmul -> mul by a number -> add (streamed row-major) -> tanh, their
+// epilogues on the vector units between the write-back and the store.
+const char* kFusedSource =
+    "import pypto as pypo\n"
+    "x = pypo.input(\"x\", shape=(2, 16, 20, 20), dtype=\"float16\")\n"
+    "r = pypo.input(\"r\", shape=(2, 24, 20, 20), dtype=\"float16\")\n"
+    "w = pypo.weight(\"w\", shape=(24, 16, 3, 3), dtype=\"float16\")\n"
+    "y = pypo.op.relu(pypo.op.add(pypo.op.batch_norm(pypo.op.conv2d(x, w, padding=1)), r))\n"
+    "q = pypo.input(\"q\", shape=(3, 72, 64), dtype=\"float16\")\n"
+    "k = pypo.input(\"k\", shape=(64, 40), dtype=\"float16\")\n"
+    "b = pypo.input(\"b\", shape=(3, 72, 40), dtype=\"float16\")\n"
+    "t = pypo.op.tanh(pypo.op.add(b, pypo.op.mul(pypo.op.matmul(q, k), 0.125)))\n"
+    "pypo.output(\"y\", y)\n"
+    "pypo.output(\"t\", t)\n";
+
+TEST(OracleCrossCheck, FusedConvAndMatmulEpilogues) {
+    TempDir dir;
+    cross_check(dir.file("fused.pto", kFusedSource));
+}
+
+TEST(OracleCrossCheck, FusedEpiloguesTwoVectorUnitsThreeDmaEngines) {
+    TempDir dir;
+    cross_check(dir.file("fused.pto", kFusedSource), R"({"cluster": {"vector_units": 2, "dma_engines": 3}})");
+}
+
 TEST(OracleCrossCheck, BatchedMatmulWithPrefetch) {
     TempDir dir;
     cross_check(dir.file("bmm.pto",
