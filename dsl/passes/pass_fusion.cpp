@@ -94,8 +94,7 @@ std::string format_fusion_groups(const TaskGraph& g) {
     for (size_t i = 0; i < g.ops.size(); ++i) {
         const OpNode& op = g.ops[i];
         if (op.epilogue.empty()) continue;
-        os << "  " << g.tensors[size_t(g.ops[size_t(op.epilogue.back())].output)].name << ": "
-           << op_kind_name(op.kind);
+        os << "  " << g.tensors[size_t(g.ops[size_t(op.epilogue.back())].output)].name << ": " << op_kind_name(op.kind);
         for (int k : op.epilogue) os << " -> " << op_kind_name(g.ops[size_t(k)].kind);
         os << "  (ops " << i;
         for (int k : op.epilogue) os << ", " << k;

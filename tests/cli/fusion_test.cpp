@@ -118,7 +118,9 @@ INSTANTIATE_TEST_SUITE_P(Models, FusionPays,
                                            FusedModel{"--shape img=1,1,120,160 models/super_resolution.pto"},
                                            FusedModel{"tests/cli/mbv1_block.pto"}),
                          [](const ::testing::TestParamInfo<FusedModel>& i) {
-                             return std::string(i.index == 0 ? "resnet_block" : i.index == 1 ? "super_resolution" : "mbv1_block");
+                             return std::string(i.index == 0   ? "resnet_block"
+                                                : i.index == 1 ? "super_resolution"
+                                                               : "mbv1_block");
                          });
 
 // The functional model runs the fused command programs: the outputs match

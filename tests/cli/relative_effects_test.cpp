@@ -103,15 +103,17 @@ TEST(RelativeEffects, BytesPerMemoryLevel) {
 // NCHW-labelled outputs each get a format_convert on the vector unit, a
 // per-image (3136 x 64) transpose that reads and writes the 401408-byte
 // activation through DDR. With layout="NHWC" on the input, every tensor
-// after it inherits NHWC and no conversion is needed.
+// after it inherits NHWC and no conversion is needed. Measured without
+// fusion, where each conversion is an operation of its own through DDR
+// (fused, the next test, it is a transpose of each tile in L1).
 TEST(RelativeEffects, MatchingLayoutAnnotationRemovesTheConversions) {
     std::string model = slurp(std::string(DAVINCI_SOURCE_DIR) + "/models/resnet_block.pto");
     const std::string nchw = "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")";
     const std::string nhwc = "x = pypo.input(\"x\", shape=(1, 56, 56, 64), dtype=\"float16\", layout=\"NHWC\")";
     ASSERT_NE(model.find(nchw), std::string::npos);
     model.replace(model.find(nchw), nchw.size(), nhwc);
-    nlohmann::json plain = report("models/resnet_block.pto");
-    nlohmann::json annotated = report(write_file("resnet_block_nhwc.pto", model));
+    nlohmann::json plain = report("models/resnet_block.pto", "--no-fusion");
+    nlohmann::json annotated = report(write_file("resnet_block_nhwc.pto", model), "--no-fusion");
 
     EXPECT_EQ(plain["format_conversions"].get<uint64_t>(), 2u);
     EXPECT_EQ(annotated["format_conversions"].get<uint64_t>(), 0u);
@@ -134,6 +136,28 @@ TEST(RelativeEffects, MatchingLayoutAnnotationRemovesTheConversions) {
     EXPECT_EQ(annotated["total_cycles"].get<uint64_t>(), 1111464u);
     EXPECT_EQ(plain["vector_busy"].get<double>() > annotated["vector_busy"].get<double>(), true);
     EXPECT_GT(conversion_vector, 0u);
+}
+
+// Fused (the default), each conversion is the transpose of every C tile
+// in L1 before its one store, NCHW (charged to the group's last
+// operation): the plain model moves exactly the
+// annotated one's DDR bytes, and its vector units do the transposes.
+TEST(RelativeEffects, FusedConversionsCostNoDdrBytes) {
+    std::string model = slurp(std::string(DAVINCI_SOURCE_DIR) + "/models/resnet_block.pto");
+    const std::string nchw = "x = pypo.input(\"x\", shape=(1, 64, 56, 56), dtype=\"float16\")";
+    const std::string nhwc = "x = pypo.input(\"x\", shape=(1, 56, 56, 64), dtype=\"float16\", layout=\"NHWC\")";
+    model.replace(model.find(nchw), nchw.size(), nhwc);
+    nlohmann::json plain = report("models/resnet_block.pto");
+    nlohmann::json annotated = report(write_file("resnet_block_nhwc_fused.pto", model));
+    EXPECT_EQ(plain["ddr_bytes_read"], annotated["ddr_bytes_read"]);
+    EXPECT_EQ(plain["ddr_bytes_written"], annotated["ddr_bytes_written"]);
+    EXPECT_EQ(plain["fusion_groups"].get<uint64_t>(), 2u);
+    EXPECT_EQ(annotated["fusion_groups"].get<uint64_t>(), 2u);
+    for (const nlohmann::json& op : plain["ops"])
+        if (op["kind"] == "format_convert") {
+            EXPECT_EQ(op["dma_bytes"].get<uint64_t>(), 0u) << op;  // the store is the group's last op's
+            EXPECT_GT(op["vector_cycles"].get<uint64_t>(), 0u) << op;
+        }
 }
 
 }  // namespace

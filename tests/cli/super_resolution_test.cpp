@@ -17,10 +17,10 @@ namespace {
 
 constexpr uint64_t kH = 48, kW = 64;  // a reduced frame; the resolution is a shape_hint dimension
 
-nlohmann::json report(const std::string& model) {
+nlohmann::json report(const std::string& model, const std::string& extra = "") {
     std::string json = (scratch() / (model + ".json")).string();
-    Outcome o = run("-q --report-json '" + json + "' --shape img=1,1," + std::to_string(kH) + "," + std::to_string(kW) +
-                    " models/" + model + ".pto");
+    Outcome o = run("-q " + extra + " --report-json '" + json + "' --shape img=1,1," + std::to_string(kH) + "," +
+                    std::to_string(kW) + " models/" + model + ".pto");
     EXPECT_EQ(o.status, 0) << o.err;
     return nlohmann::json::parse(slurp(json));
 }
@@ -53,8 +53,10 @@ TEST(SuperResolution, SameNetworkSameFrame) {
         EXPECT_EQ(naive[act]["dma_bytes"].get<uint64_t>(), 2 * opt[act]["dma_bytes"].get<uint64_t>()) << act;
 }
 
+// Measured without fusion, where each conversion is an operation through
+// DDR; fused, the next test.
 TEST(SuperResolution, NaiveConvertsEveryConvolutionOutput) {
-    nlohmann::json naive = report("super_resolution_naive"), opt = report("super_resolution");
+    nlohmann::json naive = report("super_resolution_naive", "--no-fusion"), opt = report("super_resolution");
     EXPECT_EQ(naive["format_conversions"], 3);
     EXPECT_EQ(opt["format_conversions"], 0);
     auto ops = ops_by_name(naive);
@@ -69,6 +71,23 @@ TEST(SuperResolution, NaiveConvertsEveryConvolutionOutput) {
     }
     EXPECT_EQ(ops_by_name(opt).count("pixel_shuffle_1"), 0u);
     EXPECT_EQ(ops_by_name(opt)["transpose_1"]["kind"], "transpose");
+}
+
+// Fused, each conversion transposes its conv2d's tiles in L1 (vector
+// cycles, no DDR of its own); the one NCHW store of a group is charged to
+// its last operation: tanh_1 and tanh_2 after the first two, the third
+// conversion itself (its reader, pixel_shuffle, is a data movement).
+TEST(SuperResolution, NaiveConversionsFusedIntoTheirConvolutions) {
+    auto ops = ops_by_name(report("super_resolution_naive"));
+    const std::map<std::string, uint64_t> stored = {
+        {"format_convert_1", 0}, {"format_convert_2", 0}, {"format_convert_3", 9 * kH * kW * 4}};
+    for (const auto& [name, bytes] : stored) {
+        ASSERT_TRUE(ops.count(name)) << name;
+        EXPECT_EQ(ops[name]["dma_bytes"].get<uint64_t>(), bytes) << name;
+        EXPECT_GT(ops[name]["vector_cycles"].get<uint64_t>(), 0u) << name;
+    }
+    EXPECT_EQ(ops["tanh_1"]["dma_bytes"].get<uint64_t>(), 64u * kH * kW * 4);
+    EXPECT_EQ(ops["tanh_2"]["dma_bytes"].get<uint64_t>(), 32u * kH * kW * 4);
 }
 
 // The gap, as the simulation measures it: more than twice the cycles and

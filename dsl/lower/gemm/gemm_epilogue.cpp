@@ -50,10 +50,12 @@ GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out) {
             s.slot = int(e.column_ddr.size());
             s.label = call + ") tile * " + ctx.tensor(op.inputs[1]).name;
             e.column_ddr.push_back(ctx.ddr_addr(op.inputs[1]));
+            e.column_op.push_back(pop);
             e.steps.push_back(s);
             s.op = arch::VectorOp::Add, s.slot = int(e.column_ddr.size());
             s.label = call + ") tile + " + ctx.tensor(op.inputs[2]).name;
             e.column_ddr.push_back(ctx.ddr_addr(op.inputs[2]));
+            e.column_op.push_back(pop);
             e.steps.push_back(s);
             break;
         }
@@ -73,11 +75,13 @@ GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out) {
                 s.slot = int(e.streamed_ddr.size());
                 e.streamed_ddr.push_back(ctx.ddr_addr(other));
                 e.streamed_transposed.push_back(nchw);
+                e.streamed_op.push_back(pop);
                 s.label = call + ", " + ctx.tensor(other).name + ") tile";
             }
             e.steps.push_back(s);
         }
         out = op.output;
+        e.store_op = pop;
     }
     return e;
 }

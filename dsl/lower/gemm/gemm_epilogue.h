@@ -36,6 +36,11 @@ struct GemmEpilogue {
     // transposed on the vector unit and stored channel by channel.
     bool transposed_store = false;
     int32_t transpose_op = -1;  // the fused format_convert
+    // The operations its loads and the store are charged to: each
+    // operand's reader, and the group's last operation (whose result is
+    // stored).
+    std::vector<int32_t> streamed_op, column_op;
+    int32_t store_op = -1;
     bool empty() const { return steps.empty() && !transposed_store; }
     // Extra L1 per block beyond the C block: copies of the C block and
     // vectors of the block's columns.

@@ -95,7 +95,11 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const uint32_t tag_b_l0 = ctx.tag(op.b_name + " tile -> L0");
     const uint32_t tag_mm = ctx.tag(op.c_name + " += " + op.a_name + " @ " + op.b_name);
     const uint32_t tag_c_l1 = ctx.tag(op.c_name + " tile -> L1");
-    const uint32_t tag_c_ddr = op.c_on_chip ? 0 : ctx.tag(op.c_name + " tile -> DDR");
+    // A fused group's store is its last operation's (the tensor it writes).
+    const uint32_t tag_c_ddr = op.c_on_chip ? 0
+                               : op.epilogue && op.epilogue->store_op >= 0
+                                   ? ctx.tags(op.c_name + " tile -> DDR", op.epilogue->store_op)
+                                   : ctx.tag(op.c_name + " tile -> DDR");
     const int64_t steps = ceil_div(op.K, t.kb);
     const std::string& name = op.block_name.empty() ? op.c_name : op.block_name;
     // Loop control: step i of an engine's k-loop starts an iteration of the
@@ -131,8 +135,9 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     auto c_tile_stride = [&](const CubeWork& w) { return uint64_t((fused ? w.n : t.block_cols()) * eo); };
     std::vector<uint32_t> tag_epilogue;
     for (const EpilogueStep& s : ep.steps) tag_epilogue.push_back(ctx.tags(s.label, s.program_op));
-    const uint32_t tag_operand = fused && !ep.streamed_ddr.empty() ? ctx.tag(op.c_name + " epilogue operand -> L1") : 0;
-    const uint32_t tag_columns = fused && !ep.column_ddr.empty() ? ctx.tag(op.c_name + " epilogue columns -> L1") : 0;
+    std::vector<uint32_t> tag_operand, tag_columns;
+    for (int32_t o : ep.streamed_op) tag_operand.push_back(ctx.tags(op.c_name + " tile operand -> L1", o));
+    for (int32_t o : ep.column_op) tag_columns.push_back(ctx.tags(op.c_name + " columns -> L1", o));
     const uint32_t tag_transpose =
         ep.transposed_store ? ctx.tags(op.c_name + " tile transposed (NHWC -> NCHW)", ep.transpose_op) : 0;
     const int64_t vector_units = std::max<int64_t>(1, config.vector_units);
@@ -207,9 +212,9 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
             if (fused) {
                 auto& loads = block.stream(load_b);
                 for (size_t v = 0; v < ep.column_ddr.size(); ++v) {
-                    arch::Command c = dma_command(copy2d(Space::DDR, ep.column_ddr[v] + uint64_t(col0 * eo), 0, Space::L1,
-                                                         l1_columns + v * column_bytes, 0, 1, cols * eo),
-                                                  tag_columns);
+                    arch::Command c = dma_command(copy2d(Space::DDR, ep.column_ddr[v] + uint64_t(col0 * eo), 0,
+                                                         Space::L1, l1_columns + v * column_bytes, 0, 1, cols * eo),
+                                                  tag_columns[v]);
                     for (const CubeWork& w : cubes) c.sets.push_back(w.columns_ready);
                     loads.push_back(std::move(c));
                 }
@@ -221,11 +226,11 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         // NCHW: n channel rows of m pixels; else m rows of n.
                         arch::Command c = dma_command(
                             ep.streamed_transposed[k]
-                                ? copy2d(Space::DDR, src + uint64_t((q * op.M + r) * eo), uint64_t(op.M * eo), Space::L1,
-                                         dst, uint64_t(w.m * eo), w.n, w.m * eo)
-                                : copy2d(Space::DDR, src + uint64_t((r * op.N + q) * eo), uint64_t(op.N * eo), Space::L1,
-                                         dst, uint64_t(w.n * eo), w.m, w.n * eo),
-                            tag_operand);
+                                ? copy2d(Space::DDR, src + uint64_t((q * op.M + r) * eo), uint64_t(op.M * eo),
+                                         Space::L1, dst, uint64_t(w.m * eo), w.n, w.m * eo)
+                                : copy2d(Space::DDR, src + uint64_t((r * op.N + q) * eo), uint64_t(op.N * eo),
+                                         Space::L1, dst, uint64_t(w.n * eo), w.m, w.n * eo),
+                            tag_operand[k]);
                         c.sets.push_back(w.operands_ready);
                         loads.push_back(std::move(c));
                     }

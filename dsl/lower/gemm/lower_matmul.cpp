@@ -152,8 +152,7 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
         g.b_addr = g.b_on_chip
                        ? ctx.l1_addr(op.inputs[1])
                        : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
-        g.c_addr =
-            g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(out) + uint64_t(item * shape.M * shape.N * eo);
+        g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(out) + uint64_t(item * shape.M * shape.N * eo);
         g.epilogue = &epilogue, g.epilogue_offset = uint64_t(item * shape.M * shape.N * eo);
         g.a_name = a.name, g.b_name = b.name, g.c_name = ctx.tensor(out).name;
         g.unroll = gemm_unroll(op);

@@ -148,7 +148,8 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         ctx.deps.clear();
         // A fusion group waits for what any of its operations reads.
         std::vector<int> reads = op.inputs;
-        for (int k : op.epilogue) reads.insert(reads.end(), g.ops[size_t(k)].inputs.begin(), g.ops[size_t(k)].inputs.end());
+        for (int k : op.epilogue)
+            reads.insert(reads.end(), g.ops[size_t(k)].inputs.begin(), g.ops[size_t(k)].inputs.end());
         for (int in : reads) {
             int producer = g.tensors[size_t(in)].producer;
             if (producer >= 0 && producer < int(i))

@@ -37,15 +37,38 @@ Values scan(func::Memory& m, const arch::TensorPlacement& t) {
     return v;
 }
 
+// Whether op `i`'s result reaches memory: not the cube operation or an
+// inner operation of a fusion group (dsl/passes/pass_fusion.h), whose
+// results live only in L1, tile by tile.
+bool stored(const dsl::TaskGraph& g, int i) {
+    const dsl::OpNode& op = g.ops[size_t(i)];
+    if (!op.epilogue.empty()) return false;
+    return op.fused_into < 0 || g.ops[size_t(op.fused_into)].epilogue.back() == i;
+}
+
 // Why op `i` of `g` (as computed in memory `m`) is abnormal, "" if it is
-// not, or if its abnormal values came in through its inputs.
+// not, or if its abnormal values came in through its inputs. A fusion
+// group is judged by its stored result against the group's inputs.
 std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memory& m, int i) {
     const dsl::OpNode& op = g.ops[size_t(i)];
     const arch::TensorPlacement& out = p.tensors[size_t(op.output)];
-    if (!readable(out) || out.role.find("view of") != std::string::npos) return "";
+    if (!stored(g, i) || !readable(out) || out.role.find("view of") != std::string::npos) return "";
     const Values y = scan(m, out);
     bool inputs_finite = true, inputs_nonzero = false;
-    for (int in : op.inputs) {
+    std::vector<int> reads = op.inputs;
+    if (op.fused_into >= 0) {
+        const dsl::OpNode& head = g.ops[size_t(op.fused_into)];
+        reads = head.inputs;
+        for (int k : head.epilogue)
+            reads.insert(reads.end(), g.ops[size_t(k)].inputs.begin(), g.ops[size_t(k)].inputs.end());
+        reads.erase(std::remove_if(reads.begin(), reads.end(),
+                                   [&](int t) {
+                                       const int producer = g.tensors[size_t(t)].producer;
+                                       return producer >= 0 && !stored(g, producer);
+                                   }),
+                    reads.end());
+    }
+    for (int in : reads) {
         const arch::TensorPlacement& t = p.tensors[size_t(in)];
         if (!readable(t)) continue;
         const Values x = scan(m, t);

@@ -10,8 +10,11 @@ namespace {
 using namespace lower_test;
 using arch::Space;
 
+// Without fusion: the conv2d and its format_convert are lowered apart
+// (fusion is tested in tests/cli/fusion_test.cpp and the oracle cross-check).
 std::string conv_source(const std::string& x, const std::string& w, const std::string& args) {
     return "import pypto as pypo\n"
+           "pypo.config.FUSION = False\n"
            "x = pypo.input(\"x\", shape=" +
            x +
            ", dtype=\"float16\")\n"
@@ -214,7 +217,7 @@ TEST(LowerConv, NhwcInputNeedsNoConversion) {
 
 TEST(LowerConv, PaddingAsLargeAsTheKernelIsRefused) {
     EXPECT_EQ(dsl_test::error_of([] { lower(conv_source("(1, 4, 8, 8)", "(8, 4, 1, 1)", ", padding=1")); }),
-              "t.pto:4:5: error: conv2d: padding (1, 1) as large as the kernel is not lowered yet\n"
+              "t.pto:5:5: error: conv2d: padding (1, 1) as large as the kernel is not lowered yet\n"
               "y = pypo.op.conv2d(x, w, padding=1)\n"
               "    ^\n");
 }
