@@ -90,7 +90,8 @@ TEST(L2Cli, ChromeTraceCountsDdrBytesInFlight) {
 TEST(L2Cli, BadGeometryIsAConfigError) {
     Outcome o = run("--set l2.kib=100 --set l2.line_bytes=512 models/gemm_256.pto");
     EXPECT_EQ(o.status, 2);
-    EXPECT_EQ(o.err,
-              "davinci-sim: error: --set: l2.kib: 100 KiB is not a whole number of sets of l2.ways x l2.line_bytes = 16 "
-              "x 512 bytes\n");
+    EXPECT_EQ(
+        o.err,
+        "davinci-sim: error: --set: l2.kib: 100 KiB is not a whole number of sets of l2.ways x l2.line_bytes = 16 "
+        "x 512 bytes\n");
 }
