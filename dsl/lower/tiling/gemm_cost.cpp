@@ -11,6 +11,8 @@ namespace dsl {
 
 namespace {
 
+using arch::ceil_div;
+
 // One arbitrated link of §6: bandwidth W, latency Lat, used by DMA engines
 // that keep K requests in flight (§5).
 struct Link {
@@ -18,7 +20,7 @@ struct Link {
 
     // Cycles the link is occupied moving `bytes` of one request: it moves W
     // bytes per cycle whatever the burst size (byte slots, §6).
-    int64_t busy(int64_t bytes) const { return arch::ceil_div(bytes, W); }
+    int64_t busy(int64_t bytes) const { return ceil_div(bytes, W); }
 
     // One DMA command of `bytes` while `sharing` requesters (this one
     // included, on average) move as much at the same time: round-robin
@@ -43,7 +45,7 @@ struct Link {
 // each buffer goes once round its loop (filled, flag, drained, flag) per
 // `buffers` steps. One buffer serialises the two; more overlap them.
 int64_t pipelined(int64_t produce, int64_t consume, int64_t loop, int64_t buffers) {
-    return std::max({produce, consume, arch::ceil_div(loop, buffers)});
+    return std::max({produce, consume, ceil_div(loop, buffers)});
 }
 
 }  // namespace
@@ -59,7 +61,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // cube that sets the pace. An edge block leaves cubes idle and computes
     // smaller tiles: padding M and N up to whole blocks costs idle cubes,
     // up to whole MAC arrays (below) MAC cycles.
-    const int64_t cubes = arch::ceil_div(rows, t.mt) * arch::ceil_div(cols, t.nt);
+    const int64_t cubes = ceil_div(rows, t.mt) * ceil_div(cols, t.nt);
     const int64_t m = std::min(t.mt, rows), n = std::min(t.nt, cols);
 
     // §7: a MATMUL of depth k on the m x n tile, exactly as the cube
@@ -82,7 +84,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // flag waits; an engine that runs its steps back to back pays them, on
     // average `issue` per step. The first step always pays in full.
     const int64_t loop = c.loop_overhead_cycles;
-    const int64_t issue = arch::ceil_div(loop, std::max<int64_t>(1, g.unroll));
+    const int64_t issue = ceil_div(loop, std::max<int64_t>(1, g.unroll));
     // On-chip operands (dsl/lower/buffer_plan.h) have no panels to load.
     const bool has_a = !g.a_on_chip, has_b = !g.b_on_chip, panels = has_a || has_b;
     // §6 on the L1 port: every active cube loads its A tile, then its B
@@ -115,10 +117,10 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
         return 1 + Link::shared(ddr.busy(a_panel(d)) + ddr.busy(b_panel(d)), sharing) + ddr.Lat;
     };
 
-    const int64_t steps = arch::ceil_div(g.K, t.kb);
-    const int64_t tiles = arch::ceil_div(t.kb, t.kt);  // L0 steps of a full panel; the last may be shallower
+    const int64_t steps = ceil_div(g.K, t.kb);
+    const int64_t tiles = ceil_div(t.kb, t.kt);  // L0 steps of a full panel; the last may be shallower
     const int64_t last_kb = g.K - (steps - 1) * t.kb;
-    const int64_t last_tiles = arch::ceil_div(last_kb, t.kt);
+    const int64_t last_tiles = ceil_div(last_kb, t.kt);
     // The full-depth L0 step and panel, used throughout.
     const int64_t a_kt = a_tile(t.kt), ab_kt = ab_tiles(t.kt), mm_kt = matmul(t.kt);
     const int64_t u = pipelined(ab_kt + issue, mm_kt + issue, ab_kt + mm_kt + 2 * flag, t.l0_buffers);
@@ -189,8 +191,8 @@ struct BlockGrid {
     int64_t per_item_rows, per_item_cols, last_rows, last_cols, blocks;
     int64_t clusters;  // that run blocks at once
     BlockGrid(const arch::Config& c, const GemmShape& g, const MatmulTiling& t) {
-        per_item_rows = arch::ceil_div(g.M, t.block_rows());
-        per_item_cols = arch::ceil_div(g.N, t.block_cols());
+        per_item_rows = ceil_div(g.M, t.block_rows());
+        per_item_cols = ceil_div(g.N, t.block_cols());
         last_rows = g.M - (per_item_rows - 1) * t.block_rows();
         last_cols = g.N - (per_item_cols - 1) * t.block_cols();
         blocks = std::max<int64_t>(1, g.items) * per_item_rows * per_item_cols;
