@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "dsl/support/ceil_div.h"
+#include "sim/arch/ceil_div.h"
 
 namespace dsl {
 
@@ -100,7 +100,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                                : op.epilogue && op.epilogue->store_op >= 0
                                    ? ctx.tags(op.c_name + " tile -> DDR", op.epilogue->store_op)
                                    : ctx.tag(op.c_name + " tile -> DDR");
-    const int64_t steps = ceil_div(op.K, t.kb);
+    const int64_t steps = arch::ceil_div(op.K, t.kb);
     const std::string& name = op.block_name.empty() ? op.c_name : op.block_name;
     // Loop control: step i of an engine's k-loop starts an iteration of the
     // loop (unrolled op.unroll times) when i % op.unroll == 0, and then its
@@ -116,7 +116,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const bool systolic = config.systolic();
     const bool os_chain =
         config.cube_dataflow == arch::Dataflow::OS && t.mt <= config.mac_rows && t.nt <= config.mac_cols;
-    const int64_t block_rows_n = ceil_div(op.M, t.block_rows()), block_cols_n = ceil_div(op.N, t.block_cols());
+    const int64_t block_rows_n = arch::ceil_div(op.M, t.block_rows()),
+                  block_cols_n = arch::ceil_div(op.N, t.block_cols());
     // A fused epilogue (gemm_epilogue.h): each cube's C tile sits in its
     // own slot of the C block, contiguous (n elements per row), so that the
     // vector unit works on it as one matrix; then come the transposed
@@ -244,7 +245,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 for (int64_t s = 0; s < steps; ++s) {
                     const GemmPanel p = panel(s);
                     const uint64_t l1_b = L.l1_b[size_t(s % buffers)];
-                    const int64_t tiles = ceil_div(p.kb, t.kt);
+                    const int64_t tiles = arch::ceil_div(p.kb, t.kt);
                     for (int64_t k = 0; k < tiles; ++k, ++u) {
                         const int64_t kt = std::min(t.kt, p.kb - k * t.kt);
                         arch::Command a = dma_command(
