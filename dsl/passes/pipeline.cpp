@@ -3,6 +3,7 @@
 #include "dsl/passes/pass_layout.h"
 #include "dsl/passes/pass_moves.h"
 #include "dsl/passes/pass_precision.h"
+#include "dsl/passes/pass_promote.h"
 
 namespace dsl {
 
@@ -10,6 +11,7 @@ const std::vector<GraphPass>& graph_passes() {
     static const std::vector<GraphPass> passes = {
         {"moves", apply_moves},
         {"precision", apply_precision},
+        {"promote", apply_promotion},
         {"layout", apply_layout},
     };
     return passes;

@@ -3,7 +3,10 @@
 //   1. moves (pass_moves.h): each `buf[:] = t` becomes a move operation;
 //   2. precision (pass_precision.h): each operation's compute dtype under
 //      pypo.precision, with the casts it needs;
-//   3. layout (pass_layout.h): format_convert operations where a producer's
+//   3. promote (pass_promote.h): casts that widen the narrower operands of
+//      an operation whose operands share one dtype (mixed float dtypes
+//      promote to the wider);
+//   4. layout (pass_layout.h): format_convert operations where a producer's
 //      natural layout (conv2d: NHWC) is not the one the graph labels.
 // Each runs once per compilation: the lowering takes only a PassedGraph,
 // which only run_graph_passes makes.
@@ -17,7 +20,7 @@
 namespace dsl {
 
 struct GraphPass {
-    const char* name;  // "moves", "precision", "layout"
+    const char* name;  // "moves", "precision", "promote", "layout"
     TaskGraph (*run)(const TaskGraph& g);
 };
 

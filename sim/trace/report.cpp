@@ -337,7 +337,8 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
         o += "  read lookups     " + hits_and_misses(s.l2->read_hits, s.l2->read_misses) + "\n";
         o += "  write lookups    " + hits_and_misses(s.l2->write_hits, s.l2->write_misses) + "\n";
     }
-    o += "format conversions " + grouped(format_conversions(s)) + "\n\n";
+    o += "format conversions " + grouped(format_conversions(s)) + "\n";
+    o += "promotions         " + grouped(info.promotions) + "\n\n";
 
     o += "cube MAC utilization / busy  average " +
          utilization_and_busy(average_cube_utilization(s, c), average_busy(s, "cube")) + "\n";
@@ -394,6 +395,10 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     }
     o += format_cycle_accounting(s);
     o += format_operations(s);
+    if (!info.notes.empty()) {
+        o += "\nnotes\n";
+        for (const std::string& n : info.notes) o += "  " + n + "\n";
+    }
     return o;
 }
 
@@ -417,6 +422,8 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     j["ddr_bytes_read"] = s.ddr_bytes_read;
     j["ddr_bytes_written"] = s.ddr_bytes_written;
     j["format_conversions"] = format_conversions(s);
+    j["promotions"] = info.promotions;
+    j["notes"] = info.notes;
     if (s.l2) j["l2"] = l2_json(*s.l2, c);
     json memory = json::object();
     for (const Level& l : levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};

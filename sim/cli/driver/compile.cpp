@@ -6,7 +6,9 @@
 
 #include "dsl/frontend/frontend.h"
 #include "dsl/ir/graph_format.h"
+#include "dsl/ir/placement_notes.h"
 #include "dsl/lower/program/lower.h"
+#include "dsl/passes/pass_promote.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/arch/program_check.h"
 #include "sim/cli/driver/exit_status.h"
@@ -35,6 +37,11 @@ Outcome read_program_json(const std::string& path, const arch::Config& config, a
     return std::nullopt;
 }
 
+void note_compilation(const dsl::TaskGraph& passed, Compiled& out) {
+    out.promotions = dsl::count_promotions(passed);
+    out.notes = dsl::placement_notes(passed);
+}
+
 // Lowering checks each block as it is made and spools it, unless the run
 // stops before simulating and wants the program whole.
 void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGraph& graph, Compiled& out) {
@@ -47,7 +54,9 @@ void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGra
             spool.append(block);
         };
     }
-    out.program = dsl::lower(dsl::run_graph_passes(graph), config, opt.program, lower_options);
+    const dsl::PassedGraph passed = dsl::run_graph_passes(graph);
+    note_compilation(passed.graph(), out);
+    out.program = dsl::lower(passed, config, opt.program, lower_options);
 }
 
 // Throws CompileError and UsageError.
@@ -58,7 +67,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     // The graph views stop after the front end, so they work for every
     // program the language accepts, lowered or not.
     const bool wrote = write_graph_outputs(opt, graph);
-    if (opt.dump_graph) std::cout << dsl::format_graph(graph);
+    if (opt.dump_graph) std::cout << dsl::format_graph(graph) << dsl::format_promotions(dsl::run_graph_passes(graph).graph());
     if (wrote || opt.dump_graph) return kExitSuccess;
     if (!opt.functional) {
         lower(opt, config, graph, out);
@@ -68,6 +77,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     out.inputs = make_inputs(graph, opt.inputs, out.input_sources);
     out.plan = plan_precision(graph, config, opt.program, out.inputs, inject_fault_from_env);
     out.program = std::move(out.plan.program);  // the functional run is over: the timed run takes it
+    note_compilation(out.plan.lowered, out);
     return std::nullopt;
 }
 
