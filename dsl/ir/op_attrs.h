@@ -14,7 +14,7 @@
 
 namespace dsl {
 
-enum class Engine { Vector, Dma };              // transpose(engine=)
+enum class Engine { Vector, Dma };  // transpose(engine=)
 
 // A transpose's perm that swaps the last two axes and keeps the others: a
 // (batched) matrix transpose, which the DMA engines write transposed in

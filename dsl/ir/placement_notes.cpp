@@ -33,8 +33,8 @@ std::vector<std::string> placement_notes(const TaskGraph& g) {
     for (const OpNode& op : g.ops) {
         const std::string placement = effective_placement(g, op.task);
         const OpUnit unit = op_runs_on(op);
-        const bool misplaced = (placement == "cube" && unit == OpUnit::Vector) ||
-                               (placement == "vector" && unit == OpUnit::Cube);
+        const bool misplaced =
+            (placement == "cube" && unit == OpUnit::Vector) || (placement == "vector" && unit == OpUnit::Cube);
         if (!misplaced) continue;
         // The task that named the placement ('any' tasks inherit it).
         int named = op.task;

@@ -32,9 +32,7 @@ std::string effective_placement(const TaskGraph& g, int task) {
     return "any";
 }
 
-arch::DType wider_dtype(arch::DType a, arch::DType b) {
-    return arch::dtype_bytes(a) >= arch::dtype_bytes(b) ? a : b;
-}
+arch::DType wider_dtype(arch::DType a, arch::DType b) { return arch::dtype_bytes(a) >= arch::dtype_bytes(b) ? a : b; }
 
 Attr Attr::integer(int64_t v) {
     Attr a;

@@ -94,8 +94,8 @@ struct OpNode {
     // A cast the promote pass inserted to widen an operand (counted as a
     // promotion in the report).
     bool promotion = false;
-    int task = -1;                      // index into TaskGraph::tasks, -1 = top level
-    SourceLoc loc;                      // the call
+    int task = -1;  // index into TaskGraph::tasks, -1 = top level
+    SourceLoc loc;  // the call
     // After the graph passes (run_graph_passes): the index of the
     // elaborated op this one implements, -1 for one a pass inserted (a
     // cast, a format conversion, a copy). Links a compiled operation back

@@ -67,7 +67,8 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     // The graph views stop after the front end, so they work for every
     // program the language accepts, lowered or not.
     const bool wrote = write_graph_outputs(opt, graph);
-    if (opt.dump_graph) std::cout << dsl::format_graph(graph) << dsl::format_promotions(dsl::run_graph_passes(graph).graph());
+    if (opt.dump_graph)
+        std::cout << dsl::format_graph(graph) << dsl::format_promotions(dsl::run_graph_passes(graph).graph());
     if (wrote || opt.dump_graph) return kExitSuccess;
     if (!opt.functional) {
         lower(opt, config, graph, out);
