@@ -100,6 +100,19 @@ TEST(Promotion, DumpGraphListsTheInsertedCast) {
         << o.out;
 }
 
+// The graph passes refuse a buffer read before anything is copied into
+// it; the graph view, which lists the promotions, still works.
+TEST(Promotion, DumpGraphWorksWhereThePassesRefuseTheProgram) {
+    const std::string pto = write_file("unwritten_buffer.pto",
+                                       "import pypto as pypo\n"
+                                       "b = pypo.mem.alloc_l1(shape=(16, 16))\n"
+                                       "pypo.output(\"y\", pypo.op.relu(b))\n");
+    Outcome o = run("--dump-graph '" + pto + "'");
+    EXPECT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out.find("promotions"), std::string::npos) << o.out;
+    EXPECT_EQ(run("-q '" + pto + "'").status, 2);
+}
+
 TEST(Promotion, FunctionalCheckAgreesWithTheReference) {
     const std::string pto = write_file("mixed_check.pto", kMixedMatmul);
     Outcome o = run("-q --check '" + pto + "'");

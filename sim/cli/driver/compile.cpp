@@ -42,6 +42,18 @@ void note_compilation(const dsl::TaskGraph& passed, Compiled& out) {
     out.notes = dsl::placement_notes(passed);
 }
 
+// The promotion casts --dump-graph lists after the program. The graph
+// passes can refuse a program the front end accepts (a buffer read before
+// it is written); the graph view still works, and the simulation reports
+// the error.
+std::string promotions_listing(const dsl::TaskGraph& graph) {
+    try {
+        return dsl::format_promotions(dsl::run_graph_passes(graph).graph());
+    } catch (const dsl::CompileError&) {
+        return "";
+    }
+}
+
 // Lowering checks each block as it is made and spools it, unless the run
 // stops before simulating and wants the program whole.
 void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGraph& graph, Compiled& out) {
@@ -67,8 +79,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     // The graph views stop after the front end, so they work for every
     // program the language accepts, lowered or not.
     const bool wrote = write_graph_outputs(opt, graph);
-    if (opt.dump_graph)
-        std::cout << dsl::format_graph(graph) << dsl::format_promotions(dsl::run_graph_passes(graph).graph());
+    if (opt.dump_graph) std::cout << dsl::format_graph(graph) << promotions_listing(graph);
     if (wrote || opt.dump_graph) return kExitSuccess;
     if (!opt.functional) {
         lower(opt, config, graph, out);
