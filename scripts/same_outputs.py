@@ -17,6 +17,8 @@ Graphviz, .npy outputs). The cases:
   * every .pto under tests/ (valid ones simulate, invalid ones are compared
     by their diagnostics), with --check where tests/functional holds it;
   * --op single operations;
+  * SCALE-Sim topology files (written into the case's directory) on
+    systolic arrays and the fractal cube, with every output but the traces;
   * every example of docs/errors.md (whole stderr, not only its head).
 Both binaries run from the repository root with the same argument strings,
 one after the other in the same output directory, so paths printed in
@@ -60,7 +62,8 @@ def model_cases():
         sh = SHAPES.get(name, [])
         cases.append(("model/%s/all-outputs" % name,
                       sh + ["--report-json", "{out}/report.json", "--summary-csv", "{out}/summary.csv",
-                            "--timing-csv", "{out}/timing.csv", "--profile", "{out}/profile.json",
+                            "--timing-csv", "{out}/timing.csv", "--ops-csv", "{out}/ops.csv",
+                            "--profile", "{out}/profile.json",
                             "--trace", "{out}/trace.json", "--vcd", "{out}/trace.vcd", prog]))
         cases.append(("model/%s/dump-graph" % name, sh + ["--dump-graph", prog]))
         cases.append(("model/%s/graph-dot" % name, sh + ["--graph-dot", "{out}/graph.dot", prog]))
@@ -82,7 +85,8 @@ def preset_cases():
         for m in SMALL_MODELS + ["gemm_2048"]:
             cases.append(("preset/%s/%s" % (cfg[:-5], m),
                           ["-c", "configs/" + cfg, "--report-json", "{out}/r.json", "--summary-csv",
-                           "{out}/s.csv", "--timing-csv", "{out}/t.csv", "models/%s.pto" % m]))
+                           "{out}/s.csv", "--timing-csv", "{out}/t.csv", "--ops-csv", "{out}/o.csv",
+                           "models/%s.pto" % m]))
         for i, op in enumerate(SINGLE_OPS):
             cases.append(("preset/%s/op%d" % (cfg[:-5], i), ["-c", "configs/" + cfg, "--report-json", "{out}/r.json"] + op))
     for m in SMALL_MODELS:
@@ -106,6 +110,35 @@ def test_program_cases():
     return cases
 
 
+# SCALE-Sim's two topology forms: AlexNet's first convolutions, a strided
+# layer with a stride width, a depthwise one; GEMMs of awkward sizes.
+TOPOLOGY_FILES = {
+    "convs.csv": "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n"
+                 "Conv1, 224, 224, 11, 11, 3, 96, 4,\nConv2, 27, 27, 5, 5, 96, 256, 1,\n"
+                 "s, 10, 12, 3, 3, 2, 5, 2, 3\nDP1, 14, 14, 3, 3, 4, 1, 1,\n",
+    "gemms.csv": "Layer Name, M, N, K,\ng, 7, 9, 11,\ng, 8, 8, 8,\nt, 1, 129, 31,\nk1, 64, 33, 1,\n",
+}
+TOPOLOGY_ARRAYS = {
+    "os8x8": ["-c", "configs/scalesim_32x32_ws.json", "--set", "cube.dataflow=os", "--set", "cube.mac_rows=8",
+              "--set", "cube.mac_cols=8"],
+    "ws32x32": ["-c", "configs/scalesim_32x32_ws.json"],
+    "is16x32": ["-c", "configs/scalesim_32x32_ws.json", "--set", "cube.dataflow=is", "--set", "cube.mac_rows=16"],
+    "fractal": [],
+}
+
+
+def topology_cases():
+    cases = []
+    for f in sorted(TOPOLOGY_FILES):
+        for arr, opts in sorted(TOPOLOGY_ARRAYS.items()):
+            cases.append(("topology/%s/%s" % (f[:-4], arr),
+                          opts + ["--topology", "{out}/" + f, "--report-json", "{out}/r.json", "--summary-csv",
+                                  "{out}/s.csv", "--timing-csv", "{out}/t.csv", "--ops-csv", "{out}/o.csv"]))
+            cases.append(("topology-csv/%s/%s" % (f[:-4], arr),
+                          opts + ["-q", "--topology", "{out}/" + f, "--topology-csv", "{out}/report.csv"]))
+    return cases
+
+
 def errors_doc_cases():
     with open(errors_doc.DOC, encoding="utf-8") as f:
         lines = f.read().split("\n")
@@ -120,7 +153,7 @@ def all_cases():
     cases = [("info/help", ["--help"]), ("info/version", ["--version"]), ("info/help-config", ["--help-config"])]
     cases += model_cases() + preset_cases() + test_program_cases()
     cases += [("op/%d" % i, op) for i, op in enumerate(SINGLE_OPS)]
-    return cases
+    return cases + topology_cases()
 
 
 
@@ -145,16 +178,23 @@ def snapshot(out):
 ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
 
 
-def run_steps(binary, steps, out):
-    """Runs each argument list in turn; returns what they printed and wrote."""
+def run_steps(binary, steps, out, inputs=None):
+    """Runs each argument list in turn; returns what they printed and wrote
+    (the input files `inputs`, {name: text}, written first, not compared)."""
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
+    for name, text in (inputs or {}).items():
+        with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+            f.write(text)
     result = []
     for args in steps:
         argv = [binary] + [a.replace("{out}", out) for a in args]
         p = subprocess.run(argv, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         result.append((p.returncode, hashlib.sha256(p.stdout).hexdigest(), p.stderr))
-    return result, snapshot(out)
+    files = snapshot(out)
+    for name in inputs or {}:
+        del files[name]
+    return result, files
 
 
 def run_errors_doc(binary, blocks, out):
@@ -178,8 +218,9 @@ def compare(case, old, new, workdir):
         a = run_errors_doc(old, spec[0], out)
         b = run_errors_doc(new, spec[0], out)
     else:
-        a = run_steps(old, spec, out)
-        b = run_steps(new, spec, out)
+        inputs = TOPOLOGY_FILES if name.startswith("topology") else None
+        a = run_steps(old, spec, out, inputs)
+        b = run_steps(new, spec, out, inputs)
     shutil.rmtree(out, ignore_errors=True)
     diffs = []
     for i, (x, y) in enumerate(zip(a[0], b[0])):

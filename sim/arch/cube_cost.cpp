@@ -2,20 +2,20 @@
 
 #include <algorithm>
 
+#include "sim/arch/ceil_div.h"
+
 namespace arch {
 
 namespace {
-
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 // The fractal cube: each R x Q block of C takes ceil(k / k_per_cycle) steps;
 // per step the array reads k_per_cycle columns of A and rows of B, counted
 // here as one column of A and one row of B per element of k.
 MatmulCost fractal(const Config& c, const MatmulArgs& m, uint64_t passes) {
-    uint64_t row_blocks = ceil_div(m.m, uint64_t(c.mac_rows));
-    uint64_t col_blocks = ceil_div(m.n, uint64_t(c.mac_cols));
+    uint64_t row_blocks = ceil_div<uint64_t>(m.m, c.mac_rows);
+    uint64_t col_blocks = ceil_div<uint64_t>(m.n, c.mac_cols);
     MatmulCost cost{};
-    cost.mac_cycles = row_blocks * col_blocks * ceil_div(m.k, uint64_t(c.cube_k_per_cycle)) * passes;
+    cost.mac_cycles = row_blocks * col_blocks * ceil_div<uint64_t>(m.k, c.cube_k_per_cycle) * passes;
     uint64_t elems = uint64_t(m.k) * (uint64_t(m.m) * col_blocks + uint64_t(m.n) * row_blocks);
     cost.operand_bytes = elems * uint64_t(dtype_bytes(m.dtype));
     cost.link_cycles = ceil_div(cost.operand_bytes, uint64_t(c.l0_bytes_per_cycle));

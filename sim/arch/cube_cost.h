@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "sim/arch/ceil_div.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 
@@ -25,8 +26,8 @@ MatmulCost matmul_cost(const Config& c, const MatmulArgs& m);
 // streaming t temporal steps after `fill` cycles of fill and drain.
 struct SystolicFolds {
     uint64_t sr = 0, sc = 0, t = 0, fill = 0, rows = 1, cols = 1;
-    uint64_t row_folds() const { return (sr + rows - 1) / rows; }
-    uint64_t col_folds() const { return (sc + cols - 1) / cols; }
+    uint64_t row_folds() const { return ceil_div(sr, rows); }
+    uint64_t col_folds() const { return ceil_div(sc, cols); }
     uint64_t folds() const { return row_folds() * col_folds(); }
     // The stall-free cycles of the whole grid as one fold schedule on one
     // array: every fold once, SCALE-Sim's - 1 once.

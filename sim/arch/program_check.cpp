@@ -1,5 +1,6 @@
 #include "sim/arch/program_check.h"
 
+#include "sim/arch/ceil_div.h"
 #include "sim/arch/cube_cost.h"
 #include "sim/arch/isa_fields.h"
 #include "sim/arch/wait_cycle.h"
@@ -262,9 +263,7 @@ int64_t blocks_in_flight(const Program& p, const Config& c) {
 
 int64_t clusters_in_use(const Program& p, const Config& c) { return std::min(blocks_in_flight(p, c), c.clusters); }
 
-int64_t blocks_per_cluster(const Program& p, const Config& c) {
-    return (blocks_in_flight(p, c) + c.clusters - 1) / c.clusters;
-}
+int64_t blocks_per_cluster(const Program& p, const Config& c) { return ceil_div(blocks_in_flight(p, c), c.clusters); }
 
 void check_program(const Program& p, const Config& c) {
     check_program_header(p, c);

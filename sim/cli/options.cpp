@@ -108,7 +108,13 @@ int parse_program_json(const po::variables_map& vm, RunOptions& opt) {
 
 // The program to run: --op, --program-json or one .pto.
 int parse_program(const po::variables_map& vm, RunOptions& opt) {
-    if (vm.count("topology-csv") && !vm.count("topology")) return usage_error("--topology-csv is for --topology");
+    // Removed rather than kept as an alias of --ops-csv: its columns were
+    // renamed, and two old names (stall_cycles, kind) mean something else in
+    // the ops CSV, so an old script would read other figures without a word.
+    if (vm.count("topology-csv"))
+        return usage_error(
+            "--topology-csv was replaced by --ops-csv: with --topology its rows (one per layer) have SCALE-Sim's "
+            "columns, renamed scalesim_* (scalesim_total_cycles, scalesim_stall_cycles, ...)");
     if (vm.count("topology")) return parse_topology_option(vm, opt);
     if (vm.count("op")) return parse_single_op(vm, opt);
     if (vm.count("dtype")) return usage_error("--dtype is for --op and --topology");
@@ -221,7 +227,8 @@ std::optional<int> information(const po::variables_map& vm, const po::options_de
 std::optional<int> parse_command_line(int argc, char** argv, RunOptions& opt) {
     const po::options_description visible = visible_options();
     po::options_description all;
-    all.add(visible).add_options()("program", po::value<std::vector<std::string>>());
+    all.add(visible).add_options()("program", po::value<std::vector<std::string>>())(
+        "topology-csv", po::value<std::string>());  // known only to say what replaced it
     po::positional_options_description positional;
     positional.add("program", -1);
     po::variables_map vm;

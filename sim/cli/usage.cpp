@@ -11,7 +11,7 @@ const char* const kUsage =
     "       davinci-sim [options] --program-json PROGRAM.json\n"
     "       davinci-sim [options] --op matmul --shape M,K,N [--dtype float32]\n"
     "       davinci-sim [options] --op conv2d --shape H,W,C,R,S,F,stride [--dtype float32]\n"
-    "       davinci-sim [options] --topology LAYERS.csv [--topology-csv REPORT.csv]\n"
+    "       davinci-sim [options] --topology LAYERS.csv [--ops-csv REPORT.csv]\n"
     "       davinci-sim profile [options] PROGRAM.pto -o PROFILE.json   (= --profile PROFILE.json)\n";
 
 int usage_error(const std::string& message) {

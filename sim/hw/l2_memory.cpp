@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/arch/ceil_div.h"
+
 namespace hw {
 
 L2Memory::L2Memory(const arch::Config& c, int requesters, trace::Recorder* recorder)
@@ -21,7 +23,7 @@ uint64_t L2Memory::queue(bool fill, uint64_t line, uint64_t cycle) {
     const uint64_t p = std::max(ddr_next_slot_, (cycle + 1) * W);
     ddr_next_slot_ = p + line_;
     const uint64_t first = std::max(p / W, ddr_counted_to_);
-    const uint64_t leave = (ddr_next_slot_ + W - 1) / W;
+    const uint64_t leave = arch::ceil_div(ddr_next_slot_, W);
     if (leave > first) ddr_busy_ += leave - first;
     ddr_counted_to_ = std::max(ddr_counted_to_, leave);
     const uint64_t data = fill ? leave + ddr_latency_ : leave;

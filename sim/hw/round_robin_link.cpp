@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "sim/arch/ceil_div.h"
 #include "sim/hw/floor_sum.h"
 
 namespace hw {
@@ -114,7 +115,7 @@ bool RoundRobinLink::skip_rounds(uint64_t limit) {
     for (const Pending& p : pending_) {
         if (!p.remaining) continue;
         if (p.eligible_at > cycle_of(at)) return false;
-        uint64_t bursts = (p.remaining + burst_bytes_ - 1) / burst_bytes_;
+        uint64_t bursts = arch::ceil_div(p.remaining, burst_bytes_);
         rounds = std::min(rounds, bursts - 1);
     }
     const uint64_t round_bytes = burst_bytes_ * uint64_t(active_);

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "sim/arch/ceil_div.h"
+
 namespace hw {
 
 namespace {
-
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 // ceil(log2(x)) for x >= 1: the depth of a binary tree over x values.
 uint64_t ceil_log2(uint64_t x) {
@@ -45,7 +45,7 @@ VectorCost vector_cost(const arch::Config& c, const arch::VectorArgs& v) {
     const uint64_t elem = uint64_t(arch::dtype_bytes(v.dtype));
     VectorCost cost{};
     cost.passes = vector_passes(c, v.op);
-    cost.data_cycles = ceil_div(v.src_bytes(), width);
+    cost.data_cycles = arch::ceil_div(v.src_bytes(), width);
     if (arch::vector_op_is_reduce(v.op)) {
         // Each lane accumulates a partial of its row; a row's partials then
         // meet in a tree as deep as log2 of the lanes the row occupied.

@@ -19,10 +19,11 @@ uint64_t ddr_effective_bytes_per_cycle(const arch::Config& c);
 // `macs` MACs, `float32_macs` of them with float32 operands, on all cubes
 // of the chip at once, each at its precision's peak (§7.3: the cube's
 // peak MACs per cycle, divided by cube.fp32_passes for float32): the
-// cycles rounded up.
+// cycles rounded up; 0 on a chip of no MACs.
 uint64_t compute_bound_cycles(uint64_t macs, uint64_t float32_macs, const arch::Config& c);
 
-// `ddr_bytes` (read and written) at ddr_effective_bytes_per_cycle, rounded up.
+// `ddr_bytes` (read and written) at ddr_effective_bytes_per_cycle, rounded
+// up; 0 when that is 0.
 uint64_t ddr_bound_cycles(uint64_t ddr_bytes, const arch::Config& c);
 
 }  // namespace trace

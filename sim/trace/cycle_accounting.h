@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "sim/trace/busy_union.h"
+#include "sim/trace/interval_union.h"
 #include "sim/trace/recorder.h"
 
 namespace trace {
@@ -40,7 +40,7 @@ struct CycleSplit {
 class CycleAccount {
 public:
     void add(const CommandRecord& r) {
-        const uint64_t w = std::max(r.ready, in_flight_.covered_to());
+        const uint64_t w = std::max(r.ready, in_flight_.latest_end());
         if (r.start > w) {
             const uint64_t flag = std::min(std::max(r.flags_at, w), r.start) - w;
             flag_wait_ += flag;
@@ -49,7 +49,7 @@ public:
         in_flight_.add(r.start, r.end);
         link_wait_ += r.link_wait;
     }
-    uint64_t busy_cycles() const { return in_flight_.cycles(); }  // §9's busy time
+    uint64_t busy_cycles() const { return in_flight_.covered(); }  // §9's busy time
     uint64_t link_wait_cycles() const { return link_wait_; }
     uint64_t flag_wait_cycles() const { return flag_wait_; }
     uint64_t issue_cycles() const { return issue_; }
@@ -58,7 +58,7 @@ public:
     }
 
 private:
-    BusyUnion in_flight_;
+    IntervalUnion in_flight_{IntervalUnion::Arrival::InStartOrder};
     uint64_t link_wait_ = 0, flag_wait_ = 0, issue_ = 0;
 };
 

@@ -10,7 +10,6 @@
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
-#include "sim/trace/busy_union.h"
 #include "sim/trace/interval_union.h"
 #include "sim/trace/memory_traffic.h"
 #include "sim/trace/recorder.h"
@@ -52,8 +51,9 @@ private:
     const arch::Program& program_;
     const arch::Config& config_;
     std::vector<OpStats> ops_;
-    std::map<std::pair<uint32_t, std::pair<int, int64_t>>, BusyUnion> engine_busy_;  // by (cluster, engine order)
-    std::vector<IntervalUnion> active_;  // per operation: when its commands ran
+    std::map<std::pair<uint32_t, std::pair<int, int64_t>>, IntervalUnion>
+        engine_busy_;                    // by (cluster, engine order), in start order
+    std::vector<IntervalUnion> active_;  // per operation: when its commands ran, in any order
 };
 
 // The operations grouped by task, in order of first appearance ("" = top

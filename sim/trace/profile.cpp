@@ -1,5 +1,4 @@
 #include "sim/trace/profile.h"
-#include "sim/trace/busy_union.h"
 
 #include <algorithm>
 #include <map>
@@ -8,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/arch/ceil_div.h"
 #include "sim/arch/varint.h"
+#include "sim/trace/interval_union.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/timed_commands.h"
 
@@ -87,14 +88,14 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
     const arch::Program& p = program_;
     Buckets t;
     t.total = s.total_cycles;
-    t.width = std::max<uint64_t>(1, (t.total + kProfileBuckets - 1) / kProfileBuckets);
-    t.n = (t.total + t.width - 1) / t.width;
+    t.width = std::max<uint64_t>(1, arch::ceil_div(t.total, kProfileBuckets));
+    t.n = arch::ceil_div(t.total, t.width);
 
     std::unordered_map<std::string, size_t> unit_index;
     for (size_t i = 0; i < s.units.size(); ++i) unit_index.emplace(s.units[i].name, i);
     std::map<std::pair<uint32_t, std::pair<int, int64_t>>, size_t> unit_of;  // (cluster, engine order) -> row
     std::vector<std::vector<uint64_t>> busy(s.units.size(), std::vector<uint64_t>(t.n, 0));
-    std::vector<BusyUnion> unions(s.units.size());
+    std::vector<IntervalUnion> unions(s.units.size(), IntervalUnion(IntervalUnion::Arrival::InStartOrder));
 
     // Links: the DDR port (cluster DMA) and each cluster's L1 port (cube DMA).
     size_t clusters = size_t(std::max<int64_t>(0, c.clusters));
@@ -136,8 +137,10 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
                 auto u = unit_index.find("cluster" + std::to_string(r.cluster) + "." + arch::engine_name(r.engine));
                 if (u != unit_index.end()) cached->second = u->second;
             }
-            if (cached->second < s.units.size())  // a DMA engine's overlapping commands count once (§9)
-                add_interval(t, busy[cached->second], unions[cached->second].add(r.start, r.end), r.end);
+            if (cached->second < s.units.size()) {  // a DMA engine's overlapping commands count once (§9)
+                const uint64_t added = unions[cached->second].add(r.start, r.end);
+                add_interval(t, busy[cached->second], r.end - added, r.end);
+            }
             if (dma == 0 || t.n == 0) continue;
             size_t link = r.engine.kind == arch::EngineKind::ClusterDma                        ? 0
                           : r.engine.kind == arch::EngineKind::CubeDma && r.cluster < clusters ? 1 + r.cluster

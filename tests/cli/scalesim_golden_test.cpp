@@ -5,8 +5,8 @@
 // dataflow (configs/scalesim_32x32_ws.json with --set for the array):
 //   * cube cycles = SCALE-Sim's Total - Stall cycles (its stall-free
 //     compute), through --topology and through --op;
-//   * --topology-csv's mapping efficiency and compute utilisation =
-//     SCALE-Sim's, as doubles; its overall utilisation = SCALE-Sim's where
+//   * --ops-csv's scalesim_mapping_efficiency and scalesim_compute_util =
+//     SCALE-Sim's, as doubles; its scalesim_overall_util = SCALE-Sim's where
 //     SCALE-Sim did not stall (it divides by its total, stalls included).
 #include <gtest/gtest.h>
 
@@ -72,7 +72,7 @@ const char* const kConvHeader =
 const char* const kGemmHeader = "Layer Name, M, N, K,\n";
 
 // Runs `rows` (one array, one form) through --topology and checks every
-// golden figure of each against its --topology-csv row. Returns the
+// golden figure of each against its --ops-csv row (the scalesim_* columns). Returns the
 // layers that matched in every figure.
 size_t check_through_topology(const std::vector<Row>& rows, const std::string& label) {
     const bool gemm = rows.front().count("kind") && rows.front().at("kind") == "gemm";
@@ -80,8 +80,7 @@ size_t check_through_topology(const std::vector<Row>& rows, const std::string& l
     for (size_t i = 0; i < rows.size(); ++i) text += topology_row(rows[i], "L" + std::to_string(i));
     const std::string topo = write_file(label + ".csv", text);
     const std::string out = (scratch() / (label + "_report.csv")).string();
-    const Outcome o =
-        run("-q " + array_options(rows.front()) + " --topology '" + topo + "' --topology-csv '" + out + "'");
+    const Outcome o = run("-q " + array_options(rows.front()) + " --topology '" + topo + "' --ops-csv '" + out + "'");
     EXPECT_EQ(o.status, 0) << o.err;
     const std::vector<Row> got = read_csv(out);
     EXPECT_EQ(got.size(), rows.size());
@@ -94,17 +93,17 @@ size_t check_through_topology(const std::vector<Row>& rows, const std::string& l
         const uint64_t stall_free = u(want, "total_cycles") - u(want, "stall_cycles");
         // Overall utilisation divides by the total, which here is stall-free.
         const bool stalled = u(want, "stall_cycles") != 0;
-        const bool same = u(g, "cube_cycles") == stall_free && u(g, "total_cycles") == stall_free &&
-                          d(g, "mapping_efficiency") == d(want, "mapping_efficiency") &&
-                          d(g, "compute_util") == d(want, "compute_util") &&
-                          (stalled || d(g, "overall_util") == d(want, "overall_util")) &&
-                          g.at("rows") == want.at("rows") && g.at("cols") == want.at("cols") &&
-                          g.at("dataflow") == want.at("dataflow");
+        const bool same = u(g, "cube_cycles") == stall_free && u(g, "scalesim_total_cycles") == stall_free &&
+                          d(g, "scalesim_mapping_efficiency") == d(want, "mapping_efficiency") &&
+                          d(g, "scalesim_compute_util") == d(want, "compute_util") &&
+                          (stalled || d(g, "scalesim_overall_util") == d(want, "overall_util")) &&
+                          g.at("scalesim_rows") == want.at("rows") && g.at("scalesim_cols") == want.at("cols") &&
+                          g.at("scalesim_dataflow") == want.at("dataflow");
         EXPECT_TRUE(same) << what << ": cube cycles " << g.at("cube_cycles") << " vs " << stall_free
-                          << ", mapping efficiency " << g.at("mapping_efficiency") << " vs "
-                          << want.at("mapping_efficiency") << ", compute util " << g.at("compute_util") << " vs "
-                          << want.at("compute_util") << ", overall util " << g.at("overall_util") << " vs "
-                          << want.at("overall_util") << (stalled ? " (SCALE-Sim stalled: not compared)" : "");
+                          << ", mapping efficiency " << g.at("scalesim_mapping_efficiency") << " vs "
+                          << want.at("mapping_efficiency") << ", compute util " << g.at("scalesim_compute_util")
+                          << " vs " << want.at("compute_util") << ", overall util " << g.at("scalesim_overall_util")
+                          << " vs " << want.at("overall_util") << (stalled ? " (SCALE-Sim stalled: not compared)" : "");
         matched += same;
     }
     return matched;

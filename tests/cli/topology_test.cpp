@@ -1,6 +1,6 @@
-// --topology FILE.csv (dsl/frontend/topology.h) and --topology-csv FILE
-// (sim/cli/driver/topology_csv.h): SCALE-Sim topology files, their two
-// forms, their trailing commas, their errors.
+// --topology FILE.csv (dsl/frontend/topology.h) and the columns it adds to
+// --ops-csv FILE (sim/cli/driver/scalesim_columns.h): SCALE-Sim topology
+// files, their two forms, their trailing commas, their errors.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -61,28 +61,28 @@ TEST(Topology, ConvolutionsWithScaleSimConventions) {
     const std::string out = (scratch() / "conv_topo_report.csv").string();
     const std::string json = (scratch() / "conv_topo.json").string();
     const Outcome o =
-        run("-q " + kArray + " --topology '" + topo + "' --topology-csv '" + out + "' --report-json '" + json + "'");
+        run("-q " + kArray + " --topology '" + topo + "' --ops-csv '" + out + "' --report-json '" + json + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     const auto rows = csv_rows(out);
     ASSERT_EQ(rows.size(), 2u);
-    EXPECT_EQ(rows[0].at("layer"), "c1");
-    EXPECT_EQ(rows[0].at("line"), "3");
-    EXPECT_EQ(rows[0].at("kind"), "conv");
-    EXPECT_EQ(rows[0].at("M"), "25");
-    EXPECT_EQ(rows[0].at("N"), "5");
-    EXPECT_EQ(rows[0].at("K"), "18");
-    EXPECT_EQ(rows[0].at("folds"), "4");
+    EXPECT_EQ(rows[0].at("scalesim_layer"), "c1");
+    EXPECT_EQ(rows[0].at("scalesim_line"), "3");
+    EXPECT_EQ(rows[0].at("scalesim_kind"), "conv");
+    EXPECT_EQ(rows[0].at("scalesim_M"), "25");
+    EXPECT_EQ(rows[0].at("scalesim_N"), "5");
+    EXPECT_EQ(rows[0].at("scalesim_K"), "18");
+    EXPECT_EQ(rows[0].at("scalesim_folds"), "4");
     EXPECT_EQ(rows[0].at("cube_cycles"), "127");
-    EXPECT_EQ(rows[0].at("total_cycles"), "127");
-    EXPECT_EQ(std::stod(rows[0].at("mapping_efficiency")), 48.828125);
-    EXPECT_EQ(std::stod(rows[0].at("compute_util")), 27.4658203125);
-    EXPECT_EQ(std::stod(rows[0].at("overall_util")), double(25 * 5 * 18 * 100) / double(127 * 64));
+    EXPECT_EQ(rows[0].at("scalesim_total_cycles"), "127");
+    EXPECT_EQ(std::stod(rows[0].at("scalesim_mapping_efficiency")), 48.828125);
+    EXPECT_EQ(std::stod(rows[0].at("scalesim_compute_util")), 27.4658203125);
+    EXPECT_EQ(std::stod(rows[0].at("scalesim_overall_util")), double(25 * 5 * 18 * 100) / double(127 * 64));
     // The stalls: the layer's cycles, less its cube cycles.
-    EXPECT_EQ(std::stoull(rows[0].at("stall_cycles")),
+    EXPECT_EQ(std::stoull(rows[0].at("scalesim_stall_cycles")),
               std::stoull(rows[0].at("cycles")) - std::stoull(rows[0].at("cube_cycles")));
-    EXPECT_EQ(rows[1].at("layer"), "c 2");
+    EXPECT_EQ(rows[1].at("scalesim_layer"), "c 2");
     EXPECT_EQ(rows[1].at("op"), "c_2");
-    EXPECT_EQ(rows[1].at("M"), "28");
+    EXPECT_EQ(rows[1].at("scalesim_M"), "28");
     EXPECT_EQ(rows[1].at("cube_cycles"), "91");
     EXPECT_EQ(rows[1].at("schema_version"), "1");
     const nlohmann::json r = nlohmann::json::parse(slurp(json));
@@ -96,14 +96,58 @@ TEST(Topology, ConvolutionsWithScaleSimConventions) {
 TEST(Topology, Gemms) {
     const std::string topo = write_file("gemm_topo.csv", "Layer Name, M, N, K,\ng, 7, 9, 11,\ng, 8, 8, 8,\n");
     const std::string out = (scratch() / "gemm_topo_report.csv").string();
-    const Outcome o = run("-q " + kArray + " --topology '" + topo + "' --topology-csv '" + out + "'");
+    const Outcome o = run("-q " + kArray + " --topology '" + topo + "' --ops-csv '" + out + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     const auto rows = csv_rows(out);
     ASSERT_EQ(rows.size(), 2u);
-    EXPECT_EQ(rows[0].at("kind"), "gemm");
+    EXPECT_EQ(rows[0].at("scalesim_kind"), "gemm");
     EXPECT_EQ(rows[0].at("cube_cycles"), "49");
     EXPECT_EQ(rows[1].at("op"), "g_2");
     EXPECT_EQ(rows[1].at("cube_cycles"), "21");  // one fold: 8 + 14 - 1
+}
+
+// With --topology the ops CSV is the ops CSV of any run, the layer's
+// scalesim_* columns added before schema_version; without it, none.
+TEST(Topology, OpsCsvGainsScaleSimColumnsBeforeSchemaVersion) {
+    const std::string common =
+        "op,kind,task,start,end,cycles,stall_cycles,commands,cube_cycles,vector_cycles,dma_cycles,macs,"
+        "mac_utilization,compute_bound_cycles,ddr_bound_cycles,ddr_bytes_read,ddr_bytes_written,l1_bytes_read,"
+        "l1_bytes_written,l0_bytes_read,l0_bytes_written,dma_bytes";
+    const std::string topo = write_file("header_topo.csv", "Layer Name, M, N, K,\ng, 7, 9, 11,\n");
+    const std::string out = (scratch() / "header_topo_report.csv").string();
+    Outcome o = run("-q " + kArray + " --topology '" + topo + "' --ops-csv '" + out + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    std::string text = slurp(out);
+    EXPECT_EQ(text.substr(0, text.find('\n')),
+              common +
+                  ",scalesim_layer,scalesim_line,scalesim_kind,scalesim_M,scalesim_N,scalesim_K,scalesim_rows,"
+                  "scalesim_cols,scalesim_dataflow,scalesim_arrays,scalesim_folds,scalesim_total_cycles,"
+                  "scalesim_stall_cycles,scalesim_overall_util,scalesim_mapping_efficiency,scalesim_compute_util,"
+                  "schema_version");
+    // The same layer as --op: the same ops CSV, without the scalesim_* columns.
+    o = run("-q " + kArray + " --op matmul --shape 7,11,9 --ops-csv '" + out + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    text = slurp(out);
+    EXPECT_EQ(text.substr(0, text.find('\n')), common + ",schema_version");
+}
+
+// SCALE-Sim does not model the fractal cube: the layer is there, its
+// figures are empty.
+TEST(Topology, NoScaleSimFiguresOnTheFractalCube) {
+    const std::string topo = write_file("fractal_topo.csv", "Layer Name, M, N, K,\ng, 7, 9, 11,\n");
+    const std::string out = (scratch() / "fractal_topo_report.csv").string();
+    const Outcome o = run("-q --topology '" + topo + "' --ops-csv '" + out + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto rows = csv_rows(out);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].at("scalesim_layer"), "g");
+    EXPECT_EQ(rows[0].at("scalesim_dataflow"), "fractal");
+    EXPECT_EQ(rows[0].at("scalesim_arrays"), "16");
+    for (const char* k : {"scalesim_folds", "scalesim_total_cycles", "scalesim_stall_cycles", "scalesim_overall_util",
+                          "scalesim_mapping_efficiency", "scalesim_compute_util"})
+        EXPECT_EQ(rows[0].at(k), "") << k;
+    EXPECT_NE(rows[0].at("cube_cycles"), "0");
+    EXPECT_EQ(rows[0].at("schema_version"), "1");
 }
 
 // A depthwise layer ("DP" in its name) is one single-channel layer per
@@ -112,12 +156,12 @@ TEST(Topology, DepthwiseLayersSplitPerChannel) {
     const std::string topo =
         write_file("dp_topo.csv", "Layer name, H, W, R, S, C, F, stride,\nDP1, 6, 6, 3, 3, 3, 1, 1,\n");
     const std::string out = (scratch() / "dp_report.csv").string();
-    const Outcome o = run("-q " + kArray + " --topology '" + topo + "' --topology-csv '" + out + "'");
+    const Outcome o = run("-q " + kArray + " --topology '" + topo + "' --ops-csv '" + out + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     const auto rows = csv_rows(out);
     ASSERT_EQ(rows.size(), 3u);
-    EXPECT_EQ(rows[2].at("layer"), "DP1Channel_2");
-    EXPECT_EQ(rows[2].at("K"), "9");
+    EXPECT_EQ(rows[2].at("scalesim_layer"), "DP1Channel_2");
+    EXPECT_EQ(rows[2].at("scalesim_K"), "9");
 }
 
 struct BadFile {
@@ -157,9 +201,15 @@ TEST(Topology, CommandLineErrors) {
     Outcome o = run("-q --topology no/such/file.csv");
     EXPECT_EQ(o.status, 2);
     EXPECT_EQ(o.err, "davinci-sim: error: no/such/file.csv: cannot read the topology file\n");
-    o = run("-q --topology-csv /tmp/x.csv models/gemm_256.pto");
-    EXPECT_EQ(o.status, 2);
-    EXPECT_EQ(o.err.substr(0, o.err.find('\n')), "davinci-sim: error: --topology-csv is for --topology");
+    // Folded into --ops-csv (its columns renamed scalesim_*): an old script stops here, with or without --topology.
+    for (const char* rest : {"--topology x.csv", "models/gemm_256.pto"}) {
+        o = run(std::string("-q --topology-csv /tmp/x.csv ") + rest);
+        EXPECT_EQ(o.status, 2);
+        EXPECT_EQ(o.err.substr(0, o.err.find('\n')),
+                  "davinci-sim: error: --topology-csv was replaced by --ops-csv: with --topology its rows (one per "
+                  "layer) have SCALE-Sim's columns, renamed scalesim_* (scalesim_total_cycles, scalesim_stall_cycles, "
+                  "...)");
+    }
     o = run("-q --topology x.csv --op matmul --shape 1,1,1");
     EXPECT_EQ(o.status, 2);
     EXPECT_EQ(o.err.substr(0, o.err.find('\n')), "davinci-sim: error: --topology takes the place of --op");
@@ -182,11 +232,11 @@ TEST(Topology, ReadmeExample) {
                                         "     ,1      ,\n");
     const std::string out = (scratch() / "alexnet_report.csv").string();
     const Outcome o = run("-q --config configs/scalesim_32x32_ws.json --set cube.dataflow=os --topology '" + topo +
-                          "' --topology-csv '" + out + "'");
+                          "' --ops-csv '" + out + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     const auto rows = csv_rows(out);
     ASSERT_EQ(rows.size(), 2u);
-    EXPECT_EQ(rows[0].at("M"), "3025");
+    EXPECT_EQ(rows[0].at("scalesim_M"), "3025");
     EXPECT_EQ(rows[0].at("cube_cycles"), "121124");
     EXPECT_EQ(rows[1].at("cube_cycles"), "334831");  // 17 * 8 folds of 2400 + 62: 136 * 2462 - 1
 }

@@ -5,7 +5,7 @@
 
 #include "dsl/support/diagnostics.h"
 
-#include "dsl/support/ceil_div.h"
+#include "sim/arch/ceil_div.h"
 
 namespace dsl {
 
@@ -30,7 +30,7 @@ KFold k_fold(const arch::Config& c, const GemmShape& g, int64_t f) {
     k.kt = std::min<int64_t>(c.mac_rows, g.K - k.k0);
     const int64_t unit = g.k_granule ? g.k_granule : 1;
     k.kal = k.k0 / unit * unit;
-    k.kb = std::min(g.K, ceil_div(k.k0 + k.kt, unit) * unit) - k.kal;
+    k.kb = std::min(g.K, arch::ceil_div(k.k0 + k.kt, unit) * unit) - k.kal;
     return k;
 }
 
@@ -82,7 +82,7 @@ FoldPlan plan_fold_major(LowerContext& ctx, const OpNode& op, const GemmShape& g
     using Partials = FoldPlan::Partials;
     for (Partials partials : {Partials::L0, Partials::L1, Partials::Ddr}) {
         for (int64_t chunk : chunks) {
-            const int64_t J = ceil_div(T, chunk);
+            const int64_t J = arch::ceil_div(T, chunk);
             const uint64_t acc = uint64_t(chunk * C * 4);
             const uint64_t stream_l0 = uint64_t(chunk * R * e), stat_l0 = uint64_t(R * C * e);
             const uint64_t accs = partials == Partials::L0 ? uint64_t(J) * acc : 2 * acc;
@@ -142,7 +142,7 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
     const int64_t R = c.mac_rows, C = c.mac_cols;
     const int64_t e = arch::dtype_bytes(op.in), eo = arch::dtype_bytes(op.out);
     const int64_t S = ws ? op.N : op.M, T = ws ? op.M : op.N;
-    const int64_t units = ceil_div(S, C), kfolds = ceil_div(op.K, R), J = ceil_div(T, plan.chunk);
+    const int64_t units = arch::ceil_div(S, C), kfolds = arch::ceil_div(op.K, R), J = arch::ceil_div(T, plan.chunk);
     const int64_t steps = kfolds * J;
     const int64_t cubes = c.cubes_per_cluster, dmas = c.dma_engines;
     const EngineId ld_s{EngineKind::ClusterDma, 0};
@@ -198,7 +198,7 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
         return GemmPanel{t0, tj, k.kal, k.kb, plan.l1_stream[s % 2]};
     };
 
-    for (int64_t b = 0; b < ceil_div(units, cubes); ++b) {
+    for (int64_t b = 0; b < arch::ceil_div(units, cubes); ++b) {
         const int64_t u0 = b * cubes, nu = std::min(cubes, units - u0);
         const int64_t first = u0 * C, extent = std::min(S, (u0 + nu) * C) - first;
         BlockBuilder block(ws ? name + "[0:" + std::to_string(op.M) + ", " + range(first, extent) + "]"
@@ -212,7 +212,7 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
                 *f = block.new_flag();
             work.push_back(w);
         }
-        const bool block_last = last && b == ceil_div(units, cubes) - 1;
+        const bool block_last = last && b == arch::ceil_div(units, cubes) - 1;
 
         // The stationary fold of unit w for k fold f: DDR -> L1, L1 -> L0.
         auto stat_panel = [&](const CubeUnit& w, int64_t f) {

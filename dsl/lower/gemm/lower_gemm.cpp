@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "dsl/support/ceil_div.h"
+#include "sim/arch/ceil_div.h"
 
 namespace dsl {
 
@@ -94,7 +94,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const uint32_t tag_mm = ctx.tag(op.c_name + " += " + op.a_name + " @ " + op.b_name);
     const uint32_t tag_c_l1 = ctx.tag(op.c_name + " tile -> L1");
     const uint32_t tag_c_ddr = op.c_on_chip ? 0 : ctx.tag(op.c_name + " tile -> DDR");
-    const int64_t steps = ceil_div(op.K, t.kb);
+    const int64_t steps = arch::ceil_div(op.K, t.kb);
     const std::string& name = op.block_name.empty() ? op.c_name : op.block_name;
     // Loop control: step i of an engine's k-loop starts an iteration of the
     // loop (unrolled op.unroll times) when i % op.unroll == 0, and then its
@@ -110,7 +110,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const bool systolic = config.systolic();
     const bool os_chain =
         config.cube_dataflow == arch::Dataflow::OS && t.mt <= config.mac_rows && t.nt <= config.mac_cols;
-    const int64_t block_rows_n = ceil_div(op.M, t.block_rows()), block_cols_n = ceil_div(op.N, t.block_cols());
+    const int64_t block_rows_n = arch::ceil_div(op.M, t.block_rows()),
+                  block_cols_n = arch::ceil_div(op.N, t.block_cols());
     for (int64_t bi = 0; bi < block_rows_n; ++bi) {
         for (int64_t bj = 0; bj < block_cols_n; ++bj) {
             const bool last_block = op.last_item && bi == block_rows_n - 1 && bj == block_cols_n - 1;
@@ -180,7 +181,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 for (int64_t s = 0; s < steps; ++s) {
                     const GemmPanel p = panel(s);
                     const uint64_t l1_b = L.l1_b[size_t(s % buffers)];
-                    const int64_t tiles = ceil_div(p.kb, t.kt);
+                    const int64_t tiles = arch::ceil_div(p.kb, t.kt);
                     for (int64_t k = 0; k < tiles; ++k, ++u) {
                         const int64_t kt = std::min(t.kt, p.kb - k * t.kt);
                         arch::Command a = dma_command(

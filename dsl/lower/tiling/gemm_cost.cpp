@@ -4,13 +4,14 @@
 #include <cmath>
 #include <vector>
 
+#include "sim/arch/ceil_div.h"
 #include "sim/arch/cube_cost.h"
 
 namespace dsl {
 
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using arch::ceil_div;
 
 // One arbitrated link of §6: bandwidth W, latency Lat, used by DMA engines
 // that keep K requests in flight (§5).

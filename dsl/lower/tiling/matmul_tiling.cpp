@@ -7,6 +7,8 @@
 #include <tuple>
 #include <vector>
 
+#include "sim/arch/ceil_div.h"
+
 namespace dsl {
 
 namespace {
@@ -114,7 +116,7 @@ bool tiling_preferred(const MatmulTiling& a, const MatmulTiling& b) {
 }
 
 int64_t gemm_commands(const GemmShape& g, const MatmulTiling& t) {
-    auto ceil_div = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+    using arch::ceil_div;
     const int64_t steps = ceil_div(g.K, t.kb);
     // L0 steps over all of K: full panels of ceil(kb / kt) tiles, the last
     // panel possibly shallower.
@@ -163,8 +165,8 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
         }
     } else {
         // A tile larger than a cube's share of the matrix only idles MACs.
-        for (int64_t mt : extents(c.mac_rows, (g.M + grid.grid_rows - 1) / grid.grid_rows))
-            for (int64_t nt : extents(c.mac_cols, (g.N + grid.grid_cols - 1) / grid.grid_cols))
+        for (int64_t mt : extents(c.mac_rows, arch::ceil_div(g.M, grid.grid_rows)))
+            for (int64_t nt : extents(c.mac_cols, arch::ceil_div(g.N, grid.grid_cols)))
                 for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), g.K)) {
                     MatmulTiling t = grid;
                     t.mt = mt, t.nt = nt, t.kt = kt;

@@ -14,6 +14,7 @@
 #include "dsl/lower/vector/lower_vector_inputs.h"
 #include "dsl/lower/vector/lower_vector_stream.h"
 #include "dsl/support/diagnostics.h"
+#include "sim/arch/ceil_div.h"
 
 namespace dsl {
 
@@ -62,7 +63,7 @@ void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, Ve
     VectorStream s;
     s.name = y.name;
     s.buffers = buffers(cols);
-    const int64_t blocks = (v.inner + cols - 1) / cols;
+    const int64_t blocks = arch::ceil_div(v.inner, cols);
     s.units = v.outer * blocks;
     s.max_chunk_units = 1;
     const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);

@@ -5,6 +5,7 @@
 
 #include "dsl/lower/block_builder.h"
 #include "dsl/support/diagnostics.h"
+#include "sim/arch/ceil_div.h"
 #include "sim/arch/program_check.h"
 
 namespace dsl {
@@ -107,8 +108,8 @@ int64_t parallel_clusters(const LowerContext& ctx) {
 int64_t unit_extent(const LowerContext& ctx, int64_t extent, int64_t groups, int64_t fit) {
     // `groups` independent rows of units (planes, outer indices) share the
     // clusters: each needs this many pieces of `extent`.
-    const int64_t wanted = (parallel_clusters(ctx) * kChunksPerCluster + groups - 1) / groups;
-    const int64_t target = std::max<int64_t>(1, (extent + wanted - 1) / wanted);
+    const int64_t wanted = arch::ceil_div(parallel_clusters(ctx) * kChunksPerCluster, groups);
+    const int64_t target = std::max<int64_t>(1, arch::ceil_div(extent, wanted));
     return std::max<int64_t>(1, std::min({extent, fit, target}));
 }
 
@@ -141,7 +142,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
     int64_t largest = 0;
     for (int64_t b = 0; b < blocks; ++b) {
         const int64_t first = b * s.units / blocks, end = (b + 1) * s.units / blocks, units = end - first;
-        const int64_t m = (units + n_max - 1) / n_max;
+        const int64_t m = arch::ceil_div(units, n_max);
         for (int64_t j = 0; j < m; ++j) {
             int64_t f = first + j * units / m, e = first + (j + 1) * units / m;
             chunks[size_t(b)].push_back({f, e - f});

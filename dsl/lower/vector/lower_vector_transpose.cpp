@@ -17,6 +17,7 @@
 #include "dsl/lower/vector/lower_vector_inputs.h"
 #include "dsl/lower/vector/lower_vector_stream.h"
 #include "dsl/support/diagnostics.h"
+#include "sim/arch/ceil_div.h"
 
 namespace dsl {
 
@@ -81,7 +82,7 @@ void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A
         };
         while ((T < A || T < C) && max_chunk_units(ctx, tile_buffers(2 * T)) > 0) T *= 2;
         const int64_t tr = std::min(T, A), tc = std::min(T, C);
-        const int64_t ti = (A + tr - 1) / tr, tj = (C + tc - 1) / tc;
+        const int64_t ti = arch::ceil_div(A, tr), tj = arch::ceil_div(C, tc);
         s.units = B * ti * tj;
         s.buffers = tile_buffers(T);
         s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {
@@ -111,7 +112,7 @@ void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A
                                             : std::string()) +
                     ", a cluster has " + std::to_string(ctx.config.l1_bytes()),
                 CompileError::Capacity::L1);
-        const int64_t bands = (A + band - 1) / band;
+        const int64_t bands = arch::ceil_div(A, band);
         s.units = B * bands;
         s.buffers = {{BufferKind::Streamed, band * row, 0}, {BufferKind::Streamed, band * row, 0}};
         s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {

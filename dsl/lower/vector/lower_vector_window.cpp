@@ -29,6 +29,7 @@
 #include "dsl/lower/vector/lower_vector_inputs.h"
 #include "dsl/lower/vector/lower_vector_stream.h"
 #include "dsl/support/diagnostics.h"
+#include "sim/arch/ceil_div.h"
 
 namespace dsl {
 
@@ -89,7 +90,7 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     if (band < w.OH) band = unit_extent(ctx, w.OH, w.planes, band);
     VectorStream s;
     s.name = y.name;
-    const int64_t bands = (w.OH + band - 1) / band;
+    const int64_t bands = arch::ceil_div(w.OH, band);
     s.units = w.planes * bands;
     s.buffers = buffers(band);
     if (band < w.OH) s.max_chunk_units = 1;

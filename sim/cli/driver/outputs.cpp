@@ -10,7 +10,7 @@
 
 #include "dsl/ir/graph_format.h"
 #include "sim/cli/driver/program_file.h"
-#include "sim/cli/driver/topology_csv.h"
+#include "sim/cli/driver/scalesim_columns.h"
 #include "sim/trace/atomic_file.h"
 #include "sim/trace/chrome_trace.h"
 #include "sim/trace/ops_csv.h"
@@ -56,9 +56,13 @@ std::unique_ptr<RunOutput> report_json(const std::string& path, const RunSetup&)
     });
 }
 
-std::unique_ptr<RunOutput> ops_csv(const std::string& path, const RunSetup&) {
-    return after_run(path, [](const std::string& to, const RunResult& r) {
-        trace::write_file_atomically(to, trace::format_ops_csv(r.stats.ops, r.config));
+// With --topology, SCALE-Sim's columns too.
+std::unique_ptr<RunOutput> ops_csv(const std::string& path, const RunSetup& setup) {
+    std::shared_ptr<const dsl::Topology> topology = setup.options ? setup.options->topology : nullptr;
+    return after_run(path, [topology](const std::string& to, const RunResult& r) {
+        const std::vector<trace::OpsCsvColumn> more =
+            topology ? scalesim_columns(*topology, r.stats.ops) : std::vector<trace::OpsCsvColumn>{};
+        trace::write_file_atomically(to, trace::format_ops_csv(r.stats.ops, r.config, more));
     });
 }
 
@@ -114,15 +118,6 @@ private:
     trace::ProfileRecorder profile_;
 };
 
-// With --topology: one row per layer, SCALE-Sim's figures beside ours.
-std::unique_ptr<RunOutput> topology_report(const std::string& path, const RunSetup& setup) {
-    const std::shared_ptr<const dsl::Topology> topology = setup.options ? setup.options->topology : nullptr;
-    if (!topology) throw std::logic_error("--topology-csv without --topology");
-    return after_run(path, [topology](const std::string& to, const RunResult& r) {
-        trace::write_file_atomically(to, topology_csv(*topology, r.config, r.stats));
-    });
-}
-
 template <typename Output>
 std::unique_ptr<RunOutput> attached(const std::string& path, const RunSetup& setup) {
     return std::make_unique<Output>(path, setup);
@@ -136,7 +131,9 @@ const std::vector<OutputKind> kOutputs = {
     {"timing-csv", "FILE", "write every command's start and end cycle to FILE (CSV)", "profile", false,
      SimulationOutput{attached<TimingCsv>}},
     {"ops-csv", "FILE",
-     "write one row per program operation to FILE (CSV): cycles, stalls, busy cycles, MACs, bytes per memory level",
+     "write one row per program operation to FILE (CSV): cycles, stalls, busy cycles, MACs, bytes per memory level; "
+     "with --topology (an operation per layer), also SCALE-Sim's COMPUTE_REPORT columns: scalesim_total_cycles "
+     "(stall-free), scalesim_stall_cycles, overall util, mapping efficiency, compute util",
      "timing-csv", false, SimulationOutput{ops_csv}},
     {"trace", "FILE", "write a Chrome/Perfetto trace (JSON): a track per engine, a slice per command, flag arrows",
      "report-json", true, SimulationOutput{chrome_trace}},
@@ -150,10 +147,6 @@ const std::vector<OutputKind> kOutputs = {
     {"profile", "FILE",
      "write a profile (JSON, traces/README.md): utilization heatmap, link bandwidth, task graph, critical path",
      "summary-csv", false, SimulationOutput{attached<Profile>}},
-    {"topology-csv", "FILE",
-     "with --topology: write one row per layer (CSV): its cycles, cube cycles and SCALE-Sim's COMPUTE_REPORT "
-     "columns (total cycles, stall-free; stall cycles; overall util, mapping efficiency, compute util)",
-     "topology", false, SimulationOutput{topology_report}},
     {"graph-dot", "FILE", "write the task graph as Graphviz to FILE and stop (render: dot -Tsvg FILE)", "dump-graph",
      false, GraphOutput{write_graph_dot}},
     {"emit-program-json", "FILE", "write the lowered command program to FILE as JSON and stop", "program-json", false,

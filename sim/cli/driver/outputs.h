@@ -26,7 +26,7 @@ namespace cli {
 struct RunSetup {
     const arch::Program& program;
     trace::RecorderFan& recorders;
-    const RunOptions* options = nullptr;  // the run's (--topology-csv reads its topology)
+    const RunOptions* options = nullptr;  // the run's (--ops-csv reads its --topology)
 };
 struct RunResult {
     const arch::Program& program;
