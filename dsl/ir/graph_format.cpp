@@ -35,6 +35,7 @@ std::string op_line(const TaskGraph& g, size_t i) {
     bool on_dma = engine != op.attrs.end() && engine->second.as<Engine>() == Engine::Dma;
     s += "  [" + std::string(on_dma ? "dma" : op_kind_unit(op.kind));
     if (!op.precision.empty()) s += ", precision " + op.precision;
+    if (op.promotion) s += ", promotion";
     return s + "]  @" + where(op.loc);
 }
 
@@ -158,6 +159,23 @@ std::string format_graph(const TaskGraph& g) {
     os << "\nprogram\n";
     list_level(g, -1, "  ", os);
     return os.str();
+}
+
+std::string format_promotions(const TaskGraph& passed) {
+    std::string s;
+    const auto consumers = tensor_consumers(passed);
+    for (size_t i = 0; i < passed.ops.size(); ++i) {
+        const OpNode& op = passed.ops[i];
+        if (!op.promotion) continue;
+        s += "  " + op_line(passed, i);
+        for (int c : consumers[size_t(op.output)]) {
+            const OpNode& user = passed.ops[size_t(c)];
+            if (user.origin >= 0) s += "  for op " + std::to_string(user.origin) + " " + op_kind_name(user.kind);
+            break;
+        }
+        s += "\n";
+    }
+    return s.empty() ? s : "\npromotions (casts the compiler inserts where operand dtypes differ)\n" + s;
 }
 
 std::string graph_to_dot(const TaskGraph& g) {

@@ -10,6 +10,10 @@
 namespace dsl {
 
 std::string format_graph(const TaskGraph& g);
+// The promotion casts of a graph after the passes (dsl/passes/pass_promote.h),
+// each with the elaborated operation it widens an operand for: the section
+// --dump-graph adds after the program, "" when there are none.
+std::string format_promotions(const TaskGraph& passed);
 std::string graph_to_dot(const TaskGraph& g);
 
 }  // namespace dsl

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -13,7 +14,19 @@
 
 namespace dsl {
 
-enum class Engine { Vector, Dma };              // transpose(engine=)
+enum class Engine { Vector, Dma };  // transpose(engine=)
+
+// A transpose's perm that swaps the last two axes and keeps the others: a
+// (batched) matrix transpose, which the DMA engines write transposed in
+// flight (dsl/lower/movement/lower_data_movement.h) and a 'cube' task
+// therefore runs on them (docs/language.md §3.5).
+inline bool swaps_last_two_axes(const std::vector<int64_t>& perm) {
+    const size_t n = perm.size();
+    if (n < 2 || perm[n - 2] != int64_t(n - 1) || perm[n - 1] != int64_t(n - 2)) return false;
+    for (size_t k = 0; k + 2 < n; ++k)
+        if (perm[k] != int64_t(k)) return false;
+    return true;
+}
 enum class UpsampleMode { Nearest, Bilinear };  // upsample(mode=)
 enum class ImageLayout { NCHW, NHWC };          // conv2d's input_layout, format_convert's from and to
 enum class Rounding { Floor, Ceil };            // conv2d(rounding=): how the output size rounds

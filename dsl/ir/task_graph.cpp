@@ -26,6 +26,14 @@ const char* placement_name(Placement p) {
     return "?";
 }
 
+std::string effective_placement(const TaskGraph& g, int task) {
+    for (int t = task; t >= 0; t = g.tasks[size_t(t)].parent)
+        if (g.tasks[size_t(t)].placement != "any") return g.tasks[size_t(t)].placement;
+    return "any";
+}
+
+arch::DType wider_dtype(arch::DType a, arch::DType b) { return arch::dtype_bytes(a) >= arch::dtype_bytes(b) ? a : b; }
+
 Attr Attr::integer(int64_t v) {
     Attr a;
     a.kind = Kind::Int, a.i = v;

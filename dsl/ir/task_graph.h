@@ -86,8 +86,16 @@ struct OpNode {
     std::map<std::string, Attr> attrs;  // as given or defaulted by the op's rule
     std::string precision;              // "" or the enclosing pypo.precision mode ("mixed")
     bool explicit_dtype = false;        // dtype= was given at the call (the precision pass leaves it alone)
-    int task = -1;                      // index into TaskGraph::tasks, -1 = top level
-    SourceLoc loc;                      // the call
+    // Its tensor operands share one dtype, the widest of theirs: the promote
+    // pass (dsl/passes/pass_promote.h) casts the narrower ones up. Set by the
+    // rules whose hardware needs one dtype (matmul, conv2d, concat, and the
+    // element-wise binary ops without dtype=).
+    bool promotes_operands = false;
+    // A cast the promote pass inserted to widen an operand (counted as a
+    // promotion in the report).
+    bool promotion = false;
+    int task = -1;  // index into TaskGraph::tasks, -1 = top level
+    SourceLoc loc;  // the call
     // After the graph passes (run_graph_passes): the index of the
     // elaborated op this one implements, -1 for one a pass inserted (a
     // cast, a format conversion, a copy). Links a compiled operation back
@@ -158,6 +166,14 @@ struct TaskGraph {
     // pypo.config.FUSION (and --no-fusion): whether the fusion pass runs.
     bool fusion = true;
 };
+
+// The placement that governs task `task`'s operations: its own, or, for
+// 'any', that of the nearest enclosing task that names one; "any" at the
+// top level (task -1) and when none does.
+std::string effective_placement(const TaskGraph& g, int task);
+
+// The wider of two float dtypes (float32 over float16).
+arch::DType wider_dtype(arch::DType a, arch::DType b);
 
 // Operations reading each tensor, in program order.
 std::vector<std::vector<int>> tensor_consumers(const TaskGraph& g);

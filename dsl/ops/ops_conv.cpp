@@ -19,7 +19,6 @@ Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
     OpCall::ImageAxes ax = c.image_axes(x);
     std::string both = x.text() + ", " + w.text();
     if (x.shape[ax.c] != w.shape[1]) c.fail("channels differ: " + both);
-    if (x.dtype != w.dtype) c.fail("dtypes differ: " + both);
 
     std::vector<int64_t> kernel{w.shape[2], w.shape[3]};
     std::vector<int64_t> stride{1, 1}, padding{0, 0};
@@ -49,7 +48,11 @@ Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
     shape[ax.w] = ow;
     std::map<std::string, Attr> attrs{{"stride", Attr::list(stride)}, {"padding", Attr::list(padding)}};
     if (rounding == Rounding::Ceil) attrs.emplace("rounding", Attr::choice(rounding));
-    return c.record({x.tensor, w.tensor}, std::move(shape), c.dtype_or(x.dtype), std::move(attrs), x.layout);
+    // Mixed float dtypes promote to the wider one, as for matmul.
+    Value out = c.record({x.tensor, w.tensor}, std::move(shape), c.dtype_or(wider_dtype(x.dtype, w.dtype)),
+                         std::move(attrs), x.layout);
+    c.promote_operands(out);
+    return out;
 }
 
 }  // namespace dsl

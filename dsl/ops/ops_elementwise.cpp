@@ -42,8 +42,12 @@ Value rule_binary(PypoLibrary& lib, const CallSite& call) {
         std::string both = l.text() + ", " + r.text();
         auto shape = broadcast_shapes(l.shape, r.shape);
         if (!shape) c.fail("shapes do not broadcast: " + both);
-        if (l.dtype != r.dtype) c.fail("dtypes differ: " + both);
-        return c.record({l.tensor, r.tensor}, *shape, c.dtype_or(l.dtype), {}, l.layout);
+        // Mixed float dtypes promote to the wider one. Given dtype=, the
+        // vector unit computes in it and converts each operand as it reads
+        // it, so nothing is promoted.
+        Value out = c.record({l.tensor, r.tensor}, *shape, c.dtype_or(wider_dtype(l.dtype, r.dtype)), {}, l.layout);
+        if (!c.get("dtype")) c.promote_operands(out);
+        return out;
     }
 
     bool scalar_first = is_number(a.value);

@@ -45,7 +45,12 @@ Value rule_transpose(PypoLibrary& lib, const CallSite& call) {
             perm.push_back(a);
         }
     }
-    Engine engine = Engine::Vector;
+    // Without engine=, a task placed on the cube side (placement='cube')
+    // keeps a matrix transpose off the vector unit: the DMA engines write it
+    // transposed in flight. Elsewhere it runs on the vector unit
+    // (docs/language.md §3.5).
+    const bool on_cube_side = effective_placement(lib.graph(), lib.current_task()) == "cube";
+    Engine engine = on_cube_side && swaps_last_two_axes(perm) ? Engine::Dma : Engine::Vector;
     if (const Arg* e = c.get("engine"))
         engine = choice_from_name<Engine>(choice_arg(c.op(), *e, "engine", choice_names<Engine>()));
     std::vector<int64_t> shape;
@@ -123,11 +128,15 @@ Value rule_concat(PypoLibrary& lib, const CallSite& call) {
         for (size_t k = 0; k < shape.size(); ++k)
             if (k != axis && p.shape[k] != first.shape[k])
                 c.fail_at(p.loc, "shapes differ outside axis " + std::to_string(axis) + ": " + both);
-        if (p.dtype != first.dtype) c.fail_at(p.loc, "dtypes differ: " + both);
         shape[axis] = c.add(shape[axis], p.shape[axis]);
     }
-    return c.record(std::move(inputs), std::move(shape), first.dtype, {{"axis", Attr::integer(int64_t(axis))}},
-                    first.layout);
+    // Mixed float dtypes promote: the parts are copied in the widest one.
+    arch::DType dtype = first.dtype;
+    for (const Operand& p : parts) dtype = wider_dtype(dtype, p.dtype);
+    Value out =
+        c.record(std::move(inputs), std::move(shape), dtype, {{"axis", Attr::integer(int64_t(axis))}}, first.layout);
+    c.promote_operands(out);
+    return out;
 }
 
 }  // namespace dsl

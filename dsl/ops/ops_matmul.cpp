@@ -44,7 +44,6 @@ Value rule_matmul(PypoLibrary& lib, const CallSite& call) {
     auto batch = broadcast_shapes(std::vector<int64_t>(a.shape.begin(), a.shape.end() - 2),
                                   std::vector<int64_t>(b.shape.begin(), b.shape.end() - 2));
     if (!batch) c.fail("batch dimensions do not broadcast: " + both);
-    if (a.dtype != b.dtype) c.fail("dtypes differ: " + both);
 
     std::map<std::string, Attr> attrs;
     if (const Arg* t = c.get("tile")) attrs["tile"] = Attr::list(tile_arg(c, *t));
@@ -59,7 +58,11 @@ Value rule_matmul(PypoLibrary& lib, const CallSite& call) {
     std::vector<int64_t> shape = *batch;
     shape.push_back(a.shape[ra - 2]);
     shape.push_back(b.shape[rb - 1]);
-    Value out = c.record({a.tensor, b.tensor}, std::move(shape), c.dtype_or(a.dtype), std::move(attrs));
+    // Mixed float dtypes promote: the cube computes in the wider one, and
+    // the result has it unless dtype= says otherwise.
+    Value out =
+        c.record({a.tensor, b.tensor}, std::move(shape), c.dtype_or(wider_dtype(a.dtype, b.dtype)), std::move(attrs));
+    c.promote_operands(out);
     lib.mutable_tensor(out.tensor).placement = placement;
     return out;
 }

@@ -115,6 +115,8 @@ Value OpCall::record(std::vector<int> inputs, std::vector<int64_t> shape, arch::
     return Value::tensor_ref(out);
 }
 
+void OpCall::promote_operands(const Value& out) const { lib_.producer_of(out.tensor).promotes_operands = true; }
+
 std::optional<std::vector<int64_t>> broadcast_shapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
     size_t rank = std::max(a.size(), b.size());
     std::vector<int64_t> out(rank);

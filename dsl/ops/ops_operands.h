@@ -80,6 +80,12 @@ public:
     Value record(std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
                  std::map<std::string, Attr> attrs, const std::string& inherited_layout = "") const;
 
+    // Marks the operation that produced `out` as one whose tensor operands
+    // share the widest of their dtypes (OpNode::promotes_operands): mixed
+    // float dtypes are promoted, never an error; the promote pass inserts
+    // the casts (dsl/passes/pass_promote.h).
+    void promote_operands(const Value& out) const;
+
 private:
     PypoLibrary& lib_;
     const CallSite& call_;

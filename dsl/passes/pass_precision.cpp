@@ -65,7 +65,10 @@ private:
 
     void rewrite(OpNode op) {
         std::optional<arch::DType> d = compute_dtype(op);
-        if (!d && op_kind_precision(op.kind) == OpPrecision::Follows && !op.inputs.empty())
+        // Outside a precision scope, concat's parts promote to its output's
+        // dtype instead (dsl/passes/pass_promote.h).
+        const bool promotes = op.promotes_operands && op.precision.empty();
+        if (!d && op_kind_precision(op.kind) == OpPrecision::Follows && !op.inputs.empty() && !promotes)
             d = rw_.tensor(op.inputs[0]).dtype;
         if (!d) {
             rw_.emit(std::move(op));

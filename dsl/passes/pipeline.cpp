@@ -4,15 +4,14 @@
 #include "dsl/passes/pass_layout.h"
 #include "dsl/passes/pass_moves.h"
 #include "dsl/passes/pass_precision.h"
+#include "dsl/passes/pass_promote.h"
 
 namespace dsl {
 
 const std::vector<GraphPass>& graph_passes() {
     static const std::vector<GraphPass> passes = {
-        {"moves", apply_moves},
-        {"precision", apply_precision},
-        {"layout", apply_layout},
-        {"fusion", apply_fusion},
+        {"moves", apply_moves},   {"precision", apply_precision}, {"promote", apply_promotion},
+        {"layout", apply_layout}, {"fusion", apply_fusion},
     };
     return passes;
 }

@@ -3,9 +3,12 @@
 //   1. moves (pass_moves.h): each `buf[:] = t` becomes a move operation;
 //   2. precision (pass_precision.h): each operation's compute dtype under
 //      pypo.precision, with the casts it needs;
-//   3. layout (pass_layout.h): format_convert operations where a producer's
+//   3. promote (pass_promote.h): casts that widen the narrower operands of
+//      an operation whose operands share one dtype (mixed float dtypes
+//      promote to the wider);
+//   4. layout (pass_layout.h): format_convert operations where a producer's
 //      natural layout (conv2d: NHWC) is not the one the graph labels;
-//   4. fusion (pass_fusion.h): a matmul or conv2d and the element-wise
+//   5. fusion (pass_fusion.h): a matmul or conv2d and the element-wise
 //      chain that consumes its result become one group, lowered on chip.
 // Each runs once per compilation: the lowering takes only a PassedGraph,
 // which only run_graph_passes makes.
@@ -19,7 +22,7 @@
 namespace dsl {
 
 struct GraphPass {
-    const char* name;  // "moves", "precision", "layout", "fusion"
+    const char* name;  // "moves", "precision", "promote", "layout", "fusion"
     TaskGraph (*run)(const TaskGraph& g);
 };
 

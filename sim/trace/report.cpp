@@ -355,7 +355,8 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
         o += "  write lookups    " + hits_and_misses(s.l2->write_hits, s.l2->write_misses) + "\n";
     }
     o += "format conversions " + grouped(format_conversions(s)) + "\n";
-    o += format_fusion_groups(s) + "\n";
+    o += format_fusion_groups(s);
+    o += "promotions         " + grouped(info.promotions) + "\n\n";
 
     o += "cube MAC utilization / busy  average " +
          utilization_and_busy(average_cube_utilization(s, c), average_busy(s, "cube")) + "\n";
@@ -412,6 +413,10 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     }
     o += format_cycle_accounting(s);
     o += format_operations(s);
+    if (!info.notes.empty()) {
+        o += "\nnotes\n";
+        for (const std::string& n : info.notes) o += "  " + n + "\n";
+    }
     return o;
 }
 
@@ -441,6 +446,8 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
             if (op.fused_into >= 0) heads.insert(op.fused_into);
         j["fusion_groups"] = heads.size();
     }
+    j["promotions"] = info.promotions;
+    j["notes"] = info.notes;
     if (s.l2) j["l2"] = l2_json(*s.l2, c);
     json memory = json::object();
     for (const Level& l : levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};

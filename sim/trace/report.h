@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,12 @@ constexpr int kReportSchemaVersion = 2;
 struct RunInfo {
     std::string program;  // path of the .pto file
     std::string config;   // path of the config, or "built-in default"
+    // What the compiler did that the program did not write, from its graph
+    // (nothing for --program-json): the casts that promote mixed float
+    // dtypes (dsl/passes/pass_promote.h), and its notes (what a task's
+    // placement could not host, dsl/ir/placement_notes.h).
+    uint64_t promotions = 0;
+    std::vector<std::string> notes;
 };
 
 // 1234567 as "1,234,567", as the report writes counts.

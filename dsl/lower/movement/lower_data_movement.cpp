@@ -108,11 +108,9 @@ void lower_transpose_dma_op(LowerContext& ctx, const OpNode& op) {
     const uint64_t src = ctx.ddr_addr(op.inputs[0]), dst = ctx.ddr_addr(op.output);
     const std::string load_label = x.name + " -> L1", store_label = y.name + " -> DDR (transposed)";
     std::vector<CopyPiece> pieces;
-    bool leading_identity = true;
-    for (size_t k = 0; k + 2 < rank; ++k) leading_identity = leading_identity && perm[k] == int64_t(k);
     const std::vector<int64_t> in_strides = strides(x.shape), out_strides = strides(y.shape);
 
-    if (rank >= 2 && leading_identity && perm[rank - 2] == int64_t(rank - 1) && perm[rank - 1] == int64_t(rank - 2)) {
+    if (swaps_last_two_axes(perm)) {
         // Matrix transposes: a band of source rows (or of a row's columns)
         // goes to L1 as is and is written back transposed by the DMA engine.
         const int64_t R = x.shape[rank - 2], C = x.shape[rank - 1], batch = elements(x.shape, 0, rank - 2);

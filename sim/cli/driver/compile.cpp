@@ -6,8 +6,10 @@
 
 #include "dsl/frontend/frontend.h"
 #include "dsl/ir/graph_format.h"
+#include "dsl/ir/placement_notes.h"
 #include "dsl/lower/program/lower.h"
 #include "dsl/passes/pass_fusion.h"
+#include "dsl/passes/pass_promote.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/arch/program_check.h"
 #include "sim/cli/driver/exit_status.h"
@@ -36,6 +38,28 @@ Outcome read_program_json(const std::string& path, const arch::Config& config, a
     return std::nullopt;
 }
 
+void note_compilation(const dsl::TaskGraph& passed, Compiled& out) {
+    out.promotions = dsl::count_promotions(passed);
+    out.notes = dsl::placement_notes(passed);
+}
+
+// The promotion casts --dump-graph lists after the program. The graph
+// passes can refuse a program the front end accepts (a buffer read before
+// it is written); the graph view still works, and the simulation reports
+// the error.
+// What --dump-graph adds after the graph: the casts the promote pass
+// inserted and the fusion pass's groups. Empty for a program the passes
+// refuse: the graph view works for every program the language accepts.
+std::string passes_listing(const dsl::TaskGraph& graph) {
+    try {
+        const dsl::TaskGraph passed = dsl::run_graph_passes(graph).graph();
+        const std::string groups = dsl::format_fusion_groups(passed);
+        return dsl::format_promotions(passed) + (groups.empty() ? "" : "\n" + groups);
+    } catch (const dsl::CompileError&) {
+        return "";
+    }
+}
+
 // Lowering checks each block as it is made and spools it, unless the run
 // stops before simulating and wants the program whole.
 void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGraph& graph, Compiled& out) {
@@ -48,7 +72,9 @@ void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGra
             spool.append(block);
         };
     }
-    out.program = dsl::lower(dsl::run_graph_passes(graph), config, opt.program, lower_options);
+    const dsl::PassedGraph passed = dsl::run_graph_passes(graph);
+    note_compilation(passed.graph(), out);
+    out.program = dsl::lower(passed, config, opt.program, lower_options);
 }
 
 // Throws CompileError and UsageError.
@@ -61,9 +87,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     // program the language accepts, lowered or not.
     const bool wrote = write_graph_outputs(opt, graph);
     if (opt.dump_graph) {
-        std::cout << dsl::format_graph(graph);
-        const std::string groups = dsl::format_fusion_groups(dsl::run_graph_passes(graph).graph());
-        if (!groups.empty()) std::cout << "\n" << groups;
+        std::cout << dsl::format_graph(graph) << passes_listing(graph);
     }
     if (wrote || opt.dump_graph) return kExitSuccess;
     if (!opt.functional) {
@@ -74,6 +98,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     out.inputs = make_inputs(graph, opt.inputs, out.input_sources);
     out.plan = plan_precision(graph, config, opt.program, out.inputs, inject_fault_from_env);
     out.program = std::move(out.plan.program);  // the functional run is over: the timed run takes it
+    note_compilation(out.plan.lowered, out);
     return std::nullopt;
 }
 

@@ -41,6 +41,10 @@ struct Compiled {
     std::map<int, func::HostTensor> inputs;
     std::vector<std::string> input_sources;
     PrecisionPlan plan;
+    // The report's promotions and notes (trace::RunInfo), from the graph
+    // as compiled.
+    uint64_t promotions = 0;
+    std::vector<std::string> notes;
 };
 
 // Errors are usage errors (exit status 2), said on stderr.

@@ -70,7 +70,8 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
                   << " (--max-cycles " << opt.max_cycles << "); no report or traces written\n";
         return kExitCycleLimit;
     }
-    const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config.name};
+    const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config.name, c.promotions,
+                              c.notes};
     const RunResult result{c.program, config.config, *stats, info, timing.records, timing.ddr_transfers};
     for (const std::unique_ptr<RunOutput>& output : outputs) output->write(result);
     if (!opt.quiet) std::cout << trace::format_report(*stats, config.config, info);

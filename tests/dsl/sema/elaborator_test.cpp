@@ -177,15 +177,6 @@ TEST(Elaborator, MatmulNamesOperandsByRoleWhenNotPlainNames) {
               "c = pypo.op.matmul(pypo.op.matmul(a, b), b)\n    ^\n");
 }
 
-TEST(Elaborator, MatmulDtypesDiffer) {
-    EXPECT_EQ(run_error("import pypo\n"
-                        "x = pypo.input(\"x\", shape=(8, 8), dtype=\"float32\")\n"
-                        "w = pypo.input(\"w\", shape=(8, 8))\n"
-                        "pypo.output(\"y\", pypo.op.matmul(x, w))\n"),
-              "t.pto:4:18: error: matmul: dtypes differ: x is (8, 8) float32, w is (8, 8) float16\n"
-              "pypo.output(\"y\", pypo.op.matmul(x, w))\n                 ^\n");
-}
-
 TEST(Elaborator, MatmulOperandChecks) {
     EXPECT_EQ(run_error(program("c = pypo.op.matmul(a, 3)")),
               "t.pto:4:23: error: matmul: rhs must be a tensor, got int\nc = pypo.op.matmul(a, 3)\n"
