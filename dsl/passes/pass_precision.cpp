@@ -1,6 +1,5 @@
 #include "dsl/passes/pass_precision.h"
 
-#include <map>
 #include <optional>
 #include <utility>
 
@@ -32,37 +31,6 @@ public:
     }
 
 private:
-    // `t` in dtype `d`: itself, or the output of a (shared) cast.
-    int cast_of(int t, arch::DType d, const OpNode& consumer) {
-        if (rw_.tensor(t).dtype == d) return t;
-        auto key = std::make_pair(t, d);
-        auto it = casts_.find(key);
-        if (it != casts_.end()) return it->second;
-        TensorNode out = rw_.tensor(t);
-        out.name = rw_.fresh_name("cast");
-        out.dtype = d;
-        out.role = TensorRole::Intermediate;
-        out.placement = Placement::DDR;
-        out.task = consumer.task;
-        out.loc = consumer.loc;
-        int c = rw_.add_tensor(out);
-        rw_.emit(cast_op(t, c, d, consumer));
-        casts_[key] = c;
-        return c;
-    }
-
-    static OpNode cast_op(int in, int out, arch::DType d, const OpNode& at) {
-        OpNode op;
-        op.kind = OpKind::Cast;
-        op.inputs = {in};
-        op.output = out;
-        op.attrs["dtype"] = Attr::str(arch::dtype_name(d));
-        op.precision = at.precision;
-        op.task = at.task;
-        op.loc = at.loc;
-        return op;
-    }
-
     void rewrite(OpNode op) {
         std::optional<arch::DType> d = compute_dtype(op);
         // Outside a precision scope, concat's parts promote to its output's
@@ -74,7 +42,7 @@ private:
             rw_.emit(std::move(op));
             return;
         }
-        for (int& in : op.inputs) in = cast_of(in, *d, op);
+        for (int& in : op.inputs) in = casts_.of(in, *d, op);
         const int declared = op.output;
         TensorNode& y = rw_.tensor(declared);
         if (y.dtype == *d) {
@@ -101,7 +69,7 @@ private:
     }
 
     GraphRewriter rw_;
-    std::map<std::pair<int, arch::DType>, int> casts_;
+    SharedCasts casts_{rw_, false};
 };
 
 }  // namespace

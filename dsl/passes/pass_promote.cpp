@@ -1,7 +1,6 @@
 #include "dsl/passes/pass_promote.h"
 
 #include <algorithm>
-#include <map>
 #include <utility>
 
 #include "dsl/passes/pass_rewrite.h"
@@ -24,41 +23,13 @@ private:
             arch::DType target = rw_.tensor(op.inputs[0]).dtype;
             for (int in : op.inputs) target = wider_dtype(target, rw_.tensor(in).dtype);
             if (op.kind == OpKind::Concat) target = rw_.tensor(op.output).dtype;
-            for (int& in : op.inputs) in = cast_of(in, target, op);
+            for (int& in : op.inputs) in = casts_.of(in, target, op);
         }
         rw_.emit(std::move(op));
     }
 
-    // `t` in dtype `d`: itself, or the output of a (shared) promotion cast.
-    int cast_of(int t, arch::DType d, const OpNode& consumer) {
-        if (rw_.tensor(t).dtype == d) return t;
-        const auto key = std::make_pair(t, d);
-        if (auto it = casts_.find(key); it != casts_.end()) return it->second;
-        TensorNode out = rw_.tensor(t);
-        out.name = rw_.fresh_name("cast");
-        out.dtype = d;
-        out.role = TensorRole::Intermediate;
-        out.placement = Placement::DDR;
-        out.task = consumer.task;
-        out.loc = consumer.loc;
-        const int c = rw_.add_tensor(out);
-        OpNode cast;
-        cast.kind = OpKind::Cast;
-        cast.inputs = {t};
-        cast.output = c;
-        cast.attrs["dtype"] = Attr::str(arch::dtype_name(d));
-        cast.precision = consumer.precision;
-        cast.explicit_dtype = true;
-        cast.promotion = true;
-        cast.task = consumer.task;
-        cast.loc = consumer.loc;
-        rw_.emit(std::move(cast));
-        casts_[key] = c;
-        return c;
-    }
-
     GraphRewriter rw_;
-    std::map<std::pair<int, arch::DType>, int> casts_;
+    SharedCasts casts_{rw_, true};
 };
 
 }  // namespace

@@ -64,4 +64,36 @@ TaskGraph GraphRewriter::finish() {
     return std::move(out_);
 }
 
+OpNode cast_op(int in, int out, arch::DType d, const OpNode& at) {
+    OpNode op;
+    op.kind = OpKind::Cast;
+    op.inputs = {in};
+    op.output = out;
+    op.attrs["dtype"] = Attr::str(arch::dtype_name(d));
+    op.precision = at.precision;
+    op.task = at.task;
+    op.loc = at.loc;
+    return op;
+}
+
+int SharedCasts::of(int t, arch::DType d, const OpNode& consumer) {
+    if (rw_.tensor(t).dtype == d) return t;
+    const auto key = std::make_pair(t, d);
+    if (auto it = casts_.find(key); it != casts_.end()) return it->second;
+    TensorNode out = rw_.tensor(t);
+    out.name = rw_.fresh_name("cast");
+    out.dtype = d;
+    out.role = TensorRole::Intermediate;
+    out.placement = Placement::DDR;
+    out.task = consumer.task;
+    out.loc = consumer.loc;
+    const int c = rw_.add_tensor(out);
+    OpNode cast = cast_op(t, c, d, consumer);
+    cast.explicit_dtype = promotions_;
+    cast.promotion = promotions_;
+    rw_.emit(std::move(cast));
+    casts_[key] = c;
+    return c;
+}
+
 }  // namespace dsl

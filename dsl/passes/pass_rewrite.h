@@ -6,8 +6,10 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dsl/ir/task_graph.h"
@@ -47,6 +49,27 @@ private:
     TaskGraph out_;
     std::set<std::string> names_;
     std::vector<int> first_, last_;  // per original op: first and one-past-last new index
+};
+
+// A cast op from tensor `in` to tensor `out` of dtype `d`, in the task, at
+// the location and under the precision scope of op `at`.
+OpNode cast_op(int in, int out, arch::DType d, const OpNode& at);
+
+// The casts a pass inserts before the ops that read a tensor in another
+// dtype, one per (tensor, dtype) and shared by its later readers: an
+// intermediate in DDR, named cast_<k>. A promotion cast (pass_promote.h) is
+// marked as one and keeps its dtype through later passes.
+class SharedCasts {
+public:
+    SharedCasts(GraphRewriter& rw, bool promotions) : rw_(rw), promotions_(promotions) {}
+
+    // `t` in dtype `d`: itself, or the output of a cast emitted before `consumer`.
+    int of(int t, arch::DType d, const OpNode& consumer);
+
+private:
+    GraphRewriter& rw_;
+    bool promotions_;
+    std::map<std::pair<int, arch::DType>, int> casts_;
 };
 
 }  // namespace dsl
