@@ -21,7 +21,7 @@ constexpr int64_t kL1Alignment = 32;
 
 int64_t align_up(int64_t v) { return (v + kL1Alignment - 1) / kL1Alignment * kL1Alignment; }
 
-int64_t slots(BufferKind k, int64_t depth) { return k == BufferKind::Streamed ? depth : 1; }
+int64_t slots(BufferKind k, int64_t depth) { return k == BufferKind::Streamed || k == BufferKind::Result ? depth : 1; }
 
 // The L1 address of every slot, for chunks of at most n units:
 // addr[k][s] = buffer k, slot s.
@@ -39,9 +39,15 @@ std::vector<std::vector<uint64_t>> layout(const std::vector<BufferSpec>& buffers
     return addr;
 }
 
-BufferAddrs slot_addrs(const std::vector<std::vector<uint64_t>>& addr, int64_t chunk) {
+// `stored`: the chunk's ordinal among the block's storing chunks (its
+// Result slot).
+BufferAddrs slot_addrs(const std::vector<BufferSpec>& buffers, const std::vector<std::vector<uint64_t>>& addr,
+                       int64_t chunk, int64_t stored) {
     BufferAddrs a;
-    for (const auto& slots_of : addr) a.push_back(slots_of[size_t(chunk % int64_t(slots_of.size()))]);
+    for (size_t k = 0; k < addr.size(); ++k) {
+        const int64_t i = buffers[k].kind == BufferKind::Result ? stored : chunk;
+        a.push_back(addr[k][size_t(i % int64_t(addr[k].size()))]);
+    }
     return a;
 }
 
@@ -134,14 +140,17 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
     // every chunk already overlaps its transfers with compute), the units
     // split evenly so the clusters finish together; fewer blocks when there
     // are fewer units. Chunks split each block's units evenly too.
-    const int64_t blocks = std::min(parallel_clusters(ctx), s.units);
+    if (s.units % s.group != 0) throw std::logic_error("vector stream units not in whole groups: " + s.name);
+    const int64_t groups = s.units / s.group;
+    const int64_t blocks = std::min(parallel_clusters(ctx), groups);
     struct Range {
         int64_t first, count;
     };
     std::vector<std::vector<Range>> chunks(static_cast<size_t>(blocks));
     int64_t largest = 0;
     for (int64_t b = 0; b < blocks; ++b) {
-        const int64_t first = b * s.units / blocks, end = (b + 1) * s.units / blocks, units = end - first;
+        const int64_t first = b * groups / blocks * s.group, end = (b + 1) * groups / blocks * s.group;
+        const int64_t units = end - first;
         const int64_t m = arch::ceil_div(units, n_max);
         for (int64_t j = 0; j < m; ++j) {
             int64_t f = first + j * units / m, e = first + (j + 1) * units / m;
@@ -172,67 +181,84 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         const FlagId out_free = shared ? 0 : block.new_flag();
         auto& loads = block.stream(load);
         auto& computes = block.stream(vec);
-        std::vector<std::vector<arch::Command>> pending_stores(static_cast<size_t>(m));
 
         std::vector<VectorStep> prologue_compute;
         size_t last_prologue_load = 0;  // + 1; 0 = none
         if (s.prologue) {
-            ChunkCommands p = s.prologue(first, end - first, slot_addrs(addr, 0));
+            ChunkCommands p = s.prologue(first, end - first, slot_addrs(s.buffers, addr, 0, 0));
             for (const DmaStep& d : p.loads) loads.push_back(dma_command(d.dma, ctx.tag(d.label)));
             last_prologue_load = p.loads.empty() ? 0 : loads.size();
             prologue_compute = std::move(p.compute);
         }
+        // The storing chunks: the k-th takes Result slot k % B, waits for
+        // the store of the (k - B)-th and its own store frees the slot for
+        // the (k + B)-th (every chunk, when s.stores is null).
+        auto stores_at = [&](int64_t i) { return !s.stores || s.stores(ranges[size_t(i)].first); };
+        int64_t storing = 0;
+        for (int64_t i = 0; i < m; ++i) storing += stores_at(i) ? 1 : 0;
+        // On a shared queue, stores wait in the load queue (chunk index, commands).
+        std::vector<std::pair<int64_t, std::vector<arch::Command>>> pending;
+        size_t flushed = 0;
+        auto flush_to = [&](int64_t last_chunk) {
+            for (; flushed < pending.size() && pending[flushed].first <= last_chunk; ++flushed)
+                for (arch::Command& st : pending[flushed].second) loads.push_back(std::move(st));
+        };
+        int64_t k = 0;  // storing chunks so far
         for (int64_t i = 0; i < m; ++i) {
-            ChunkCommands cc = s.chunk(ranges[size_t(i)].first, ranges[size_t(i)].count, slot_addrs(addr, i));
+            const bool will_store = stores_at(i);
+            ChunkCommands cc =
+                s.chunk(ranges[size_t(i)].first, ranges[size_t(i)].count, slot_addrs(s.buffers, addr, i, k));
             // On-chip inputs need no loads, an on-chip output no stores
             // (dsl/lower/buffer_plan.h); then their flags are left out.
             if (cc.compute.empty()) throw std::logic_error("vector stream chunk without compute: " + s.name);
+            if (!will_store && !cc.stores.empty())
+                throw std::logic_error("vector stream chunk stores where s.stores says not: " + s.name);
             const bool loads_in = !cc.loads.empty(), stores_out = !cc.stores.empty();
             // Without chunk loads the first chunk still waits for the
             // prologue's (a broadcast operand next to an on-chip input).
             const bool waits_prologue = i == 0 && !loads_in && last_prologue_load > 0;
             if (waits_prologue) loads[last_prologue_load - 1].sets.push_back(in_ready);
-            // On a shared queue, the store of chunk i - B goes before the load
-            // of chunk i: both wait for the vector unit to finish chunk i - B,
-            // and the vector unit needs both before it can run chunk i.
-            if (shared && i >= depth)
-                for (arch::Command& st : pending_stores[size_t(i - depth)]) loads.push_back(std::move(st));
+            // On a shared queue, the stores of chunks up to i - B go before
+            // the load of chunk i: the load waits for the vector unit to
+            // finish chunk i - B, as those stores do, and the vector unit
+            // needs both before it can run chunk i.
+            if (shared && i >= depth) flush_to(i - depth);
 
-            for (size_t k = 0; k < cc.loads.size(); ++k) {
-                arch::Command d = dma_command(cc.loads[k].dma, ctx.tag(cc.loads[k].label));
-                if (k == 0 && i >= depth) d.waits.push_back(in_free);
-                if (k + 1 == cc.loads.size()) d.sets.push_back(in_ready);
+            for (size_t j = 0; j < cc.loads.size(); ++j) {
+                arch::Command d = dma_command(cc.loads[j].dma, ctx.tag(cc.loads[j].label));
+                if (j == 0 && i >= depth) d.waits.push_back(in_free);
+                if (j + 1 == cc.loads.size()) d.sets.push_back(in_ready);
                 loads.push_back(std::move(d));
             }
 
             std::vector<VectorStep> steps = i == 0 ? std::move(prologue_compute) : std::vector<VectorStep>{};
             steps.insert(steps.end(), cc.compute.begin(), cc.compute.end());
-            for (size_t k = 0; k < steps.size(); ++k) {
-                arch::Command v = vector_command(steps[k].vec, ctx.tag(steps[k].label));
-                if (k == 0) {
+            for (size_t j = 0; j < steps.size(); ++j) {
+                arch::Command v = vector_command(steps[j].vec, ctx.tag(steps[j].label));
+                if (j == 0) {
                     if (loads_in || waits_prologue) v.waits.push_back(in_ready);
-                    if (stores_out && !shared && i >= depth) v.waits.push_back(out_free);
+                    if (stores_out && !shared && k >= depth) v.waits.push_back(out_free);
                 }
-                if (k + 1 == steps.size()) {
+                if (j + 1 == steps.size()) {
                     if (loads_in && i + depth < m) v.sets.push_back(in_free);
                     if (stores_out) v.sets.push_back(out_ready);
                 }
                 computes.push_back(std::move(v));
             }
 
-            auto& st = pending_stores[size_t(i)];
-            for (size_t k = 0; k < cc.stores.size(); ++k) {
-                arch::Command d = dma_command(cc.stores[k].dma, ctx.tag(cc.stores[k].label));
-                if (k == 0) d.waits.push_back(out_ready);
-                if (!shared && k + 1 == cc.stores.size() && i + depth < m) d.sets.push_back(out_free);
+            std::vector<arch::Command> st;
+            for (size_t j = 0; j < cc.stores.size(); ++j) {
+                arch::Command d = dma_command(cc.stores[j].dma, ctx.tag(cc.stores[j].label));
+                if (j == 0) d.waits.push_back(out_ready);
+                if (!shared && j + 1 == cc.stores.size() && k + depth < storing) d.sets.push_back(out_free);
                 st.push_back(std::move(d));
             }
-            if (!shared)
+            if (will_store) ++k;
+            if (shared) pending.emplace_back(i, std::move(st));
+            else
                 for (arch::Command& d : st) block.stream(store).push_back(std::move(d));
         }
-        if (shared)
-            for (int64_t i = std::max<int64_t>(0, m - depth); i < m; ++i)
-                for (arch::Command& st : pending_stores[size_t(i)]) loads.push_back(std::move(st));
+        if (shared) flush_to(m);
         ctx.add_block(block);
     }
 }

@@ -27,6 +27,10 @@ enum class BufferKind {
     Resident,  // loaded (or computed) once per block, before the first chunk
     Streamed,  // a chunk's input or output: B slots (the depth, 2 by default), chunk i uses slot i % B
     Scratch,   // vector temporaries of one chunk: one slot (the vector unit runs in order)
+    // A result of a stream whose chunks do not all store (VectorStream::
+    // stores): B slots, the k-th storing chunk uses slot k % B. The same as
+    // Streamed when every chunk stores.
+    Result,
 };
 
 // A region of L1 whose size for a chunk of n units is at most
@@ -62,6 +66,13 @@ struct VectorStream {
     int64_t units = 0;
     int64_t max_chunk_units = std::numeric_limits<int64_t>::max();
     std::vector<BufferSpec> buffers;
+    // Blocks start at multiples of `group` units (units is a multiple of
+    // it): a multi-pass row op's passes over one row stay in one block,
+    // whose Scratch buffers carry the row's statistics from pass to pass.
+    int64_t group = 1;
+    // Whether the chunk starting at unit `first` stores (null: every chunk
+    // does). Only storing chunks take a Result slot and its flags.
+    std::function<bool(int64_t first)> stores;
     // Once per block, before its first chunk: loads of Resident buffers and
     // vector work on them (a cast). Optional. Gets the block's unit range.
     std::function<ChunkCommands(int64_t first, int64_t count, const BufferAddrs&)> prologue;

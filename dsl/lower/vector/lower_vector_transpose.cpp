@@ -12,6 +12,7 @@
 // The layout pass's format_convert (NHWC -> NCHW) is the D = 1 case with
 // B = N, A = H * W, C = channels.
 #include <algorithm>
+#include <cmath>
 
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
@@ -25,30 +26,74 @@ using arch::VectorOp;
 
 namespace {
 
+// Where a swap reads and writes: the op's input and output, or a scratch
+// tensor between the passes of a permutation.
+struct SwapEnds {
+    uint64_t x_ddr = 0, y_ddr = 0;
+    std::string xname, yname;
+};
+
 // (B, A, C, D) -> (B, C, A, D) of op's input into its output.
 void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D);
+void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D,
+                       const SwapEnds& ends);
 
 }  // namespace
 
 void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const std::vector<int64_t>& perm = op.attrs.at("perm").ints;
-    size_t swap = 0;
-    while (swap < perm.size() && perm[swap] == int64_t(swap)) ++swap;
-    int64_t B = 1, A = 1, C = 1, D = 1;
-    if (swap == perm.size()) {  // the identity: a copy of rows of the last axis
-        A = element_count(x.shape) / x.shape.back();
-        D = x.shape.back();
-    } else {
-        bool adjacent = swap + 1 < perm.size() && perm[swap] == int64_t(swap + 1) && perm[swap + 1] == int64_t(swap);
-        for (size_t k = swap + 2; adjacent && k < perm.size(); ++k) adjacent = perm[k] == int64_t(k);
-        if (!adjacent)
-            throw CompileError(op.loc, "transpose(perm=" + attr_text(op.attrs.at("perm")) +
-                                           ") is not lowered yet: the vector unit swaps two adjacent axes");
-        for (size_t k = 0; k < x.shape.size(); ++k)
-            (k < swap ? B : k == swap ? A : k == swap + 1 ? C : D) *= x.shape[k];
+    const size_t n = perm.size();
+    // Any permutation is a sequence of block swaps: at the first position
+    // i where the layout so far differs from perm, the run of axes that
+    // belongs there (cur[p..q]) moves in front of cur[i..p): one pass
+    // (B, A, C, D) -> (B, C, A, D) with A = axes [i, p), C = axes [p, q].
+    // Swaps of two adjacent axes and rotations are one pass; (2, 1, 0) is
+    // two. Every pass but the last writes a DDR scratch tensor.
+    struct Pass {
+        int64_t B = 1, A = 1, C = 1, D = 1;
+    };
+    std::vector<Pass> passes;
+    std::vector<int64_t> cur(n);
+    for (size_t k = 0; k < n; ++k) cur[k] = int64_t(k);
+    for (size_t i = 0; i < n; ++i) {
+        if (cur[i] == perm[i]) continue;
+        size_t p = i;
+        while (cur[p] != perm[i]) ++p;
+        size_t q = p;
+        while (q + 1 < n && i + (q + 1 - p) < n && cur[q + 1] == perm[i + (q + 1 - p)]) ++q;
+        Pass ps;
+        for (size_t k = 0; k < n; ++k) (k < i ? ps.B : k < p ? ps.A : k <= q ? ps.C : ps.D) *= x.shape[size_t(cur[k])];
+        passes.push_back(ps);
+        std::vector<int64_t> next(cur.begin(), cur.begin() + int64_t(i));
+        next.insert(next.end(), cur.begin() + int64_t(p), cur.begin() + int64_t(q + 1));
+        next.insert(next.end(), cur.begin() + int64_t(i), cur.begin() + int64_t(p));
+        next.insert(next.end(), cur.begin() + int64_t(q + 1), cur.end());
+        cur = next;
     }
-    lower_vector_swap(ctx, op, B, A, C, D);
+    if (passes.empty()) {  // the identity: a copy of rows of the last axis
+        lower_vector_swap(ctx, op, 1, element_count(x.shape) / x.shape.back(), 1, x.shape.back());
+        return;
+    }
+    if (passes.size() == 1) {
+        lower_vector_swap(ctx, op, passes[0].B, passes[0].A, passes[0].C, passes[0].D);
+        return;
+    }
+    const TensorNode& y = ctx.tensor(op.output);
+    const std::vector<uint32_t> outer_deps = ctx.deps;
+    SwapEnds ends{ctx.ddr_addr(op.inputs[0]), 0, x.name, ""};
+    for (size_t k = 0; k < passes.size(); ++k) {
+        const bool last = k + 1 == passes.size();
+        ends.yname = last ? y.name : y.name + " pass " + std::to_string(k + 1);
+        ends.y_ddr = last ? ctx.ddr_addr(op.output) : ctx.ddr_scratch(ends.yname, x.shape, x.dtype, op.loc);
+        const uint32_t first = ctx.blocks_emitted();
+        lower_vector_swap(ctx, op, passes[k].B, passes[k].A, passes[k].C, passes[k].D, ends);
+        // The next pass reads what this one wrote.
+        ctx.deps.clear();
+        for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) ctx.deps.push_back(b);
+        ends.x_ddr = ends.y_ddr, ends.xname = ends.yname;
+    }
+    ctx.deps = outer_deps;
 }
 
 // NHWC (N, H, W, C) -> NCHW: per image, the (H*W) x C matrix transposed.
@@ -63,14 +108,20 @@ void lower_format_convert(LowerContext& ctx, const OpNode& op) {
 namespace {
 
 void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D) {
+    lower_vector_swap(ctx, op, B, A, C, D,
+                      {ctx.ddr_addr(op.inputs[0]), ctx.ddr_addr(op.output), ctx.tensor(op.inputs[0]).name,
+                       ctx.tensor(op.output).name});
+}
+
+void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D,
+                       const SwapEnds& ends) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
-    const TensorNode& y = ctx.tensor(op.output);
     const int64_t e = arch::dtype_bytes(x.dtype);
     const arch::DType dt = x.dtype;
-    const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
-    const std::string xname = x.name, yname = y.name;
+    const uint64_t x_ddr = ends.x_ddr, y_ddr = ends.y_ddr;
+    const std::string xname = ends.xname, yname = ends.yname;
     VectorStream s;
-    s.name = y.name;
+    s.name = yname;
     s.max_chunk_units = 1;
 
     if (D == 1) {
@@ -100,33 +151,67 @@ void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A
             return cc;
         };
     } else {
-        const int64_t row = C * D * e;  // bytes per a-value
-        const int64_t band =
-            std::min(A, max_chunk_units(ctx, {{BufferKind::Streamed, row, 0}, {BufferKind::Streamed, row, 0}}));
-        if (band == 0)
+        // A unit is a tile of ta a-values x tc c-values x nd elements of D,
+        // with its input and output double-buffered: as many (a, c) rows of
+        // D as fit; whole bands of a-values when one a-value's C rows fit,
+        // else shared out so both the load's runs (tc * nd) and the
+        // store's (ta * nd) are long. Only when one row of D does not fit
+        // is D cut too (then ta = 1 and the copy moves single rows).
+        auto tile_buffers = [&](int64_t elems) {
+            return std::vector<BufferSpec>{{BufferKind::Streamed, elems * e, 0}, {BufferKind::Streamed, elems * e, 0}};
+        };
+        const int64_t fit = max_chunk_units(ctx, tile_buffers(1));  // elements per tile
+        if (fit == 0)
             throw CompileError(
                 op.loc,
-                "transpose does not fit the hardware: one chunk needs " + std::to_string(2 * stream_depth(ctx) * row) +
-                    " bytes of L1" +
+                "transpose does not fit the hardware: one chunk needs " +
+                    std::to_string(l1_bytes_needed(tile_buffers(1), 1, stream_depth(ctx))) + " bytes of L1" +
                     (stream_depth(ctx) != 2 ? " with pypo.config.BUFFERS = " + std::to_string(stream_depth(ctx))
                                             : std::string()) +
                     ", a cluster has " + std::to_string(ctx.config.l1_bytes()),
                 CompileError::Capacity::L1);
-        const int64_t bands = arch::ceil_div(A, band);
-        s.units = B * bands;
-        s.buffers = {{BufferKind::Streamed, band * row, 0}, {BufferKind::Streamed, band * row, 0}};
+        const int64_t nd = std::min(D, fit), pairs = std::max<int64_t>(1, fit / nd);
+        int64_t ta = 1, tc = 1;
+        if (nd == D) {
+            if (C <= pairs) {  // whole bands of a-values
+                ta = std::min(A, pairs / C), tc = C;
+            } else {
+                ta = std::max<int64_t>(1, std::min(A, int64_t(std::sqrt(double(pairs)))));
+                tc = std::min(C, pairs / ta);
+                ta = std::min(A, pairs / tc);
+            }
+        }
+        const int64_t ti = arch::ceil_div(A, ta), tj = arch::ceil_div(C, tc), tk = arch::ceil_div(D, nd);
+        s.units = B * ti * tj * tk;
+        s.buffers = tile_buffers(ta * tc * nd);
         s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {
-            const int64_t b = u / bands, a0 = u % bands * band, na = std::min(band, A - a0);
+            const int64_t b = u / (ti * tj * tk), i = u / (tj * tk) % ti, j = u / tk % tj, k = u % tk;
+            const int64_t a0 = i * ta, c0 = j * tc, d0 = k * nd;
+            const int64_t na = std::min(ta, A - a0), nc = std::min(tc, C - c0), dd = std::min(nd, D - d0);
             ChunkCommands cc;
-            cc.loads.push_back(
-                {load_dma(x_ddr + uint64_t((b * A + a0) * C * D * e), a[0], uint64_t(na * row)), xname + " -> L1"});
-            // Row (c, a) of the result is row (a, c) of the band.
+            // [na][nc][dd] in L1: na rows of nc * dd (one per a when the
+            // tile covers D whole; nc rows of dd when D is cut, na = 1).
+            const uint64_t src = x_ddr + uint64_t(((b * A + a0) * C + c0) * D + d0) * uint64_t(e);
+            if (nc == C)  // contiguous
+                cc.loads.push_back({load_dma(src, a[0], uint64_t(na * C * D * e)), xname + " -> L1"});
+            else if (dd == D)
+                cc.loads.push_back({copy2d(arch::Space::DDR, src, uint64_t(C * D * e), arch::Space::L1, a[0],
+                                           uint64_t(nc * D * e), na, nc * D * e),
+                                    xname + " -> L1"});
+            else
+                cc.loads.push_back({copy2d(arch::Space::DDR, src, uint64_t(D * e), arch::Space::L1, a[0],
+                                           uint64_t(dd * e), nc, dd * e),
+                                    xname + " -> L1"});
+            // Row (c, a) of the result is row (a, c) of the tile.
             cc.compute.push_back(
-                {with_sources(vector_args(VectorOp::Copy, dt, na * C, D, a[0], arch::kNoAddress, a[1]),
-                              strided_source(0, {uint32_t(C), uint32_t(na), uint32_t(D)}, {D, C * D, 1})),
+                {with_sources(vector_args(VectorOp::Copy, dt, na * nc, dd, a[0], arch::kNoAddress, a[1]),
+                              strided_source(0, {uint32_t(nc), uint32_t(na), uint32_t(dd)}, {dd, nc * dd, 1})),
                  yname + ": copy"});
-            cc.stores.push_back({copy2d(arch::Space::L1, a[1], uint64_t(na * D * e), arch::Space::DDR,
-                                        y_ddr + uint64_t((b * C * A + a0) * D * e), uint64_t(A * D * e), C, na * D * e),
+            // nc runs of na * dd elements, one per output row block (when D
+            // is cut, na = 1 and each run is dd elements of one row).
+            const uint64_t dst = y_ddr + uint64_t(((b * C + c0) * A + a0) * D + d0) * uint64_t(e);
+            cc.stores.push_back({copy2d(arch::Space::L1, a[1], uint64_t(na * dd * e), arch::Space::DDR, dst,
+                                        uint64_t(A * D * e), nc, na * dd * e),
                                  yname + " -> DDR"});
             return cc;
         };
