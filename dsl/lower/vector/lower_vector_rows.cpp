@@ -12,6 +12,7 @@
 
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
+#include "dsl/lower/vector/lower_vector_passes.h"
 #include "dsl/lower/vector/lower_vector_stream.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/arch/ceil_div.h"
@@ -95,6 +96,69 @@ void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, Ve
     lower_vector_stream(ctx, op, s);
 }
 
+// softmax over the middle axis of (outer, R, inner) when one outer index's
+// R x inner values do not fit L1: a unit is a block of `cols` of the inner
+// columns, as for a reduction (an R-row 2-D DMA), cast if needed,
+// transposed to cols x R, the five softmax commands on its rows,
+// transposed back and stored with an R-row 2-D DMA. False when not even
+// one column fits, or for an on-chip input or output.
+bool lower_softmax_columns(LowerContext& ctx, const OpNode& op, AxisView v) {
+    if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output)) return false;
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    const int64_t ex = arch::dtype_bytes(x.dtype), ec = arch::dtype_bytes(y.dtype);
+    const bool cast = x.dtype != y.dtype;
+    auto buffers = [&](int64_t per) {                                                // per column of the block
+        return std::vector<BufferSpec>{{BufferKind::Streamed, v.mid * ex * per, 0},  // 0: x
+                                       {BufferKind::Scratch, cast ? v.mid * ec * per : 0, 0},  // 1: x cast
+                                       {BufferKind::Scratch, v.mid * ec * per, 0},             // 2: transposed
+                                       {BufferKind::Scratch, v.mid * ec * per, 0},             // 3: row max, sum
+                                       {BufferKind::Streamed, v.mid * ec * per, 0}};           // 4: y
+    };
+    if (max_chunk_units(ctx, buffers(1)) == 0) return false;
+    const int64_t cols = unit_extent(ctx, v.inner, v.outer, max_chunk_units(ctx, buffers(1)));
+    VectorStream s;
+    s.name = y.name;
+    s.buffers = buffers(cols);
+    const int64_t blocks = arch::ceil_div(v.inner, cols);
+    s.units = v.outer * blocks;
+    s.max_chunk_units = 1;
+    const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
+    const std::string xname = x.name, yname = y.name;
+    const arch::DType xt = x.dtype, t = y.dtype;
+    s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {
+        const int64_t o = u / blocks, c0 = u % blocks * cols, nc = std::min(cols, v.inner - c0);
+        const std::string label = yname + ": ";
+        ChunkCommands cc;
+        arch::DmaArgs d = load_dma(x_ddr + uint64_t((o * v.mid * v.inner + c0) * ex), a[0], uint64_t(nc * ex));
+        d.rows = uint32_t(v.mid), d.src_stride = uint64_t(v.inner * ex);
+        cc.loads.push_back({d, xname + " columns -> L1"});
+        uint64_t src = a[0];
+        if (cast) {
+            cc.compute.push_back(
+                {vector_args(VectorOp::Cast, xt, v.mid, nc, a[0], kNone, a[1]), label + "cast " + xname});
+            src = a[1];
+        }
+        cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, nc, src, kNone, a[2]), label + "transpose"});
+        auto add = [&](VectorOp op_, uint64_t s0, uint64_t s1, uint64_t dst, arch::VectorSource in1 = {}) {
+            cc.compute.push_back({with_sources(vector_args(op_, t, nc, v.mid, s0, s1, dst), {}, in1),
+                                  label + arch::vector_op_name(op_)});
+        };
+        add(VectorOp::ReduceMax, a[2], kNone, a[3]);
+        add(VectorOp::Sub, a[2], a[3], a[2], per_row_source(nc, v.mid));
+        add(VectorOp::Exp, a[2], kNone, a[2]);
+        add(VectorOp::ReduceSum, a[2], kNone, a[3]);
+        add(VectorOp::Div, a[2], a[3], a[2], per_row_source(nc, v.mid));
+        cc.compute.push_back({vector_args(VectorOp::Transpose, t, nc, v.mid, a[2], kNone, a[4]), label + "transpose"});
+        arch::DmaArgs st = store_dma(a[4], y_ddr + uint64_t((o * v.mid * v.inner + c0) * ec), uint64_t(nc * ec));
+        st.rows = uint32_t(v.mid), st.dst_stride = uint64_t(v.inner * ec);
+        cc.stores.push_back({st, yname + " columns -> DDR"});
+        return cc;
+    };
+    lower_vector_stream(ctx, op, s);
+    return true;
+}
+
 // (outer, R, inner) -> (outer, inner) by `red`, then * (1 / R) for a mean.
 void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, bool mean) {
     const TensorNode& y = ctx.tensor(op.output);
@@ -128,32 +192,124 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
         store_units(cc, ctx, out, v.inner, first, n, a[yb]);
         return cc;
     };
-    if (v.inner > 1 && max_chunk_units(ctx, s.buffers) == 0) return lower_reduction_columns(ctx, op, v, red, mean);
+    if (max_chunk_units(ctx, s.buffers) == 0) {
+        if (v.inner > 1) return lower_reduction_columns(ctx, op, v, red, mean);
+        // A row longer than L1 holds: in pieces.
+        if (lower_reduction_passes(ctx, op, v.outer, v.mid, red, mean)) return;
+    }
     lower_vector_stream(ctx, op, s);
 }
 
-// The reduced axes must be adjacent once axes of size 1 are set aside.
-AxisView reduced_view(const OpNode& op, const TensorNode& x, const std::vector<int64_t>& axes) {
-    std::vector<int64_t> shape;
-    int64_t first = -1, last = -1;
+// The input's axes of size > 1 merged into runs of reduced and of kept
+// axes, outermost first.
+struct AxisRun {
+    int64_t size = 1;
+    bool reduced = false;
+};
+std::vector<AxisRun> axis_runs(const TensorNode& x, const std::vector<int64_t>& axes) {
+    std::vector<AxisRun> runs;
     for (size_t k = 0; k < x.shape.size(); ++k) {
         if (x.shape[k] == 1) continue;
         const bool reduced = std::find(axes.begin(), axes.end(), int64_t(k)) != axes.end();
-        if (reduced) {
-            if (last >= 0 && last != int64_t(shape.size()) - 1)
-                throw CompileError(
-                    op.loc, std::string(op_kind_name(op.kind)) + " over axes that are not adjacent is not lowered yet");
-            if (first < 0) first = int64_t(shape.size());
-            last = int64_t(shape.size());
+        if (runs.empty() || runs.back().reduced != reduced) runs.push_back({1, reduced});
+        runs.back().size *= x.shape[k];
+    }
+    return runs;
+}
+
+// (outer, mid, inner) around the one reduced run.
+AxisView reduced_view(const TensorNode& x, const std::vector<AxisRun>& runs) {
+    AxisView v;
+    bool seen = false;
+    for (const AxisRun& r : runs) (r.reduced ? (seen = true, v.mid) : seen ? v.inner : v.outer) *= r.size;
+    if (!seen) v.outer = element_count(x.shape), v.mid = 1, v.inner = 1;  // only axes of size 1: a copy
+    return v;
+}
+
+// One stage of a reduction over several runs of axes: (outer, R, inner)
+// from `src` (of dtype `st`) to `dst` in the output's dtype, by `red`, then
+// times `scale` when it is not 1. A unit is one outer index, as in
+// lower_reduction (contiguous load, cast, transpose when inner > 1).
+void lower_reduction_stage(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, double scale, uint64_t src,
+                           const std::string& src_name, arch::DType st, uint64_t dst, const std::string& dst_name) {
+    const arch::DType t = ctx.tensor(op.output).dtype;
+    const int64_t ex = arch::dtype_bytes(st), ec = arch::dtype_bytes(t), unit = v.mid * v.inner;
+    const bool cast = st != t;
+    VectorStream s;
+    s.name = dst_name;
+    s.units = v.outer;
+    s.buffers = {{BufferKind::Streamed, unit * ex, 0},
+                 {BufferKind::Scratch, cast ? unit * ec : 0, 0},
+                 {BufferKind::Scratch, v.inner > 1 ? unit * ec : 0, 0},
+                 {BufferKind::Streamed, v.inner * ec, 0}};
+    s.chunk = [=](int64_t first, int64_t n, const BufferAddrs& a) {
+        ChunkCommands cc;
+        const std::string label = dst_name + ": ";
+        cc.loads.push_back(
+            {load_dma(src + uint64_t(first * unit * ex), a[0], uint64_t(n * unit * ex)), src_name + " -> L1"});
+        uint64_t x = a[0];
+        if (cast) {
+            cc.compute.push_back({vector_args(VectorOp::Cast, st, n, unit, a[0], kNone, a[1]), label + "cast"});
+            x = a[1];
         }
-        shape.push_back(x.shape[k]);
-    }
-    if (first < 0) {  // only axes of size 1: a copy, one value per row
+        if (v.inner > 1) {
+            const uint64_t bytes = uint64_t(unit * ec);
+            for (int64_t u = 0; u < n; ++u)
+                cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, v.inner, x + uint64_t(u) * bytes,
+                                                  kNone, a[2] + uint64_t(u) * bytes),
+                                      label + "transpose"});
+            x = a[2];
+        }
+        cc.compute.push_back(
+            {vector_args(red, t, n * v.inner, v.mid, x, kNone, a[3]), label + arch::vector_op_name(red)});
+        if (scale != 1.0)
+            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, t, n * v.inner, 1, a[3], a[3], a[3]), {},
+                                               scalar_source(scale)),
+                                  label + "mul"});
+        cc.stores.push_back(
+            {store_dma(a[3], dst + uint64_t(first * v.inner * ec), uint64_t(n * v.inner * ec)), dst_name + " -> DDR"});
+        return cc;
+    };
+    // A row longer than L1 holds: in pieces.
+    if (v.inner == 1 && max_chunk_units(ctx, s.buffers) == 0 &&
+        lower_reduction_passes_at(ctx, op, v.outer, v.mid, red, scale, {src, dst, src_name, dst_name, st}))
+        return;
+    lower_vector_stream(ctx, op, s);
+}
+
+// A reduction over runs of axes that are not adjacent: one stage per
+// reduced run, innermost first, each reading what the previous wrote (a
+// DDR scratch tensor) and removing its run; a mean scales by 1 / (all the
+// reduced elements) in the last stage only.
+void lower_reduction_runs(LowerContext& ctx, const OpNode& op, std::vector<AxisRun> runs, VectorOp red, bool mean) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    int64_t reduced = 1;
+    for (const AxisRun& r : runs) reduced *= r.reduced ? r.size : 1;
+    const std::vector<uint32_t> outer_deps = ctx.deps;
+    uint64_t src = ctx.ddr_addr(op.inputs[0]);
+    std::string src_name = x.name;
+    arch::DType st = x.dtype;
+    for (int stage = 1;; ++stage) {
+        size_t last = runs.size();
+        while (!runs[--last].reduced) {}
         AxisView v;
-        v.outer = element_count(x.shape);
-        return v;
+        for (size_t k = 0; k < runs.size(); ++k) (k < last ? v.outer : k == last ? v.mid : v.inner) *= runs[k].size;
+        runs.erase(runs.begin() + int64_t(last));
+        const bool final = std::none_of(runs.begin(), runs.end(), [](const AxisRun& r) { return r.reduced; });
+        const std::string dst_name = final ? y.name : y.name + " stage " + std::to_string(stage);
+        const uint64_t dst =
+            final ? ctx.ddr_addr(op.output) : ctx.ddr_scratch(dst_name, {v.outer * v.inner}, y.dtype, op.loc);
+        const uint32_t first = ctx.blocks_emitted();
+        lower_reduction_stage(ctx, op, v, red, final && mean ? 1.0 / double(reduced) : 1.0, src, src_name, st, dst,
+                              dst_name);
+        if (final) break;
+        // The next stage reads what this one wrote.
+        ctx.deps.clear();
+        for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) ctx.deps.push_back(b);
+        src = dst, src_name = dst_name, st = y.dtype;
     }
-    return view_around(shape, size_t(first), size_t(last));
+    ctx.deps = outer_deps;
 }
 
 }  // namespace
@@ -161,9 +317,16 @@ AxisView reduced_view(const OpNode& op, const TensorNode& x, const std::vector<i
 void lower_reduce(LowerContext& ctx, const OpNode& op) {
     if (lower_slide_reduce(ctx, op)) return;
     const TensorNode& x = ctx.tensor(op.inputs[0]);
-    const AxisView v = reduced_view(op, x, op.attrs.at("axis").ints);
+    const std::vector<AxisRun> runs = axis_runs(x, op.attrs.at("axis").ints);
     const VectorOp red = op.kind == OpKind::ReduceMax ? VectorOp::ReduceMax : VectorOp::ReduceSum;
-    lower_reduction(ctx, op, v, red, op.kind == OpKind::ReduceMean);
+    const bool mean = op.kind == OpKind::ReduceMean;
+    if (std::count_if(runs.begin(), runs.end(), [](const AxisRun& r) { return r.reduced; }) > 1) {
+        if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output))
+            throw CompileError(op.loc, std::string(op_kind_name(op.kind)) +
+                                           " of an on-chip tensor over axes that are not adjacent is not lowered yet");
+        return lower_reduction_runs(ctx, op, runs, red, mean);
+    }
+    lower_reduction(ctx, op, reduced_view(x, runs), red, mean);
 }
 
 // The mean over H and W: (N, C, H*W) for NCHW, (N, H*W, C) for NHWC.
@@ -218,6 +381,10 @@ void lower_softmax(LowerContext& ctx, const OpNode& op) {
         store_units(cc, ctx, out, row, first, n, a[yb]);
         return cc;
     };
+    if (max_chunk_units(ctx, s.buffers) == 0) {
+        if (v.inner > 1 && lower_softmax_columns(ctx, op, v)) return;
+        if (v.inner == 1 && lower_softmax_passes(ctx, op, v.outer, v.mid)) return;
+    }
     lower_vector_stream(ctx, op, s);
 }
 
@@ -275,6 +442,7 @@ void lower_layer_norm(LowerContext& ctx, const OpNode& op) {
         store_units(cc, ctx, out, D, first, n, y_);
         return cc;
     };
+    if (max_chunk_units(ctx, s.buffers) == 0 && lower_layer_norm_passes(ctx, op, v.outer, D)) return;
     lower_vector_stream(ctx, op, s);
 }
 
