@@ -60,9 +60,25 @@ MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, cons
     base.buffers = 2;
     TilingFailure why;
     auto tiling = choose(ctx.config, base, why);
-    if (!tiling)
-        throw CompileError(op.loc, kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why.text,
+    if (!tiling) {
+        // A tile= that does not fit: name the largest square one that does
+        // (halving m and n, k as given), so the user can take it.
+        std::string fits;
+        if (!shape.tile.empty())
+            for (int64_t t = std::max(shape.tile[0], shape.tile[1]) / 2; t >= 1 && fits.empty(); t /= 2) {
+                GemmShape smaller = base;
+                smaller.tile[0] = smaller.tile[1] = t;
+                TilingFailure ignored;
+                if (choose(ctx.config, smaller, ignored))
+                    fits = "; the largest square tile that fits is tile=" +
+                           (smaller.tile.size() > 2 ? "(" + std::to_string(t) + ", " + std::to_string(t) + ", " +
+                                                          std::to_string(smaller.tile[2]) + ")"
+                                                    : std::to_string(t));
+            }
+        throw CompileError(op.loc,
+                           kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why.text + fits,
                            capacity_of(why));
+    }
     MatmulTiling t = *tiling;
     if (shape.buffers != 2) {
         t.buffers = shape.buffers;

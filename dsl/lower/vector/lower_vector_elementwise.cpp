@@ -56,6 +56,68 @@ std::vector<int64_t> padded(const std::vector<int64_t>& shape, size_t rank) {
     return p;
 }
 
+// A broadcast operand too large to keep resident, loaded chunk by chunk:
+// the output, viewed as rows of `cols` elements, reads operand element
+// off(r) + c of row r (a run of cols elements when the operand has the
+// output's last axis), or off(r) alone, broadcast over the row (per_row,
+// when its last axis is 1 and cols > 1). A chunk's rows are gathered with
+// one DMA per run of rows whose operand data are consecutive.
+struct Gather {
+    std::string name;
+    arch::DType dtype = arch::DType::Float16;
+    uint64_t ddr = 0;
+    std::vector<int64_t> dims, strides;  // the output's shape, the operand's strides in it
+    int64_t cols = 1, row_elems = 1;     // elements of the operand one output row reads
+    bool per_row = false;
+    size_t raw = 0, cast = 0;  // buffer indices (cast = raw when no cast is needed)
+
+    int64_t offset(int64_t row) const {
+        int64_t e = row * cols, off = 0;
+        for (size_t k = dims.size(); k-- > 0;) {
+            off += e % dims[k] * strides[k];
+            e /= dims[k];
+        }
+        return off;
+    }
+    void chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a, const std::string& out) const {
+        const int64_t e = arch::dtype_bytes(dtype);
+        int64_t r = 0;
+        while (r < n) {
+            const int64_t start = offset(first + r);
+            int64_t len = 1;
+            while (r + len < n && offset(first + r + len) == start + len * row_elems) ++len;
+            cc.loads.push_back({load_dma(ddr + uint64_t(start * e), a[raw] + uint64_t(r * row_elems * e),
+                                         uint64_t(len * row_elems * e)),
+                                name + " rows -> L1"});
+            r += len;
+        }
+        if (cast != raw)
+            cc.compute.push_back(
+                {vector_args(arch::VectorOp::Cast, dtype, 1, n * row_elems, a[raw], arch::kNoAddress, a[cast]),
+                 out + ": cast " + name});
+    }
+    uint64_t addr(const BufferAddrs& a) const { return a[cast]; }
+    arch::VectorSource source(int64_t n) const { return per_row ? per_row_source(n, cols) : arch::VectorSource{}; }
+};
+
+Gather gather_of(const LowerContext& ctx, VectorStream& s, int t, const TensorNode& y, int64_t cols) {
+    const TensorNode& tn = ctx.tensor(t);
+    Gather g;
+    g.name = tn.name, g.dtype = tn.dtype, g.ddr = ctx.ddr_addr(t);
+    g.dims = y.shape, g.strides = broadcast_strides(tn.shape, y.shape), g.cols = cols;
+    g.per_row = cols > 1 && g.strides.back() == 0;
+    g.row_elems = cols > 1 && !g.per_row ? cols : 1;
+    // Sized for the command's full extent (lower_vector_inputs.h), also per row.
+    g.raw = s.buffers.size();
+    s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(tn.dtype), 0});
+    g.cast = g.raw;
+    if (tn.dtype != y.dtype) {
+        g.cast = s.buffers.size();
+        s.buffers.push_back({BufferKind::Scratch, cols * arch::dtype_bytes(y.dtype), 0});
+    }
+    return g;
+}
+
 }  // namespace
 
 void lower_unary(LowerContext& ctx, const OpNode& op) {
@@ -113,25 +175,24 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
     const bool has_scalar = op.attrs.count("scalar") > 0;
     const bool scalar_first = has_scalar && op.attrs.count("scalar_first") && op.attrs.at("scalar_first").b;
     // Operands that have the output's shape stream with it; smaller ones
-    // (broadcast) are loaded whole once per block, when they are small
-    // enough to leave L1 to the stream.
+    // (broadcast) are loaded whole once per block when they are small
+    // enough to leave L1 to the stream (at most L1 / 8), else gathered: each
+    // chunk loads the operand rows its output rows read, one DMA per run of
+    // consecutive operand rows, into a chunk-sized buffer (a causal mask
+    // over heads: one or two runs per chunk).
     const int64_t resident_limit = ctx.config.l1_bytes() / 8;
-    for (int t : op.inputs) {
+    auto gathered = [&](int t) {
         const TensorNode& in = ctx.tensor(t);
-        const int64_t bytes = element_count(in.shape) * arch::dtype_bytes(in.dtype);
-        if (padded(in.shape, y.shape.size()) != y.shape && bytes > resident_limit)
-            throw CompileError(op.loc,
-                               std::string(op_kind_name(op.kind)) + ": broadcasting " + in.name + " (" +
-                                   std::to_string(bytes) + " bytes, more than " + std::to_string(resident_limit) +
-                                   " = L1 / 8) is not lowered yet",
-                               CompileError::Capacity::L1);
-    }
+        return padded(in.shape, y.shape.size()) != y.shape &&
+               element_count(in.shape) * arch::dtype_bytes(in.dtype) > resident_limit;
+    };
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
         VectorStream s;
         s.name = y.name;
         s.units = total / cols;
         VectorInputs in(ctx, y.dtype, y.name);
         std::vector<int> src;
+        std::vector<Gather> gathers;  // src[k] < 0: gathers[-1 - src[k]]
         for (int t : op.inputs) {
             const TensorNode& tn = ctx.tensor(t);
             if (padded(tn.shape, y.shape.size()) == y.shape) {
@@ -141,6 +202,11 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
             if (ctx.on_chip(t))
                 throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " broadcasting '" + tn.name + "' in " +
                                                placement_name(tn.placement) + " is not lowered yet");
+            if (gathered(t)) {
+                gathers.push_back(gather_of(ctx, s, t, y, cols));
+                src.push_back(-int(gathers.size()));
+                continue;
+            }
             src.push_back(in.resident(s, t, cols, dims_of(y.shape), broadcast_strides(tn.shape, y.shape)));
         }
         if (has_scalar)
@@ -148,13 +214,15 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
         const size_t yb = s.buffers.size();
         if (!ctx.on_chip(out)) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
         s.prologue = in.prologue_fn();
-        s.chunk = [&ctx, in, src, yb, vop, cols, out](int64_t first, int64_t n, const BufferAddrs& a) {
+        s.chunk = [&ctx, in, src, gathers, yb, vop, cols, out](int64_t first, int64_t n, const BufferAddrs& a) {
             ChunkCommands cc;
             in.chunk(cc, first, n, a);
+            for (const Gather& g : gathers) g.chunk(cc, first, n, a, in.out_name());
             const uint64_t dst = output_addr(ctx, out, cols, first, yb < a.size() ? a[yb] : 0);
-            cc.compute.push_back({with_sources(vector_args(vop, in.compute(), n, cols, in.addr_at(src[0], a, first),
-                                                           in.addr_at(src[1], a, first), dst),
-                                               in.source(src[0], first * cols), in.source(src[1], first * cols)),
+            auto addr = [&](int h) { return h < 0 ? gathers[size_t(-1 - h)].addr(a) : in.addr_at(h, a, first); };
+            auto source = [&](int h) { return h < 0 ? gathers[size_t(-1 - h)].source(n) : in.source(h, first * cols); };
+            cc.compute.push_back({with_sources(vector_args(vop, in.compute(), n, cols, addr(src[0]), addr(src[1]), dst),
+                                               source(src[0]), source(src[1])),
                                   in.label(vop)});
             store_units(cc, ctx, out, cols, first, n, dst);
             return cc;

@@ -160,16 +160,8 @@ void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A
         auto tile_buffers = [&](int64_t elems) {
             return std::vector<BufferSpec>{{BufferKind::Streamed, elems * e, 0}, {BufferKind::Streamed, elems * e, 0}};
         };
-        const int64_t fit = max_chunk_units(ctx, tile_buffers(1));  // elements per tile
-        if (fit == 0)
-            throw CompileError(
-                op.loc,
-                "transpose does not fit the hardware: one chunk needs " +
-                    std::to_string(l1_bytes_needed(tile_buffers(1), 1, stream_depth(ctx))) + " bytes of L1" +
-                    (stream_depth(ctx) != 2 ? " with pypo.config.BUFFERS = " + std::to_string(stream_depth(ctx))
-                                            : std::string()) +
-                    ", a cluster has " + std::to_string(ctx.config.l1_bytes()),
-                CompileError::Capacity::L1);
+        // Elements per tile; if not even one fits, the stream reports the capacity.
+        const int64_t fit = std::max<int64_t>(1, max_chunk_units(ctx, tile_buffers(1)));
         const int64_t nd = std::min(D, fit), pairs = std::max<int64_t>(1, fit / nd);
         int64_t ta = 1, tc = 1;
         if (nd == D) {

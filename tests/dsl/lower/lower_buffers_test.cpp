@@ -108,18 +108,20 @@ TEST(LowerBuffers, TileThatDoesNotFitTripleBuffered) {
               "    ^\n");
 }
 
-// A vector stream sized for the depth: one 16 x 2048 float16 plane (64 KiB)
-// in and out fits L1 (256 KiB) double-buffered (4 x 64 KiB) but not triple.
+// A vector stream sized for the depth: a reduction over the middle axis
+// of (2, 40000, 2) float16 whose unit, one column (an 80,000-byte 2-D
+// load, in B slots, and its 80,000-byte transpose), fits L1 (256 KiB)
+// double-buffered (240,064 bytes with the results) but not triple.
 TEST(LowerBuffers, VectorChunkThatDoesNotFitTripleBuffered) {
     const std::string body =
-        "x = pypo.input(\"x\", shape=(2, 16, 2048), dtype=\"float16\")\n"
-        "y = pypo.op.transpose(x, perm=(1, 0, 2))\n"
+        "x = pypo.input(\"x\", shape=(2, 40000, 2), dtype=\"float16\")\n"
+        "y = pypo.op.reduce_sum(x, axis=1)\n"
         "pypo.output(\"y\", y)\n";
     lower(with_buffers(2, body));
     EXPECT_EQ(dsl_test::error_of([&] { lower(with_buffers(3, body)); }),
-              "t.pto:4:5: error: transpose does not fit the hardware: one chunk needs 393216 bytes of L1 with "
+              "t.pto:4:5: error: reduce_sum does not fit the hardware: one chunk needs 320096 bytes of L1 with "
               "pypo.config.BUFFERS = 3, a cluster has 262144\n"
-              "y = pypo.op.transpose(x, perm=(1, 0, 2))\n"
+              "y = pypo.op.reduce_sum(x, axis=1)\n"
               "    ^\n");
 }
 

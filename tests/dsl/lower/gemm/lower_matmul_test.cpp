@@ -80,7 +80,8 @@ TEST(LowerMatmul, SplitL0KeepsEachOperandInItsBuffer) {
     c.l0a_kib = 4, c.l0b_kib = 12, c.l0c_kib = 16;
     EXPECT_EQ(dsl_test::error_of([&] { lower(matmul_source("(256, 256)", "(256, 256)", ", tile=(64, 16, 32)"), c); }),
               "t.pto:4:5: error: matmul: tile=(64, 16, 32) needs 8192, 2048 and 4096 bytes of L0A, L0B and L0C "
-              "with double buffering, the cube has 4096, 12288 and 16384\n"
+              "with double buffering, the cube has 4096, 12288 and 16384; the largest square tile that fits is "
+              "tile=(32, 32, 32)\n"
               "c = pypo.op.matmul(a, b, tile=(64, 16, 32))\n"
               "    ^\n");
     EXPECT_NO_THROW(lower(matmul_source("(256, 256)", "(256, 256)", ", tile=(64, 16, 32)")));
@@ -91,11 +92,12 @@ TEST(LowerMatmul, SplitL0KeepsEachOperandInItsBuffer) {
     EXPECT_EQ(mm.mm.c_addr, 16384u);
 }
 
-// 2 * (128*64 + 64*128) * 2 + 128*128*4 = 65536 + 65536.
+// 2 * (128*64 + 64*128) * 2 + 128*128*4 = 65536 + 65536. Halving m and n:
+// (64, 64, 64) needs 2 * 16384 + 16384 = 49152, (32, 32, 64) 16384 + 4096.
 TEST(LowerMatmul, TileThatDoesNotFitL0) {
     EXPECT_EQ(dsl_test::error_of([] { lower(matmul_source("(256, 256)", "(256, 256)", ", tile=(128, 128, 64)")); }),
               "t.pto:4:5: error: matmul: tile=(128, 128, 64) needs 131072 bytes of L0 with double buffering, the cube "
-              "has 32768\n"
+              "has 32768; the largest square tile that fits is tile=(32, 32, 64)\n"
               "c = pypo.op.matmul(a, b, tile=(128, 128, 64))\n"
               "    ^\n");
 }
