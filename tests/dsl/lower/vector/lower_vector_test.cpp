@@ -210,11 +210,23 @@ TEST(LowerVector, BroadcastOperandIsLoadedOncePerBlock) {
     }
 }
 
-TEST(LowerVector, LargeBroadcastOperandIsNotLoweredYet) {
-    EXPECT_EQ(dsl_test::error_of([] { lower(binary("(64, 1)", "(1, 65536)")); }),
-              "t.pto:4:5: error: add: broadcasting b (131072 bytes, more than 32768 = L1 / 8) is not lowered yet\n"
-              "y = pypo.op.add(a, b)\n"
-              "    ^\n");
+// b (1, 65536) is 131,072 bytes, more than L1 / 8: gathered with each
+// chunk, read once per output row (64 x 131,072 bytes), while a (64, 1),
+// 128 bytes, stays resident (once per block). An output row does not fit
+// with its buffers, so rows are single elements: b's chunk is one
+// contiguous run of its row, one DMA per chunk.
+TEST(LowerVector, LargeBroadcastOperandIsGathered) {
+    arch::Program p = lower(binary("(64, 1)", "(1, 65536)"));
+    ASSERT_EQ(p.blocks.size(), 4u);
+    DdrBytes d = ddr_bytes(p);
+    EXPECT_EQ(d.read, 64u * 131072 + 4 * 128);
+    EXPECT_EQ(d.written, 64u * 131072);
+    const uint64_t b = p.tensors[1].ddr_addr;
+    for (const arch::Command& c : stream(p.blocks[0], "dma0").commands) {
+        if (c.dma.src != arch::Space::DDR || c.dma.src_addr < b || c.dma.src_addr >= b + 131072) continue;
+        EXPECT_EQ(c.dma.rows, 1u);
+        EXPECT_LE(c.dma.src_addr + c.dma.bytes(), b + 131072);
+    }
 }
 
 // A number operand is a constant: no DDR traffic; 1 - x keeps the order.
