@@ -155,10 +155,34 @@ void ref_upsample(const TaskGraph& g, const OpNode& op, const RefInputs& in, Ref
     const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
     const TensorNode& yt = g.tensors[size_t(op.output)];
     const RefValues& x = *in[0];
-    if (const UpsampleMode mode = op.attrs.at("mode").as<UpsampleMode>(); mode != UpsampleMode::Nearest)
-        throw ReferenceError(std::string("not supported in --check yet: upsample(mode='") + choice_name(mode) + "')");
     const auto& f = op.attrs.at("factor").ints;
     const Image X(xt.shape, nhwc(yt)), Y(yt.shape, nhwc(yt));
+    if (op.attrs.at("mode").as<UpsampleMode>() == UpsampleMode::Bilinear) {
+        // ONNX Resize, linear, half_pixel: source coordinate (o + 0.5) / f
+        // - 0.5 between its two neighbours, indices clamped to the edge.
+        struct Tap {
+            int64_t i0, i1;
+            double w1;
+        };
+        auto taps = [](int64_t o, int64_t f, int64_t n) {
+            const double s = (double(o) + 0.5) / double(f) - 0.5, fl = std::floor(s);
+            const int64_t i = int64_t(fl);
+            return Tap{std::clamp<int64_t>(i, 0, n - 1), std::clamp<int64_t>(i + 1, 0, n - 1), s - fl};
+        };
+        for (int64_t n = 0; n < Y.N; ++n)
+            for (int64_t c = 0; c < Y.C; ++c)
+                for (int64_t h = 0; h < Y.H; ++h) {
+                    const Tap ty = taps(h, f[0], X.H);
+                    for (int64_t w = 0; w < Y.W; ++w) {
+                        const Tap tx = taps(w, f[1], X.W);
+                        auto at = [&](int64_t yy, int64_t xx) { return double(x[X.at(n, c, yy, xx)]); };
+                        const double top = at(ty.i0, tx.i0) * (1 - tx.w1) + at(ty.i0, tx.i1) * tx.w1;
+                        const double bottom = at(ty.i1, tx.i0) * (1 - tx.w1) + at(ty.i1, tx.i1) * tx.w1;
+                        y[Y.at(n, c, h, w)] = top * (1 - ty.w1) + bottom * ty.w1;
+                    }
+                }
+        return;
+    }
     for (int64_t n = 0; n < Y.N; ++n)
         for (int64_t c = 0; c < Y.C; ++c)
             for (int64_t h = 0; h < Y.H; ++h)

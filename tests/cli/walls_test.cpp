@@ -89,7 +89,10 @@ TEST(Walls, AttentionInFloat32Simulates) {
 }
 
 // --check of every new lowering on small shapes, with 8 KiB of L1 so that
-// rows of 3000 float16 values take the multi-pass forms.
+// rows of 3000 float16 values take the multi-pass forms, the transposes
+// are tiled, the (64, 40) and (8, 64, 1) operands gathered (over 1 KiB)
+// and upsample (bilinear, and nearest whose planes do not fit) runs in
+// bands of a few rows.
 TEST(Walls, NewLoweringsComputeTheReferenceValues) {
     const std::string prog = clitest::write_file("walls_check.pto", R"(import pypto as pypo
 x = pypo.input("x", shape=(6, 3000))
@@ -110,16 +113,23 @@ mask = pypo.input("mask", shape=(64, 40))
 pypo.output("g", pypo.op.add(t, mask))
 col = pypo.input("col", shape=(8, 64, 1))
 pypo.output("h", pypo.op.mul(t, col))
+img = pypo.input("img", shape=(1, 3, 20, 24))
+pypo.output("u", pypo.op.upsample(img, factor=(2, 3), mode="bilinear"))
+pypo.output("u32", pypo.op.upsample(img, factor=(3, 1), mode="bilinear", dtype="float32"))
+nhwc = pypo.input("nhwc", shape=(2, 7, 5, 4), layout="NHWC")
+pypo.output("un", pypo.op.upsample(nhwc, factor=4, mode="bilinear"))
+pypo.output("nu", pypo.op.upsample(img, factor=(2, 3)))
 )");
     const clitest::Outcome o = clitest::run("'" + prog + "' --set cluster.l1_kib=8 --check");
     ASSERT_EQ(o.status, 0) << o.err << o.out;
-    for (const char* name : {"y", "z", "r", "m", "n", "q", "a", "b", "tt", "t2", "t3", "g", "h"})
+    for (const char* name :
+         {"y", "z", "r", "m", "n", "q", "a", "b", "tt", "t2", "t3", "g", "h", "u", "u32", "un", "nu"})
         EXPECT_NE(o.out.find(std::string("  ") + name + " ("), std::string::npos) << name;
     EXPECT_EQ(o.out.find("-> fail"), std::string::npos) << o.out;
-    // 13 outputs, each checked.
+    // 17 outputs, each checked.
     size_t passes = 0;
     for (size_t at = 0; (at = o.out.find("-> pass", at)) != std::string::npos; ++at) ++passes;
-    EXPECT_EQ(passes, 13u) << o.out;
+    EXPECT_EQ(passes, 17u) << o.out;
 }
 
 // A causal mask broadcast over heads, (512, 512) float16 (512 KiB, more than
@@ -135,6 +145,52 @@ pypo.output("y", pypo.op.add(s, mask))
     const Ddr d = ddr_of(o.out);
     EXPECT_EQ(d.read, 2u * 12 * 512 * 512 * 2);
     EXPECT_EQ(d.written, 12u * 512 * 512 * 2);
+}
+
+// A softmax row of 2,000 float16 values in 8 KiB of L1: the one-pass
+// buffers need 5 x 4,000 bytes, so it runs in passes, and P = 4 pieces of
+// w = 500 are the fewest that fit (x and y 2 slots each, work, partials,
+// stats, each rounded up to 32 bytes: 7,168 bytes; 3 pieces of 667 need
+// 9,440). Each VECTOR command takes §8's cycles
+// (W = 128 B/cycle, pipeline 8, exp and div 4 passes): on a piece (1 x 500,
+// 1,000 bytes, 8 beats) reduce_max and reduce_sum 8 + 8 + ceil(log2(64)) =
+// 22, sub 16, exp 8 + 4 * 8 = 40, div 40; on the 4 partials (1 beat)
+// reduce 8 + 1 + 2 = 11, sub and mul 9, exp 12. Pass 1: 4 x (reduce_max,
+// sub, exp, reduce_sum) then the combine (reduce_max, sub, exp, mul,
+// reduce_sum); pass 2: 4 x (sub, exp, div). 4 x 100 + 52 + 4 x 96 = 836
+// vector cycles, each command after the previous one on vector0.
+TEST(Walls, MultiPassSoftmaxCommandsTakeTheirVectorCycles) {
+    const std::string prog = clitest::write_file("softmax2k.pto",
+                                                 "import pypto as pypo\nx = pypo.input(\"x\", shape=(1, 2000))\n"
+                                                 "pypo.output(\"y\", pypo.op.softmax(x))\n");
+    const std::string csv = (clitest::scratch() / "softmax2k.csv").string();
+    const clitest::Outcome o = clitest::run("'" + prog + "' --set cluster.l1_kib=8 --timing-csv '" + csv + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    struct Expected {
+        const char* op;
+        uint64_t cycles;
+    };
+    std::vector<Expected> want;
+    for (int j = 0; j < 4; ++j)
+        want.insert(want.end(), {{"reduce_max", 22}, {"sub", 16}, {"exp", 40}, {"reduce_sum", 22}});
+    want.insert(want.end(), {{"reduce_max", 11}, {"sub", 9}, {"exp", 12}, {"mul", 9}, {"reduce_sum", 11}});
+    for (int j = 0; j < 4; ++j) want.insert(want.end(), {{"sub", 16}, {"exp", 40}, {"div", 40}});
+    std::vector<clitest::TimingRow> vec;
+    for (const clitest::TimingRow& r : clitest::read_timing_csv(csv))
+        if (r.engine == "vector0") vec.push_back(r);
+    ASSERT_EQ(vec.size(), want.size());
+    uint64_t busy = 0;
+    for (size_t k = 0; k < vec.size(); ++k) {
+        SCOPED_TRACE(k);
+        EXPECT_EQ(vec[k].tag, std::string("\"y: ") + want[k].op + "\"");
+        EXPECT_EQ(vec[k].end - vec[k].start, want[k].cycles);
+        if (k > 0) EXPECT_GE(vec[k].start, vec[k - 1].end);
+        busy += vec[k].end - vec[k].start;
+    }
+    EXPECT_EQ(busy, 836u);
+    const Ddr d = ddr_of(o.out);
+    EXPECT_EQ(d.read, 2u * 2000 * 2);
+    EXPECT_EQ(d.written, 2000u * 2);
 }
 
 }  // namespace

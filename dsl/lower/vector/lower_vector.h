@@ -55,7 +55,8 @@ void lower_pool(LowerContext& ctx, const OpNode& op);  // max_pool, avg_pool
 // image. False (nothing emitted) when the input is not a slide view.
 bool lower_slide_reduce(LowerContext& ctx, const OpNode& op);
 void lower_upsample(LowerContext& ctx, const OpNode& op);
-void lower_vector_transpose(LowerContext& ctx, const OpNode& op);  // transpose(engine='vector')
-void lower_format_convert(LowerContext& ctx, const OpNode& op);    // dsl/passes/pass_layout.h's conversions
+void lower_upsample_bilinear(LowerContext& ctx, const OpNode& op);  // lower_upsample's mode='bilinear'
+void lower_vector_transpose(LowerContext& ctx, const OpNode& op);   // transpose(engine='vector')
+void lower_format_convert(LowerContext& ctx, const OpNode& op);     // dsl/passes/pass_layout.h's conversions
 
 }  // namespace dsl

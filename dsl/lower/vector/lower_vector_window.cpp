@@ -202,11 +202,56 @@ bool lower_slide_reduce(LowerContext& ctx, const OpNode& op) {
     return true;
 }
 
+namespace {
+
+// Nearest upsample whose output plane does not fit L1: a unit is a band
+// of nb input rows of one plane (as many as fit, spread over the
+// clusters), loaded contiguously; the copy writes its nb * fh output rows,
+// which are contiguous in the plane, reading the band through the same
+// replicating view as a whole plane.
+void lower_upsample_bands(LowerContext& ctx, const OpNode& op, int64_t H, int64_t W, int64_t C, int64_t fh, int64_t fw,
+                          std::vector<uint32_t> dims, const std::vector<int64_t>& strides) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    const int64_t planes = element_count(x.shape) / (H * W * C);
+    const int64_t ex = arch::dtype_bytes(x.dtype), ey = arch::dtype_bytes(y.dtype);
+    const int64_t RW = W * C, out_row = W * fw * C;
+    const VectorOp vop = x.dtype == y.dtype ? VectorOp::Copy : VectorOp::Cast;
+    // Per input row: the row, read replicated (sized for the copy's extent), and its fh output rows.
+    const std::vector<BufferSpec> per_row{{BufferKind::Streamed, std::max(RW * ex, fh * out_row * ex), 0},
+                                          {BufferKind::Streamed, fh * out_row * ey, 0}};
+    const int64_t nb = unit_extent(ctx, H, planes, std::max<int64_t>(1, max_chunk_units(ctx, per_row)));
+    const int64_t bands = arch::ceil_div(H, nb);
+    VectorStream s;
+    s.name = y.name;
+    s.units = planes * bands;
+    s.max_chunk_units = 1;
+    for (const BufferSpec& b : per_row) s.buffers.push_back({b.kind, b.per_unit * nb, 0});
+    const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
+    s.chunk = [=, xname = x.name, yname = y.name, xt = x.dtype](int64_t u, int64_t, const BufferAddrs& a) {
+        const int64_t pl = u / bands, h0 = u % bands * nb, n = std::min(nb, H - h0);
+        ChunkCommands cc;
+        cc.loads.push_back(
+            {load_dma(x_ddr + uint64_t((pl * H + h0) * RW * ex), a[0], uint64_t(n * RW * ex)), xname + " rows -> L1"});
+        std::vector<uint32_t> band_dims = dims;
+        band_dims[0] = 1, band_dims[1] = uint32_t(n);
+        cc.compute.push_back({with_sources(vector_args(vop, xt, n * fh, out_row, a[0], arch::kNoAddress, a[1]),
+                                           strided_source(0, band_dims, strides)),
+                              yname + ": " + arch::vector_op_name(vop)});
+        cc.stores.push_back(
+            {store_dma(a[1], y_ddr + uint64_t((pl * H + h0) * fh * out_row * ey), uint64_t(n * fh * out_row * ey)),
+             yname + " -> DDR"});
+        return cc;
+    };
+    lower_vector_stream(ctx, op, s);
+}
+
+}  // namespace
+
 void lower_upsample(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const TensorNode& y = ctx.tensor(op.output);
-    if (const UpsampleMode mode = op.attrs.at("mode").as<UpsampleMode>(); mode != UpsampleMode::Nearest)
-        throw CompileError(op.loc, std::string("upsample(mode='") + choice_name(mode) + "') is not lowered yet");
+    if (op.attrs.at("mode").as<UpsampleMode>() == UpsampleMode::Bilinear) return lower_upsample_bilinear(ctx, op);
     const Planes p = planes_of(x, y);
     const int64_t ex = arch::dtype_bytes(x.dtype), ey = arch::dtype_bytes(y.dtype);
     const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]);
@@ -227,6 +272,8 @@ void lower_upsample(LowerContext& ctx, const OpNode& op) {
     std::vector<uint32_t> dims{0, uint32_t(H), uint32_t(f[0]), uint32_t(W), uint32_t(f[1])};
     std::vector<int64_t> strides{H * W * C, W * C, 0, C, 0};
     if (nhwc) dims.push_back(uint32_t(C)), strides.push_back(1);
+    if (max_chunk_units(ctx, s.buffers) == 0 && !ctx.on_chip(out))
+        return lower_upsample_bands(ctx, op, H, W, C, f[0], f[1], dims, strides);
     s.chunk = [&ctx, p, ex, x_ddr, vop, cols, out, dims, strides, xname = x.name, yname = y.name, xt = x.dtype](
                   int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
