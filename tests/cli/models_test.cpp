@@ -105,16 +105,17 @@ TEST(Models, ResNet50NeedsItsBatchSize) {
 // An operation (or a variant of one) without a lowering stops the
 // simulation at its call, never silently skipped.
 TEST(Models, UnloweredOperationStopsAtItsCall) {
-    std::string pto = write_file("bilinear.pto",
+    std::string pto = write_file("dma_transpose.pto",
                                  "import pypto as pypo\n"
-                                 "x = pypo.input('x', shape=(1, 8, 16, 16))\n"
-                                 "y = pypo.op.upsample(x, 2, mode='bilinear')\n"
+                                 "x = pypo.input('x', shape=(4, 8, 16))\n"
+                                 "y = pypo.op.transpose(x, perm=(2, 0, 1), engine='dma')\n"
                                  "pypo.output('y', y)\n");
     Outcome o = run("'" + pto + "'");
     EXPECT_EQ(o.status, 2);
     EXPECT_EQ(o.err.rfind(pto + ":3:5: error: ", 0), 0u) << o.err;
     EXPECT_NE(o.err.find("not lowered yet"), std::string::npos) << o.err;
-    EXPECT_NE(o.err.find("\ny = pypo.op.upsample(x, 2, mode='bilinear')\n    ^\n"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("\ny = pypo.op.transpose(x, perm=(2, 0, 1), engine='dma')\n    ^\n"), std::string::npos)
+        << o.err;
 }
 
 }  // namespace
