@@ -91,8 +91,9 @@ TEST(Walls, AttentionInFloat32Simulates) {
 // --check of every new lowering on small shapes, with 8 KiB of L1 so that
 // rows of 3000 float16 values take the multi-pass forms, the transposes
 // are tiled, the (64, 40) and (8, 64, 1) operands gathered (over 1 KiB)
-// and upsample (bilinear, and nearest whose planes do not fit) runs in
-// bands of a few rows.
+// upsample (bilinear, and nearest whose planes do not fit) runs in bands
+// of a few rows, and a column of 3000 values over the middle axis of
+// (2, 3000, 3) is transposed through DDR scratch first.
 TEST(Walls, NewLoweringsComputeTheReferenceValues) {
     const std::string prog = clitest::write_file("walls_check.pto", R"(import pypto as pypo
 x = pypo.input("x", shape=(6, 3000))
@@ -119,17 +120,20 @@ pypo.output("u32", pypo.op.upsample(img, factor=(3, 1), mode="bilinear", dtype="
 nhwc = pypo.input("nhwc", shape=(2, 7, 5, 4), layout="NHWC")
 pypo.output("un", pypo.op.upsample(nhwc, factor=4, mode="bilinear"))
 pypo.output("nu", pypo.op.upsample(img, factor=(2, 3)))
+deep = pypo.input("deep", shape=(2, 3000, 3))
+pypo.output("dr", pypo.op.reduce_mean(deep, axis=1))
+pypo.output("ds", pypo.op.softmax(deep, 1, dtype="float32"))
 )");
     const clitest::Outcome o = clitest::run("'" + prog + "' --set cluster.l1_kib=8 --check");
     ASSERT_EQ(o.status, 0) << o.err << o.out;
     for (const char* name :
-         {"y", "z", "r", "m", "n", "q", "a", "b", "tt", "t2", "t3", "g", "h", "u", "u32", "un", "nu"})
+         {"y", "z", "r", "m", "n", "q", "a", "b", "tt", "t2", "t3", "g", "h", "u", "u32", "un", "nu", "dr", "ds"})
         EXPECT_NE(o.out.find(std::string("  ") + name + " ("), std::string::npos) << name;
     EXPECT_EQ(o.out.find("-> fail"), std::string::npos) << o.out;
-    // 17 outputs, each checked.
+    // 19 outputs, each checked.
     size_t passes = 0;
     for (size_t at = 0; (at = o.out.find("-> pass", at)) != std::string::npos; ++at) ++passes;
-    EXPECT_EQ(passes, 17u) << o.out;
+    EXPECT_EQ(passes, 19u) << o.out;
 }
 
 // A causal mask broadcast over heads, (512, 512) float16 (512 KiB, more than

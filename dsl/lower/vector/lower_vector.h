@@ -30,6 +30,7 @@
 // (capacity, or a form not lowered yet).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "dsl/ir/task_graph.h"
@@ -58,5 +59,18 @@ void lower_upsample(LowerContext& ctx, const OpNode& op);
 void lower_upsample_bilinear(LowerContext& ctx, const OpNode& op);  // lower_upsample's mode='bilinear'
 void lower_vector_transpose(LowerContext& ctx, const OpNode& op);   // transpose(engine='vector')
 void lower_format_convert(LowerContext& ctx, const OpNode& op);     // dsl/passes/pass_layout.h's conversions
+
+// Where a block swap reads and writes (DDR tensors of `dtype`): the op's
+// input and output, or scratch tensors between the stages of a permutation
+// or of a row op over an axis with data after it.
+struct SwapEnds {
+    uint64_t x_ddr = 0, y_ddr = 0;
+    std::string xname, yname;
+    arch::DType dtype = arch::DType::Float16;
+};
+// (B, A, C, D) -> (B, C, A, D) from ends.x_ddr to ends.y_ddr, on the vector
+// unit (lower_vector_transpose.cpp).
+void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D,
+                       const SwapEnds& ends);
 
 }  // namespace dsl

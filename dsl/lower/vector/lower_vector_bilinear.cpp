@@ -98,8 +98,8 @@ void lower_upsample_bilinear(LowerContext& ctx, const OpNode& op) {
         ChunkCommands cc;
         auto add = [&](VectorOp o, int64_t rows, int64_t cols, uint64_t s0, uint64_t s1, uint64_t d,
                        arch::VectorSource in0 = {}, arch::VectorSource in1 = {}) {
-            cc.compute.push_back(
-                {with_sources(vector_args(o, t, rows, cols, s0, s1, d), in0, in1), yname + ": " + arch::vector_op_name(o)});
+            cc.compute.push_back({with_sources(vector_args(o, t, rows, cols, s0, s1, d), in0, in1),
+                                  yname + ": " + arch::vector_op_name(o)});
         };
         auto row_at = [&](uint64_t base, int64_t row, int64_t row_elems, int64_t e) {
             return base + uint64_t(row * row_elems * e);
@@ -110,15 +110,15 @@ void lower_upsample_bilinear(LowerContext& ctx, const OpNode& op) {
         cc.loads.push_back({load_dma(plane + uint64_t(lo * RW * ex), row_at(a[0], lo - (h0 - 1), RW, ex),
                                      uint64_t((hi - lo) * RW * ex)),
                             xname + " rows -> L1"});
-        if (h0 == 0)
-            cc.loads.push_back({load_dma(plane, a[0], uint64_t(RW * ex)), xname + " edge row -> L1"});
+        if (h0 == 0) cc.loads.push_back({load_dma(plane, a[0], uint64_t(RW * ex)), xname + " edge row -> L1"});
         if (h0 + n == H)
-            cc.loads.push_back({load_dma(plane + uint64_t((H - 1) * RW * ex), row_at(a[0], n + 1, RW, ex),
-                                         uint64_t(RW * ex)),
-                                xname + " edge row -> L1"});
+            cc.loads.push_back(
+                {load_dma(plane + uint64_t((H - 1) * RW * ex), row_at(a[0], n + 1, RW, ex), uint64_t(RW * ex)),
+                 xname + " edge row -> L1"});
         uint64_t xb = a[0];
         if (cast) {
-            cc.compute.push_back({vector_args(VectorOp::Cast, xt, n + 2, RW, a[0], kNone, a[1]), yname + ": cast " + xname});
+            cc.compute.push_back(
+                {vector_args(VectorOp::Cast, xt, n + 2, RW, a[0], kNone, a[1]), yname + ": cast " + xname});
             xb = a[1];
         }
         // One phase of a pass: `rows` rows of `cols` from the halo'd rows at
@@ -147,9 +147,9 @@ void lower_upsample_bilinear(LowerContext& ctx, const OpNode& op) {
         add(VectorOp::Copy, OHb, OW * D, a[5], kNone, a[6],
             strided_source(0, {uint32_t(OHb), uint32_t(W), uint32_t(fw), uint32_t(D)}, {1, L, W * L, OHb}));
         const int64_t out_row = OW * D;
-        cc.stores.push_back({store_dma(a[6], y_ddr + uint64_t((pl * H * fh + h0 * fh) * out_row * ec),
-                                       uint64_t(OHb * out_row * ec)),
-                             yname + " -> DDR"});
+        cc.stores.push_back(
+            {store_dma(a[6], y_ddr + uint64_t((pl * H * fh + h0 * fh) * out_row * ec), uint64_t(OHb * out_row * ec)),
+             yname + " -> DDR"});
         return cc;
     };
     lower_vector_stream(ctx, op, s);

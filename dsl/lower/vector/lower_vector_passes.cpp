@@ -105,9 +105,10 @@ BufferSpec buf(BufferKind k, int64_t bytes) { return {k, bytes, 0}; }
 // s_j = reduce_sum; after the last piece the row's max M = reduce_max(m)
 // and sum S = reduce_sum(s * exp(m - M)) (5 commands on P values). Pass 2,
 // piece j: sub M, exp, div S, store.
-bool lower_softmax_passes(LowerContext& ctx, const OpNode& op, int64_t rows, int64_t R) {
-    RowPasses f;
-    if (!frame(ctx, op, rows, R, 2, f)) return false;
+namespace {
+
+bool softmax_passes(LowerContext& ctx, const OpNode& op, RowPasses f) {
+    const int64_t R = f.R;
     const bool cast = f.xt != f.t;
     // 0 x, 1 x cast, 2 work, 3 partials [m | s | pad], 4 stats [M, S | pad],
     // 5 y. Values read broadcast over a piece own the piece's extent after
@@ -155,6 +156,30 @@ bool lower_softmax_passes(LowerContext& ctx, const OpNode& op, int64_t rows, int
     };
     lower_vector_stream(ctx, op, s);
     return true;
+}
+
+// The frame of a stage between DDR tensors of its own.
+RowPasses frame_at(const LowerContext& ctx, const OpNode& op, int64_t rows, int64_t R, int64_t passes,
+                   const RowEnds& ends) {
+    RowPasses f;
+    f.rows = rows, f.R = R, f.passes = passes;
+    f.xt = ends.src_dtype, f.t = ctx.tensor(op.output).dtype;
+    f.ei = arch::dtype_bytes(f.xt), f.ec = arch::dtype_bytes(f.t);
+    f.x_ddr = ends.src, f.y_ddr = ends.dst;
+    f.xname = ends.src_name, f.yname = ends.dst_name;
+    return f;
+}
+
+}  // namespace
+
+bool lower_softmax_passes(LowerContext& ctx, const OpNode& op, int64_t rows, int64_t R) {
+    RowPasses f;
+    if (!frame(ctx, op, rows, R, 2, f)) return false;
+    return softmax_passes(ctx, op, f);
+}
+
+bool lower_softmax_passes_at(LowerContext& ctx, const OpNode& op, int64_t rows, int64_t R, const RowEnds& ends) {
+    return softmax_passes(ctx, op, frame_at(ctx, op, rows, R, 2, ends));
 }
 
 // Three passes per row, as the one-pass form's arithmetic: pass 1 sums the
@@ -286,13 +311,7 @@ bool lower_reduction_passes(LowerContext& ctx, const OpNode& op, int64_t rows, i
 
 bool lower_reduction_passes_at(LowerContext& ctx, const OpNode& op, int64_t rows, int64_t R, VectorOp red, double scale,
                                const RowEnds& ends) {
-    RowPasses f;
-    f.rows = rows, f.R = R, f.passes = 1;
-    f.xt = ends.src_dtype, f.t = ctx.tensor(op.output).dtype;
-    f.ei = arch::dtype_bytes(f.xt), f.ec = arch::dtype_bytes(f.t);
-    f.x_ddr = ends.src, f.y_ddr = ends.dst;
-    f.xname = ends.src_name, f.yname = ends.dst_name;
-    return reduction_passes(ctx, op, f, red, scale);
+    return reduction_passes(ctx, op, frame_at(ctx, op, rows, R, 1, ends), red, scale);
 }
 
 }  // namespace dsl

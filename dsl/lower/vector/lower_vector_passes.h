@@ -40,7 +40,9 @@ struct RowEnds {
     std::string src_name, dst_name;
     arch::DType src_dtype = arch::DType::Float16;
 };
-// The same from `ends.src` to `ends.dst`, times `scale` unless it is 1.
+// softmax from `ends.src` to `ends.dst`.
+bool lower_softmax_passes_at(LowerContext& ctx, const OpNode& op, int64_t rows, int64_t R, const RowEnds& ends);
+// The reduction from `ends.src` to `ends.dst`, times `scale` unless it is 1.
 bool lower_reduction_passes_at(LowerContext& ctx, const OpNode& op, int64_t rows, int64_t R, arch::VectorOp red,
                                double scale, const RowEnds& ends);
 

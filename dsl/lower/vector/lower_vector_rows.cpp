@@ -48,7 +48,8 @@ void transpose_units(ChunkCommands& cc, const VectorInputs& in, int64_t n, int64
 // When one outer index's R x inner values do not fit L1, a unit is a block
 // of `cols` of the inner columns: an R-row 2-D DMA (stride: a full row of
 // inner), cast if needed, transposed, reduced.
-void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, bool mean) {
+bool lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, bool mean) {
+    if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output)) return false;
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const TensorNode& y = ctx.tensor(op.output);
     const int64_t ex = arch::dtype_bytes(x.dtype), ec = arch::dtype_bytes(y.dtype);
@@ -60,6 +61,7 @@ void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, Ve
                                        {BufferKind::Resident, mean ? ec * per : 0, 0},         // 3: 1 / R
                                        {BufferKind::Streamed, ec * per, 0}};                   // 4: y
     };
+    if (max_chunk_units(ctx, buffers(1)) == 0) return false;  // not even one column
     // At least one column: if that does not fit, the stream reports the capacity.
     const int64_t cols = unit_extent(ctx, v.inner, v.outer, max_chunk_units(ctx, buffers(1)));
     VectorStream s;
@@ -95,6 +97,7 @@ void lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, Ve
         return cc;
     };
     lower_vector_stream(ctx, op, s);
+    return true;
 }
 
 // softmax over the middle axis of (outer, R, inner) when one outer index's
@@ -160,6 +163,51 @@ bool lower_softmax_columns(LowerContext& ctx, const OpNode& op, AxisView v) {
     return true;
 }
 
+// The blocks emitted since `first` become what the next stage waits for.
+void next_stage(LowerContext& ctx, uint32_t first) {
+    ctx.deps.clear();
+    for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) ctx.deps.push_back(b);
+}
+
+// A row op over the middle axis of (outer, R, inner) when not even one
+// column of R values fits L1 with the column form's buffers: the tensor is
+// transposed to (outer, inner, R) into a DDR scratch tensor (a block swap),
+// the rows of R are reduced in passes from there into `ends.dst`.
+void reduce_transposed(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, double scale,
+                       const RowEnds& ends) {
+    const std::vector<uint32_t> outer_deps = ctx.deps;
+    const std::string tname = ends.dst_name + " transposed";
+    const uint64_t t = ctx.ddr_scratch(tname, {v.outer, v.inner, v.mid}, ends.src_dtype, op.loc);
+    const uint32_t first = ctx.blocks_emitted();
+    lower_vector_swap(ctx, op, v.outer, v.mid, v.inner, 1, SwapEnds{ends.src, t, ends.src_name, tname, ends.src_dtype});
+    next_stage(ctx, first);
+    if (!lower_reduction_passes_at(ctx, op, v.outer * v.inner, v.mid, red, scale,
+                                   {t, ends.dst, tname, ends.dst_name, ends.src_dtype}))
+        throw std::logic_error("reduction pieces of one element do not fit: " + ends.dst_name);
+    ctx.deps = outer_deps;
+}
+
+// softmax the same way: transposed into scratch, softmax of its rows in
+// passes into a second scratch tensor, transposed back into the output.
+void softmax_transposed(LowerContext& ctx, const OpNode& op, AxisView v) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    const std::vector<uint32_t> outer_deps = ctx.deps;
+    const std::string t1 = y.name + " transposed", t2 = y.name + " rows";
+    const uint64_t a1 = ctx.ddr_scratch(t1, {v.outer, v.inner, v.mid}, x.dtype, op.loc);
+    const uint64_t a2 = ctx.ddr_scratch(t2, {v.outer, v.inner, v.mid}, y.dtype, op.loc);
+    uint32_t first = ctx.blocks_emitted();
+    lower_vector_swap(ctx, op, v.outer, v.mid, v.inner, 1,
+                      SwapEnds{ctx.ddr_addr(op.inputs[0]), a1, x.name, t1, x.dtype});
+    next_stage(ctx, first);
+    first = ctx.blocks_emitted();
+    if (!lower_softmax_passes_at(ctx, op, v.outer * v.inner, v.mid, {a1, a2, t1, t2, x.dtype}))
+        throw std::logic_error("softmax pieces of one element do not fit: " + y.name);
+    next_stage(ctx, first);
+    lower_vector_swap(ctx, op, v.outer, v.inner, v.mid, 1, SwapEnds{a2, ctx.ddr_addr(op.output), t2, y.name, y.dtype});
+    ctx.deps = outer_deps;
+}
+
 // (outer, R, inner) -> (outer, inner) by `red`, then * (1 / R) for a mean.
 void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, bool mean) {
     const TensorNode& y = ctx.tensor(op.output);
@@ -194,7 +242,14 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
         return cc;
     };
     if (max_chunk_units(ctx, s.buffers) == 0) {
-        if (v.inner > 1) return lower_reduction_columns(ctx, op, v, red, mean);
+        if (v.inner > 1) {
+            if (lower_reduction_columns(ctx, op, v, red, mean)) return;
+            if (!ctx.on_chip(op.inputs[0]) && !ctx.on_chip(op.output))
+                return reduce_transposed(
+                    ctx, op, v, red, mean ? 1.0 / double(v.mid) : 1.0,
+                    {ctx.ddr_addr(op.inputs[0]), ctx.ddr_addr(op.output), ctx.tensor(op.inputs[0]).name,
+                     ctx.tensor(op.output).name, ctx.tensor(op.inputs[0]).dtype});
+        }
         // A row longer than L1 holds: in pieces.
         if (lower_reduction_passes(ctx, op, v.outer, v.mid, red, mean)) return;
     }
@@ -271,6 +326,8 @@ void lower_reduction_stage(LowerContext& ctx, const OpNode& op, AxisView v, Vect
             {store_dma(a[3], dst + uint64_t(first * v.inner * ec), uint64_t(n * v.inner * ec)), dst_name + " -> DDR"});
         return cc;
     };
+    if (v.inner > 1 && max_chunk_units(ctx, s.buffers) == 0)
+        return reduce_transposed(ctx, op, v, red, scale, {src, dst, src_name, dst_name, st});
     // A row longer than L1 holds: in pieces.
     if (v.inner == 1 && max_chunk_units(ctx, s.buffers) == 0 &&
         lower_reduction_passes_at(ctx, op, v.outer, v.mid, red, scale, {src, dst, src_name, dst_name, st}))
@@ -385,6 +442,7 @@ void lower_softmax(LowerContext& ctx, const OpNode& op) {
     };
     if (max_chunk_units(ctx, s.buffers) == 0) {
         if (v.inner > 1 && lower_softmax_columns(ctx, op, v)) return;
+        if (v.inner > 1 && !ctx.on_chip(op.inputs[0]) && !ctx.on_chip(op.output)) return softmax_transposed(ctx, op, v);
         if (v.inner == 1 && lower_softmax_passes(ctx, op, v.outer, v.mid)) return;
     }
     lower_vector_stream(ctx, op, s);

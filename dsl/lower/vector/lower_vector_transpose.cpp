@@ -26,17 +26,8 @@ using arch::VectorOp;
 
 namespace {
 
-// Where a swap reads and writes: the op's input and output, or a scratch
-// tensor between the passes of a permutation.
-struct SwapEnds {
-    uint64_t x_ddr = 0, y_ddr = 0;
-    std::string xname, yname;
-};
-
 // (B, A, C, D) -> (B, C, A, D) of op's input into its output.
 void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D);
-void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D,
-                       const SwapEnds& ends);
 
 }  // namespace
 
@@ -81,7 +72,7 @@ void lower_vector_transpose(LowerContext& ctx, const OpNode& op) {
     }
     const TensorNode& y = ctx.tensor(op.output);
     const std::vector<uint32_t> outer_deps = ctx.deps;
-    SwapEnds ends{ctx.ddr_addr(op.inputs[0]), 0, x.name, ""};
+    SwapEnds ends{ctx.ddr_addr(op.inputs[0]), 0, x.name, "", x.dtype};
     for (size_t k = 0; k < passes.size(); ++k) {
         const bool last = k + 1 == passes.size();
         ends.yname = last ? y.name : y.name + " pass " + std::to_string(k + 1);
@@ -110,14 +101,15 @@ namespace {
 void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D) {
     lower_vector_swap(ctx, op, B, A, C, D,
                       {ctx.ddr_addr(op.inputs[0]), ctx.ddr_addr(op.output), ctx.tensor(op.inputs[0]).name,
-                       ctx.tensor(op.output).name});
+                       ctx.tensor(op.output).name, ctx.tensor(op.inputs[0]).dtype});
 }
+
+}  // namespace
 
 void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A, int64_t C, int64_t D,
                        const SwapEnds& ends) {
-    const TensorNode& x = ctx.tensor(op.inputs[0]);
-    const int64_t e = arch::dtype_bytes(x.dtype);
-    const arch::DType dt = x.dtype;
+    const int64_t e = arch::dtype_bytes(ends.dtype);
+    const arch::DType dt = ends.dtype;
     const uint64_t x_ddr = ends.x_ddr, y_ddr = ends.y_ddr;
     const std::string xname = ends.xname, yname = ends.yname;
     VectorStream s;
@@ -210,7 +202,5 @@ void lower_vector_swap(LowerContext& ctx, const OpNode& op, int64_t B, int64_t A
     }
     lower_vector_stream(ctx, op, s);
 }
-
-}  // namespace
 
 }  // namespace dsl

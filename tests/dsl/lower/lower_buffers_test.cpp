@@ -108,20 +108,21 @@ TEST(LowerBuffers, TileThatDoesNotFitTripleBuffered) {
               "    ^\n");
 }
 
-// A vector stream sized for the depth: a reduction over the middle axis
-// of (2, 40000, 2) float16 whose unit, one column (an 80,000-byte 2-D
-// load, in B slots, and its 80,000-byte transpose), fits L1 (256 KiB)
-// double-buffered (240,064 bytes with the results) but not triple.
+// A vector stream sized for the depth: a 3 x 3 max_pool of a (8, 18000)
+// float16 plane, whose unit (the plane, 288,000 bytes, and its output)
+// fits L1 (256 KiB) double-buffered as 240,000 bytes of input and output
+// slots but not triple (360,000). (Pooling does not cut a plane's rows
+// into column blocks.)
 TEST(LowerBuffers, VectorChunkThatDoesNotFitTripleBuffered) {
     const std::string body =
-        "x = pypo.input(\"x\", shape=(2, 40000, 2), dtype=\"float16\")\n"
-        "y = pypo.op.reduce_sum(x, axis=1)\n"
+        "x = pypo.input(\"x\", shape=(1, 1, 8, 18000), dtype=\"float16\")\n"
+        "y = pypo.op.max_pool(x, window=3)\n"
         "pypo.output(\"y\", y)\n";
     lower(with_buffers(2, body));
     EXPECT_EQ(dsl_test::error_of([&] { lower(with_buffers(3, body)); }),
-              "t.pto:4:5: error: reduce_sum does not fit the hardware: one chunk needs 320096 bytes of L1 with "
+              "t.pto:4:5: error: max_pool does not fit the hardware: one chunk needs 360000 bytes of L1 with "
               "pypo.config.BUFFERS = 3, a cluster has 262144\n"
-              "y = pypo.op.reduce_sum(x, axis=1)\n"
+              "y = pypo.op.max_pool(x, window=3)\n"
               "    ^\n");
 }
 
