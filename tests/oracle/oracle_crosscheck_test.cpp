@@ -133,6 +133,14 @@ TEST(OracleCrossCheck, Gemm256OperandLinkBound) {
     cross_check(model("gemm_256.pto"), R"({"cube": {"fp32_passes": 3, "l0_bytes_per_cycle": 8}})");
 }
 
+// The lowerings that tile what does not fit L1 in one unit (multi-pass
+// rows, column blocks, staged reductions, tiled and multi-swap
+// transposes, gathered broadcasts, banded upsample): only existing
+// commands, which the oracle must time exactly as the model does.
+TEST(OracleCrossCheck, TiledVectorLowerings) {
+    cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/walls.pto");
+}
+
 TEST(OracleCrossCheck, NonAlignedGemm) {
     TempDir dir;
     cross_check(dir.file("gemm_200x72x136.pto", gemm_source(200, 72, 136, "float16")));
