@@ -1,7 +1,9 @@
 // Runs the real davinci-sim binary and captures what a user would see.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -24,14 +26,30 @@ inline std::string slurp(const std::string& path) {
     return s.str();
 }
 
-// A scratch directory per test process.
+// A scratch directory per test process, removed when the process ends
+// unless one of its tests failed (then its files are left to reproduce the
+// failure). Traces and CSVs of whole models reach hundreds of MB: a suite
+// that kept them all filled the disk.
+class ScratchDir {
+public:
+    ScratchDir() : path_(std::filesystem::temp_directory_path() / ("davinci-cli-" + std::to_string(::getpid()))) {
+        std::filesystem::create_directories(path_);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        if (!::testing::UnitTest::GetInstance()->Failed()) std::filesystem::remove_all(path_, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
 inline std::filesystem::path scratch() {
-    static std::filesystem::path dir = [] {
-        auto d = std::filesystem::temp_directory_path() / ("davinci-cli-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(d);
-        return d;
-    }();
-    return dir;
+    static ScratchDir dir;
+    return dir.path();
 }
 
 inline std::string write_file(const std::string& name, const std::string& text) {
