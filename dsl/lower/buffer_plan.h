@@ -30,6 +30,12 @@ struct OnChipTensor {
     uint64_t bytes = 0;
     uint64_t offset = 0;            // within the region
     int first_op = 0, last_op = 0;  // lifetime, op indices, inclusive
+    // A buffer a matmul reads (its blocks read whole rows or columns of
+    // it): copied in `bands` bands of rows, each into clusters / bands
+    // clusters' L1 (dsl/lower/row_bands.h; 1 = every cluster copies it
+    // whole). Any other buffer is copied in one band per cluster.
+    bool replicated = false;
+    int64_t bands = 1;
 };
 
 struct BufferPlan {
@@ -39,14 +45,15 @@ struct BufferPlan {
     uint64_t l1_bytes = 0;      // the cluster's whole L1
 
     bool on_chip(int tensor) const { return index_of[size_t(tensor)] >= 0; }
-    // Its L1 byte address in the home cluster.
+    // Its L1 byte address, the same in every cluster.
     uint64_t l1_addr(int tensor) const;
-    // The cluster on-chip tensors live in.
-    static constexpr int32_t kHomeCluster = 0;
+    const OnChipTensor& of(int tensor) const { return tensors[size_t(index_of[size_t(tensor)])]; }
 };
 
 // Throws CompileError for a tensor used after its temp_cache scope, an
 // on-chip program output, or tensors that do not fit L1 together.
-BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c);
+// `in_ddr` (per graph tensor, may be empty): tensors the placement could
+// not keep on chip (dsl/lower/cluster_placement.h), planned in DDR.
+BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr = {});
 
 }  // namespace dsl

@@ -38,8 +38,11 @@ VectorOp vector_op_of(OpKind k) {
 }
 
 // Lowers the first view (row length) from `cols` whose single row fits L1.
+// Over a part of a partitioned on-chip tensor (LowerContext::window) the
+// row is the part's.
 template <class Build>
 void lower_rows(LowerContext& ctx, const OpNode& op, std::vector<int64_t> cols, Build build) {
+    if (ctx.window.active()) return lower_vector_stream(ctx, op, build(ctx.window.cols));
     cols.push_back(1);
     for (int64_t c : cols) {
         VectorStream s = build(c);
@@ -48,6 +51,15 @@ void lower_rows(LowerContext& ctx, const OpNode& op, std::vector<int64_t> cols, 
 }
 
 int64_t last_dim(const TensorNode& t) { return t.shape.empty() ? 1 : t.shape.back(); }
+
+// A stream over a part is named by the part: "y[0:128, 64:128]" (its
+// blocks then add their rows within it).
+std::string part_name(const LowerContext& ctx, const std::string& y) {
+    const LowerContext::Window& w = ctx.window;
+    if (!w.active()) return y;
+    return y + "[" + std::to_string(w.r0) + ":" + std::to_string(w.r0 + w.rows) + ", " + std::to_string(w.c0) + ":" +
+           std::to_string(w.c0 + w.cols) + "]";
+}
 
 // The operand's shape left-padded with 1s to `rank`.
 std::vector<int64_t> padded(const std::vector<int64_t>& shape, size_t rank) {
@@ -78,8 +90,8 @@ void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<Ve
     const int out = op.output;
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
         VectorStream s;
-        s.name = y.name;
-        s.units = total / cols;
+        s.name = part_name(ctx, y.name);
+        s.units = ctx.window.active() ? ctx.window.rows : total / cols;
         VectorInputs in(ctx, compute, y.name);
         const int xs = in.streamed(s, op.inputs[0], cols);
         const size_t yb = s.buffers.size();
@@ -95,8 +107,9 @@ void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<Ve
                 const bool binary = arch::vector_op_is_binary(steps[k]);
                 const uint64_t src0 = k == 0 || binary ? src : dst;
                 const uint64_t src1 = binary ? dst : arch::kNoAddress;
-                cc.compute.push_back(
-                    {vector_args(steps[k], in.compute(), n, cols, src0, src1, dst), in.label(steps[k])});
+                cc.compute.push_back({with_sources(vector_args(steps[k], in.compute(), n, cols, src0, src1, dst),
+                                                   src0 == src ? in.source(xs, 0) : arch::VectorSource{}, {}),
+                                      in.label(steps[k])});
             }
             store_units(cc, ctx, out, cols, first, n, dst);
             return cc;
@@ -128,8 +141,8 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
     }
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
         VectorStream s;
-        s.name = y.name;
-        s.units = total / cols;
+        s.name = part_name(ctx, y.name);
+        s.units = ctx.window.active() ? ctx.window.rows : total / cols;
         VectorInputs in(ctx, y.dtype, y.name);
         std::vector<int> src;
         for (int t : op.inputs) {
@@ -154,7 +167,8 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
             const uint64_t dst = output_addr(ctx, out, cols, first, yb < a.size() ? a[yb] : 0);
             cc.compute.push_back({with_sources(vector_args(vop, in.compute(), n, cols, in.addr_at(src[0], a, first),
                                                            in.addr_at(src[1], a, first), dst),
-                                               in.source(src[0], first * cols), in.source(src[1], first * cols)),
+                                               in.source(src[0], ctx.unit_elem(first, cols)),
+                                               in.source(src[1], ctx.unit_elem(first, cols))),
                                   in.label(vop)});
             store_units(cc, ctx, out, cols, first, n, dst);
             return cc;

@@ -101,7 +101,7 @@ arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int
 }
 
 int64_t parallel_clusters(const LowerContext& ctx) {
-    if (ctx.pinned) return 1;  // all its blocks run on the home cluster
+    if (ctx.pin >= 0) return 1;  // a stream over one part runs on the cluster that holds it
     return arch::blocks_in_flight(ctx.program, ctx.config);
 }
 
