@@ -63,8 +63,7 @@ void ClusterPlacement::accesses(const arch::Block& b, std::vector<Access>& reads
                     case arch::VectorSource::Kind::Contiguous:
                         if (srcs[i] + v.src_bytes() > region) add(reads, srcs[i], v.src_bytes());
                         break;
-                    case arch::VectorSource::Kind::Strided:
-                    {
+                    case arch::VectorSource::Kind::Strided: {
                         // Skip the element walk when all it can reach is scratch.
                         uint64_t reach = 0;
                         for (size_t k = 0; k < src.dims.size(); ++k)
@@ -129,11 +128,11 @@ int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
     }
     const auto mismatch = [&](int tensor) {
         const TensorNode& t = graph_.tensors[size_t(tensor)];
-        return PlacementMismatch{tensor, "block '" + b.name + "' of " + op_kind_name(graph_.ops[size_t(op_)].kind) +
-                                             " reads parts of '" + t.name + "' that " +
-                                             (pin >= 0 ? "cluster " + std::to_string(pin) + " does not hold"
-                                                       : "no one cluster holds") +
-                                             " (its producer's blocks are decomposed differently)"};
+        return PlacementMismatch{
+            tensor, "block '" + b.name + "' of " + op_kind_name(graph_.ops[size_t(op_)].kind) + " reads parts of '" +
+                        t.name + "' that " +
+                        (pin >= 0 ? "cluster " + std::to_string(pin) + " does not hold" : "no one cluster holds") +
+                        " (its producer's blocks are decomposed differently)"};
     };
     if (missing >= 0) throw mismatch(missing);
     int32_t cluster = pin;

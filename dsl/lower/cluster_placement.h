@@ -80,10 +80,10 @@ private:
     const BufferPlan& plan_;
     int32_t clusters_;
     int op_ = -1;
-    std::vector<int> live_;                                // on-chip tensors live at op_
-    std::vector<std::vector<std::vector<bool>>> held_;     // [tensor][cluster][byte]
-    std::vector<std::vector<TensorPart>> parts_;           // [tensor]
-    std::vector<int64_t> placed_in_op_;                    // per cluster, blocks of op_ placed there
+    std::vector<int> live_;                             // on-chip tensors live at op_
+    std::vector<std::vector<std::vector<bool>>> held_;  // [tensor][cluster][byte]
+    std::vector<std::vector<TensorPart>> parts_;        // [tensor]
+    std::vector<int64_t> placed_in_op_;                 // per cluster, blocks of op_ placed there
 };
 
 }  // namespace dsl

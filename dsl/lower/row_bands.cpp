@@ -55,7 +55,7 @@ int64_t choose_row_bands(const TaskGraph& g, const arch::Config& c, int buffer, 
             if (!free) return 1;  // the matmul's own lowering says why
             GemmShape forced = s;
             if (bands > 1) forced.tile = band_tile(c, s, *free, bands, clusters);
-            std::optional<MatmulTiling> t = bands == 1 ? free
+            std::optional<MatmulTiling> t = bands == 1            ? free
                                             : forced.tile.empty() ? std::nullopt
                                                                   : choose_matmul_tiling(c, forced, why);
             if (!t) {

@@ -52,15 +52,6 @@ void lower_rows(LowerContext& ctx, const OpNode& op, std::vector<int64_t> cols, 
 
 int64_t last_dim(const TensorNode& t) { return t.shape.empty() ? 1 : t.shape.back(); }
 
-// A stream over a part is named by the part: "y[0:128, 64:128]" (its
-// blocks then add their rows within it).
-std::string part_name(const LowerContext& ctx, const std::string& y) {
-    const LowerContext::Window& w = ctx.window;
-    if (!w.active()) return y;
-    return y + "[" + std::to_string(w.r0) + ":" + std::to_string(w.r0 + w.rows) + ", " + std::to_string(w.c0) + ":" +
-           std::to_string(w.c0 + w.cols) + "]";
-}
-
 // The operand's shape left-padded with 1s to `rank`.
 std::vector<int64_t> padded(const std::vector<int64_t>& shape, size_t rank) {
     std::vector<int64_t> p(rank - std::min(rank, shape.size()), 1);
@@ -90,7 +81,7 @@ void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<Ve
     const int out = op.output;
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
         VectorStream s;
-        s.name = part_name(ctx, y.name);
+        s.name = y.name;
         s.units = ctx.window.active() ? ctx.window.rows : total / cols;
         VectorInputs in(ctx, compute, y.name);
         const int xs = in.streamed(s, op.inputs[0], cols);
@@ -141,7 +132,7 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
     }
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
         VectorStream s;
-        s.name = part_name(ctx, y.name);
+        s.name = y.name;
         s.units = ctx.window.active() ? ctx.window.rows : total / cols;
         VectorInputs in(ctx, y.dtype, y.name);
         std::vector<int> src;
@@ -151,9 +142,11 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
                 src.push_back(in.streamed(s, t, cols));
                 continue;
             }
+            // Broadcast operands are loaded from DDR: the tensor stays there
+            // instead, said in a note (dsl/lower/cluster_placement.h).
             if (ctx.on_chip(t))
-                throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " broadcasting '" + tn.name + "' in " +
-                                               placement_name(tn.placement) + " is not lowered yet");
+                throw PlacementMismatch{t, std::string(op_kind_name(op.kind)) + " '" + y.name + "' broadcasts it, " +
+                                               "and broadcast operands are read from DDR"};
             src.push_back(in.resident(s, t, cols, dims_of(y.shape), broadcast_strides(tn.shape, y.shape)));
         }
         if (has_scalar)
