@@ -1,20 +1,28 @@
 // Buffer planning for the tensors a program keeps on chip
 // (docs/timing-model.md §10, "On-chip tensors"): pypo.mem.alloc_l1 buffers
-// and matmul results with target='L1' or 'L0'.
+// and results with target='L1' or 'L0'.
 //
-// * They live in the L1 of one cluster, the home cluster 0 (L1 is per
+// * Each has one L1 address, the same in every cluster (L1 is per
 //   cluster; the vector unit and the DMA engines reach on-chip data only
-//   through L1, so target='L0' keeps a result in L1 too). Every operation
-//   that reads or writes one runs there (its blocks are pinned).
+//   through L1, so target='L0' keeps a result in L1 too). Each cluster
+//   holds the parts its own blocks wrote there, and every block that reads
+//   one runs on a cluster holding what it reads (dsl/lower/cluster_placement.h):
+//   a result is partitioned by its producer's blocks, a buffer a matmul
+//   reads is copied in bands of rows into several clusters
+//   (dsl/lower/row_bands.h), any other buffer in one band per cluster.
 // * Lifetime, in program order: from the operation that writes the tensor
-//   (a copy into a buffer, the matmul) to the end of the program, or to the
-//   end of the `with pypo.mem.temp_cache()` scope the writer is in. An
-//   operation reading it after its scope ended stops compilation.
+//   (a copy into a buffer, the producer) to the end of the program, or to
+//   the end of the `with pypo.mem.temp_cache()` scope the writer is in. An
+//   operation reading it after its scope ended stops compilation; one
+//   writing a tensor placed where an earlier one was waits for every block
+//   that used it.
 // * Placement: first fit by lifetime, 64-byte aligned, in a region at the
 //   top of L1; the region, rounded up to whole KiB, is taken from the L1
-//   every operation's lowering may use, on every cluster (the compiler does
-//   not know where an unpinned block will run). Tensors live at the same
-//   time that do not fit L1 together stop compilation, naming them.
+//   every operation's lowering may use, on every cluster (a tensor takes
+//   its whole size in every cluster, whatever part of it that cluster
+//   holds, so tile addresses stay those of the whole tensor). Tensors live
+//   at the same time that do not fit L1 together stop compilation, naming
+//   them.
 #pragma once
 
 #include <cstdint>
