@@ -112,6 +112,69 @@ TEST(MemoryPlacement, MismatchFallsBackToDdrWithANote) {
               "follow a tensor's parts");
 }
 
+// A buffer only element-wise operations read is copied in one band of
+// rows per cluster, and its readers follow the bands. Cycles from
+// docs/timing-model.md §4-§8 on the default hardware (4 clusters, one DMA
+// engine each; DDR W = 32 B/cycle, bursts of 64 B, latency 100; vector
+// 128 B/cycle, pipeline 8; flag latency 1; dispatch 1):
+//  * blocks 0-3 copy rows 16k..16k+15 (2048 B) into cluster k, all started
+//    at 1, eligible from 2: the 128 bursts of 64 B take slots 64 .. 8256
+//    round-robin from requester 0, so cluster k's last burst ends at slot
+//    8256 - 64 * (3 - k) and its copy at ceil(that / 32) + 100 = 352 + 2k;
+//  * the relu blocks 4-7 (pinned to cluster k, after blocks 0-3) are ready
+//    at 358 and start at 359; the VECTOR reads the band in place (no load,
+//    no flag): 16 x 64 float16 ends at 359 + 8 + 2048 / 128 = 383; the store
+//    waits for its flag: starts 384, eligible 385; the four stores take
+//    slots 12320 .. 20512 round-robin from requester 0, so cluster 3's
+//    ends at 20512 / 32 + 100 = 741.
+TEST(MemoryPlacement, ExactCyclesOfABandedBuffer) {
+    nlohmann::json r = report(write_file("banded.pto",
+                                         "import pypto as pypo\n"
+                                         "a = pypo.input('a', shape=(64, 64))\n"
+                                         "buf = pypo.mem.alloc_l1(shape=(64, 64))\n"
+                                         "buf[:] = a\n"
+                                         "pypo.output('y', pypo.op.relu(buf))\n"));
+    EXPECT_EQ(r["total_cycles"].get<uint64_t>(), 741u);
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 8192u);
+    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 8192u);
+    EXPECT_EQ(r["ops"][0]["end"].get<uint64_t>(), 358u);
+    EXPECT_EQ(r["ops"][1]["start"].get<uint64_t>(), 359u);
+    for (const nlohmann::json& u : r["units"])
+        if (u["kind"] == "vector") {
+            EXPECT_EQ(u["busy_cycles"].get<uint64_t>(), 24u) << u;
+        }
+}
+
+// target= on any operation: an element-wise result over whole-row parts
+// stays on chip; an operation that cannot keep its result on chip (softmax)
+// writes it to DDR and the report says so.
+TEST(MemoryPlacement, TargetOnEveryOperation) {
+    const std::string pto = write_file("target_any.pto",
+                                       "import pypto as pypo\n"
+                                       "a = pypo.input('a', shape=(64, 64))\n"
+                                       "buf = pypo.mem.alloc_l1(shape=(64, 64))\n"
+                                       "buf[:] = a\n"
+                                       "r = pypo.op.relu(buf, target='L1')\n"
+                                       "s = pypo.op.softmax(a, 1, target='L1')\n"
+                                       "pypo.output('y', pypo.op.add(r, s))\n");
+    nlohmann::json r = report(pto);
+    ASSERT_EQ(r["notes"].size(), 1u) << r["notes"];
+    EXPECT_EQ(r["notes"][0],
+              "tensor 'softmax_1' (L1) kept in DDR: softmax writes its result to DDR: on-chip "
+              "results are those of 2-D matmuls, element-wise operations and cast");
+    Outcome o = run("--dump-program '" + pto + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.out.find("tensor relu_1 (64, 64) float16 intermediate, in L1 at L1:0x3e000, 8192 B"), std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("block 5 relu_1[16:32, 0:64]: 3 flags, after 0 1 2 3, on cluster1"), std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("block 15 y[48:64, 0:64]: 3 flags, after 4 5 6 7 8 9 10 11, on cluster3"), std::string::npos)
+        << o.out;
+    Outcome check = run("--check '" + pto + "'");
+    EXPECT_EQ(check.status, 0) << check.err;
+    EXPECT_NE(check.out.find("-> pass"), std::string::npos) << check.out;
+}
+
 Outcome compile_error(const std::string& name, const std::string& text) {
     return run("--dump-program '" + write_file(name, "import pypto as pypo\n" + text) + "'");
 }

@@ -76,6 +76,13 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
     const TensorNode& t = g.tensors[size_t(on_chip.empty() ? op.output : on_chip.front())];
     const std::string what = std::string(op_kind_name(op.kind)) + (on_chip.empty() ? " writing '" : " reading '") +
                              t.name + "' in " + placement_name(t.placement);
+    // A result the operation cannot keep on chip stays in DDR, said in a
+    // note (target= is accepted on every operation).
+    if (on_chip.empty() &&
+        (!op_kind_on_chip(op.kind) || (op.kind == OpKind::Matmul && g.tensors[size_t(op.output)].shape.size() > 2)))
+        throw PlacementMismatch{op.output, std::string(op_kind_name(op.kind)) + " writes its result to DDR: " +
+                                               "on-chip results are those of 2-D matmuls, element-wise "
+                                               "operations and cast"};
     if (!op_kind_on_chip(op.kind))
         throw CompileError(op.loc, what +
                                        " is not lowered yet: on-chip tensors are used by copies, matmul, "
