@@ -436,6 +436,13 @@ TEST(OracleCrossCheck, VectorBoundConfig) {
 
 TEST(OracleCrossCheck, ResnetBlockModel) { cross_check(model("resnet_block.pto")); }
 
+// On-chip tensors placed per cluster: copies and streams pinned to every
+// cluster, GEMM blocks reading their band of the buffer, a fused epilogue.
+TEST(OracleCrossCheck, MemoryPlacementModel) { cross_check(model("memory_placement.pto")); }
+TEST(OracleCrossCheck, MemoryPlacementTwoDmaEngines) {
+    cross_check(model("memory_placement.pto"), R"({"cluster": {"dma_engines": 2}})");
+}
+
 // Both super-resolution variants on a small frame: NHWC convolutions and a
 // DMA depth-to-space, NCHW conversions, float32 and casts.
 TEST(OracleCrossCheck, SuperResolutionModel) {
