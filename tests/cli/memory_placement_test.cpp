@@ -110,6 +110,44 @@ TEST(MemoryPlacement, MismatchFallsBackToDdrWithANote) {
     EXPECT_EQ(r["notes"][0],
               "tensor 'matmul_1' (L1) kept in DDR: add 'y' broadcasts it, and a broadcast does not "
               "follow a tensor's parts");
+    // A matmul split over N writes column parts; the next matmul's blocks
+    // read whole rows of it, which no one cluster holds.
+    const std::string chained = write_file("chained_on_chip.pto",
+                                           "import pypto as pypo\n"
+                                           "x = pypo.input('x', shape=(128, 256))\n"
+                                           "w1 = pypo.weight('w1', shape=(256, 256))\n"
+                                           "w2 = pypo.weight('w2', shape=(256, 256))\n"
+                                           "h = pypo.op.matmul(x, w1, target='L1')\n"
+                                           "pypo.output('y', pypo.op.matmul(h, w2))\n");
+    nlohmann::json c = report(chained);
+    ASSERT_EQ(c["notes"].size(), 1u) << c["notes"];
+    EXPECT_EQ(c["notes"][0],
+              "tensor 'matmul_1' (L1) kept in DDR: block 'y[0:64, 0:128]' of matmul reads parts of "
+              "'matmul_1' that no one cluster holds (its producer's blocks are decomposed differently)");
+    Outcome check = run("--check '" + chained + "'");
+    EXPECT_EQ(check.status, 0) << check.err;
+}
+
+// Two blocks per cluster (MAX_PARALLEL = 8 on 4 clusters): the buffer's
+// bands and the result's parts stay put in the region above the slots.
+TEST(MemoryPlacement, SlotsShareTheClustersParts) {
+    const std::string pto = write_file("slots_on_chip.pto",
+                                       "import pypto as pypo\n"
+                                       "pypo.config.MAX_PARALLEL = 8\n"
+                                       "x = pypo.input('x', shape=(128, 256))\n"
+                                       "w1 = pypo.weight('w1', shape=(256, 256))\n"
+                                       "buf = pypo.mem.alloc_l1(shape=(128, 256))\n"
+                                       "buf[:] = x\n"
+                                       "h = pypo.op.matmul(buf, w1, target='L1')\n"
+                                       "pypo.output('y', pypo.op.relu(h))\n");
+    Outcome o = run("--dump-program '" + pto + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.out.find("block 7 matmul_1[96:128, 0:256]: 32 flags, after 0 1 2 3, on cluster3"), std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("block 9 y[32:64, 0:256]: 3 flags, after 4 5 6 7, on cluster1"), std::string::npos) << o.out;
+    Outcome check = run("--check '" + pto + "'");
+    EXPECT_EQ(check.status, 0) << check.err;
+    EXPECT_NE(check.out.find("-> pass"), std::string::npos) << check.out;
 }
 
 // A buffer only element-wise operations read is copied in one band of
