@@ -37,7 +37,7 @@ uint64_t BufferPlan::l1_addr(int tensor) const {
     return l1_bytes - region + t.offset;
 }
 
-BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
+BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr) {
     // A slide view has no bytes of its own to plan: refuse the readers that
     // would take the image's bytes for its patches, before any is placed.
     check_slide_views(g);
@@ -47,7 +47,7 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
     const int last = int(g.ops.size()) - 1;
     for (size_t t = 0; t < g.tensors.size(); ++t) {
         const TensorNode& n = g.tensors[t];
-        if (n.placement == Placement::DDR) continue;
+        if (n.placement == Placement::DDR || (t < in_ddr.size() && in_ddr[t])) continue;
         if (n.producer < 0) continue;  // a buffer nothing copies into: unused
         if (n.role == TensorRole::Output)
             throw CompileError(n.loc, "tensor '" + n.name + "' is a program output: it must be in DDR, not " +
@@ -58,6 +58,11 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c) {
         o.first_op = n.producer;
         o.last_op = last;
         if (const CacheScope* s = scope_of(g, n.producer)) o.last_op = s->end_op - 1;
+        if (g.ops[size_t(n.producer)].kind == OpKind::Move)
+            for (const OpNode& op : g.ops)
+                if (op.kind == OpKind::Matmul &&
+                    std::find(op.inputs.begin(), op.inputs.end(), int(t)) != op.inputs.end())
+                    o.replicated = true;
         plan.index_of[t] = int(plan.tensors.size());
         plan.tensors.push_back(o);
     }

@@ -1,20 +1,28 @@
 // Buffer planning for the tensors a program keeps on chip
 // (docs/timing-model.md §10, "On-chip tensors"): pypo.mem.alloc_l1 buffers
-// and matmul results with target='L1' or 'L0'.
+// and results with target='L1' or 'L0'.
 //
-// * They live in the L1 of one cluster, the home cluster 0 (L1 is per
+// * Each has one L1 address, the same in every cluster (L1 is per
 //   cluster; the vector unit and the DMA engines reach on-chip data only
-//   through L1, so target='L0' keeps a result in L1 too). Every operation
-//   that reads or writes one runs there (its blocks are pinned).
+//   through L1, so target='L0' keeps a result in L1 too). Each cluster
+//   holds the parts its own blocks wrote there, and every block that reads
+//   one runs on a cluster holding what it reads (dsl/lower/cluster_placement.h):
+//   a result is partitioned by its producer's blocks, a buffer a matmul
+//   reads is copied in bands of rows into several clusters
+//   (dsl/lower/row_bands.h), any other buffer in one band per cluster.
 // * Lifetime, in program order: from the operation that writes the tensor
-//   (a copy into a buffer, the matmul) to the end of the program, or to the
-//   end of the `with pypo.mem.temp_cache()` scope the writer is in. An
-//   operation reading it after its scope ended stops compilation.
+//   (a copy into a buffer, the producer) to the end of the program, or to
+//   the end of the `with pypo.mem.temp_cache()` scope the writer is in. An
+//   operation reading it after its scope ended stops compilation; one
+//   writing a tensor placed where an earlier one was waits for every block
+//   that used it.
 // * Placement: first fit by lifetime, 64-byte aligned, in a region at the
 //   top of L1; the region, rounded up to whole KiB, is taken from the L1
-//   every operation's lowering may use, on every cluster (the compiler does
-//   not know where an unpinned block will run). Tensors live at the same
-//   time that do not fit L1 together stop compilation, naming them.
+//   every operation's lowering may use, on every cluster (a tensor takes
+//   its whole size in every cluster, whatever part of it that cluster
+//   holds, so tile addresses stay those of the whole tensor). Tensors live
+//   at the same time that do not fit L1 together stop compilation, naming
+//   them.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +38,12 @@ struct OnChipTensor {
     uint64_t bytes = 0;
     uint64_t offset = 0;            // within the region
     int first_op = 0, last_op = 0;  // lifetime, op indices, inclusive
+    // A buffer a matmul reads (its blocks read whole rows or columns of
+    // it): copied in `bands` bands of rows, each into clusters / bands
+    // clusters' L1 (dsl/lower/row_bands.h; 1 = every cluster copies it
+    // whole). Any other buffer is copied in one band per cluster.
+    bool replicated = false;
+    int64_t bands = 1;
 };
 
 struct BufferPlan {
@@ -39,14 +53,15 @@ struct BufferPlan {
     uint64_t l1_bytes = 0;      // the cluster's whole L1
 
     bool on_chip(int tensor) const { return index_of[size_t(tensor)] >= 0; }
-    // Its L1 byte address in the home cluster.
+    // Its L1 byte address, the same in every cluster.
     uint64_t l1_addr(int tensor) const;
-    // The cluster on-chip tensors live in.
-    static constexpr int32_t kHomeCluster = 0;
+    const OnChipTensor& of(int tensor) const { return tensors[size_t(index_of[size_t(tensor)])]; }
 };
 
 // Throws CompileError for a tensor used after its temp_cache scope, an
 // on-chip program output, or tensors that do not fit L1 together.
-BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c);
+// `in_ddr` (per graph tensor, may be empty): tensors the placement could
+// not keep on chip (dsl/lower/cluster_placement.h), planned in DDR.
+BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr = {});
 
 }  // namespace dsl

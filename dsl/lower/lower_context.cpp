@@ -27,7 +27,7 @@ void LowerContext::add_block(BlockBuilder& block) {
     for (uint32_t d : deps) block.depend_on(d);
     arch::Block b = block.finish();
     b.drain = drain;
-    if (pinned) b.cluster = BufferPlan::kHomeCluster;
+    if (pinned) b.cluster = placement->place(b, pin);
     if (options.block_sink) {
         options.block_sink(program, blocks_emitted_++, std::move(b));
         return;

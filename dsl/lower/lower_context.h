@@ -8,6 +8,7 @@
 #include "dsl/ir/task_graph.h"
 #include "dsl/lower/block_builder.h"
 #include "dsl/lower/buffer_plan.h"
+#include "dsl/lower/cluster_placement.h"
 #include "dsl/lower/lower_options.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
@@ -27,9 +28,29 @@ struct LowerContext {
     arch::Program& program;
     TagTable tags;
     const BufferPlan& plan;
-    // The operation being lowered reads or writes an on-chip tensor: its
-    // blocks run on the home cluster, one at a time.
+    // The operation being lowered reads or writes an on-chip tensor: each
+    // of its blocks runs on the cluster `placement` decides (the one that
+    // holds what it reads, dsl/lower/cluster_placement.h).
     bool pinned = false;
+    ClusterPlacement* placement = nullptr;
+    // The cluster the blocks being lowered must run on (a replicated
+    // buffer's copy, a stream over one part of a partitioned tensor), or
+    // -1: the placement chooses.
+    int32_t pin = -1;
+    // An element-wise operation lowered over one part of a partitioned
+    // on-chip tensor (its rows r0.. of `rows`, columns c0.. of `cols`, of a
+    // tensor viewed as rows of `row_elems`); inactive (rows < 0) otherwise.
+    struct Window {
+        int64_t r0 = 0, rows = -1, c0 = 0, cols = 0, row_elems = 0;
+        bool active() const { return rows >= 0; }
+        // Not whole rows: units are strided in the tensor.
+        bool strided() const { return active() && cols != row_elems; }
+    } window;
+    // The element offset of unit `first` of `per_unit` elements: in the
+    // window when there is one, else first * per_unit.
+    int64_t unit_elem(int64_t first, int64_t per_unit) const {
+        return window.active() ? (window.r0 + first) * window.row_elems + window.c0 : first * per_unit;
+    }
     // Set by a cube operation's lowering when it ran its fusion group's
     // epilogue (dsl/lower/gemm/gemm_epilogue.h): the group's other
     // operations then emit nothing.

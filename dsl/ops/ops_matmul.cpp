@@ -49,11 +49,6 @@ Value rule_matmul(PypoLibrary& lib, const CallSite& call) {
     if (const Arg* t = c.get("tile")) attrs["tile"] = Attr::list(tile_arg(c, *t));
     if (const Arg* p = c.get("prefetch")) attrs["prefetch"] = Attr::boolean(bool_arg(c.op(), *p, "prefetch"));
     if (const Arg* u = c.get("unroll")) attrs["unroll"] = Attr::integer(int_arg(c.op(), *u, "unroll", 1));
-    Placement placement = Placement::DDR;
-    if (const Arg* t = c.get("target")) {
-        std::string where = choice_arg(c.op(), *t, "target", {"L0", "L1", "DDR"});
-        placement = where == "L0" ? Placement::L0 : where == "L1" ? Placement::L1 : Placement::DDR;
-    }
 
     std::vector<int64_t> shape = *batch;
     shape.push_back(a.shape[ra - 2]);
@@ -63,7 +58,6 @@ Value rule_matmul(PypoLibrary& lib, const CallSite& call) {
     Value out =
         c.record({a.tensor, b.tensor}, std::move(shape), c.dtype_or(wider_dtype(a.dtype, b.dtype)), std::move(attrs));
     c.promote_operands(out);
-    lib.mutable_tensor(out.tensor).placement = placement;
     return out;
 }
 

@@ -17,6 +17,9 @@ std::string spelling(const Arg& arg, const std::string& role) {
 
 OpCall::OpCall(PypoLibrary& lib, const CallSite& call, Signature sig) : lib_(lib), call_(call), sig_(std::move(sig)) {
     if (!op_kind_from_name(sig_.name, kind_)) throw std::logic_error("OpCall: no operation kind '" + sig_.name + "'");
+    // Every operation takes target= (keyword only, after its own
+    // parameters): where its result is kept (record()).
+    if (sig_.index_of("target") == Signature::kAll) sig_.params.push_back("target");
     args_ = bind_args(sig_, call_);
 }
 
@@ -108,8 +111,14 @@ Value OpCall::record(std::vector<int> inputs, std::vector<int64_t> shape, arch::
     // Broadcasting can add axes; an image layout names exactly four.
     bool image = inherited_layout == "NCHW" || inherited_layout == "NHWC";
     std::string layout = !given.empty() ? given : image && shape.size() != 4 ? "" : inherited_layout;
+    Placement placement = Placement::DDR;
+    if (const Arg* t = get("target")) {
+        const std::string where = choice_arg(op(), *t, "target", {"L0", "L1", "DDR"});
+        placement = where == "L0" ? Placement::L0 : where == "L1" ? Placement::L1 : Placement::DDR;
+    }
     int out = lib_.add_op(kind_, std::move(inputs), std::move(shape), dtype, std::move(attrs), call_.loc);
     lib_.mutable_tensor(out).layout = layout;
+    lib_.mutable_tensor(out).placement = placement;
     // The precision pass leaves an operation given dtype= alone.
     if (sig_.index_of("dtype") != Signature::kAll && get("dtype")) lib_.producer_of(out).explicit_dtype = true;
     return Value::tensor_ref(out);

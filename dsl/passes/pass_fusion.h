@@ -6,7 +6,8 @@
 // L1 (L0 -> L1 -> vector unit -> L1 -> DDR once) instead of sending every
 // intermediate through DDR.
 //
-// An operation joins the chain of the tensor `t` so far when:
+// The cube operation's result must be in DDR (its operands may be on-chip
+// tensors). An operation joins the chain of the tensor `t` so far when:
 //  * `t` is an intermediate in DDR that it alone reads (not a program
 //    output, no other reader, no view of it), and no print(...) drains
 //    between the cube operation and it;

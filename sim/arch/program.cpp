@@ -198,7 +198,7 @@ std::string format_program(const Program& p) {
         os << "tensor " << t.name << " (";
         for (size_t i = 0; i < t.shape.size(); ++i) os << (i ? ", " : "") << t.shape[i];
         os << ") " << dtype_name(t.dtype) << " " << t.role << " at ";
-        if (t.l1_addr >= 0) os << "cluster0 L1:" << hex(uint64_t(t.l1_addr));
+        if (t.l1_addr >= 0) os << "L1:" << hex(uint64_t(t.l1_addr));  // the same in every cluster
         else os << "DDR:" << hex(t.ddr_addr);
         os << ", " << t.bytes << " B\n";
     }

@@ -238,6 +238,10 @@ struct Program {
     std::vector<ProgramOp> ops;
     std::vector<CommandTag> tags;  // Command::tag indexes this; tags[0] is the empty tag
     std::vector<Block> blocks;
+    // What the compiler could not do as asked, for the report's notes (an
+    // on-chip tensor it kept in DDR). Not part of the ISA: never written
+    // to program files.
+    std::vector<std::string> notes;
 };
 
 // Where address `addr` of space `s` of a block running in slot `slot` lies.

@@ -27,6 +27,9 @@ void Executor::run(Interleaving order) {
 
 void Executor::run_block(uint32_t index, Interleaving order) {
     const arch::Block& block = program_.blocks[index];
+    // A block pinned to a cluster uses that cluster's L1 (where its on-chip
+    // tensors' parts are); any other touches only scratch, below them.
+    memory_.use_cluster(block.cluster == arch::Block::kAnyCluster ? 0 : size_t(block.cluster));
     memory_.poison_scratch(on_chip_from_);
     std::vector<size_t> next(block.streams.size(), 0);
     std::vector<uint32_t> tokens(block.num_flags, 0);

@@ -6,14 +6,14 @@ namespace func {
 
 Memory::Memory(const arch::Config& c, uint64_t ddr_bytes)
     : ddr_(ddr_bytes, 0),
-      l1_(size_t(c.l1_bytes()), 0),
+      l1_(size_t(std::max<int64_t>(c.clusters, 1)), std::vector<uint8_t>(size_t(c.l1_bytes()), 0)),
       l0_(size_t(c.cubes_per_cluster), std::vector<uint8_t>(size_t(c.l0_bytes()), 0)) {}
 
 uint8_t* Memory::span(arch::Space space, int cube, uint64_t addr, uint64_t bytes, const char* what) {
     std::vector<uint8_t>* m = nullptr;
     switch (space) {
     case arch::Space::DDR: m = &ddr_; break;
-    case arch::Space::L1: m = &l1_; break;
+    case arch::Space::L1: m = &l1_[cluster_]; break;
     case arch::Space::L0:
         if (cube < 0 || size_t(cube) >= l0_.size())
             throw FunctionalError(std::string(what) + " names cube " + std::to_string(cube) + ", the cluster has " +
@@ -28,8 +28,16 @@ uint8_t* Memory::span(arch::Space space, int cube, uint64_t addr, uint64_t bytes
     return m->data() + addr;
 }
 
+void Memory::use_cluster(size_t cluster) {
+    if (cluster >= l1_.size())
+        throw FunctionalError("a block on cluster " + std::to_string(cluster) + ", the chip has " +
+                              std::to_string(l1_.size()));
+    cluster_ = cluster;
+}
+
 void Memory::poison_scratch(uint64_t keep_from) {
-    std::fill(l1_.begin(), l1_.begin() + std::ptrdiff_t(std::min<uint64_t>(keep_from, l1_.size())), uint8_t(0xff));
+    std::vector<uint8_t>& l1 = l1_[cluster_];
+    std::fill(l1.begin(), l1.begin() + std::ptrdiff_t(std::min<uint64_t>(keep_from, l1.size())), uint8_t(0xff));
     for (auto& l0 : l0_) std::fill(l0.begin(), l0.end(), uint8_t(0xff));
 }
 

@@ -1,9 +1,11 @@
 // The bytes the functional model computes on: DDR (as far as the program's
-// tensors reach), one cluster's L1 and the L0 of each of its cubes.
+// tensors reach), the L1 of every cluster and the L0 of each cube of one.
 //
-// One L1 is enough because the functional model runs the blocks one after
-// another (sim/func/executor.h): blocks exchange data only through DDR and
-// through the on-chip tensors in the home cluster's L1, which stay put.
+// One set of L0s is enough because the functional model runs the blocks one
+// after another (sim/func/executor.h): blocks exchange data only through
+// DDR and through the on-chip tensors, which each cluster holds its parts
+// of in its own L1 (dsl/lower/cluster_placement.h), so every cluster's L1
+// is kept.
 // Every access is bounds-checked: a command outside its memory is a
 // FunctionalError naming the command, never a crash.
 #pragma once
@@ -33,14 +35,18 @@ public:
     uint8_t* span(arch::Space space, int cube, uint64_t addr, uint64_t bytes, const char* what);
 
     std::vector<uint8_t>& ddr() { return ddr_; }
-    std::vector<uint8_t>& l1() { return l1_; }
-    // Fills L1 below `keep_from` and every L0 with 0xff bytes (NaN as
+    // The L1 of the cluster the current block runs on (use_cluster).
+    std::vector<uint8_t>& l1() { return l1_[cluster_]; }
+    void use_cluster(size_t cluster);
+    // Fills the current L1 below `keep_from` and every L0 with 0xff bytes (NaN as
     // float16 and float32): a block that reads what it never wrote computes
     // NaN instead of a previous block's leftovers.
     void poison_scratch(uint64_t keep_from);
 
 private:
-    std::vector<uint8_t> ddr_, l1_;
+    std::vector<uint8_t> ddr_;
+    std::vector<std::vector<uint8_t>> l1_;  // per cluster
+    size_t cluster_ = 0;
     std::vector<std::vector<uint8_t>> l0_;
 };
 

@@ -96,9 +96,10 @@ void cross_check(const std::string& program_path, const std::string& config_json
     EXPECT_EQ(
         oracle_test::compare_accounting(want, oracle_test::parse_summary_csv(oracle_test::read_text(summary)), got), "")
         << "cycle accounting";
-    if (want.l2)
+    if (want.l2) {
         EXPECT_EQ(oracle_test::compare_l2(*want.l2, nlohmann::json::parse(oracle_test::read_text(report)), config), "")
             << "L2 figures";
+    }
     std::cout << "  " << want.commands.size() << " commands, " << want.total_cycles << " cycles, oracle " << oracle_s
               << " s\n";
 }
@@ -443,6 +444,13 @@ TEST(OracleCrossCheck, VectorBoundConfig) {
 }
 
 TEST(OracleCrossCheck, ResnetBlockModel) { cross_check(model("resnet_block.pto")); }
+
+// On-chip tensors placed per cluster: copies and streams pinned to every
+// cluster, GEMM blocks reading their band of the buffer, a fused epilogue.
+TEST(OracleCrossCheck, MemoryPlacementModel) { cross_check(model("memory_placement.pto")); }
+TEST(OracleCrossCheck, MemoryPlacementTwoDmaEngines) {
+    cross_check(model("memory_placement.pto"), R"({"cluster": {"dma_engines": 2}})");
+}
 
 // Both super-resolution variants on a small frame: NHWC convolutions and a
 // DMA depth-to-space, NCHW conversions, float32 and casts.

@@ -4,6 +4,7 @@
 
 #include "dsl/lower/gemm/lower_fold_major.h"
 #include "dsl/lower/gemm/lower_gemm.h"
+#include "dsl/lower/row_bands.h"
 #include "dsl/support/diagnostics.h"
 
 namespace dsl {
@@ -37,8 +38,6 @@ MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, cons
     const std::string kind = op_kind_name(op.kind);
     GemmShape shape = given;
     shape.max_parallel = ctx.graph.max_parallel;
-    // Blocks on on-chip tensors run on the home cluster, one at a time.
-    if (ctx.pinned) shape.max_parallel = 1;
     const auto& choose = ctx.options.gemm_tiling ? ctx.options.gemm_tiling : choose_matmul_tiling;
     if (ctx.graph.buffers > 0) {
         // pypo.config.BUFFERS: every L1 panel and L0 tile buffer at that
@@ -115,7 +114,7 @@ int64_t batch_offset(const std::vector<int64_t>& index, const std::vector<int64_
 
 }  // namespace
 
-void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
+GemmShape matmul_shape(const LowerContext& ctx, const OpNode& op) {
     const TensorNode& a = ctx.tensor(op.inputs[0]);
     const TensorNode& b = ctx.tensor(op.inputs[1]);
     const TensorNode& c = ctx.tensor(op.output);
@@ -124,17 +123,33 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     shape.in = a.dtype, shape.out = c.dtype;
     // On-chip operands (dsl/lower/buffer_plan.h) need no L1 panels, an on-chip C
     // no L1 staging.
-    const bool a_on_chip = ctx.on_chip(op.inputs[0]);
-    if (a_on_chip) shape.a_panel_bytes = [](const MatmulTiling&) { return int64_t(0); };
-    shape.a_on_chip = a_on_chip;
+    if (ctx.on_chip(op.inputs[0])) shape.a_panel_bytes = [](const MatmulTiling&) { return int64_t(0); };
+    shape.a_on_chip = ctx.on_chip(op.inputs[0]);
     shape.b_on_chip = ctx.on_chip(op.inputs[1]);
     shape.c_on_chip = ctx.on_chip(op.output);
     apply_gemm_attrs(op, shape);
+    shape.items = 1;
+    for (size_t k = 0; k + 2 < c.shape.size(); ++k) shape.items *= c.shape[k];
+    return shape;
+}
+
+void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& a = ctx.tensor(op.inputs[0]);
+    const TensorNode& b = ctx.tensor(op.inputs[1]);
+    const TensorNode& c = ctx.tensor(op.output);
+    GemmShape shape = matmul_shape(ctx, op);
+    const bool a_on_chip = shape.a_on_chip;
+    // An on-chip A in bands of rows: every block reads one band.
+    if (a_on_chip && shape.tile.empty() && ctx.plan.of(op.inputs[0]).bands > 1) {
+        GemmShape free = shape;
+        free.max_parallel = ctx.graph.max_parallel;
+        TilingFailure why;
+        if (auto t = choose_matmul_tiling(ctx.config, free, why))
+            shape.tile = band_tile(ctx.config, free, *t, ctx.plan.of(op.inputs[0]).bands, ctx.placement->clusters());
+    }
     const std::vector<int64_t> a_batch(a.shape.begin(), a.shape.end() - 2), b_batch(b.shape.begin(), b.shape.end() - 2);
     const std::vector<int64_t> batch(c.shape.begin(), c.shape.end() - 2);
-    int64_t items = 1;
-    for (int64_t d : batch) items *= d;
-    shape.items = items;
+    const int64_t items = shape.items;
     // A ws or is array streams each fold's whole temporal dimension
     // (dsl/lower/gemm/lower_fold_major.h); the others take the k-stepped schedule.
     const bool fold_major = fold_major_applies(ctx.config, shape);

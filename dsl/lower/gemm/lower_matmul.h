@@ -12,6 +12,9 @@ namespace dsl {
 // the cube tile, prefetch=True asks for three L1 panel buffers instead of
 // two.
 void apply_gemm_attrs(const OpNode& op, GemmShape& shape);
+// The GemmShape a matmul is tiled with: its sizes, on-chip operands and
+// attributes (not yet a fused epilogue's L1 or MAX_PARALLEL).
+GemmShape matmul_shape(const LowerContext& ctx, const OpNode& op);
 
 // matmul's unroll= (1 without it): k-steps per iteration of each engine's
 // k-loop (GemmOperands::unroll).

@@ -215,12 +215,30 @@ void lower_move_op(LowerContext& ctx, const OpNode& op) {
     const int64_t cols = src.shape.empty() ? 1 : src.shape.back();
     int64_t rows = 1;
     for (size_t k = 0; k + 1 < src.shape.size(); ++k) rows *= src.shape[k];
-    BlockBuilder block(buf.name + " = " + src.name);
-    block.stream({arch::EngineKind::ClusterDma, 0})
-        .push_back(dma_command(copy2d(arch::Space::DDR, ctx.ddr_addr(op.inputs[0]), uint64_t(cols * e), arch::Space::L1,
-                                      ctx.l1_addr(op.output), uint64_t(cols * e), rows, cols * e),
-                               ctx.tag(src.name + " -> " + buf.name)));
-    ctx.add_block(block);
+    // A buffer a matmul reads is copied band by band of rows, each band into
+    // the L1 of clusters / bands clusters (dsl/lower/row_bands.h: whole into
+    // every cluster for one band); any other is split into one band of rows
+    // per cluster, which its element-wise readers then follow
+    // (dsl/lower/cluster_placement.h).
+    const int64_t clusters = ctx.placement ? ctx.placement->clusters() : 1;
+    const OnChipTensor& plan = ctx.plan.of(op.output);
+    const int64_t pieces = plan.replicated ? clusters : std::min<int64_t>(clusters, rows);
+    const int64_t bands = plan.replicated ? plan.bands : pieces;
+    for (int64_t k = 0; k < pieces; ++k) {
+        const int64_t band = k * bands / pieces;
+        const int64_t r0 = band * rows / bands, r1 = (band + 1) * rows / bands;
+        const std::string range = bands == 1 ? "" : "[" + std::to_string(r0) + ":" + std::to_string(r1) + "]";
+        BlockBuilder block(buf.name + range + " = " + src.name + range);
+        const uint64_t offset = uint64_t(r0 * cols * e);
+        block.stream({arch::EngineKind::ClusterDma, 0})
+            .push_back(dma_command(
+                copy2d(arch::Space::DDR, ctx.ddr_addr(op.inputs[0]) + offset, uint64_t(cols * e), arch::Space::L1,
+                       ctx.l1_addr(op.output) + offset, uint64_t(cols * e), r1 - r0, cols * e),
+                ctx.tag(src.name + " -> " + buf.name)));
+        ctx.pin = plan.replicated ? int32_t(k) : -1;
+        ctx.add_block(block);
+    }
+    ctx.pin = -1;
 }
 
 }  // namespace dsl

@@ -1,10 +1,13 @@
 #include "dsl/lower/program/lower.h"
 
 #include <algorithm>
+#include <stdexcept>
 
+#include "dsl/lower/gemm/lower_matmul.h"
 #include "dsl/lower/lower_context.h"
 #include "dsl/lower/lower_views.h"
 #include "dsl/lower/program/op_lowering.h"
+#include "dsl/lower/row_bands.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/arch/program_check.h"
 
@@ -31,7 +34,7 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
         const TensorNode& t = g.tensors[i];
         if (view_source(g, int(i)) >= 0) continue;
         uint64_t bytes = tensor_bytes(t);
-        if (t.placement != Placement::DDR) {
+        if (t.placement != Placement::DDR && (plan.on_chip(int(i)) || t.producer < 0)) {
             std::string role = std::string(tensor_role_name(t.role)) + ", in " + placement_name(t.placement);
             p.tensors[i] = {t.name, t.shape, t.dtype, 0, bytes, role};
             if (plan.on_chip(int(i))) p.tensors[i].l1_addr = int64_t(plan.l1_addr(int(i)));
@@ -73,6 +76,13 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
     const TensorNode& t = g.tensors[size_t(on_chip.empty() ? op.output : on_chip.front())];
     const std::string what = std::string(op_kind_name(op.kind)) + (on_chip.empty() ? " writing '" : " reading '") +
                              t.name + "' in " + placement_name(t.placement);
+    // A result the operation cannot keep on chip stays in DDR, said in a
+    // note (target= is accepted on every operation).
+    if (on_chip.empty() &&
+        (!op_kind_on_chip(op.kind) || (op.kind == OpKind::Matmul && g.tensors[size_t(op.output)].shape.size() > 2)))
+        throw PlacementMismatch{op.output, std::string(op_kind_name(op.kind)) + " writes its result to DDR: " +
+                                               "on-chip results are those of 2-D matmuls, element-wise "
+                                               "operations and cast"};
     if (!op_kind_on_chip(op.kind))
         throw CompileError(op.loc, what +
                                        " is not lowered yet: on-chip tensors are used by copies, matmul, "
@@ -87,13 +97,67 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
 
 }  // namespace
 
-arch::Program lower(const PassedGraph& passed, const arch::Config& config, const std::string& source,
-                    const LowerOptions& options) {
-    const TaskGraph& g = passed.graph();
+namespace {
+
+// Whether `shape`, left-padded with 1s, is `out` (no broadcasting).
+bool same_shape(std::vector<int64_t> shape, const std::vector<int64_t>& out) {
+    if (shape.size() < out.size()) shape.insert(shape.begin(), out.size() - shape.size(), 1);
+    return shape == out;
+}
+
+// An element-wise operation reading a partitioned on-chip tensor follows
+// its parts: one stream per part, on the cluster holding it, over the
+// part's rows and columns (LowerContext::window). Every other operation is
+// lowered whole, its blocks placed as they come.
+void lower_on_parts(LowerContext& ctx, const OpNode& op) {
+    int part_of = -1;
+    if (ctx.pinned && op.kind != OpKind::Matmul && op.kind != OpKind::Move)
+        for (int in : op.inputs)
+            if (ctx.on_chip(in) && !ctx.placement->everywhere(in)) {
+                part_of = in;
+                break;
+            }
+    if (part_of < 0) return lower_op(ctx, op);
+    const TensorNode& x = ctx.tensor(part_of);
+    const TensorNode& y = ctx.tensor(op.output);
+    const std::string what = std::string(op_kind_name(op.kind)) + " '" + y.name + "' ";
+    if (x.shape != y.shape)
+        throw PlacementMismatch{part_of, what + "broadcasts it, and a broadcast does not follow a tensor's parts"};
+    const int64_t row_elems = y.shape.empty() ? 1 : y.shape.back();
+    bool strided = false, broadcast = false;
+    for (const TensorPart& p : ctx.placement->parts(part_of)) {
+        if (!p.exact)
+            throw PlacementMismatch{part_of, what +
+                                                 "reads it, and its producer's blocks wrote parts that are not "
+                                                 "rectangles of rows and columns"};
+        strided = strided || p.rect.c1 - p.rect.c0 != row_elems;
+    }
+    for (int in : op.inputs) broadcast = broadcast || !same_shape(ctx.tensor(in).shape, y.shape);
+    if (strided && ctx.on_chip(op.output))
+        throw PlacementMismatch{
+            op.output, what + "would write it by columns of '" + x.name + "', and the vector unit writes whole rows"};
+    if (strided && broadcast)
+        throw PlacementMismatch{part_of, what +
+                                             "broadcasts an operand over column parts of it, which is not "
+                                             "lowered"};
+    for (const TensorPart& p : ctx.placement->parts(part_of)) {
+        ctx.pin = p.cluster;
+        ctx.window = {p.rect.r0, p.rect.r1 - p.rect.r0, p.rect.c0, p.rect.c1 - p.rect.c0, row_elems};
+        lower_op(ctx, op);
+    }
+    ctx.pin = -1;
+    ctx.window = {};
+}
+
+// Lowers the program with the tensors `in_ddr` kept in DDR; throws
+// PlacementMismatch when a consumer cannot follow an on-chip tensor's
+// placement.
+arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const std::string& source,
+                         const LowerOptions& options, const std::vector<bool>& in_ddr) {
     arch::Program program;
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
-    const BufferPlan plan = plan_buffers(g, config);
+    BufferPlan plan = plan_buffers(g, config, in_ddr);
     place_tensors(g, config, plan, program);
     // The lowerings see L1 without the on-chip tensors' region, and with
     // several blocks per cluster (MAX_PARALLEL above chip.clusters) one
@@ -116,8 +180,20 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         program.slot_l1_bytes = uint64_t(usable.l1_bytes());
         program.slot_l0_bytes = uint64_t(usable.l0_bytes());
     }
+    ClusterPlacement placement(g, plan, int32_t(arch::clusters_in_use(program, config)));
     LowerContext ctx(g, usable, program, plan, options);
-    std::vector<uint32_t> previous_pinned;  // the blocks of the last op that ran on the home cluster
+    ctx.placement = &placement;
+    // A buffer matmuls read as A: in how many bands of rows (dsl/lower/row_bands.h).
+    for (OnChipTensor& t : plan.tensors)
+        if (t.replicated)
+            t.bands = choose_row_bands(g, usable, t.tensor, placement.clusters(), [&](const OpNode& op) {
+                GemmShape s = matmul_shape(ctx, op);
+                s.max_parallel = g.max_parallel;
+                return s;
+            });
+    // Per on-chip tensor, the blocks that read or wrote it: a tensor placed
+    // where an earlier one was (its scope over) is written only after them.
+    std::vector<std::vector<uint32_t>> touched(g.tensors.size());
     // Blocks of op i, so a consumer can wait for its producers.
     std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
     size_t next_log = 0;
@@ -155,17 +231,23 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
             if (producer >= 0 && producer < int(i))
                 ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
         }
-        // Operations on on-chip tensors run on the home cluster in program
-        // order, so a buffer is never reused before its readers are done.
+        // Each block of an operation on on-chip tensors runs where what it
+        // reads is held (dsl/lower/cluster_placement.h).
         ctx.pinned = uses_on_chip(g, plan, op);
-        if (ctx.pinned) ctx.deps.insert(ctx.deps.end(), previous_pinned.begin(), previous_pinned.end());
+        if (ctx.pinned) placement.start_op(int(i));
+        if (plan.on_chip(op.output)) {
+            const OnChipTensor& o = plan.of(op.output);
+            for (const OnChipTensor& u : plan.tensors)
+                if (u.last_op < int(i) && u.offset < o.offset + o.bytes && o.offset < u.offset + u.bytes)
+                    ctx.deps.insert(ctx.deps.end(), touched[size_t(u.tensor)].begin(), touched[size_t(u.tensor)].end());
+        }
         std::sort(ctx.deps.begin(), ctx.deps.end());
         ctx.deps.erase(std::unique(ctx.deps.begin(), ctx.deps.end()), ctx.deps.end());
         const uint32_t first = ctx.blocks_emitted();
         ctx.program_op = int32_t(i);
         ctx.epilogue_fused = false;
         try {
-            lower_op(ctx, op);
+            lower_on_parts(ctx, op);
             fused[i] = ctx.epilogue_fused && !op.epilogue.empty();
         } catch (const CompileError& e) {
             // Say where the rest of L1 and L0 went when an operation does not
@@ -182,11 +264,51 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
             throw CompileError(e.loc(), m + " (" + why + ")", e.capacity());
         }
         for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) op_blocks[i].push_back(b);
-        if (ctx.pinned) previous_pinned = op_blocks[i];
+        if (ctx.pinned) {
+            std::vector<int> uses = op.inputs;
+            uses.push_back(op.output);
+            for (int t : uses)
+                if (plan.on_chip(t))
+                    touched[size_t(t)].insert(touched[size_t(t)].end(), op_blocks[i].begin(), op_blocks[i].end());
+        }
         // An operation without commands (a view) stands for what it waited on.
         if (first == ctx.blocks_emitted()) op_blocks[i] = ctx.deps;
     }
     return program;
+}
+
+}  // namespace
+
+arch::Program lower(const PassedGraph& passed, const arch::Config& config, const std::string& source,
+                    const LowerOptions& options) {
+    const TaskGraph& g = passed.graph();
+    std::vector<bool> in_ddr(g.tensors.size(), false);
+    std::vector<std::string> notes;
+    // A program with on-chip tensors may be lowered again (below), so its
+    // blocks go to the sink only once it is complete.
+    bool on_chip = false;
+    for (const TensorNode& t : g.tensors) on_chip = on_chip || t.placement != Placement::DDR;
+    LowerOptions held = options;
+    if (on_chip) held.block_sink = nullptr;
+    for (;;) {
+        try {
+            arch::Program p = lower_once(g, config, source, held, in_ddr);
+            p.notes = notes;
+            if (on_chip && options.block_sink) {
+                std::vector<arch::Block> blocks = std::move(p.blocks);
+                p.blocks.clear();
+                for (size_t b = 0; b < blocks.size(); ++b) options.block_sink(p, b, std::move(blocks[b]));
+            }
+            return p;
+        } catch (const PlacementMismatch& m) {
+            // Kept in DDR instead, said in a note; each retry moves one more
+            // tensor to DDR, so this ends.
+            const TensorNode& t = g.tensors[size_t(m.tensor)];
+            if (in_ddr[size_t(m.tensor)]) throw std::logic_error("placement mismatch on a tensor in DDR: " + m.why);
+            in_ddr[size_t(m.tensor)] = true;
+            notes.push_back("tensor '" + t.name + "' (" + placement_name(t.placement) + ") kept in DDR: " + m.why);
+        }
+    }
 }
 
 }  // namespace dsl

@@ -38,8 +38,11 @@ VectorOp vector_op_of(OpKind k) {
 }
 
 // Lowers the first view (row length) from `cols` whose single row fits L1.
+// Over a part of a partitioned on-chip tensor (LowerContext::window) the
+// row is the part's.
 template <class Build>
 void lower_rows(LowerContext& ctx, const OpNode& op, std::vector<int64_t> cols, Build build) {
+    if (ctx.window.active()) return lower_vector_stream(ctx, op, build(ctx.window.cols));
     cols.push_back(1);
     for (int64_t c : cols) {
         VectorStream s = build(c);
@@ -69,10 +72,11 @@ struct Gather {
     std::vector<int64_t> dims, strides;  // the output's shape, the operand's strides in it
     int64_t cols = 1, row_elems = 1;     // elements of the operand one output row reads
     bool per_row = false;
-    size_t raw = 0, cast = 0;  // buffer indices (cast = raw when no cast is needed)
+    size_t raw = 0, cast = 0;     // buffer indices (cast = raw when no cast is needed)
+    LowerContext::Window window;  // over a part of a partitioned tensor, row r is window row r
 
     int64_t offset(int64_t row) const {
-        int64_t e = row * cols, off = 0;
+        int64_t e = window.active() ? (window.r0 + row) * window.row_elems + window.c0 : row * cols, off = 0;
         for (size_t k = dims.size(); k-- > 0;) {
             off += e % dims[k] * strides[k];
             e /= dims[k];
@@ -104,7 +108,7 @@ Gather gather_of(const LowerContext& ctx, VectorStream& s, int t, const TensorNo
     const TensorNode& tn = ctx.tensor(t);
     Gather g;
     g.name = tn.name, g.dtype = tn.dtype, g.ddr = ctx.ddr_addr(t);
-    g.dims = y.shape, g.strides = broadcast_strides(tn.shape, y.shape), g.cols = cols;
+    g.dims = y.shape, g.strides = broadcast_strides(tn.shape, y.shape), g.cols = cols, g.window = ctx.window;
     g.per_row = cols > 1 && g.strides.back() == 0;
     g.row_elems = cols > 1 && !g.per_row ? cols : 1;
     // Sized for the command's full extent (lower_vector_inputs.h), also per row.
@@ -141,7 +145,7 @@ void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<Ve
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
         VectorStream s;
         s.name = y.name;
-        s.units = total / cols;
+        s.units = ctx.window.active() ? ctx.window.rows : total / cols;
         VectorInputs in(ctx, compute, y.name);
         const int xs = in.streamed(s, op.inputs[0], cols);
         const size_t yb = s.buffers.size();
@@ -157,8 +161,9 @@ void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<Ve
                 const bool binary = arch::vector_op_is_binary(steps[k]);
                 const uint64_t src0 = k == 0 || binary ? src : dst;
                 const uint64_t src1 = binary ? dst : arch::kNoAddress;
-                cc.compute.push_back(
-                    {vector_args(steps[k], in.compute(), n, cols, src0, src1, dst), in.label(steps[k])});
+                cc.compute.push_back({with_sources(vector_args(steps[k], in.compute(), n, cols, src0, src1, dst),
+                                                   src0 == src ? in.source(xs, 0) : arch::VectorSource{}, {}),
+                                      in.label(steps[k])});
             }
             store_units(cc, ctx, out, cols, first, n, dst);
             return cc;
@@ -189,7 +194,7 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
     lower_rows(ctx, op, {last_dim(y)}, [&](int64_t cols) {
         VectorStream s;
         s.name = y.name;
-        s.units = total / cols;
+        s.units = ctx.window.active() ? ctx.window.rows : total / cols;
         VectorInputs in(ctx, y.dtype, y.name);
         std::vector<int> src;
         std::vector<Gather> gathers;  // src[k] < 0: gathers[-1 - src[k]]
@@ -199,9 +204,11 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
                 src.push_back(in.streamed(s, t, cols));
                 continue;
             }
+            // Broadcast operands are loaded from DDR: the tensor stays there
+            // instead, said in a note (dsl/lower/cluster_placement.h).
             if (ctx.on_chip(t))
-                throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " broadcasting '" + tn.name + "' in " +
-                                               placement_name(tn.placement) + " is not lowered yet");
+                throw PlacementMismatch{t, std::string(op_kind_name(op.kind)) + " '" + y.name + "' broadcasts it, " +
+                                               "and broadcast operands are read from DDR"};
             if (gathered(t)) {
                 gathers.push_back(gather_of(ctx, s, t, y, cols));
                 src.push_back(-int(gathers.size()));
@@ -220,7 +227,9 @@ void lower_binary(LowerContext& ctx, const OpNode& op) {
             for (const Gather& g : gathers) g.chunk(cc, first, n, a, in.out_name());
             const uint64_t dst = output_addr(ctx, out, cols, first, yb < a.size() ? a[yb] : 0);
             auto addr = [&](int h) { return h < 0 ? gathers[size_t(-1 - h)].addr(a) : in.addr_at(h, a, first); };
-            auto source = [&](int h) { return h < 0 ? gathers[size_t(-1 - h)].source(n) : in.source(h, first * cols); };
+            auto source = [&](int h) {
+                return h < 0 ? gathers[size_t(-1 - h)].source(n) : in.source(h, ctx.unit_elem(first, cols));
+            };
             cc.compute.push_back({with_sources(vector_args(vop, in.compute(), n, cols, addr(src[0]), addr(src[1]), dst),
                                                source(src[0]), source(src[1])),
                                   in.label(vop)});

@@ -1,5 +1,7 @@
 #include "dsl/lower/vector/lower_vector_inputs.h"
 
+#include <stdexcept>
+
 namespace dsl {
 
 int64_t element_count(const std::vector<int64_t>& shape) {
@@ -73,16 +75,30 @@ void VectorInputs::prologue(ChunkCommands& cc, const BufferAddrs& a) const {
 }
 
 void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const {
+    // Over a part of a partitioned tensor (LowerContext::window) a unit is a
+    // run of the part's columns, rows of the tensor apart.
+    const LowerContext::Window& w = ctx_->window;
     for (const Input& in : inputs_) {
         if (in.how != How::Streamed && in.how != How::OnChip) continue;
         const uint64_t e = uint64_t(arch::dtype_bytes(in.dtype));
-        const uint64_t at = in.how == How::OnChip ? in.l1 + uint64_t(first * in.per_unit) * e : a[size_t(in.raw)];
-        if (in.how == How::Streamed)
-            cc.loads.push_back({load_dma(in.ddr + uint64_t(first * in.per_unit) * e, at, uint64_t(n * in.per_unit) * e),
-                                in.name + " -> L1"});
+        const uint64_t offset = uint64_t(ctx_->unit_elem(first, in.per_unit)) * e;
+        const uint64_t at = in.how == How::OnChip ? in.l1 + offset : a[size_t(in.raw)];
+        if (in.how == How::Streamed) {
+            arch::DmaArgs d = load_dma(in.ddr + offset, at, uint64_t(n * in.per_unit) * e);
+            if (w.strided()) {
+                d.rows = uint32_t(n), d.row_bytes = uint32_t(uint64_t(in.per_unit) * e);
+                d.src_stride = uint64_t(w.row_elems) * e, d.dst_stride = d.row_bytes;
+            }
+            cc.loads.push_back({d, in.name + " -> L1"});
+        }
         if (in.cast != in.raw)
             cc.compute.push_back(
-                {vector_args(arch::VectorOp::Cast, in.dtype, n, in.per_unit, at, arch::kNoAddress, a[size_t(in.cast)]),
+                {with_sources(vector_args(arch::VectorOp::Cast, in.dtype, n, in.per_unit, at, arch::kNoAddress,
+                                          a[size_t(in.cast)]),
+                              in.how == How::OnChip && w.strided()
+                                  ? strided_source(0, {uint32_t(w.rows), uint32_t(w.cols)}, {w.row_elems, 1})
+                                  : arch::VectorSource{},
+                              {}),
                  out_ + ": cast " + in.name});
     }
 }
@@ -97,7 +113,7 @@ uint64_t VectorInputs::addr(int h, const BufferAddrs& a) const {
 uint64_t VectorInputs::addr_at(int h, const BufferAddrs& a, int64_t first) const {
     const Input& in = inputs_[size_t(h)];
     if (in.how == How::OnChip && in.cast == in.raw)
-        return in.l1 + uint64_t(first * in.per_unit) * uint64_t(arch::dtype_bytes(in.dtype));
+        return in.l1 + uint64_t(ctx_->unit_elem(first, in.per_unit)) * uint64_t(arch::dtype_bytes(in.dtype));
     return a[size_t(in.cast)];
 }
 
@@ -105,6 +121,11 @@ arch::VectorSource VectorInputs::source(int h, int64_t first_element) const {
     const Input& in = inputs_[size_t(h)];
     if (in.how == How::Constant) return scalar_source(in.value);
     if (in.how == How::Resident) return strided_source(uint64_t(first_element), in.dims, in.strides);
+    // An on-chip input over column parts, read in place: its rows are the
+    // tensor's apart (addr_at gives the chunk's first element).
+    const LowerContext::Window& w = ctx_->window;
+    if (in.how == How::OnChip && in.cast == in.raw && w.strided())
+        return strided_source(0, {uint32_t(w.rows), uint32_t(w.cols)}, {w.row_elems, 1});
     return {};
 }
 
@@ -163,14 +184,20 @@ void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t el
     const TensorNode& t = ctx.tensor(out);
     if (ctx.on_chip(out)) return;
     const uint64_t e = uint64_t(arch::dtype_bytes(t.dtype));
-    cc.stores.push_back(
-        {store_dma(src, ctx.ddr_addr(out) + uint64_t(first * elems_per_unit) * e, uint64_t(n * elems_per_unit) * e),
-         t.name + " -> DDR"});
+    arch::DmaArgs d = store_dma(src, ctx.ddr_addr(out) + uint64_t(ctx.unit_elem(first, elems_per_unit)) * e,
+                                uint64_t(n * elems_per_unit) * e);
+    if (ctx.window.strided()) {
+        d.rows = uint32_t(n), d.row_bytes = uint32_t(uint64_t(elems_per_unit) * e);
+        d.src_stride = d.row_bytes, d.dst_stride = uint64_t(ctx.window.row_elems) * e;
+    }
+    cc.stores.push_back({d, t.name + " -> DDR"});
 }
 
 uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, uint64_t buffer) {
     if (!ctx.on_chip(out)) return buffer;
-    return ctx.l1_addr(out) + uint64_t(first * elems_per_unit) * uint64_t(arch::dtype_bytes(ctx.tensor(out).dtype));
+    if (ctx.window.strided()) throw std::logic_error("an on-chip output over column parts: " + ctx.tensor(out).name);
+    return ctx.l1_addr(out) +
+           uint64_t(ctx.unit_elem(first, elems_per_unit)) * uint64_t(arch::dtype_bytes(ctx.tensor(out).dtype));
 }
 
 std::function<ChunkCommands(int64_t, int64_t, const BufferAddrs&)> VectorInputs::prologue_fn() const {

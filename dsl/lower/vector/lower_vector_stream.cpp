@@ -107,7 +107,7 @@ arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int
 }
 
 int64_t parallel_clusters(const LowerContext& ctx) {
-    if (ctx.pinned) return 1;  // all its blocks run on the home cluster
+    if (ctx.pin >= 0) return 1;  // a stream over one part runs on the cluster that holds it
     return arch::blocks_in_flight(ctx.program, ctx.config);
 }
 
@@ -172,7 +172,11 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         const std::vector<Range>& ranges = chunks[size_t(b)];
         const int64_t first = ranges.front().first, end = ranges.back().first + ranges.back().count;
         const int64_t m = int64_t(ranges.size());
-        BlockBuilder block(s.name + "[" + std::to_string(first) + ":" + std::to_string(end) + "]");
+        // Over a part of a partitioned tensor: the part's rows and columns.
+        const LowerContext::Window& w = ctx.window;
+        BlockBuilder block(w.active() ? s.name + "[" + std::to_string(w.r0 + first) + ":" + std::to_string(w.r0 + end) +
+                                            ", " + std::to_string(w.c0) + ":" + std::to_string(w.c0 + w.cols) + "]"
+                                      : s.name + "[" + std::to_string(first) + ":" + std::to_string(end) + "]");
         // Counting semaphores, one token per chunk: inputs in L1 (dma -> vector),
         // input slot free again (vector -> dma), result in L1 (vector -> store),
         // result slot free again (store -> vector; not needed when stores and

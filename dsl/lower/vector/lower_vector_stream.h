@@ -93,7 +93,7 @@ int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& bu
 int64_t max_chunk_units(const LowerContext& ctx, const std::vector<BufferSpec>& buffers);
 
 // Blocks that run at once (timing-model §4): MAX_PARALLEL, else chip.clusters;
-// one for operations pinned to the home cluster.
+// one for a stream pinned to the cluster that holds its part (LowerContext::pin).
 int64_t parallel_clusters(const LowerContext& ctx);
 
 // For streams whose chunk is one unit (tiles, bands, column blocks): the

@@ -75,6 +75,7 @@ void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGra
     const dsl::PassedGraph passed = dsl::run_graph_passes(graph);
     note_compilation(passed.graph(), out);
     out.program = dsl::lower(passed, config, opt.program, lower_options);
+    out.notes.insert(out.notes.end(), out.program.notes.begin(), out.program.notes.end());
 }
 
 // Throws CompileError and UsageError.
@@ -99,6 +100,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     out.plan = plan_precision(graph, config, opt.program, out.inputs, inject_fault_from_env);
     out.program = std::move(out.plan.program);  // the functional run is over: the timed run takes it
     note_compilation(out.plan.lowered, out);
+    out.notes.insert(out.notes.end(), out.program.notes.begin(), out.program.notes.end());
     return std::nullopt;
 }
 

@@ -56,16 +56,17 @@ TEST(OpsArgs, UnknownKeywordListsTheValidOnesAndSuggests) {
     EXPECT_EQ(error(kXW, e),
               diag_in(2, e, "strides",
                       "conv2d: unexpected keyword argument 'strides' (did you mean 'stride'?); valid keywords are: "
-                      "stride, padding, rounding, dtype, layout"));
+                      "stride, padding, rounding, dtype, layout, target"));
     e = "pypo.op.relu(x, foo=1)";
-    EXPECT_EQ(error(kX, e),
-              diag_in(1, e, "foo", "relu: unexpected keyword argument 'foo'; valid keywords are: dtype, layout"));
+    EXPECT_EQ(
+        error(kX, e),
+        diag_in(1, e, "foo", "relu: unexpected keyword argument 'foo'; valid keywords are: dtype, layout, target"));
     // The suggestion considers every parameter, the list only the options.
     e = "pypo.op.softmax(xx=x)";
     EXPECT_EQ(error(kX, e),
               diag_in(1, e, "xx",
                       "softmax: unexpected keyword argument 'xx' (did you mean 'x'?); valid keywords are: "
-                      "axis, dtype, layout"));
+                      "axis, dtype, layout, target"));
 }
 
 TEST(OpsArgs, OptionsAreKeywordOnly) {

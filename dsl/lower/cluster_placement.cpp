@@ -1,0 +1,175 @@
+#include "dsl/lower/cluster_placement.h"
+
+#include <algorithm>
+
+namespace dsl {
+
+namespace {
+
+int64_t last_dim(const TensorNode& t) { return t.shape.empty() ? 1 : t.shape.back(); }
+
+}  // namespace
+
+ClusterPlacement::ClusterPlacement(const TaskGraph& g, const BufferPlan& plan, int32_t clusters)
+    : graph_(g), plan_(plan), clusters_(std::max(clusters, 1)) {
+    held_.resize(g.tensors.size());
+    parts_.resize(g.tensors.size());
+    for (const OnChipTensor& t : plan.tensors)
+        held_[size_t(t.tensor)].assign(size_t(clusters_), std::vector<bool>(size_t(t.bytes), false));
+}
+
+void ClusterPlacement::start_op(int op) {
+    op_ = op;
+    live_.clear();
+    for (const OnChipTensor& t : plan_.tensors)
+        if (t.first_op <= op && op <= t.last_op) live_.push_back(t.tensor);
+    placed_in_op_.assign(size_t(clusters_), 0);
+}
+
+void ClusterPlacement::add(std::vector<Access>& out, uint64_t addr, uint64_t bytes) const {
+    // Live tensors never overlap (the plan's first fit), so a byte belongs
+    // to at most one of them; anything else is a block's own scratch.
+    for (int t : live_) {
+        const uint64_t base = plan_.l1_addr(t), size = plan_.tensors[size_t(plan_.index_of[size_t(t)])].bytes;
+        const uint64_t b = std::max(addr, base), e = std::min(addr + bytes, base + size);
+        if (b < e) out.push_back({t, b - base, e - base});
+    }
+}
+
+void ClusterPlacement::accesses(const arch::Block& b, std::vector<Access>& reads, std::vector<Access>& writes) const {
+    const uint64_t region = plan_.l1_bytes - plan_.region;
+    for (const arch::Stream& s : b.streams)
+        for (const arch::Command& c : s.commands) {
+            if (c.op == arch::Opcode::Dma) {
+                const arch::DmaArgs& d = c.dma;
+                // im2col and rearranged copies address their own staging
+                // buffers (convolutions and staged copies use no on-chip tensor).
+                if (d.im2col || d.rearrange) continue;
+                const uint64_t src_row = d.convert_f32_to_f16 ? 2 * uint64_t(d.row_bytes) : d.row_bytes;
+                for (uint32_t r = 0; r < d.rows; ++r) {
+                    if (d.src == arch::Space::L1 && d.src_addr + r * d.src_stride + src_row > region)
+                        add(reads, d.src_addr + r * d.src_stride, src_row);
+                    if (d.dst == arch::Space::L1 && d.dst_addr + r * d.dst_stride + d.row_bytes > region)
+                        add(writes, d.dst_addr + r * d.dst_stride, d.row_bytes);
+                }
+            } else if (c.op == arch::Opcode::Vector) {
+                const arch::VectorArgs& v = c.vec;
+                const uint64_t e = uint64_t(arch::dtype_bytes(v.dtype));
+                const uint64_t srcs[2] = {v.src0, v.src1};
+                for (int i = 0; i < 2; ++i) {
+                    if (srcs[i] == arch::kNoAddress) continue;
+                    const arch::VectorSource& src = v.source(i);
+                    switch (src.kind) {
+                    case arch::VectorSource::Kind::Contiguous:
+                        if (srcs[i] + v.src_bytes() > region) add(reads, srcs[i], v.src_bytes());
+                        break;
+                    case arch::VectorSource::Kind::Strided: {
+                        // Skip the element walk when all it can reach is scratch.
+                        uint64_t reach = 0;
+                        for (size_t k = 0; k < src.dims.size(); ++k)
+                            reach += uint64_t(src.dims[k] ? src.dims[k] - 1 : 0) * uint64_t(src.strides[k]);
+                        if (srcs[i] + (reach + 1) * e <= region) break;
+                    }
+                        for (uint64_t n = 0; n < v.elements(); ++n) {
+                            uint64_t rest = n + src.first, off = 0;
+                            for (size_t k = src.dims.size(); k-- > 0;) {
+                                off += (rest % src.dims[k]) * uint64_t(src.strides[k]);
+                                rest /= src.dims[k];
+                            }
+                            add(reads, srcs[i] + off * e, e);
+                        }
+                        break;
+                    default: break;  // a scalar reads no memory; pooling windows read DDR-only tensors
+                    }
+                }
+                if (v.dst != arch::kNoAddress && v.dst + v.dst_bytes() > region) add(writes, v.dst, v.dst_bytes());
+            }
+        }
+}
+
+bool ClusterPlacement::holds(int32_t cluster, const Access& a) const {
+    const std::vector<bool>& h = held_[size_t(a.tensor)][size_t(cluster)];
+    for (uint64_t i = a.begin; i < a.end; ++i)
+        if (!h[i]) return false;
+    return true;
+}
+
+bool ClusterPlacement::everywhere(int tensor) const {
+    for (const std::vector<bool>& h : held_[size_t(tensor)])
+        if (std::find(h.begin(), h.end(), false) != h.end()) return false;
+    return true;
+}
+
+int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
+    std::vector<Access> reads, writes;
+    accesses(b, reads, writes);
+    // What the block writes it may read back (an operation computing in
+    // place in its on-chip result): those reads need no cluster.
+    std::vector<std::vector<bool>> own(graph_.tensors.size());
+    for (const Access& w : writes) {
+        std::vector<bool>& o = own[size_t(w.tensor)];
+        if (o.empty()) o.assign(held_[size_t(w.tensor)][0].size(), false);
+        std::fill(o.begin() + std::ptrdiff_t(w.begin), o.begin() + std::ptrdiff_t(w.end), true);
+    }
+    std::vector<bool> can(size_t(clusters_), true);
+    int missing = -1;
+    for (const Access& r : reads) {
+        const std::vector<bool>& o = own[size_t(r.tensor)];
+        for (int32_t k = 0; k < clusters_; ++k) {
+            if (!can[size_t(k)]) continue;
+            const std::vector<bool>& h = held_[size_t(r.tensor)][size_t(k)];
+            for (uint64_t i = r.begin; i < r.end; ++i)
+                if (!h[i] && (o.empty() || !o[i])) {
+                    can[size_t(k)] = false;
+                    break;
+                }
+        }
+        if (missing < 0 && std::find(can.begin(), can.end(), true) == can.end()) missing = r.tensor;
+    }
+    const auto mismatch = [&](int tensor) {
+        const TensorNode& t = graph_.tensors[size_t(tensor)];
+        return PlacementMismatch{
+            tensor, "block '" + b.name + "' of " + op_kind_name(graph_.ops[size_t(op_)].kind) + " reads parts of '" +
+                        t.name + "' that " +
+                        (pin >= 0 ? "cluster " + std::to_string(pin) + " does not hold" : "no one cluster holds") +
+                        " (its producer's blocks are decomposed differently)"};
+    };
+    if (missing >= 0) throw mismatch(missing);
+    int32_t cluster = pin;
+    if (pin >= 0) {
+        if (!can[size_t(pin)]) {
+            for (const Access& r : reads)
+                if (!holds(pin, r)) throw mismatch(r.tensor);
+        }
+    } else {
+        if (writes.empty() && std::find(can.begin(), can.end(), false) == can.end()) return arch::Block::kAnyCluster;
+        for (int32_t k = 0; k < clusters_; ++k)
+            if (can[size_t(k)] && (cluster < 0 || placed_in_op_[size_t(k)] < placed_in_op_[size_t(cluster)]))
+                cluster = k;
+    }
+    ++placed_in_op_[size_t(cluster)];
+    // Record the writes, and the rectangle of each tensor they cover.
+    for (size_t t = 0; t < own.size(); ++t) {
+        const std::vector<bool>& o = own[t];
+        if (o.empty()) continue;
+        std::vector<bool>& h = held_[t][size_t(cluster)];
+        const TensorNode& n = graph_.tensors[t];
+        const uint64_t e = uint64_t(arch::dtype_bytes(n.dtype)), row = uint64_t(last_dim(n)) * e;
+        uint64_t r0 = UINT64_MAX, r1 = 0, c0 = UINT64_MAX, c1 = 0, count = 0;
+        for (uint64_t i = 0; i < o.size(); ++i) {
+            if (!o[i]) continue;
+            h[i] = true;
+            ++count;
+            r0 = std::min(r0, i / row), r1 = std::max(r1, i / row + 1);
+            c0 = std::min(c0, i % row), c1 = std::max(c1, i % row + 1);
+        }
+        TensorPart p;
+        p.rect = {int64_t(r0), int64_t(r1), int64_t(c0 / e), int64_t((c1 + e - 1) / e)};
+        p.cluster = cluster;
+        p.exact = count == (r1 - r0) * (c1 - c0) && c0 % e == 0 && c1 % e == 0;
+        parts_[t].push_back(p);
+    }
+    return cluster;
+}
+
+}  // namespace dsl
