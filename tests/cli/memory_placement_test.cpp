@@ -150,6 +150,26 @@ TEST(MemoryPlacement, SlotsShareTheClustersParts) {
     EXPECT_NE(check.out.find("-> pass"), std::string::npos) << check.out;
 }
 
+// A broadcast operand too large to keep resident (over L1 / 8) is gathered
+// chunk by chunk; over a part of a partitioned result, a chunk's rows are
+// the part's rows, not the stream's first rows.
+TEST(MemoryPlacement, GatheredBroadcastFollowsThePart) {
+    const std::string pto = write_file("gathered_part.pto",
+                                       "import pypto as pypo\n"
+                                       "x = pypo.input('x', shape=(16400, 16))\n"
+                                       "w = pypo.weight('w', shape=(16, 2))\n"
+                                       "b = pypo.input('b', shape=(16400, 1))\n"
+                                       "h = pypo.op.matmul(x, w, target='L1')\n"
+                                       "pypo.output('y', pypo.op.add(h, b))\n");
+    Outcome o = run("--dump-program '" + pto + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out.find("kept in DDR"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("; b rows -> L1"), std::string::npos) << o.out;
+    Outcome check = run("--check --seed 3 '" + pto + "'");
+    EXPECT_EQ(check.status, 0) << check.err;
+    EXPECT_NE(check.out.find("-> pass"), std::string::npos) << check.out;
+}
+
 // A buffer only element-wise operations read is copied in one band of
 // rows per cluster, and its readers follow the bands. Cycles from
 // docs/timing-model.md §4-§8 on the default hardware (4 clusters, one DMA
