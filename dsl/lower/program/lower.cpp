@@ -137,6 +137,11 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         const OpNode& op = g.ops[i];
         // An operation of a fused epilogue ran with its cube operation.
         if (op.fused_into >= 0 && fused[size_t(op.fused_into)]) {
+            if (options.explain) {
+                OpExplanation x;
+                x.op = int(i), x.fused = true;
+                options.explain->ops.push_back(x);
+            }
             op_blocks[i] = op_blocks[size_t(op.fused_into)];
             program.ops[i].fused_into = op.fused_into;
             continue;
@@ -164,6 +169,10 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         const uint32_t first = ctx.blocks_emitted();
         ctx.program_op = int32_t(i);
         ctx.epilogue_fused = false;
+        ctx.buffering_used = 0;
+        OpExplanation explained;
+        explained.op = int(i), explained.pinned = ctx.pinned;
+        ctx.explaining = options.explain ? &explained : nullptr;
         try {
             lower_op(ctx, op);
             fused[i] = ctx.epilogue_fused && !op.epilogue.empty();
@@ -182,6 +191,12 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
             throw CompileError(e.loc(), m + " (" + why + ")", e.capacity());
         }
         for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) op_blocks[i].push_back(b);
+        if (options.explain) {
+            explained.blocks = int64_t(ctx.blocks_emitted() - first);
+            explained.buffering = ctx.buffering_used;
+            options.explain->ops.push_back(std::move(explained));
+        }
+        ctx.explaining = nullptr;
         if (ctx.pinned) previous_pinned = op_blocks[i];
         // An operation without commands (a view) stands for what it waited on.
         if (first == ctx.blocks_emitted()) op_blocks[i] = ctx.deps;
