@@ -1,0 +1,269 @@
+// Mapping quality as properties (issue 17 item 4), each over a few hundred
+// random GEMM shapes and hardware configurations drawn from fixed seeds:
+//  - the tiling chosen is never estimated slower than any tiling the
+//    search estimated (dsl/lower/tiling/matmul_tiling.h);
+//  - a matmul with one row of cube tiles (a GEMV) uses every cube;
+//  - the estimate is close to the simulation (dsl/lower/tiling/gemm_cost.h);
+//  - prefetch=True never makes a matmul slower than without it;
+//  - a larger L1 or L0 never makes the same program slower, and a print
+//    drain never makes it faster, beyond 1 %.
+// The simulated ones run the real davinci-sim (one process per run). A
+// failure names its seed, shape and configuration, so that it replays.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "dsl/lower/tiling/gemm_cost.h"
+#include "tests/cli/cli_util.h"
+#include "tests/dsl/lower_test_util.h"
+
+namespace {
+
+using namespace lower_test;
+
+struct Case {
+    uint32_t seed = 0;
+    int64_t M = 0, K = 0, N = 0;
+    std::vector<std::pair<std::string, int64_t>> settings;  // --set KEY=VALUE
+    std::string text() const {
+        std::ostringstream s;
+        s << "seed " << seed << ": " << M << "x" << K << "x" << N;
+        for (const auto& [k, v] : settings) s << " " << k << "=" << v;
+        return s.str();
+    }
+    arch::Config config() const {
+        nlohmann::json j = nlohmann::json::object();
+        for (const auto& [k, v] : settings) {
+            const auto dot = k.find('.');
+            j[k.substr(0, dot)][k.substr(dot + 1)] = v;
+        }
+        return lower_test::config(j.dump());
+    }
+    std::string set_args() const {
+        std::string s;
+        for (const auto& [k, v] : settings) s += " --set " + k + "=" + std::to_string(v);
+        return s;
+    }
+};
+
+int64_t pick(std::mt19937& rng, std::initializer_list<int64_t> v) {
+    return *(v.begin() + std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng));
+}
+
+// Shapes from a GEMV to a square GEMM, some of them not multiples of the
+// MAC array; hardware around the default's (DDR bandwidth and requests in
+// flight, L1 and L0 capacity, clusters).
+Case random_case(uint32_t seed, int64_t max_extent, bool with_l2 = false) {
+    std::mt19937 rng(seed);
+    Case k;
+    k.seed = seed;
+    auto extent = [&](int64_t lo) {
+        const int64_t e = std::uniform_int_distribution<int64_t>(lo, max_extent)(rng);
+        return std::uniform_int_distribution<int>(0, 1)(rng) ? (e + 15) / 16 * 16 : e;
+    };
+    const int kind = std::uniform_int_distribution<int>(0, 3)(rng);
+    k.M = kind == 0 ? pick(rng, {1, 2, 4, 8}) : extent(16);
+    k.K = extent(16);
+    k.N = kind == 1 ? pick(rng, {1, 8, 16}) : extent(16);
+    k.settings.push_back({"ddr.bytes_per_cycle", pick(rng, {16, 32, 64, 128, 256})});
+    k.settings.push_back({"dma.max_outstanding", pick(rng, {1, 2, 8})});
+    k.settings.push_back({"cluster.l1_kib", pick(rng, {128, 256, 512})});
+    k.settings.push_back({"cube.l0_kib", pick(rng, {32, 64})});
+    k.settings.push_back({"chip.clusters", pick(rng, {1, 2, 4})});
+    if (with_l2 && std::uniform_int_distribution<int>(0, 2)(rng) == 0)
+        k.settings.push_back({"l2.kib", pick(rng, {256, 1024, 4096})});
+    return k;
+}
+
+std::string matmul_source(const Case& k, const std::string& attrs = "") {
+    std::ostringstream s;
+    s << "import pypto as pypo\n"
+      << "a = pypo.input(\"a\", shape=(" << k.M << ", " << k.K << "), dtype=\"float16\")\n"
+      << "b = pypo.input(\"b\", shape=(" << k.K << ", " << k.N << "), dtype=\"float16\")\n"
+      << "pypo.output(\"c\", pypo.op.matmul(a, b" << attrs << "))\n";
+    return s.str();
+}
+
+// What the search did for the program's one GEMM.
+struct Search {
+    dsl::MatmulTiling chosen;
+    int64_t estimate = 0;
+    std::vector<dsl::TilingCandidate> considered;
+    bool ok = false;
+};
+
+Search search(const std::string& source, const arch::Config& c) {
+    Search r;
+    dsl::LowerOptions o;
+    o.gemm_tiling = [&](const arch::Config& cfg, const dsl::GemmShape& g, dsl::TilingFailure& why) {
+        r.considered.clear();
+        auto t = dsl::explore_matmul_tilings(cfg, g, why, &r.considered);
+        if (t) r.chosen = *t, r.estimate = dsl::estimate_gemm_cycles(cfg, g, *t), r.ok = true;
+        return t;
+    };
+    lower(source, c, o);
+    return r;
+}
+
+int runs = 0;
+
+// Total cycles of `source` simulated with the case's settings and `extra`.
+uint64_t simulate(const Case& k, const std::string& source, const std::string& extra = "") {
+    const std::string tag = "tiling_properties_" + std::to_string(runs++);
+    const std::string pto = clitest::write_file(tag + ".pto", source);
+    const std::string report = (clitest::scratch() / (tag + ".json")).string();
+    const clitest::Outcome o =
+        clitest::run("-q '" + pto + "'" + k.set_args() + extra + " --report-json '" + report + "'");
+    EXPECT_EQ(o.status, 0) << k.text() << "\n" << o.err;
+    if (o.status != 0) return 0;
+    return nlohmann::json::parse(clitest::slurp(report))["total_cycles"].get<uint64_t>();
+}
+
+// Of everything the search estimated, nothing is cheaper than its choice;
+// and where the M rows fit one row of MAC arrays, every cube of a block
+// computes (the 2 x 2 grid left half of them idle, so a GEMV was bound to
+// about half the cubes' peak: 534,440 cycles for 1 x 4096 x 4096 at every
+// DDR bandwidth from 64 B/cycle up).
+TEST(TilingProperties, ChoiceIsTheCheapestConsideredAndUsesEveryCube) {
+    int checked = 0, gemvs = 0;
+    for (uint32_t seed = 1; seed <= 400; ++seed) {
+        const Case k = random_case(seed, 2048);
+        const arch::Config c = k.config();
+        Search s;
+        try {
+            s = search(matmul_source(k), c);
+        } catch (const dsl::CompileError&) {
+            continue;  // a shape the hardware cannot hold (tested elsewhere)
+        }
+        if (!s.ok) continue;
+        ++checked;
+        for (const dsl::TilingCandidate& other : s.considered)
+            ASSERT_LE(s.estimate, other.cycles) << k.text() << ": chose " << s.chosen.mt << "x" << s.chosen.nt << "x"
+                                                << s.chosen.kt << " kb " << s.chosen.kb << " over " << other.t.mt << "x"
+                                                << other.t.nt << "x" << other.t.kt << " kb " << other.t.kb;
+        // No row of the grid idle in a block: a GEMV's one row of tiles
+        // takes a 1 x cubes grid. (Columns may be left idle by choice: an
+        // N that is not a power-of-two multiple of the cubes' tiles can be
+        // faster on fewer cubes than in more, narrower blocks.)
+        const int64_t rows = std::min(k.M, s.chosen.block_rows());
+        if (k.M <= c.mac_rows) ++gemvs;
+        EXPECT_EQ((rows + s.chosen.mt - 1) / s.chosen.mt, s.chosen.grid_rows)
+            << k.text() << ": grid " << s.chosen.grid_rows << "x" << s.chosen.grid_cols << ", tile " << s.chosen.mt
+            << "x" << s.chosen.nt;
+    }
+    EXPECT_GT(checked, 300);
+    EXPECT_GT(gemvs, 30);
+}
+
+// The chosen tiling's estimate against the simulation, a third of the
+// cases with an L2. What holds today (and is checked): without an L2,
+// 85 % of the cases within 5 % (125 of 139) and every one within 16 % (the worst are skinny
+// GEMMs bound by a slow DDR whose edge blocks drift out of step, with one
+// or two requests in flight: underestimated); with an L2, whose hits the
+// estimate takes as a blend of the L2 port and DDR by the reuse of A and
+// B, every case within 40 %, 60 % within 5 % (42 of 61). "A few percent"
+// everywhere is not reached yet.
+TEST(TilingProperties, EstimateIsCloseToTheSimulation) {
+    int checked[2] = {0, 0}, close[2] = {0, 0};
+    double worst[2] = {0, 0};
+    std::string worst_case[2];
+    for (uint32_t seed = 1; seed <= 200; ++seed) {
+        const Case k = random_case(1000 + seed, 512, true);
+        const std::string source = matmul_source(k);
+        Search s;
+        try {
+            s = search(source, k.config());
+        } catch (const dsl::CompileError&) {
+            continue;
+        }
+        if (!s.ok) continue;
+        const uint64_t simulated = simulate(k, source);
+        if (!simulated) continue;
+        const int l2 = k.config().l2_kib > 0;
+        ++checked[l2];
+        const double error = std::abs(double(s.estimate) - double(simulated)) / double(simulated);
+        const std::string text =
+            k.text() + ": estimate " + std::to_string(s.estimate) + ", simulated " + std::to_string(simulated);
+        if (error <= 0.05) ++close[l2];
+        if (error > worst[l2]) worst[l2] = error, worst_case[l2] = text;
+        EXPECT_LE(error, l2 ? 0.40 : 0.16) << text;
+    }
+    EXPECT_GT(checked[0], 100);
+    EXPECT_GT(checked[1], 40);
+    EXPECT_GE(close[0] * 100, checked[0] * 85) << close[0] << " of " << checked[0] << " within 5 % without an L2";
+    EXPECT_GE(close[1] * 10, checked[1] * 6) << close[1] << " of " << checked[1] << " within 5 % with an L2";
+    for (int l2 = 0; l2 < 2; ++l2)
+        std::cout << (l2 ? "with" : "without") << " an L2: " << close[l2] << " of " << checked[l2]
+                  << " within 5 %, worst " << worst[l2] * 100 << " %: " << worst_case[l2] << "\n";
+}
+
+// prefetch=True (a third panel buffer) is the compiler's to take or not:
+// never slower than the same matmul without it.
+TEST(TilingProperties, PrefetchIsNeverSlower) {
+    int checked = 0, taken_faster = 0;
+    for (uint32_t seed = 1; seed <= 150; ++seed) {
+        const Case k = random_case(2000 + seed, 1024);
+        const uint64_t without = simulate(k, matmul_source(k));
+        const uint64_t with = simulate(k, matmul_source(k, ", prefetch=True"));
+        if (!without || !with) continue;
+        ++checked;
+        if (with < without) ++taken_faster;
+        EXPECT_LE(with, without) << k.text() << ": prefetch=True " << with << " cycles, without " << without;
+    }
+    EXPECT_GT(checked, 100);
+    std::cout << taken_faster << " of " << checked << " faster with prefetch=True\n";
+}
+
+// More L1 or L0 leaves every tiling of the smaller one possible: never
+// slower beyond 1 %.
+TEST(TilingProperties, LargerL1OrL0IsNeverSlower) {
+    int checked = 0;
+    for (uint32_t seed = 1; seed <= 120; ++seed) {
+        Case k = random_case(3000 + seed, 1024);
+        const std::string source = matmul_source(k);
+        const uint64_t base = simulate(k, source);
+        if (!base) continue;
+        ++checked;
+        for (const char* key : {"cluster.l1_kib", "cube.l0_kib"}) {
+            Case larger = k;
+            for (auto& [name, value] : larger.settings)
+                if (name == key) value *= 2;
+            const uint64_t cycles = simulate(larger, source);
+            EXPECT_LE(double(cycles), double(base) * 1.01)
+                << k.text() << ": " << key << " doubled, " << cycles << " cycles, before " << base;
+        }
+    }
+    EXPECT_GT(checked, 100);
+}
+
+// print(...) drains everything before it: two matmuls with a print
+// between them never finish sooner than without it, beyond 1 %.
+TEST(TilingProperties, PrintDrainIsNeverFaster) {
+    int checked = 0;
+    for (uint32_t seed = 1; seed <= 100; ++seed) {
+        const Case k = random_case(4000 + seed, 512);
+        auto source = [&](bool drain) {
+            std::ostringstream s;
+            s << "import pypto as pypo\n"
+              << "a = pypo.input(\"a\", shape=(" << k.M << ", " << k.K << "), dtype=\"float16\")\n"
+              << "b = pypo.input(\"b\", shape=(" << k.K << ", " << k.N << "), dtype=\"float16\")\n"
+              << "d = pypo.input(\"d\", shape=(" << k.N << ", " << k.K << "), dtype=\"float16\")\n"
+              << "c = pypo.op.matmul(a, b)\n"
+              << (drain ? "print(c)\n" : "") << "e = pypo.op.matmul(a, b)\n"
+              << "pypo.output(\"c\", c)\n"
+              << "pypo.output(\"f\", pypo.op.matmul(e, d))\n";
+            return s.str();
+        };
+        const uint64_t without = simulate(k, source(false)), with = simulate(k, source(true));
+        if (!without || !with) continue;
+        ++checked;
+        EXPECT_GE(double(with), double(without) * 0.99)
+            << k.text() << ": with the print " << with << " cycles, without " << without;
+    }
+    EXPECT_GT(checked, 80);
+}
+
+}  // namespace
