@@ -307,6 +307,10 @@ int64_t list_scheduled(const arch::Config& c, const GemmShape& g, const MatmulTi
 }  // namespace
 
 int64_t estimate_gemm_cycles(const arch::Config& c, const GemmShape& g, const MatmulTiling& t) {
+    return estimate_gemm_cycles(c, g, t, nullptr);
+}
+
+int64_t estimate_gemm_cycles(const arch::Config& c, const GemmShape& g, const MatmulTiling& t, int64_t* scheduled) {
     const BlockGrid grid(c, g, t);
     KindCosts cost(c, g, t, grid);
     // The blocks share one DDR link: however they are scheduled, the
@@ -331,7 +335,9 @@ int64_t estimate_gemm_cycles(const arch::Config& c, const GemmShape& g, const Ma
                               c.dispatch_cycles + 1 + ceil_div(ab + cb, c.ddr_bytes_per_cycle) + c.ddr_latency_cycles +
                                   c.l2_hit_latency_cycles);
     }
-    return std::max(link_floor, list_scheduled(c, g, t, grid, cost));
+    const int64_t list = list_scheduled(c, g, t, grid, cost);
+    if (scheduled) *scheduled = list;
+    return std::max(link_floor, list);
 }
 
 namespace {

@@ -216,26 +216,30 @@ std::optional<MatmulTiling> explore_matmul_tilings(const arch::Config& c, const 
     // Every tiling that fits L0 and L1, estimated in preference order: good
     // tilings tend to come early, so the cheap lower bound of the cost
     // skips the rest whose bound is above the best estimate so far (they
-    // cannot win). The fewest estimated cycles win; of equal estimates the
-    // fewest commands, then the earlier in preference order. (The choice
+    // cannot win). The fewest estimated cycles win; of equal estimates (a
+    // DDR floor makes many DDR-bound tilings equal) the lower list schedule
+    // (gemm_cost.h), then the fewest commands, then the earlier in
+    // preference order. (The choice
     // used to take the fewest commands within 0.5 % of the best estimate;
     // it is now never worse by its own estimate than a tiling it
     // considered: tests/dsl/lower/tiling/tiling_properties_test.cpp.)
     std::sort(fits_l0_list.begin(), fits_l0_list.end(), tiling_preferred);
     std::optional<MatmulTiling> best;
-    int64_t best_cycles = -1, best_commands = 0;
+    int64_t best_cycles = -1, best_scheduled = 0, best_commands = 0;
     for (MatmulTiling t : fits_l0_list) {
         const std::vector<int64_t> depths = panel_depths(t, g);
         for (auto kb = depths.rbegin(); kb != depths.rend(); ++kb) {  // deepest first
             t.kb = *kb;
             if (l1_bytes_needed(t, g) > c.l1_bytes() || (g.tile.empty() && !keeps_folds_whole(c, g, t))) continue;
             if (best && estimate_gemm_cycles_bound(c, g, t) > best_cycles) continue;
-            const int64_t cycles = estimate_gemm_cycles(c, g, t);
+            int64_t scheduled = 0;
+            const int64_t cycles = estimate_gemm_cycles(c, g, t, &scheduled);
             if (considered) considered->push_back({t, cycles});
             if (best && cycles > best_cycles) continue;
             const int64_t commands = gemm_commands(g, t);
-            if (!best || cycles < best_cycles || commands < best_commands)
-                best = t, best_cycles = cycles, best_commands = commands;
+            if (!best || std::make_pair(cycles, scheduled) < std::make_pair(best_cycles, best_scheduled) ||
+                (cycles == best_cycles && scheduled == best_scheduled && commands < best_commands))
+                best = t, best_cycles = cycles, best_scheduled = scheduled, best_commands = commands;
         }
     }
     if (best) return best;

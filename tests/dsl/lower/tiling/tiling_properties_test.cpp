@@ -217,10 +217,15 @@ TEST(TilingProperties, PrefetchIsNeverSlower) {
     std::cout << taken_faster << " of " << checked << " faster with prefetch=True\n";
 }
 
-// More L1 or L0 leaves every tiling of the smaller one possible: never
-// slower beyond 1 %.
+// More L1 or L0 leaves every tiling of the smaller one possible, so the
+// search's choice is never estimated slower: never slower beyond 1 %,
+// except where the estimate erred (docs/timing-model.md §10 "When more
+// memory or a drain changes the cycles"): the larger memory's tiling was
+// estimated faster and simulates slower, by at most 3 % (seed 3076:
+// 816 x 48 x 608, cube.l0_kib 32 -> 64, estimated 244,103 -> 243,115,
+// simulated 238,293 -> 244,619).
 TEST(TilingProperties, LargerL1OrL0IsNeverSlower) {
-    int checked = 0;
+    int checked = 0, misestimated = 0;
     for (uint32_t seed = 1; seed <= 120; ++seed) {
         Case k = random_case(3000 + seed, 1024);
         const std::string source = matmul_source(k);
@@ -232,17 +237,31 @@ TEST(TilingProperties, LargerL1OrL0IsNeverSlower) {
             for (auto& [name, value] : larger.settings)
                 if (name == key) value *= 2;
             const uint64_t cycles = simulate(larger, source);
-            EXPECT_LE(double(cycles), double(base) * 1.01)
-                << k.text() << ": " << key << " doubled, " << cycles << " cycles, before " << base;
+            const std::string text = k.text() + ": " + key + " doubled, " + std::to_string(cycles) +
+                                     " cycles, before " + std::to_string(base);
+            if (double(cycles) <= double(base) * 1.01) continue;
+            const int64_t estimate_small = search(source, k.config()).estimate;
+            const int64_t estimate_large = search(source, larger.config()).estimate;
+            EXPECT_LE(estimate_large, estimate_small) << text;
+            EXPECT_LE(double(cycles), double(base) * 1.03) << text;
+            ++misestimated;
+            std::cout << "misestimated: " << text << " (estimated " << estimate_small << " -> " << estimate_large
+                      << ")\n";
         }
     }
     EXPECT_GT(checked, 100);
+    EXPECT_LE(misestimated, 3);
 }
 
 // print(...) drains everything before it: two matmuls with a print
-// between them never finish sooner than without it, beyond 1 %.
+// between them never finish sooner than without it beyond 1 % -- except
+// for the dispatch anomaly docs/timing-model.md §10 "When more memory or a
+// drain changes the cycles" explains (a second operation's first blocks
+// dispatched beside the first's slow both, and its later blocks wait for a
+// second wave: seed 4014, 336 x 320 x 1, 9,368 cycles without the print,
+// 9,146 with it), bounded here by 3 %.
 TEST(TilingProperties, PrintDrainIsNeverFaster) {
-    int checked = 0;
+    int checked = 0, anomalies = 0;
     for (uint32_t seed = 1; seed <= 100; ++seed) {
         const Case k = random_case(4000 + seed, 512);
         auto source = [&](bool drain) {
@@ -260,10 +279,15 @@ TEST(TilingProperties, PrintDrainIsNeverFaster) {
         const uint64_t without = simulate(k, source(false)), with = simulate(k, source(true));
         if (!without || !with) continue;
         ++checked;
-        EXPECT_GE(double(with), double(without) * 0.99)
-            << k.text() << ": with the print " << with << " cycles, without " << without;
+        const std::string text =
+            k.text() + ": with the print " + std::to_string(with) + " cycles, without " + std::to_string(without);
+        if (double(with) >= double(without) * 0.99) continue;
+        ++anomalies;
+        std::cout << "dispatch anomaly: " << text << "\n";
+        EXPECT_GE(double(with), double(without) * 0.97) << text;
     }
     EXPECT_GT(checked, 80);
+    EXPECT_LE(anomalies, 3);
 }
 
 }  // namespace
