@@ -41,8 +41,15 @@ std::string format_explanation(const TaskGraph& g, const Explanation& e) {
         const std::string task = op.task >= 0 ? g.tasks[size_t(op.task)].name : "";
         const std::string placement = op.task >= 0 ? g.tasks[size_t(op.task)].placement : "any";
         s << "  placement: " << (task.empty() ? "top level" : "task " + task) << " (placement='" << placement
-          << "'), result in " << placement_name(g.tensors[size_t(op.output)].placement) << ", blocks "
-          << (x.pinned ? "pinned to the home cluster" : "on any cluster") << "\n";
+          << "'), result ";
+        if (x.fused) {
+            // A fused group stores only its last operation's result.
+            const bool last = g.ops[size_t(op.fused_into)].epilogue.back() == x.op;
+            s << (last ? "stored to DDR by the group" : "kept in L1 on the group's tiles") << "\n";
+        } else {
+            s << "in " << placement_name(g.tensors[size_t(op.output)].placement) << ", blocks "
+              << (x.pinned ? "pinned to the home cluster" : "on any cluster") << "\n";
+        }
         if (!op.epilogue.empty()) {
             s << "  fusion group: runs";
             for (size_t k = 0; k < op.epilogue.size(); ++k)
@@ -63,7 +70,7 @@ std::string format_explanation(const TaskGraph& g, const Explanation& e) {
                  "schedules\"): no k-stepped tiling\n";
         } else if (x.gemm) {
             const GemmExplanation& m = *x.gemm;
-            s << "  tiling: " << tiling_text(m.chosen) << " (mt x nt x kt), estimated " << m.cycles << " cycles\n";
+            s << "  tiling (mt x nt x kt): " << tiling_text(m.chosen) << ", estimated " << m.cycles << " cycles\n";
             s << "  buffering: L1 panels " << buffering_name(m.chosen.buffers) << ", L0 tiles "
               << buffering_name(m.chosen.l0_buffers);
             if (m.prefetch_cycles >= 0)
