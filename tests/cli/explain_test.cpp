@@ -74,8 +74,7 @@ TEST(Explain, PrefetchAndFunctional) {
     ASSERT_EQ(run("-q --explain '" + timed + "' '" + pto + "'").status, 0);
     const Outcome o = run("-q --functional --explain '" + func + "' '" + pto + "'");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_NE(slurp(timed).find("; prefetch=True: a third panel buffer estimated "), std::string::npos)
-        << slurp(timed);
+    EXPECT_NE(slurp(timed).find("; prefetch=True: a third panel buffer estimated "), std::string::npos) << slurp(timed);
     EXPECT_EQ(slurp(timed), slurp(func));
 }
 
@@ -89,8 +88,8 @@ TEST(Explain, DirectoryIsRefusedBeforeSimulating) {
 }
 
 TEST(Explain, OverTheProgramIsRefused) {
-    const std::string prog = write_file("explain_self.pto", slurp(std::string(DAVINCI_SOURCE_DIR) +
-                                                                  "/models/gemm_256.pto"));
+    const std::string prog =
+        write_file("explain_self.pto", slurp(std::string(DAVINCI_SOURCE_DIR) + "/models/gemm_256.pto"));
     const Outcome o = run("--explain '" + prog + "' '" + prog + "'");
     EXPECT_EQ(o.status, 2);
     EXPECT_EQ(o.err, "davinci-sim: error: --explain: cannot write " + prog + ": it is an input of this run\n");

@@ -111,9 +111,10 @@ struct TilingFailure {
 // multiples of the MAC array, on the squarest grid of cubes, or on every
 // grid when the squarest would leave cubes idle: a GEMV) that fits L0 and
 // every panel depth kb (a power-of-two multiple of kt, or of the granule)
-// whose block fits L1, the one with the fewest estimated cycles
-// (estimate_gemm_cycles, dsl/lower/tiling/gemm_cost.h); of equal estimates
-// the fewest commands (gemm_commands), then tiling_preferred. A given tile
+// whose block fits L1, the one with the fewest commands (gemm_commands)
+// among those whose estimated cycles (estimate_gemm_cycles,
+// dsl/lower/tiling/gemm_cost.h) are within 0.5 % of the fewest; then the
+// fewer cycles, tiling_preferred deciding ties. A given tile
 // is taken as is, its k (when not given) and kb chosen by the same cost.
 // Returns nullopt and sets `why` ("needs N bytes of L0 ..., the cube has
 // M") when nothing fits.
@@ -127,8 +128,9 @@ struct TilingCandidate {
 
 // choose_matmul_tiling, also listing in `considered` (when not null) every
 // tiling it estimated, in the order it did (for --explain and the property
-// tests: the choice is never estimated slower than any of them). Tilings
-// whose lower bound was already above the best estimate are not listed.
+// tests: the choice is never estimated more than 0.5 % slower than any of
+// them). Tilings whose lower bound was already above the best estimate
+// plus 0.5 % are not listed.
 std::optional<MatmulTiling> explore_matmul_tilings(const arch::Config& c, const GemmShape& g, TilingFailure& why,
                                                    std::vector<TilingCandidate>* considered);
 

@@ -1,7 +1,8 @@
 // Mapping quality as properties (issue 17 item 4), each over a few hundred
 // random GEMM shapes and hardware configurations drawn from fixed seeds:
 //  - the tiling chosen is never estimated slower than any tiling the
-//    search estimated (dsl/lower/tiling/matmul_tiling.h);
+//    search estimated, beyond the 0.5 % within which it takes the fewest
+//    commands (dsl/lower/tiling/matmul_tiling.h says why);
 //  - a matmul with one row of cube tiles (a GEMV) uses every cube;
 //  - the estimate is close to the simulation (dsl/lower/tiling/gemm_cost.h);
 //  - prefetch=True never makes a matmul slower than without it;
@@ -122,7 +123,8 @@ uint64_t simulate(const Case& k, const std::string& source, const std::string& e
     return nlohmann::json::parse(clitest::slurp(report))["total_cycles"].get<uint64_t>();
 }
 
-// Of everything the search estimated, nothing is cheaper than its choice;
+// Of everything the search estimated, nothing is more than 0.5 % cheaper
+// than its choice;
 // and where the M rows fit one row of MAC arrays, every cube of a block
 // computes (the 2 x 2 grid left half of them idle, so a GEMV was bound to
 // about half the cubes' peak: 534,440 cycles for 1 x 4096 x 4096 at every
@@ -141,7 +143,7 @@ TEST(TilingProperties, ChoiceIsTheCheapestConsideredAndUsesEveryCube) {
         if (!s.ok) continue;
         ++checked;
         for (const dsl::TilingCandidate& other : s.considered)
-            if (s.estimate > other.cycles) {
+            if (s.estimate * 1000 > other.cycles * 1005) {
                 ADD_FAILURE() << k.text() << ": chose " << s.chosen.mt << "x" << s.chosen.nt << "x" << s.chosen.kt
                               << " kb " << s.chosen.kb << " over " << other.t.mt << "x" << other.t.nt << "x"
                               << other.t.kt << " kb " << other.t.kb << " (estimated " << s.estimate << " vs "
