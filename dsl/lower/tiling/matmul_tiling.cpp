@@ -248,10 +248,16 @@ std::optional<MatmulTiling> explore_matmul_tilings(const arch::Config& c, const 
             if (near_best(cycles)) near.push_back({t, cycles, scheduled});
         }
     }
+    // The DDR floor makes DDR-bound tilings equal; their list schedules
+    // still tell fewer blocks on fewer clusters from more: the band holds
+    // for both.
+    int64_t best_scheduled = -1;
+    for (const Estimated& k : near)
+        if (near_best(k.cycles) && (best_scheduled < 0 || k.scheduled < best_scheduled)) best_scheduled = k.scheduled;
     std::optional<MatmulTiling> best;
     int64_t best_commands = 0, chosen_cycles = 0, chosen_scheduled = 0;
     for (const Estimated& k : near) {  // in preference order
-        if (!near_best(k.cycles)) continue;
+        if (!near_best(k.cycles) || k.scheduled * 1000 > best_scheduled * 1005) continue;
         const int64_t commands = gemm_commands(g, k.t);
         if (!best || std::make_tuple(commands, k.cycles, k.scheduled) <
                          std::make_tuple(best_commands, chosen_cycles, chosen_scheduled))

@@ -113,7 +113,8 @@ struct TilingFailure {
 // every panel depth kb (a power-of-two multiple of kt, or of the granule)
 // whose block fits L1, the one with the fewest commands (gemm_commands)
 // among those whose estimated cycles (estimate_gemm_cycles,
-// dsl/lower/tiling/gemm_cost.h) are within 0.5 % of the fewest; then the
+// dsl/lower/tiling/gemm_cost.h) are within 0.5 % of the fewest (and whose
+// list schedules are within 0.5 % of the lowest of those); then the
 // fewer cycles, tiling_preferred deciding ties. A given tile
 // is taken as is, its k (when not given) and kb chosen by the same cost.
 // Returns nullopt and sets `why` ("needs N bytes of L0 ..., the cube has
