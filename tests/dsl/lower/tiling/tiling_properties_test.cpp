@@ -222,7 +222,7 @@ TEST(TilingProperties, PrefetchIsNeverSlower) {
 // never slower beyond 1 %, except where the estimate erred
 // (docs/timing-model.md §10 "When more memory or a drain changes the
 // cycles"): the larger memory's tiling, estimated within the band of the
-// smaller's, simulates slower, by at most 3 % (4 of the 240 pairs; seed
+// smaller's, simulates slower, by at most 3 % (3 of the 240 pairs; seed
 // 3068: 455 x 112 x 256, cube.l0_kib 64 -> 128, estimated 121,234 ->
 // 121,758, simulated 121,037 -> 123,985).
 TEST(TilingProperties, LargerL1OrL0IsNeverSlower) {
