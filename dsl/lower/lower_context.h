@@ -69,7 +69,14 @@ struct LowerContext {
     uint32_t tag(const std::string& label) { return tags(label, program_op); }
     // The buffering depth of a pipelined buffer: pypo.config.BUFFERS when
     // the program set it, else `fallback` (the operation's own choice).
-    int64_t buffering(int64_t fallback) const { return graph.buffers > 0 ? graph.buffers : fallback; }
+    // (Recorded for --explain.)
+    int64_t buffering(int64_t fallback) const {
+        buffering_used = graph.buffers > 0 ? graph.buffers : fallback;
+        return buffering_used;
+    }
+    mutable int64_t buffering_used = 0;
+    // The operation's entry of options.explain, or null when not explaining.
+    OpExplanation* explaining = nullptr;
 
     // A DDR tensor of the lowering's own (a fold-major GEMM's float32 partial
     // sums), placed after every tensor placed so far and listed with them in

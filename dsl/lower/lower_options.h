@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "dsl/lower/explain.h"
 #include "dsl/lower/tiling/matmul_tiling.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
@@ -23,6 +24,9 @@ struct LowerOptions {
     // so far: a caller spools a huge program to disk (arch::BlockSpool)
     // instead of holding it. Empty = keep the blocks in the program.
     std::function<void(const arch::Program& program, size_t index, arch::Block block)> block_sink;
+    // Filled with the choices made per operation (--explain,
+    // dsl/lower/explain.h) when not null.
+    Explanation* explain = nullptr;
 };
 
 }  // namespace dsl

@@ -104,6 +104,7 @@ int parse_program_json(const po::variables_map& vm, RunOptions& opt) {
                            vm["program"].as<std::vector<std::string>>()[0] + "' too)");
     std::vector<std::string> front_end_only = {"shape", "dump-graph"};
     for (const std::string& o : stage_options<GraphOutput>()) front_end_only.push_back(o);
+    for (const std::string& o : stage_options<ExplainOutput>()) front_end_only.push_back(o);
     for (const std::string& o : front_end_only)
         if (vm.count(o)) return usage_error("--" + o + " needs a .pto program, not --program-json");
     return 0;

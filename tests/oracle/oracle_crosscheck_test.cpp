@@ -147,6 +147,15 @@ TEST(OracleCrossCheck, NonAlignedGemm) {
     cross_check(dir.file("gemm_200x72x136.pto", gemm_source(200, 72, 136, "float16")));
 }
 
+// GEMVs on the 1 x 4 grid of cubes (all four on N) and, with one column
+// of output, on 4 x 1 (issue 17): edge blocks included, at a DDR fast
+// enough for the cubes to matter.
+TEST(OracleCrossCheck, GemvOnEveryCube) {
+    TempDir dir;
+    cross_check(dir.file("gemv.pto", gemm_source(1, 512, 1000, "float16")), R"({"ddr": {"bytes_per_cycle": 128}})");
+    cross_check(dir.file("gemv_t.pto", gemm_source(300, 256, 1, "float16")), R"({"ddr": {"bytes_per_cycle": 128}})");
+}
+
 TEST(OracleCrossCheck, Float32Gemm) {
     TempDir dir;
     cross_check(dir.file("gemm_f32.pto", gemm_source(192, 160, 128, "float32")));

@@ -148,6 +148,7 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     shape.epilogue_column_vectors = epilogue.column_vectors();
     ctx.epilogue_fused = !epilogue.empty();
     const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
+    if (fold_major && ctx.explaining) ctx.explaining->gemm = GemmExplanation{}, ctx.explaining->gemm->fold_major = true;
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
 
     for (int64_t n = 0; n < images; ++n) {

@@ -5,6 +5,7 @@
 #include "dsl/lower/gemm/lower_fold_major.h"
 #include "dsl/lower/gemm/lower_gemm.h"
 #include "dsl/lower/row_bands.h"
+#include "dsl/lower/tiling/gemm_cost.h"
 #include "dsl/support/diagnostics.h"
 
 namespace dsl {
@@ -32,6 +33,29 @@ CompileError::Capacity capacity_of(const TilingFailure& why) {
     return why.memory == arch::Space::L1 ? CompileError::Capacity::L1 : CompileError::Capacity::L0;
 }
 
+// --explain (dsl/lower/explain.h): the tiling taken for `shape`, its
+// estimate, and the best tilings the search estimated and rejected.
+void explain_gemm(const LowerContext& ctx, const GemmShape& shape, const MatmulTiling& t, int64_t prefetch_cycles) {
+    if (!ctx.explaining) return;
+    GemmExplanation x;
+    x.chosen = t;
+    x.cycles = estimate_gemm_cycles(ctx.config, shape, t);
+    x.prefetch_cycles = prefetch_cycles;
+    std::vector<TilingCandidate> considered;
+    TilingFailure why;
+    explore_matmul_tilings(ctx.config, shape, why, &considered);
+    x.estimated = int64_t(considered.size());
+    auto same = [&](const MatmulTiling& a) {
+        return a.mt == t.mt && a.nt == t.nt && a.kt == t.kt && a.kb == t.kb && a.grid_rows == t.grid_rows &&
+               a.buffers == t.buffers && a.l0_buffers == t.l0_buffers;
+    };
+    std::stable_sort(considered.begin(), considered.end(),
+                     [](const TilingCandidate& a, const TilingCandidate& b) { return a.cycles < b.cycles; });
+    for (const TilingCandidate& k : considered)
+        if (!same(k.t) && x.rejected.size() < kExplainRejected) x.rejected.push_back(k);
+    ctx.explaining->gemm = x;
+}
+
 }  // namespace
 
 MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, const GemmShape& given) {
@@ -51,10 +75,17 @@ MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, cons
                                kind + (shape.tile.empty() ? " does not fit the hardware: " : ": ") + why.text +
                                    " (pypo.config.BUFFERS = " + std::to_string(ctx.graph.buffers) + ")",
                                capacity_of(why));
+        explain_gemm(ctx, forced, *tiling, -1);
         return *tiling;
     }
-    // The tiling is chosen as for double buffering; prefetch then adds a
-    // third panel buffer to that block, with panels as deep as still fit.
+    // The tiling is chosen as for double buffering; prefetch then tries a
+    // third panel buffer, on that block with panels as deep as still fit,
+    // and the best tiling searched with three buffers, and takes the one
+    // estimated fastest only if it saves more than 1 % over double
+    // buffering (the estimate's error on the GEMMs of
+    // tests/dsl/lower/tiling/gemm_cost_test.cpp): a third buffer costs L1
+    // that shallower panels pay for, and pays only where DDR latency is
+    // not already hidden.
     GemmShape base = shape;
     base.buffers = 2;
     TilingFailure why;
@@ -94,7 +125,21 @@ MatmulTiling gemm_tiling_or_fail(const LowerContext& ctx, const OpNode& op, cons
                                    std::to_string(ctx.config.l1_bytes()),
                                CompileError::Capacity::L1);
         }
+        const int64_t double_cycles = estimate_gemm_cycles(ctx.config, base, *tiling);
+        int64_t extra_cycles = estimate_gemm_cycles(ctx.config, shape, t);
+        TilingFailure unused;
+        if (auto searched = choose(ctx.config, shape, unused)) {
+            const int64_t searched_cycles = estimate_gemm_cycles(ctx.config, shape, *searched);
+            if (searched_cycles < extra_cycles) t = *searched, extra_cycles = searched_cycles;
+        }
+        if (extra_cycles * 100 >= double_cycles * 99) {
+            explain_gemm(ctx, base, *tiling, extra_cycles);
+            return *tiling;
+        }
+        explain_gemm(ctx, shape, t, extra_cycles);
+        return t;
     }
+    explain_gemm(ctx, base, t, -1);
     return t;
 }
 
@@ -162,6 +207,7 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     shape.epilogue_column_vectors = epilogue.column_vectors();
     ctx.epilogue_fused = !epilogue.empty();
     const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
+    if (fold_major && ctx.explaining) ctx.explaining->gemm = GemmExplanation{}, ctx.explaining->gemm->fold_major = true;
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
     const int64_t e = arch::dtype_bytes(shape.in), eo = arch::dtype_bytes(shape.out);
     std::vector<int64_t> index(batch.size(), 0);

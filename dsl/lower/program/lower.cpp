@@ -158,6 +158,9 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
     BufferPlan plan = plan_buffers(g, config, in_ddr);
+    // A lowering that ends in a PlacementMismatch is done again: only the
+    // last one is explained.
+    if (options.explain) options.explain->ops.clear();
     place_tensors(g, config, plan, program);
     // The lowerings see L1 without the on-chip tensors' region, and with
     // several blocks per cluster (MAX_PARALLEL above chip.clusters) one
@@ -213,6 +216,11 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         const OpNode& op = g.ops[i];
         // An operation of a fused epilogue ran with its cube operation.
         if (op.fused_into >= 0 && fused[size_t(op.fused_into)]) {
+            if (options.explain) {
+                OpExplanation x;
+                x.op = int(i), x.fused = true;
+                options.explain->ops.push_back(x);
+            }
             op_blocks[i] = op_blocks[size_t(op.fused_into)];
             program.ops[i].fused_into = op.fused_into;
             continue;
@@ -246,6 +254,11 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         const uint32_t first = ctx.blocks_emitted();
         ctx.program_op = int32_t(i);
         ctx.epilogue_fused = false;
+        ctx.buffering_used = 0;
+        OpExplanation explained;
+        explained.op = int(i), explained.pinned = ctx.pinned;
+        explained.result_on_chip = plan.on_chip(op.output);
+        ctx.explaining = options.explain ? &explained : nullptr;
         try {
             lower_on_parts(ctx, op);
             fused[i] = ctx.epilogue_fused && !op.epilogue.empty();
@@ -271,6 +284,12 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                 if (plan.on_chip(t))
                     touched[size_t(t)].insert(touched[size_t(t)].end(), op_blocks[i].begin(), op_blocks[i].end());
         }
+        if (options.explain) {
+            explained.blocks = int64_t(ctx.blocks_emitted() - first);
+            explained.buffering = ctx.buffering_used;
+            options.explain->ops.push_back(std::move(explained));
+        }
+        ctx.explaining = nullptr;
         // An operation without commands (a view) stands for what it waited on.
         if (first == ctx.blocks_emitted()) op_blocks[i] = ctx.deps;
     }

@@ -42,6 +42,11 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
 // after another) dispatched onto min(chip.clusters, g.max_parallel)
 // clusters, from the first dispatch decision to the last block's end.
 int64_t estimate_gemm_cycles(const arch::Config& c, const GemmShape& g, const MatmulTiling& t);
+// The same, also setting `scheduled` (when not null) to the list
+// schedule's figure before the floor of the DDR link (or, with an L2, of
+// DDR behind it) is applied: among DDR-bound tilings that the floor makes
+// equal, the one whose blocks wait least for their transfers.
+int64_t estimate_gemm_cycles(const arch::Config& c, const GemmShape& g, const MatmulTiling& t, int64_t* scheduled);
 
 // A lower bound of estimate_gemm_cycles that costs O(1): all of the work
 // spread perfectly over the clusters. The search skips a tiling whose bound

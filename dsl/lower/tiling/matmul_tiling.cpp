@@ -34,6 +34,19 @@ void cube_grid(int64_t cubes, int64_t& rows, int64_t& cols) {
     cols = cubes / rows;
 }
 
+// Every grid rows x cols == cubes, the most square first: a block of
+// M = 1 (a GEMV) fills only one row of cube tiles, so a 2 x 2 grid would
+// leave half the cubes idle; a 1 x cubes grid splits N over all of them
+// (and cubes x 1 splits M of a matrix with few columns).
+std::vector<std::pair<int64_t, int64_t>> cube_grids(int64_t cubes) {
+    int64_t rows = 1, cols = 1;
+    cube_grid(cubes, rows, cols);
+    std::vector<std::pair<int64_t, int64_t>> v{{rows, cols}};
+    for (int64_t r = 1; r <= cubes; ++r)
+        if (cubes % r == 0 && r != rows) v.push_back({r, cubes / r});
+    return v;
+}
+
 std::string tile_text(const std::vector<int64_t>& t) {
     std::string s = "(";
     for (size_t i = 0; i < t.size(); ++i) s += (i ? ", " : "") + std::to_string(t[i]);
@@ -113,7 +126,8 @@ int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t)
 
 bool tiling_preferred(const MatmulTiling& a, const MatmulTiling& b) {
     auto key = [](const MatmulTiling& x) {
-        return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt, x.kb);
+        return std::make_tuple(x.mt * x.nt, -std::abs(x.mt - x.nt), x.mt, x.kt, x.kb,
+                               -std::abs(x.grid_rows - x.grid_cols));
     };
     return key(a) > key(b);
 }
@@ -143,6 +157,11 @@ int64_t gemm_commands(const GemmShape& g, const MatmulTiling& t) {
 }
 
 std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, TilingFailure& why) {
+    return explore_matmul_tilings(c, g, why, nullptr);
+}
+
+std::optional<MatmulTiling> explore_matmul_tilings(const arch::Config& c, const GemmShape& g, TilingFailure& why,
+                                                   std::vector<TilingCandidate>* considered) {
     MatmulTiling grid;
     cube_grid(c.cubes_per_cluster, grid.grid_rows, grid.grid_cols);
     grid.buffers = g.buffers;
@@ -168,13 +187,23 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
         }
     } else {
         // A tile larger than a cube's share of the matrix only idles MACs.
-        for (int64_t mt : extents(c.mac_rows, arch::ceil_div(g.M, grid.grid_rows)))
-            for (int64_t nt : extents(c.mac_cols, arch::ceil_div(g.N, grid.grid_cols)))
-                for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), g.K)) {
-                    MatmulTiling t = grid;
-                    t.mt = mt, t.nt = nt, t.kt = kt;
-                    if (fits_l0(c, t, g.in) && keeps_folds_whole(c, g, t)) fits_l0_list.push_back(t);
-                }
+        // A grid other than the squarest is tried only where the squarest
+        // leaves cubes idle in every block (fewer tile rows or columns
+        // than the grid has): elsewhere it only reshapes the block.
+        for (const auto& [rows, cols] : cube_grids(c.cubes_per_cluster)) {
+            const bool squarest = rows == grid.grid_rows;
+            if (!squarest && arch::ceil_div(g.M, c.mac_rows) >= grid.grid_rows &&
+                arch::ceil_div(g.N, c.mac_cols) >= grid.grid_cols)
+                continue;
+            for (int64_t mt : extents(c.mac_rows, arch::ceil_div(g.M, rows)))
+                for (int64_t nt : extents(c.mac_cols, arch::ceil_div(g.N, cols)))
+                    for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), g.K)) {
+                        MatmulTiling t = grid;
+                        t.grid_rows = rows, t.grid_cols = cols;
+                        t.mt = mt, t.nt = nt, t.kt = kt;
+                        if (fits_l0(c, t, g.in) && keeps_folds_whole(c, g, t)) fits_l0_list.push_back(t);
+                    }
+        }
         if (fits_l0_list.empty()) {
             MatmulTiling t = grid;
             t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = std::max(c.mac_rows, c.mac_cols);
@@ -186,16 +215,24 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
     }
     // Every tiling that fits L0 and L1, estimated in preference order: good
     // tilings tend to come early, so the cheap lower bound of the cost
-    // skips most of the rest, and of equal estimates the earlier wins.
-    // Tilings within 0.5 % of the cheapest estimate count as equally fast:
-    // of those, the fewest commands (deeper k-steps, larger tiles) win, so
-    // that a program does not grow for a gain below the estimate's error.
+    // skips the rest whose bound is above the best estimate plus the band
+    // below (they cannot be taken). Tilings within 0.5 % of the cheapest
+    // estimate count as equally fast: of those, the fewest commands win
+    // (deeper k-steps, larger tiles), then the fewer estimated cycles, the
+    // lower list schedule (gemm_cost.h: among DDR-bound tilings the floor
+    // makes equal), the earlier in preference order. The band is the
+    // estimate's resolution: taking the strictly cheapest estimate instead
+    // made programs up to twice as long (gemm_256: 1,824 commands against
+    // 928; a 540 x 960 super_resolution frame: 2,447,820 against
+    // 1,994,188) for estimated gains below the estimate's error, and slower
+    // in simulation about as often as faster (that frame 0.24 % slower;
+    // docs/timing-model.md §10).
     std::sort(fits_l0_list.begin(), fits_l0_list.end(), tiling_preferred);
-    struct Candidate {
+    struct Estimated {
         MatmulTiling t;
-        int64_t cycles;
+        int64_t cycles, scheduled;
     };
-    std::vector<Candidate> near;
+    std::vector<Estimated> near;
     int64_t best_cycles = -1;
     auto near_best = [&](int64_t cycles) { return cycles * 1000 <= best_cycles * 1005; };
     for (MatmulTiling t : fits_l0_list) {
@@ -204,18 +241,27 @@ std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const Ge
             t.kb = *kb;
             if (l1_bytes_needed(t, g) > c.l1_bytes() || (g.tile.empty() && !keeps_folds_whole(c, g, t))) continue;
             if (best_cycles >= 0 && !near_best(estimate_gemm_cycles_bound(c, g, t))) continue;
-            const int64_t cycles = estimate_gemm_cycles(c, g, t);
+            int64_t scheduled = 0;
+            const int64_t cycles = estimate_gemm_cycles(c, g, t, &scheduled);
+            if (considered) considered->push_back({t, cycles});
             if (best_cycles < 0 || cycles < best_cycles) best_cycles = cycles;
-            if (near_best(cycles)) near.push_back({t, cycles});
+            if (near_best(cycles)) near.push_back({t, cycles, scheduled});
         }
     }
+    // The DDR floor makes DDR-bound tilings equal; their list schedules
+    // still tell fewer blocks on fewer clusters from more: the band holds
+    // for both.
+    int64_t best_scheduled = -1;
+    for (const Estimated& k : near)
+        if (near_best(k.cycles) && (best_scheduled < 0 || k.scheduled < best_scheduled)) best_scheduled = k.scheduled;
     std::optional<MatmulTiling> best;
-    int64_t best_commands = 0, chosen_cycles = 0;
-    for (const Candidate& k : near) {  // in preference order
-        if (!near_best(k.cycles)) continue;
+    int64_t best_commands = 0, chosen_cycles = 0, chosen_scheduled = 0;
+    for (const Estimated& k : near) {  // in preference order
+        if (!near_best(k.cycles) || k.scheduled * 1000 > best_scheduled * 1005) continue;
         const int64_t commands = gemm_commands(g, k.t);
-        if (!best || commands < best_commands || (commands == best_commands && k.cycles < chosen_cycles))
-            best = k.t, best_commands = commands, chosen_cycles = k.cycles;
+        if (!best || std::make_tuple(commands, k.cycles, k.scheduled) <
+                         std::make_tuple(best_commands, chosen_cycles, chosen_scheduled))
+            best = k.t, best_commands = commands, chosen_cycles = k.cycles, chosen_scheduled = k.scheduled;
     }
     if (best) return best;
     MatmulTiling t = fits_l0_list.back();

@@ -108,14 +108,31 @@ struct TilingFailure {
 };
 
 // Chooses the tiling: of every cube tile (mt x kt x nt, powers-of-two
-// multiples of the MAC array) that fits L0 and every panel depth kb (a
-// power-of-two multiple of kt, or of the granule) whose block fits L1, the
-// one with the fewest commands (gemm_commands) among those whose estimated
-// cycles (estimate_gemm_cycles, dsl/lower/tiling/gemm_cost.h) are within 0.5 % of the
-// fewest; then the fewer cycles, tiling_preferred deciding ties. A given tile is taken
-// as is, its k (when not given) and kb chosen by the same cost. Returns
-// nullopt and sets `why` ("needs N bytes of L0 ..., the cube has M") when
-// nothing fits.
+// multiples of the MAC array, on the squarest grid of cubes, or on every
+// grid when the squarest would leave cubes idle: a GEMV) that fits L0 and
+// every panel depth kb (a power-of-two multiple of kt, or of the granule)
+// whose block fits L1, the one with the fewest commands (gemm_commands)
+// among those whose estimated cycles (estimate_gemm_cycles,
+// dsl/lower/tiling/gemm_cost.h) are within 0.5 % of the fewest (and whose
+// list schedules are within 0.5 % of the lowest of those); then the
+// fewer cycles, tiling_preferred deciding ties. A given tile
+// is taken as is, its k (when not given) and kb chosen by the same cost.
+// Returns nullopt and sets `why` ("needs N bytes of L0 ..., the cube has
+// M") when nothing fits.
 std::optional<MatmulTiling> choose_matmul_tiling(const arch::Config& c, const GemmShape& g, TilingFailure& why);
+
+// A tiling the search estimated, and its estimate.
+struct TilingCandidate {
+    MatmulTiling t;
+    int64_t cycles = 0;
+};
+
+// choose_matmul_tiling, also listing in `considered` (when not null) every
+// tiling it estimated, in the order it did (for --explain and the property
+// tests: the choice is never estimated more than 0.5 % slower than any of
+// them). Tilings whose lower bound was already above the best estimate
+// plus 0.5 % are not listed.
+std::optional<MatmulTiling> explore_matmul_tilings(const arch::Config& c, const GemmShape& g, TilingFailure& why,
+                                                   std::vector<TilingCandidate>* considered);
 
 }  // namespace dsl

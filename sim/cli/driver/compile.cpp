@@ -72,10 +72,13 @@ void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGra
             spool.append(block);
         };
     }
+    dsl::Explanation explanation;
+    if (asks_for<ExplainOutput>(opt)) lower_options.explain = &explanation;
     const dsl::PassedGraph passed = dsl::run_graph_passes(graph);
     note_compilation(passed.graph(), out);
     out.program = dsl::lower(passed, config, opt.program, lower_options);
     out.notes.insert(out.notes.end(), out.program.notes.begin(), out.program.notes.end());
+    if (lower_options.explain) write_explain_outputs(opt, passed.graph(), explanation);
 }
 
 // Throws CompileError and UsageError.
@@ -101,6 +104,17 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     out.program = std::move(out.plan.program);  // the functional run is over: the timed run takes it
     note_compilation(out.plan.lowered, out);
     out.notes.insert(out.notes.end(), out.program.notes.begin(), out.program.notes.end());
+    if (asks_for<ExplainOutput>(opt)) {
+        // The timed program is compiled from the plan's graph: explained
+        // as compiled again, its commands dropped.
+        dsl::Explanation explanation;
+        dsl::LowerOptions o;
+        o.explain = &explanation;
+        o.block_sink = [](const arch::Program&, size_t, arch::Block) {};
+        const dsl::PassedGraph passed = dsl::run_graph_passes(out.plan.graph);
+        dsl::lower(passed, config, opt.program, o);
+        write_explain_outputs(opt, passed.graph(), explanation);
+    }
     return std::nullopt;
 }
 

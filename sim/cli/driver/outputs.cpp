@@ -33,6 +33,10 @@ void write_program_json(const std::string& path, const arch::Program& p) {
     trace::write_file_atomically(path, program_file_text(p));
 }
 
+void write_explanation(const std::string& path, const dsl::TaskGraph& g, const dsl::Explanation& e) {
+    trace::write_file_atomically(path, dsl::format_explanation(g, e));
+}
+
 // A simulation output that only needs the run's results.
 template <typename Write>
 class AfterRun : public RunOutput {
@@ -151,6 +155,10 @@ const std::vector<OutputKind> kOutputs = {
      false, GraphOutput{write_graph_dot}},
     {"emit-program-json", "FILE", "write the lowered command program to FILE as JSON and stop", "program-json", false,
      ProgramOutput{write_program_json}},
+    {"explain", "FILE",
+     "write the compiler's choices to FILE (text) and go on: per operation its tiling, buffering depth, fusion group, "
+     "placement and blocks, and the best rejected tilings with their estimated cycles",
+     "dump-program", false, ExplainOutput{write_explanation}},
 };
 
 // The folder of --outputs is made now, so that a run that cannot fill it
@@ -236,6 +244,12 @@ bool write_program_outputs(const RunOptions& opt, const arch::Program& p) {
         if (const auto* write = std::get_if<ProgramOutput>(&k.made); write && !opt.output(k.option).empty())
             (*write)(opt.output(k.option), p), any = true;
     return any;
+}
+
+void write_explain_outputs(const RunOptions& opt, const dsl::TaskGraph& g, const dsl::Explanation& e) {
+    for (const OutputKind& k : kOutputs)
+        if (const auto* write = std::get_if<ExplainOutput>(&k.made); write && !opt.output(k.option).empty())
+            (*write)(opt.output(k.option), g, e);
 }
 
 std::vector<std::unique_ptr<RunOutput>> attach_run_outputs(const RunOptions& opt, const RunSetup& setup) {

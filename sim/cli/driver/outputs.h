@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dsl/ir/task_graph.h"
+#include "dsl/lower/explain.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "sim/cli/driver/run_options.h"
@@ -53,6 +54,9 @@ public:
 using GraphOutput = void (*)(const std::string& path, const dsl::TaskGraph& g);
 using ProgramOutput = void (*)(const std::string& path, const arch::Program& p);
 using SimulationOutput = std::unique_ptr<RunOutput> (*)(const std::string& path, const RunSetup& setup);
+// Written from the lowering's record of its choices (--explain); the run
+// goes on.
+using ExplainOutput = void (*)(const std::string& path, const dsl::TaskGraph& g, const dsl::Explanation& e);
 struct FunctionalFolder {};
 
 struct OutputKind {
@@ -61,7 +65,7 @@ struct OutputKind {
     const char* help;        // its --help text
     const char* help_after;  // the option --help lists it after
     bool whole_program;      // needs every block and command's cycles in memory (no spool)
-    std::variant<GraphOutput, ProgramOutput, SimulationOutput, FunctionalFolder> made;
+    std::variant<GraphOutput, ProgramOutput, SimulationOutput, FunctionalFolder, ExplainOutput> made;
 };
 
 // In the order the writability check names them and the run writes them.
@@ -87,6 +91,7 @@ bool asks_for(const RunOptions& opt) {
 // Write the outputs of that stage asked for; whether there was one.
 bool write_graph_outputs(const RunOptions& opt, const dsl::TaskGraph& g);
 bool write_program_outputs(const RunOptions& opt, const arch::Program& p);
+void write_explain_outputs(const RunOptions& opt, const dsl::TaskGraph& g, const dsl::Explanation& e);
 
 // Attaches the simulation outputs asked for, in table order.
 std::vector<std::unique_ptr<RunOutput>> attach_run_outputs(const RunOptions& opt, const RunSetup& setup);

@@ -3,6 +3,8 @@
 // errors.
 #include <gtest/gtest.h>
 
+#include "sim/arch/program_json.h"
+
 #include "tests/dsl/lower_test_util.h"
 
 namespace {
@@ -102,20 +104,18 @@ TEST(LowerMatmul, TileThatDoesNotFitL0) {
               "    ^\n");
 }
 
-// prefetch=True: the tiling is chosen as for two panel buffers (64 x 8 x
-// 64 cube tiles, a 128 x 128 block), then the block gets three panel
-// buffers as deep as fit: 3 * (128 kb + kb 128) * 2 + 128*128*2 <= 262144
-// gives kb = 128. Panel s waits for panel s - 3 to be consumed, not s - 2.
-TEST(LowerMatmul, PrefetchKeepsThreePanelBuffers) {
+// prefetch=True: the compiler tries three panel buffers (on the tiling
+// chosen for two, panels as deep as fit, and the tiling searched for
+// three) and takes them only if estimated more than 1 % faster. On the
+// default hardware the cubes bound this GEMM and two buffers already hide
+// DDR: the program is the one without prefetch= (three-buffer panels
+// themselves: pypo.config.BUFFERS = 3, tests/dsl/lower/lower_buffers_test.cpp).
+TEST(LowerMatmul, PrefetchThatDoesNotPayIsNotTaken) {
     arch::Program p = lower(matmul_source("(256, 1024)", "(1024, 256)", ", prefetch=True"));
-    const arch::Stream& dma0 = stream(p.blocks[0], "dma0");
-    // A, B alternate: A panel s is command 2 s.
-    EXPECT_EQ(dma0.commands[4].dma.dst_addr, 2u * 128 * 128 * 2);  // buffer 2
-    EXPECT_TRUE(dma0.commands[4].waits.empty());
-    EXPECT_EQ(dma0.commands[6].dma.dst_addr, 0u);  // panel 3 back in buffer 0 ...
-    EXPECT_EQ(dma0.commands[6].waits.size(), 4u);  // ... once the 4 cubes are done with panel 0
     arch::Program p2 = lower(matmul_source("(256, 1024)", "(1024, 256)"));
-    EXPECT_EQ(stream(p2.blocks[0], "dma0").commands[4].waits.size(), 4u);
+    EXPECT_EQ(arch::program_to_json(p).dump(), arch::program_to_json(p2).dump());
+    // Panel 2 waits for panel 0's release: two buffers.
+    EXPECT_EQ(stream(p.blocks[0], "dma0").commands[4].waits.size(), 4u);
 }
 
 // With 64 KiB of L1 the 128 x 128 block of tile=(64, 64, 32) fits

@@ -1,0 +1,96 @@
+#include "dsl/lower/explain.h"
+
+#include <sstream>
+
+namespace dsl {
+
+namespace {
+
+std::string tiling_text(const MatmulTiling& t) {
+    std::ostringstream s;
+    s << t.mt << "x" << t.nt << "x" << t.kt << " on " << t.grid_rows << "x" << t.grid_cols << " cubes, block "
+      << t.block_rows() << "x" << t.block_cols() << ", kb " << t.kb;
+    return s.str();
+}
+
+std::string relative(int64_t cycles, int64_t best) {
+    if (best <= 0) return "";
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(1);
+    s << " (" << (cycles >= best ? "+" : "") << 100.0 * double(cycles - best) / double(best) << " %)";
+    return s.str();
+}
+
+std::string op_text(const TaskGraph& g, int i) {
+    const OpNode& op = g.ops[size_t(i)];
+    std::string s = g.tensors[size_t(op.output)].name + " = " + op_kind_name(op.kind) + "(";
+    for (size_t k = 0; k < op.inputs.size(); ++k) s += (k ? ", " : "") + g.tensors[size_t(op.inputs[k])].name;
+    return s + ")";
+}
+
+}  // namespace
+
+std::string format_explanation(const TaskGraph& g, const Explanation& e) {
+    std::ostringstream s;
+    s << "# davinci-sim --explain: the compiler's choices per operation (docs/timing-model.md §10)\n";
+    for (const OpExplanation& x : e.ops) {
+        const OpNode& op = g.ops[size_t(x.op)];
+        s << "\nop " << x.op << ": " << op_text(g, x.op) << "\n";
+        // Placement: the task's, where the result lives, where the blocks run.
+        const std::string task = op.task >= 0 ? g.tasks[size_t(op.task)].name : "";
+        const std::string placement = op.task >= 0 ? g.tasks[size_t(op.task)].placement : "any";
+        s << "  placement: " << (task.empty() ? "top level" : "task " + task) << " (placement='" << placement
+          << "'), result ";
+        if (x.fused) {
+            // A fused group stores only its last operation's result.
+            const bool last = g.ops[size_t(op.fused_into)].epilogue.back() == x.op;
+            s << (last ? "stored to DDR by the group" : "kept in L1 on the group's tiles") << "\n";
+        } else {
+            s << "in " << (x.result_on_chip ? placement_name(g.tensors[size_t(op.output)].placement) : "DDR")
+              << ", blocks " << (x.pinned ? "pinned to the clusters holding their on-chip parts" : "on any cluster")
+              << "\n";
+        }
+        if (!op.epilogue.empty()) {
+            s << "  fusion group: runs";
+            for (size_t k = 0; k < op.epilogue.size(); ++k)
+                s << (k ? ", " : " ") << op_kind_name(g.ops[size_t(op.epilogue[k])].kind) << " (op " << op.epilogue[k]
+                  << ")";
+            s << " on its tiles in L1\n";
+        } else if (op.fused_into >= 0) {
+            s << "  fusion group: "
+              << (x.fused ? "runs on the tiles of op " : "not fused (it ran on its own) although grouped with op ")
+              << op.fused_into << "\n";
+        } else {
+            s << "  fusion group: none\n";
+        }
+        if (x.fused) continue;
+        s << "  blocks: " << x.blocks << "\n";
+        if (x.gemm && x.gemm->fold_major) {
+            s << "  tiling: fold-major schedule of the systolic array (docs/timing-model.md §10 \"Systolic fold "
+                 "schedules\"): no k-stepped tiling\n";
+        } else if (x.gemm) {
+            const GemmExplanation& m = *x.gemm;
+            s << "  tiling (mt x nt x kt): " << tiling_text(m.chosen) << ", estimated " << m.cycles << " cycles\n";
+            s << "  buffering: L1 panels " << buffering_name(m.chosen.buffers) << ", L0 tiles "
+              << buffering_name(m.chosen.l0_buffers);
+            if (m.prefetch_cycles >= 0)
+                s << "; prefetch=True: a third panel buffer estimated " << m.prefetch_cycles << " cycles, "
+                  << (m.chosen.buffers == 3 ? "taken" : "not taken (not 1 % faster)");
+            s << "\n";
+            s << "  rejected (the best " << m.rejected.size() << " of " << m.estimated << " estimated):";
+            if (m.rejected.empty()) s << " none";
+            s << "\n";
+            for (const TilingCandidate& r : m.rejected)
+                s << "    " << tiling_text(r.t) << ": " << r.cycles << " cycles" << relative(r.cycles, m.cycles)
+                  << "\n";
+        } else {
+            s << "  buffering: ";
+            if (x.buffering > 0) s << buffering_name(x.buffering) << "\n";
+            else s << "none (not pipelined)\n";
+        }
+    }
+    return s.str();
+}
+
+}  // namespace dsl

@@ -1,0 +1,106 @@
+// --explain FILE: the compiler's choices per operation (dsl/lower/explain.h),
+// README.md's example as written, and the file handled like every other
+// output (sim/cli/driver/outputs.cpp).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The indented lines after `command` in README.md (blank lines inside the
+// block included), without their indentation.
+std::string readme_block(const std::string& command) {
+    const std::string readme = slurp(std::string(DAVINCI_SOURCE_DIR) + "/README.md");
+    const size_t at = readme.find("    " + command + "\n");
+    EXPECT_NE(at, std::string::npos) << "README.md no longer has: " << command;
+    if (at == std::string::npos) return "";
+    std::istringstream after(readme.substr(at + command.size() + 5));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(after, line);) lines.push_back(line);
+    std::string block;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const bool indented = lines[i].rfind("    ", 0) == 0;
+        const bool blank_inside = lines[i].empty() && i + 1 < lines.size() && lines[i + 1].rfind("    ", 0) == 0;
+        if (!indented && !blank_inside) break;
+        if (indented && lines[i].rfind("    $ ", 0) == 0) break;  // the next command
+        block += (indented ? lines[i].substr(4) : "") + "\n";
+    }
+    return block;
+}
+
+const char* kCommand = "$ build/davinci-sim -q --explain explain.txt explain.pto && cat explain.txt";
+
+TEST(Explain, TheReadmeExample) {
+    const std::string program = readme_block("$ cat explain.pto");
+    ASSERT_FALSE(program.empty());
+    const std::string expected = readme_block(kCommand);
+    const std::string pto = write_file("explain.pto", program);
+    const std::string out = (scratch() / "explain.txt").string();
+    const Outcome o = run("-q --explain '" + out + "' '" + pto + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out, "");
+    EXPECT_EQ(slurp(out), expected) << "README.md's --explain example is stale: paste this in";
+}
+
+// The run goes on, and the choices do not change it.
+TEST(Explain, SimulatesTheSameProgram) {
+    const std::string plain = (scratch() / "plain.json").string(), explained = (scratch() / "explained.json").string();
+    const std::string text = (scratch() / "gemm.explain").string();
+    ASSERT_EQ(run("-q --report-json '" + plain + "' models/gemm_256.pto").status, 0);
+    const Outcome o = run("-q --report-json '" + explained + "' --explain '" + text + "' models/gemm_256.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(nlohmann::json::parse(slurp(plain))["total_cycles"],
+              nlohmann::json::parse(slurp(explained))["total_cycles"]);
+    EXPECT_NE(slurp(text).find("op 0: c = matmul(a, b)\n"), std::string::npos) << slurp(text);
+}
+
+// prefetch=True: what the third buffer was estimated to give, and whether
+// it was taken; with --functional, the same choices.
+TEST(Explain, PrefetchAndFunctional) {
+    const std::string pto = write_file("prefetch.pto",
+                                       "import pypto as pypo\n"
+                                       "a = pypo.input(\"a\", shape=(256, 256), dtype=\"float16\")\n"
+                                       "b = pypo.input(\"b\", shape=(256, 256), dtype=\"float16\")\n"
+                                       "pypo.output(\"c\", pypo.op.matmul(a, b, prefetch=True))\n");
+    const std::string timed = (scratch() / "timed.explain").string(), func = (scratch() / "func.explain").string();
+    ASSERT_EQ(run("-q --explain '" + timed + "' '" + pto + "'").status, 0);
+    const Outcome o = run("-q --functional --explain '" + func + "' '" + pto + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(slurp(timed).find("; prefetch=True: a third panel buffer estimated "), std::string::npos) << slurp(timed);
+    EXPECT_EQ(slurp(timed), slurp(func));
+}
+
+TEST(Explain, DirectoryIsRefusedBeforeSimulating) {
+    const fs::path d = scratch() / "explain_dir";
+    fs::create_directories(d);
+    const Outcome o = run("--explain '" + d.string() + "' models/gemm_256.pto");
+    EXPECT_EQ(o.status, 2);
+    EXPECT_EQ(o.err, "davinci-sim: error: --explain: cannot write " + d.string() + ": is a directory\n");
+    EXPECT_EQ(o.out, "");
+}
+
+TEST(Explain, OverTheProgramIsRefused) {
+    const std::string prog =
+        write_file("explain_self.pto", slurp(std::string(DAVINCI_SOURCE_DIR) + "/models/gemm_256.pto"));
+    const Outcome o = run("--explain '" + prog + "' '" + prog + "'");
+    EXPECT_EQ(o.status, 2);
+    EXPECT_EQ(o.err, "davinci-sim: error: --explain: cannot write " + prog + ": it is an input of this run\n");
+}
+
+TEST(Explain, NeedsAPtoProgram) {
+    const std::string json = (scratch() / "p.json").string();
+    ASSERT_EQ(run("--emit-program-json '" + json + "' models/gemm_256.pto").status, 0);
+    const Outcome o = run("--explain x.txt --program-json '" + json + "'");
+    EXPECT_EQ(o.status, 2);
+    EXPECT_NE(o.err.find("--explain needs a .pto program, not --program-json"), std::string::npos) << o.err;
+}
+
+}  // namespace
