@@ -104,3 +104,34 @@ TEST(Explain, NeedsAPtoProgram) {
 }
 
 }  // namespace
+
+// Placement as compiled: a result kept on chip, its blocks pinned to the
+// clusters holding their parts; a tensor a placement note moved to DDR is
+// said to be in DDR (the lowering that hit the mismatch is not explained).
+TEST(Explain, PlacementAsCompiled) {
+    const std::string placed = (scratch() / "placed.txt").string();
+    ASSERT_EQ(run("-q --explain '" + placed + "' models/memory_placement.pto").status, 0);
+    const std::string p = slurp(placed);
+    EXPECT_NE(p.find("op 1: matmul_1 = matmul(l1_buf_1, w1)\n  placement: top level (placement='any'), result in L1, "
+                     "blocks pinned to the clusters holding their on-chip parts\n"),
+              std::string::npos)
+        << p;
+    EXPECT_EQ(p.find("op 1:", p.find("op 1:") + 1), std::string::npos) << "explained twice:\n" << p;
+    const std::string pto = write_file("explain_fallback.pto",
+                                       "import pypto as pypo\n"
+                                       "a = pypo.input('a', shape=(64, 64))\n"
+                                       "b = pypo.input('b', shape=(1, 64))\n"
+                                       "t = pypo.op.matmul(a, a, target='L1')\n"
+                                       "pypo.output('y', pypo.op.add(t, b))\n");
+    const std::string moved = (scratch() / "moved.txt").string();
+    const Outcome o = run("--explain '" + moved + "' '" + pto + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    ASSERT_NE(o.out.find("kept in DDR"), std::string::npos) << o.out;
+    const std::string m = slurp(moved);
+    EXPECT_NE(
+        m.find("op 0: matmul_1 = matmul(a, a)\n  placement: top level (placement='any'), result in DDR, blocks on "
+               "any cluster\n"),
+        std::string::npos)
+        << m;
+    EXPECT_EQ(m.find("op 0:", m.find("op 0:") + 1), std::string::npos) << "explained twice:\n" << m;
+}
