@@ -48,7 +48,10 @@ struct Link {
         const int64_t one = shared(busy(bytes), sharing);
         if (K == 1) return n * (1 + one + Lat);
         if (K >= n || (K - 1) * one >= Lat + 1) return 1 + n * one + Lat;
-        return ceil_div(n, K) * (1 + K * one + Lat);
+        // Each command starts when the one K places back ends (§5): a
+        // group of K every 1 + one + Lat cycles, its commands `one` apart.
+        const int64_t groups = ceil_div(n, K);
+        return (groups - 1) * std::max(K * one, 1 + one + Lat) + (n - 1 - (groups - 1) * K) * one + 1 + one + Lat;
     }
 };
 
@@ -144,29 +147,50 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // producer's pace: with K = 1 a panel's commands pay their latencies
     // one after another; with more in flight the next panel's commands
     // follow onto the link while this one's latency elapses, so the pace
-    // is the link's occupation unless too few are in flight to cover it.
+    // is the link's occupation unless too few are in flight to cover it:
+    // a command starts no sooner than the one K places back ends (§5), so
+    // K commands take at least one command's transfer and latency.
     const int64_t panel_cmds = int64_t(has_a) + int64_t(has_b);
     auto panel_pace = [&](int64_t d, int64_t load) -> int64_t {
         if (!panels || ddr.K == 1) return load;
-        const int64_t on_link = Link::shared(ddr.busy(a_panel(d)) + ddr.busy(b_panel(d)), sharing);
-        return std::max(on_link, ceil_div(load * panel_cmds, ddr.K));
+        const int64_t sa = Link::shared(ddr.busy(a_panel(d)), sharing),
+                      sb = Link::shared(ddr.busy(b_panel(d)), sharing);
+        const int64_t one_cmd = 1 + (c.dma_engines > 1 ? sa + sb : std::max(sa, sb)) + ddr.Lat;
+        return std::max(Link::shared(ddr.busy(a_panel(d)) + ddr.busy(b_panel(d)), sharing),
+                        ceil_div(one_cmd * panel_cmds, ddr.K));
     };
     const int64_t pace_kb = panel_pace(t.kb, load_kb);
 
     BlockCost b;
     // Fill: nothing computes before the first A and B panels are in L1 and
-    // the first B tile in L0 (the first A tile was loaded while the B panel
-    // crossed DDR; with several DMA engines the two panels arrive together
-    // and both tiles load after them). The first panel's loop control
-    // delays it; with both operands on chip the first A tile pays it.
+    // the first A and B tiles in L0 after them. Each cube's DMA engine
+    // loads its A tile once the A panel is in, then its B tile once the B
+    // panel is (§5: in order, following on the L1 port). On one DMA engine
+    // the B panel is queued behind the A panel: with K = 1 it starts when
+    // A's data is in, so the A tile loads while B crosses DDR; with more in
+    // flight it follows A's last burst onto the link and arrives
+    // busy(B) after it, and the A tile's copy is on the way (§6). With
+    // several DMA engines the two share the link and arrive together. The
+    // first panel's loop control delays it; an on-chip A tile pays it.
     const int64_t first_kb = std::min(t.kb, g.K), first_kt = std::min(t.kt, first_kb);
-    b.first_panel = !panels ? 0 : loop + (first_kb == t.kb ? load_kb : panel_load(first_kb));
     const int64_t b_first = b_tile(first_kt);
     const int64_t ab_first = first_kt == t.kt ? ab_kt : ab_tiles(first_kt);
-    const int64_t to_first_matmul = !panels                                   ? loop + ab_first + flag
-                                    : has_b && (!has_a || c.dma_engines == 1) ? flag + b_first + flag
-                                                                              : flag + ab_first + flag;
-    b.first_matmul = b.first_panel + to_first_matmul;
+    // When the first A and B panels are in L1, from the loop control's end.
+    int64_t a_in = 0, b_in = 0;
+    if (has_a && has_b && c.dma_engines > 1) {
+        a_in = b_in = first_kb == t.kb ? load_kb : panel_load(first_kb);
+    } else if (has_a && has_b && ddr.K > 1) {
+        a_in = 1 + Link::shared(ddr.busy(a_panel(first_kb)), sharing) + ddr.Lat;
+        b_in = 1 + Link::shared(ddr.busy(a_panel(first_kb)) + ddr.busy(b_panel(first_kb)), sharing) + ddr.Lat;
+    } else {
+        a_in = has_a ? ddr.transfer(a_panel(first_kb), sharing) : 0;
+        b_in = has_b ? a_in + ddr.transfer(b_panel(first_kb), sharing) : 0;
+    }
+    b.first_panel = !panels ? 0 : loop + std::max(a_in, b_in);
+    const int64_t a_tile_start = loop + (has_a ? a_in + flag : 0);
+    const int64_t b_tile_start = has_b ? loop + b_in + flag : 0;
+    b.first_matmul = std::max(a_tile_start + ab_first, b_tile_start + b_first) + flag;
+    const int64_t to_first_matmul = b.first_matmul - b.first_panel;
     b.tile_step = u;
 
     // One panel in the steady state: DDR loads it (producer), the cubes
@@ -344,10 +368,15 @@ int64_t list_scheduled(const arch::Config& c, const GemmShape& g, const MatmulTi
         if (in_step && alike(i, j)) return overlap;
         const auto [r, q] = kind_of(j);
         const auto [ri, qi] = kind_of(i);
-        // Round-robin takes turns burst by burst: a smaller transfer is done
-        // sooner and leaves the link to the others.
-        const double bytes = std::min(1.0, double(cost.ddr_busy(r, q)) / double(cost.ddr_busy(ri, qi)));
-        return overlap * bytes * cost.ddr_duty(r, q, std::min(grid.clusters, grid.blocks));
+        const int64_t n = std::min(grid.clusters, grid.blocks);
+        const double ti = double(cost(ri, qi, double(n))), tj = double(cost(r, q, double(n)));
+        // Out of step, a burst of the other block delays block i when it
+        // meets one of i's transfers on the link (round-robin, §6): the
+        // other's DDR cycles within block i's time, times the fraction of
+        // its time block i keeps a request pending. Never more than doubling
+        // i's own transfers (round-robin leaves it every other burst).
+        const double moved = double(cost.ddr_busy(r, q)) * std::min(1.0, overlap * ti / tj);
+        return std::min(overlap, moved * cost.ddr_duty(ri, qi, n) / double(cost.ddr_busy(ri, qi)));
     };
     // Identical blocks: waves of `clusters` blocks in lockstep, each block
     // sharing DDR with its whole wave (what the loop below comes to).

@@ -7,10 +7,12 @@
 // formula, and blocks are dispatched as §4 does in one list-scheduling
 // pass, each block's DDR sharing taken from the blocks running alongside
 // it (in full for identical blocks started together, which stay in
-// lockstep; by how much of their time they keep DDR busy for the others).
+// lockstep; by the other blocks' DDR cycles that meet its own requests).
 // It is meant to rank tilings; on the GEMMs of tests/dsl/gemm_cost_test.cpp
 // it is within 1 % of the simulated cycles where all blocks are alike and
-// within 3 % where edge blocks make clusters drift out of step.
+// within 4 % where edge blocks make clusters drift out of step; on 200
+// random GEMMs and machines without an L2 within 5 % in 198, 7.6 % in all
+// (tests/dsl/lower/tiling/tiling_properties_test.cpp).
 #pragma once
 
 #include <cstdint>

@@ -190,19 +190,25 @@ TEST(GemmCost, OneBlockByHand) {
 TEST(GemmCost, ChoicesOnTheDefaultHardware) {
     EXPECT_EQ(choose(gemm_source(256, 256, 256)).text(), "64x64x16 kb 16");
     EXPECT_EQ(choose(gemm_source(2048, 2048, 2048)).text(), "64x64x32 kb 64");
-    EXPECT_EQ(choose(resnet_conv()).text(), "256x8x16 kb 36") << kResNetConv;
+    // (kb 36 before the fill costed the first A tile's copy after the A
+    // panel, which with 8 in flight is not hidden behind the B panel: kb 18
+    // simulates 485,986 cycles, kb 36 486,447.)
+    EXPECT_EQ(choose(resnet_conv()).text(), "256x8x16 kb 18") << kResNetConv;
     EXPECT_EQ(choose(resnet_stem()).text(), "128x16x32 kb 49");
     // ResNet-50's classifier, DDR bound (its weights are read once): the
-    // one-row output in 4 x 128 tiles; with one command in flight its
-    // panels are as deep as keep four clusters streaming the weights.
-    // Since issue 17 a one-row output may take a 1 x 4 grid of cubes (a
-    // GEMV, all four cubes on N): here DDR bounds every tiling alike (the
-    // estimate's DDR floor), and of those within the band of the best
-    // list schedule too, the fewest commands win: 4 x 256 blocks.
-    EXPECT_EQ(choose(gemm_source(1, 2048, 1000)).text(), "4x64x64 kb 64");
+    // one-row output on a 1 x 4 grid of cubes (a GEMV, all four cubes on
+    // N). DDR bounds every tiling alike (the estimate's DDR floor), and of
+    // those within the band of the best list schedule too, the fewest
+    // commands win: 4 x 512 blocks, one of them an edge block (two clusters
+    // out of step), with one command in flight too. (4 x 256 blocks, kb 64
+    // and with one in flight kb 128, before the edge block's DDR sharing
+    // was costed from the delayed block's own duty: 130,086 and 132,038
+    // cycles simulated against 130,879 and 132,065 now; the band takes the
+    // fewest commands among estimates 0.5 % apart.)
+    EXPECT_EQ(choose(gemm_source(1, 2048, 1000)).text(), "4x128x32 kb 64");
     EXPECT_EQ(choose(gemm_source(1, 2048, 1000)).t.grid_cols, 4);
     EXPECT_EQ(choose(gemm_source(1, 2048, 1000), config(R"({"dma": {"max_outstanding": 1}})")).text(),
-              "4x64x64 kb 128");
+              "4x128x32 kb 64");
 }
 
 // The choice follows the hardware: with a DDR 16 times as fast (and 10
@@ -226,14 +232,18 @@ TEST(GemmCost, ChoiceFollowsTheHardware) {
 }
 
 // Ties go to the preferred tiling: for the 1x1 convolution of a ResNet
-// bottleneck (64 -> 256 channels, 56 x 56) the panels chosen are 8
-// channels deep, and with 8-deep panels every kt from 8 up gives the same
-// program (one MATMUL of k = 8 per panel): the deepest kt that fits L0 is
-// taken.
+// bottleneck (64 -> 256 channels, 56 x 56) the panels chosen are 4
+// channels deep, and with 4-deep panels every kt from 4 up gives the same
+// program (one MATMUL of k = 4 per panel): the deepest kt that fits L0 is
+// taken. (64x64x32 kb 8 before, estimated 257,212 and now 257,362, 0.52 %
+// above the best, out of the band; 32x128x16 kb 4 is estimated 257,246 and
+// simulates 277,139 against 262,037: the estimate misses that blocks of
+// different block rows of a convolution, costed out of step, run in
+// lockstep and store together; docs/timing-model.md §10.)
 TEST(GemmCost, TiesGoToThePreferredTiling) {
     const std::string conv = conv_source(64, 56, 256, 1, 1, 0);
     Choice c = choose(conv);
-    ASSERT_EQ(c.text(), "64x64x32 kb 8");
+    ASSERT_EQ(c.text(), "32x128x16 kb 4");
     dsl::MatmulTiling shallower = c.t;
     shallower.kt = 8;
     int64_t other = 0;
@@ -272,12 +282,12 @@ TEST(GemmCost, EstimateIsCloseToTheSimulation) {
     const Case cases[] = {
         {"gemm 256", gemm_source(256, 256, 256), "{}", 71441, 0.01},
         {"gemm 512", gemm_source(512, 512, 512), "{}", 548868, 0.01},
-        {kResNetConv, resnet_conv(), "{}", 486263, 0.01},
+        {kResNetConv, resnet_conv(), "{}", 486315, 0.01},
         {"gemm 128 x 2048 x 128, 16 x 16 MACs, 8 B/cycle DDR, one cluster (DDR bound)", gemm_source(128, 2048, 128),
          R"({"chip": {"clusters": 1}, "cube": {"mac_rows": 16, "mac_cols": 16}, "ddr": {"bytes_per_cycle": 8}})",
          137079, 0.01},
-        {"gemm 300 x 200 x 260 (edge blocks)", gemm_source(300, 200, 260), "{}", 76160, 0.04},
-        {"classifier 1 x 2048 x 1000 (DDR bound, an edge block)", gemm_source(1, 2048, 1000), "{}", 128678, 0.04},
+        {"gemm 300 x 200 x 260 (edge blocks)", gemm_source(300, 200, 260), "{}", 76524, 0.04},
+        {"classifier 1 x 2048 x 1000 (DDR bound, an edge block)", gemm_source(1, 2048, 1000), "{}", 128422, 0.04},
     };
     for (const Case& k : cases) {
         SCOPED_TRACE(k.name);

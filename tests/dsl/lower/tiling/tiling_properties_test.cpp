@@ -167,12 +167,16 @@ TEST(TilingProperties, ChoiceIsTheCheapestConsideredAndUsesEveryCube) {
 
 // The chosen tiling's estimate against the simulation, without an L2
 // (the estimate does not model the L2's hits: docs/timing-model.md §10).
-// What holds today (and is checked): 85 % of the cases within 5 % and every
-// one within 16 %; "a few percent" everywhere is not reached. The worst are
-// skinny GEMMs bound by a slow DDR whose edge blocks drift out of step,
-// with one or two requests in flight (underestimated).
+// What holds (and is checked): 198 of the 200 within 5 %, 181 within 2 %,
+// every one within 7.6 % (seed 1005: 106 x 68 x 336, one request in
+// flight, 4 clusters, overestimated: edge blocks out of step).
+// Before the estimate costed the first A tile's copy after its panel, the
+// pace of K requests in flight from the command K places back, and an out
+// of step block's DDR sharing from its own duty (the other's bytes meet it
+// while it waits), 176 were within 5 % and the worst 15 % off (seed 1177:
+// 317 x 80 x 1, estimated 2,285, simulated 2,693), which these bounds fail.
 TEST(TilingProperties, EstimateIsCloseToTheSimulation) {
-    int checked = 0, close = 0;
+    int checked = 0, within_5 = 0, within_2 = 0;
     double worst = 0;
     std::string worst_case;
     for (uint32_t seed = 1; seed <= 200; ++seed) {
@@ -191,13 +195,16 @@ TEST(TilingProperties, EstimateIsCloseToTheSimulation) {
         const double error = std::abs(double(s.estimate) - double(simulated)) / double(simulated);
         const std::string text =
             k.text() + ": estimate " + std::to_string(s.estimate) + ", simulated " + std::to_string(simulated);
-        if (error <= 0.05) ++close;
+        if (error <= 0.05) ++within_5;
+        if (error <= 0.02) ++within_2;
         if (error > worst) worst = error, worst_case = text;
-        EXPECT_LE(error, 0.16) << text;
+        EXPECT_LE(error, 0.08) << text;
     }
     EXPECT_GT(checked, 150);
-    EXPECT_GE(close * 100, checked * 85) << close << " of " << checked << " within 5 %";
-    std::cout << close << " of " << checked << " within 5 %, worst " << worst * 100 << " %: " << worst_case << "\n";
+    EXPECT_GE(within_5 * 100, checked * 98) << within_5 << " of " << checked << " within 5 %";
+    EXPECT_GE(within_2 * 100, checked * 90) << within_2 << " of " << checked << " within 2 %";
+    std::cout << within_5 << " of " << checked << " within 5 %, " << within_2 << " within 2 %, worst " << worst * 100
+              << " %: " << worst_case << "\n";
 }
 
 // prefetch=True (a third panel buffer) is the compiler's to take or not:
