@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dsl/lower/lower_views.h"
+#include "dsl/lower/placement_mismatch.h"
 #include "dsl/support/diagnostics.h"
 
 namespace dsl {
@@ -91,24 +92,21 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
         for (const OnChipTensor* l : live)
             if (offset + o.bytes > l->offset && l->offset + l->bytes > offset)
                 offset = align(l->offset + l->bytes, kAlignment);
+        // It cannot help when it does not fit: the tensor stays in DDR,
+        // said in a note (dsl/lower/placement_mismatch.h).
         if (offset + o.bytes > plan.l1_bytes) {
             uint64_t together = o.bytes;
             std::string names;
             for (const OnChipTensor* l : live) {
                 together += l->bytes;
-                names += "'" + g.tensors[size_t(l->tensor)].name + "' (" + std::to_string(l->bytes) + " B), ";
+                names += (names.empty() ? "'" : ", '") + g.tensors[size_t(l->tensor)].name + "' (" +
+                         std::to_string(l->bytes) + " B)";
             }
-            const TensorNode& n = g.tensors[size_t(o.tensor)];
             const std::string have = " bytes, a cluster's L1 has " + std::to_string(plan.l1_bytes);
-            // One tensor alone too large: "are on chip at the same time" would misread.
-            if (live.empty())
-                throw CompileError(g.ops[size_t(o.first_op)].loc,
-                                   "L1 over capacity: '" + n.name + "' needs " + std::to_string(o.bytes) + have,
-                                   CompileError::Capacity::L1);
-            throw CompileError(g.ops[size_t(o.first_op)].loc,
-                               "L1 over capacity: " + names + "'" + n.name + "' (" + std::to_string(o.bytes) +
-                                   " B) are on chip at the same time and need " + std::to_string(together) + have,
-                               CompileError::Capacity::L1);
+            // One tensor alone too large: "on chip at the same time" would misread.
+            if (live.empty()) throw PlacementMismatch{o.tensor, "it needs " + std::to_string(o.bytes) + have};
+            throw PlacementMismatch{
+                o.tensor, "with " + names + " on chip at the same time it needs " + std::to_string(together) + have};
         }
         o.offset = offset;
         plan.region = std::max(plan.region, offset + o.bytes);

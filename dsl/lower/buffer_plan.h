@@ -20,9 +20,9 @@
 //   top of L1; the region, rounded up to whole KiB, is taken from the L1
 //   every operation's lowering may use, on every cluster (a tensor takes
 //   its whole size in every cluster, whatever part of it that cluster
-//   holds, so tile addresses stay those of the whole tensor). Tensors live
-//   at the same time that do not fit L1 together stop compilation, naming
-//   them.
+//   holds, so tile addresses stay those of the whole tensor). A tensor that
+//   does not fit L1 with those placed before it (in order of first use)
+//   is kept in DDR instead, with a note naming them (PlacementMismatch).
 #pragma once
 
 #include <cstdint>
@@ -58,8 +58,9 @@ struct BufferPlan {
     const OnChipTensor& of(int tensor) const { return tensors[size_t(index_of[size_t(tensor)])]; }
 };
 
-// Throws CompileError for a tensor used after its temp_cache scope, an
-// on-chip program output, or tensors that do not fit L1 together.
+// Throws CompileError for a tensor used after its temp_cache scope or an
+// on-chip program output, and PlacementMismatch for the first tensor that
+// does not fit L1 with the tensors on chip at the same time.
 // `in_ddr` (per graph tensor, may be empty): tensors the placement could
 // not keep on chip (dsl/lower/cluster_placement.h), planned in DDR.
 BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr = {});

@@ -26,6 +26,7 @@
 
 #include "dsl/ir/task_graph.h"
 #include "dsl/lower/buffer_plan.h"
+#include "dsl/lower/placement_mismatch.h"
 #include "sim/arch/program.h"
 
 namespace dsl {
@@ -42,12 +43,6 @@ struct TensorPart {
     Rect rect;
     int32_t cluster = 0;
     bool exact = true;
-};
-
-// A consumer that cannot use the placement its producer chose.
-struct PlacementMismatch {
-    int tensor = -1;
-    std::string why;
 };
 
 class ClusterPlacement {

@@ -209,6 +209,9 @@ void lower_pixel_shuffle_op(LowerContext& ctx, const OpNode& op) {
 }
 
 void lower_move_op(LowerContext& ctx, const OpNode& op) {
+    // A buffer kept in DDR (a placement note) is its source: no copy
+    // (dsl/lower/program/lower.cpp, place_tensors).
+    if (!ctx.on_chip(op.output)) return;
     const TensorNode& src = ctx.tensor(op.inputs[0]);
     const TensorNode& buf = ctx.tensor(op.output);
     const int64_t e = arch::dtype_bytes(src.dtype);

@@ -27,12 +27,21 @@ uint64_t tensor_bytes(const TensorNode& t) {
 // Every stored tensor gets its own DDR range, except the on-chip ones (the
 // buffer plan's, in L1); a view (dsl/lower/lower_views.h) gets its source's
 // address and no range of its own.
+// A buffer copied from `t` (pypo.mem.alloc_l1, buf[:] = t) that is kept
+// in DDR (a placement note) is `t` itself: the copy emits nothing and its
+// readers read `t`. The source, else -1.
+int kept_copy_of(const TaskGraph& g, const BufferPlan& plan, int tensor) {
+    const TensorNode& t = g.tensors[size_t(tensor)];
+    if (t.producer < 0 || g.ops[size_t(t.producer)].kind != OpKind::Move || plan.on_chip(tensor)) return -1;
+    return g.ops[size_t(t.producer)].inputs[0];
+}
+
 void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& plan, arch::Program& p) {
     uint64_t next = 0;
     p.tensors.resize(g.tensors.size());
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         const TensorNode& t = g.tensors[i];
-        if (view_source(g, int(i)) >= 0) continue;
+        if (view_source(g, int(i)) >= 0 || kept_copy_of(g, plan, int(i)) >= 0) continue;
         uint64_t bytes = tensor_bytes(t);
         if (t.placement != Placement::DDR && (plan.on_chip(int(i)) || t.producer < 0)) {
             std::string role = std::string(tensor_role_name(t.role)) + ", in " + placement_name(t.placement);
@@ -52,6 +61,15 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
     }
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         const TensorNode& t = g.tensors[i];
+        if (int source = kept_copy_of(g, plan, int(i)); source >= 0) {
+            p.tensors[i] = {t.name,
+                            t.shape,
+                            t.dtype,
+                            p.tensors[size_t(source)].ddr_addr,
+                            tensor_bytes(t),
+                            std::string(tensor_role_name(t.role)) + ", kept in DDR: " + g.tensors[size_t(source)].name};
+            continue;
+        }
         int source = view_source(g, int(i));
         if (source < 0) continue;
         if (plan.on_chip(source))
@@ -264,17 +282,32 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             fused[i] = ctx.epilogue_fused && !op.epilogue.empty();
         } catch (const CompileError& e) {
             // Say where the rest of L1 and L0 went when an operation does not
-            // fit them (an error that gives their capacity in bytes).
+            // fit them (an error that gives their capacity in bytes): to
+            // on-chip tensors (kept in DDR instead, below) or to other slots.
             if (e.capacity() == CompileError::Capacity::None) throw;
             const std::string& m = e.message();
-            std::string why;
-            if (plan.region > 0 && e.capacity() == CompileError::Capacity::L1)
-                why = "L1 less the " + std::to_string(plan.region) + " bytes kept for on-chip tensors";
-            if (slots > 1)
-                why += std::string(why.empty() ? "" : "; ") + "one of " + std::to_string(slots) +
-                       " blocks per cluster, pypo.config.MAX_PARALLEL = " + std::to_string(g.max_parallel);
-            if (why.empty()) throw;
-            throw CompileError(e.loc(), m + " (" + why + ")", e.capacity());
+            // The region kept for on-chip tensors is taken from every
+            // operation's L1: where that leaves too little, the tensor at
+            // the region's top is kept in DDR instead (which lowers it), and
+            // the program is lowered again (dsl/lower/placement_mismatch.h).
+            if (plan.region > 0 && e.capacity() == CompileError::Capacity::L1) {
+                const OnChipTensor* top = nullptr;
+                for (const OnChipTensor& t : plan.tensors)
+                    if (!top || t.offset + t.bytes > top->offset + top->bytes ||
+                        (t.offset + t.bytes == top->offset + top->bytes && t.first_op > top->first_op))
+                        top = &t;
+                throw PlacementMismatch{top->tensor,
+                                        "the " + std::to_string(plan.region) +
+                                            " bytes of L1 kept for on-chip tensors leave too little for " +
+                                            op_kind_name(op.kind) + " '" + g.tensors[size_t(op.output)].name + "' (" +
+                                            std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) + "): " + m};
+            }
+            if (slots == 1) throw;
+            throw CompileError(e.loc(),
+                               m + " (one of " + std::to_string(slots) +
+                                   " blocks per cluster, pypo.config.MAX_PARALLEL = " + std::to_string(g.max_parallel) +
+                                   ")",
+                               e.capacity());
         }
         for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) op_blocks[i].push_back(b);
         if (ctx.pinned) {

@@ -47,116 +47,129 @@ void transpose_units(ChunkCommands& cc, const VectorInputs& in, int64_t n, int64
 
 // When one outer index's R x inner values do not fit L1, a unit is a block
 // of `cols` of the inner columns: an R-row 2-D DMA (stride: a full row of
-// inner), cast if needed, transposed, reduced.
-bool lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, bool mean) {
-    if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output)) return false;
-    const TensorNode& x = ctx.tensor(op.inputs[0]);
-    const TensorNode& y = ctx.tensor(op.output);
-    const int64_t ex = arch::dtype_bytes(x.dtype), ec = arch::dtype_bytes(y.dtype);
-    const bool cast = x.dtype != y.dtype;
-    auto buffers = [&](int64_t per) {                                                // per column of the block
-        return std::vector<BufferSpec>{{BufferKind::Streamed, v.mid * ex * per, 0},  // 0: x
-                                       {BufferKind::Scratch, cast ? v.mid * ec * per : 0, 0},  // 1: x cast
-                                       {BufferKind::Scratch, v.mid * ec * per, 0},             // 2: transposed
-                                       {BufferKind::Resident, mean ? ec * per : 0, 0},         // 3: 1 / R
-                                       {BufferKind::Streamed, ec * per, 0}};                   // 4: y
+// inner), cast if needed, transposed to cols x R, so the R values of each
+// column are a contiguous row. `tail(per)` gives the buffers after the
+// first three (x, x cast, transposed), for `per` columns.
+struct ColumnBlocks {
+    AxisView v;
+    int64_t cols = 1, blocks = 1, ex = 2, ec = 2;
+    bool cast = false;
+    arch::DType xt = arch::DType::Float16, t = arch::DType::Float16;
+    uint64_t x_ddr = 0, y_ddr = 0;
+    std::string xname, yname;
+
+    struct Unit {
+        int64_t o = 0, c0 = 0, nc = 0;  // outer index, first column, columns
     };
-    if (max_chunk_units(ctx, buffers(1)) == 0) return false;  // not even one column
-    // At least one column: if that does not fit, the stream reports the capacity.
-    const int64_t cols = unit_extent(ctx, v.inner, v.outer, max_chunk_units(ctx, buffers(1)));
-    VectorStream s;
-    s.name = y.name;
-    s.buffers = buffers(cols);
-    const int64_t blocks = arch::ceil_div(v.inner, cols);
-    s.units = v.outer * blocks;
-    s.max_chunk_units = 1;
-    const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
-    const std::string xname = x.name, yname = y.name;
-    const arch::DType xt = x.dtype, t = y.dtype;
-    s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {
-        const int64_t o = u / blocks, c0 = u % blocks * cols, nc = std::min(cols, v.inner - c0);
-        const std::string label = yname + ": ";
-        ChunkCommands cc;
-        arch::DmaArgs d = load_dma(x_ddr + uint64_t((o * v.mid * v.inner + c0) * ex), a[0], uint64_t(nc * ex));
+    // Unit u's load, cast and transpose into a[2].
+    Unit load_transposed(ChunkCommands& cc, int64_t u, const BufferAddrs& a) const {
+        Unit at{u / blocks, u % blocks * cols, 0};
+        at.nc = std::min(cols, v.inner - at.c0);
+        arch::DmaArgs d = load_dma(x_ddr + uint64_t((at.o * v.mid * v.inner + at.c0) * ex), a[0], uint64_t(at.nc * ex));
         d.rows = uint32_t(v.mid), d.src_stride = uint64_t(v.inner * ex);
         cc.loads.push_back({d, xname + " columns -> L1"});
         uint64_t src = a[0];
         if (cast) {
             cc.compute.push_back(
-                {vector_args(VectorOp::Cast, xt, v.mid, nc, a[0], kNone, a[1]), label + "cast " + xname});
+                {vector_args(VectorOp::Cast, xt, v.mid, at.nc, a[0], kNone, a[1]), label() + "cast " + xname});
             src = a[1];
         }
-        cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, nc, src, kNone, a[2]), label + "transpose"});
-        cc.compute.push_back({vector_args(red, t, nc, v.mid, a[2], kNone, a[4]), label + arch::vector_op_name(red)});
+        cc.compute.push_back(
+            {vector_args(VectorOp::Transpose, t, v.mid, at.nc, src, kNone, a[2]), label() + "transpose"});
+        return at;
+    }
+    std::string label() const { return yname + ": "; }
+};
+
+// The stream `s` of column blocks; false (s untouched) when not even one
+// column fits, or for an on-chip input or output. At least one column: if
+// that does not fit, the stream reports the capacity.
+template <class Tail>
+bool column_blocks(LowerContext& ctx, const OpNode& op, AxisView v, Tail tail, VectorStream& s, ColumnBlocks& c) {
+    if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output)) return false;
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    c.v = v, c.ex = arch::dtype_bytes(x.dtype), c.ec = arch::dtype_bytes(y.dtype), c.cast = x.dtype != y.dtype;
+    auto buffers = [&](int64_t per) {                                                         // per column of the block
+        std::vector<BufferSpec> b{{BufferKind::Streamed, v.mid * c.ex * per, 0},              // 0: x
+                                  {BufferKind::Scratch, c.cast ? v.mid * c.ec * per : 0, 0},  // 1: x cast
+                                  {BufferKind::Scratch, v.mid * c.ec * per, 0}};              // 2: transposed
+        for (const BufferSpec& t : tail(per)) b.push_back(t);
+        return b;
+    };
+    if (max_chunk_units(ctx, buffers(1)) == 0) return false;
+    c.cols = unit_extent(ctx, v.inner, v.outer, max_chunk_units(ctx, buffers(1)));
+    c.blocks = arch::ceil_div(v.inner, c.cols);
+    c.xt = x.dtype, c.t = y.dtype;
+    c.x_ddr = ctx.ddr_addr(op.inputs[0]), c.y_ddr = ctx.ddr_addr(op.output);
+    c.xname = x.name, c.yname = y.name;
+    s.name = y.name;
+    s.buffers = buffers(c.cols);
+    s.units = v.outer * c.blocks;
+    s.max_chunk_units = 1;
+    return true;
+}
+
+// A reduction over column blocks: the transposed rows reduced, scaled by
+// 1 / R for a mean, stored as nc outputs.
+bool lower_reduction_columns(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, bool mean) {
+    const int64_t ec = arch::dtype_bytes(ctx.tensor(op.output).dtype);
+    auto tail = [&](int64_t per) {
+        return std::vector<BufferSpec>{{BufferKind::Resident, mean ? ec * per : 0, 0},  // 3: 1 / R
+                                       {BufferKind::Streamed, ec * per, 0}};            // 4: y
+    };
+    VectorStream s;
+    ColumnBlocks c;
+    if (!column_blocks(ctx, op, v, tail, s, c)) return false;
+    s.chunk = [c, red, mean](int64_t u, int64_t, const BufferAddrs& a) {
+        ChunkCommands cc;
+        const ColumnBlocks::Unit at = c.load_transposed(cc, u, a);
+        cc.compute.push_back(
+            {vector_args(red, c.t, at.nc, c.v.mid, a[2], kNone, a[4]), c.label() + arch::vector_op_name(red)});
         if (mean)
-            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, t, nc, 1, a[4], a[3], a[4]), {},
-                                               scalar_source(1.0 / double(v.mid))),
-                                  label + "mul"});
+            cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, c.t, at.nc, 1, a[4], a[3], a[4]), {},
+                                               scalar_source(1.0 / double(c.v.mid))),
+                                  c.label() + "mul"});
         cc.stores.push_back(
-            {store_dma(a[4], y_ddr + uint64_t((o * v.inner + c0) * ec), uint64_t(nc * ec)), yname + " -> DDR"});
+            {store_dma(a[4], c.y_ddr + uint64_t((at.o * c.v.inner + at.c0) * c.ec), uint64_t(at.nc * c.ec)),
+             c.yname + " -> DDR"});
         return cc;
     };
     lower_vector_stream(ctx, op, s);
     return true;
 }
 
-// softmax over the middle axis of (outer, R, inner) when one outer index's
-// R x inner values do not fit L1: a unit is a block of `cols` of the inner
-// columns, as for a reduction (an R-row 2-D DMA), cast if needed,
-// transposed to cols x R, the five softmax commands on its rows,
-// transposed back and stored with an R-row 2-D DMA. False when not even
-// one column fits, or for an on-chip input or output.
+// softmax over the middle axis of (outer, R, inner) in column blocks: the
+// five softmax commands on the transposed rows, transposed back and stored
+// with an R-row 2-D DMA.
 bool lower_softmax_columns(LowerContext& ctx, const OpNode& op, AxisView v) {
-    if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output)) return false;
-    const TensorNode& x = ctx.tensor(op.inputs[0]);
-    const TensorNode& y = ctx.tensor(op.output);
-    const int64_t ex = arch::dtype_bytes(x.dtype), ec = arch::dtype_bytes(y.dtype);
-    const bool cast = x.dtype != y.dtype;
-    auto buffers = [&](int64_t per) {                                                // per column of the block
-        return std::vector<BufferSpec>{{BufferKind::Streamed, v.mid * ex * per, 0},  // 0: x
-                                       {BufferKind::Scratch, cast ? v.mid * ec * per : 0, 0},  // 1: x cast
-                                       {BufferKind::Scratch, v.mid * ec * per, 0},             // 2: transposed
-                                       {BufferKind::Scratch, v.mid * ec * per, 0},             // 3: row max, sum
-                                       {BufferKind::Streamed, v.mid * ec * per, 0}};           // 4: y
+    const int64_t ec = arch::dtype_bytes(ctx.tensor(op.output).dtype);
+    auto tail = [&](int64_t per) {
+        return std::vector<BufferSpec>{{BufferKind::Scratch, v.mid * ec * per, 0},    // 3: row max, sum
+                                       {BufferKind::Streamed, v.mid * ec * per, 0}};  // 4: y
     };
-    if (max_chunk_units(ctx, buffers(1)) == 0) return false;
-    const int64_t cols = unit_extent(ctx, v.inner, v.outer, max_chunk_units(ctx, buffers(1)));
     VectorStream s;
-    s.name = y.name;
-    s.buffers = buffers(cols);
-    const int64_t blocks = arch::ceil_div(v.inner, cols);
-    s.units = v.outer * blocks;
-    s.max_chunk_units = 1;
-    const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
-    const std::string xname = x.name, yname = y.name;
-    const arch::DType xt = x.dtype, t = y.dtype;
-    s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {
-        const int64_t o = u / blocks, c0 = u % blocks * cols, nc = std::min(cols, v.inner - c0);
-        const std::string label = yname + ": ";
+    ColumnBlocks c;
+    if (!column_blocks(ctx, op, v, tail, s, c)) return false;
+    s.chunk = [c](int64_t u, int64_t, const BufferAddrs& a) {
         ChunkCommands cc;
-        arch::DmaArgs d = load_dma(x_ddr + uint64_t((o * v.mid * v.inner + c0) * ex), a[0], uint64_t(nc * ex));
-        d.rows = uint32_t(v.mid), d.src_stride = uint64_t(v.inner * ex);
-        cc.loads.push_back({d, xname + " columns -> L1"});
-        uint64_t src = a[0];
-        if (cast) {
-            cc.compute.push_back(
-                {vector_args(VectorOp::Cast, xt, v.mid, nc, a[0], kNone, a[1]), label + "cast " + xname});
-            src = a[1];
-        }
-        cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, nc, src, kNone, a[2]), label + "transpose"});
+        const ColumnBlocks::Unit at = c.load_transposed(cc, u, a);
+        const int64_t nc = at.nc, mid = c.v.mid;
         auto add = [&](VectorOp op_, uint64_t s0, uint64_t s1, uint64_t dst, arch::VectorSource in1 = {}) {
-            cc.compute.push_back({with_sources(vector_args(op_, t, nc, v.mid, s0, s1, dst), {}, in1),
-                                  label + arch::vector_op_name(op_)});
+            cc.compute.push_back({with_sources(vector_args(op_, c.t, nc, mid, s0, s1, dst), {}, in1),
+                                  c.label() + arch::vector_op_name(op_)});
         };
         add(VectorOp::ReduceMax, a[2], kNone, a[3]);
-        add(VectorOp::Sub, a[2], a[3], a[2], per_row_source(nc, v.mid));
+        add(VectorOp::Sub, a[2], a[3], a[2], per_row_source(nc, mid));
         add(VectorOp::Exp, a[2], kNone, a[2]);
         add(VectorOp::ReduceSum, a[2], kNone, a[3]);
-        add(VectorOp::Div, a[2], a[3], a[2], per_row_source(nc, v.mid));
-        cc.compute.push_back({vector_args(VectorOp::Transpose, t, nc, v.mid, a[2], kNone, a[4]), label + "transpose"});
-        arch::DmaArgs st = store_dma(a[4], y_ddr + uint64_t((o * v.mid * v.inner + c0) * ec), uint64_t(nc * ec));
-        st.rows = uint32_t(v.mid), st.dst_stride = uint64_t(v.inner * ec);
-        cc.stores.push_back({st, yname + " columns -> DDR"});
+        add(VectorOp::Div, a[2], a[3], a[2], per_row_source(nc, mid));
+        cc.compute.push_back(
+            {vector_args(VectorOp::Transpose, c.t, nc, mid, a[2], kNone, a[4]), c.label() + "transpose"});
+        arch::DmaArgs st =
+            store_dma(a[4], c.y_ddr + uint64_t((at.o * mid * c.v.inner + at.c0) * c.ec), uint64_t(nc * c.ec));
+        st.rows = uint32_t(mid), st.dst_stride = uint64_t(c.v.inner * c.ec);
+        cc.stores.push_back({st, c.yname + " columns -> DDR"});
         return cc;
     };
     lower_vector_stream(ctx, op, s);
