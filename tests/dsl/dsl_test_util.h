@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "dsl/frontend/frontend.h"
+#include "dsl/ir/op_kind.h"
+#include "dsl/ir/task_graph.h"
 #include "dsl/support/diagnostics.h"
 #include "dsl/support/source_location.h"
 
@@ -52,6 +54,19 @@ inline dsl::TaskGraph elaborate(const std::string& text, const Shapes& shapes = 
 
 inline std::string elaborate_error(const std::string& text, const Shapes& shapes = {}) {
     return error_of([&] { elaborate(text, shapes); });
+}
+
+// One line per op: "y = kind(a, b) float16", " *" after a promotion cast
+// (dsl/passes/pass_promote.h).
+inline std::string op_lines(const dsl::TaskGraph& g) {
+    std::string s;
+    for (const dsl::OpNode& op : g.ops) {
+        const dsl::TensorNode& y = g.tensors[size_t(op.output)];
+        s += y.name + " = " + dsl::op_kind_name(op.kind) + "(";
+        for (size_t k = 0; k < op.inputs.size(); ++k) s += (k ? ", " : "") + g.tensors[size_t(op.inputs[k])].name;
+        s += ") " + std::string(arch::dtype_name(y.dtype)) + (op.promotion ? " *" : "") + "\n";
+    }
+    return s;
 }
 
 }  // namespace dsl_test

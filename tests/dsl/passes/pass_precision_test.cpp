@@ -12,18 +12,6 @@ dsl::TaskGraph precise(const std::string& text) {
     return dsl::apply_precision(dsl::elaborate_source(dsl_test::source(text)));
 }
 
-// One line per op: "y = kind(a, b) float16".
-std::string ops(const dsl::TaskGraph& g) {
-    std::string s;
-    for (const dsl::OpNode& op : g.ops) {
-        const dsl::TensorNode& y = g.tensors[size_t(op.output)];
-        s += y.name + " = " + dsl::op_kind_name(op.kind) + "(";
-        for (size_t k = 0; k < op.inputs.size(); ++k) s += (k ? ", " : "") + g.tensors[size_t(op.inputs[k])].name;
-        s += ") " + std::string(arch::dtype_name(y.dtype)) + "\n";
-    }
-    return s;
-}
-
 const char* kHeader = "import pypto as pypo\n";
 
 TEST(PassPrecision, NoScopeLeavesTheGraphAlone) {
@@ -33,7 +21,7 @@ TEST(PassPrecision, NoScopeLeavesTheGraphAlone) {
                        "pypo.output(\"y\", y)\n";
     dsl::TaskGraph before = dsl::elaborate_source(dsl_test::source(text));
     dsl::TaskGraph after = dsl::apply_precision(before);
-    EXPECT_EQ(ops(after), ops(before));
+    EXPECT_EQ(dsl_test::op_lines(after), dsl_test::op_lines(before));
     EXPECT_EQ(after.tensors.size(), before.tensors.size());
 }
 
@@ -47,7 +35,7 @@ TEST(PassPrecision, MixedAttentionComputesSoftmaxInFloat32WithCastsAround) {
                                "    p = pypo.op.softmax(s)\n"
                                "    o = pypo.op.matmul(p, v)\n"
                                "pypo.output(\"o\", o)\n");
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "matmul_1 = matmul(q, k) float16\n"
               "cast_1 = cast(matmul_1) float32\n"
               "softmax_1 = softmax(cast_1) float32\n"
@@ -70,7 +58,7 @@ TEST(PassPrecision, MixedFloat32InputIsCastOnceForTwoConsumersAndOutputKeepsItsD
                                "pypo.output(\"y\", y)\n");
     // relu/add in float16 (x cast once), reduce_sum in float32; y was
     // declared float32, which the reduction already computes in.
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "cast_1 = cast(x) float16\n"
               "relu_1 = relu(cast_1) float16\n"
               "add_1 = add(cast_1, relu_1) float16\n"
@@ -84,7 +72,7 @@ TEST(PassPrecision, OutputKeepsDeclaredDtypeThroughAFinalCast) {
                                "with pypo.precision(mode='float32'):\n"
                                "    y = pypo.op.exp(x)\n"
                                "pypo.output(\"y\", y)\n");
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "cast_1 = cast(x) float32\n"
               "exp_1 = exp(cast_1) float32\n"
               "y = cast(exp_1) float16\n");
@@ -101,7 +89,7 @@ TEST(PassPrecision, ExplicitDtypeWinsAndViewsFollowTheirSource) {
                                "    b = pypo.op.sqrt(x, dtype='float32')\n"
                                "    y = pypo.op.add(r, pypo.op.reshape(b, (32,)))\n"
                                "pypo.output(\"y\", y)\n");
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "cast_1 = cast(x) float16\n"
               "relu_1 = relu(cast_1) float16\n"
               "reshape_1 = reshape(relu_1) float16\n"

@@ -18,18 +18,6 @@ dsl::TaskGraph elaborate(const std::string& body) {
 
 dsl::TaskGraph passed(const std::string& body) { return dsl::run_graph_passes(elaborate(body)).graph(); }
 
-// One line per op: "y = kind(a, b) float16", "*" after a promotion cast.
-std::string ops(const dsl::TaskGraph& g) {
-    std::string s;
-    for (const dsl::OpNode& op : g.ops) {
-        const dsl::TensorNode& y = g.tensors[size_t(op.output)];
-        s += y.name + " = " + dsl::op_kind_name(op.kind) + "(";
-        for (size_t k = 0; k < op.inputs.size(); ++k) s += (k ? ", " : "") + g.tensors[size_t(op.inputs[k])].name;
-        s += ") " + std::string(arch::dtype_name(y.dtype)) + (op.promotion ? " *" : "") + "\n";
-    }
-    return s;
-}
-
 const char* kInputs =
     "a = pypo.input(\"a\", shape=(64, 64))\n"
     "b = pypo.input(\"b\", shape=(64, 64), dtype=\"float32\")\n";
@@ -45,7 +33,7 @@ TEST(PassPromote, MatmulOfSoftmaxFloat32AndFloat16CastsTheNarrowerOperand) {
     EXPECT_TRUE(e.ops[1].promotes_operands);
     EXPECT_EQ(e.tensors[size_t(e.ops[1].output)].dtype, arch::DType::Float32);  // what y.dtype says
     const dsl::TaskGraph g = passed(body);
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "softmax_1 = softmax(x) float32\n"
               "cast_1 = cast(v) float32 *\n"
               "y = matmul(softmax_1, cast_1) float32\n");
@@ -68,7 +56,7 @@ TEST(PassPromote, EveryOperationWhoseOperandsShareADtype) {
                                     "pypo.output(\"k\", pypo.op.conv2d(img, w))\n");
     // a is cast once and shared by sub, maximum and concat; the result of
     // each is float32 whichever side was the narrower.
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "cast_1 = cast(a) float32 *\n"
               "s = sub(cast_1, b) float32\n"
               "m = maximum(b, cast_1) float32\n"
@@ -87,7 +75,7 @@ TEST(PassPromote, SameDtypesAndOperationsThatConvertAsTheyReadPromoteNothing) {
                                     "pypo.output(\"y\", pypo.op.add(a, b, dtype=\"float16\"))\n"
                                     "pypo.output(\"z\", pypo.op.layer_norm(a, scale=s, shift=t))\n"
                                     "pypo.output(\"u\", pypo.op.mul(b, 2.0))\n");
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "x = add(a, a) float16\n"
               "y = add(a, b) float16\n"
               "z = layer_norm(a, s, t) float16\n"
@@ -98,7 +86,7 @@ TEST(PassPromote, SameDtypesAndOperationsThatConvertAsTheyReadPromoteNothing) {
 TEST(PassPromote, MatmulWithDtypeComputesInTheWiderAndWritesTheGivenDtype) {
     const dsl::TaskGraph g =
         passed(std::string(kInputs) + "pypo.output(\"y\", pypo.op.matmul(a, b, dtype=\"float16\"))\n");
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "cast_1 = cast(a) float32 *\n"
               "y = matmul(cast_1, b) float16\n");
 }
@@ -115,7 +103,7 @@ TEST(PassPromote, OperandsTheMixedPrecisionPassWidenedArePromotedToo) {
         "    s = pypo.op.softmax(x)\n"
         "    m = pypo.op.matmul(s, v, dtype='float16')\n"
         "pypo.output(\"m\", m)\n");
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "cast_1 = cast(x) float32\n"
               "softmax_1 = softmax(cast_1) float32\n"
               "cast_2 = cast(v) float32 *\n"
@@ -129,7 +117,7 @@ TEST(PassPromote, UnderAPrecisionScopeThePrecisionPassDecidesInstead) {
                                     "pypo.output(\"y\", y)\n");
     // The rule promoted y to float32; the scope computes it in float16 and
     // the program output keeps its dtype with a final cast.
-    EXPECT_EQ(ops(g),
+    EXPECT_EQ(dsl_test::op_lines(g),
               "cast_1 = cast(b) float16\n"
               "add_1 = add(a, cast_1) float16\n"
               "y = cast(add_1) float32\n");
