@@ -80,16 +80,9 @@ void lower_upsample_bilinear(LowerContext& ctx, const OpNode& op) {
                                         {BufferKind::Scratch, (W + 2) * D * fh * ec, 0},
                                         {BufferKind::Scratch, fw * RW * fh * ec, 0},
                                         {BufferKind::Streamed, fh * OW * D * ec, 0}};
-    // As many rows as fit (at least one: if that does not fit, the stream
-    // reports the capacity), spread so every cluster has bands.
-    const int64_t nb = unit_extent(ctx, H, planes, std::max<int64_t>(1, max_chunk_units(ctx, specs)));
-    const int64_t bands = arch::ceil_div(H, nb);
     VectorStream s;
-    s.name = y.name;
-    s.units = planes * bands;
-    s.max_chunk_units = 1;
-    // One unit = one band: its buffers for nb rows.
-    for (const BufferSpec& b : specs) s.buffers.push_back({b.kind, b.per_unit * nb + b.fixed, 0});
+    const int64_t nb = band_stream(ctx, s, y.name, H, planes, specs);
+    const int64_t bands = arch::ceil_div(H, nb);
     const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
     const std::string xname = x.name, yname = y.name;
     s.chunk = [=](int64_t u, int64_t, const BufferAddrs& a) {

@@ -119,6 +119,17 @@ int64_t unit_extent(const LowerContext& ctx, int64_t extent, int64_t groups, int
     return std::max<int64_t>(1, std::min({extent, fit, target}));
 }
 
+int64_t band_stream(const LowerContext& ctx, VectorStream& s, const std::string& name, int64_t rows, int64_t planes,
+                    const std::vector<BufferSpec>& per_row) {
+    const int64_t nb = unit_extent(ctx, rows, planes, std::max<int64_t>(1, max_chunk_units(ctx, per_row)));
+    s.name = name;
+    s.units = planes * arch::ceil_div(rows, nb);
+    s.max_chunk_units = 1;
+    s.buffers.clear();
+    for (const BufferSpec& b : per_row) s.buffers.push_back({b.kind, b.per_unit * nb + b.fixed, 0});
+    return nb;
+}
+
 void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream& s) {
     const arch::Config& c = ctx.config;
     if (s.units <= 0) throw std::logic_error("vector stream without units: " + s.name);

@@ -102,6 +102,15 @@ int64_t parallel_clusters(const LowerContext& ctx);
 constexpr int64_t kChunksPerCluster = 2;
 int64_t unit_extent(const LowerContext& ctx, int64_t extent, int64_t groups, int64_t fit);
 
+// A stream of bands of rows: `planes` planes of `rows` rows each, a unit
+// one band of as many rows as fit `per_row` (bytes per row of the band,
+// plus each buffer's fixed bytes per band), at least one row (if that does
+// not fit, the stream reports the capacity), spread by unit_extent so every
+// cluster has bands. Sets s's name, units, chunk size (one unit) and
+// buffers; returns the rows per band (the last band may have fewer).
+int64_t band_stream(const LowerContext& ctx, VectorStream& s, const std::string& name, int64_t rows, int64_t planes,
+                    const std::vector<BufferSpec>& per_row);
+
 // Appends the blocks of `s` for the graph operation `op`. Throws
 // CompileError at the call when one unit does not fit L1.
 void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream& s);

@@ -220,13 +220,9 @@ void lower_upsample_bands(LowerContext& ctx, const OpNode& op, int64_t H, int64_
     // Per input row: the row, read replicated (sized for the copy's extent), and its fh output rows.
     const std::vector<BufferSpec> per_row{{BufferKind::Streamed, std::max(RW * ex, fh * out_row * ex), 0},
                                           {BufferKind::Streamed, fh * out_row * ey, 0}};
-    const int64_t nb = unit_extent(ctx, H, planes, std::max<int64_t>(1, max_chunk_units(ctx, per_row)));
-    const int64_t bands = arch::ceil_div(H, nb);
     VectorStream s;
-    s.name = y.name;
-    s.units = planes * bands;
-    s.max_chunk_units = 1;
-    for (const BufferSpec& b : per_row) s.buffers.push_back({b.kind, b.per_unit * nb, 0});
+    const int64_t nb = band_stream(ctx, s, y.name, H, planes, per_row);
+    const int64_t bands = arch::ceil_div(H, nb);
     const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
     s.chunk = [=, xname = x.name, yname = y.name, xt = x.dtype](int64_t u, int64_t, const BufferAddrs& a) {
         const int64_t pl = u / bands, h0 = u % bands * nb, n = std::min(nb, H - h0);
