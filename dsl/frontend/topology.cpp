@@ -1,5 +1,7 @@
 #include "dsl/frontend/topology.h"
 
+#include "dsl/support/line_breaks.h"
+
 #include <cctype>
 #include <fstream>
 #include <set>
@@ -40,14 +42,15 @@ const char* const kGemmColumns[] = {"layer name", "M", "N", "K"};
 Topology parse_topology(const std::string& path, const std::string& text) {
     Topology t;
     t.path = path;
-    std::stringstream in(text);
-    std::string row;
     int line = 0;
     bool header = false;
     auto fail = [&](const std::string& why) { throw TopologyError(path + ":" + std::to_string(line) + ": " + why); };
-    while (std::getline(in, row)) {
+    for (size_t pos = 0; pos < text.size();) {
         ++line;
-        if (!row.empty() && row.back() == '\r') row.pop_back();
+        size_t end = pos;
+        while (end < text.size() && !is_line_break(text[end])) ++end;
+        const std::string row = text.substr(pos, end - pos);
+        pos = end + line_break_length(text, end);
         if (trim(row).empty()) continue;
         const std::vector<std::string> f = fields_of(row);
         if (!header) {

@@ -48,9 +48,11 @@ std::string format_diagnostic(const SourceLoc& loc, const std::string& message) 
     std::string out =
         path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": error: " + message + "\n";
     std::string text = displayable(loc.file ? loc.file->line_text(loc.line) : "");
-    int col = loc.col;
+    // A column past the line's end (a location one reader computed that
+    // another cannot find, a bug) still prints: the caret after the line.
+    int col = std::clamp(loc.col, 1, int(std::min<size_t>(text.size(), 1u << 30)) + 1);
     if (text.size() > kMaxShown) {
-        const size_t at = size_t(std::max(col - 1, 0));
+        const size_t at = size_t(col - 1);
         const size_t begin = sequence_start(text, at > kMaxShown / 2 ? at - kMaxShown / 2 : 0);
         const size_t end = sequence_start(text, std::min(text.size(), begin + kMaxShown));
         const std::string prefix = begin > 0 ? "..." : "";

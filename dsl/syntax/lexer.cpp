@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "dsl/support/diagnostics.h"
+#include "dsl/support/line_breaks.h"
 #include "dsl/support/utf8.h"
 
 namespace dsl {
@@ -73,7 +74,7 @@ public:
                 ++pos_;
             } else if (c == '#') {
                 skip_comment();
-            } else if (c == '\n' || c == '\r') {
+            } else if (is_line_break(c)) {
                 SourceLoc loc = here();
                 consume_newline();
                 // Inside brackets a newline is only whitespace (implicit joining).
@@ -114,9 +115,9 @@ private:
         size_t line_start = line_start_;
         int line = 1;
         for (size_t i = pos_; i < text_.size();) {
-            if (text_[i] == '\n') {
+            if (const size_t b = line_break_length(text_, i)) {
                 ++line;
-                line_start = ++i;
+                line_start = i += b;
                 continue;
             }
             const size_t n = utf8_sequence_length(text_, i);
@@ -164,14 +165,13 @@ private:
     }
 
     void consume_newline() {
-        if (text_[pos_] == '\r' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '\n') ++pos_;
-        ++pos_;
+        pos_ += line_break_length(text_, pos_);
         ++line_;
         line_start_ = pos_;
     }
 
     void skip_comment() {
-        while (pos_ < text_.size() && text_[pos_] != '\n' && text_[pos_] != '\r') ++pos_;
+        while (pos_ < text_.size() && !is_line_break(text_[pos_])) ++pos_;
     }
 
     // Measures the indentation of a new logical line and emits Indent/Dedent.
@@ -203,7 +203,7 @@ private:
             skip_comment();
             return false;
         }
-        if (c == '\n' || c == '\r') {
+        if (is_line_break(c)) {
             consume_newline();
             return false;
         }
@@ -237,8 +237,7 @@ private:
         SourceLoc loc = here();
         ++pos_;
         if (pos_ >= text_.size()) fail(loc, "unexpected end of file after line continuation character");
-        if (text_[pos_] != '\n' && text_[pos_] != '\r')
-            fail(loc, "unexpected character after line continuation character");
+        if (!is_line_break(text_[pos_])) fail(loc, "unexpected character after line continuation character");
         consume_newline();
     }
 
@@ -357,7 +356,7 @@ private:
                 pos_ += triple ? 3 : 1;
                 break;
             }
-            if (c == '\n' || c == '\r') {
+            if (is_line_break(c)) {
                 if (!triple) fail(loc, "unterminated string literal");
                 value += '\n';
                 consume_newline();
@@ -381,7 +380,7 @@ private:
             return;  // the loop then reports the unterminated literal
         }
         char e = text_[pos_ + 1];
-        if (e == '\n' || e == '\r') {
+        if (is_line_break(e)) {
             // Backslash-newline inside a string joins the lines (dropped unless raw).
             if (raw) value += '\\';
             ++pos_;

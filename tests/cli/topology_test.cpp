@@ -106,6 +106,28 @@ TEST(Topology, Gemms) {
     EXPECT_EQ(rows[1].at("cube_cycles"), "21");  // one fold: 8 + 14 - 1
 }
 
+// Lines end at "\n", "\r\n" or a bare "\r" (dsl/support/line_breaks.h), so
+// an old Mac-style file reads as the same two layers, and an error names
+// the line an editor shows.
+TEST(Topology, BareCarriageReturnsEndLines) {
+    for (const char* eol : {"\r", "\r\n"}) {
+        const std::string e = eol;
+        const std::string topo =
+            write_file("cr_topo.csv", "Layer Name, M, N, K," + e + "g, 7, 9, 11," + e + "g, 8, 8, 8," + e);
+        const std::string out = (scratch() / "cr_topo_report.csv").string();
+        const Outcome o = run("-q " + kArray + " --topology '" + topo + "' --ops-csv '" + out + "'");
+        ASSERT_EQ(o.status, 0) << o.err;
+        const auto rows = csv_rows(out);
+        ASSERT_EQ(rows.size(), 2u);
+        EXPECT_EQ(rows[0].at("cube_cycles"), "49");
+        EXPECT_EQ(rows[1].at("cube_cycles"), "21");
+    }
+    const std::string bad = write_file("cr_bad_topo.csv", "Layer Name, M, N, K,\rg, 7, 9, 11,\rg, 8, 8,\r");
+    const Outcome o = run("-q " + kArray + " --topology '" + bad + "'");
+    EXPECT_EQ(o.status, 2);
+    EXPECT_EQ(o.err.substr(0, o.err.find(": expected")), "davinci-sim: error: " + bad + ":3");
+}
+
 // With --topology the ops CSV is the ops CSV of any run, the layer's
 // scalesim_* columns added before schema_version; without it, none.
 TEST(Topology, OpsCsvGainsScaleSimColumnsBeforeSchemaVersion) {

@@ -17,6 +17,29 @@ TEST(Diagnostics, LineTextSplitsOnNewlinesAndDropsCarriageReturns) {
     EXPECT_EQ(f->line_text(0), "");
 }
 
+// A bare "\r" ends a line, as it does for the lexer (dsl/support/line_breaks.h).
+TEST(Diagnostics, LineTextSplitsOnBareCarriageReturns) {
+    auto f = source("one\rtwo\r\rfour\r\nfive\r");
+    EXPECT_EQ(f->line_text(1), "one");
+    EXPECT_EQ(f->line_text(2), "two");
+    EXPECT_EQ(f->line_text(3), "");
+    EXPECT_EQ(f->line_text(4), "four");
+    EXPECT_EQ(f->line_text(5), "five");
+    EXPECT_EQ(f->line_text(6), "");
+    EXPECT_EQ(f->line_text(7), "");
+}
+
+// A column past the end of its line (short or windowed) prints the caret
+// just after the line instead of throwing.
+TEST(Diagnostics, ColumnPastTheLineIsClampedNeverThrows) {
+    auto f = source("abc\n");
+    EXPECT_EQ(dsl::format_diagnostic(at(f, 1, 50), "bad"), "t.pto:1:50: error: bad\nabc\n   ^\n");
+    auto g = source(std::string(300, 'x') + "\n");
+    const std::string long_line = dsl::format_diagnostic(at(g, 1, 2000), "bad");
+    EXPECT_EQ(long_line, "t.pto:1:2000: error: bad\n..." + std::string(80, 'x') + "\n" + std::string(83, ' ') + "^\n");
+    EXPECT_EQ(dsl::format_diagnostic(at(f, 9, 4), "bad"), "t.pto:9:4: error: bad\n\n^\n");
+}
+
 TEST(Diagnostics, FormatsLocationSourceLineAndCaret) {
     auto f = source("x = 1\nc = pypo.op.matmul(a, b)\n", "models/gemm.pto");
     EXPECT_EQ(dsl::format_diagnostic(at(f, 2, 5), "something is wrong"),

@@ -147,6 +147,15 @@ TEST(Lexer, CrLfLineEndings) {
     EXPECT_EQ(spell("a = 1\r\nif b:\r\n  c\r\n"), "a = 1 <NL> if b : <NL> <IN> c <NL> <DE> <END>");
 }
 
+// A bare "\r" ends a line for the lexer and for the diagnostic that quotes
+// it alike: the caret sits under the offending character of the right line.
+TEST(Lexer, BareCarriageReturnLineEndings) {
+    EXPECT_EQ(spell("a = 1\rif b:\r  c\r"), "a = 1 <NL> if b : <NL> <IN> c <NL> <DE> <END>");
+    EXPECT_EQ(lex_error("a = 1\rb = 2 $\rc = 3\n"), "t.pto:2:7: error: invalid character '$'\nb = 2 $\n      ^\n");
+    EXPECT_EQ(lex_error("a = 1\rb = \xff\n"),
+              "t.pto:2:5: error: invalid UTF-8 byte 0xFF: a program must be UTF-8 text\nb = ?\n    ^\n");
+}
+
 TEST(Lexer, ErrorInconsistentDedent) {
     EXPECT_EQ(lex_error("if x:\n    a\n  b\n"),
               "t.pto:3:3: error: unindent does not match any outer indentation level\n  b\n  ^\n");
