@@ -77,6 +77,26 @@ TEST(BadInput, OneMegabyteLine) {
     EXPECT_FALSE(std::getline(lines, rest));
 }
 
+// Found by a 900-second fuzz run: the lexer counted a bare "\r" as a line
+// break and the quoted line did not, so the column pointed past the line
+// it quoted and the diagnostic threw (exit 1). Its lines end in "\n",
+// "\r\n" or (five of them) a bare "\r"; "1s" starts at column 1772 of line 15.
+TEST(BadInput, BareCarriageReturnsBeforeALongLine) {
+    Outcome o = run("--dump-graph tests/fuzz/regressions/frontend/bare_cr_long_line.pto");
+    EXPECT_EQ(o.status, 2);
+    EXPECT_EQ(o.out, "");
+    std::istringstream lines(o.err);
+    std::string first, shown, caret, rest;
+    std::getline(lines, first);
+    std::getline(lines, shown);
+    std::getline(lines, caret);
+    EXPECT_EQ(first, "tests/fuzz/regressions/frontend/bare_cr_long_line.pto:15:1772: error: invalid decimal literal");
+    ASSERT_EQ(caret.size(), 84u);
+    EXPECT_EQ(caret, std::string(83, ' ') + "^");
+    EXPECT_EQ(shown.substr(83), "1s");
+    EXPECT_FALSE(std::getline(lines, rest));
+}
+
 TEST(BadInput, ThousandDeepParentheses) {
     std::string p =
         write_file("deep.pto", kHeader + "x = " + std::string(1000, '(') + "1" + std::string(1000, ')') + "\n");
