@@ -11,8 +11,9 @@
 //  * `t` is an intermediate in DDR that it alone reads (not a program
 //    output, no other reader, no view of it), and no print(...) drains
 //    between the cube operation and it;
-//  * it computes in the cube operation's output dtype, writes a DDR tensor
-//    and reads `t` as its first input (a binary op: either input);
+//  * it computes in `t`'s dtype (the cube operation's output dtype, or the
+//    dtype of the last cast before it: a cast may change it), writes a DDR
+//    tensor and reads `t` as its first input (a binary op: either input);
 //  * its other operand is a number (mul(x, 0.5)), a tensor of the output's
 //    shape computed before the cube operation (a residual add), or for
 //    batch_norm its per-channel scale and shift, channels being the GEMM's
