@@ -89,7 +89,7 @@ TaskGraph apply_fusion(const TaskGraph& in) {
     return g;
 }
 
-std::string format_fusion_groups(const TaskGraph& g) {
+std::string format_fusion_groups(const TaskGraph& g, const std::function<std::string(const OpNode&)>& unfused) {
     std::ostringstream os;
     size_t groups = 0;
     for (const OpNode& op : g.ops) groups += op.epilogue.empty() ? 0 : 1;
@@ -102,7 +102,9 @@ std::string format_fusion_groups(const TaskGraph& g) {
         for (int k : op.epilogue) os << " -> " << op_kind_name(g.ops[size_t(k)].kind);
         os << "  (ops " << i;
         for (int k : op.epilogue) os << ", " << k;
-        os << ")\n";
+        os << ")";
+        if (const std::string why = unfused ? unfused(op) : ""; !why.empty()) os << "  [runs unfused: " << why << "]";
+        os << "\n";
     }
     return os.str();
 }

@@ -24,6 +24,7 @@
 // the pass leaves the graph alone.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "dsl/ir/task_graph.h"
@@ -34,6 +35,10 @@ TaskGraph apply_fusion(const TaskGraph& g);
 
 // "fusion groups: N\n  <tensor>: conv2d -> format_convert -> batch_norm -> relu  (ops 0-3)\n..."
 // for the groups of a graph the pass has run on; "" when there are none.
-std::string format_fusion_groups(const TaskGraph& g);
+// `unfused` (when given) says why a group's cube operation will not run
+// it fused on the hardware ("" when it will): the line then ends
+// "  [runs unfused: <why>]".
+std::string format_fusion_groups(const TaskGraph& g,
+                                 const std::function<std::string(const OpNode&)>& unfused = nullptr);
 
 }  // namespace dsl

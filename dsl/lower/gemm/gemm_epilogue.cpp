@@ -51,6 +51,31 @@ void GemmEpilogue::describe(GemmShape& shape) const {
     shape.epilogue_result = result_dtype();
 }
 
+std::string fold_major_unfused_reason(const arch::Config& c) {
+    return std::string("the ") + (c.cube_dataflow == arch::Dataflow::WS ? "weight" : "input") +
+           "-stationary array's fold-major schedule runs no epilogue";
+}
+
+const char* const kOnChipResultUnfused = "its result is kept on chip";
+
+std::string epilogue_unfused_reason(const arch::Config& c, const TaskGraph& g, const OpNode& head) {
+    if (head.epilogue.empty()) return "";
+    if (g.tensors[size_t(head.output)].placement != Placement::DDR) return kOnChipResultUnfused;
+    // As fold_major_applies: a ws or is array, B in DDR (a convolution's
+    // filters always are), no tile=.
+    const bool stationary = c.cube_dataflow == arch::Dataflow::WS || c.cube_dataflow == arch::Dataflow::IS;
+    const bool b_in_ddr = head.kind == OpKind::Conv2d || g.tensors[size_t(head.inputs[1])].placement == Placement::DDR;
+    if (stationary && b_in_ddr && head.attrs.count("tile") == 0) return fold_major_unfused_reason(c);
+    return "";
+}
+
+std::string unfused_group_note(const TaskGraph& g, const OpNode& head, const std::string& reason) {
+    std::string chain = op_kind_name(head.kind);
+    for (int k : head.epilogue) chain += std::string(" -> ") + op_kind_name(g.ops[size_t(k)].kind);
+    return "fusion group '" + g.tensors[size_t(g.ops[size_t(head.epilogue.back())].output)].name + "' (" + chain +
+           ") ran unfused: " + reason + "; its operations were lowered one by one, through DDR";
+}
+
 GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out) {
     GemmEpilogue e;
     out = head.output;

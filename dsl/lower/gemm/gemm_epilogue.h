@@ -73,4 +73,20 @@ struct GemmEpilogue {
 // group's final tensor (what the GEMM stores). Empty when it has none.
 GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out);
 
+// Why a GEMM schedule runs no epilogue (its group's operations are then
+// lowered one by one, through DDR): on the fold-major schedule of a ws or
+// is array (dsl/lower/gemm/lower_fold_major.h), whose outputs leave L1
+// chunk by chunk, and with a result kept on chip.
+std::string fold_major_unfused_reason(const arch::Config& c);
+extern const char* const kOnChipResultUnfused;
+
+// The same judged from the graph alone (placements, tile=), for
+// --dump-graph: "" when `head`'s group runs fused on this hardware. (The
+// lowering decides from its buffer plan, which can keep an on-chip tensor
+// in DDR instead; the report's notes say what it did.)
+std::string epilogue_unfused_reason(const arch::Config& c, const TaskGraph& g, const OpNode& head);
+
+// The report's note for a group that ran unfused.
+std::string unfused_group_note(const TaskGraph& g, const OpNode& head, const std::string& reason);
+
 }  // namespace dsl

@@ -146,6 +146,8 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     if (fold_major) out = op.output;
     epilogue.describe(shape);
     ctx.epilogue_fused = !epilogue.empty();
+    if (!op.epilogue.empty() && !ctx.epilogue_fused)
+        ctx.epilogue_unfused = fold_major ? fold_major_unfused_reason(ctx.config) : kOnChipResultUnfused;
     const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
     if (fold_major && ctx.explaining) ctx.explaining->gemm = GemmExplanation{}, ctx.explaining->gemm->fold_major = true;
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);

@@ -199,12 +199,15 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     // (dsl/lower/gemm/lower_fold_major.h); the others take the k-stepped schedule.
     const bool fold_major = fold_major_applies(ctx.config, shape);
     // The fusion group's epilogue runs on the k-stepped schedule's C tiles
-    // in DDR (the pass fuses no on-chip tensor).
+    // in DDR (the pass fuses no on-chip result; the report notes a group
+    // that ran unfused).
     int out = op.output;
     const GemmEpilogue epilogue = fold_major || shape.c_on_chip ? GemmEpilogue{} : build_epilogue(ctx, op, out);
     if (fold_major || shape.c_on_chip) out = op.output;
     epilogue.describe(shape);
     ctx.epilogue_fused = !epilogue.empty();
+    if (!op.epilogue.empty() && !ctx.epilogue_fused)
+        ctx.epilogue_unfused = fold_major ? fold_major_unfused_reason(ctx.config) : kOnChipResultUnfused;
     const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
     if (fold_major && ctx.explaining) ctx.explaining->gemm = GemmExplanation{}, ctx.explaining->gemm->fold_major = true;
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
