@@ -166,8 +166,9 @@ pypo.output("y", pypo.op.silu(c))
 )";
 
 // Several blocks and cubes, casts both ways, silu before and after a cast,
-// a float32 residual streamed in after the cast; and a convolution whose
-// NCHW result is cast, batch-normalised in float32 and silu'd.
+// a float32 residual streamed in after the cast; a convolution whose NCHW
+// result is cast, batch-normalised in float32 and silu'd; a batched matmul
+// whose float32 residual is streamed per item.
 const char* kCastsAndSilus = R"(import pypto as pypo
 a = pypo.input("a", shape=(200, 96), dtype="float16")
 b = pypo.weight("b", shape=(96, 130), dtype="float16")
@@ -183,6 +184,10 @@ s = pypo.weight("s", shape=(16,), dtype="float32")
 t = pypo.weight("t", shape=(16,), dtype="float32")
 conv = pypo.op.conv2d(x, w, padding=(1, 1))
 pypo.output("v", pypo.op.silu(pypo.op.batch_norm(pypo.op.cast(conv, "float32"), s, t)))
+q = pypo.input("q", shape=(3, 72, 64), dtype="float16")
+k = pypo.input("k", shape=(64, 40), dtype="float16")
+p = pypo.input("p", shape=(3, 72, 40), dtype="float32")
+pypo.output("u", pypo.op.silu(pypo.op.add(pypo.op.cast(pypo.op.matmul(q, k), "float32"), p)))
 )";
 
 }  // namespace
@@ -229,10 +234,11 @@ TEST(Fusion, MatmulSiluTileCyclesMatchTheHandDerivation) {
 TEST(Fusion, FusedCastsAndSilusGiveTheUnfusedBytes) {
     const std::string pto = write_file("casts.pto", kCastsAndSilus);
     Outcome g = run("--dump-graph " + pto);
-    EXPECT_NE(g.out.find("fusion groups: 3\n"
+    EXPECT_NE(g.out.find("fusion groups: 4\n"
                          "  y: matmul -> cast -> add -> silu  (ops 0, 1, 2, 3)\n"
                          "  z: matmul -> silu -> cast -> mul  (ops 4, 5, 6, 7)\n"
-                         "  v: conv2d -> format_convert -> cast -> batch_norm -> silu  (ops 8, 9, 10, 11, 12)\n"),
+                         "  v: conv2d -> format_convert -> cast -> batch_norm -> silu  (ops 8, 9, 10, 11, 12)\n"
+                         "  u: matmul -> cast -> add -> silu  (ops 13, 14, 15, 16)\n"),
               std::string::npos)
         << g.out;
     const std::string fused = (scratch() / "casts_fused").string(), apart = (scratch() / "casts_apart").string();
@@ -240,7 +246,7 @@ TEST(Fusion, FusedCastsAndSilusGiveTheUnfusedBytes) {
     ASSERT_EQ(f.status, 0) << f.err;
     Outcome n = run("-q --functional --no-fusion --outputs '" + apart + "' " + pto);
     ASSERT_EQ(n.status, 0) << n.err;
-    for (const char* y : {"y.npy", "z.npy", "v.npy"}) {
+    for (const char* y : {"y.npy", "z.npy", "v.npy", "u.npy"}) {
         const std::string a = slurp(fused + "/" + y), b = slurp(apart + "/" + y);
         EXPECT_FALSE(a.empty()) << y;
         EXPECT_EQ(a, b) << y;
