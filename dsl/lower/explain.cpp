@@ -52,11 +52,11 @@ std::string format_explanation(const TaskGraph& g, const Explanation& e) {
               << "\n";
         }
         if (!op.epilogue.empty()) {
-            s << "  fusion group: runs";
+            s << "  fusion group: " << (x.unfused.empty() ? "runs" : "not fused (" + x.unfused + "):");
             for (size_t k = 0; k < op.epilogue.size(); ++k)
                 s << (k ? ", " : " ") << op_kind_name(g.ops[size_t(op.epilogue[k])].kind) << " (op " << op.epilogue[k]
                   << ")";
-            s << " on its tiles in L1\n";
+            s << (x.unfused.empty() ? " on its tiles in L1\n" : " ran on their own\n");
         } else if (op.fused_into >= 0) {
             s << "  fusion group: "
               << (x.fused ? "runs on the tiles of op " : "not fused (it ran on its own) although grouped with op ")

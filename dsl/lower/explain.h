@@ -38,6 +38,7 @@ struct OpExplanation {
     bool pinned = false;          // its blocks run on the clusters holding the on-chip parts they use
     bool result_on_chip = false;  // its result is kept on chip (not moved to DDR by a placement note)
     bool fused = false;           // it ran inside its fusion group's cube operation
+    std::string unfused;          // a cube operation whose fusion group ran unfused: why
     std::optional<GemmExplanation> gemm;
 };
 

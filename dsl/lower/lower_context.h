@@ -55,6 +55,9 @@ struct LowerContext {
     // epilogue (dsl/lower/gemm/gemm_epilogue.h): the group's other
     // operations then emit nothing.
     bool epilogue_fused = false;
+    // Otherwise, for an operation with a fusion group: why not (for the
+    // report's notes and --explain).
+    std::string epilogue_unfused;
 
     // The operation being lowered: its index in Program::ops (for tags) and
     // the blocks it must wait for (its producers', and a print's drain).

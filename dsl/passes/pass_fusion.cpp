@@ -28,14 +28,18 @@ bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode&
     const TensorNode& y = g.tensors[size_t(op.output)];
     const TensorNode& c = g.tensors[size_t(cur)];
     if (op_kind_fusion(op.kind) != OpFusion::Epilogue) return false;
-    if (!in_ddr(g, op.output) || y.dtype != c.dtype || y.dtype != g.tensors[size_t(h.output)].dtype) return false;
-    if (op.inputs.empty() || y.shape.empty()) return false;
+    if (!in_ddr(g, op.output) || op.inputs.empty() || y.shape.empty()) return false;
+    // A cast changes the tile's dtype (into a tile of its own); every other
+    // operation computes in the dtype the tile has when it reaches it.
+    if (op.kind == OpKind::Cast) return op.inputs.size() == 1 && op.inputs[0] == cur && y.layout == c.layout;
+    if (y.dtype != c.dtype) return false;
     const bool matrix = h.kind == OpKind::Conv2d || g.tensors[size_t(h.output)].shape.size() == 2;
     switch (op.kind) {
     case OpKind::FormatConvert: return position == 0 && h.kind == OpKind::Conv2d && op.inputs.size() == 1;
     case OpKind::BatchNorm:
         return matrix && op.inputs.size() == 3 && op.inputs[0] == cur && ready_before(g, op.inputs[1], head) &&
-               ready_before(g, op.inputs[2], head);
+               ready_before(g, op.inputs[2], head) && g.tensors[size_t(op.inputs[1])].dtype == y.dtype &&
+               g.tensors[size_t(op.inputs[2])].dtype == y.dtype;
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
@@ -47,7 +51,7 @@ bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode&
         const TensorNode& o = g.tensors[size_t(other)];
         return o.shape == y.shape && o.dtype == y.dtype && c.shape == y.shape && ready_before(g, other, head);
     }
-    default: return op.inputs.size() == 1 && op.inputs[0] == cur;  // relu, gelu, sigmoid, tanh, exp, sqrt
+    default: return op.inputs.size() == 1 && op.inputs[0] == cur;  // relu, gelu, sigmoid, tanh, exp, sqrt, silu
     }
 }
 
@@ -85,7 +89,7 @@ TaskGraph apply_fusion(const TaskGraph& in) {
     return g;
 }
 
-std::string format_fusion_groups(const TaskGraph& g) {
+std::string format_fusion_groups(const TaskGraph& g, const std::function<std::string(const OpNode&)>& unfused) {
     std::ostringstream os;
     size_t groups = 0;
     for (const OpNode& op : g.ops) groups += op.epilogue.empty() ? 0 : 1;
@@ -98,7 +102,9 @@ std::string format_fusion_groups(const TaskGraph& g) {
         for (int k : op.epilogue) os << " -> " << op_kind_name(g.ops[size_t(k)].kind);
         os << "  (ops " << i;
         for (int k : op.epilogue) os << ", " << k;
-        os << ")\n";
+        os << ")";
+        if (const std::string why = unfused ? unfused(op) : ""; !why.empty()) os << "  [runs unfused: " << why << "]";
+        os << "\n";
     }
     return os.str();
 }

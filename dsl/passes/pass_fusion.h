@@ -11,8 +11,9 @@
 //  * `t` is an intermediate in DDR that it alone reads (not a program
 //    output, no other reader, no view of it), and no print(...) drains
 //    between the cube operation and it;
-//  * it computes in the cube operation's output dtype, writes a DDR tensor
-//    and reads `t` as its first input (a binary op: either input);
+//  * it computes in `t`'s dtype (the cube operation's output dtype, or the
+//    dtype of the last cast before it: a cast may change it), writes a DDR
+//    tensor and reads `t` as its first input (a binary op: either input);
 //  * its other operand is a number (mul(x, 0.5)), a tensor of the output's
 //    shape computed before the cube operation (a residual add), or for
 //    batch_norm its per-channel scale and shift, channels being the GEMM's
@@ -23,6 +24,7 @@
 // the pass leaves the graph alone.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "dsl/ir/task_graph.h"
@@ -33,6 +35,10 @@ TaskGraph apply_fusion(const TaskGraph& g);
 
 // "fusion groups: N\n  <tensor>: conv2d -> format_convert -> batch_norm -> relu  (ops 0-3)\n..."
 // for the groups of a graph the pass has run on; "" when there are none.
-std::string format_fusion_groups(const TaskGraph& g);
+// `unfused` (when given) says why a group's cube operation will not run
+// it fused on the hardware ("" when it will): the line then ends
+// "  [runs unfused: <why>]".
+std::string format_fusion_groups(const TaskGraph& g,
+                                 const std::function<std::string(const OpNode&)>& unfused = nullptr);
 
 }  // namespace dsl

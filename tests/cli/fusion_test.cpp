@@ -149,3 +149,141 @@ TEST(Fusion, FusedProgramsPassCheck) {
     Outcome o = run("-q --check " + write_file("mm_bn_relu.pto", kMatmulBnRelu));
     EXPECT_EQ(o.status, 0) << o.out << o.err;
 }
+
+namespace {
+
+const char* kMatmulCastRelu = R"(import pypto as pypo
+a = pypo.input("a", shape=(16, 16), dtype="float16")
+b = pypo.weight("b", shape=(16, 16), dtype="float16")
+c = pypo.op.matmul(a, b, tile=(16, 16))
+pypo.output("y", pypo.op.relu(pypo.op.cast(c, "float32")))
+)";
+const char* kMatmulSilu = R"(import pypto as pypo
+a = pypo.input("a", shape=(16, 16), dtype="float16")
+b = pypo.weight("b", shape=(16, 16), dtype="float16")
+c = pypo.op.matmul(a, b, tile=(16, 16))
+pypo.output("y", pypo.op.silu(c))
+)";
+
+// Several blocks and cubes, casts both ways, silu before and after a cast,
+// a float32 residual streamed in after the cast; a convolution whose NCHW
+// result is cast, batch-normalised in float32 and silu'd; a batched matmul
+// whose float32 residual is streamed per item.
+const char* kCastsAndSilus = R"(import pypto as pypo
+a = pypo.input("a", shape=(200, 96), dtype="float16")
+b = pypo.weight("b", shape=(96, 130), dtype="float16")
+r = pypo.input("r", shape=(200, 130), dtype="float32")
+c = pypo.op.matmul(a, b)
+pypo.output("y", pypo.op.silu(pypo.op.add(pypo.op.cast(c, "float32"), r)))
+a2 = pypo.input("a2", shape=(64, 64), dtype="float32")
+b2 = pypo.weight("b2", shape=(64, 64), dtype="float32")
+pypo.output("z", pypo.op.mul(pypo.op.cast(pypo.op.silu(pypo.op.matmul(a2, b2)), "float16"), 0.5))
+x = pypo.input("x", shape=(2, 8, 12, 12), dtype="float16")
+w = pypo.weight("w", shape=(16, 8, 3, 3), dtype="float16")
+s = pypo.weight("s", shape=(16,), dtype="float32")
+t = pypo.weight("t", shape=(16,), dtype="float32")
+conv = pypo.op.conv2d(x, w, padding=(1, 1))
+pypo.output("v", pypo.op.silu(pypo.op.batch_norm(pypo.op.cast(conv, "float32"), s, t)))
+q = pypo.input("q", shape=(3, 72, 64), dtype="float16")
+k = pypo.input("k", shape=(64, 40), dtype="float16")
+p = pypo.input("p", shape=(3, 72, 40), dtype="float32")
+pypo.output("u", pypo.op.silu(pypo.op.add(pypo.op.cast(pypo.op.matmul(q, k), "float32"), p)))
+)";
+
+}  // namespace
+
+// A fused cast (§10 "Fusion"): the GEMM alone as above (645 cycles), then
+// on vector0 the cast of the 16 x 16 float16 tile into its float32 tile
+// (§8: timed by its source, 8 + ceil(256 * 2 / 128) = 12) and relu on the
+// float32 tile (8 + ceil(256 * 4 / 128) = 16), after the write-back's flag
+// (1); the store then writes 1,024 bytes instead of 512, 16 cycles more at
+// 32 B/cycle (1 + 32 + latency against 1 + 16 + latency). 645 + 1 + 12 +
+// 16 + 16 = 690.
+TEST(Fusion, MatmulCastTileCyclesMatchTheHandDerivation) {
+    const std::string one = "--set dma.max_outstanding=1 ";
+    const Figures fused = measure(one + write_file("mm_cast.pto", kMatmulCastRelu));
+    EXPECT_EQ(fused.cycles, 645u + 1 + (8 + 4) + (8 + 8) + (32 - 16));
+    EXPECT_EQ(fused.cycles, 690u);
+    EXPECT_EQ(fused.read, 1024u);
+    EXPECT_EQ(fused.written, 1024u);  // the float32 result, once
+    EXPECT_EQ(fused.groups, 1u);
+    const Figures apart = measure(one + "--no-fusion " + write_file("mm_cast.pto", kMatmulCastRelu));
+    EXPECT_EQ(apart.groups, 0u);
+    EXPECT_EQ(apart.written, 512u + 1024 + 1024);
+    EXPECT_GT(apart.cycles, fused.cycles);
+}
+
+// A fused silu: sigmoid of the tile into a scratch tile (8 + 4 passes * 4 =
+// 24) and the tile times it (8 + 4 = 12), after the write-back's flag (1):
+// 645 + 1 + 24 + 12 = 682 cycles, the 512-byte result written once.
+TEST(Fusion, MatmulSiluTileCyclesMatchTheHandDerivation) {
+    const std::string one = "--set dma.max_outstanding=1 ";
+    const Figures fused = measure(one + write_file("mm_silu.pto", kMatmulSilu));
+    EXPECT_EQ(fused.cycles, 645u + 1 + (8 + 4 * 4) + (8 + 4));
+    EXPECT_EQ(fused.cycles, 682u);
+    EXPECT_EQ(fused.read, 1024u);
+    EXPECT_EQ(fused.written, 512u);
+    EXPECT_EQ(fused.groups, 1u);
+    Outcome g = run("--dump-graph " + write_file("mm_silu.pto", kMatmulSilu));
+    EXPECT_NE(g.out.find("fusion groups: 1\n  y: matmul -> silu  (ops 0, 1)\n"), std::string::npos) << g.out;
+}
+
+// The functional model computes the fused casts and silus where they live
+// (in L1, tile by tile): every output is byte-identical to --no-fusion's,
+// and the check against the reference passes.
+TEST(Fusion, FusedCastsAndSilusGiveTheUnfusedBytes) {
+    const std::string pto = write_file("casts.pto", kCastsAndSilus);
+    Outcome g = run("--dump-graph " + pto);
+    EXPECT_NE(g.out.find("fusion groups: 4\n"
+                         "  y: matmul -> cast -> add -> silu  (ops 0, 1, 2, 3)\n"
+                         "  z: matmul -> silu -> cast -> mul  (ops 4, 5, 6, 7)\n"
+                         "  v: conv2d -> format_convert -> cast -> batch_norm -> silu  (ops 8, 9, 10, 11, 12)\n"
+                         "  u: matmul -> cast -> add -> silu  (ops 13, 14, 15, 16)\n"),
+              std::string::npos)
+        << g.out;
+    const std::string fused = (scratch() / "casts_fused").string(), apart = (scratch() / "casts_apart").string();
+    Outcome f = run("-q --functional --outputs '" + fused + "' " + pto);
+    ASSERT_EQ(f.status, 0) << f.err;
+    Outcome n = run("-q --functional --no-fusion --outputs '" + apart + "' " + pto);
+    ASSERT_EQ(n.status, 0) << n.err;
+    for (const char* y : {"y.npy", "z.npy", "v.npy", "u.npy"}) {
+        const std::string a = slurp(fused + "/" + y), b = slurp(apart + "/" + y);
+        EXPECT_FALSE(a.empty()) << y;
+        EXPECT_EQ(a, b) << y;
+    }
+    Outcome c = run("-q --check " + pto);
+    EXPECT_EQ(c.status, 0) << c.out << c.err;
+    EXPECT_EQ(c.out.find("-> FAIL"), std::string::npos) << c.out;
+}
+
+// On a ws array the GEMMs take the fold-major schedule, which runs no
+// epilogue: the groups run unfused, and every view says so.
+TEST(Fusion, GroupsOnTheFoldMajorScheduleAreReportedUnfused) {
+    const std::string pto = write_file("casts.pto", kCastsAndSilus);
+    const std::string ws = "--set cube.dataflow=ws ";
+    const Figures f = measure(ws + pto);
+    EXPECT_EQ(f.groups, 0u);
+    Outcome o = run(ws + pto);
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out.find("fusion groups"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("  fusion group 'y' (matmul -> cast -> add -> silu) ran unfused: the weight-stationary "
+                         "array's fold-major schedule runs no epilogue; its operations were lowered one by one, "
+                         "through DDR\n"),
+              std::string::npos)
+        << o.out;
+    Outcome g = run("--dump-graph " + ws + pto);
+    EXPECT_NE(g.out.find("  z: matmul -> silu -> cast -> mul  (ops 4, 5, 6, 7)  [runs unfused: the "
+                         "weight-stationary array's fold-major schedule runs no epilogue]\n"),
+              std::string::npos)
+        << g.out;
+    const std::string explain = (scratch() / "casts_explain.txt").string();
+    Outcome x = run("-q " + ws + "--explain '" + explain + "' " + pto);
+    ASSERT_EQ(x.status, 0) << x.err;
+    EXPECT_NE(slurp(explain).find("  fusion group: not fused (the weight-stationary array's fold-major schedule "
+                                  "runs no epilogue): cast (op 1), add (op 2), silu (op 3) ran on their own\n"),
+              std::string::npos);
+    // A tile= keeps the k-stepped schedule, which fuses.
+    Outcome t = run("--dump-graph " + ws + write_file("mm_silu.pto", kMatmulSilu));
+    EXPECT_EQ(t.out.find("runs unfused"), std::string::npos) << t.out;
+    EXPECT_EQ(measure(ws + write_file("mm_silu.pto", kMatmulSilu)).groups, 1u);
+}

@@ -7,7 +7,7 @@
 // are W-1 and W+1 exactly (N = 64, 65).
 #include "hw_test_util.h"
 
-#include "sim/hw/vector_timing.h"
+#include "sim/arch/vector_cost.h"
 
 using namespace hwtest;
 using arch::DType;
@@ -130,15 +130,15 @@ TEST(Vector, NarrowerThanAnElementHasOneLane) {
 
 TEST(VectorCost, Formula) {
     arch::Config c = arch::default_config();
-    hw::VectorCost cost = hw::vector_cost(c, vec(VectorOp::ReduceSum, 3, 65).vec);
+    arch::VectorCost cost = arch::vector_cost(c, vec(VectorOp::ReduceSum, 3, 65).vec);
     EXPECT_EQ(cost.passes, 1u);
     EXPECT_EQ(cost.data_cycles, 4u);
     EXPECT_EQ(cost.tree_cycles, 18u);
     EXPECT_EQ(cost.total_cycles, 30u);
-    EXPECT_EQ(hw::vector_passes(c, VectorOp::Gelu), 4u);
-    EXPECT_EQ(hw::vector_passes(c, VectorOp::Sqrt), 4u);
-    EXPECT_EQ(hw::vector_passes(c, VectorOp::Transpose), 2u);
-    EXPECT_EQ(hw::vector_passes(c, VectorOp::Cast), 1u);
+    EXPECT_EQ(arch::vector_passes(c, VectorOp::Gelu), 4u);
+    EXPECT_EQ(arch::vector_passes(c, VectorOp::Sqrt), 4u);
+    EXPECT_EQ(arch::vector_passes(c, VectorOp::Transpose), 2u);
+    EXPECT_EQ(arch::vector_passes(c, VectorOp::Cast), 1u);
 }
 
 // Hand-off through flags, and the vector unit's private L1 port:

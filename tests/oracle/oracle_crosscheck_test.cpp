@@ -319,6 +319,37 @@ TEST(OracleCrossCheck, FusedEpiloguesTwoVectorUnitsThreeDmaEngines) {
     cross_check(dir.file("fused.pto", kFusedSource), R"({"cluster": {"vector_units": 2, "dma_engines": 3}})");
 }
 
+// Fused casts and silus: a conv2d's NCHW result cast to float32, batch
+// normalised with float32 scale and shift, silu'd and cast back to
+// float16; a batched matmul cast to float32, a float32 residual added
+// (streamed per item in its own dtype), silu'd. Each cast writes a tile
+// buffer of its own dtype, each silu a sigmoid into a scratch tile.
+const char* kFusedCastSiluSource =
+    "import pypto as pypo\n"
+    "x = pypo.input(\"x\", shape=(2, 16, 20, 20), dtype=\"float16\")\n"
+    "w = pypo.weight(\"w\", shape=(24, 16, 3, 3), dtype=\"float16\")\n"
+    "s = pypo.weight(\"s\", shape=(24,), dtype=\"float32\")\n"
+    "h = pypo.weight(\"h\", shape=(24,), dtype=\"float32\")\n"
+    "c = pypo.op.cast(pypo.op.conv2d(x, w, padding=1), \"float32\")\n"
+    "y = pypo.op.cast(pypo.op.silu(pypo.op.batch_norm(c, s, h)), \"float16\")\n"
+    "q = pypo.input(\"q\", shape=(3, 72, 64), dtype=\"float16\")\n"
+    "k = pypo.input(\"k\", shape=(64, 40), dtype=\"float16\")\n"
+    "b = pypo.input(\"b\", shape=(3, 72, 40), dtype=\"float32\")\n"
+    "t = pypo.op.silu(pypo.op.add(pypo.op.cast(pypo.op.matmul(q, k), \"float32\"), b))\n"
+    "pypo.output(\"y\", y)\n"
+    "pypo.output(\"t\", t)\n";
+
+TEST(OracleCrossCheck, FusedCastsAndSilus) {
+    TempDir dir;
+    cross_check(dir.file("fused_cast.pto", kFusedCastSiluSource));
+}
+
+TEST(OracleCrossCheck, FusedCastsAndSilusTwoVectorUnitsThreeDmaEngines) {
+    TempDir dir;
+    cross_check(dir.file("fused_cast.pto", kFusedCastSiluSource),
+                R"({"cluster": {"vector_units": 2, "dma_engines": 3}})");
+}
+
 TEST(OracleCrossCheck, BatchedMatmulWithPrefetch) {
     TempDir dir;
     cross_check(dir.file("bmm.pto",

@@ -144,9 +144,10 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     int out = op.output;
     const GemmEpilogue epilogue = fold_major ? GemmEpilogue{} : build_epilogue(ctx, op, out);
     if (fold_major) out = op.output;
-    shape.epilogue_c_copies = epilogue.c_block_copies();
-    shape.epilogue_column_vectors = epilogue.column_vectors();
+    epilogue.describe(shape);
     ctx.epilogue_fused = !epilogue.empty();
+    if (!op.epilogue.empty() && !ctx.epilogue_fused)
+        ctx.epilogue_unfused = fold_major ? fold_major_unfused_reason(ctx.config) : kOnChipResultUnfused;
     const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
     if (fold_major && ctx.explaining) ctx.explaining->gemm = GemmExplanation{}, ctx.explaining->gemm->fold_major = true;
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
@@ -158,9 +159,10 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
         gemm.a = &a;
         gemm.b_addr = ctx.ddr_addr(op.inputs[1]);
         gemm.b_transposed = true;
-        const uint64_t image_bytes = uint64_t(n * shape.M * shape.N * arch::dtype_bytes(shape.out));
-        gemm.c_addr = ctx.ddr_addr(out) + image_bytes;
-        gemm.epilogue = &epilogue, gemm.epilogue_offset = image_bytes;
+        // The group's result, in its own dtype (a fused cast's).
+        const uint64_t image_elems = uint64_t(n * shape.M * shape.N);
+        gemm.c_addr = ctx.ddr_addr(out) + image_elems * uint64_t(arch::dtype_bytes(ctx.tensor(out).dtype));
+        gemm.epilogue = &epilogue, gemm.epilogue_offset = image_elems;
         gemm.a_name = x.name, gemm.b_name = w.name, gemm.c_name = ctx.tensor(out).name;
         gemm.unroll = gemm_unroll(op);  // conv2d takes no unroll=: 1, loop control every k-step
         if (images > 1) gemm.block_name = gemm.c_name + "[" + std::to_string(n) + "]";

@@ -120,18 +120,36 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                   block_cols_n = arch::ceil_div(op.N, t.block_cols());
     // A fused epilogue (gemm_epilogue.h): each cube's C tile sits in its
     // own slot of the C block, contiguous (n elements per row), so that the
-    // vector unit works on it as one matrix; then come the transposed
-    // result's slots, the streamed operands' and the column vectors.
+    // vector unit works on it as one matrix; then come the epilogue's other
+    // tile buffers (a cast's result in its dtype, silu's sigmoid), the
+    // transposed result's slots, the streamed operands' and the column
+    // vectors, each block in its own dtype.
     static const GemmEpilogue kNone;
     const GemmEpilogue& ep = op.epilogue && !op.c_on_chip ? *op.epilogue : kNone;
     const bool fused = !ep.empty();
-    const uint64_t c_slot = uint64_t(t.mt * t.nt * eo), c_block = uint64_t(t.block_rows() * t.block_cols() * eo);
-    const uint64_t l1_transposed = L.l1_c + c_block;
-    const uint64_t l1_streamed = l1_transposed + (ep.transposed_store ? c_block : 0);
-    const uint64_t l1_columns = l1_streamed + uint64_t(ep.streamed_ddr.size()) * c_block;
-    const uint64_t column_bytes = uint64_t(t.block_cols() * eo);
+    const int64_t block_elems = t.block_rows() * t.block_cols(), slot_elems = t.mt * t.nt;
+    uint64_t l1_next = L.l1_c + uint64_t(block_elems * eo);
+    // Each tile buffer's base and element bytes (tile 0: the C block).
+    std::vector<uint64_t> tile_base{L.l1_c};
+    std::vector<int64_t> tile_bytes{eo};
+    for (size_t k = 1; k < ep.tiles.size(); ++k) {
+        tile_base.push_back(l1_next), tile_bytes.push_back(arch::dtype_bytes(ep.tiles[k]));
+        l1_next += uint64_t(block_elems * tile_bytes.back());
+    }
+    const int64_t ero = fused ? tile_bytes[size_t(ep.result)] : eo;  // the stored result's element bytes
+    const uint64_t l1_transposed = l1_next;
+    l1_next += ep.transposed_store ? uint64_t(block_elems * ero) : 0;
+    std::vector<uint64_t> streamed_base, column_base;
+    for (arch::DType d : ep.streamed_dtype)
+        streamed_base.push_back(l1_next), l1_next += uint64_t(block_elems * arch::dtype_bytes(d));
+    for (arch::DType d : ep.column_dtype)
+        column_base.push_back(l1_next), l1_next += uint64_t(t.block_cols() * arch::dtype_bytes(d));
+    // Cube w's slot of tile buffer k.
+    auto tile_of = [&](const CubeWork& w, int k) {
+        return tile_base[size_t(k)] + uint64_t(w.index * slot_elems * tile_bytes[size_t(k)]);
+    };
     auto c_tile_l1 = [&](const CubeWork& w) {
-        return fused ? L.l1_c + uint64_t(w.index) * c_slot : L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo);
+        return fused ? tile_of(w, 0) : L.l1_c + uint64_t((w.row0 * t.block_cols() + w.col0) * eo);
     };
     auto c_tile_stride = [&](const CubeWork& w) { return uint64_t((fused ? w.n : t.block_cols()) * eo); };
     std::vector<uint32_t> tag_epilogue;
@@ -213,24 +231,26 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
             if (fused) {
                 auto& loads = block.stream(load_b);
                 for (size_t v = 0; v < ep.column_ddr.size(); ++v) {
-                    arch::Command c = dma_command(copy2d(Space::DDR, ep.column_ddr[v] + uint64_t(col0 * eo), 0,
-                                                         Space::L1, l1_columns + v * column_bytes, 0, 1, cols * eo),
+                    const int64_t ce = arch::dtype_bytes(ep.column_dtype[v]);
+                    arch::Command c = dma_command(copy2d(Space::DDR, ep.column_ddr[v] + uint64_t(col0 * ce), 0,
+                                                         Space::L1, column_base[v], 0, 1, cols * ce),
                                                   tag_columns[v]);
                     for (const CubeWork& w : cubes) c.sets.push_back(w.columns_ready);
                     loads.push_back(std::move(c));
                 }
                 for (const CubeWork& w : cubes)
                     for (size_t k = 0; k < ep.streamed_ddr.size(); ++k) {
-                        const uint64_t dst = l1_streamed + k * c_block + uint64_t(w.index) * c_slot;
+                        const int64_t se = arch::dtype_bytes(ep.streamed_dtype[k]);
+                        const uint64_t dst = streamed_base[k] + uint64_t(w.index * slot_elems * se);
                         const int64_t r = row0 + w.row0, q = col0 + w.col0;
-                        const uint64_t src = ep.streamed_ddr[k] + op.epilogue_offset;
+                        const uint64_t src = ep.streamed_ddr[k] + uint64_t(op.epilogue_offset * se);
                         // NCHW: n channel rows of m pixels; else m rows of n.
                         arch::Command c = dma_command(
                             ep.streamed_transposed[k]
-                                ? copy2d(Space::DDR, src + uint64_t((q * op.M + r) * eo), uint64_t(op.M * eo),
-                                         Space::L1, dst, uint64_t(w.m * eo), w.n, w.m * eo)
-                                : copy2d(Space::DDR, src + uint64_t((r * op.N + q) * eo), uint64_t(op.N * eo),
-                                         Space::L1, dst, uint64_t(w.n * eo), w.m, w.n * eo),
+                                ? copy2d(Space::DDR, src + uint64_t((q * op.M + r) * se), uint64_t(op.M * se),
+                                         Space::L1, dst, uint64_t(w.m * se), w.n, w.m * se)
+                                : copy2d(Space::DDR, src + uint64_t((r * op.N + q) * se), uint64_t(op.N * se),
+                                         Space::L1, dst, uint64_t(w.n * se), w.m, w.n * se),
                             tag_operand[k]);
                         c.sets.push_back(w.operands_ready);
                         loads.push_back(std::move(c));
@@ -311,14 +331,13 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 // store transposes it last into its slot.
                 if (!fused) continue;
                 auto& vec = block.stream(EngineId{EngineKind::Vector, int(w.index % vector_units)});
-                const uint64_t tile = c_tile_l1(w);
-                const uint64_t streamed0 = l1_streamed + uint64_t(w.index) * c_slot;
                 const size_t first = vec.size();
                 for (size_t k = 0; k < ep.steps.size(); ++k) {
                     const EpilogueStep& s = ep.steps[k];
+                    const uint64_t tile = tile_of(w, s.src);
                     arch::VectorArgs v;
-                    v.op = s.op, v.dtype = op.out, v.rows = uint32_t(w.m), v.cols = uint32_t(w.n);
-                    v.src0 = tile, v.dst = tile;
+                    v.op = s.op, v.dtype = s.dtype, v.rows = uint32_t(w.m), v.cols = uint32_t(w.n);
+                    v.src0 = tile, v.dst = tile_of(w, s.dst);
                     std::shared_ptr<const arch::VectorSource> other;
                     uint64_t other_addr = tile;
                     arch::Command c;
@@ -331,9 +350,14 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         src.kind = arch::VectorSource::Kind::Strided;
                         src.dims = {uint32_t(w.m), uint32_t(w.n)}, src.strides = {0, 1};
                         other = std::make_shared<arch::VectorSource>(src);
-                        other_addr = l1_columns + uint64_t(s.slot) * column_bytes + uint64_t(w.col0 * eo);
+                        other_addr = column_base[size_t(s.slot)] +
+                                     uint64_t(w.col0 * arch::dtype_bytes(ep.column_dtype[size_t(s.slot)]));
+                    } else if (s.operand == EpilogueStep::Operand::Tile) {
+                        other_addr = tile_of(w, s.slot);
                     } else if (s.operand == EpilogueStep::Operand::Streamed) {
-                        other_addr = streamed0 + uint64_t(s.slot) * c_block;
+                        other_addr =
+                            streamed_base[size_t(s.slot)] +
+                            uint64_t(w.index * slot_elems * arch::dtype_bytes(ep.streamed_dtype[size_t(s.slot)]));
                         if (ep.streamed_transposed[size_t(s.slot)]) {
                             arch::VectorSource src;
                             src.kind = arch::VectorSource::Kind::Strided;
@@ -352,8 +376,9 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 }
                 if (ep.transposed_store) {
                     arch::VectorArgs v;
-                    v.op = arch::VectorOp::Transpose, v.dtype = op.out, v.rows = uint32_t(w.m), v.cols = uint32_t(w.n);
-                    v.src0 = tile, v.dst = l1_transposed + uint64_t(w.index) * c_slot;
+                    v.op = arch::VectorOp::Transpose, v.dtype = ep.result_dtype();
+                    v.rows = uint32_t(w.m), v.cols = uint32_t(w.n);
+                    v.src0 = tile_of(w, ep.result), v.dst = l1_transposed + uint64_t(w.index * slot_elems * ero);
                     vec.push_back(vector_command(v, tag_transpose));
                 }
                 vec[first].waits.insert(vec[first].waits.begin(), w.c_in_l1);
@@ -363,12 +388,16 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 if (op.c_on_chip) break;
                 const int64_t r = row0 + w.row0, q = col0 + w.col0;
                 // Transposed (NCHW): n channel rows of m pixels, M apart.
+                // A fused result is in its own dtype (a cast's) in its tile buffer.
+                const uint64_t from = fused ? tile_of(w, ep.result) : c_tile_l1(w);
+                const uint64_t from_stride = fused ? uint64_t(w.n * ero) : c_tile_stride(w);
                 arch::Command c2 = dma_command(
                     ep.transposed_store
-                        ? copy2d(Space::L1, l1_transposed + uint64_t(w.index) * c_slot, uint64_t(w.m * eo), Space::DDR,
-                                 op.c_addr + uint64_t((q * op.M + r) * eo), uint64_t(op.M * eo), w.n, w.m * eo)
-                        : copy2d(Space::L1, c_tile_l1(w), c_tile_stride(w), Space::DDR,
-                                 op.c_addr + uint64_t((r * op.N + q) * eo), uint64_t(op.N * eo), w.m, w.n * eo),
+                        ? copy2d(Space::L1, l1_transposed + uint64_t(w.index * slot_elems * ero), uint64_t(w.m * ero),
+                                 Space::DDR, op.c_addr + uint64_t((q * op.M + r) * ero), uint64_t(op.M * ero), w.n,
+                                 w.m * ero)
+                        : copy2d(Space::L1, from, from_stride, Space::DDR, op.c_addr + uint64_t((r * op.N + q) * ero),
+                                 uint64_t(op.N * ero), w.m, w.n * ero),
                     tag_c_ddr);
                 c2.waits.push_back(fused ? w.epilogue_done : w.c_in_l1);
                 block.stream(store_c).push_back(std::move(c2));

@@ -102,8 +102,9 @@ struct GemmOperands {
     // (MatmulArgs::schedule_continues, docs/timing-model.md §7.2).
     bool last_item = true;
     // A fused epilogue run on each C tile in L1 before its store (null or
-    // empty: none); its streamed operands are read `epilogue_offset` bytes
-    // past their addresses (this item's or image's part).
+    // empty: none); its streamed operands are read `epilogue_offset`
+    // elements past their addresses (this item's or image's part). c_addr
+    // is then the group's result, in the epilogue's result dtype.
     const GemmEpilogue* epilogue = nullptr;
     uint64_t epilogue_offset = 0;
 };

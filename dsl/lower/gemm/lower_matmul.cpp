@@ -199,17 +199,19 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     // (dsl/lower/gemm/lower_fold_major.h); the others take the k-stepped schedule.
     const bool fold_major = fold_major_applies(ctx.config, shape);
     // The fusion group's epilogue runs on the k-stepped schedule's C tiles
-    // in DDR (the pass fuses no on-chip tensor).
+    // in DDR (the pass fuses no on-chip result; the report notes a group
+    // that ran unfused).
     int out = op.output;
     const GemmEpilogue epilogue = fold_major || shape.c_on_chip ? GemmEpilogue{} : build_epilogue(ctx, op, out);
     if (fold_major || shape.c_on_chip) out = op.output;
-    shape.epilogue_c_copies = epilogue.c_block_copies();
-    shape.epilogue_column_vectors = epilogue.column_vectors();
+    epilogue.describe(shape);
     ctx.epilogue_fused = !epilogue.empty();
+    if (!op.epilogue.empty() && !ctx.epilogue_fused)
+        ctx.epilogue_unfused = fold_major ? fold_major_unfused_reason(ctx.config) : kOnChipResultUnfused;
     const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
     if (fold_major && ctx.explaining) ctx.explaining->gemm = GemmExplanation{}, ctx.explaining->gemm->fold_major = true;
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
-    const int64_t e = arch::dtype_bytes(shape.in), eo = arch::dtype_bytes(shape.out);
+    const int64_t e = arch::dtype_bytes(shape.in);
     std::vector<int64_t> index(batch.size(), 0);
     for (int64_t item = 0; item < items; ++item) {
         // index = item in row-major order over `batch`.
@@ -229,8 +231,10 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
         g.b_addr = g.b_on_chip
                        ? ctx.l1_addr(op.inputs[1])
                        : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
-        g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(out) + uint64_t(item * shape.M * shape.N * eo);
-        g.epilogue = &epilogue, g.epilogue_offset = uint64_t(item * shape.M * shape.N * eo);
+        // The group's result, in its own dtype (a fused cast's).
+        const int64_t eout = arch::dtype_bytes(ctx.tensor(out).dtype);
+        g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(out) + uint64_t(item * shape.M * shape.N * eout);
+        g.epilogue = &epilogue, g.epilogue_offset = uint64_t(item * shape.M * shape.N);
         g.a_name = a.name, g.b_name = b.name, g.c_name = ctx.tensor(out).name;
         g.unroll = gemm_unroll(op);
         if (!batch.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "dsl/lower/gemm/gemm_epilogue.h"
 #include "dsl/lower/gemm/lower_matmul.h"
 #include "dsl/lower/lower_context.h"
 #include "dsl/lower/lower_views.h"
@@ -272,6 +273,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         const uint32_t first = ctx.blocks_emitted();
         ctx.program_op = int32_t(i);
         ctx.epilogue_fused = false;
+        ctx.epilogue_unfused.clear();
         ctx.buffering_used = 0;
         OpExplanation explained;
         explained.op = int(i), explained.pinned = ctx.pinned;
@@ -280,6 +282,10 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         try {
             lower_on_parts(ctx, op);
             fused[i] = ctx.epilogue_fused && !op.epilogue.empty();
+            if (!op.epilogue.empty() && !fused[i]) {
+                program.notes.push_back(unfused_group_note(g, op, ctx.epilogue_unfused));
+                explained.unfused = ctx.epilogue_unfused;
+            }
         } catch (const CompileError& e) {
             // Say where the rest of L1 and L0 went when an operation does not
             // fit them (an error that gives their capacity in bytes): to
@@ -345,7 +351,7 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
     for (;;) {
         try {
             arch::Program p = lower_once(g, config, source, held, in_ddr);
-            p.notes = notes;
+            p.notes.insert(p.notes.begin(), notes.begin(), notes.end());
             if (on_chip && options.block_sink) {
                 std::vector<arch::Block> blocks = std::move(p.blocks);
                 p.blocks.clear();

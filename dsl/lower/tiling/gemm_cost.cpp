@@ -6,6 +6,7 @@
 
 #include "sim/arch/ceil_div.h"
 #include "sim/arch/cube_cost.h"
+#include "sim/arch/vector_cost.h"
 
 namespace dsl {
 
@@ -225,12 +226,48 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // after another while the other clusters store theirs (an on-chip C
     // stays in L1). The write-back and the stores are after the loop: no
     // loop control.
-    const int64_t c_tile = m * n * eo;
-    const int64_t stores = g.c_on_chip ? 0 : ddr.stream(cubes, c_tile, sharing);
-    b.total = b.last_matmul + flag + l1.transfer(c_tile, cubes) + (g.c_on_chip ? 0 : flag + stores);
+    // A fused epilogue (§10 "Fusion") runs between the write-back and the
+    // store: cube k's chain of VECTOR commands (§8, back to back) on
+    // vector unit k mod vector_units, after the write-back's flag; the
+    // store of its tile, of the result's dtype, waits for its last VECTOR's
+    // flag. The busiest unit takes ceil(cubes / units) chains one after
+    // another, and the stores of each round's tiles follow the rest in
+    // order on the store engine. Its operands load behind the panels (the
+    // last one in once the panel `buffers` back is released, about a panel
+    // step each): the column vectors, then each cube's streamed tiles; the
+    // first VECTOR of each chain waits for them too.
+    const int64_t c_wb = m * n * eo;
+    const int64_t eout = g.epilogue_result ? arch::dtype_bytes(*g.epilogue_result) : eo;
+    const int64_t c_tile = m * n * eout;
+    const int64_t written_back = b.last_matmul + flag + l1.transfer(c_wb, cubes);
+    if (g.c_on_chip) {
+        b.total = written_back;
+    } else if (g.epilogue_vector.empty()) {
+        b.total = written_back + flag + ddr.stream(cubes, c_tile, sharing);
+    } else {
+        int64_t chain = 0;
+        for (const GemmShape::VectorStep& s : g.epilogue_vector) {
+            arch::VectorArgs v;
+            v.op = s.op, v.dtype = s.dtype, v.rows = uint32_t(m), v.cols = uint32_t(n);
+            chain += int64_t(arch::vector_cost(c, v).total_cycles);
+        }
+        int64_t operands_in = 0;
+        if (g.epilogue_streamed_bytes > 0 || g.epilogue_column_bytes > 0) {
+            operands_in = b.first_panel + std::max<int64_t>(0, steps - t.buffers) * b.panel_step;
+            if (g.epilogue_column_bytes > 0) operands_in += ddr.transfer(cols * g.epilogue_column_bytes, sharing);
+            if (g.epilogue_streamed_bytes > 0)
+                operands_in += ddr.stream(cubes, m * n * g.epilogue_streamed_bytes, sharing);
+        }
+        const int64_t start = std::max(written_back, operands_in) + flag;
+        const int64_t units = std::max<int64_t>(1, c.vector_units);
+        b.total = 0;
+        for (int64_t first = 0, round = 1; first < cubes; first += units, ++round)
+            b.total = std::max(b.total, start + round * chain + flag + ddr.stream(cubes - first, c_tile, sharing));
+    }
     // What the block moves over DDR: for how long it keeps the link busy.
-    b.ddr_busy =
-        steps * (ddr.busy(a_panel(t.kb)) + ddr.busy(b_panel(t.kb))) + (g.c_on_chip ? 0 : cubes * ddr.busy(c_tile));
+    const int64_t operands = rows * cols * g.epilogue_streamed_bytes + cols * g.epilogue_column_bytes;
+    b.ddr_busy = steps * (ddr.busy(a_panel(t.kb)) + ddr.busy(b_panel(t.kb))) +
+                 (g.c_on_chip ? 0 : cubes * ddr.busy(c_tile) + ddr.busy(operands));
     return b;
 }
 

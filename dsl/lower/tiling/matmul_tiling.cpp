@@ -108,9 +108,8 @@ int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g) {
     int64_t a_panel = g.a_panel_bytes ? g.a_panel_bytes(t) : t.block_rows() * t.kb * e;
     int64_t b_panel = g.b_on_chip ? 0 : t.kb * t.block_cols() * e;
     int64_t c_block = g.c_on_chip ? 0 : t.block_rows() * t.block_cols() * arch::dtype_bytes(g.out);
-    const int64_t eo = arch::dtype_bytes(g.out);
     const int64_t epilogue =
-        g.epilogue_c_copies * t.block_rows() * t.block_cols() * eo + g.epilogue_column_vectors * t.block_cols() * eo;
+        g.epilogue_block_bytes * t.block_rows() * t.block_cols() + g.epilogue_column_bytes * t.block_cols();
     return t.buffers * (a_panel + b_panel) + c_block + epilogue;
 }
 

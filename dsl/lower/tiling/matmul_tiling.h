@@ -48,10 +48,23 @@ struct GemmShape {
     // staging for C. (A on chip: a_panel_bytes gives 0, and a_on_chip
     // tells the cost estimate that no A panel is loaded.)
     bool a_on_chip = false, b_on_chip = false, c_on_chip = false;
-    // A fused epilogue (dsl/lower/gemm/gemm_epilogue.h) keeps this many more
-    // copies of the C block (streamed operands, a transposed result) and
-    // vectors of the block's columns (batch_norm's scale and shift) in L1.
-    int64_t epilogue_c_copies = 0, epilogue_column_vectors = 0;
+    // A fused epilogue (dsl/lower/gemm/gemm_epilogue.h) keeps more copies
+    // of the C block in L1 (a cast's result, silu's sigmoid, streamed
+    // operands, a transposed result; `epilogue_block_bytes` per element of
+    // the block, each copy in its dtype) and vectors of the block's columns
+    // (batch_norm's scale and shift; `epilogue_column_bytes` per column).
+    // It loads its streamed operands from DDR (`epilogue_streamed_bytes` per
+    // element of C) and the column vectors (per column), runs
+    // `epilogue_vector` on each C tile (the VECTOR commands in order, as
+    // §8 times them: op and source dtype), and stores its result in
+    // `epilogue_result` (a cast's dtype) instead of `out`.
+    struct VectorStep {
+        arch::VectorOp op = arch::VectorOp::Copy;
+        arch::DType dtype = arch::DType::Float16;
+    };
+    int64_t epilogue_block_bytes = 0, epilogue_column_bytes = 0, epilogue_streamed_bytes = 0;
+    std::vector<VectorStep> epilogue_vector;
+    std::optional<arch::DType> epilogue_result;
     // matmul's unroll=: k-steps per iteration of each engine's k-loop, whose
     // first command pays cluster.loop_overhead_cycles (timing model §5).
     int64_t unroll = 1;

@@ -7,6 +7,7 @@
 #include "dsl/frontend/frontend.h"
 #include "dsl/ir/graph_format.h"
 #include "dsl/ir/placement_notes.h"
+#include "dsl/lower/gemm/gemm_epilogue.h"
 #include "dsl/lower/program/lower.h"
 #include "dsl/passes/pass_fusion.h"
 #include "dsl/passes/pass_promote.h"
@@ -50,10 +51,11 @@ void note_compilation(const dsl::TaskGraph& passed, Compiled& out) {
 // What --dump-graph adds after the graph: the casts the promote pass
 // inserted and the fusion pass's groups. Empty for a program the passes
 // refuse: the graph view works for every program the language accepts.
-std::string passes_listing(const dsl::TaskGraph& graph) {
+std::string passes_listing(const dsl::TaskGraph& graph, const arch::Config& config) {
     try {
         const dsl::TaskGraph passed = dsl::run_graph_passes(graph).graph();
-        const std::string groups = dsl::format_fusion_groups(passed);
+        const std::string groups = dsl::format_fusion_groups(
+            passed, [&](const dsl::OpNode& head) { return dsl::epilogue_unfused_reason(config, passed, head); });
         return dsl::format_promotions(passed) + (groups.empty() ? "" : "\n" + groups);
     } catch (const dsl::CompileError&) {
         return "";
@@ -91,7 +93,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     // program the language accepts, lowered or not.
     const bool wrote = write_graph_outputs(opt, graph);
     if (opt.dump_graph) {
-        std::cout << dsl::format_graph(graph) << passes_listing(graph);
+        std::cout << dsl::format_graph(graph) << passes_listing(graph, config);
     }
     if (wrote || opt.dump_graph) return kExitSuccess;
     if (!opt.functional) {

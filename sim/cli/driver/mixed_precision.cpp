@@ -38,12 +38,18 @@ Values scan(func::Memory& m, const arch::TensorPlacement& t) {
 }
 
 // Whether op `i`'s result reaches memory: not the cube operation or an
-// inner operation of a fusion group (dsl/passes/pass_fusion.h), whose
-// results live only in L1, tile by tile.
-bool stored(const dsl::TaskGraph& g, int i) {
+// inner operation of a fusion group (dsl/passes/pass_fusion.h) that ran
+// fused (Program::ops' fused_into: a group on the fold-major schedule runs
+// unfused), whose results live only in L1, tile by tile.
+bool ran_fused(const dsl::TaskGraph& g, const arch::Program& p, int head) {
+    const dsl::OpNode& op = g.ops[size_t(head)];
+    return !op.epilogue.empty() && p.ops[size_t(op.epilogue.front())].fused_into == head;
+}
+
+bool stored(const dsl::TaskGraph& g, const arch::Program& p, int i) {
     const dsl::OpNode& op = g.ops[size_t(i)];
-    if (!op.epilogue.empty()) return false;
-    return op.fused_into < 0 || g.ops[size_t(op.fused_into)].epilogue.back() == i;
+    if (ran_fused(g, p, i)) return false;
+    return op.fused_into < 0 || !ran_fused(g, p, op.fused_into) || g.ops[size_t(op.fused_into)].epilogue.back() == i;
 }
 
 // Why op `i` of `g` (as computed in memory `m`) is abnormal, "" if it is
@@ -52,11 +58,11 @@ bool stored(const dsl::TaskGraph& g, int i) {
 std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memory& m, int i) {
     const dsl::OpNode& op = g.ops[size_t(i)];
     const arch::TensorPlacement& out = p.tensors[size_t(op.output)];
-    if (!stored(g, i) || !readable(out) || out.role.find("view of") != std::string::npos) return "";
+    if (!stored(g, p, i) || !readable(out) || out.role.find("view of") != std::string::npos) return "";
     const Values y = scan(m, out);
     bool inputs_finite = true, inputs_nonzero = false;
     std::vector<int> reads = op.inputs;
-    if (op.fused_into >= 0) {
+    if (op.fused_into >= 0 && ran_fused(g, p, op.fused_into)) {
         const dsl::OpNode& head = g.ops[size_t(op.fused_into)];
         reads = head.inputs;
         for (int k : head.epilogue)
@@ -64,7 +70,7 @@ std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memo
         reads.erase(std::remove_if(reads.begin(), reads.end(),
                                    [&](int t) {
                                        const int producer = g.tensors[size_t(t)].producer;
-                                       return producer >= 0 && !stored(g, producer);
+                                       return producer >= 0 && !stored(g, p, producer);
                                    }),
                     reads.end());
     }

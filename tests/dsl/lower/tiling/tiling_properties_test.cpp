@@ -86,10 +86,34 @@ std::string matmul_source(const Case& k, const std::string& attrs = "") {
     return s.str();
 }
 
+// The matmul of `k` followed by a fused epilogue (dsl/passes/pass_fusion.h)
+// of kind `kind` (0-5): relu; gelu; silu; a cast to float32 and relu; the
+// add of a residual and sigmoid; mul by a number, silu and a cast to
+// float32.
+std::string epilogue_source(const Case& k, int kind) {
+    std::ostringstream s;
+    s << "import pypto as pypo\n"
+      << "a = pypo.input(\"a\", shape=(" << k.M << ", " << k.K << "), dtype=\"float16\")\n"
+      << "b = pypo.input(\"b\", shape=(" << k.K << ", " << k.N << "), dtype=\"float16\")\n"
+      << "x = pypo.op.matmul(a, b)\n";
+    if (kind == 4) s << "r = pypo.input(\"r\", shape=(" << k.M << ", " << k.N << "), dtype=\"float16\")\n";
+    const char* chains[] = {"pypo.op.relu(x)",
+                            "pypo.op.gelu(x)",
+                            "pypo.op.silu(x)",
+                            "pypo.op.relu(pypo.op.cast(x, \"float32\"))",
+                            "pypo.op.sigmoid(pypo.op.add(x, r))",
+                            "pypo.op.cast(pypo.op.silu(pypo.op.mul(x, 0.5)), \"float32\")"};
+    s << "pypo.output(\"c\", " << chains[kind] << ")\n";
+    return s.str();
+}
+
 // What the search did for the program's one GEMM.
 struct Search {
     dsl::MatmulTiling chosen;
     int64_t estimate = 0;
+    // The same tiling's estimate without the fused epilogue's vector time
+    // and operand bytes (as the estimate was before it counted them).
+    int64_t estimate_without_epilogue = 0;
     std::vector<dsl::TilingCandidate> considered;
     bool ok = false;
 };
@@ -101,6 +125,12 @@ Search search(const std::string& source, const arch::Config& c) {
         r.considered.clear();
         auto t = dsl::explore_matmul_tilings(cfg, g, why, &r.considered);
         if (t) r.chosen = *t, r.estimate = dsl::estimate_gemm_cycles(cfg, g, *t), r.ok = true;
+        if (t) {
+            dsl::GemmShape bare = g;
+            bare.epilogue_vector.clear();
+            bare.epilogue_streamed_bytes = bare.epilogue_column_bytes = 0;
+            r.estimate_without_epilogue = dsl::estimate_gemm_cycles(cfg, bare, *t);
+        }
         return t;
     };
     lower(source, c, o);
@@ -206,6 +236,54 @@ TEST(TilingProperties, EstimateIsCloseToTheSimulation) {
     EXPECT_GE(within_2 * 100, checked * 90) << within_2 << " of " << checked << " within 2 %";
     std::cout << within_5 << " of " << checked << " within 5 %, " << within_2 << " within 2 %, worst " << worst * 100
               << " %: " << worst_case << "\n";
+}
+
+// The same with a fused epilogue on the matmul (epilogue_source: kinds in
+// turn), on the seeds' hardware: the estimate counts each tile's VECTOR
+// chain between its write-back and its store, and the operands' DDR bytes
+// (dsl/lower/tiling/gemm_cost.cpp). Measured: 147 of 150 within 5 %, 132
+// within 2 %, worst 7.8 % (seed 3047: 8 x 72 x 512 at 16 B/cycle, one
+// request in flight, DDR bound: the epilogue changes nothing there).
+// Without the epilogue's time the same search's estimates were 138 within
+// 5 %, 111 within 2 %; before the operands' loads were costed too (the
+// streamed tiles, behind the panels, one request in flight) the worst was
+// 13.3 % (seed 3046: 99 x 70 x 8, kind 4, estimated 1,299, simulated
+// 1,498), which the bound fails.
+TEST(TilingProperties, EstimateWithAFusedEpilogueIsCloseToTheSimulation) {
+    int checked = 0, within_5 = 0, within_2 = 0, before_5 = 0, before_2 = 0;
+    double worst = 0, worst_before = 0;
+    std::string worst_case;
+    for (uint32_t seed = 1; seed <= 150; ++seed) {
+        const Case k = random_case(3000 + seed, 512);
+        const std::string source = epilogue_source(k, int(seed % 6));
+        Search s;
+        try {
+            s = search(source, k.config());
+        } catch (const dsl::CompileError&) {
+            continue;
+        }
+        if (!s.ok) continue;
+        const uint64_t simulated = simulate(k, source);
+        if (!simulated) continue;
+        ++checked;
+        auto off = [&](int64_t estimate) { return std::abs(double(estimate) - double(simulated)) / double(simulated); };
+        const double error = off(s.estimate), before = off(s.estimate_without_epilogue);
+        const std::string text = k.text() + " kind " + std::to_string(seed % 6) + ": estimate " +
+                                 std::to_string(s.estimate) + " (without the epilogue " +
+                                 std::to_string(s.estimate_without_epilogue) + "), simulated " +
+                                 std::to_string(simulated);
+        within_5 += error <= 0.05, within_2 += error <= 0.02;
+        before_5 += before <= 0.05, before_2 += before <= 0.02;
+        worst_before = std::max(worst_before, before);
+        if (error > worst) worst = error, worst_case = text;
+        EXPECT_LE(error, 0.08) << text;
+    }
+    EXPECT_GT(checked, 100);
+    EXPECT_GE(within_5 * 100, checked * 95) << within_5 << " of " << checked << " within 5 %";
+    EXPECT_GE(within_5, before_5);
+    std::cout << within_5 << " of " << checked << " within 5 %, " << within_2 << " within 2 %, worst " << worst * 100
+              << " %: " << worst_case << "\nwithout the epilogue's time: " << before_5 << " within 5 %, " << before_2
+              << " within 2 %, worst " << worst_before * 100 << " %\n";
 }
 
 // prefetch=True (a third panel buffer) is the compiler's to take or not:

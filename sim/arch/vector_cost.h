@@ -1,5 +1,8 @@
 // The cycle cost of one VECTOR command on a vector unit
-// (docs/timing-model.md §8).
+// (docs/timing-model.md §8): a pure formula of the configuration and the
+// command, shared by the simulator (sim/hw/vector_unit.cpp) and the
+// compiler's cost estimate of a fused epilogue (dsl/lower/tiling/gemm_cost.cpp).
+// The oracle (tests/oracle) keeps its own copy.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +10,7 @@
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 
-namespace hw {
+namespace arch {
 
 struct VectorCost {
     uint64_t passes;        // times the data streams through the datapath
@@ -21,4 +24,4 @@ uint64_t vector_passes(const arch::Config& c, arch::VectorOp op);
 
 VectorCost vector_cost(const arch::Config& c, const arch::VectorArgs& v);
 
-}  // namespace hw
+}  // namespace arch

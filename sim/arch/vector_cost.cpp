@@ -1,10 +1,10 @@
-#include "sim/hw/vector_timing.h"
+#include "sim/arch/vector_cost.h"
 
 #include <algorithm>
 
 #include "sim/arch/ceil_div.h"
 
-namespace hw {
+namespace arch {
 
 namespace {
 
@@ -17,8 +17,7 @@ uint64_t ceil_log2(uint64_t x) {
 
 }  // namespace
 
-uint64_t vector_passes(const arch::Config& c, arch::VectorOp op) {
-    using arch::VectorOp;
+uint64_t vector_passes(const Config& c, VectorOp op) {
     switch (op) {
     case VectorOp::Gelu:
     case VectorOp::Sigmoid:
@@ -40,13 +39,13 @@ uint64_t vector_passes(const arch::Config& c, arch::VectorOp op) {
     return 1;
 }
 
-VectorCost vector_cost(const arch::Config& c, const arch::VectorArgs& v) {
+VectorCost vector_cost(const Config& c, const VectorArgs& v) {
     const uint64_t width = uint64_t(c.vector_bytes_per_cycle);
-    const uint64_t elem = uint64_t(arch::dtype_bytes(v.dtype));
+    const uint64_t elem = uint64_t(dtype_bytes(v.dtype));
     VectorCost cost{};
     cost.passes = vector_passes(c, v.op);
-    cost.data_cycles = arch::ceil_div(v.src_bytes(), width);
-    if (arch::vector_op_is_reduce(v.op)) {
+    cost.data_cycles = ceil_div(v.src_bytes(), width);
+    if (vector_op_is_reduce(v.op)) {
         // Each lane accumulates a partial of its row; a row's partials then
         // meet in a tree as deep as log2 of the lanes the row occupied.
         const uint64_t lanes = std::max<uint64_t>(1, width / elem);
@@ -56,4 +55,4 @@ VectorCost vector_cost(const arch::Config& c, const arch::VectorArgs& v) {
     return cost;
 }
 
-}  // namespace hw
+}  // namespace arch
