@@ -51,15 +51,24 @@ std::string format_explanation(const TaskGraph& g, const Explanation& e) {
               << ", blocks " << (x.pinned ? "pinned to the clusters holding their on-chip parts" : "on any cluster")
               << "\n";
         }
-        if (!op.epilogue.empty()) {
+        if (!op.epilogue.empty() && !x.ran_group) {
+            s << "  fusion group: grouped with";
+            for (size_t k = 0; k < op.epilogue.size(); ++k) s << (k ? ", op " : " op ") << op.epilogue[k];
+            s << ", which ran on their own (its lowering cannot run them fused here: docs/timing-model.md §10 "
+                 "\"Fusion\")\n";
+        } else if (!op.epilogue.empty()) {
             s << "  fusion group: runs";
             for (size_t k = 0; k < op.epilogue.size(); ++k)
                 s << (k ? ", " : " ") << op_kind_name(g.ops[size_t(op.epilogue[k])].kind) << " (op " << op.epilogue[k]
                   << ")";
-            s << " on its tiles in L1\n";
+            // A cube operation's C tiles, or a vector chain head's chunks.
+            s << (op_kind_unit_of(op.kind) == OpUnit::Cube ? " on its tiles in L1\n" : " on its chunks in L1\n");
         } else if (op.fused_into >= 0) {
             s << "  fusion group: "
-              << (x.fused ? "runs on the tiles of op " : "not fused (it ran on its own) although grouped with op ")
+              << (x.fused ? (op_kind_unit_of(g.ops[size_t(op.fused_into)].kind) == OpUnit::Cube
+                                 ? "runs on the tiles of op "
+                                 : "runs on the chunks of op ")
+                          : "not fused (it ran on its own) although grouped with op ")
               << op.fused_into << "\n";
         } else {
             s << "  fusion group: none\n";

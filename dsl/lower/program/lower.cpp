@@ -280,6 +280,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         try {
             lower_on_parts(ctx, op);
             fused[i] = ctx.epilogue_fused && !op.epilogue.empty();
+            explained.ran_group = fused[i] || op.epilogue.empty();
         } catch (const CompileError& e) {
             // Say where the rest of L1 and L0 went when an operation does not
             // fit them (an error that gives their capacity in bytes): to
