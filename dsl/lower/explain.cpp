@@ -45,7 +45,11 @@ std::string format_explanation(const TaskGraph& g, const Explanation& e) {
         if (x.fused) {
             // A fused group stores only its last operation's result.
             const bool last = g.ops[size_t(op.fused_into)].epilogue.back() == x.op;
-            s << (last ? "stored to DDR by the group" : "kept in L1 on the group's tiles") << "\n";
+            const bool cube = op_kind_unit_of(g.ops[size_t(op.fused_into)].kind) == OpUnit::Cube;
+            s << (last   ? "stored to DDR by the group"
+                  : cube ? "kept in L1 on the group's tiles"
+                         : "kept in L1 on the group's chunks")
+              << "\n";
         } else {
             s << "in " << (x.result_on_chip ? placement_name(g.tensors[size_t(op.output)].placement) : "DDR")
               << ", blocks " << (x.pinned ? "pinned to the clusters holding their on-chip parts" : "on any cluster")

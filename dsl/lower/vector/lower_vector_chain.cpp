@@ -77,9 +77,9 @@ void Gather::chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddr
         const int64_t start = offset(first + r);
         int64_t len = 1;
         while (r + len < n && offset(first + r + len) == start + len * row_elems) ++len;
-        cc.loads.push_back({load_dma(ddr + uint64_t(start * e), a[raw] + uint64_t(r * row_elems * e),
-                                     uint64_t(len * row_elems * e)),
-                            name + " rows -> L1", op});
+        cc.loads.push_back(
+            {load_dma(ddr + uint64_t(start * e), a[raw] + uint64_t(r * row_elems * e), uint64_t(len * row_elems * e)),
+             name + " rows -> L1", op});
         r += len;
     }
     if (cast != raw)
@@ -98,8 +98,7 @@ ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& o
     if (t == cur) return {Ref::Kind::Result, 0};
     // Operands that have the output's shape stream with it (a later link's
     // read of an input already streamed reuses its buffer).
-    if (padded(tn.shape, y.shape.size()) == y.shape)
-        return {Ref::Kind::Input, in_.streamed(s, t, extent, cur >= 0)};
+    if (padded(tn.shape, y.shape.size()) == y.shape) return {Ref::Kind::Input, in_.streamed(s, t, extent, cur >= 0)};
     // Broadcast operands are loaded from DDR: the tensor stays there
     // instead, said in a note (dsl/lower/cluster_placement.h).
     if (ctx_->on_chip(t))
@@ -127,8 +126,7 @@ ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& o
         gathers_.push_back(g);
         return {Ref::Kind::Gathered, int(gathers_.size() - 1)};
     }
-    return {Ref::Kind::Input,
-            in_.resident(s, t, extent, dims_of(y.shape), broadcast_strides(tn.shape, y.shape))};
+    return {Ref::Kind::Input, in_.resident(s, t, extent, dims_of(y.shape), broadcast_strides(tn.shape, y.shape))};
 }
 
 void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t extent, int64_t cols,
@@ -154,9 +152,9 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
         step(VectorOp::Add, result, shift);
         return;
     }
-    const VectorOp vop = vector_op_of(op.kind);
+    if (steps.empty()) steps = {vector_op_of(op.kind)};
+    const VectorOp vop = steps.front();
     if (!arch::vector_op_is_binary(vop)) {
-        if (steps.empty()) steps = {vop};
         // Step 0 reads x; a later step reads the result so far, and a
         // binary one combines x with it: y = op(x, y), in place.
         const Ref x = operand(s, op, op.inputs[0], cur, extent, cols);

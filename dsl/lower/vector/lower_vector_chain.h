@@ -57,9 +57,7 @@ public:
              std::vector<arch::VectorOp> steps = {});
 
     // The block's prologue: the resident operands' loads and casts.
-    std::function<ChunkCommands(int64_t, int64_t, const BufferAddrs&)> prologue_fn() const {
-        return in_.prologue_fn();
-    }
+    std::function<ChunkCommands(int64_t, int64_t, const BufferAddrs&)> prologue_fn() const { return in_.prologue_fn(); }
     // The chunk's loads (and casts) of units [first, first + n).
     void loads(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const;
     // The links' VECTOR commands on the chunk starting at unit `first`:
