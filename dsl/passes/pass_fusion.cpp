@@ -1,5 +1,6 @@
 #include "dsl/passes/pass_fusion.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace dsl {
@@ -113,7 +114,10 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
         if (is_pool(h.kind) || op.inputs.size() != 2 || (op.inputs[0] == cur) == (op.inputs[1] == cur)) return false;
         const int other = op.inputs[0] == cur ? op.inputs[1] : op.inputs[0];
         const TensorNode& o = g.tensors[size_t(other)];
-        return o.shape == y.shape && o.dtype == y.dtype && ready_before(g, other, head);
+        // The head's own input is read where the head reads it (in place
+        // when it is on chip).
+        const bool heads_input = std::find(h.inputs.begin(), h.inputs.end(), other) != h.inputs.end();
+        return o.shape == y.shape && o.dtype == y.dtype && (heads_input || ready_before(g, other, head));
     }
     default: return op.inputs.size() == 1 && op.inputs[0] == cur;  // relu, gelu, sigmoid, tanh, exp, sqrt
     }

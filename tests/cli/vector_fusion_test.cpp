@@ -42,17 +42,22 @@ Figures measure(const std::string& args) {
 
 }  // namespace
 
-// batch_norm alone: dma0 loads scale and shift (8 B each, the block's
-// prologue) and the chunk (512 B), vector0 runs mul and add (each a 4 x 64
-// float16 VECTOR of one pass: §8, P + ceil(256 * 2 / 128) = 8 + 4 = 12
-// cycles), then dma0 stores the chunk. Fused, relu and sub (one pass each,
-// 12 cycles) follow add on vector0 in place, back to back, and the store
-// waits for sub's flag instead of add's: 2 * 12 = 24 cycles more, the same
-// loads (the number 6 is an immediate), the result written once. Apart,
-// relu and sub each load and store the 512 B tensor again.
+// batch_norm alone (§5, §6 with the default DDR: 32 B/cycle, latency 100;
+// §8: P = 8, 128 B/cycle): the block starts at cycle 1; dma0 requests
+// scale at 1 and shift at 2 (8 B each, the block's prologue; each granted
+// the cycle after, when dma0 may issue the next), and the chunk x (512 B)
+// at 3: it is on the link in cycles 4..19 and ends 3 + 1 + 16 + 100 = 120.
+// vector0 runs mul and add from 121 (flag latency 1), each a 4 x 64
+// float16 VECTOR of one pass, 8 + ceil(512 / 128) = 12 cycles: add ends at
+// 145. The store starts at 146 and ends 146 + 1 + 16 + 100 = 263. Fused,
+// relu and sub (one pass each, 12 cycles) follow add on vector0 in place,
+// and the store waits for sub's flag instead of add's: 2 * 12 = 24 cycles
+// more, the same loads (the number 6 is an immediate), the result written
+// once. Apart, relu and sub each load and store the 512 B tensor again.
 TEST(VectorFusion, ChainCyclesMatchTheHandDerivation) {
     const Figures alone = measure(write_file("bn.pto", kBatchNorm));
     const Figures fused = measure(write_file("chain.pto", kChain));
+    EXPECT_EQ(alone.cycles, (3 + 1 + 16 + 100) + 1 + 2 * (8 + 4) + 1 + (1 + 16 + 100));
     EXPECT_EQ(alone.cycles, 263u);
     EXPECT_EQ(fused.cycles, alone.cycles + 2 * (8 + 4));
     EXPECT_EQ(fused.cycles, 287u);
