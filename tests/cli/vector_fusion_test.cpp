@@ -170,3 +170,25 @@ pypo.output("y", pypo.op.add(pypo.op.relu(x), r))
     EXPECT_EQ(fused.read, apart.read);
     EXPECT_EQ(fused.written, apart.written);
 }
+
+// The MobileNet block of issue 17: its depthwise task (avg_pool, two
+// batch_norms, relu6) is one vector chain: the image is read once and only
+// the chain's result written, where before (5cd3ee5, the conv2d's group
+// alone) every one of its seven operations read and wrote DDR: 519,624
+// cycles, 7,195,904 bytes read and 7,225,344 written.
+TEST(VectorFusion, MobileNetBlockDepthwiseIsOneChain) {
+    Outcome o = run("tests/cli/mbv1_block.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.out.find("fusion groups      2\n"
+                         "  avg_pool_1 (avg_pool -> batch_norm -> batch_norm -> relu -> sub -> relu -> sub)\n"
+                         "  conv2d_1 (conv2d -> batch_norm -> relu -> sub -> relu -> sub)\n"),
+              std::string::npos)
+        << o.out;
+    const Figures f = measure("tests/cli/mbv1_block.pto");
+    EXPECT_EQ(f.cycles, 221228u);
+    EXPECT_EQ(f.read, 2651392u);
+    EXPECT_EQ(f.written, 2408448u);
+    EXPECT_LT(f.cycles, 519624u);
+    EXPECT_LT(f.read, 7195904u);
+    EXPECT_LT(f.written, 7225344u);
+}
