@@ -93,8 +93,8 @@ bool broadcasts(const TaskGraph& g, const OpNode& h) {
 // Whether `op` can run on the chunks of `cur` (the result of the vector
 // chain of `head` so far), in place in L1: same shape and dtype, a DDR
 // result, its other operand a number, a tensor of its shape ready before
-// the head (not after a pooling head, whose units are not rows), or
-// batch_norm's per-channel scale and shift.
+// the head or read by the head (not after a pooling head, whose units are
+// not rows), or batch_norm's per-channel scale and shift.
 bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op) {
     const OpNode& h = g.ops[size_t(head)];
     const TensorNode& y = g.tensors[size_t(op.output)];
