@@ -90,6 +90,15 @@ bool broadcasts(const TaskGraph& g, const OpNode& h) {
     return false;
 }
 
+// The head reads a tensor kept on chip: its streams may follow the
+// tensor's parts (one window of rows and columns per cluster), which
+// batch_norm's per-channel operands do not.
+bool reads_on_chip(const TaskGraph& g, const OpNode& h) {
+    for (int t : h.inputs)
+        if (!in_ddr(g, t)) return true;
+    return false;
+}
+
 // Whether `op` can run on the chunks of `cur` (the result of the vector
 // chain of `head` so far), in place in L1: same shape and dtype, a DDR
 // result, its other operand a number, a tensor of its shape ready before
@@ -104,7 +113,7 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
     switch (op.kind) {
     case OpKind::BatchNorm:
         return op.inputs.size() == 3 && op.inputs[0] == cur && ready_before(g, op.inputs[1], head) &&
-               ready_before(g, op.inputs[2], head) && !broadcasts(g, h);
+               ready_before(g, op.inputs[2], head) && !broadcasts(g, h) && !reads_on_chip(g, h);
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:

@@ -27,7 +27,7 @@
 // other operand is a number, a tensor of its shape and dtype computed
 // before the head or read by the head itself (not after a pooling head),
 // or batch_norm's scale and shift (not after a head that broadcasts an
-// operand). The head's own inputs may be anything its lowering reads.
+// operand or reads an on-chip tensor). The head's own inputs may be anything its lowering reads.
 // cast and silu take no part.
 // The group is one streamed vector op (dsl/lower/vector/lower_vector_chain.h).
 //

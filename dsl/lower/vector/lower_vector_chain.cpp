@@ -243,23 +243,23 @@ void lower_elementwise(LowerContext& ctx, const OpNode& op, const std::vector<Ve
         return s;
     };
     // The group runs fused over the first of its rows that fits L1 (over
-    // a part of a partitioned on-chip tensor, the part's rows; there
-    // batch_norm's per-channel operands do not follow the window, and the
-    // group's operations run apart).
+    // a part of a partitioned on-chip tensor, the part's rows: the pass
+    // keeps batch_norm, whose per-channel operands do not follow such a
+    // window, out of chains whose head reads an on-chip tensor).
     if (!members.empty()) {
-        if (ctx.window.active() && !(bn && bn != &op)) {
+        if (ctx.window.active()) {
+            if (bn) throw std::logic_error("a vector chain with batch_norm over parts of an on-chip tensor: " + y.name);
             lower_vector_stream(ctx, op, build(ctx.window.cols, members));
             ctx.epilogue_fused = true;
             return;
         }
-        if (!ctx.window.active())
-            for (int64_t c : row_views(ctx, bn ? *bn : op)) {
-                VectorStream s = build(c, members);
-                if (max_chunk_units(ctx, s.buffers) == 0) continue;
-                lower_vector_stream(ctx, op, s);
-                ctx.epilogue_fused = true;
-                return;
-            }
+        for (int64_t c : row_views(ctx, bn ? *bn : op)) {
+            VectorStream s = build(c, members);
+            if (max_chunk_units(ctx, s.buffers) == 0) continue;
+            lower_vector_stream(ctx, op, s);
+            ctx.epilogue_fused = true;
+            return;
+        }
     }
     // Alone: the first of its rows whose single row fits L1, else single
     // elements.

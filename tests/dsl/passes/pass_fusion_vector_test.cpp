@@ -23,9 +23,8 @@ const char* kInputs =
 }  // namespace
 
 TEST(PassFusionVector, ElementWiseOperationsAfterAnElementWiseHead) {
-    EXPECT_EQ(groups(std::string(kInputs) +
-                     "t = pypo.op.mul(pypo.op.sigmoid(pypo.op.relu(x)), 2.0)\n"
-                     "pypo.output(\"y\", pypo.op.add(pypo.op.batch_norm(t), r))\n"),
+    EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.mul(pypo.op.sigmoid(pypo.op.relu(x)), 2.0)\n"
+                                            "pypo.output(\"y\", pypo.op.add(pypo.op.batch_norm(t), r))\n"),
               "fusion groups: 1\n  y: relu -> sigmoid -> mul -> batch_norm -> add  (ops 0, 1, 2, 3, 4)\n");
 }
 
@@ -38,10 +37,9 @@ TEST(PassFusionVector, AMemberMayReadTheHeadsOwnInput) {
 // add does not join relu's chain, but joins that of exp, which comes after
 // relu.
 TEST(PassFusionVector, AnOperandComputedAfterTheHeadStopsTheChain) {
-    EXPECT_EQ(groups(std::string(kInputs) +
-                     "t = pypo.op.relu(x)\n"
-                     "u = pypo.op.exp(r)\n"
-                     "pypo.output(\"y\", pypo.op.add(t, u))\n"),
+    EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.relu(x)\n"
+                                            "u = pypo.op.exp(r)\n"
+                                            "pypo.output(\"y\", pypo.op.add(t, u))\n"),
               "fusion groups: 1\n  y: exp -> add  (ops 1, 2)\n");
 }
 
@@ -56,30 +54,28 @@ TEST(PassFusionVector, CastAndSiluTakeNoPart) {
 // After a head that broadcasts a bias its rows are the last axis: a
 // batch_norm does not join, and heads its own chain instead.
 TEST(PassFusionVector, BatchNormDoesNotJoinAfterABroadcastingHead) {
-    EXPECT_EQ(groups(std::string(kInputs) +
-                     "pypo.output(\"y\", pypo.op.relu(pypo.op.batch_norm(pypo.op.add(x, b))))\n"),
-              "fusion groups: 1\n  y: batch_norm -> relu  (ops 1, 2)\n");
+    EXPECT_EQ(
+        groups(std::string(kInputs) + "pypo.output(\"y\", pypo.op.relu(pypo.op.batch_norm(pypo.op.add(x, b))))\n"),
+        "fusion groups: 1\n  y: batch_norm -> relu  (ops 1, 2)\n");
 }
 
 // A pooling head takes numbers, functions and batch_norm, not a tensor operand.
 TEST(PassFusionVector, PoolingHeadsTakeNoTensorOperand) {
-    EXPECT_EQ(groups(std::string(kInputs) +
-                     "p = pypo.op.max_pool(x, window=2, stride=2)\n"
-                     "q = pypo.input(\"q\", shape=(2, 4, 4, 4))\n"
-                     "pypo.output(\"y\", pypo.op.add(pypo.op.relu(pypo.op.batch_norm(p)), q))\n"),
-              "fusion groups: 1\n  relu_1: max_pool -> batch_norm -> relu  (ops 0, 1, 2)\n");
+    EXPECT_EQ(
+        groups(std::string(kInputs) + "p = pypo.op.max_pool(x, window=2, stride=2)\n"
+                                      "q = pypo.input(\"q\", shape=(2, 4, 4, 4))\n"
+                                      "pypo.output(\"y\", pypo.op.add(pypo.op.relu(pypo.op.batch_norm(p)), q))\n"),
+        "fusion groups: 1\n  relu_1: max_pool -> batch_norm -> relu  (ops 0, 1, 2)\n");
 }
 
 TEST(PassFusionVector, APrintDrainOrASecondReaderStopsTheChain) {
-    EXPECT_EQ(groups(std::string(kInputs) +
-                     "t = pypo.op.relu(x)\n"
-                     "print(t)\n"
-                     "pypo.output(\"y\", pypo.op.exp(t))\n"),
+    EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.relu(x)\n"
+                                            "print(t)\n"
+                                            "pypo.output(\"y\", pypo.op.exp(t))\n"),
               "");
-    EXPECT_EQ(groups(std::string(kInputs) +
-                     "t = pypo.op.relu(x)\n"
-                     "pypo.output(\"y\", pypo.op.exp(t))\n"
-                     "pypo.output(\"z\", pypo.op.tanh(t))\n"),
+    EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.relu(x)\n"
+                                            "pypo.output(\"y\", pypo.op.exp(t))\n"
+                                            "pypo.output(\"z\", pypo.op.tanh(t))\n"),
               "");
 }
 
@@ -102,4 +98,16 @@ TEST(PassFusionVector, ConfigFusionFalseLeavesTheGraphAlone) {
     EXPECT_EQ(groups(std::string("pypo.config.FUSION = False\n") + kInputs +
                      "pypo.output(\"y\", pypo.op.exp(pypo.op.relu(x)))\n"),
               "");
+}
+
+// A head reading an on-chip tensor may stream over its parts (windows of
+// rows and columns), which batch_norm's per-channel operands do not
+// follow: batch_norm heads its own chain; numbers and functions join.
+TEST(PassFusionVector, BatchNormDoesNotJoinAfterAHeadReadingAnOnChipTensor) {
+    EXPECT_EQ(groups("x = pypo.input(\"x\", shape=(128, 256))\n"
+                     "w = pypo.weight(\"w\", shape=(256, 256))\n"
+                     "h = pypo.op.matmul(x, w, target='L1')\n"
+                     "pypo.output(\"y\", pypo.op.exp(pypo.op.batch_norm(pypo.op.relu(h))))\n"
+                     "pypo.output(\"z\", pypo.op.tanh(pypo.op.mul(pypo.op.sigmoid(h), 3.0)))\n"),
+              "fusion groups: 2\n  y: batch_norm -> exp  (ops 2, 3)\n  z: sigmoid -> mul -> tanh  (ops 4, 5, 6)\n");
 }
