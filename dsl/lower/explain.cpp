@@ -45,7 +45,11 @@ std::string format_explanation(const TaskGraph& g, const Explanation& e) {
         if (x.fused) {
             // A fused group stores only its last operation's result.
             const bool last = g.ops[size_t(op.fused_into)].epilogue.back() == x.op;
-            s << (last ? "stored to DDR by the group" : "kept in L1 on the group's tiles") << "\n";
+            const bool cube = op_kind_unit_of(g.ops[size_t(op.fused_into)].kind) == OpUnit::Cube;
+            s << (last   ? "stored to DDR by the group"
+                  : cube ? "kept in L1 on the group's tiles"
+                         : "kept in L1 on the group's chunks")
+              << "\n";
         } else {
             s << "in " << (x.result_on_chip ? placement_name(g.tensors[size_t(op.output)].placement) : "DDR")
               << ", blocks " << (x.pinned ? "pinned to the clusters holding their on-chip parts" : "on any cluster")
@@ -56,10 +60,16 @@ std::string format_explanation(const TaskGraph& g, const Explanation& e) {
             for (size_t k = 0; k < op.epilogue.size(); ++k)
                 s << (k ? ", " : " ") << op_kind_name(g.ops[size_t(op.epilogue[k])].kind) << " (op " << op.epilogue[k]
                   << ")";
-            s << (x.unfused.empty() ? " on its tiles in L1\n" : " ran on their own\n");
+            // A cube operation's C tiles, or a vector chain head's chunks.
+            s << (!x.unfused.empty()                         ? " ran on their own\n"
+                  : op_kind_unit_of(op.kind) == OpUnit::Cube ? " on its tiles in L1\n"
+                                                             : " on its chunks in L1\n");
         } else if (op.fused_into >= 0) {
             s << "  fusion group: "
-              << (x.fused ? "runs on the tiles of op " : "not fused (it ran on its own) although grouped with op ")
+              << (x.fused ? (op_kind_unit_of(g.ops[size_t(op.fused_into)].kind) == OpUnit::Cube
+                                 ? "runs on the tiles of op "
+                                 : "runs on the chunks of op ")
+                          : "not fused (it ran on its own) although grouped with op ")
               << op.fused_into << "\n";
         } else {
             s << "  fusion group: none\n";

@@ -37,8 +37,8 @@ struct OpExplanation {
     int64_t buffering = 0;        // a pipelined vector or movement lowering's depth; 0 = none
     bool pinned = false;          // its blocks run on the clusters holding the on-chip parts they use
     bool result_on_chip = false;  // its result is kept on chip (not moved to DDR by a placement note)
-    bool fused = false;           // it ran inside its fusion group's cube operation
-    std::string unfused;          // a cube operation whose fusion group ran unfused: why
+    bool fused = false;           // it ran inside its fusion group's head (a cube operation, a vector chain's first)
+    std::string unfused;          // a group's head whose members ran on their own: why
     std::optional<GemmExplanation> gemm;
 };
 

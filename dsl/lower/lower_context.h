@@ -70,6 +70,9 @@ struct LowerContext {
     uint64_t l1_addr(int tensor) const { return plan.l1_addr(tensor); }
     const TensorNode& tensor(int index) const { return graph.tensors[size_t(index)]; }
     uint32_t tag(const std::string& label) { return tags(label, program_op); }
+    // Charged to operation `op` (a fused group's member), or with op < 0
+    // to the one being lowered.
+    uint32_t tag(const std::string& label, int32_t op) { return tags(label, op >= 0 ? op : program_op); }
     // The buffering depth of a pipelined buffer: pypo.config.BUFFERS when
     // the program set it, else `fallback` (the operation's own choice).
     // (Recorded for --explain.)

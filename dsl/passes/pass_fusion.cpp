@@ -1,5 +1,6 @@
 #include "dsl/passes/pass_fusion.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace dsl {
@@ -55,6 +56,86 @@ bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode&
     }
 }
 
+// The operations a vector chain is made of: the element-wise ones with an
+// instruction of their own, and batch_norm (lower_vector_chain.h runs
+// them on a stream's chunks). cast and silu are not among them.
+bool vector_link(OpKind k) {
+    switch (k) {
+    case OpKind::Relu:
+    case OpKind::Gelu:
+    case OpKind::Sigmoid:
+    case OpKind::Tanh:
+    case OpKind::Exp:
+    case OpKind::Sqrt:
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Maximum:
+    case OpKind::BatchNorm: return op_kind_fusion(k) == OpFusion::Epilogue;
+    default: return false;
+    }
+}
+
+bool is_pool(OpKind k) { return k == OpKind::AvgPool || k == OpKind::MaxPool; }
+
+// A vector chain's head: an element-wise operation not in a cube
+// operation's group, or a pooling operation, whose result is in DDR.
+bool vector_head(const TaskGraph& g, const OpNode& op) {
+    return (vector_link(op.kind) || is_pool(op.kind)) && in_ddr(g, op.output);
+}
+
+// The head reads a tensor it broadcasts (a bias): its rows are then the
+// last axis, which batch_norm's per-channel rows may not be.
+bool broadcasts(const TaskGraph& g, const OpNode& h) {
+    if (h.kind == OpKind::BatchNorm || is_pool(h.kind)) return false;
+    for (int t : h.inputs)
+        if (g.tensors[size_t(t)].shape != g.tensors[size_t(h.output)].shape) return true;
+    return false;
+}
+
+// The head reads a tensor kept on chip: its streams may follow the
+// tensor's parts (one window of rows and columns per cluster), which
+// batch_norm's per-channel operands do not.
+bool reads_on_chip(const TaskGraph& g, const OpNode& h) {
+    for (int t : h.inputs)
+        if (!in_ddr(g, t)) return true;
+    return false;
+}
+
+// Whether `op` can run on the chunks of `cur` (the result of the vector
+// chain of `head` so far), in place in L1: same shape and dtype, a DDR
+// result, its other operand a number, a tensor of its shape ready before
+// the head or read by the head (not after a pooling head, whose units are
+// not rows), or batch_norm's per-channel scale and shift.
+bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op) {
+    const OpNode& h = g.ops[size_t(head)];
+    const TensorNode& y = g.tensors[size_t(op.output)];
+    const TensorNode& c = g.tensors[size_t(cur)];
+    if (!vector_link(op.kind) || !in_ddr(g, op.output) || y.dtype != c.dtype || y.shape != c.shape) return false;
+    if (op.inputs.empty() || y.shape.empty()) return false;
+    switch (op.kind) {
+    case OpKind::BatchNorm:
+        return op.inputs.size() == 3 && op.inputs[0] == cur && ready_before(g, op.inputs[1], head) &&
+               ready_before(g, op.inputs[2], head) && !broadcasts(g, h) && !reads_on_chip(g, h);
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Maximum: {
+        if (op.inputs.size() == 1) return op.inputs[0] == cur && op.attrs.count("scalar") > 0;
+        if (is_pool(h.kind) || op.inputs.size() != 2 || (op.inputs[0] == cur) == (op.inputs[1] == cur)) return false;
+        const int other = op.inputs[0] == cur ? op.inputs[1] : op.inputs[0];
+        const TensorNode& o = g.tensors[size_t(other)];
+        // The head's own input is read where the head reads it (in place
+        // when it is on chip).
+        const bool heads_input = std::find(h.inputs.begin(), h.inputs.end(), other) != h.inputs.end();
+        return o.shape == y.shape && o.dtype == y.dtype && (heads_input || ready_before(g, other, head));
+    }
+    default: return op.inputs.size() == 1 && op.inputs[0] == cur;  // relu, gelu, sigmoid, tanh, exp, sqrt
+    }
+}
+
 }  // namespace
 
 TaskGraph apply_fusion(const TaskGraph& in) {
@@ -67,10 +148,13 @@ TaskGraph apply_fusion(const TaskGraph& in) {
             for (int t : op.inputs) views[size_t(t)] = true;
     for (size_t i = 0; i < g.ops.size(); ++i) {
         OpNode& head = g.ops[i];
-        if (op_kind_fusion(head.kind) != OpFusion::Head || head.fused_into >= 0) continue;
-        // Its operands may be on chip (read in place from L1); its result
-        // is the tile the chain runs on, stored to DDR.
-        if (!in_ddr(g, head.output)) continue;
+        if (head.fused_into >= 0) continue;
+        // A cube operation's operands may be on chip (read in place from
+        // L1); its result is the tile the chain runs on, stored to DDR. A
+        // vector chain's head is the first operation of the chain: its
+        // inputs reach L1 as its own lowering loads them.
+        const bool cube = op_kind_fusion(head.kind) == OpFusion::Head;
+        if (cube ? !in_ddr(g, head.output) : !vector_head(g, head)) continue;
         int cur = head.output;
         std::vector<int> chain;
         for (;;) {
@@ -78,7 +162,9 @@ TaskGraph apply_fusion(const TaskGraph& in) {
             if (c.role != TensorRole::Intermediate || views[size_t(cur)] || readers[size_t(cur)].size() != 1) break;
             const int next = readers[size_t(cur)].front();
             const OpNode& op = g.ops[size_t(next)];
-            if (drains_between(g, int(i), next) || !joins(g, int(i), chain.size(), cur, op)) break;
+            if (drains_between(g, int(i), next) ||
+                !(cube ? joins(g, int(i), chain.size(), cur, op) : joins_vector_chain(g, int(i), cur, op)))
+                break;
             chain.push_back(next);
             cur = op.output;
         }

@@ -9,7 +9,9 @@
 //   4. layout (pass_layout.h): format_convert operations where a producer's
 //      natural layout (conv2d: NHWC) is not the one the graph labels;
 //   5. fusion (pass_fusion.h): a matmul or conv2d and the element-wise
-//      chain that consumes its result become one group, lowered on chip.
+//      chain that consumes its result become one group, lowered on chip;
+//      so does a chain of element-wise operations after an element-wise
+//      or pooling operation (a vector chain).
 // Each runs once per compilation: the lowering takes only a PassedGraph,
 // which only run_graph_passes makes.
 #pragma once

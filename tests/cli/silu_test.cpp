@@ -32,11 +32,20 @@ TEST(Silu, TwoInstructionsPerChunkHiddenUnderDdr) {
     EXPECT_EQ(r["ops"][0]["vector_cycles"].get<uint64_t>(), 4u * 3952);
 }
 
-// Written as the composition it replaces, sigmoid's result goes to DDR and
-// comes back: x is read twice, the intermediate written and read once.
+// Written as the composition it replaces, without fusion sigmoid's result
+// goes to DDR and comes back: x is read twice, the intermediate written and
+// read once. With fusion the two are a vector chain (docs/timing-model.md
+// §10 "Fusion"): sigmoid, then mul reading x again from the same chunk, as
+// silu's own lowering does: the same bytes and cycles.
 TEST(Silu, TheCompositionMovesTheIntermediateThroughDdr) {
-    nlohmann::json r = vector_op_report("silu_composed", "pypo.op.mul(x, pypo.op.sigmoid(x))", kOneInFlight);
+    const std::string apart = std::string(kOneInFlight) + " --no-fusion";
+    nlohmann::json r = vector_op_report("silu_composed", "pypo.op.mul(x, pypo.op.sigmoid(x))", apart);
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 3u * 401408);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 2u * 401408);
     EXPECT_GT(r["total_cycles"].get<uint64_t>(), 25475u);
+    nlohmann::json f = vector_op_report("silu_fused", "pypo.op.mul(x, pypo.op.sigmoid(x))", kOneInFlight);
+    EXPECT_EQ(f["ddr_bytes_read"].get<uint64_t>(), 401408u);
+    EXPECT_EQ(f["ddr_bytes_written"].get<uint64_t>(), 401408u);
+    EXPECT_EQ(f["total_cycles"].get<uint64_t>(), 25475u);
+    EXPECT_EQ(unit_busy_cycles(f, "cluster0.vector0"), 3952u);
 }

@@ -142,6 +142,13 @@ TEST(OracleCrossCheck, TiledVectorLowerings) {
     cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/walls.pto");
 }
 
+// Vector fusion groups (docs/timing-model.md §10 "Fusion"): element-wise
+// and pooling heads whose chains run in place on their chunks.
+TEST(OracleCrossCheck, VectorFusionChains) {
+    cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/vector_chains.pto");
+    cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/cli/mbv1_block.pto");
+}
+
 TEST(OracleCrossCheck, NonAlignedGemm) {
     TempDir dir;
     cross_check(dir.file("gemm_200x72x136.pto", gemm_source(200, 72, 136, "float16")));

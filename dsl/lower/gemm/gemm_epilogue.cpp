@@ -59,7 +59,9 @@ std::string fold_major_unfused_reason(const arch::Config& c) {
 const char* const kOnChipResultUnfused = "its result is kept on chip";
 
 std::string epilogue_unfused_reason(const arch::Config& c, const TaskGraph& g, const OpNode& head) {
-    if (head.epilogue.empty()) return "";
+    // A vector chain runs unfused only when not one row fits L1, which the
+    // graph alone does not tell.
+    if (head.epilogue.empty() || op_kind_fusion(head.kind) != OpFusion::Head) return "";
     if (g.tensors[size_t(head.output)].placement != Placement::DDR) return kOnChipResultUnfused;
     // As fold_major_applies: a ws or is array, B in DDR (a convolution's
     // filters always are), no tile=.

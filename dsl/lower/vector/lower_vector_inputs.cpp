@@ -10,11 +10,16 @@ int64_t element_count(const std::vector<int64_t>& shape) {
     return n;
 }
 
-int VectorInputs::streamed(VectorStream& s, int tensor, int64_t elems_per_unit) {
+int VectorInputs::streamed(VectorStream& s, int tensor, int64_t elems_per_unit, bool share) {
     const TensorNode& t = ctx_->tensor(tensor);
+    for (size_t k = 0; k < inputs_.size(); ++k)
+        if (share && inputs_[k].tensor == tensor && inputs_[k].per_unit == elems_per_unit &&
+            (inputs_[k].how == How::Streamed || inputs_[k].how == How::OnChip))
+            return int(k);
     Input in;
+    in.tensor = tensor;
     in.how = How::Streamed;
-    in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.per_unit = elems_per_unit;
+    in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.per_unit = elems_per_unit, in.op = op_;
     if (ctx_->on_chip(tensor)) {
         in.how = How::OnChip;
         in.l1 = ctx_->l1_addr(tensor);
@@ -38,6 +43,7 @@ int VectorInputs::resident(VectorStream& s, int tensor, int64_t extent_per_unit,
     in.how = How::Resident;
     in.dims = std::move(dims), in.strides = std::move(strides);
     in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.elements = element_count(t.shape);
+    in.op = op_;
     const int64_t ec = arch::dtype_bytes(compute_);
     in.raw = int(s.buffers.size());
     if (t.dtype == compute_) {
@@ -52,12 +58,16 @@ int VectorInputs::resident(VectorStream& s, int tensor, int64_t extent_per_unit,
     return int(inputs_.size() - 1);
 }
 
-int VectorInputs::constant(VectorStream& s, int64_t extent_per_unit, double value) {
+int VectorInputs::constant(VectorStream& s, int64_t extent_per_unit, double value, bool share) {
     Input in;
     in.how = How::Constant;
-    in.value = value;
-    in.raw = in.cast = int(s.buffers.size());
-    s.buffers.push_back({BufferKind::Resident, extent_per_unit * arch::dtype_bytes(compute_), 0});
+    in.value = value, in.extent = extent_per_unit, in.op = op_;
+    for (const Input& c : inputs_)
+        if (share && c.how == How::Constant && c.extent == extent_per_unit) in.raw = in.cast = c.raw;
+    if (in.raw < 0) {
+        in.raw = in.cast = int(s.buffers.size());
+        s.buffers.push_back({BufferKind::Resident, extent_per_unit * arch::dtype_bytes(compute_), 0});
+    }
     inputs_.push_back(in);
     return int(inputs_.size() - 1);
 }
@@ -66,11 +76,11 @@ void VectorInputs::prologue(ChunkCommands& cc, const BufferAddrs& a) const {
     for (const Input& in : inputs_) {
         if (in.how != How::Resident) continue;
         const uint64_t bytes = uint64_t(in.elements) * uint64_t(arch::dtype_bytes(in.dtype));
-        cc.loads.push_back({load_dma(in.ddr, a[size_t(in.raw)], bytes), in.name + " -> L1"});
+        cc.loads.push_back({load_dma(in.ddr, a[size_t(in.raw)], bytes), in.name + " -> L1", in.op});
         if (in.cast != in.raw)
             cc.compute.push_back({vector_args(arch::VectorOp::Cast, in.dtype, 1, in.elements, a[size_t(in.raw)],
                                               arch::kNoAddress, a[size_t(in.cast)]),
-                                  out_ + ": cast " + in.name});
+                                  out_ + ": cast " + in.name, in.op});
     }
 }
 
@@ -89,7 +99,7 @@ void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const Buff
                 d.rows = uint32_t(n), d.row_bytes = uint32_t(uint64_t(in.per_unit) * e);
                 d.src_stride = uint64_t(w.row_elems) * e, d.dst_stride = d.row_bytes;
             }
-            cc.loads.push_back({d, in.name + " -> L1"});
+            cc.loads.push_back({d, in.name + " -> L1", in.op});
         }
         if (in.cast != in.raw)
             cc.compute.push_back(
@@ -99,7 +109,7 @@ void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const Buff
                                   ? strided_source(0, {uint32_t(w.rows), uint32_t(w.cols)}, {w.row_elems, 1})
                                   : arch::VectorSource{},
                               {}),
-                 out_ + ": cast " + in.name});
+                 out_ + ": cast " + in.name, in.op});
     }
 }
 
@@ -180,7 +190,7 @@ arch::VectorArgs with_sources(arch::VectorArgs v, const arch::VectorSource& in0,
 std::string VectorInputs::label(arch::VectorOp op) const { return out_ + ": " + arch::vector_op_name(op); }
 
 void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, int64_t n,
-                 uint64_t src) {
+                 uint64_t src, int32_t op) {
     const TensorNode& t = ctx.tensor(out);
     if (ctx.on_chip(out)) return;
     const uint64_t e = uint64_t(arch::dtype_bytes(t.dtype));
@@ -190,7 +200,7 @@ void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t el
         d.rows = uint32_t(n), d.row_bytes = uint32_t(uint64_t(elems_per_unit) * e);
         d.src_stride = d.row_bytes, d.dst_stride = uint64_t(ctx.window.row_elems) * e;
     }
-    cc.stores.push_back({d, t.name + " -> DDR"});
+    cc.stores.push_back({d, t.name + " -> DDR", op});
 }
 
 uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, uint64_t buffer) {

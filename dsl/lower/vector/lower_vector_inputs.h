@@ -32,7 +32,9 @@ public:
     // streamed: units are runs of `elems_per_unit` contiguous elements. An
     // on-chip tensor (dsl/lower/buffer_plan.h) is read where it is in L1: no
     // buffer and no load (a cast, if needed, still gets its scratch).
-    int streamed(VectorStream& s, int tensor, int64_t elems_per_unit);
+    // With `share`, an input already streamed from the same tensor in the
+    // same units serves (a fused chain reading the head's input again).
+    int streamed(VectorStream& s, int tensor, int64_t elems_per_unit, bool share = false);
     // resident: the whole tensor, read broadcast over `extent_per_unit`
     // compute elements per unit of a chunk. `dims` and `strides` say how:
     // output element i (counted from the first unit of the stream) reads
@@ -41,7 +43,13 @@ public:
     int resident(VectorStream& s, int tensor, int64_t extent_per_unit, std::vector<uint32_t> dims,
                  std::vector<int64_t> strides);
     // A number (an immediate of the program), extent as for resident.
-    int constant(VectorStream& s, int64_t extent_per_unit, double value);
+    // Its buffer only gives the command's source extent (the value is the
+    // descriptor's immediate): with `share`, an earlier constant's buffer
+    // of the same extent serves (a fused chain's numbers).
+    int constant(VectorStream& s, int64_t extent_per_unit, double value, bool share = false);
+    // The graph operation the inputs registered from now on are read for:
+    // their loads and casts are charged to it (-1: the one being lowered).
+    void charge_to(int32_t op) { op_ = op; }
 
     // Appends the resident loads and casts (a block's prologue).
     void prologue(ChunkCommands& cc, const BufferAddrs& a) const;
@@ -66,6 +74,7 @@ private:
     enum class How { Streamed, Resident, Constant, OnChip };
     struct Input {
         How how = How::Streamed;
+        int tensor = -1;
         std::string name;
         arch::DType dtype = arch::DType::Float16;
         uint64_t ddr = 0;
@@ -73,6 +82,8 @@ private:
         int64_t elements = 0;        // of the tensor (resident)
         int64_t per_unit = 0;        // elements per unit (streamed)
         int raw = -1, cast = -1;     // buffer indices; cast = raw when no cast is needed
+        int32_t op = -1;             // charged to (charge_to)
+        int64_t extent = 0;          // a constant's elements per unit
         double value = 0.0;          // a constant's
         std::vector<uint32_t> dims;  // a resident input's broadcast view
         std::vector<int64_t> strides;
@@ -81,6 +92,7 @@ private:
     arch::DType compute_;
     std::string out_;
     std::vector<Input> inputs_;
+    int32_t op_ = -1;
 };
 
 int64_t element_count(const std::vector<int64_t>& shape);
@@ -108,7 +120,8 @@ uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, i
 // contiguous elements each, from L1 `src`, to the output tensor (nothing
 // for an on-chip output, which the computation wrote in place: see
 // output_addr).
+// The store is charged to `op` (-1: the operation being lowered).
 void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, int64_t n,
-                 uint64_t src);
+                 uint64_t src, int32_t op = -1);
 
 }  // namespace dsl

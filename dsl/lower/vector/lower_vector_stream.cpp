@@ -201,7 +201,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         size_t last_prologue_load = 0;  // + 1; 0 = none
         if (s.prologue) {
             ChunkCommands p = s.prologue(first, end - first, slot_addrs(s.buffers, addr, 0, 0));
-            for (const DmaStep& d : p.loads) loads.push_back(dma_command(d.dma, ctx.tag(d.label)));
+            for (const DmaStep& d : p.loads) loads.push_back(dma_command(d.dma, ctx.tag(d.label, d.op)));
             last_prologue_load = p.loads.empty() ? 0 : loads.size();
             prologue_compute = std::move(p.compute);
         }
@@ -240,7 +240,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             if (shared && i >= depth) flush_to(i - depth);
 
             for (size_t j = 0; j < cc.loads.size(); ++j) {
-                arch::Command d = dma_command(cc.loads[j].dma, ctx.tag(cc.loads[j].label));
+                arch::Command d = dma_command(cc.loads[j].dma, ctx.tag(cc.loads[j].label, cc.loads[j].op));
                 if (j == 0 && i >= depth) d.waits.push_back(in_free);
                 if (j + 1 == cc.loads.size()) d.sets.push_back(in_ready);
                 loads.push_back(std::move(d));
@@ -249,7 +249,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             std::vector<VectorStep> steps = i == 0 ? std::move(prologue_compute) : std::vector<VectorStep>{};
             steps.insert(steps.end(), cc.compute.begin(), cc.compute.end());
             for (size_t j = 0; j < steps.size(); ++j) {
-                arch::Command v = vector_command(steps[j].vec, ctx.tag(steps[j].label));
+                arch::Command v = vector_command(steps[j].vec, ctx.tag(steps[j].label, steps[j].op));
                 if (j == 0) {
                     if (loads_in || waits_prologue) v.waits.push_back(in_ready);
                     if (stores_out && !shared && k >= depth) v.waits.push_back(out_free);
@@ -263,7 +263,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
 
             std::vector<arch::Command> st;
             for (size_t j = 0; j < cc.stores.size(); ++j) {
-                arch::Command d = dma_command(cc.stores[j].dma, ctx.tag(cc.stores[j].label));
+                arch::Command d = dma_command(cc.stores[j].dma, ctx.tag(cc.stores[j].label, cc.stores[j].op));
                 if (j == 0) d.waits.push_back(out_ready);
                 if (!shared && j + 1 == cc.stores.size() && k + depth < storing) d.sets.push_back(out_free);
                 st.push_back(std::move(d));

@@ -41,13 +41,17 @@ struct BufferSpec {
     int64_t fixed = 0;
 };
 
+// `op`: the graph operation the command implements, for its tag (-1: the
+// one being lowered; a fused chain charges each member's commands to it).
 struct DmaStep {
     arch::DmaArgs dma;
     std::string label;
+    int32_t op = -1;
 };
 struct VectorStep {
     arch::VectorArgs vec;
     std::string label;
+    int32_t op = -1;
 };
 
 // What one chunk (or a block's prologue) becomes.

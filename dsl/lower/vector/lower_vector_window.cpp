@@ -26,6 +26,7 @@
 
 #include "dsl/lower/lower_views.h"
 #include "dsl/lower/vector/lower_vector.h"
+#include "dsl/lower/vector/lower_vector_chain.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
 #include "dsl/lower/vector/lower_vector_stream.h"
 #include "dsl/support/diagnostics.h"
@@ -75,29 +76,54 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     // Window position (i, j) starts i rows and j columns into the rows.
     auto view_offset = [in_row, depth = w.depth, kw = w.kw](int64_t j) { return j / kw * in_row + j % kw * depth; };
     const int64_t last_view = view_offset(window - 1);
+    // A vector fusion group's members (dsl/passes/pass_fusion.h) run on
+    // the pooled outputs in place, after the pooling (and its cast), their
+    // operands resident or numbers (lower_vector_chain.h).
+    std::vector<const OpNode*> members;
+    for (int k : op.epilogue) members.push_back(&ctx.graph.ops[size_t(k)]);
     // Computes in the input's dtype, casting the result if asked for another.
-    auto buffers = [&](int64_t band) {
+    // With `chain`, buffer 4 on are the members' operands.
+    auto stream = [&](int64_t band, bool chain, ElementwiseChain* links) {
         const int64_t rows_in = band == w.OH ? w.H : (band - 1) * w.sh + w.kh;
         const int64_t outputs = band * out_row;
-        return std::vector<BufferSpec>{
+        VectorStream s;
+        s.buffers = {
             {BufferKind::Streamed, std::max(rows_in * in_row, last_view + outputs) * ex, 0},  // 0: x, read by window
             {BufferKind::Scratch, cast ? outputs * ex : 0, 0},     // 1: pooled, before the cast
             {BufferKind::Resident, w.mean ? outputs * ex : 0, 0},  // 2: 1 / window
             {BufferKind::Streamed, outputs * ey, 0}};              // 3: y
+        if (chain) {
+            int cur = op.output;
+            for (const OpNode* m : members) {
+                links->add(s, *m, cur, outputs, out_row);
+                cur = m->output;
+            }
+        }
+        return s;
     };
+    // The band that fits, the members' operands with it; without members
+    // when not even one output row fits with them (they then run apart).
+    bool fused = !members.empty();
+    ElementwiseChain links(ctx, y.dtype, y.name);
+    auto fits = [&](int64_t band) {
+        ElementwiseChain trial(ctx, y.dtype, y.name);
+        return max_chunk_units(ctx, stream(band, fused, &trial).buffers) > 0;
+    };
+    if (fused && !fits(1)) fused = false;
     int64_t band = w.OH;
-    while (band > 1 && max_chunk_units(ctx, buffers(band)) == 0) --band;
+    while (band > 1 && !fits(band)) --band;
     if (band < w.OH) band = unit_extent(ctx, w.OH, w.planes, band);
-    VectorStream s;
+    VectorStream s = stream(band, fused, &links);
     s.name = y.name;
     const int64_t bands = arch::ceil_div(w.OH, band);
     s.units = w.planes * bands;
-    s.buffers = buffers(band);
     if (band < w.OH) s.max_chunk_units = 1;
+    if (fused) s.prologue = links.prologue_fn();
     const uint64_t x_ddr = ctx.ddr_addr(w.image);
-    const int out = op.output;
-    s.chunk = [&ctx, w, band, bands, in_row, out_row, window, view_offset, ex, x_ddr, cast, out, xname = x.name,
-               yname = y.name, xt = x.dtype](int64_t first, int64_t n, const BufferAddrs& a) {
+    const int out = fused ? members.back()->output : op.output;
+    const int32_t last = fused ? int32_t(op.epilogue.back()) : -1;
+    s.chunk = [&ctx, w, band, bands, in_row, out_row, window, view_offset, ex, x_ddr, cast, out, last, fused, links,
+               xname = x.name, yname = y.name, xt = x.dtype](int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
         int64_t rows_out = 0;  // output rows of the chunk
         // The loaded rows as the window views see them (arch::VectorSource::Window).
@@ -153,10 +179,12 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
                 {vector_args(VectorOp::Cast, xt, rows_out, out_row, pooled, arch::kNoAddress, a[3]), yname + ": cast"});
         // Output bands are contiguous: plane-major, rows in order.
         const int64_t first_row = band == w.OH ? first * w.OH : first / bands * w.OH + first % bands * band;
-        store_units(cc, ctx, out, out_row, first_row, rows_out, a[3]);
+        if (fused) links.compute(cc, a, first, a[3], rows_out, out_row, first_row * out_row);
+        store_units(cc, ctx, out, out_row, first_row, rows_out, a[3], last);
         return cc;
     };
     lower_vector_stream(ctx, op, s);
+    ctx.epilogue_fused = fused;
 }
 
 }  // namespace

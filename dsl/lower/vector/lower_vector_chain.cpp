@@ -1,0 +1,276 @@
+#include "dsl/lower/vector/lower_vector_chain.h"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "dsl/lower/placement_mismatch.h"
+#include "dsl/lower/vector/lower_vector.h"
+
+namespace dsl {
+
+namespace {
+
+using arch::VectorOp;
+
+// The element-wise operations' instructions: the table's `vector` column.
+#define VEC(op) std::optional<VectorOp>(VectorOp::op)
+#define NO_VEC std::optional<VectorOp>()
+const std::optional<VectorOp> kVectorOps[] = {
+#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) vector,
+#include "dsl/ir/op_table.def"
+#undef OP
+};
+#undef VEC
+#undef NO_VEC
+
+VectorOp vector_op_of(OpKind k) {
+    if (const auto& v = kVectorOps[size_t(k)]) return *v;
+    throw std::logic_error(std::string("not an element-wise operation: ") + op_kind_name(k));
+}
+
+int64_t last_dim(const TensorNode& t) { return t.shape.empty() ? 1 : t.shape.back(); }
+
+// The operand's shape left-padded with 1s to `rank`.
+std::vector<int64_t> padded(const std::vector<int64_t>& shape, size_t rank) {
+    std::vector<int64_t> p(rank - std::min(rank, shape.size()), 1);
+    p.insert(p.end(), shape.begin(), shape.end());
+    return p;
+}
+
+// batch_norm's channel axis: the last of an NHWC image, else axis 1.
+size_t channel_axis(const TensorNode& y) { return y.shape.size() == 4 && y.layout == "NHWC" ? 3 : 1; }
+
+// The row lengths a stream of `op` may take, preferred first: a row must
+// hold a single channel of batch_norm (channel last: a row of all
+// channels); any other element-wise operation takes the last axis.
+std::vector<int64_t> row_views(const LowerContext& ctx, const OpNode& op) {
+    const TensorNode& y = ctx.tensor(op.output);
+    if (op.kind != OpKind::BatchNorm) return {last_dim(y)};
+    const size_t channel = channel_axis(y);
+    int64_t inner = 1;
+    for (size_t k = channel + 1; k < y.shape.size(); ++k) inner *= y.shape[k];
+    return inner == 1 ? std::vector<int64_t>{y.shape[channel]} : std::vector<int64_t>{inner, last_dim(y)};
+}
+
+// The graph operation `op` is (for tags), or -1: the one being lowered.
+int32_t index_of(const LowerContext& ctx, const OpNode& op) {
+    const auto& ops = ctx.graph.ops;
+    return &op >= ops.data() && &op < ops.data() + ops.size() ? int32_t(&op - ops.data()) : -1;
+}
+
+}  // namespace
+
+int64_t Gather::offset(int64_t row) const {
+    int64_t e = window.active() ? (window.r0 + row) * window.row_elems + window.c0 : row * cols, off = 0;
+    for (size_t k = dims.size(); k-- > 0;) {
+        off += e % dims[k] * strides[k];
+        e /= dims[k];
+    }
+    return off;
+}
+
+void Gather::chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a, const std::string& out) const {
+    const int64_t e = arch::dtype_bytes(dtype);
+    int64_t r = 0;
+    while (r < n) {
+        const int64_t start = offset(first + r);
+        int64_t len = 1;
+        while (r + len < n && offset(first + r + len) == start + len * row_elems) ++len;
+        cc.loads.push_back(
+            {load_dma(ddr + uint64_t(start * e), a[raw] + uint64_t(r * row_elems * e), uint64_t(len * row_elems * e)),
+             name + " rows -> L1", op});
+        r += len;
+    }
+    if (cast != raw)
+        cc.compute.push_back(
+            {vector_args(arch::VectorOp::Cast, dtype, 1, n * row_elems, a[raw], arch::kNoAddress, a[cast]),
+             out + ": cast " + name, op});
+}
+
+ElementwiseChain::ElementwiseChain(const LowerContext& ctx, arch::DType compute, const std::string& name)
+    : ctx_(&ctx), in_(ctx, compute, name) {}
+
+ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& op, int t, int cur, int64_t extent,
+                                                int64_t cols) {
+    const TensorNode& tn = ctx_->tensor(t);
+    const TensorNode& y = ctx_->tensor(op.output);
+    if (t == cur) return {Ref::Kind::Result, 0};
+    // Operands that have the output's shape stream with it (a later link's
+    // read of an input already streamed reuses its buffer).
+    if (padded(tn.shape, y.shape.size()) == y.shape) return {Ref::Kind::Input, in_.streamed(s, t, extent, cur >= 0)};
+    // Broadcast operands are loaded from DDR: the tensor stays there
+    // instead, said in a note (dsl/lower/cluster_placement.h).
+    if (ctx_->on_chip(t))
+        throw PlacementMismatch{t, std::string(op_kind_name(op.kind)) + " '" + y.name + "' broadcasts it, " +
+                                       "and broadcast operands are read from DDR"};
+    // Smaller ones (broadcast) are loaded whole once per block when they
+    // are small enough to leave L1 to the stream (at most L1 / 8), else
+    // gathered: each chunk loads the operand rows its output rows read, one
+    // DMA per run of consecutive operand rows, into a chunk-sized buffer (a
+    // causal mask over heads: one or two runs per chunk).
+    if (element_count(tn.shape) * arch::dtype_bytes(tn.dtype) > ctx_->config.l1_bytes() / 8) {
+        Gather g;
+        g.name = tn.name, g.dtype = tn.dtype, g.ddr = ctx_->ddr_addr(t), g.op = index_of(*ctx_, op);
+        g.dims = y.shape, g.strides = broadcast_strides(tn.shape, y.shape), g.cols = cols, g.window = ctx_->window;
+        g.per_row = cols > 1 && g.strides.back() == 0;
+        g.row_elems = cols > 1 && !g.per_row ? cols : 1;
+        // Sized for the command's full extent (lower_vector_inputs.h), also per row.
+        g.raw = s.buffers.size();
+        s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(tn.dtype), 0});
+        g.cast = g.raw;
+        if (tn.dtype != y.dtype) {
+            g.cast = s.buffers.size();
+            s.buffers.push_back({BufferKind::Scratch, cols * arch::dtype_bytes(y.dtype), 0});
+        }
+        gathers_.push_back(g);
+        return {Ref::Kind::Gathered, int(gathers_.size() - 1)};
+    }
+    return {Ref::Kind::Input, in_.resident(s, t, extent, dims_of(y.shape), broadcast_strides(tn.shape, y.shape))};
+}
+
+void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t extent, int64_t cols,
+                           std::vector<VectorOp> steps) {
+    const TensorNode& y = ctx_->tensor(op.output);
+    const int32_t pop = index_of(*ctx_, op);
+    in_.charge_to(pop);
+    auto step = [&](VectorOp v, Ref a, Ref b) {
+        steps_.push_back({v, a, b, pop, y.name + ": " + arch::vector_op_name(v)});
+    };
+    const Ref result{Ref::Kind::Result, 0};
+    if (op.kind == OpKind::BatchNorm) {
+        // Inference batch norm with the running statistics folded into the
+        // parameters: y = x * scale + shift, a Mul and an Add (the ISA has
+        // no fused multiply-add). scale and shift (one value per channel)
+        // are resident, read through the output's channel axis.
+        const Ref x = operand(s, op, op.inputs[0], cur, extent, cols);
+        std::vector<int64_t> per_channel(y.shape.size(), 0);
+        per_channel[channel_axis(y)] = 1;
+        const Ref scale{Ref::Kind::Input, in_.resident(s, op.inputs[1], extent, dims_of(y.shape), per_channel)};
+        const Ref shift{Ref::Kind::Input, in_.resident(s, op.inputs[2], extent, dims_of(y.shape), per_channel)};
+        step(VectorOp::Mul, x, scale);
+        step(VectorOp::Add, result, shift);
+        return;
+    }
+    if (steps.empty()) steps = {vector_op_of(op.kind)};
+    const VectorOp vop = steps.front();
+    if (!arch::vector_op_is_binary(vop)) {
+        // Step 0 reads x; a later step reads the result so far, and a
+        // binary one combines x with it: y = op(x, y), in place.
+        const Ref x = operand(s, op, op.inputs[0], cur, extent, cols);
+        for (size_t k = 0; k < steps.size(); ++k) {
+            const bool binary = arch::vector_op_is_binary(steps[k]);
+            step(steps[k], k == 0 || binary ? x : result, binary ? result : Ref{});
+        }
+        return;
+    }
+    std::vector<Ref> src;
+    for (int t : op.inputs) src.push_back(operand(s, op, t, cur, extent, cols));
+    if (op.attrs.count("scalar")) {
+        const bool scalar_first = op.attrs.count("scalar_first") && op.attrs.at("scalar_first").b;
+        const Ref c{Ref::Kind::Input, in_.constant(s, extent, op.attrs.at("scalar").f, cur >= 0)};
+        src.insert(scalar_first ? src.begin() : src.end(), c);
+    }
+    step(vop, src[0], src[1]);
+}
+
+void ElementwiseChain::loads(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const {
+    in_.chunk(cc, first, n, a);
+    for (const Gather& g : gathers_) g.chunk(cc, first, n, a, in_.out_name());
+}
+
+void ElementwiseChain::compute(ChunkCommands& cc, const BufferAddrs& a, int64_t first, uint64_t dst, int64_t rows,
+                               int64_t cols, int64_t first_elem) const {
+    auto addr = [&](const Ref& r) {
+        switch (r.kind) {
+        case Ref::Kind::None: return arch::kNoAddress;
+        case Ref::Kind::Result: return dst;
+        case Ref::Kind::Input: return in_.addr_at(r.h, a, first);
+        case Ref::Kind::Gathered: return gathers_[size_t(r.h)].addr(a);
+        }
+        return arch::kNoAddress;
+    };
+    auto source = [&](const Ref& r) {
+        if (r.kind == Ref::Kind::Input) return in_.source(r.h, first_elem);
+        if (r.kind == Ref::Kind::Gathered) return gathers_[size_t(r.h)].source(rows);
+        return arch::VectorSource{};
+    };
+    for (const Step& st : steps_)
+        cc.compute.push_back({with_sources(vector_args(st.op, in_.compute(), rows, cols, addr(st.a), addr(st.b), dst),
+                                           source(st.a), source(st.b)),
+                              st.label, st.program_op});
+}
+
+void lower_elementwise(LowerContext& ctx, const OpNode& op, const std::vector<VectorOp>& steps) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    // cast converts as it computes; every other function computes in the
+    // output's dtype, after casting an input of another dtype.
+    const arch::DType compute = op.kind == OpKind::Cast ? x.dtype : y.dtype;
+    std::vector<const OpNode*> members;
+    for (int k : op.epilogue) members.push_back(&ctx.graph.ops[size_t(k)]);
+    const OpNode* bn = op.kind == OpKind::BatchNorm ? &op : nullptr;
+    for (const OpNode* m : members)
+        if (!bn && m->kind == OpKind::BatchNorm) bn = m;
+    // The stream over rows of `cols` elements of `op` and `chain` (its
+    // group's members, or none): the first link's buffers, the result's
+    // (none for an on-chip result: the commands write it in place), the
+    // members'.
+    auto build = [&](int64_t cols, const std::vector<const OpNode*>& chain) {
+        const int out = chain.empty() ? op.output : chain.back()->output;
+        const int32_t last = chain.empty() ? -1 : index_of(ctx, *chain.back());
+        VectorStream s;
+        s.name = y.name;
+        s.units = ctx.window.active() ? ctx.window.rows : element_count(y.shape) / cols;
+        ElementwiseChain links(ctx, compute, y.name);
+        links.add(s, op, -1, cols, cols, steps);
+        const size_t yb = s.buffers.size();
+        if (!ctx.on_chip(out)) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
+        int cur = op.output;
+        for (const OpNode* m : chain) {
+            links.add(s, *m, cur, cols, cols);
+            cur = m->output;
+        }
+        s.prologue = links.prologue_fn();
+        s.chunk = [&ctx, links, yb, cols, out, last](int64_t first, int64_t n, const BufferAddrs& a) {
+            ChunkCommands cc;
+            links.loads(cc, first, n, a);
+            const uint64_t dst = output_addr(ctx, out, cols, first, yb < a.size() ? a[yb] : 0);
+            links.compute(cc, a, first, dst, n, cols, ctx.unit_elem(first, cols));
+            store_units(cc, ctx, out, cols, first, n, dst, last);
+            return cc;
+        };
+        return s;
+    };
+    // The group runs fused over the first of its rows that fits L1 (over
+    // a part of a partitioned on-chip tensor, the part's rows: the pass
+    // keeps batch_norm, whose per-channel operands do not follow such a
+    // window, out of chains whose head reads an on-chip tensor).
+    if (!members.empty()) {
+        if (ctx.window.active()) {
+            if (bn) throw std::logic_error("a vector chain with batch_norm over parts of an on-chip tensor: " + y.name);
+            lower_vector_stream(ctx, op, build(ctx.window.cols, members));
+            ctx.epilogue_fused = true;
+            return;
+        }
+        for (int64_t c : row_views(ctx, bn ? *bn : op)) {
+            VectorStream s = build(c, members);
+            if (max_chunk_units(ctx, s.buffers) == 0) continue;
+            lower_vector_stream(ctx, op, s);
+            ctx.epilogue_fused = true;
+            return;
+        }
+    }
+    // Alone: the first of its rows whose single row fits L1, else single
+    // elements. A group's members then run on their own (lowered after it).
+    if (!members.empty()) ctx.epilogue_unfused = "not one row of the group's buffers fits L1";
+    if (ctx.window.active()) return lower_vector_stream(ctx, op, build(ctx.window.cols, {}));
+    std::vector<int64_t> cols = row_views(ctx, op);
+    cols.push_back(1);
+    for (int64_t c : cols) {
+        VectorStream s = build(c, {});
+        if (c == 1 || max_chunk_units(ctx, s.buffers) > 0) return lower_vector_stream(ctx, op, s);
+    }
+}
+
+}  // namespace dsl

@@ -1,0 +1,113 @@
+// The fusion pass's vector chains (dsl/passes/pass_fusion.h,
+// docs/timing-model.md §10 "Fusion"): which operations head a chain, which
+// join it, and where a chain stops.
+#include <gtest/gtest.h>
+
+#include "dsl/frontend/frontend.h"
+#include "dsl/passes/pass_fusion.h"
+#include "dsl/passes/pipeline.h"
+#include "tests/dsl/lower_test_util.h"
+
+namespace {
+
+std::string groups(const std::string& body) {
+    const dsl::TaskGraph e = dsl::elaborate_source(dsl_test::source("import pypto as pypo\n" + body));
+    return dsl::format_fusion_groups(dsl::run_graph_passes(e).graph());
+}
+
+const char* kInputs =
+    "x = pypo.input(\"x\", shape=(2, 4, 8, 8))\n"
+    "r = pypo.input(\"r\", shape=(2, 4, 8, 8))\n"
+    "b = pypo.input(\"b\", shape=(8,))\n";
+
+}  // namespace
+
+TEST(PassFusionVector, ElementWiseOperationsAfterAnElementWiseHead) {
+    EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.mul(pypo.op.sigmoid(pypo.op.relu(x)), 2.0)\n"
+                                            "pypo.output(\"y\", pypo.op.add(pypo.op.batch_norm(t), r))\n"),
+              "fusion groups: 1\n  y: relu -> sigmoid -> mul -> batch_norm -> add  (ops 0, 1, 2, 3, 4)\n");
+}
+
+TEST(PassFusionVector, AMemberMayReadTheHeadsOwnInput) {
+    EXPECT_EQ(groups(std::string(kInputs) + "pypo.output(\"y\", pypo.op.mul(x, pypo.op.sigmoid(x)))\n"),
+              "fusion groups: 1\n  y: sigmoid -> mul  (ops 0, 1)\n");
+}
+
+// A tensor computed after the head is not ready when its chunks are: the
+// add does not join relu's chain, but joins that of exp, which comes after
+// relu.
+TEST(PassFusionVector, AnOperandComputedAfterTheHeadStopsTheChain) {
+    EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.relu(x)\n"
+                                            "u = pypo.op.exp(r)\n"
+                                            "pypo.output(\"y\", pypo.op.add(t, u))\n"),
+              "fusion groups: 1\n  y: exp -> add  (ops 1, 2)\n");
+}
+
+// cast and silu neither head nor join a chain.
+TEST(PassFusionVector, CastAndSiluTakeNoPart) {
+    EXPECT_EQ(groups(std::string(kInputs) +
+                     "pypo.output(\"y\", pypo.op.relu(pypo.op.cast(pypo.op.relu(x), dtype=\"float32\")))\n"),
+              "");
+    EXPECT_EQ(groups(std::string(kInputs) + "pypo.output(\"y\", pypo.op.tanh(pypo.op.silu(pypo.op.exp(x))))\n"), "");
+}
+
+// After a head that broadcasts a bias its rows are the last axis: a
+// batch_norm does not join, and heads its own chain instead.
+TEST(PassFusionVector, BatchNormDoesNotJoinAfterABroadcastingHead) {
+    EXPECT_EQ(
+        groups(std::string(kInputs) + "pypo.output(\"y\", pypo.op.relu(pypo.op.batch_norm(pypo.op.add(x, b))))\n"),
+        "fusion groups: 1\n  y: batch_norm -> relu  (ops 1, 2)\n");
+}
+
+// A pooling head takes numbers, functions and batch_norm, not a tensor operand.
+TEST(PassFusionVector, PoolingHeadsTakeNoTensorOperand) {
+    EXPECT_EQ(
+        groups(std::string(kInputs) + "p = pypo.op.max_pool(x, window=2, stride=2)\n"
+                                      "q = pypo.input(\"q\", shape=(2, 4, 4, 4))\n"
+                                      "pypo.output(\"y\", pypo.op.add(pypo.op.relu(pypo.op.batch_norm(p)), q))\n"),
+        "fusion groups: 1\n  relu_1: max_pool -> batch_norm -> relu  (ops 0, 1, 2)\n");
+}
+
+TEST(PassFusionVector, APrintDrainOrASecondReaderStopsTheChain) {
+    EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.relu(x)\n"
+                                            "print(t)\n"
+                                            "pypo.output(\"y\", pypo.op.exp(t))\n"),
+              "");
+    EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.relu(x)\n"
+                                            "pypo.output(\"y\", pypo.op.exp(t))\n"
+                                            "pypo.output(\"z\", pypo.op.tanh(t))\n"),
+              "");
+}
+
+// An element-wise operation in a cube operation's group heads no chain of
+// its own; one the cube group does not take (a broadcast add) heads the
+// rest.
+TEST(PassFusionVector, CubeGroupsComeFirst) {
+    EXPECT_EQ(groups("a = pypo.input(\"a\", shape=(64, 64))\n"
+                     "w = pypo.weight(\"w\", shape=(64, 64))\n"
+                     "bias = pypo.input(\"bias\", shape=(64,))\n"
+                     "pypo.output(\"y\", pypo.op.exp(pypo.op.relu(pypo.op.add(pypo.op.matmul(a, w), bias))))\n"),
+              "fusion groups: 1\n  y: add -> relu -> exp  (ops 1, 2, 3)\n");
+    EXPECT_EQ(groups("a = pypo.input(\"a\", shape=(64, 64))\n"
+                     "w = pypo.weight(\"w\", shape=(64, 64))\n"
+                     "pypo.output(\"y\", pypo.op.exp(pypo.op.relu(pypo.op.matmul(a, w))))\n"),
+              "fusion groups: 1\n  y: matmul -> relu -> exp  (ops 0, 1, 2)\n");
+}
+
+TEST(PassFusionVector, ConfigFusionFalseLeavesTheGraphAlone) {
+    EXPECT_EQ(groups(std::string("pypo.config.FUSION = False\n") + kInputs +
+                     "pypo.output(\"y\", pypo.op.exp(pypo.op.relu(x)))\n"),
+              "");
+}
+
+// A head reading an on-chip tensor may stream over its parts (windows of
+// rows and columns), which batch_norm's per-channel operands do not
+// follow: batch_norm heads its own chain; numbers and functions join.
+TEST(PassFusionVector, BatchNormDoesNotJoinAfterAHeadReadingAnOnChipTensor) {
+    EXPECT_EQ(groups("x = pypo.input(\"x\", shape=(128, 256))\n"
+                     "w = pypo.weight(\"w\", shape=(256, 256))\n"
+                     "h = pypo.op.matmul(x, w, target='L1')\n"
+                     "pypo.output(\"y\", pypo.op.exp(pypo.op.batch_norm(pypo.op.relu(h))))\n"
+                     "pypo.output(\"z\", pypo.op.tanh(pypo.op.mul(pypo.op.sigmoid(h), 3.0)))\n"),
+              "fusion groups: 2\n  y: batch_norm -> exp  (ops 2, 3)\n  z: sigmoid -> mul -> tanh  (ops 4, 5, 6)\n");
+}
