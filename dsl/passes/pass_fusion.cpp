@@ -58,9 +58,12 @@ bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode&
 
 // The operations a vector chain is made of: the element-wise ones with an
 // instruction of their own, and batch_norm (lower_vector_chain.h runs
-// them on a stream's chunks). cast and silu are not among them.
+// them on a stream's chunks), silu (a sigmoid into a scratch buffer, then
+// a multiply) and cast (into a buffer of the new dtype).
 bool vector_link(OpKind k) {
     switch (k) {
+    case OpKind::Cast:
+    case OpKind::Silu:
     case OpKind::Relu:
     case OpKind::Gelu:
     case OpKind::Sigmoid:
@@ -105,15 +108,19 @@ bool reads_on_chip(const TaskGraph& g, const OpNode& h) {
 
 // Whether `op` can run on the chunks of `cur` (the result of the vector
 // chain of `head` so far), in place in L1: same shape and dtype, a DDR
-// result, its other operand a number, a tensor of its shape ready before
-// the head or read by the head (not after a pooling head, whose units are
-// not rows), or batch_norm's per-channel scale and shift.
+// result, its other operand a number, a tensor of its shape and dtype
+// ready before the head or read by the head (not after a pooling head,
+// whose units are not rows), or batch_norm's per-channel scale and shift.
+// A cast changes the chain's dtype (into a buffer of its own); every later
+// operation computes in the dtype the chain has when it reaches it.
 bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op) {
     const OpNode& h = g.ops[size_t(head)];
     const TensorNode& y = g.tensors[size_t(op.output)];
     const TensorNode& c = g.tensors[size_t(cur)];
-    if (!vector_link(op.kind) || !in_ddr(g, op.output) || y.dtype != c.dtype || y.shape != c.shape) return false;
+    if (!vector_link(op.kind) || !in_ddr(g, op.output) || y.shape != c.shape) return false;
     if (op.inputs.empty() || y.shape.empty()) return false;
+    if (op.kind == OpKind::Cast) return op.inputs.size() == 1 && op.inputs[0] == cur && y.layout == c.layout;
+    if (y.dtype != c.dtype) return false;
     switch (op.kind) {
     case OpKind::BatchNorm:
         return op.inputs.size() == 3 && op.inputs[0] == cur && ready_before(g, op.inputs[1], head) &&
@@ -132,7 +139,7 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
         const bool heads_input = std::find(h.inputs.begin(), h.inputs.end(), other) != h.inputs.end();
         return o.shape == y.shape && o.dtype == y.dtype && (heads_input || ready_before(g, other, head));
     }
-    default: return op.inputs.size() == 1 && op.inputs[0] == cur;  // relu, gelu, sigmoid, tanh, exp, sqrt
+    default: return op.inputs.size() == 1 && op.inputs[0] == cur;  // relu, gelu, sigmoid, tanh, exp, sqrt, silu
     }
 }
 

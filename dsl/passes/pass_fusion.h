@@ -22,14 +22,15 @@
 //    stored transposed, NCHW).
 //
 // Vector chains: an element-wise operation in no cube operation's group
-// (relu ... sqrt, add ... maximum, batch_norm), or a max_pool or avg_pool,
-// heads a group of the operations after it on the same rules, when each
-// has the head's result's shape and dtype, writes a DDR tensor and its
+// (relu ... sqrt, silu, cast, add ... maximum, batch_norm), or a max_pool
+// or avg_pool, heads a group of the operations after it on the same rules,
+// when each has the head's result's shape and the chain's dtype (a cast
+// member changes it for the members after it), writes a DDR tensor and its
 // other operand is a number, a tensor of its shape and dtype computed
 // before the head or read by the head itself (not after a pooling head),
 // or batch_norm's scale and shift (not after a head that broadcasts an
-// operand or reads an on-chip tensor). The head's own inputs may be anything its lowering reads.
-// cast and silu take no part.
+// operand or reads an on-chip tensor). The head's own inputs may be
+// anything its lowering reads.
 // The group is one streamed vector op (dsl/lower/vector/lower_vector_chain.h).
 //
 // With TaskGraph::fusion false (pypo.config.FUSION = False, --no-fusion)

@@ -72,6 +72,67 @@ TEST(VectorFusion, ChainCyclesMatchTheHandDerivation) {
     EXPECT_GT(apart.cycles, fused.cycles);
 }
 
+// A cast and a silu in a chain, both ways (§5, §6, §8 with the defaults, as
+// above: one block, one chunk of 32 rows of 8 elements, N = 256).
+// relu -> cast(float32) -> silu: dma0 loads x (512 B) at 1, ending
+// 1 + 1 + 512 / 32 + 100 = 118; vector0 from 119: relu (float16, one pass)
+// 8 + ceil(512 / 128) = 12 cycles into its result buffer, the cast (timed
+// by its float16 source) 12 into a float32 buffer of its own, then silu in
+// float32: sigmoid (4 passes) 8 + 4 * ceil(1024 / 128) = 40 into a scratch
+// buffer and the mul 8 + 8 = 16 in place: 119 + 12 + 12 + 40 + 16 = 199;
+// the store of 1,024 B from 200 ends 200 + 1 + 32 + 100 = 333.
+// silu -> cast(float16) -> relu, from float32: the load of 1,024 B ends
+// 1 + 1 + 32 + 100 = 134; sigmoid 40 and mul 16 (silu as a head reads x
+// again: sigmoid into the result, the product in place), the cast of the
+// float32 source 8 + 8 = 16, relu in float16 12: 135 + 84 = 219; the 512 B
+// store from 220 ends 220 + 1 + 16 + 100 = 337.
+// Apart, each of the three operations loads and stores its tensor.
+TEST(VectorFusion, CastAndSiluChainCyclesMatchTheHandDerivation) {
+    const std::string up = write_file("up.pto", R"(import pypto as pypo
+pypo.config.MAX_PARALLEL = 1
+x = pypo.input("x", shape=(1, 4, 8, 8), dtype="float16")
+pypo.output("y", pypo.op.silu(pypo.op.cast(pypo.op.relu(x), dtype="float32")))
+)");
+    const Figures f = measure(up);
+    EXPECT_EQ(f.cycles, (1 + 1 + 16 + 100) + 1 + (12 + 12 + 40 + 16) + 1 + (1 + 32 + 100));
+    EXPECT_EQ(f.cycles, 333u);
+    EXPECT_EQ(f.read, 512u);
+    EXPECT_EQ(f.written, 1024u);
+    EXPECT_EQ(f.groups, 1u);
+    const Figures a = measure("--no-fusion " + up);
+    EXPECT_EQ(a.groups, 0u);
+    EXPECT_EQ(a.read, 512u + 512 + 1024);
+    EXPECT_EQ(a.written, 512u + 1024 + 1024);
+    EXPECT_GT(a.cycles, f.cycles);
+    const std::string down = write_file("down.pto", R"(import pypto as pypo
+pypo.config.MAX_PARALLEL = 1
+x = pypo.input("x", shape=(1, 4, 8, 8), dtype="float32")
+pypo.output("y", pypo.op.relu(pypo.op.cast(pypo.op.silu(x), dtype="float16")))
+)");
+    const Figures g = measure(down);
+    EXPECT_EQ(g.cycles, (1 + 1 + 32 + 100) + 1 + (40 + 16 + 16 + 12) + 1 + (1 + 16 + 100));
+    EXPECT_EQ(g.cycles, 337u);
+    EXPECT_EQ(g.read, 1024u);
+    EXPECT_EQ(g.written, 512u);
+    const Figures b = measure("--no-fusion " + down);
+    EXPECT_EQ(b.read, 1024u + 1024 + 512);
+    EXPECT_EQ(b.written, 1024u + 512 + 512);
+    EXPECT_GT(b.cycles, g.cycles);
+    // The commands: the cast from the relu's buffer into one of its own in
+    // float32, where silu's sigmoid goes to a scratch buffer and the mul
+    // reads both.
+    Outcome o = run("--dump-program " + up);
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.out.find("    0: VECTOR relu 32x8 float16  L1:0x0 -> L1:0x400  wait(f0)  ; relu_1: relu\n"
+                         "    1: VECTOR cast 32x8 float16->float32  L1:0x400 -> L1:0x600  ; cast_1: cast\n"
+                         "    2: VECTOR sigmoid 32x8 float32  L1:0x600 -> L1:0xe00  ; y: sigmoid\n"
+                         "    3: VECTOR mul 32x8 float32  L1:0x600, L1:0xe00 -> L1:0x600  set(f2)  ; y: mul\n"),
+              std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("    1: DMA    L1:0x600 -> DDR:0x3000  1x1024B  wait(f2)  ; y -> DDR\n"), std::string::npos)
+        << o.out;
+}
+
 // Each command is charged to the operation it implements: the loads and
 // batch_norm's mul and add to batch_norm, relu's VECTOR to relu, sub's
 // VECTOR and the store to sub, the group's last operation.
@@ -133,16 +194,22 @@ TEST(VectorFusion, FusedOutputsAreTheUnfusedOnes) {
 
 // Every chain of vector_chains.pto is a group: a batch_norm head with a
 // residual add at the end, a head that broadcasts a bias, a chain reading
-// the head's input again, and two pooling heads.
+// the head's input again, two pooling heads, and chains with a cast (both
+// ways between float16 and float32, as a member, the head, and after a
+// pooling head) and silu.
 TEST(VectorFusion, ProgramWithEveryKindOfChain) {
     Outcome o = run("tests/functional/vector_chains.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_NE(o.out.find("fusion groups      5\n"
+    EXPECT_NE(o.out.find("fusion groups      9\n"
                          "  batch_norm_1 (batch_norm -> batch_norm -> relu -> sub -> relu -> sub -> add)\n"
                          "  add_2 (add -> mul -> tanh)\n"
                          "  sigmoid_1 (sigmoid -> mul)\n"
                          "  avg_pool_1 (avg_pool -> batch_norm -> relu)\n"
-                         "  max_pool_1 (max_pool -> mul -> sigmoid)\n"),
+                         "  max_pool_1 (max_pool -> mul -> sigmoid)\n"
+                         "  relu_4 (relu -> cast -> silu -> add)\n"
+                         "  silu_2 (silu -> cast -> relu)\n"
+                         "  cast_3 (cast -> silu -> mul)\n"
+                         "  max_pool_2 (max_pool -> cast -> silu)\n"),
               std::string::npos)
         << o.out;
     const Figures fused = measure("tests/functional/vector_chains.pto");

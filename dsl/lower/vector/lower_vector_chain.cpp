@@ -95,7 +95,7 @@ ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& o
                                                 int64_t cols) {
     const TensorNode& tn = ctx_->tensor(t);
     const TensorNode& y = ctx_->tensor(op.output);
-    if (t == cur) return {Ref::Kind::Result, 0};
+    if (t == cur) return result();
     // Operands that have the output's shape stream with it (a later link's
     // read of an input already streamed reuses its buffer).
     if (padded(tn.shape, y.shape.size()) == y.shape) return {Ref::Kind::Input, in_.streamed(s, t, extent, cur >= 0)};
@@ -134,10 +134,36 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
     const TensorNode& y = ctx_->tensor(op.output);
     const int32_t pop = index_of(*ctx_, op);
     in_.charge_to(pop);
-    auto step = [&](VectorOp v, Ref a, Ref b) {
-        steps_.push_back({v, a, b, pop, y.name + ": " + arch::vector_op_name(v)});
+    auto step = [&](VectorOp v, Ref a, Ref b, Ref dst) {
+        steps_.push_back({v, a, b, dst, in_.compute(), pop, y.name + ": " + arch::vector_op_name(v)});
     };
-    const Ref result{Ref::Kind::Result, 0};
+    const Ref result = this->result();
+    if (cur >= 0 && op.kind == OpKind::Cast) {
+        // Into a buffer of the new dtype (VECTOR cast names the source's);
+        // to the same dtype a copy in place, as the cast alone copies.
+        if (y.dtype == in_.compute()) return step(VectorOp::Copy, result, {}, result);
+        results_.push_back({int(s.buffers.size()), y.dtype});
+        s.buffers.push_back({BufferKind::Streamed, extent * arch::dtype_bytes(y.dtype), 0});
+        step(VectorOp::Cast, result, {}, this->result());
+        in_.compute_in(y.dtype);
+        return;
+    }
+    if (cur >= 0 && op.kind == OpKind::Silu) {
+        // x * sigmoid(x), as silu alone (lower_silu.cpp), x being the result
+        // so far: the sigmoid into a scratch buffer of the chain's dtype
+        // (one per dtype, shared by the chain's silus), then the product in
+        // place.
+        int k = 0;
+        while (k < int(scratch_.size()) && scratch_[size_t(k)].dtype != in_.compute()) ++k;
+        if (k == int(scratch_.size())) {
+            scratch_.push_back({int(s.buffers.size()), in_.compute()});
+            s.buffers.push_back({BufferKind::Scratch, extent * arch::dtype_bytes(in_.compute()), 0});
+        }
+        const Ref sig{Ref::Kind::Scratch, k};
+        step(VectorOp::Sigmoid, result, {}, sig);
+        step(VectorOp::Mul, result, sig, result);
+        return;
+    }
     if (op.kind == OpKind::BatchNorm) {
         // Inference batch norm with the running statistics folded into the
         // parameters: y = x * scale + shift, a Mul and an Add (the ISA has
@@ -148,8 +174,8 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
         per_channel[channel_axis(y)] = 1;
         const Ref scale{Ref::Kind::Input, in_.resident(s, op.inputs[1], extent, dims_of(y.shape), per_channel)};
         const Ref shift{Ref::Kind::Input, in_.resident(s, op.inputs[2], extent, dims_of(y.shape), per_channel)};
-        step(VectorOp::Mul, x, scale);
-        step(VectorOp::Add, result, shift);
+        step(VectorOp::Mul, x, scale, result);
+        step(VectorOp::Add, result, shift, result);
         return;
     }
     if (steps.empty()) steps = {vector_op_of(op.kind)};
@@ -160,7 +186,7 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
         const Ref x = operand(s, op, op.inputs[0], cur, extent, cols);
         for (size_t k = 0; k < steps.size(); ++k) {
             const bool binary = arch::vector_op_is_binary(steps[k]);
-            step(steps[k], k == 0 || binary ? x : result, binary ? result : Ref{});
+            step(steps[k], k == 0 || binary ? x : result, binary ? result : Ref{}, result);
         }
         return;
     }
@@ -171,7 +197,16 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
         const Ref c{Ref::Kind::Input, in_.constant(s, extent, op.attrs.at("scalar").f, cur >= 0)};
         src.insert(scalar_first ? src.begin() : src.end(), c);
     }
-    step(vop, src[0], src[1]);
+    step(vop, src[0], src[1], result);
+}
+
+void ElementwiseChain::head_result(int buffer, arch::DType dtype) {
+    results_ = {{buffer, dtype}};
+    in_.compute_in(dtype);
+}
+
+void ElementwiseChain::finish(VectorStream& s) const {
+    for (size_t k = 0; k + 1 < results_.size(); ++k) s.buffers[size_t(results_[k].buffer)].kind = BufferKind::Scratch;
 }
 
 void ElementwiseChain::loads(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const {
@@ -184,9 +219,11 @@ void ElementwiseChain::compute(ChunkCommands& cc, const BufferAddrs& a, int64_t 
     auto addr = [&](const Ref& r) {
         switch (r.kind) {
         case Ref::Kind::None: return arch::kNoAddress;
-        case Ref::Kind::Result: return dst;
+        case Ref::Kind::Result:
+            return size_t(r.h) + 1 >= results_.size() ? dst : a[size_t(results_[size_t(r.h)].buffer)];
         case Ref::Kind::Input: return in_.addr_at(r.h, a, first);
         case Ref::Kind::Gathered: return gathers_[size_t(r.h)].addr(a);
+        case Ref::Kind::Scratch: return a[size_t(scratch_[size_t(r.h)].buffer)];
         }
         return arch::kNoAddress;
     };
@@ -196,9 +233,10 @@ void ElementwiseChain::compute(ChunkCommands& cc, const BufferAddrs& a, int64_t 
         return arch::VectorSource{};
     };
     for (const Step& st : steps_)
-        cc.compute.push_back({with_sources(vector_args(st.op, in_.compute(), rows, cols, addr(st.a), addr(st.b), dst),
-                                           source(st.a), source(st.b)),
-                              st.label, st.program_op});
+        cc.compute.push_back(
+            {with_sources(vector_args(st.op, st.dtype, rows, cols, addr(st.a), addr(st.b), addr(st.dst)), source(st.a),
+                          source(st.b)),
+             st.label, st.program_op});
 }
 
 void lower_elementwise(LowerContext& ctx, const OpNode& op, const std::vector<VectorOp>& steps) {
@@ -224,18 +262,22 @@ void lower_elementwise(LowerContext& ctx, const OpNode& op, const std::vector<Ve
         s.units = ctx.window.active() ? ctx.window.rows : element_count(y.shape) / cols;
         ElementwiseChain links(ctx, compute, y.name);
         links.add(s, op, -1, cols, cols, steps);
-        const size_t yb = s.buffers.size();
-        if (!ctx.on_chip(out)) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
+        // (The members' results are in DDR: an on-chip result is the head's alone.)
+        const bool own = !ctx.on_chip(out) || !chain.empty();
+        links.head_result(own ? int(s.buffers.size()) : -1, y.dtype);
+        if (own) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
         int cur = op.output;
         for (const OpNode* m : chain) {
             links.add(s, *m, cur, cols, cols);
             cur = m->output;
         }
+        links.finish(s);
+        const int yb = links.result_buffer();
         s.prologue = links.prologue_fn();
         s.chunk = [&ctx, links, yb, cols, out, last](int64_t first, int64_t n, const BufferAddrs& a) {
             ChunkCommands cc;
             links.loads(cc, first, n, a);
-            const uint64_t dst = output_addr(ctx, out, cols, first, yb < a.size() ? a[yb] : 0);
+            const uint64_t dst = output_addr(ctx, out, cols, first, yb >= 0 ? a[size_t(yb)] : 0);
             links.compute(cc, a, first, dst, n, cols, ctx.unit_elem(first, cols));
             store_units(cc, ctx, out, cols, first, n, dst, last);
             return cc;

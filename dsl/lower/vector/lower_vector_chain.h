@@ -7,7 +7,11 @@
 // head's fusion group (OpNode::epilogue, dsl/passes/pass_fusion.h), reads
 // the result so far where it is in L1 and writes it in place, so only the
 // chain's last tensor is stored. A pooling head computes its result
-// itself and gives the chain its members alone.
+// itself and gives the chain its members alone. A silu member computes its
+// sigmoid into a scratch buffer and multiplies the result by it in place;
+// a cast member writes a buffer of its own in the new dtype (sized per
+// unit in it), and the members after it compute in that dtype: the chain's
+// results are then in several buffers, the last of them stored.
 #pragma once
 
 #include <cstdint>
@@ -55,34 +59,52 @@ public:
     // and add. Throws PlacementMismatch for a broadcast on-chip operand.
     void add(VectorStream& s, const OpNode& op, int cur, int64_t extent, int64_t cols,
              std::vector<arch::VectorOp> steps = {});
+    // After the first link: its result is buffer `buffer` of the stream
+    // (-1: none, the output's place on chip), in `dtype`, which the members
+    // then compute in.
+    void head_result(int buffer, arch::DType dtype);
+    // After the last link: the results before the last one (a cast's
+    // source) are a chunk's temporaries (BufferKind::Scratch).
+    void finish(VectorStream& s) const;
+    // The buffer of the chain's final result (what is stored), or -1.
+    int result_buffer() const { return results_.empty() ? -1 : results_.back().buffer; }
 
     // The block's prologue: the resident operands' loads and casts.
     std::function<ChunkCommands(int64_t, int64_t, const BufferAddrs&)> prologue_fn() const { return in_.prologue_fn(); }
     // The chunk's loads (and casts) of units [first, first + n).
     void loads(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a) const;
     // The links' VECTOR commands on the chunk starting at unit `first`:
-    // the result is `rows x cols` at `dst`, its element 0 being the output's
-    // element `first_elem`.
+    // the final result is `rows x cols` at `dst`, its element 0 being the
+    // output's element `first_elem` (earlier results, before a cast, are in
+    // their buffers).
     void compute(ChunkCommands& cc, const BufferAddrs& a, int64_t first, uint64_t dst, int64_t rows, int64_t cols,
                  int64_t first_elem) const;
 
 private:
     struct Ref {
-        enum class Kind { None, Result, Input, Gathered } kind = Kind::None;
+        // Result: results_[h]; Scratch: scratch_[h] (silu's sigmoid).
+        enum class Kind { None, Result, Input, Gathered, Scratch } kind = Kind::None;
         int h = 0;
     };
     struct Step {
         arch::VectorOp op = arch::VectorOp::Copy;
-        Ref a, b;
+        Ref a, b, dst;
+        arch::DType dtype = arch::DType::Float16;  // as VECTOR names it (a cast's: the source's)
         int32_t program_op = -1;
         std::string label;
     };
+    struct Buffer {
+        int buffer = -1;  // in the stream
+        arch::DType dtype = arch::DType::Float16;
+    };
     Ref operand(VectorStream& s, const OpNode& op, int t, int cur, int64_t extent, int64_t cols);
+    Ref result() const { return {Ref::Kind::Result, results_.empty() ? 0 : int(results_.size()) - 1}; }
 
     const LowerContext* ctx_;
     VectorInputs in_;
     std::vector<Gather> gathers_;
     std::vector<Step> steps_;
+    std::vector<Buffer> results_, scratch_;
 };
 
 // The element-wise lowering (lower_unary_steps, lower_binary,

@@ -14,12 +14,13 @@ int VectorInputs::streamed(VectorStream& s, int tensor, int64_t elems_per_unit, 
     const TensorNode& t = ctx_->tensor(tensor);
     for (size_t k = 0; k < inputs_.size(); ++k)
         if (share && inputs_[k].tensor == tensor && inputs_[k].per_unit == elems_per_unit &&
-            (inputs_[k].how == How::Streamed || inputs_[k].how == How::OnChip))
+            inputs_[k].compute == compute_ && (inputs_[k].how == How::Streamed || inputs_[k].how == How::OnChip))
             return int(k);
     Input in;
     in.tensor = tensor;
     in.how = How::Streamed;
     in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.per_unit = elems_per_unit, in.op = op_;
+    in.compute = compute_;
     if (ctx_->on_chip(tensor)) {
         in.how = How::OnChip;
         in.l1 = ctx_->l1_addr(tensor);
@@ -43,7 +44,7 @@ int VectorInputs::resident(VectorStream& s, int tensor, int64_t extent_per_unit,
     in.how = How::Resident;
     in.dims = std::move(dims), in.strides = std::move(strides);
     in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.elements = element_count(t.shape);
-    in.op = op_;
+    in.op = op_, in.compute = compute_;
     const int64_t ec = arch::dtype_bytes(compute_);
     in.raw = int(s.buffers.size());
     if (t.dtype == compute_) {
@@ -61,9 +62,10 @@ int VectorInputs::resident(VectorStream& s, int tensor, int64_t extent_per_unit,
 int VectorInputs::constant(VectorStream& s, int64_t extent_per_unit, double value, bool share) {
     Input in;
     in.how = How::Constant;
-    in.value = value, in.extent = extent_per_unit, in.op = op_;
+    in.value = value, in.extent = extent_per_unit, in.op = op_, in.compute = compute_;
     for (const Input& c : inputs_)
-        if (share && c.how == How::Constant && c.extent == extent_per_unit) in.raw = in.cast = c.raw;
+        if (share && c.how == How::Constant && c.extent == extent_per_unit && c.compute == compute_)
+            in.raw = in.cast = c.raw;
     if (in.raw < 0) {
         in.raw = in.cast = int(s.buffers.size());
         s.buffers.push_back({BufferKind::Resident, extent_per_unit * arch::dtype_bytes(compute_), 0});

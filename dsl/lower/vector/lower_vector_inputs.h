@@ -33,7 +33,8 @@ public:
     // on-chip tensor (dsl/lower/buffer_plan.h) is read where it is in L1: no
     // buffer and no load (a cast, if needed, still gets its scratch).
     // With `share`, an input already streamed from the same tensor in the
-    // same units serves (a fused chain reading the head's input again).
+    // same units and cast to the same compute dtype serves (a fused chain
+    // reading the head's input again).
     int streamed(VectorStream& s, int tensor, int64_t elems_per_unit, bool share = false);
     // resident: the whole tensor, read broadcast over `extent_per_unit`
     // compute elements per unit of a chunk. `dims` and `strides` say how:
@@ -45,11 +46,14 @@ public:
     // A number (an immediate of the program), extent as for resident.
     // Its buffer only gives the command's source extent (the value is the
     // descriptor's immediate): with `share`, an earlier constant's buffer
-    // of the same extent serves (a fused chain's numbers).
+    // of the same extent and compute dtype serves (a fused chain's numbers).
     int constant(VectorStream& s, int64_t extent_per_unit, double value, bool share = false);
     // The graph operation the inputs registered from now on are read for:
     // their loads and casts are charged to it (-1: the one being lowered).
     void charge_to(int32_t op) { op_ = op; }
+    // The dtype the inputs registered from now on are read in (a fused
+    // chain's members after a cast compute in the cast's dtype).
+    void compute_in(arch::DType d) { compute_ = d; }
 
     // Appends the resident loads and casts (a block's prologue).
     void prologue(ChunkCommands& cc, const BufferAddrs& a) const;
@@ -77,6 +81,7 @@ private:
         int tensor = -1;
         std::string name;
         arch::DType dtype = arch::DType::Float16;
+        arch::DType compute = arch::DType::Float16;  // the dtype it is read in
         uint64_t ddr = 0;
         uint64_t l1 = 0;             // an on-chip input's L1 address
         int64_t elements = 0;        // of the tensor (resident)

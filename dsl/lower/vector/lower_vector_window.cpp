@@ -78,7 +78,8 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     const int64_t last_view = view_offset(window - 1);
     // A vector fusion group's members (dsl/passes/pass_fusion.h) run on
     // the pooled outputs in place, after the pooling (and its cast), their
-    // operands resident or numbers (lower_vector_chain.h).
+    // operands resident or numbers (lower_vector_chain.h); after a cast
+    // member the result is in a buffer of the chain's.
     std::vector<const OpNode*> members;
     for (int k : op.epilogue) members.push_back(&ctx.graph.ops[size_t(k)]);
     // Computes in the input's dtype, casting the result if asked for another.
@@ -93,11 +94,13 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
             {BufferKind::Resident, w.mean ? outputs * ex : 0, 0},  // 2: 1 / window
             {BufferKind::Streamed, outputs * ey, 0}};              // 3: y
         if (chain) {
+            links->head_result(3, y.dtype);
             int cur = op.output;
             for (const OpNode* m : members) {
                 links->add(s, *m, cur, outputs, out_row);
                 cur = m->output;
             }
+            links->finish(s);
         }
         return s;
     };
@@ -179,8 +182,9 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
                 {vector_args(VectorOp::Cast, xt, rows_out, out_row, pooled, arch::kNoAddress, a[3]), yname + ": cast"});
         // Output bands are contiguous: plane-major, rows in order.
         const int64_t first_row = band == w.OH ? first * w.OH : first / bands * w.OH + first % bands * band;
-        if (fused) links.compute(cc, a, first, a[3], rows_out, out_row, first_row * out_row);
-        store_units(cc, ctx, out, out_row, first_row, rows_out, a[3], last);
+        const uint64_t result = fused ? a[size_t(links.result_buffer())] : a[3];
+        if (fused) links.compute(cc, a, first, result, rows_out, out_row, first_row * out_row);
+        store_units(cc, ctx, out, out_row, first_row, rows_out, result, last);
         return cc;
     };
     lower_vector_stream(ctx, op, s);

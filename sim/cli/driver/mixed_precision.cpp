@@ -91,6 +91,17 @@ std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memo
     return "";
 }
 
+// Why switched op `i` is still abnormal in float32, "" if it is not. Inside
+// a fusion group that ran fused its result never reaches memory: the
+// group's stored result is judged instead, as a new switch is.
+std::string still_abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memory& m, int i) {
+    if (stored(g, p, i)) return abnormal(g, p, m, i);
+    const dsl::OpNode& op = g.ops[size_t(i)];
+    const int head = op.epilogue.empty() ? op.fused_into : i;
+    const std::string why = abnormal(g, p, m, g.ops[size_t(head)].epilogue.back());
+    return why.empty() ? "" : "its fusion group's " + why;
+}
+
 bool is_mixed_compute(const dsl::TaskGraph& elaborated, int origin) {
     const dsl::OpNode& op = elaborated.ops[size_t(origin)];
     return op.precision == "mixed" && !op.explicit_dtype && op.kind != dsl::OpKind::Cast;
@@ -173,7 +184,7 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
         // Undo the switches float32 did not cure.
         for (auto it = plan.switches.begin(); it != plan.switches.end();) {
             const int i = lowered_op(plan.lowered, elaborated, it->op);
-            const std::string still = i >= 0 ? abnormal(plan.lowered, plan.program, m, i) : "";
+            const std::string still = i >= 0 ? still_abnormal(plan.lowered, plan.program, m, i) : "";
             if (still.empty()) {
                 ++it;
                 continue;

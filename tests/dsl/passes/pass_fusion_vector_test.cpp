@@ -43,12 +43,34 @@ TEST(PassFusionVector, AnOperandComputedAfterTheHeadStopsTheChain) {
               "fusion groups: 1\n  y: exp -> add  (ops 1, 2)\n");
 }
 
-// cast and silu neither head nor join a chain.
-TEST(PassFusionVector, CastAndSiluTakeNoPart) {
+// cast and silu head and join chains; a cast changes the chain's dtype,
+// and an operand of a later member must have the new one.
+TEST(PassFusionVector, CastAndSiluHeadAndJoin) {
     EXPECT_EQ(groups(std::string(kInputs) +
                      "pypo.output(\"y\", pypo.op.relu(pypo.op.cast(pypo.op.relu(x), dtype=\"float32\")))\n"),
-              "");
-    EXPECT_EQ(groups(std::string(kInputs) + "pypo.output(\"y\", pypo.op.tanh(pypo.op.silu(pypo.op.exp(x))))\n"), "");
+              "fusion groups: 1\n  y: relu -> cast -> relu  (ops 0, 1, 2)\n");
+    EXPECT_EQ(groups(std::string(kInputs) + "pypo.output(\"y\", pypo.op.tanh(pypo.op.silu(pypo.op.exp(x))))\n"),
+              "fusion groups: 1\n  y: exp -> silu -> tanh  (ops 0, 1, 2)\n");
+    EXPECT_EQ(groups(std::string(kInputs) +
+                     "pypo.output(\"y\", pypo.op.silu(pypo.op.cast(pypo.op.silu(x), dtype=\"float32\")))\n"),
+              "fusion groups: 1\n  y: silu -> cast -> silu  (ops 0, 1, 2)\n");
+    EXPECT_EQ(groups(std::string(kInputs) + "c = pypo.input(\"c\", shape=(2, 4, 8, 8), dtype=\"float32\")\n"
+                                            "pypo.output(\"y\", pypo.op.relu(pypo.op.cast(c, dtype=\"float16\")))\n"),
+              "fusion groups: 1\n  y: cast -> relu  (ops 0, 1)\n");
+}
+
+// After a cast to float32 a member's operands have the new dtype: one in
+// float32 (c) joins; r, float16, is promoted (a cast computed after the
+// head, op 2), so the add does not join relu's chain but that of the
+// promotion's cast, whose other operand (cast_1) is ready before it.
+TEST(PassFusionVector, AfterACastOperandsHaveTheNewDtype) {
+    EXPECT_EQ(groups(std::string(kInputs) +
+                     "pypo.output(\"y\", pypo.op.add(pypo.op.cast(pypo.op.relu(x), dtype=\"float32\"), r))\n"),
+              "fusion groups: 2\n  cast_1: relu -> cast  (ops 0, 1)\n  y: cast -> add  (ops 2, 3)\n");
+    EXPECT_EQ(groups(std::string(kInputs) + "c = pypo.input(\"c\", shape=(2, 4, 8, 8), dtype=\"float32\")\n"
+                                            "pypo.output(\"y\", pypo.op.add(pypo.op.cast(pypo.op.relu(x), "
+                                            "dtype=\"float32\"), c))\n"),
+              "fusion groups: 1\n  y: relu -> cast -> add  (ops 0, 1, 2)\n");
 }
 
 // After a head that broadcasts a bias its rows are the last axis: a
