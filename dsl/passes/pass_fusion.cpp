@@ -1,6 +1,7 @@
 #include "dsl/passes/pass_fusion.h"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 namespace dsl {
@@ -22,37 +23,74 @@ bool drains_between(const TaskGraph& g, int head, int op) {
     return false;
 }
 
-// Whether `op` can run on the tile of `cur` (the result of `head`'s chain
-// so far, `position` operations in).
-bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode& op) {
-    const OpNode& h = g.ops[size_t(head)];
+// How `op` would take part in a chain whose result so far is `cur`, by
+// the rules cube epilogues and vector chains share: it writes a DDR
+// tensor of cur's shape (a format_convert: its axes reordered) and reads cur as its first input (a binary op:
+// either input); a cast changes the chain's dtype (into a buffer of its
+// own), every other operation computes in the dtype the chain has when
+// it reaches it, and so must its other operand: a number, a tensor of its
+// shape, or batch_norm's scale and shift. Which tensors each kind of
+// chain may read is its own rule (`joins`, `joins_vector_chain`).
+struct Member {
+    enum class Reads { Chain, Number, Tensor, ScaleShift } reads = Reads::Chain;
+    int other = -1;  // Tensor: the operand
+};
+
+std::optional<Member> member_of(const TaskGraph& g, int cur, const OpNode& op) {
     const TensorNode& y = g.tensors[size_t(op.output)];
     const TensorNode& c = g.tensors[size_t(cur)];
-    if (op_kind_fusion(op.kind) != OpFusion::Epilogue) return false;
-    if (!in_ddr(g, op.output) || op.inputs.empty() || y.shape.empty()) return false;
-    // A cast changes the tile's dtype (into a tile of its own); every other
-    // operation computes in the dtype the tile has when it reaches it.
-    if (op.kind == OpKind::Cast) return op.inputs.size() == 1 && op.inputs[0] == cur && y.layout == c.layout;
-    if (y.dtype != c.dtype) return false;
-    const bool matrix = h.kind == OpKind::Conv2d || g.tensors[size_t(h.output)].shape.size() == 2;
+    if (!in_ddr(g, op.output) || op.inputs.empty() || y.shape.empty()) return std::nullopt;
+    // A format_convert reorders the axes (NHWC -> NCHW) of the same tile.
+    if (op.kind != OpKind::FormatConvert && y.shape != c.shape) return std::nullopt;
+    if (op.kind == OpKind::Cast) {
+        if (op.inputs.size() == 1 && op.inputs[0] == cur && y.layout == c.layout) return Member{};
+        return std::nullopt;
+    }
+    if (y.dtype != c.dtype) return std::nullopt;
     switch (op.kind) {
-    case OpKind::FormatConvert: return position == 0 && h.kind == OpKind::Conv2d && op.inputs.size() == 1;
     case OpKind::BatchNorm:
-        return matrix && op.inputs.size() == 3 && op.inputs[0] == cur && ready_before(g, op.inputs[1], head) &&
-               ready_before(g, op.inputs[2], head) && g.tensors[size_t(op.inputs[1])].dtype == y.dtype &&
-               g.tensors[size_t(op.inputs[2])].dtype == y.dtype;
+        if (op.inputs.size() == 3 && op.inputs[0] == cur && g.tensors[size_t(op.inputs[1])].dtype == y.dtype &&
+            g.tensors[size_t(op.inputs[2])].dtype == y.dtype)
+            return Member{Member::Reads::ScaleShift};
+        return std::nullopt;
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
     case OpKind::Div:
     case OpKind::Maximum: {
-        if (op.inputs.size() == 1) return op.inputs[0] == cur && op.attrs.count("scalar") > 0;
-        if (op.inputs.size() != 2 || (op.inputs[0] == cur) == (op.inputs[1] == cur)) return false;
+        if (op.inputs.size() == 1) {
+            if (op.inputs[0] == cur && op.attrs.count("scalar") > 0) return Member{Member::Reads::Number};
+            return std::nullopt;
+        }
+        if (op.inputs.size() != 2 || (op.inputs[0] == cur) == (op.inputs[1] == cur)) return std::nullopt;
         const int other = op.inputs[0] == cur ? op.inputs[1] : op.inputs[0];
         const TensorNode& o = g.tensors[size_t(other)];
-        return o.shape == y.shape && o.dtype == y.dtype && c.shape == y.shape && ready_before(g, other, head);
+        if (o.shape == y.shape && o.dtype == y.dtype) return Member{Member::Reads::Tensor, other};
+        return std::nullopt;
     }
-    default: return op.inputs.size() == 1 && op.inputs[0] == cur;  // relu, gelu, sigmoid, tanh, exp, sqrt, silu
+    default:  // relu, gelu, sigmoid, tanh, exp, sqrt, silu, format_convert
+        if (op.inputs.size() == 1 && op.inputs[0] == cur) return Member{};
+        return std::nullopt;
+    }
+}
+
+// Whether `op` can run on the tile of `cur` (the result of `head`'s chain
+// so far, `position` operations in): what it reads besides the tile must
+// be in DDR before the cube operation starts; batch_norm's channels must
+// be the GEMM's columns (conv2d, a two-dimensional matmul); a
+// format_convert only directly after its conv2d.
+bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode& op) {
+    const OpNode& h = g.ops[size_t(head)];
+    if (op_kind_fusion(op.kind) != OpFusion::Epilogue) return false;
+    const std::optional<Member> m = member_of(g, cur, op);
+    if (!m) return false;
+    if (op.kind == OpKind::FormatConvert) return position == 0 && h.kind == OpKind::Conv2d;
+    switch (m->reads) {
+    case Member::Reads::ScaleShift:
+        return (h.kind == OpKind::Conv2d || g.tensors[size_t(h.output)].shape.size() == 2) &&
+               ready_before(g, op.inputs[1], head) && ready_before(g, op.inputs[2], head);
+    case Member::Reads::Tensor: return ready_before(g, m->other, head);
+    default: return true;
     }
 }
 
@@ -107,39 +145,26 @@ bool reads_on_chip(const TaskGraph& g, const OpNode& h) {
 }
 
 // Whether `op` can run on the chunks of `cur` (the result of the vector
-// chain of `head` so far), in place in L1: same shape and dtype, a DDR
-// result, its other operand a number, a tensor of its shape and dtype
-// ready before the head or read by the head (not after a pooling head,
-// whose units are not rows), or batch_norm's per-channel scale and shift.
-// A cast changes the chain's dtype (into a buffer of its own); every later
-// operation computes in the dtype the chain has when it reaches it.
+// chain of `head` so far), in place in L1: a member (member_of) whose
+// tensor operand is ready in DDR before the head or is the head's own
+// input (read where the head reads it, in place when on chip), not after
+// a pooling head (whose units are bands of output rows, not rows of the
+// operand); batch_norm not after a head that broadcasts an operand or
+// reads an on-chip tensor.
 bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op) {
     const OpNode& h = g.ops[size_t(head)];
-    const TensorNode& y = g.tensors[size_t(op.output)];
-    const TensorNode& c = g.tensors[size_t(cur)];
-    if (!vector_link(op.kind) || !in_ddr(g, op.output) || y.shape != c.shape) return false;
-    if (op.inputs.empty() || y.shape.empty()) return false;
-    if (op.kind == OpKind::Cast) return op.inputs.size() == 1 && op.inputs[0] == cur && y.layout == c.layout;
-    if (y.dtype != c.dtype) return false;
-    switch (op.kind) {
-    case OpKind::BatchNorm:
-        return op.inputs.size() == 3 && op.inputs[0] == cur && ready_before(g, op.inputs[1], head) &&
-               ready_before(g, op.inputs[2], head) && !broadcasts(g, h) && !reads_on_chip(g, h);
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Maximum: {
-        if (op.inputs.size() == 1) return op.inputs[0] == cur && op.attrs.count("scalar") > 0;
-        if (is_pool(h.kind) || op.inputs.size() != 2 || (op.inputs[0] == cur) == (op.inputs[1] == cur)) return false;
-        const int other = op.inputs[0] == cur ? op.inputs[1] : op.inputs[0];
-        const TensorNode& o = g.tensors[size_t(other)];
-        // The head's own input is read where the head reads it (in place
-        // when it is on chip).
-        const bool heads_input = std::find(h.inputs.begin(), h.inputs.end(), other) != h.inputs.end();
-        return o.shape == y.shape && o.dtype == y.dtype && (heads_input || ready_before(g, other, head));
+    if (!vector_link(op.kind)) return false;
+    const std::optional<Member> m = member_of(g, cur, op);
+    if (!m) return false;
+    switch (m->reads) {
+    case Member::Reads::ScaleShift:
+        return ready_before(g, op.inputs[1], head) && ready_before(g, op.inputs[2], head) && !broadcasts(g, h) &&
+               !reads_on_chip(g, h);
+    case Member::Reads::Tensor: {
+        const bool heads_input = std::find(h.inputs.begin(), h.inputs.end(), m->other) != h.inputs.end();
+        return !is_pool(h.kind) && (heads_input || ready_before(g, m->other, head));
     }
-    default: return op.inputs.size() == 1 && op.inputs[0] == cur;  // relu, gelu, sigmoid, tanh, exp, sqrt, silu
+    default: return true;
     }
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "fusion_figures.h"
 
 using namespace clitest;
 
@@ -25,20 +26,6 @@ c = pypo.op.matmul(a, b, tile=(16, 16))
 pypo.output("y", pypo.op.relu(pypo.op.batch_norm(c)))
 )";
 
-struct Figures {
-    uint64_t cycles = 0, read = 0, written = 0, groups = 0;
-};
-
-Figures measure(const std::string& args) {
-    std::string json = (scratch() / "fusion.json").string();
-    Outcome o = run("-q --report-json '" + json + "' " + args);
-    EXPECT_EQ(o.status, 0) << o.err;
-    if (o.status != 0) return {};
-    nlohmann::json r = nlohmann::json::parse(slurp(json));
-    return {r["total_cycles"].get<uint64_t>(), r["ddr_bytes_read"].get<uint64_t>(),
-            r["ddr_bytes_written"].get<uint64_t>(), r["fusion_groups"].get<uint64_t>()};
-}
-
 }  // namespace
 
 // The GEMM alone ends with the store of its tile, which waits for the
@@ -52,8 +39,8 @@ Figures measure(const std::string& args) {
 // 64 bytes of scale and shift more; it writes the 512 B result once.
 TEST(Fusion, MatmulBatchNormReluTileCyclesMatchTheHandDerivation) {
     const std::string one = "--set dma.max_outstanding=1 ";
-    const Figures gemm = measure(one + write_file("mm.pto", kMatmul));
-    const Figures fused = measure(one + write_file("mm_bn_relu.pto", kMatmulBnRelu));
+    const FusionFigures gemm = measure_fusion(one + write_file("mm.pto", kMatmul));
+    const FusionFigures fused = measure_fusion(one + write_file("mm_bn_relu.pto", kMatmulBnRelu));
     EXPECT_EQ(gemm.cycles, 645u);
     EXPECT_EQ(fused.cycles, gemm.cycles + 1 + 3 * (8 + 4));
     EXPECT_EQ(fused.cycles, 682u);
@@ -62,7 +49,7 @@ TEST(Fusion, MatmulBatchNormReluTileCyclesMatchTheHandDerivation) {
     EXPECT_EQ(fused.written, 512u);
     EXPECT_EQ(fused.groups, 1u);
     // Unfused, the intermediate goes to DDR and back for each operation.
-    const Figures apart = measure(one + "--no-fusion " + write_file("mm_bn_relu.pto", kMatmulBnRelu));
+    const FusionFigures apart = measure_fusion(one + "--no-fusion " + write_file("mm_bn_relu.pto", kMatmulBnRelu));
     EXPECT_EQ(apart.groups, 0u);
     EXPECT_EQ(apart.written, 3u * 512);
     EXPECT_GT(apart.cycles, fused.cycles);
@@ -71,8 +58,8 @@ TEST(Fusion, MatmulBatchNormReluTileCyclesMatchTheHandDerivation) {
 TEST(Fusion, ConfigFusionFalseIsNoFusion) {
     std::string off = kMatmulBnRelu;
     off.insert(off.find('\n') + 1, "pypo.config.FUSION = False\n");
-    const Figures a = measure(write_file("off.pto", off));
-    const Figures b = measure("--no-fusion " + write_file("on.pto", kMatmulBnRelu));
+    const FusionFigures a = measure_fusion(write_file("off.pto", off));
+    const FusionFigures b = measure_fusion("--no-fusion " + write_file("on.pto", kMatmulBnRelu));
     EXPECT_EQ(a.cycles, b.cycles);
     EXPECT_EQ(a.read, b.read);
     EXPECT_EQ(a.written, b.written);
@@ -120,8 +107,8 @@ struct FusedModel {
 class FusionPays : public ::testing::TestWithParam<FusedModel> {};
 
 TEST_P(FusionPays, FewerBytesAndCycles) {
-    const Figures fused = measure(GetParam().args);
-    const Figures apart = measure(std::string("--no-fusion ") + GetParam().args);
+    const FusionFigures fused = measure_fusion(GetParam().args);
+    const FusionFigures apart = measure_fusion(std::string("--no-fusion ") + GetParam().args);
     EXPECT_GT(fused.groups, 0u);
     EXPECT_LT(fused.cycles, apart.cycles);
     EXPECT_LT(fused.read, apart.read);
@@ -201,13 +188,13 @@ pypo.output("u", pypo.op.silu(pypo.op.add(pypo.op.cast(pypo.op.matmul(q, k), "fl
 // 16 + 16 = 690.
 TEST(Fusion, MatmulCastTileCyclesMatchTheHandDerivation) {
     const std::string one = "--set dma.max_outstanding=1 ";
-    const Figures fused = measure(one + write_file("mm_cast.pto", kMatmulCastRelu));
+    const FusionFigures fused = measure_fusion(one + write_file("mm_cast.pto", kMatmulCastRelu));
     EXPECT_EQ(fused.cycles, 645u + 1 + (8 + 4) + (8 + 8) + (32 - 16));
     EXPECT_EQ(fused.cycles, 690u);
     EXPECT_EQ(fused.read, 1024u);
     EXPECT_EQ(fused.written, 1024u);  // the float32 result, once
     EXPECT_EQ(fused.groups, 1u);
-    const Figures apart = measure(one + "--no-fusion " + write_file("mm_cast.pto", kMatmulCastRelu));
+    const FusionFigures apart = measure_fusion(one + "--no-fusion " + write_file("mm_cast.pto", kMatmulCastRelu));
     EXPECT_EQ(apart.groups, 0u);
     EXPECT_EQ(apart.written, 512u + 1024 + 1024);
     EXPECT_GT(apart.cycles, fused.cycles);
@@ -218,7 +205,7 @@ TEST(Fusion, MatmulCastTileCyclesMatchTheHandDerivation) {
 // 645 + 1 + 24 + 12 = 682 cycles, the 512-byte result written once.
 TEST(Fusion, MatmulSiluTileCyclesMatchTheHandDerivation) {
     const std::string one = "--set dma.max_outstanding=1 ";
-    const Figures fused = measure(one + write_file("mm_silu.pto", kMatmulSilu));
+    const FusionFigures fused = measure_fusion(one + write_file("mm_silu.pto", kMatmulSilu));
     EXPECT_EQ(fused.cycles, 645u + 1 + (8 + 4 * 4) + (8 + 4));
     EXPECT_EQ(fused.cycles, 682u);
     EXPECT_EQ(fused.read, 1024u);
@@ -261,7 +248,7 @@ TEST(Fusion, FusedCastsAndSilusGiveTheUnfusedBytes) {
 TEST(Fusion, GroupsOnTheFoldMajorScheduleAreReportedUnfused) {
     const std::string pto = write_file("casts.pto", kCastsAndSilus);
     const std::string ws = "--set cube.dataflow=ws ";
-    const Figures f = measure(ws + pto);
+    const FusionFigures f = measure_fusion(ws + pto);
     EXPECT_EQ(f.groups, 0u);
     Outcome o = run(ws + pto);
     ASSERT_EQ(o.status, 0) << o.err;
@@ -285,5 +272,5 @@ TEST(Fusion, GroupsOnTheFoldMajorScheduleAreReportedUnfused) {
     // A tile= keeps the k-stepped schedule, which fuses.
     Outcome t = run("--dump-graph " + ws + write_file("mm_silu.pto", kMatmulSilu));
     EXPECT_EQ(t.out.find("runs unfused"), std::string::npos) << t.out;
-    EXPECT_EQ(measure(ws + write_file("mm_silu.pto", kMatmulSilu)).groups, 1u);
+    EXPECT_EQ(measure_fusion(ws + write_file("mm_silu.pto", kMatmulSilu)).groups, 1u);
 }

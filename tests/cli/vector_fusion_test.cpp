@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "fusion_figures.h"
 
 using namespace clitest;
 
@@ -26,20 +27,6 @@ x = pypo.input("x", shape=(1, 4, 8, 8), dtype="float16")
 pypo.output("y", pypo.op.sub(6.0, pypo.op.relu(pypo.op.batch_norm(x))))
 )";
 
-struct Figures {
-    uint64_t cycles = 0, read = 0, written = 0, groups = 0;
-};
-
-Figures measure(const std::string& args) {
-    std::string json = (scratch() / "vfusion.json").string();
-    Outcome o = run("-q --report-json '" + json + "' " + args);
-    EXPECT_EQ(o.status, 0) << o.err;
-    if (o.status != 0) return {};
-    nlohmann::json r = nlohmann::json::parse(slurp(json));
-    return {r["total_cycles"].get<uint64_t>(), r["ddr_bytes_read"].get<uint64_t>(),
-            r["ddr_bytes_written"].get<uint64_t>(), r["fusion_groups"].get<uint64_t>()};
-}
-
 }  // namespace
 
 // batch_norm alone (§5, §6 with the default DDR: 32 B/cycle, latency 100;
@@ -55,8 +42,8 @@ Figures measure(const std::string& args) {
 // more, the same loads (the number 6 is an immediate), the result written
 // once. Apart, relu and sub each load and store the 512 B tensor again.
 TEST(VectorFusion, ChainCyclesMatchTheHandDerivation) {
-    const Figures alone = measure(write_file("bn.pto", kBatchNorm));
-    const Figures fused = measure(write_file("chain.pto", kChain));
+    const FusionFigures alone = measure_fusion(write_file("bn.pto", kBatchNorm));
+    const FusionFigures fused = measure_fusion(write_file("chain.pto", kChain));
     EXPECT_EQ(alone.cycles, (3 + 1 + 16 + 100) + 1 + 2 * (8 + 4) + 1 + (1 + 16 + 100));
     EXPECT_EQ(alone.cycles, 263u);
     EXPECT_EQ(fused.cycles, alone.cycles + 2 * (8 + 4));
@@ -65,7 +52,7 @@ TEST(VectorFusion, ChainCyclesMatchTheHandDerivation) {
     EXPECT_EQ(fused.read, 512u + 8 + 8);
     EXPECT_EQ(fused.written, 512u);
     EXPECT_EQ(fused.groups, 1u);
-    const Figures apart = measure("--no-fusion " + write_file("chain.pto", kChain));
+    const FusionFigures apart = measure_fusion("--no-fusion " + write_file("chain.pto", kChain));
     EXPECT_EQ(apart.groups, 0u);
     EXPECT_EQ(apart.read, 3u * 512 + 16);
     EXPECT_EQ(apart.written, 3u * 512);
@@ -93,13 +80,13 @@ pypo.config.MAX_PARALLEL = 1
 x = pypo.input("x", shape=(1, 4, 8, 8), dtype="float16")
 pypo.output("y", pypo.op.silu(pypo.op.cast(pypo.op.relu(x), dtype="float32")))
 )");
-    const Figures f = measure(up);
+    const FusionFigures f = measure_fusion(up);
     EXPECT_EQ(f.cycles, (1 + 1 + 16 + 100) + 1 + (12 + 12 + 40 + 16) + 1 + (1 + 32 + 100));
     EXPECT_EQ(f.cycles, 333u);
     EXPECT_EQ(f.read, 512u);
     EXPECT_EQ(f.written, 1024u);
     EXPECT_EQ(f.groups, 1u);
-    const Figures a = measure("--no-fusion " + up);
+    const FusionFigures a = measure_fusion("--no-fusion " + up);
     EXPECT_EQ(a.groups, 0u);
     EXPECT_EQ(a.read, 512u + 512 + 1024);
     EXPECT_EQ(a.written, 512u + 1024 + 1024);
@@ -109,12 +96,12 @@ pypo.config.MAX_PARALLEL = 1
 x = pypo.input("x", shape=(1, 4, 8, 8), dtype="float32")
 pypo.output("y", pypo.op.relu(pypo.op.cast(pypo.op.silu(x), dtype="float16")))
 )");
-    const Figures g = measure(down);
+    const FusionFigures g = measure_fusion(down);
     EXPECT_EQ(g.cycles, (1 + 1 + 32 + 100) + 1 + (40 + 16 + 16 + 12) + 1 + (1 + 16 + 100));
     EXPECT_EQ(g.cycles, 337u);
     EXPECT_EQ(g.read, 1024u);
     EXPECT_EQ(g.written, 512u);
-    const Figures b = measure("--no-fusion " + down);
+    const FusionFigures b = measure_fusion("--no-fusion " + down);
     EXPECT_EQ(b.read, 1024u + 1024 + 512);
     EXPECT_EQ(b.written, 1024u + 512 + 512);
     EXPECT_GT(b.cycles, g.cycles);
@@ -212,8 +199,8 @@ TEST(VectorFusion, ProgramWithEveryKindOfChain) {
                          "  max_pool_2 (max_pool -> cast -> silu)\n"),
               std::string::npos)
         << o.out;
-    const Figures fused = measure("tests/functional/vector_chains.pto");
-    const Figures apart = measure("--no-fusion tests/functional/vector_chains.pto");
+    const FusionFigures fused = measure_fusion("tests/functional/vector_chains.pto");
+    const FusionFigures apart = measure_fusion("--no-fusion tests/functional/vector_chains.pto");
     EXPECT_LT(fused.cycles, apart.cycles);
     EXPECT_LT(fused.read, apart.read);
     EXPECT_LT(fused.written, apart.written);
@@ -230,8 +217,8 @@ r = pypo.input("r", shape=(4, 16384), dtype="float16")
 pypo.output("y", pypo.op.add(pypo.op.relu(x), r))
 )";
     const std::string f = write_file("wide.pto", src);
-    const Figures fused = measure("--set cluster.l1_kib=160 " + f);
-    const Figures apart = measure("--set cluster.l1_kib=160 --no-fusion " + f);
+    const FusionFigures fused = measure_fusion("--set cluster.l1_kib=160 " + f);
+    const FusionFigures apart = measure_fusion("--set cluster.l1_kib=160 --no-fusion " + f);
     EXPECT_EQ(fused.groups, 0u);
     EXPECT_EQ(fused.cycles, apart.cycles);
     EXPECT_EQ(fused.read, apart.read);
@@ -262,7 +249,7 @@ TEST(VectorFusion, MobileNetBlockDepthwiseIsOneChain) {
                          "  conv2d_1 (conv2d -> batch_norm -> relu -> sub -> relu -> sub)\n"),
               std::string::npos)
         << o.out;
-    const Figures f = measure("tests/cli/mbv1_block.pto");
+    const FusionFigures f = measure_fusion("tests/cli/mbv1_block.pto");
     EXPECT_EQ(f.cycles, 221228u);
     EXPECT_EQ(f.read, 2651392u);
     EXPECT_EQ(f.written, 2408448u);
