@@ -1,5 +1,6 @@
 #include "dsl/frontend/frontend.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -26,13 +27,29 @@ std::shared_ptr<const SourceFile> read_source_file(const std::string& path) {
 }
 
 TaskGraph elaborate_source(std::shared_ptr<const SourceFile> src,
-                           const std::map<std::string, std::vector<int64_t>>& shapes) {
+                           const std::map<std::string, std::vector<int64_t>>& shapes,
+                           const std::map<std::string, std::string>& params) {
     ast::Module module = parse(src);
-    return Elaborator(find_op_rule, shapes).run(module);
+    return Elaborator(find_op_rule, shapes, params).run(module);
 }
 
-TaskGraph elaborate_file(const std::string& path, const std::map<std::string, std::vector<int64_t>>& shapes) {
-    return elaborate_source(read_source_file(path), shapes);
+TaskGraph elaborate_file(const std::string& path, const std::map<std::string, std::vector<int64_t>>& shapes,
+                         const std::map<std::string, std::string>& params) {
+    return elaborate_source(read_source_file(path), shapes, params);
+}
+
+bool parse_param_option(const std::string& text, std::string& name, std::string& value, std::string& error) {
+    const size_t eq = text.find('=');
+    name = text.substr(0, eq);
+    bool ok = eq != std::string::npos && !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+    for (char c : name) ok &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (!ok) {
+        error = "expected NAME=VALUE, NAME a pypo.param of the program (e.g. layers=2), got '" + text + "'";
+        return false;
+    }
+    value = text.substr(eq + 1);
+    error.clear();
+    return true;
 }
 
 bool parse_shape_option(const std::string& text, std::string& name, std::vector<int64_t>& dims, std::string& error) {

@@ -141,7 +141,11 @@ std::string format_graph(const TaskGraph& g) {
        << " data movements, " << g.tensors.size() << " tensors";
     if (g.max_parallel) os << ", MAX_PARALLEL " << g.max_parallel;
     if (g.buffers) os << ", BUFFERS " << g.buffers;
-    os << "\n\ntensors\n";
+    os << "\n";
+    for (size_t k = 0; k < g.params.size(); ++k)
+        os << (k ? ", " : "params: ") << g.params[k].name << "=" << g.params[k].repr
+           << (k + 1 == g.params.size() ? "\n" : "");
+    os << "\ntensors\n";
     auto consumers = tensor_consumers(g);
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         const TensorNode& t = g.tensors[i];

@@ -149,6 +149,17 @@ struct CacheScope {
     SourceLoc loc;
 };
 
+// A constant the program declares with pypo.param("layers", 1), with the
+// value it ran with (--param's, else the default), so that --dump-graph and
+// the report say what a sweep's run used.
+struct ProgramParam {
+    enum class Type { Int, Float, Bool, Str };
+    std::string name;
+    Type type = Type::Int;
+    std::string text;  // Python's str() of the value: 2, 0.5, True, abc
+    std::string repr;  // Python's repr(): 2, 0.5, True, 'abc'
+};
+
 struct TaskGraph {
     std::vector<TensorNode> tensors;
     std::vector<OpNode> ops;  // in program order (a valid topological order)
@@ -165,6 +176,8 @@ struct TaskGraph {
     int buffers = 0;
     // pypo.config.FUSION (and --no-fusion): whether the fusion pass runs.
     bool fusion = true;
+    // pypo.param constants, in the order the program declares them.
+    std::vector<ProgramParam> params;
 };
 
 // The placement that governs task `task`'s operations: its own, or, for

@@ -16,8 +16,10 @@ Elaborator::Nest::Nest(Elaborator& e, const SourceLoc& loc) : e_(e) {
     if (++e_.nesting_ > kMaxNesting) fail(loc, "program nests too deeply (calls, blocks and expressions)");
 }
 
-Elaborator::Elaborator(OpRuleLookup ops, const ShapeBindings& shapes) : library_(graph_, ops) {
+Elaborator::Elaborator(OpRuleLookup ops, const ShapeBindings& shapes, const ParamBindings& params)
+    : library_(graph_, ops) {
     library_.set_shape_bindings(shapes);
+    library_.set_param_bindings(params);
     globals_ = scope_ = std::make_shared<Scope>();
 }
 
@@ -32,6 +34,7 @@ TaskGraph Elaborator::run(const ast::Module& module) {
     SourceLoc start;
     start.file = module.file;
     library_.check_shape_bindings_used(start);
+    library_.check_param_bindings_used(start);
     bool has_output = false;
     for (const TensorNode& t : graph_.tensors) has_output |= t.role == TensorRole::Output;
     if (!has_output) {

@@ -33,12 +33,14 @@ constexpr int64_t kMaxCalls = 1000000;       // calls of program functions, whol
 constexpr int kMaxNesting = 3000;            // statements/expressions being evaluated at once
 
 using ShapeBindings = std::map<std::string, std::vector<int64_t>>;
+using ParamBindings = std::map<std::string, std::string>;  // --param NAME=VALUE
 
 class Elaborator {
 public:
     // `ops` finds the rule of each pypo.op.* operation (dsl/sema/op_rule.h);
-    // `shapes` binds the None dimensions of inputs and weights (--shape).
-    explicit Elaborator(OpRuleLookup ops, const ShapeBindings& shapes = {});
+    // `shapes` binds the None dimensions of inputs and weights (--shape);
+    // `params` the values of pypo.param constants (--param).
+    explicit Elaborator(OpRuleLookup ops, const ShapeBindings& shapes = {}, const ParamBindings& params = {});
     ~Elaborator();
     // The library refers to graph_, so an Elaborator cannot be copied.
     Elaborator(const Elaborator&) = delete;

@@ -1,7 +1,10 @@
 #include "dsl/sema/pypo_library.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
+#include <cmath>
+#include <cstdlib>
 
 #include "dsl/sema/arg_checks.h"
 #include "dsl/sema/function_object.h"
@@ -61,7 +64,7 @@ Value PypoLibrary::attribute(const Value& obj, const std::string& attr, const So
     if (obj.is(Value::Kind::Namespace)) {
         if (obj.s == "pypo") {
             if (attr == "input" || attr == "output" || attr == "weight" || attr == "log" || attr == "task" ||
-                attr == "shape_hint" || attr == "precision")
+                attr == "shape_hint" || attr == "precision" || attr == "param")
                 return Value::function("pypo." + attr);
             if (attr == "op" || attr == "config" || attr == "mem") return Value::namespace_("pypo." + attr);
             // The dtype constants of PyPTO's API, as the dtype strings.
@@ -132,6 +135,7 @@ Value PypoLibrary::call(const CallSite& call) {
     if (call.callee == "pypo.output") return output(call);
     if (call.callee == "pypo.log") return log(call, false);
     if (call.callee == "pypo.mem.alloc_l1") return alloc_l1(call);
+    if (call.callee == "pypo.param") return param(call);
     if (call.callee.compare(0, 8, "pypo.op.") == 0) return call_op(call);
     if (is_builtin(call.callee)) return call_builtin(call);
     fail(call.loc, "'" + call.callee + "' cannot be called");  // unreachable: functions come from this library
@@ -237,6 +241,103 @@ void PypoLibrary::check_shape_bindings_used(const SourceLoc& file) const {
             at.line = 0;
             fail(at, "--shape " + name + "=" + dims_text(dims) + ": the program has no input or weight named '" + name +
                          "'");
+        }
+}
+
+namespace {
+
+bool identifier_like(const std::string& name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+    for (char c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return true;
+}
+
+// --param's text read as the default's type, as Python's int(), float()
+// (finite decimals) and the literals True/False would; a str is the text.
+// False if the text is not of that type.
+bool parse_param_value(const std::string& text, const Value& default_value, Value& out) {
+    switch (default_value.kind) {
+    case Value::Kind::Int: {
+        size_t k = text[0] == '-' || text[0] == '+' ? 1 : 0;
+        if (text.size() == k || text.size() > k + 18 || text.find_first_not_of("0123456789", k) != std::string::npos)
+            return false;
+        out = Value::integer(std::stoll(text));
+        return true;
+    }
+    case Value::Kind::Float: {
+        // strtod also reads hexadecimal, inf and nan, which are no decimals.
+        if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (end != text.c_str() + text.size() || !std::isfinite(v)) return false;
+        out = Value::real(v);
+        return true;
+    }
+    case Value::Kind::Bool:
+        if (text != "True" && text != "False") return false;
+        out = Value::boolean(text == "True");
+        return true;
+    default: out = Value::str(text); return true;
+    }
+}
+
+ProgramParam::Type param_type(const Value& v) {
+    switch (v.kind) {
+    case Value::Kind::Int: return ProgramParam::Type::Int;
+    case Value::Kind::Float: return ProgramParam::Type::Float;
+    case Value::Kind::Bool: return ProgramParam::Type::Bool;
+    default: return ProgramParam::Type::Str;
+    }
+}
+
+// "an int", "a float", "a bool", "a str": the type in messages.
+std::string a_type(const Value& v) { return (v.is(Value::Kind::Int) ? "an " : "a ") + type_name(v); }
+
+}  // namespace
+
+// pypo.param("layers", 1): the constant's value, --param layers=N's if given.
+// Declared again, it must have the same default (and gives the same value).
+Value PypoLibrary::param(const CallSite& call) {
+    const Signature sig("pypo.param", {"name", "default"}, 2);
+    auto args = bind_args(sig, call);
+    const Arg& name_a = *args[0];
+    const Arg& def = *args[1];
+    std::string name = name_arg(sig.name, name_a);
+    if (!identifier_like(name))
+        fail(name_a.loc,
+             sig.name + ": name must be letters, digits and '_', not starting with a digit, got " + repr(name_a.value));
+    const Value& d = def.value;
+    if (!d.is(Value::Kind::Int) && !d.is(Value::Kind::Float) && !d.is(Value::Kind::Bool) && !d.is(Value::Kind::Str))
+        fail(def.loc, sig.name + ": the default must be an int, float, bool or str, got " + type_name(d));
+    auto earlier = param_decls_.find(name);
+    if (earlier != param_decls_.end()) {
+        const Value& e = earlier->second.default_value;
+        if (e.kind != d.kind || repr(e) != repr(d))
+            fail(def.loc, sig.name + ": '" + name + "' is declared at " + loc_text(earlier->second.loc) +
+                              " with default " + repr(e) + ", here with " + repr(d));
+        return earlier->second.value;
+    }
+    Value value = d;
+    auto bound = param_bindings_.find(name);
+    if (bound != param_bindings_.end() && !parse_param_value(bound->second, d, value))
+        fail(def.loc, "--param " + name + ": '" + bound->second + "' is not " + a_type(d) +
+                          " (the program's default is " + repr(d) + ")");
+    param_decls_[name] = ParamDecl{d, def.loc, value};
+    graph_.params.push_back(
+        ProgramParam{name, param_type(value), value.is(Value::Kind::Str) ? value.s : repr(value), repr(value)});
+    return value;
+}
+
+void PypoLibrary::check_param_bindings_used(const SourceLoc& file) const {
+    for (const auto& [name, text] : param_bindings_)
+        if (!param_decls_.count(name)) {
+            SourceLoc at = file;
+            at.line = 0;
+            std::vector<std::string> names;
+            for (const ProgramParam& p : graph_.params) names.push_back(p.name);
+            fail(at, "--param: the program has no parameter '" + name + "'; " +
+                         (names.empty() ? std::string("it declares none") : "its parameters are " + join_names(names)));
         }
 }
 

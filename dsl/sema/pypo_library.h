@@ -49,6 +49,12 @@ public:
     // Fails, naming only the file, for a binding no tensor used.
     void check_shape_bindings_used(const SourceLoc& file) const;
 
+    // --param bindings of pypo.param constants, NAME -> the text given.
+    void set_param_bindings(const std::map<std::string, std::string>& params) { param_bindings_ = params; }
+    // Fails, naming only the file, for a binding that names no pypo.param
+    // of the program, listing the ones it has.
+    void check_param_bindings_used(const SourceLoc& file) const;
+
     // Declares an input or weight (pypo.input, pypo.weight, the entry
     // function's parameters): checks the name is free and resolves the
     // shape's None dimensions from --shape. `fn` prefixes messages.
@@ -96,6 +102,7 @@ private:
     Value output(const CallSite& call);
     Value log(const CallSite& call, bool synchronous);
     Value alloc_l1(const CallSite& call);
+    Value param(const CallSite& call);
 
     std::vector<int64_t> resolve_shape(const std::string& fn, const std::string& name, const Arg& shape);
     std::string repr_of(const Value& v) const;
@@ -121,6 +128,15 @@ private:
     std::map<std::string, int> op_counts_;
     std::map<std::string, std::vector<int64_t>> bindings_;
     std::set<std::string> used_bindings_;
+    std::map<std::string, std::string> param_bindings_;
+    // Where each pypo.param name was first declared and with what default
+    // (graph_.params holds the values used, in declaration order).
+    struct ParamDecl {
+        Value default_value;
+        SourceLoc loc;
+        Value value;
+    };
+    std::map<std::string, ParamDecl> param_decls_;
     struct WeightHint {
         std::vector<int64_t> dims;  // -1 = None
         Arg shape;                  // as written in the hint

@@ -56,6 +56,9 @@ po::options_description visible_options() {
         "shape", po::value<std::vector<std::string>>()->value_name("NAME=D0,D1,..")->composing(),
         "bind the None dimensions of input NAME (repeatable), e.g. --shape input=1,3,224,224; with --op, the "
         "operation's sizes")(
+        "param", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+        "set the program's constant NAME, declared NAME = pypo.param(\"NAME\", default), to VALUE (repeatable), "
+        "read as the default's type (int, float, bool True/False, or str), e.g. --param layers=2")(
         "op", po::value<std::string>()->value_name("matmul|conv2d"),
         "simulate one operation instead of a program: --op matmul --shape M,K,N, or --op conv2d --shape "
         "H,W,C,R,S,F,stride in SCALE-Sim's layer form and conventions: no padding, output size "
@@ -102,7 +105,7 @@ int parse_program_json(const po::variables_map& vm, RunOptions& opt) {
     if (vm.count("program"))
         return usage_error("--program-json takes the place of a .pto program (got '" +
                            vm["program"].as<std::vector<std::string>>()[0] + "' too)");
-    std::vector<std::string> front_end_only = {"shape", "dump-graph"};
+    std::vector<std::string> front_end_only = {"shape", "param", "dump-graph"};
     for (const std::string& o : stage_options<GraphOutput>()) front_end_only.push_back(o);
     for (const std::string& o : stage_options<ExplainOutput>()) front_end_only.push_back(o);
     for (const std::string& o : front_end_only)
@@ -137,6 +140,17 @@ int parse_shapes(const po::variables_map& vm, RunOptions& opt) {
         std::vector<int64_t> dims;
         if (!dsl::parse_shape_option(spec, name, dims, error)) return usage_error("--shape: " + error);
         if (!opt.shapes.emplace(name, dims).second) return usage_error("--shape: '" + name + "' is given twice");
+    }
+    return 0;
+}
+
+int parse_params(const po::variables_map& vm, RunOptions& opt) {
+    if (!vm.count("param")) return 0;
+    if (opt.single_op) return usage_error("--param sets a .pto program's constants; --op and --topology have none");
+    for (const std::string& spec : vm["param"].as<std::vector<std::string>>()) {
+        std::string name, value, error;
+        if (!dsl::parse_param_option(spec, name, value, error)) return usage_error("--param: " + error);
+        if (!opt.params.emplace(name, value).second) return usage_error("--param: '" + name + "' is given twice");
     }
     return 0;
 }
@@ -201,6 +215,7 @@ int parse_options(const po::variables_map& vm, RunOptions& opt) {
     for (const OutputKind& k : output_kinds())
         if (vm.count(k.option)) opt.outputs[k.option] = vm[k.option].as<std::string>();
     if (int rc = parse_shapes(vm, opt)) return rc;
+    if (int rc = parse_params(vm, opt)) return rc;
     opt.dump_graph = vm.count("dump-graph") > 0;
     opt.dump_program = vm.count("dump-program") > 0;
     opt.no_fusion = vm.count("no-fusion") > 0;

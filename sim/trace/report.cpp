@@ -329,6 +329,9 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     double seconds = double(s.total_cycles) / (c.clock_ghz * 1e9);
     Bounds b = bounds(s, c);
     o += "davinci-sim: " + info.program + " on " + info.config + "\n";
+    for (size_t k = 0; k < info.params.size(); ++k)
+        o += (k ? ", " : "params: ") + info.params[k].name + "=" + info.params[k].repr +
+             (k + 1 == info.params.size() ? "\n" : "");
     o += "hardware: " + std::to_string(c.clusters) + " clusters x " + std::to_string(c.cubes_per_cluster) + " cubes, " +
          cube_shape(c) + " each, " + fmt("%g", c.clock_ghz) + " GHz\n\n";
     std::string when = seconds < 1e-3  ? fmt("%.3f us", seconds * 1e6)
@@ -426,6 +429,12 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     json j;
     j["program"] = info.program;
     j["config"] = info.config;
+    // Only when the program declares one, so other reports are unchanged.
+    if (!info.params.empty()) {
+        nlohmann::json params = nlohmann::json::object();
+        for (const RunInfo::Param& p : info.params) params[p.name] = p.value;
+        j["params"] = params;
+    }
     j["schema_version"] = kReportSchemaVersion;
     j["total_cycles"] = s.total_cycles;
     j["clock_ghz"] = c.clock_ghz;

@@ -28,6 +28,15 @@ struct RunInfo {
     // placement could not host, dsl/ir/placement_notes.h).
     uint64_t promotions = 0;
     std::vector<std::string> notes;
+    // The program's pypo.param constants as it ran (--param's or the
+    // defaults), in declaration order: name, value (a JSON number, bool or
+    // string) and how the program writes it (repr: 2, True, 'abc').
+    struct Param {
+        std::string name;
+        nlohmann::json value;
+        std::string repr;
+    };
+    std::vector<Param> params;
 };
 
 // 1234567 as "1,234,567", as the report writes counts.

@@ -15,7 +15,7 @@
 
 namespace {
 
-// The "# --shape NAME=..." lines among the block's leading comments, as
+// The "# --shape NAME=..." and "# --param NAME=VALUE" lines among the block's leading comments, as
 // command-line options.
 std::string shape_options(const std::string& program) {
     std::istringstream lines(program);
@@ -26,6 +26,8 @@ std::string shape_options(const std::string& program) {
         if (t[0] != '#') break;
         const std::string prefix = "# --shape ";
         if (t.rfind(prefix, 0) == 0) options += " --shape '" + doc_blocks::trim(t.substr(prefix.size())) + "'";
+        const std::string param = "# --param ";
+        if (t.rfind(param, 0) == 0) options += " --param '" + doc_blocks::trim(t.substr(param.size())) + "'";
     }
     return options;
 }

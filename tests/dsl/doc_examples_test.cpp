@@ -3,8 +3,8 @@
 // import) that elaborates, except a block whose first line is "# error",
 // which must fail with exactly the diagnostic of the ```text block that
 // follows it. Blocks are elaborated as "example.pto", as the document says.
-// A comment line "# --shape NAME=D0,D1,..." at the start of a block stands
-// for the command-line option. One test per block, registered when the
+// A comment line "# --shape NAME=D0,D1,..." or "# --param NAME=VALUE" at
+// the start of a block stands for the command-line option. One test per block, registered when the
 // binary starts and named after the nearest heading, so a doc change that
 // breaks an example fails here. A second test requires every operation of
 // dsl/ir/op_kinds.def to be documented and used by a working example.
@@ -49,6 +49,22 @@ bool shapes_of(const std::string& program, std::map<std::string, std::vector<int
     return true;
 }
 
+// The --param bindings of "# --param NAME=VALUE" lines, likewise.
+std::map<std::string, std::string> params_of(const std::string& program) {
+    std::map<std::string, std::string> params;
+    std::istringstream lines(program);
+    for (std::string line; std::getline(lines, line);) {
+        std::string t = trim(line);
+        if (t.empty()) continue;
+        if (t[0] != '#') break;
+        const std::string prefix = "# --param ";
+        if (t.rfind(prefix, 0) != 0) continue;
+        std::string name, value, error;
+        if (dsl::parse_param_option(trim(t.substr(prefix.size())), name, value, error)) params[name] = value;
+    }
+    return params;
+}
+
 std::shared_ptr<const dsl::SourceFile> example_file(const std::string& program) {
     return dsl_test::source(program, "example.pto");
 }
@@ -64,6 +80,7 @@ public:
         std::string error;
         ASSERT_TRUE(shapes_of(block_.program, shapes, error)) << error;
         auto src = example_file(block_.program);
+        const std::map<std::string, std::string> params = params_of(block_.program);
         if (block_.expect_error) {
             ASSERT_TRUE(block_.has_expected)
                 << "an '# error' example must be followed by a ```text block with its diagnostic";
@@ -71,7 +88,7 @@ public:
             // is past elaboration: tests/cli/doc_examples_sim_test.cpp
             // checks its message, running the binary.
             const std::string got = dsl_test::error_of([&] {
-                dsl::TaskGraph g = dsl::elaborate_source(src, shapes);
+                dsl::TaskGraph g = dsl::elaborate_source(src, shapes, params);
                 dsl::check_dag(g);
             });
             if (got != "<no error>") {
@@ -80,7 +97,7 @@ public:
             return;
         }
         try {
-            dsl::TaskGraph g = dsl::elaborate_source(src, shapes);
+            dsl::TaskGraph g = dsl::elaborate_source(src, shapes, params);
             dsl::check_dag(g);
         } catch (const dsl::CompileError& e) {
             ADD_FAILURE() << "the example does not elaborate:\n" << block_.program << "\n" << e.what();
@@ -122,7 +139,7 @@ TEST(DocExamplesFile, EveryOperationIsDocumented) {
         std::string error;
         if (!shapes_of(b.program, shapes, error)) continue;
         try {
-            dsl::TaskGraph g = dsl::elaborate_source(example_file(b.program), shapes);
+            dsl::TaskGraph g = dsl::elaborate_source(example_file(b.program), shapes, params_of(b.program));
             for (const dsl::OpNode& op : g.ops) used.insert(dsl::op_kind_name(op.kind));
         } catch (const dsl::CompileError&) {
             // Reported by the block's own test.

@@ -86,7 +86,8 @@ void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGra
 // Throws CompileError and UsageError.
 Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled& out) {
     dsl::TaskGraph graph =
-        opt.single_op ? dsl::elaborate_source(opt.single_op) : dsl::elaborate_file(opt.program, opt.shapes);
+        opt.single_op ? dsl::elaborate_source(opt.single_op) : dsl::elaborate_file(opt.program, opt.shapes, opt.params);
+    out.params = graph.params;
     dsl::check_dag(graph);
     if (opt.no_fusion) graph.fusion = false;
     // The graph views stop after the front end, so they work for every

@@ -45,6 +45,8 @@ struct Compiled {
     // as compiled.
     uint64_t promotions = 0;
     std::vector<std::string> notes;
+    // The report's params: the program's pypo.param values as run.
+    std::vector<dsl::ProgramParam> params;
 };
 
 // Errors are usage errors (exit status 2), said on stderr.

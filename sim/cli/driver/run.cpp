@@ -16,6 +16,23 @@ namespace cli {
 
 namespace {
 
+// The report's params, each value in its JSON type (the text was written by
+// the front end from a value of that type, so it parses).
+std::vector<trace::RunInfo::Param> report_params(const std::vector<dsl::ProgramParam>& params) {
+    std::vector<trace::RunInfo::Param> out;
+    for (const dsl::ProgramParam& p : params) {
+        nlohmann::json value;
+        switch (p.type) {
+        case dsl::ProgramParam::Type::Int: value = std::stoll(p.text); break;
+        case dsl::ProgramParam::Type::Float: value = std::stod(p.text); break;
+        case dsl::ProgramParam::Type::Bool: value = p.text == "True"; break;
+        case dsl::ProgramParam::Type::Str: value = p.text; break;
+        }
+        out.push_back({p.name, value, p.repr});
+    }
+    return out;
+}
+
 uint64_t command_count(const Compiled& c) {
     uint64_t commands = c.spool ? c.spool->commands() : 0;
     for (const arch::Block& b : c.program.blocks)
@@ -71,7 +88,7 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
         return kExitCycleLimit;
     }
     const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config.name, c.promotions,
-                              c.notes};
+                              c.notes, report_params(c.params)};
     const RunResult result{c.program, config.config, *stats, info, timing.records, timing.ddr_transfers};
     for (const std::unique_ptr<RunOutput>& output : outputs) output->write(result);
     if (!opt.quiet) std::cout << trace::format_report(*stats, config.config, info);

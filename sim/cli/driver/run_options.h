@@ -27,6 +27,7 @@ struct RunOptions {
     // those of output_kinds() (sim/cli/driver/outputs.h).
     std::map<std::string, std::string> outputs;
     std::map<std::string, std::vector<int64_t>> shapes;
+    std::map<std::string, std::string> params;  // --param NAME=VALUE
     // A single-operation program instead of a .pto file (--op).
     std::shared_ptr<const dsl::SourceFile> single_op;
     // The SCALE-Sim topology file --topology read; its program is
