@@ -4,8 +4,8 @@
     scripts/sweep.py configs/sweeps/l1_vs_clusters.json
     scripts/sweep.py configs/sweeps/ddr_bandwidth_gemm.json --scheduler tcp://10.0.0.5:8786
 
-The sweep file (scripts/sweep_spec.py documents it) names programs, shapes
-and a grid over configuration keys. Every point of the grid is one
+The sweep file (scripts/sweep_spec.py documents it) names programs, shapes,
+params (pypo.param constants, passed as --param) and a grid over configuration keys. Every point of the grid is one
 davinci-sim run; they run in parallel, local processes by default, or on a
 Dask distributed cluster with --scheduler (each worker needs the davinci-sim
 binary at the --sim path; programs and configurations travel with the
@@ -90,12 +90,15 @@ def read_done(points_dir, key):
 
 def task_of(point, sim, timeout):
     return {"key": point["key"], "program_rel": point["program_rel"], "program_text": point["source"],
-            "shapes": point["shapes"], "config": point["config"], "sim": sim, "timeout": timeout}
+            "shapes": point["shapes"], "params": sweep_spec.param_options(point["params"]), "config": point["config"],
+            "sim": sim, "timeout": timeout}
 
 
 def full_row(point, result):
     """The stored row: the point's identity and values, then its results."""
     row = {"key": point["key"], "program": point["program"], "shapes": sweep_spec.shapes_text(point["shapes"])}
+    if point["params"]:  # only then: a sweep without params writes what it did before
+        row["params"] = sweep_spec.params_text(point["params"])
     row.update(point["values"])
     row.update(result)
     return row
@@ -146,7 +149,8 @@ def run_dask(tasks, address):
 
 def csv_text(rows, grid_keys):
     out = io.StringIO()
-    fields = ["key", "program", "shapes"] + grid_keys + ["status"] + FIGURES
+    params = ["params"] if any("params" in r for r in rows) else []
+    fields = ["key", "program", "shapes"] + params + grid_keys + ["status"] + FIGURES
     w = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for r in rows:

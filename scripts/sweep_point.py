@@ -33,6 +33,8 @@ def run_point(task):
         cmd = [task["sim"], "-q", "--config", config, "--report-json", report]
         for name, dims in sorted(task["shapes"].items()):
             cmd += ["--shape", "%s=%s" % (name, ",".join(str(d) for d in dims))]
+        for binding in task.get("params", []):  # "NAME=VALUE", as sweep_spec.param_options makes them
+            cmd += ["--param", binding]
         cmd.append(task["program_rel"])
         try:
             run = simrun.run_measured(cmd, cwd=os.path.join(tmp, "program"), timeout=task.get("timeout"))

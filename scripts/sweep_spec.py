@@ -6,14 +6,19 @@ A sweep file (JSON; configs/sweeps/ has examples):
       "name": "l1_vs_clusters",                   # output folder name (optional: the file's name)
       "description": "...",                       # optional
       "base_config": "configs/cluster.json",      # optional: the built-in default otherwise
-      "programs": [                               # a path, or an object with shapes
+      "programs": [                               # a path, or an object with shapes/params
         "models/resnet_block.pto",
         {"program": "models/super_resolution.pto",
-         "shapes": [{"img": [1, 1, 240, 320]}, {"img": [1, 1, 480, 640]}]}
+         "shapes": [{"img": [1, 1, 240, 320]}, {"img": [1, 1, 480, 640]}]},
+        {"program": "layers.pto", "params": [{"layers": 1}, {"layers": 2}]}
       ],
       "grid": {"cluster.l1_kib": [128, 256, 512], "chip.clusters": [1, 2, 4]},
       "plots": [{"x": "cluster.l1_kib", "y": "total_cycles"}]   # optional
     }
+
+A program's "params" are its pypo.param constants, passed as davinci-sim
+--param NAME=VALUE (a list of objects, one point each, like "shapes"; JSON
+true/false are passed as True/False).
 
 Config keys are davinci-sim's dotted parameter names (`davinci-sim
 --help-config`); a point's configuration is the base configuration with the
@@ -32,7 +37,7 @@ import re
 import subprocess
 
 TOP_KEYS = {"name", "description", "base_config", "programs", "grid", "plots"}
-PROGRAM_KEYS = {"program", "shapes"}
+PROGRAM_KEYS = {"program", "shapes", "params"}
 PLOT_KEYS = {"x", "y", "title"}
 # Figures a plot may show on its y axis (the row fields of simrun.headline,
 # and the run's own measurements).
@@ -100,6 +105,38 @@ def _shapes(value, where):
     return out
 
 
+def _params(value, where):
+    """A program's --param bindings: a list of {name: value} (one point
+    each), or one such object; values are numbers, strings or booleans."""
+    variants = value if isinstance(value, list) else [value]
+    if not variants:
+        raise SpecError("%s: params is an empty list" % where)
+    for v in variants:
+        if not isinstance(v, dict):
+            raise SpecError("%s: a params binding is an object {name: value}, got %s" % (where, json.dumps(v)))
+        for name, x in v.items():
+            if not isinstance(x, (int, float, str, bool)):
+                raise SpecError("%s: param '%s' must be a number, string or boolean, got %s" %
+                                (where, name, json.dumps(x)))
+    return variants
+
+
+def param_value_text(x):
+    """VALUE of --param NAME=VALUE: the program's spelling of a JSON value."""
+    if isinstance(x, bool):
+        return "True" if x else "False"
+    return x if isinstance(x, str) else json.dumps(x)
+
+
+def param_options(params):
+    """The --param options' texts, NAME=VALUE, in name order."""
+    return ["%s=%s" % (n, param_value_text(x)) for n, x in sorted(params.items())]
+
+
+def params_text(params):
+    return " ".join("%s=%s" % (n, param_value_text(x)) for n, x in sorted(params.items()))
+
+
 def _set_dotted(config, key, value):
     node = config
     parts = key.split(".")
@@ -110,12 +147,16 @@ def _set_dotted(config, key, value):
     node[parts[-1]] = value
 
 
-def point_key(program_rel, source, shapes, config):
+def point_key(program_rel, source, shapes, config, params=None):
     """A point's identity: a hash of what determines its result (the
-    program's text, its shapes, the whole configuration), stable across
-    runs, machines and the order of keys in the sweep file."""
-    blob = json.dumps({"program": program_rel, "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
-                       "shapes": shapes, "config": config}, sort_keys=True, separators=(",", ":"))
+    program's text, its shapes and params, the whole configuration), stable
+    across runs, machines and the order of keys in the sweep file. Without
+    params the blob is as before they existed, so older results resume."""
+    what = {"program": program_rel, "source_sha256": hashlib.sha256(source.encode()).hexdigest(),
+            "shapes": shapes, "config": config}
+    if params:
+        what["params"] = params
+    blob = json.dumps(what, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -125,7 +166,7 @@ def shapes_text(shapes):
 
 def load(path, sim):
     """Reads the sweep file at `path`; returns (spec, points). Each point is
-    a dict: key, program (as written), program_rel, source, shapes, values
+    a dict: key, program (as written), program_rel, source, shapes, params, values
     (grid key -> value), config (the whole configuration)."""
     spec = _read_json(path, "sweep file")
     if not isinstance(spec, dict):
@@ -182,18 +223,20 @@ def load(path, sim):
         program_rel = os.path.basename(program) if os.path.isabs(program) else os.path.normpath(program)
         if program_rel.startswith(".."):
             program_rel = os.path.basename(program)
-        for shapes in _shapes(entry.get("shapes", {}), where):
+        for shapes, params in itertools.product(_shapes(entry.get("shapes", {}), where),
+                                                _params(entry.get("params", {}), where)):
             for combo in itertools.product(*grid.values()):
                 values = dict(zip(grid.keys(), combo))
                 config = json.loads(json.dumps(base))
                 for k, v in values.items():
                     _set_dotted(config, k, v)
-                key = point_key(program_rel, source, shapes, config)
+                key = point_key(program_rel, source, shapes, config, params)
                 if key in seen:
-                    raise SpecError("%s: %s %s is listed twice" % (where, program, shapes_text(shapes)))
+                    raise SpecError("%s: %s %s is listed twice" %
+                                    (where, program, " ".join(filter(None, [shapes_text(shapes), params_text(params)]))))
                 seen.add(key)
                 points.append({"key": key, "program": program, "program_rel": program_rel, "source": source,
-                               "shapes": shapes, "values": values, "config": config})
+                               "shapes": shapes, "params": params, "values": values, "config": config})
 
     plots = spec.get("plots")
     if plots is None:

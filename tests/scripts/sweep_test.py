@@ -185,6 +185,34 @@ class SweepTest(unittest.TestCase):
             "models/super_resolution.pto", {"chip": {"clusters": 2}}, shapes=["img=1,1,48,64"]))
         self.assertLess(int(small["total_cycles"]), int(large["total_cycles"]))
 
+    def test_params_are_passed(self):
+        # tests/cli/param_option_test.cpp's chain: 1,757 cycles a layer on
+        # the default machine (4 clusters), the layers one after another.
+        program = os.path.join(self.tmp, "chain.pto")
+        with open(program, "w") as f:
+            f.write("import pypto as pypo\n"
+                    "LAYERS = pypo.param('layers', 1)\n"
+                    "FUSED = pypo.param('fused', False)\n"
+                    "x = pypo.input('x', shape=(64, 64))\n"
+                    "for i in range(LAYERS):\n"
+                    "    x = pypo.op.matmul(x, pypo.weight('w' + str(i), shape=(64, 64)))\n"
+                    "pypo.output('y', x)\n")
+        programs = [{"program": program, "params": [{"layers": 1}, {"layers": 2, "fused": True}]}]
+        self.sweep(sweep_file(self.tmp, {"chip.clusters": [4]}, programs=programs))
+        one, two = self.rows()
+        self.assertEqual(one["params"], "layers=1")
+        self.assertEqual(two["params"], "fused=True layers=2")
+        self.assertEqual(int(one["total_cycles"]), 1757)
+        self.assertEqual(int(two["total_cycles"]), 3514)
+        # A sweep without params has no params column.
+        plain = os.path.join(self.tmp, "plain")
+        p = subprocess.run(["/usr/bin/python3", os.path.join(SOURCE, "scripts", "sweep.py"),
+                            sweep_file(self.tmp, {"chip.clusters": [4]}, name="plain"), "-o", plain, "--sim", SIM],
+                           cwd=SOURCE, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(plain, "results.csv")) as f:
+            self.assertEqual(f.readline().split(",")[:4], ["key", "program", "shapes", "chip.clusters"])
+
     def test_bad_input_exits_2(self):
         def bad(path, message, *extra):
             p = self.sweep(path, *extra, expect=2)
@@ -199,6 +227,11 @@ class SweepTest(unittest.TestCase):
         bad(sweep_file(self.tmp, {"cluster.l1_kb": [1]}), "unknown configuration key 'cluster.l1_kb' (did you mean cluster.l1_kib?)")
         bad(sweep_file(self.tmp, {"cluster.l1_kib": []}), "cluster.l1_kib must be a non-empty list")
         bad(sweep_file(self.tmp, {"chip.clusters": [1]}, programs=["models/nope.pto"]), "cannot read program models/nope.pto")
+        bad(sweep_file(self.tmp, {"chip.clusters": [1]},
+                       programs=[{"program": "models/gemm_256.pto", "params": [{"layers": [1]}]}]),
+            "programs[0]: param 'layers' must be a number, string or boolean, got [1]")
+        bad(sweep_file(self.tmp, {"chip.clusters": [1]}, programs=[{"program": "models/gemm_256.pto", "params": []}]),
+            "programs[0]: params is an empty list")
         bad(sweep_file(self.tmp, self.GRID), "--scheduler must look like tcp://HOST:PORT", "--scheduler", "localhost")
         self.assertFalse(os.path.exists(self.out))
 
