@@ -5,8 +5,8 @@
 
 #include <filesystem>
 
-#include "cli_util.h"
 #include <nlohmann/json.hpp>
+#include "cli_util.h"
 
 using namespace clitest;
 
@@ -64,12 +64,12 @@ TEST(ParamOption, ValuesInTheReportsAndTheGraph) {
                                         "x = pypo.input('x', shape=(16, 16))\n"
                                         "pypo.output('y', pypo.op.relu(x))\n");
     const std::string set = "--param fused=False --param mode=slow --param scale=2";
-    EXPECT_EQ(report(prog, set)["params"],
-              nlohmann::json::parse(R"({"scale": 2.0, "fused": false, "mode": "slow"})"));
+    EXPECT_EQ(report(prog, set)["params"], nlohmann::json::parse(R"({"scale": 2.0, "fused": false, "mode": "slow"})"));
     Outcome text = run(set + " '" + prog + "'");
     ASSERT_EQ(text.status, 0) << text.err;
-    EXPECT_EQ(text.out.rfind("davinci-sim: " + prog + " on built-in default\nparams: scale=2.0, fused=False, "
-                             "mode='slow'\nhardware: ",
+    EXPECT_EQ(text.out.rfind("davinci-sim: " + prog +
+                                 " on built-in default\nparams: scale=2.0, fused=False, "
+                                 "mode='slow'\nhardware: ",
                              0),
               0u)
         << text.out;
@@ -128,9 +128,9 @@ TEST(ParamOption, OptionMistakesBeforeTheProgramIsRead) {
               "davinci-sim: error: --param: expected NAME=VALUE, NAME a pypo.param of the program (e.g. layers=2), "
               "got 'layers'\n" +
                   kUsageTail);
-    EXPECT_EQ(refused("--param layers=2 --op matmul --shape 16,16,16").err,
-              "davinci-sim: error: --param sets a .pto program's constants; --op and --topology have none\n" +
-                  kUsageTail);
+    EXPECT_EQ(
+        refused("--param layers=2 --op matmul --shape 16,16,16").err,
+        "davinci-sim: error: --param sets a .pto program's constants; --op and --topology have none\n" + kUsageTail);
     EXPECT_EQ(refused("--param layers=2 --program-json no_such.json").err,
               "davinci-sim: error: --param needs a .pto program, not --program-json\n" + kUsageTail);
 }

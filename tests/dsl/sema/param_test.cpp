@@ -59,7 +59,8 @@ TEST(PypoParam, BindingsAreReadAsTheDefaultsType) {
 }
 
 TEST(PypoParam, NoParamsLeavesTheGraphListingAsItWas) {
-    dsl::TaskGraph g = elaborate("import pypto as pypo\nx = pypo.input('x', shape=(4, 4))\npypo.output('y', pypo.op.relu(x))\n", {});
+    dsl::TaskGraph g =
+        elaborate("import pypto as pypo\nx = pypo.input('x', shape=(4, 4))\npypo.output('y', pypo.op.relu(x))\n", {});
     EXPECT_TRUE(g.params.empty());
     EXPECT_EQ(params_line(g), "");
     EXPECT_EQ(dsl::format_graph(g).find("params"), std::string::npos);
@@ -130,7 +131,8 @@ TEST(PypoParam, UnknownBindingListsTheParameters) {
                     "x = pypo.input('x', shape=(4, 4))\npypo.output('y', pypo.op.relu(x))\n",
                     {{"lyers", "2"}}),
               "t.pto: error: --param: the program has no parameter 'lyers'; its parameters are layers, pos\n");
-    EXPECT_EQ(error("import pypto as pypo\nx = pypo.input('x', shape=(4, 4))\npypo.output('y', pypo.op.relu(x))\n", {{"n", "2"}}),
+    EXPECT_EQ(error("import pypto as pypo\nx = pypo.input('x', shape=(4, 4))\npypo.output('y', pypo.op.relu(x))\n",
+                    {{"n", "2"}}),
               "t.pto: error: --param: the program has no parameter 'n'; it declares none\n");
 }
 
