@@ -24,16 +24,18 @@ std::string params_line(const dsl::TaskGraph& g) {
     return at == std::string::npos ? "" : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
 }
 
+// One constant of each type, all four in the input's name.
+const char* kFourParams =
+    "import pypto as pypo\n"
+    "N = pypo.param('n', 3)\n"
+    "S = pypo.param('scale', 0.5)\n"
+    "F = pypo.param('fused', True)\n"
+    "M = pypo.param('mode', 'fast')\n"
+    "x = pypo.input('x_' + str(N * 2) + '_' + str(S * 2) + '_' + str(not F) + '_' + M, shape=(4, 4))\n"
+    "pypo.output('y', pypo.op.relu(x))\n";
+
 TEST(PypoParam, DefaultsWithoutBindings) {
-    const char* prog =
-        "import pypto as pypo\n"
-        "N = pypo.param('n', 3)\n"
-        "S = pypo.param('scale', 0.5)\n"
-        "F = pypo.param('fused', True)\n"
-        "M = pypo.param('mode', 'fast')\n"
-        "x = pypo.input('x_' + str(N * 2) + '_' + str(S * 2) + '_' + str(not F) + '_' + M, shape=(4, 4))\n"
-        "pypo.output('y', pypo.op.relu(x))\n";
-    dsl::TaskGraph g = elaborate(prog, {});
+    dsl::TaskGraph g = elaborate(kFourParams, {});
     EXPECT_EQ(g.tensors[0].name, "x_6_1.0_False_fast");
     EXPECT_EQ(params_line(g), "params: n=3, scale=0.5, fused=True, mode='fast'");
     ASSERT_EQ(g.params.size(), 4u);
@@ -43,19 +45,11 @@ TEST(PypoParam, DefaultsWithoutBindings) {
 }
 
 TEST(PypoParam, BindingsAreReadAsTheDefaultsType) {
-    const char* prog =
-        "import pypto as pypo\n"
-        "N = pypo.param('n', 3)\n"
-        "S = pypo.param('scale', 0.5)\n"
-        "F = pypo.param('fused', True)\n"
-        "M = pypo.param('mode', 'fast')\n"
-        "x = pypo.input('x_' + str(N * 2) + '_' + str(S * 2) + '_' + str(not F) + '_' + M, shape=(4, 4))\n"
-        "pypo.output('y', pypo.op.relu(x))\n";
-    dsl::TaskGraph g = elaborate(prog, {{"n", "-4"}, {"scale", "1e-1"}, {"fused", "False"}, {"mode", "3"}});
+    dsl::TaskGraph g = elaborate(kFourParams, {{"n", "-4"}, {"scale", "1e-1"}, {"fused", "False"}, {"mode", "3"}});
     EXPECT_EQ(g.tensors[0].name, "x_-8_0.2_True_3");
     EXPECT_EQ(params_line(g), "params: n=-4, scale=0.1, fused=False, mode='3'");
     // A float binding may be written as an integer, as float("2") reads.
-    EXPECT_EQ(params_line(elaborate(prog, {{"scale", "2"}})), "params: n=3, scale=2.0, fused=True, mode='fast'");
+    EXPECT_EQ(params_line(elaborate(kFourParams, {{"scale", "2"}})), "params: n=3, scale=2.0, fused=True, mode='fast'");
 }
 
 TEST(PypoParam, NoParamsLeavesTheGraphListingAsItWas) {
