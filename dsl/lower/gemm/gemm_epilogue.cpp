@@ -2,28 +2,9 @@
 
 #include <stdexcept>
 
+#include "dsl/lower/vector_instruction.h"
+
 namespace dsl {
-
-namespace {
-
-arch::VectorOp vector_op(OpKind k) {
-    switch (k) {
-    case OpKind::Relu: return arch::VectorOp::Relu;
-    case OpKind::Gelu: return arch::VectorOp::Gelu;
-    case OpKind::Sigmoid: return arch::VectorOp::Sigmoid;
-    case OpKind::Tanh: return arch::VectorOp::Tanh;
-    case OpKind::Exp: return arch::VectorOp::Exp;
-    case OpKind::Sqrt: return arch::VectorOp::Sqrt;
-    case OpKind::Add: return arch::VectorOp::Add;
-    case OpKind::Sub: return arch::VectorOp::Sub;
-    case OpKind::Mul: return arch::VectorOp::Mul;
-    case OpKind::Div: return arch::VectorOp::Div;
-    case OpKind::Maximum: return arch::VectorOp::Maximum;
-    default: throw std::logic_error(std::string("fusion: no vector instruction for ") + op_kind_name(k));
-    }
-}
-
-}  // namespace
 
 int64_t GemmEpilogue::c_block_copy_bytes() const {
     int64_t bytes = 0;
@@ -157,7 +138,7 @@ GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out) {
             break;
         }
         default:
-            s.op = vector_op(op.kind);
+            s.op = vector_instruction(op.kind);
             if (!arch::vector_op_is_binary(s.op)) {
                 s.label = call + ") tile";
             } else if (op.inputs.size() == 1) {

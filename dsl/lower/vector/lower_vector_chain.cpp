@@ -6,28 +6,13 @@
 
 #include "dsl/lower/placement_mismatch.h"
 #include "dsl/lower/vector/lower_vector.h"
+#include "dsl/lower/vector_instruction.h"
 
 namespace dsl {
 
 namespace {
 
 using arch::VectorOp;
-
-// The element-wise operations' instructions: the table's `vector` column.
-#define VEC(op) std::optional<VectorOp>(VectorOp::op)
-#define NO_VEC std::optional<VectorOp>()
-const std::optional<VectorOp> kVectorOps[] = {
-#define OP(e, name, unit, access, precision, on_chip, rule, lowering, reference, vector, fusion) vector,
-#include "dsl/ir/op_table.def"
-#undef OP
-};
-#undef VEC
-#undef NO_VEC
-
-VectorOp vector_op_of(OpKind k) {
-    if (const auto& v = kVectorOps[size_t(k)]) return *v;
-    throw std::logic_error(std::string("not an element-wise operation: ") + op_kind_name(k));
-}
 
 int64_t last_dim(const TensorNode& t) { return t.shape.empty() ? 1 : t.shape.back(); }
 
@@ -178,7 +163,7 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
         step(VectorOp::Add, result, shift, result);
         return;
     }
-    if (steps.empty()) steps = {vector_op_of(op.kind)};
+    if (steps.empty()) steps = {vector_instruction(op.kind)};
     const VectorOp vop = steps.front();
     if (!arch::vector_op_is_binary(vop)) {
         // Step 0 reads x; a later step reads the result so far, and a
