@@ -30,7 +30,8 @@ these patterns do not see (a reason returned from a function, a message
 written into a stream as --check's failure is) is missed, and two sites
 with the same pieces are covered by one entry. sim/hw (the SystemC model)
 and sim/trace (output files) are not scanned: their errors are failures of
-the simulator (exit status 1), listed at the end of docs/errors.md."""
+the simulator (exit status 1) or of the machine (a failing disk, exit
+status 4), listed at the end of docs/errors.md."""
 import os
 import re
 import sys
@@ -39,8 +40,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import errors_doc  # noqa: E402  (the catalogue's own parser)
 
-# sim/hw and sim/trace fail only as bugs or on a failing disk (exit status
-# 1); tests/ and the oracle give no user messages.
+# sim/hw and sim/trace fail only as bugs (exit status 1) or on a failing
+# disk (exit status 4); tests/ and the oracle give no user messages.
 SOURCE_DIRS = ["dsl", "sim/arch", "sim/cli", "sim/func"]
 THROWN = ("CompileError|ConfigError|ProgramError|UsageError|JsonTextError|NpyError|"
           "FunctionalError|ReferenceError|file_error|std::invalid_argument")

@@ -3,10 +3,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <stdexcept>
 
 #include <fcntl.h>
 #include <unistd.h>
+
+#include "sim/arch/environment_error.h"
 
 namespace arch {
 
@@ -31,7 +32,7 @@ SpoolFile::~SpoolFile() {
 }
 
 void SpoolFile::fail(const char* what) const {
-    throw std::runtime_error(
+    throw EnvironmentError(
         std::string("cannot ") + what + " a temporary file in " + dir_ +
         " (large results are spooled there; set TMPDIR to choose another directory): " + std::strerror(errno));
 }

@@ -15,7 +15,7 @@ namespace arch {
 
 class SpoolFile {
 public:
-    SpoolFile();  // throws std::runtime_error when no temporary file can be made
+    SpoolFile();  // throws EnvironmentError when no temporary file can be made
     ~SpoolFile();
     SpoolFile(const SpoolFile&) = delete;
     SpoolFile& operator=(const SpoolFile&) = delete;

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "sim/cli/driver/exit_status.h"
+#include "sim/cli/driver/failure.h"
 #include "sim/cli/driver/run.h"
 #include "sim/cli/options.h"
 #include "sim/cli/profile_subcommand.h"
@@ -28,12 +29,11 @@ int sc_main(int argc, char* argv[]) {
         // a success with nothing to show.
         if (!(std::cout << std::flush)) {
             std::cerr << "davinci-sim: error: cannot write the standard output\n";
-            return cli::kExitFailure;
+            return cli::kExitEnvironment;
         }
         return status;
-    } catch (const std::exception& e) {
-        std::cerr << "davinci-sim: error: " << e.what() << "\n";
-        return cli::kExitFailure;
+    } catch (...) {
+        return cli::report_failure(std::current_exception(), std::cerr);
     }
 }
 

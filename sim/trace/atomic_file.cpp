@@ -3,9 +3,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <stdexcept>
 
 #include <unistd.h>
+
+#include "sim/arch/environment_error.h"
 
 namespace trace {
 
@@ -41,7 +42,7 @@ void AtomicFile::fail(const char* what) {
     if (file_) std::fclose(file_);
     file_ = nullptr;
     std::remove(tmp_.c_str());
-    throw std::runtime_error(path_ + ": cannot " + what + ": " + reason);
+    throw arch::EnvironmentError(path_ + ": cannot " + what + ": " + reason);
 }
 
 void AtomicFile::commit() {
@@ -50,12 +51,12 @@ void AtomicFile::commit() {
     file_ = nullptr;
     if (!ok_ || !closed) {
         std::remove(tmp_.c_str());
-        throw std::runtime_error(path_ + ": cannot write: " + std::strerror(errno));
+        throw arch::EnvironmentError(path_ + ": cannot write: " + std::strerror(errno));
     }
     if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
         const std::string reason = std::strerror(errno);
         std::remove(tmp_.c_str());
-        throw std::runtime_error(path_ + ": cannot rename into place: " + reason);
+        throw arch::EnvironmentError(path_ + ": cannot rename into place: " + reason);
     }
 }
 

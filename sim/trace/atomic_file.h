@@ -10,7 +10,7 @@
 
 namespace trace {
 
-// Throws std::runtime_error("PATH: cannot write: <reason>") on failure.
+// Throws arch::EnvironmentError("PATH: cannot write: <reason>") on failure.
 void write_file_atomically(const std::string& path, const std::string& content);
 
 // The same for a large file: `fill` writes the content to a TextOut that
