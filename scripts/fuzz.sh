@@ -4,7 +4,10 @@
 #   frontend      arbitrary bytes as a .pto program: lex, parse, elaborate
 #   config        arbitrary bytes as a hardware config (JSON)
 #   program_json  arbitrary bytes as a --program-json command program
-# Seeds: models/, configs/, tests/dsl/invalid and tests/fuzz/regressions;
+#   topology      arbitrary bytes as a --topology SCALE-Sim layer file
+#   option_values the text of --set KEY=VALUE, --shape and --param
+# Seeds: models/, configs/, tests/dsl/invalid, tests/fuzz/seeds and
+# tests/fuzz/regressions;
 # the corpus grows in build-fuzz/corpus/ across runs. A crash, a hang (one
 # input over 30 s: the front end's own limit of a million loop iterations
 # takes 18 s under the fuzzing sanitizers, 1 s without), a leak or a
@@ -37,7 +40,7 @@ if ((${#missing[@]})); then
 fi
 
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-targets=(frontend config program_json)
+targets=(frontend config program_json topology option_values)
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DDAVINCI_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
@@ -45,6 +48,16 @@ cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
 seeds_frontend=(models tests/dsl/invalid tests/fuzz/regressions/frontend)
 seeds_config=(configs tests/fuzz/regressions/config)
 seeds_program_json=(tests/fuzz/seeds/program_json tests/fuzz/regressions/program_json)
+seeds_topology=(tests/fuzz/seeds/topology tests/fuzz/regressions/topology)
+seeds_option_values=(tests/fuzz/seeds/option_values tests/fuzz/regressions/option_values)
+
+# option_values' dictionary: every --set key, as --help-config lists them
+# (config_params.def declares them once), and the program's --param names.
+{
+  "$here/build/davinci-sim" --help-config | awk 'NR > 1 && $1 ~ /^[a-z]/ { printf "\"%s=\"\n", $1 }'
+  printf '"%s="\n' x layers scale fused mode
+  printf '"%s"\n' true false null nan inf 1e308 -1 0 , '{' '}' '[' ']'
+} >build-fuzz/option_values.dict
 
 status=0
 summary=()
@@ -55,6 +68,7 @@ for t in "${targets[@]}"; do
   seeds_var="seeds_${t}[@]"
   dict=()
   [[ -f tests/fuzz/$t.dict ]] && dict=(-dict="tests/fuzz/$t.dict")
+  [[ -f build-fuzz/$t.dict ]] && dict=(-dict="build-fuzz/$t.dict")
   log=build-fuzz/$t.log
   echo "fuzz: $t for ${seconds}s (log: $log)" >&2
   # The first directory receives new inputs; the others are only read.

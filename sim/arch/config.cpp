@@ -349,6 +349,11 @@ Config config_from_json(const json& j, const std::string& origin) {
     return c;
 }
 
+nlohmann::json setting_value(const std::string& text) {
+    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    return value.is_discarded() ? nlohmann::json(text) : value;
+}
+
 void set_config_param(Config& c, const std::string& path, const nlohmann::json& value, const std::string& origin) {
     if (const ParamSpec* p = find_param(path)) return apply_param(*p, value, c, origin);
     const std::size_t depth = split_path(path).size();

@@ -85,6 +85,10 @@ Config load_config_file(const std::string& path);
 // Throws ConfigError "ORIGIN: PATH: ...". The checks across parameters
 // are check_config's, for after the last key.
 void set_config_param(Config& c, const std::string& path, const nlohmann::json& value, const std::string& origin);
+// The VALUE of --set PATH=VALUE: JSON (64, 1.5, true, "os"); text that is
+// not JSON is a string, so that --set cube.dataflow=os needs no
+// shell-quoted quotes.
+nlohmann::json setting_value(const std::string& text);
 
 // The checks across parameters (a split L0, the engine total, the smallest
 // cube tile) that config_from_json makes once every key is read.

@@ -2,8 +2,6 @@
 
 #include <iostream>
 
-#include <nlohmann/json.hpp>
-
 #include "dsl/frontend/frontend.h"
 #include "dsl/ir/graph_format.h"
 #include "dsl/ir/placement_notes.h"
@@ -121,20 +119,13 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     return std::nullopt;
 }
 
-// --set's VALUE is JSON (64, 1.5, true, "os"); text that is not JSON is a
-// string, so that --set cube.dataflow=os needs no shell-quoted quotes.
-nlohmann::json setting_value(const std::string& text) {
-    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
-    return value.is_discarded() ? nlohmann::json(text) : value;
-}
-
 // Each key is checked as it would be in the file, and the checks across
 // keys run again on the result: a file valid alone may not be with them.
 void apply_settings(const RunOptions& opt, LoadedConfig& out) {
     if (opt.settings.empty()) return;
     out.name += " with";
     for (const auto& [key, value] : opt.settings) {
-        arch::set_config_param(out.config, key, setting_value(value), "--set");
+        arch::set_config_param(out.config, key, arch::setting_value(value), "--set");
         out.name += " --set " + key + "=" + value;
     }
     arch::check_config(out.config, "--set");
