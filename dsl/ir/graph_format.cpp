@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <sstream>
 
+#include "dsl/ir/strided_view.h"
+
 namespace dsl {
 
 namespace {
@@ -27,8 +29,14 @@ std::string where(const SourceLoc& loc) { return std::to_string(loc.line) + ":" 
 std::string op_line(const TaskGraph& g, size_t i) {
     const OpNode& op = g.ops[i];
     std::string s = g.tensors[size_t(op.output)].name + " = " + op_kind_name(op.kind) + "(";
-    for (size_t k = 0; k < op.inputs.size(); ++k) s += (k ? ", " : "") + g.tensors[size_t(op.inputs[k])].name;
-    for (const auto& [key, value] : op.attrs) s += ", " + key + "=" + attr_text(value);
+    const bool sliced = op.kind == OpKind::Slice || op.kind == OpKind::Update;
+    for (size_t k = 0; k < op.inputs.size(); ++k) {
+        s += (k ? ", " : "") + g.tensors[size_t(op.inputs[k])].name;
+        // t[a:b, i] rather than its four attributes.
+        if (sliced && k == 0) s += slice_text(slice_spec(op), g.tensors[size_t(op.inputs[0])].shape);
+    }
+    for (const auto& [key, value] : op.attrs)
+        if (!sliced) s += ", " + key + "=" + attr_text(value);
     s += ")  -> " + tensor_type(g.tensors[size_t(op.output)]);
     // transpose(engine='dma') runs on a DMA engine, not the vector unit.
     auto engine = op.attrs.find("engine");

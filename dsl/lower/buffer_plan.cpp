@@ -42,6 +42,7 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
     // A slide view has no bytes of its own to plan: refuse the readers that
     // would take the image's bytes for its patches, before any is placed.
     check_slide_views(g);
+    check_slice_views(g);
     BufferPlan plan;
     plan.l1_bytes = uint64_t(c.l1_bytes());
     plan.index_of.assign(g.tensors.size(), -1);

@@ -6,7 +6,21 @@ namespace dsl {
 
 namespace {
 
-bool is_view_kind(OpKind k) { return k == OpKind::Reshape || k == OpKind::Flatten || k == OpKind::Slide; }
+// The kinds whose result lives in their first input's bytes.
+bool is_view_kind(OpKind k) {
+    return k == OpKind::Reshape || k == OpKind::Flatten || k == OpKind::Slide || k == OpKind::Slice ||
+           k == OpKind::Update;
+}
+
+// The version of a tensor a read sees: through views, to an update's
+// result or a tensor of its own.
+int version_read(const TaskGraph& g, int tensor) {
+    for (;;) {
+        const int p = g.tensors[size_t(tensor)].producer;
+        if (p < 0 || !is_view_kind(g.ops[size_t(p)].kind) || g.ops[size_t(p)].kind == OpKind::Update) return tensor;
+        tensor = g.ops[size_t(p)].inputs[0];
+    }
+}
 
 }  // namespace
 
@@ -19,12 +33,69 @@ int view_source(const TaskGraph& g, int tensor) {
     }
 }
 
+DdrView ddr_view(const TaskGraph& g, int tensor) {
+    const TensorNode& t = g.tensors[size_t(tensor)];
+    const int p = t.producer;
+    if (p < 0 || !is_view_kind(g.ops[size_t(p)].kind)) return {tensor, row_major_layout(t.shape), false};
+    const OpNode& op = g.ops[size_t(p)];
+    DdrView v = ddr_view(g, op.inputs[0]);
+    switch (op.kind) {
+    case OpKind::Slice: v.layout = slice_layout(v.layout, slice_spec(op)); break;
+    case OpKind::Update: break;
+    default: {
+        // reshape, flatten, slide: the same run of bytes under a new shape.
+        v.strided_reshape = v.strided_reshape || !v.layout.contiguous();
+        const int64_t offset = v.layout.offset;
+        v.layout = row_major_layout(t.shape);
+        v.layout.offset = offset;
+    }
+    }
+    return v;
+}
+
+void check_slice_views(const TaskGraph& g) {
+    auto strided = [&](int tensor) {
+        const int p = g.tensors[size_t(tensor)].producer;
+        return p >= 0 && g.ops[size_t(p)].kind != OpKind::Update && !ddr_view(g, tensor).one_run() &&
+               version_read(g, tensor) != tensor;
+    };
+    const std::string readers = ": a slice that is not one run of its tensor's bytes is read only by matmul";
+    for (const OpNode& op : g.ops)
+        for (size_t k = 0; k < op.inputs.size(); ++k) {
+            const int in = op.inputs[k];
+            if (!strided(in) || op.kind == OpKind::Matmul) continue;
+            if (op.kind == OpKind::Slice && !ddr_view(g, in).strided_reshape) continue;  // a slice of a slice
+            throw CompileError(op.loc, std::string(op_kind_name(op.kind)) + " of '" + g.tensors[size_t(in)].name +
+                                           "', a strided slice, is not lowered yet" + readers);
+        }
+    for (const TensorNode& t : g.tensors)
+        if (t.role == TensorRole::Output && t.producer >= 0 && strided(int(&t - g.tensors.data())))
+            throw CompileError(t.loc, "output '" + t.name + "' is a strided slice, which is not lowered yet" + readers);
+}
+
+std::vector<int> update_readers(const TaskGraph& g, int op) {
+    const int old = g.ops[size_t(op)].inputs[0];
+    std::vector<int> readers;
+    for (int i = 0; i < op; ++i) {
+        bool reads = false;
+        for (int in : g.ops[size_t(i)].inputs) reads = reads || version_read(g, in) == old;
+        if (reads) readers.push_back(i);
+    }
+    return readers;
+}
+
 std::optional<SlideView> slide_view(const TaskGraph& g, int tensor) {
     int producer = g.tensors[size_t(tensor)].producer;
     if (producer < 0 || g.ops[size_t(producer)].kind != OpKind::Slide) return std::nullopt;
     const OpNode& op = g.ops[size_t(producer)];
     SlideView v;
-    v.image = view_source(g, tensor);
+    // The image as placed: through reshapes to a tensor with an address of
+    // its own or a slice of one (a slice has its own address too).
+    v.image = op.inputs[0];
+    for (int q = g.tensors[size_t(v.image)].producer;
+         q >= 0 && (g.ops[size_t(q)].kind == OpKind::Reshape || g.ops[size_t(q)].kind == OpKind::Flatten);
+         q = g.tensors[size_t(v.image)].producer)
+        v.image = g.ops[size_t(q)].inputs[0];
     v.window = op.attrs.at("window").ints;
     v.stride = op.attrs.at("stride").ints;
     return v;

@@ -9,16 +9,27 @@
 //   addressing. The view is placed at the image's address too, so a
 //   consumer that ignores slide_view() still reads the right bytes.
 //
-// Aliasing is safe because every tensor is written once, by its producer,
-// before any reader (the graph is SSA and lowering orders blocks by their
-// producers): a view of an input, or an output that is a view, names bytes
-// nobody overwrites.
+// * slice (t[a:b, i, ...], dsl/ir/strided_view.h): an offset and strides
+//   into its source's bytes. A slice that is one run of them (rows of a
+//   row-major tensor, t[i] of the first axis) is read by every operation as
+//   a tensor of its own; any other is read only by matmul, whose panel and
+//   tile DMAs take its row stride (check_slice_views refuses the rest).
+// * update (t[a:b, ...] = v): not a view but the tensor's next version in
+//   the same bytes: its commands write v into the slice
+//   (dsl/lower/movement/lower_update.cpp).
+//
+// Aliasing is safe because every tensor version is written once, by its
+// producer, before any reader (the graph is SSA and lowering orders blocks
+// by their producers), and an update waits for every reader of the version
+// it overwrites (update_readers): a view of an input, or an output that is
+// a view, names bytes that change only where the program says.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "dsl/ir/strided_view.h"
 #include "dsl/ir/task_graph.h"
 
 namespace dsl {
@@ -26,6 +37,28 @@ namespace dsl {
 // The tensor whose bytes `tensor` names, following chains of views to the
 // stored tensor; -1 if `tensor` is not a view.
 int view_source(const TaskGraph& g, int tensor);
+
+// Where `tensor`'s elements are: the tensor that owns its bytes (itself
+// unless it is a view or an update) and the elements' offset and strides
+// in it. `strided_reshape`: a reshape or flatten of a slice that is not one
+// run, whose elements no offset and strides describe (refused).
+struct DdrView {
+    int storage = -1;
+    StridedLayout layout;
+    bool strided_reshape = false;
+    bool one_run() const { return !strided_reshape && layout.contiguous(); }
+};
+DdrView ddr_view(const TaskGraph& g, int tensor);
+
+// Refuses readers of a slice that is not one run of bytes other than
+// matmul, such a slice as a program output, and an update's value that is
+// one.
+void check_slice_views(const TaskGraph& g);
+
+// The operations before update `op` (in program order) that read the
+// version it overwrites, directly or through views: the update waits for
+// their blocks.
+std::vector<int> update_readers(const TaskGraph& g, int op);
 
 // A slide view: the image it windows (the stored tensor, through any
 // reshape) and the window and stride. Consumers that can read patches by

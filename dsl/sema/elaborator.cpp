@@ -31,6 +31,7 @@ Elaborator::~Elaborator() {
 TaskGraph Elaborator::run(const ast::Module& module) {
     for (const auto& s : module.body) exec(*s);
     run_entry_function();
+    library_.declare_updated_inputs();
     SourceLoc start;
     start.file = module.file;
     library_.check_shape_bindings_used(start);
@@ -182,20 +183,46 @@ void Elaborator::copy_into_tensor(const ast::Subscript& target, const Value& dst
         const auto& s = e.as<ast::Slice>();
         return !s.lower && !s.upper && !s.step;
     };
-    if (!whole(*target.index)) fail(target.index->loc, "only whole-tensor copies are supported: write buf[:] = t");
     const TensorNode& d = graph_.tensors[size_t(dst.tensor)];
-    if (d.role != TensorRole::Buffer) {
-        std::string role = tensor_role_name(d.role);
-        std::string article = std::string("aeiou").find(role[0]) != std::string::npos ? "an " : "a ";
-        fail(target.loc, "buf[:] = t copies into a buffer from pypo.mem.alloc_l1; '" + d.name + "' is " + article +
-                             role + " tensor");
+    if (d.role == TensorRole::Buffer) {
+        if (!whole(*target.index))
+            fail(target.index->loc, "a buffer from pypo.mem.alloc_l1 is written whole: write buf[:] = t");
+        if (!value.is(Value::Kind::Tensor)) fail(value_loc, "buf[:] = t: expected a tensor, got " + type_name(value));
+        const TensorNode& s = graph_.tensors[size_t(value.tensor)];
+        if (s.shape != d.shape || s.dtype != d.dtype)
+            fail(value_loc, "cannot copy a " + library_.describe_tensor(value.tensor) + " tensor into buffer '" +
+                                d.name + "' of " + library_.describe_tensor(dst.tensor));
+        library_.add_move(value.tensor, dst.tensor, target.loc);
+        return;
     }
-    if (!value.is(Value::Kind::Tensor)) fail(value_loc, "buf[:] = t: expected a tensor, got " + type_name(value));
-    const TensorNode& s = graph_.tensors[size_t(value.tensor)];
-    if (s.shape != d.shape || s.dtype != d.dtype)
-        fail(value_loc, "cannot copy a " + library_.describe_tensor(value.tensor) + " tensor into buffer '" + d.name +
-                            "' of " + library_.describe_tensor(dst.tensor));
-    library_.add_move(value.tensor, dst.tensor, target.loc);
+    update_tensor(target, dst, value, value_loc);
+}
+
+// `t[...] = v`: an in-place update of a tensor in DDR (dsl/sema/pypo_slices.cpp).
+void Elaborator::update_tensor(const ast::Subscript& target, const Value& dst, const Value& value,
+                               const SourceLoc& value_loc) {
+    const TensorNode& d = graph_.tensors[size_t(dst.tensor)];
+    const OpKind made_by = d.producer >= 0 ? graph_.ops[size_t(d.producer)].kind : OpKind::Update;
+    if (made_by == OpKind::Slice || made_by == OpKind::Reshape || made_by == OpKind::Flatten ||
+        made_by == OpKind::Slide)
+        fail(target.value->loc, "'" + d.name + "' is a view: update the tensor it views, t[...] = v");
+    if (d.role == TensorRole::Weight) fail(target.value->loc, "'" + d.name + "' is a weight, which is constant");
+    if (d.role == TensorRole::Output)
+        fail(target.value->loc, "'" + d.name + "' is already a program output: update it before pypo.output");
+    if (d.placement != Placement::DDR)
+        fail(target.value->loc, std::string("in-place updates write tensors in DDR; '") + d.name + "' is in " +
+                                    placement_name(d.placement));
+    const SliceSpec spec = tensor_index(target, dst.tensor);
+    const std::string where = d.name + slice_text(spec, d.shape);
+    if (!value.is(Value::Kind::Tensor)) fail(value_loc, where + " = v: expected a tensor, got " + type_name(value));
+    // NumPy's rule without broadcasting: the value's shape, left-padded with 1s, is the slice's.
+    std::vector<int64_t> slice = sliced_shape(spec), given = graph_.tensors[size_t(value.tensor)].shape;
+    while (given.size() < slice.size()) given.insert(given.begin(), 1);
+    while (slice.size() < given.size() && given.front() == 1) given.erase(given.begin());
+    if (given != slice)
+        fail(value_loc, "cannot write a " + library_.describe_tensor(value.tensor) + " tensor into " + where +
+                            ", which is " + shape_text(sliced_shape(spec)));
+    library_.add_update(dst.tensor, value.tensor, spec, target.loc);
 }
 
 }  // namespace dsl

@@ -73,6 +73,7 @@ private:
     void assign_item(const ast::Subscript& target, const Value& value, const SourceLoc& value_loc);
     void copy_into_tensor(const ast::Subscript& target, const Value& dst, const Value& value,
                           const SourceLoc& value_loc);
+    void update_tensor(const ast::Subscript& target, const Value& dst, const Value& value, const SourceLoc& value_loc);
     void bind(const std::string& name, Value v) { scope_->vars[name] = std::move(v); }
 
     // ---- `with` (elaborator_with.cpp) ----
@@ -85,6 +86,10 @@ private:
     Value call_method(const Value& obj, const ast::Attribute& a, const CallSite& call);
     Value eval_subscript(const ast::Subscript& e);
     Value eval_slice(const Value& seq, const ast::Slice& s);
+    // t[i, a:b:s, ...] on a tensor (elaborator_index.cpp): what it picks,
+    // checked against the tensor's shape.
+    SliceSpec tensor_index(const ast::Subscript& e, int tensor);
+    int64_t tensor_index_bound(const ast::Expr& e, const char* what);
     Value eval_compare(const ast::Compare& e);
     Value eval_dict(const ast::Dict& d);
     Value eval_list_comp(const ast::ListComp& c);

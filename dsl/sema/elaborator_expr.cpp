@@ -73,7 +73,10 @@ Value Elaborator::eval(const ast::Expr& e) {
 Value Elaborator::eval_name(const ast::Name& e) {
     for (const Scope* s = scope_.get(); s; s = s->parent.get()) {
         auto it = s->vars.find(e.id);
-        if (it != s->vars.end()) return it->second;
+        if (it == s->vars.end()) continue;
+        // A tensor updated in place since the name was bound reads as its new version.
+        if (it->second.is(Value::Kind::Tensor)) return Value::tensor_ref(library_.current_version(it->second.tensor));
+        return it->second;
     }
     bool found = false;
     Value v = library_.builtin(e.id, e.loc, found);
@@ -161,11 +164,10 @@ Value Elaborator::eval_subscript(const ast::Subscript& e) {
     Value obj = eval(*e.value);
     const ast::Expr& idx = *e.index;
     if (obj.is(Value::Kind::Tensor)) {
-        bool sliced = idx.is<ast::Slice>();
-        if (idx.is<ast::Tuple>())
-            for (const auto& x : idx.as<ast::Tuple>().elts) sliced |= x->is<ast::Slice>();
-        if (sliced) fail(e.open_loc, "slicing tensors is not supported; use pypo.op.slide for sliding windows");
-        fail(e.open_loc, "indexing tensors is not supported");
+        const SliceSpec spec = tensor_index(e, obj.tensor);
+        // t[:] and t[...] name the tensor itself.
+        if (whole_tensor(spec, graph_.tensors[size_t(obj.tensor)].shape)) return obj;
+        return Value::tensor_ref(library_.add_slice(obj.tensor, spec, e.loc));
     }
     if (obj.is(Value::Kind::Dict)) {
         if (idx.is<ast::Slice>()) fail(idx.loc, "unhashable type: 'slice'");

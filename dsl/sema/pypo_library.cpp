@@ -362,6 +362,7 @@ Value PypoLibrary::output(const CallSite& call) {
 
 void PypoLibrary::declare_output(const std::string& fn, const std::string& name, const SourceLoc& name_loc, int tensor,
                                  const SourceLoc& tensor_loc) {
+    check_current(tensor, tensor_loc);
     TensorNode& t = graph_.tensors[size_t(tensor)];
     if (t.role == TensorRole::Input || t.role == TensorRole::Weight)
         fail(tensor_loc, fn + ": '" + t.name + "' is " + (t.role == TensorRole::Input ? "an input" : "a weight") +
@@ -387,6 +388,7 @@ Value PypoLibrary::alloc_l1(const CallSite& call) {
 }
 
 int PypoLibrary::add_move(int src, int dst, const SourceLoc& loc) {
+    check_current(src, loc);
     MoveNode m;
     m.src = src;
     m.dst = dst;
@@ -480,6 +482,7 @@ int PypoLibrary::add_tensor(std::string name, std::vector<int64_t> shape, arch::
 
 int PypoLibrary::add_op(OpKind kind, std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
                         std::map<std::string, Attr> attrs, const SourceLoc& loc) {
+    for (int in : inputs) check_current(in, loc);
     int out = add_tensor(generated_name(op_kind_name(kind)), std::move(shape), dtype, TensorRole::Intermediate, loc);
     OpNode node;
     node.kind = kind;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dsl/ir/strided_view.h"
 #include "dsl/ir/task_graph.h"
 #include "dsl/sema/call_args.h"
 #include "dsl/sema/op_rule.h"
@@ -69,6 +70,24 @@ public:
     // buf[:] = t (the elaborator has checked shapes and roles).
     int add_move(int src, int dst, const SourceLoc& loc);
 
+    // Slices (pypo_slices.cpp). `t[...]`: a view of the elements `s` picks
+    // (OpKind::Slice, no copy). `t[...] = v`: an in-place update
+    // (OpKind::Update) of what `tensor` names, whose result is the tensor's
+    // new version: the elaborator reads the name as that version from then
+    // on, and a value held from before (a view taken earlier) is stale.
+    int add_slice(int tensor, const SliceSpec& s, const SourceLoc& loc);
+    int add_update(int tensor, int value, const SliceSpec& s, const SourceLoc& loc);
+    // The version of `tensor` the program sees now: its latest update when
+    // `tensor` is one of the versions of an updated tensor, else itself.
+    int current_version(int tensor) const;
+    // Fails at `loc` when `tensor` names values an in-place update has since
+    // overwritten.
+    void check_current(int tensor, const SourceLoc& loc) const;
+    // Once the program has run: the last version of every updated input is
+    // an output (its bytes are the input's, written back in place), named
+    // "<input>.updated" unless the program named it with pypo.output.
+    void declare_updated_inputs();
+
     // Records an operation whose output is a new tensor of `shape` and
     // `dtype`, named after the operation ("conv2d_1"), in the current task
     // and precision mode. Returns the output tensor's index. Operations
@@ -120,8 +139,21 @@ private:
     // Fails with "<fn>: a tensor named 'x' already exists (declared at L:C)".
     void require_free_name(const std::string& fn, const std::string& name, const SourceLoc& loc) const;
 
+    // The tensor whose bytes `tensor` names, through views (slice, reshape,
+    // flatten, slide): an update's result, or a tensor of its own.
+    int version_of(int tensor) const;
+    int root_of(int version) const;
+
     TaskGraph& graph_;
     OpRuleLookup ops_;
+    // In-place updates: per updated tensor (the first version), its latest
+    // version and where it was made; per later version, the first.
+    struct Updated {
+        int latest = -1;
+        SourceLoc loc;
+    };
+    std::map<int, Updated> updated_;
+    std::map<int, int> root_of_version_;
     std::string precision_mode_;
     int current_task_ = -1;
     std::map<std::string, int> tensor_by_name_;

@@ -27,6 +27,7 @@ std::string extra_args(const std::string& path) {
     const std::string name = std::filesystem::path(path).filename().string();
     if (name == "resnet50.pto") return "--shape input=1,3,224,224 ";
     if (name.rfind("super_resolution", 0) == 0) return "--shape img=1,1,24,32 ";
+    if (name == "flash_attention.pto") return "--shape q=512,128 --shape kt=128,512 --shape v=512,128 ";
     return "";
 }
 
@@ -59,9 +60,10 @@ std::vector<std::string> checked_programs() {
     std::vector<std::string> p = pto_files("tests/functional");
     // Its float16 overflow cannot be cured (MixedPrecisionKeepsFloat16...).
     p.erase(std::remove(p.begin(), p.end(), "tests/functional/mixed_too_big.pto"), p.end());
-    for (const char* m : {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
-                          "models/memory_placement.pto", "models/super_resolution.pto",
-                          "models/super_resolution_naive.pto", "models/attention.pto"})
+    for (const char* m :
+         {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
+          "models/memory_placement.pto", "models/super_resolution.pto", "models/super_resolution_naive.pto",
+          "models/attention.pto", "models/kv_append.pto", "models/flash_attention.pto"})
         p.push_back(m);
     return p;
 }

@@ -19,6 +19,7 @@ std::string extra_args(const std::string& model) {
     if (model == "resnet50.pto") return "--shape input=1,3,224,224 ";
     // A 32x24 frame: the resolution is open, and the full network runs at any.
     if (model.rfind("super_resolution", 0) == 0) return "--shape img=1,1,24,32 ";
+    if (model == "flash_attention.pto") return "--shape q=512,128 --shape kt=128,512 --shape v=512,128 ";
     return "";
 }
 

@@ -390,6 +390,18 @@ TEST(OracleCrossCheck, DataMovementTwoDmaEnginesOddBursts) {
         R"({"cluster": {"dma_engines": 2, "l1_kib": 96}, "ddr": {"burst_bytes": 48}, "chip": {"clusters": 3}})");
 }
 
+// Slices and in-place updates (docs/language.md §3.14): matmul panels read
+// with a slice's row stride, vector streams at a slice's offset, and an
+// update's strided store of 2-byte rows and its dependences on the readers
+// before it; with two DMA engines, odd bursts and a small L2, whose lines
+// the strided rows share.
+TEST(OracleCrossCheck, SlicesAndInPlaceUpdates) {
+    const std::string slices = std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/slices.pto";
+    cross_check(slices);
+    cross_check(slices, R"({"cluster": {"dma_engines": 2}, "ddr": {"burst_bytes": 48}, "chip": {"clusters": 3}})");
+    cross_check(slices, R"({"cluster": {"dma_engines": 2}, "l2": {"kib": 16, "line_bytes": 128, "ways": 4}})");
+}
+
 // The L2 cache (timing model §6.1) under compiled programs: in-flight
 // transposes and shuffles whose DDR-side rows are not their own, a GEMM
 // whose panels evict each other from a small L2, and the Ascend-class

@@ -55,8 +55,8 @@ std::string range(int64_t from, int64_t size) { return std::to_string(from) + ":
 }  // namespace
 
 arch::DmaArgs RowMajorA::load_panel(const GemmPanel& p, const MatmulTiling& t) const {
-    return copy2d(Space::DDR, addr_ + uint64_t((p.row0 * K_ + p.k0) * e_), uint64_t(K_ * e_), Space::L1, p.l1,
-                  uint64_t(t.kb * e_), p.rows, p.kb * e_);
+    return copy2d(Space::DDR, addr_ + uint64_t((p.row0 * row_elems_ + p.k0) * e_), uint64_t(row_elems_ * e_), Space::L1,
+                  p.l1, uint64_t(t.kb * e_), p.rows, p.kb * e_);
 }
 
 arch::DmaArgs RowMajorA::load_tile(const GemmPanel& p, const MatmulTiling& t, int64_t r, int64_t m, int64_t kk,
@@ -79,6 +79,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     const arch::Config& config = ctx.config;
     const Layout L(ctx.config, t, op);
     const int64_t e = L.e, eo = L.eo;
+    const int64_t b_row = op.b_row_elems > 0 ? op.b_row_elems : op.N;
     const int64_t dmas = config.dma_engines;
     const int64_t buffers = t.buffers;     // L1 panel buffers
     const int64_t l0_bufs = t.l0_buffers;  // L0 tile buffers
@@ -218,7 +219,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                         op.b_transposed
                             ? copy2d(Space::DDR, op.b_addr + uint64_t((col0 * op.K + p.k0) * e), uint64_t(op.K * e),
                                      Space::L1, l1_b, uint64_t(t.kb * e), cols, p.kb * e)
-                            : copy2d(Space::DDR, op.b_addr + uint64_t((p.k0 * op.N + col0) * e), uint64_t(op.N * e),
+                            : copy2d(Space::DDR, op.b_addr + uint64_t((p.k0 * b_row + col0) * e), uint64_t(b_row * e),
                                      Space::L1, l1_b, uint64_t(t.block_cols() * e), p.kb, cols * e),
                         tag_b_l1, &CubeWork::b_free, &CubeWork::b_ready);
                     if (load_b != load_a || !load_a_panels) b.issue_cycles = loop_issue(s);

@@ -62,10 +62,12 @@ private:
     int64_t K_, e_;
 };
 
-// A row-major M x K matrix in DDR.
+// A row-major M x K matrix in DDR, its rows `row_elems` elements apart (K,
+// or more for a slice of a wider tensor: dsl/lower/lower_views.h).
 class RowMajorA : public GemmA {
 public:
-    RowMajorA(uint64_t addr, int64_t K, arch::DType dtype) : addr_(addr), K_(K), e_(arch::dtype_bytes(dtype)) {}
+    RowMajorA(uint64_t addr, int64_t K, arch::DType dtype, int64_t row_elems = 0)
+        : addr_(addr), K_(K), e_(arch::dtype_bytes(dtype)), row_elems_(row_elems > 0 ? row_elems : K) {}
     int64_t panel_bytes(const MatmulTiling& t) const override { return t.block_rows() * t.kb * e_; }
     arch::DmaArgs load_panel(const GemmPanel& p, const MatmulTiling& t) const override;
     arch::DmaArgs load_tile(const GemmPanel& p, const MatmulTiling& t, int64_t r, int64_t m, int64_t kk, int64_t kt,
@@ -73,7 +75,7 @@ public:
 
 private:
     uint64_t addr_;
-    int64_t K_, e_;
+    int64_t K_, e_, row_elems_;
 };
 
 struct GemmOperands {
@@ -81,6 +83,9 @@ struct GemmOperands {
     arch::DType in = arch::DType::Float16, out = arch::DType::Float16;
     const GemmA* a = nullptr;
     uint64_t b_addr = 0;
+    // Elements between B's rows in DDR: N, or more for a slice of a wider
+    // tensor (0 = N).
+    int64_t b_row_elems = 0;
     // B as stored is N x K row-major (a convolution's (O, C, kh, kw)
     // weights): panels and tiles are then loaded as kb x cols' transpose,
     // cols rows of kb elements; the bytes are the same.

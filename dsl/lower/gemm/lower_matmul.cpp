@@ -4,6 +4,7 @@
 
 #include "dsl/lower/gemm/lower_fold_major.h"
 #include "dsl/lower/gemm/lower_gemm.h"
+#include "dsl/lower/lower_views.h"
 #include "dsl/lower/row_bands.h"
 #include "dsl/lower/tiling/gemm_cost.h"
 #include "dsl/support/diagnostics.h"
@@ -147,14 +148,31 @@ namespace {
 
 // Element offset of batch item `index` (a multi-index over the output's
 // batch dims) in an operand whose batch dims `dims` broadcast against them.
-int64_t batch_offset(const std::vector<int64_t>& index, const std::vector<int64_t>& dims, int64_t matrix_elems) {
-    int64_t offset = 0, stride = matrix_elems;
-    for (size_t k = 0; k < dims.size(); ++k) {
-        size_t d = dims.size() - 1 - k, i = index.size() - 1 - k;
-        if (dims[d] > 1) offset += index[i] * stride;
-        stride *= dims[d];
+// Elements from an operand's address to its matrix at batch `index` (of
+// the result's batch axes; an operand's batch axes of size 1 broadcast), by
+// its strides: row-major, or a slice's (dsl/lower/lower_views.h).
+int64_t batch_offset(const std::vector<int64_t>& index, const StridedLayout& l) {
+    const size_t dims = l.shape.size() - 2;
+    int64_t offset = 0;
+    for (size_t k = 0; k < dims; ++k) {
+        const size_t d = dims - 1 - k, i = index.size() - 1 - k;
+        if (l.shape[d] > 1) offset += index[i] * l.strides[d];
     }
     return offset;
+}
+
+// The strides of operand `k` in DDR; refuses what the panel loads cannot
+// read (a step along its rows).
+StridedLayout operand_layout(const LowerContext& ctx, const OpNode& op, size_t k, bool fold_major) {
+    const DdrView v = ddr_view(ctx.graph, op.inputs[k]);
+    const std::string what = "matmul of '" + ctx.tensor(op.inputs[k]).name + "', a strided slice,";
+    if (!v.one_run() && fold_major)
+        throw CompileError(op.loc, what +
+                                       " is not lowered yet on a weight- or input-stationary array "
+                                       "(cube.dataflow 'ws' or 'is'): slice whole rows of its tensor");
+    if (!v.one_run() && v.layout.shape.back() > 1 && v.layout.strides.back() != 1)
+        throw CompileError(op.loc, what + " is not lowered yet with a step along its last axis");
+    return v.layout;
 }
 
 }  // namespace
@@ -192,7 +210,6 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
         if (auto t = choose_matmul_tiling(ctx.config, free, why))
             shape.tile = band_tile(ctx.config, free, *t, ctx.plan.of(op.inputs[0]).bands, ctx.placement->clusters());
     }
-    const std::vector<int64_t> a_batch(a.shape.begin(), a.shape.end() - 2), b_batch(b.shape.begin(), b.shape.end() - 2);
     const std::vector<int64_t> batch(c.shape.begin(), c.shape.end() - 2);
     const int64_t items = shape.items;
     // A ws or is array streams each fold's whole temporal dimension
@@ -212,6 +229,11 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     if (fold_major && ctx.explaining) ctx.explaining->gemm = GemmExplanation{}, ctx.explaining->gemm->fold_major = true;
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);
     const int64_t e = arch::dtype_bytes(shape.in);
+    const StridedLayout a_layout = operand_layout(ctx, op, 0, fold_major);
+    const StridedLayout b_layout = operand_layout(ctx, op, 1, fold_major);
+    const size_t a_rank = a_layout.shape.size(), b_rank = b_layout.shape.size();
+    const int64_t a_row = shape.M > 1 ? a_layout.strides[a_rank - 2] : shape.K;
+    const int64_t b_row = shape.K > 1 ? b_layout.strides[b_rank - 2] : shape.N;
     std::vector<int64_t> index(batch.size(), 0);
     for (int64_t item = 0; item < items; ++item) {
         // index = item in row-major order over `batch`.
@@ -219,18 +241,17 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
             index[size_t(k)] = rest % batch[size_t(k)];
             rest /= batch[size_t(k)];
         }
-        const RowMajorA a_ddr(
-            ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_batch, shape.M * shape.K) * e), shape.K,
-            shape.in);
+        const RowMajorA a_ddr(ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_layout) * e), shape.K,
+                              shape.in, a_row);
         // Batched matmuls never use on-chip tensors (lower.cpp refuses them).
         const OnChipA a_l1(a_on_chip ? ctx.l1_addr(op.inputs[0]) : 0, shape.K, shape.in);
         GemmOperands g;
         g.M = shape.M, g.K = shape.K, g.N = shape.N, g.in = shape.in, g.out = shape.out;
         g.a = a_on_chip ? static_cast<const GemmA*>(&a_l1) : &a_ddr;
         g.b_on_chip = shape.b_on_chip, g.c_on_chip = shape.c_on_chip;
-        g.b_addr = g.b_on_chip
-                       ? ctx.l1_addr(op.inputs[1])
-                       : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_batch, shape.K * shape.N) * e);
+        g.b_addr = g.b_on_chip ? ctx.l1_addr(op.inputs[1])
+                               : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_layout) * e);
+        g.b_row_elems = b_row;
         // The group's result, in its own dtype (a fused cast's).
         const int64_t eout = arch::dtype_bytes(ctx.tensor(out).dtype);
         g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(out) + uint64_t(item * shape.M * shape.N * eout);

@@ -78,10 +78,15 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
                                           g.tensors[size_t(source)].name + "' in " +
                                           placement_name(g.tensors[size_t(source)].placement) +
                                           " is not lowered yet: views are of tensors in DDR");
-        p.tensors[i] = {
-            t.name,          t.shape,
-            t.dtype,         p.tensors[size_t(source)].ddr_addr,
-            tensor_bytes(t), std::string(tensor_role_name(t.role)) + ", view of " + g.tensors[size_t(source)].name};
+        const DdrView v = ddr_view(g, int(i));
+        const bool update = g.ops[size_t(t.producer)].kind == OpKind::Update;
+        p.tensors[i] = {t.name,
+                        t.shape,
+                        t.dtype,
+                        p.tensors[size_t(source)].ddr_addr + uint64_t(v.layout.offset * arch::dtype_bytes(t.dtype)),
+                        tensor_bytes(t),
+                        std::string(tensor_role_name(t.role)) + (update ? ", updated in place: " : ", view of ") +
+                            g.tensors[size_t(source)].name};
     }
 }
 
@@ -228,6 +233,9 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                              {}};
         for (int in : op.inputs)
             if (int producer = g.tensors[size_t(in)].producer; producer >= 0) info.inputs.push_back(producer);
+        // An update also comes after the readers of what it overwrites.
+        if (op.kind == OpKind::Update)
+            for (int r : update_readers(g, int(&op - g.ops.data()))) info.inputs.push_back(r);
         program.ops.push_back(std::move(info));
     }
     std::vector<bool> fused(g.ops.size(), false);  // a cube operation that ran its epilogue
@@ -258,6 +266,11 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             if (producer >= 0 && producer < int(i))
                 ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
         }
+        // An update overwrites bytes the earlier readers of the version it
+        // replaces must have read first.
+        if (op.kind == OpKind::Update)
+            for (int r : update_readers(g, int(i)))
+                ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(r)].begin(), op_blocks[size_t(r)].end());
         // Each block of an operation on on-chip tensors runs where what it
         // reads is held (dsl/lower/cluster_placement.h).
         ctx.pinned = uses_on_chip(g, plan, op);
@@ -331,6 +344,16 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         ctx.explaining = nullptr;
         // An operation without commands (a view) stands for what it waited on.
         if (first == ctx.blocks_emitted()) op_blocks[i] = ctx.deps;
+    }
+    // An input updated in place is also an output, in the input's bytes.
+    for (const TensorNode& t : g.tensors) {
+        if (t.role != TensorRole::Output || t.producer < 0 || g.ops[size_t(t.producer)].kind != OpKind::Update)
+            continue;
+        const TensorNode& storage = g.tensors[size_t(ddr_view(g, int(&t - g.tensors.data())).storage)];
+        if (storage.role != TensorRole::Input) continue;
+        program.notes.push_back("input '" + storage.name + "' is updated in place (last at " +
+                                std::to_string(t.loc.line) + ":" + std::to_string(t.loc.col) + "): output '" + t.name +
+                                "' is its new contents, written back into the input's bytes");
     }
     return program;
 }

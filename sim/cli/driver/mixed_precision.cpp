@@ -58,7 +58,9 @@ bool stored(const dsl::TaskGraph& g, const arch::Program& p, int i) {
 std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memory& m, int i) {
     const dsl::OpNode& op = g.ops[size_t(i)];
     const arch::TensorPlacement& out = p.tensors[size_t(op.output)];
-    if (!stored(g, p, i) || !readable(out) || out.role.find("view of") != std::string::npos) return "";
+    if (!stored(g, p, i) || !readable(out) || out.role.find("view of") != std::string::npos ||
+        out.role.find("updated in place") != std::string::npos)
+        return "";
     const Values y = scan(m, out);
     bool inputs_finite = true, inputs_nonzero = false;
     std::vector<int> reads = op.inputs;
