@@ -88,9 +88,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
     text = text.substr(0, text.find('\n'));
     switch (data[0] % 3) {
-        case 0: set_option(text); break;
-        case 1: shape_option(text); break;
-        default: param_option(text); break;
+    case 0: set_option(text); break;
+    case 1: shape_option(text); break;
+    default: param_option(text); break;
     }
     return 0;
 }
