@@ -163,5 +163,5 @@ TEST(PassFusionVector, CubeEpiloguesTakeClipMinimumAndAGateSwiglu) {
               "fusion groups: 1\n  y: matmul -> swiglu  (ops 1, 2)\n");
     EXPECT_EQ(groups(mm + "g = pypo.op.matmul(a, v)\n"
                           "pypo.output(\"y\", pypo.op.swiglu(g, pypo.op.matmul(a, w)))\n"),
-              "fusion groups: 0\n");
+              "");
 }
