@@ -1,6 +1,7 @@
 // Element-wise operations: the vector unit applies one function per element.
 // Unary ones keep the shape; binary ones broadcast their operands like NumPy,
 // and either operand may be a plain number (kept as the attr "scalar").
+// clip bounds its one tensor by two numbers (attrs "lo" and "hi").
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
 #include "dsl/sema/arg_checks.h"
@@ -59,6 +60,36 @@ Value rule_binary(PypoLibrary& lib, const CallSite& call) {
     // Order matters for sub and div: 1 - x is not x - 1.
     if (scalar_first) attrs["scalar_first"] = Attr::boolean(true);
     return c.record({t.tensor}, t.shape, c.dtype_or(t.dtype), std::move(attrs), t.layout);
+}
+
+// clip(x, lo, hi) = minimum(maximum(x, lo), hi): ReLU6 is clip(x, 0, 6).
+// The bounds are numbers (immediates of the vector unit), lo <= hi.
+Value rule_clip(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature("clip", {"x", "lo", "hi", "dtype", "layout"}, 3, {}, 3));
+    Operand x = c.tensor("x", "x");
+    auto bound = [&](const char* param) {
+        const Arg& a = *c.get(param);
+        if (!is_number(a.value)) c.fail_at(a.loc, std::string(param) + " must be a number, got " + type_name(a.value));
+        return number(a.value);
+    };
+    const double lo = bound("lo"), hi = bound("hi");
+    if (lo > hi)
+        c.fail_at(c.get("hi")->loc, "hi must not be below lo, got lo " + attr_text(Attr::real(lo)) + " and hi " +
+                                        attr_text(Attr::real(hi)));
+    return c.record({x.tensor}, x.shape, c.dtype_or(x.dtype), {{"lo", Attr::real(lo)}, {"hi", Attr::real(hi)}},
+                    x.layout);
+}
+
+// swiglu(gate, up) = silu(gate) * up, the gating of a SwiGLU feed-forward
+// block (Llama's FFN): two tensors of one shape, mixed dtypes promoted as
+// for the binary operations.
+Value rule_swiglu(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature("swiglu", {"gate", "up", "dtype", "layout"}, 2, {}, 2));
+    Operand g = c.tensor("gate", "gate"), u = c.tensor("up", "up");
+    if (g.shape != u.shape) c.fail("gate and up must have the same shape: " + g.text() + ", " + u.text());
+    Value out = c.record({g.tensor, u.tensor}, g.shape, c.dtype_or(wider_dtype(g.dtype, u.dtype)), {}, g.layout);
+    if (!c.get("dtype")) c.promote_operands(out);
+    return out;
 }
 
 }  // namespace dsl

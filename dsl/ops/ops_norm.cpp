@@ -1,4 +1,4 @@
-// Normalisations (batch_norm, layer_norm) and softmax: vector-unit
+// Normalisations (batch_norm, layer_norm, rms_norm) and softmax: vector-unit
 // operations that keep their input's shape but read along an axis.
 //
 // The documents write `batch_norm(conv1)` with no parameters: the scale and
@@ -73,6 +73,22 @@ Value rule_layer_norm(PypoLibrary& lib, const CallSite& call) {
     std::vector<int64_t> normalised(x.shape.begin() + std::ptrdiff_t(axis), x.shape.end());
     bool given = norm_params(c, x, normalised, "the shape of the normalised axes", inputs);
     return record_norm(lib, c, x, std::move(inputs), std::move(attrs), given, normalised);
+}
+
+// RMSNorm (Llama's): y = x / sqrt(mean(x^2 over the last axis) + eps) *
+// weight, weight one value per element of the last axis; no mean is
+// subtracted and there is no shift.
+Value rule_rms_norm(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature("rms_norm", {"x", "weight", "eps", "dtype", "layout"}, 2, {}, 2));
+    Operand x = c.tensor("x", "x");
+    Operand w = c.tensor("weight", "weight");
+    const std::vector<int64_t> last{x.shape.back()};
+    if (w.shape != last)
+        c.fail_at(w.loc,
+                  "weight must have shape " + shape_text(last) + ", the last axis of x: " + w.text() + ", " + x.text());
+    const Arg* e = c.get("eps");
+    const double eps = e ? positive_real_arg(c.op(), *e, "eps") : 1e-6;
+    return c.record({x.tensor, w.tensor}, x.shape, c.dtype_or(x.dtype), {{"eps", Attr::real(eps)}}, x.layout);
 }
 
 Value rule_softmax(PypoLibrary& lib, const CallSite& call) {

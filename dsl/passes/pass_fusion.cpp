@@ -57,7 +57,9 @@ std::optional<Member> member_of(const TaskGraph& g, int cur, const OpNode& op) {
     case OpKind::Sub:
     case OpKind::Mul:
     case OpKind::Div:
-    case OpKind::Maximum: {
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+    case OpKind::Swiglu: {
         if (op.inputs.size() == 1) {
             if (op.inputs[0] == cur && op.attrs.count("scalar") > 0) return Member{Member::Reads::Number};
             return std::nullopt;
@@ -68,7 +70,7 @@ std::optional<Member> member_of(const TaskGraph& g, int cur, const OpNode& op) {
         if (o.shape == y.shape && o.dtype == y.dtype) return Member{Member::Reads::Tensor, other};
         return std::nullopt;
     }
-    default:  // relu, gelu, sigmoid, tanh, exp, sqrt, silu, format_convert
+    default:  // relu, gelu, sigmoid, tanh, exp, sqrt, silu, clip, format_convert
         if (op.inputs.size() == 1 && op.inputs[0] == cur) return Member{};
         return std::nullopt;
     }
@@ -85,6 +87,8 @@ bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode&
     const std::optional<Member> m = member_of(g, cur, op);
     if (!m) return false;
     if (op.kind == OpKind::FormatConvert) return position == 0 && h.kind == OpKind::Conv2d;
+    // The epilogue computes silu of its tile, so the tile must be the gate.
+    if (op.kind == OpKind::Swiglu && op.inputs[0] != cur) return false;
     switch (m->reads) {
     case Member::Reads::ScaleShift:
         return (h.kind == OpKind::Conv2d || g.tensors[size_t(h.output)].shape.size() == 2) &&
@@ -97,7 +101,9 @@ bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode&
 // The operations a vector chain is made of: the element-wise ones with an
 // instruction of their own, and batch_norm (lower_vector_chain.h runs
 // them on a stream's chunks), silu (a sigmoid into a scratch buffer, then
-// a multiply) and cast (into a buffer of the new dtype).
+// a multiply), swiglu (silu, then a multiply by its other input), clip (a
+// maximum and a minimum with numbers) and cast (into a buffer of the new
+// dtype).
 bool vector_link(OpKind k) {
     switch (k) {
     case OpKind::Cast:
@@ -113,6 +119,9 @@ bool vector_link(OpKind k) {
     case OpKind::Mul:
     case OpKind::Div:
     case OpKind::Maximum:
+    case OpKind::Minimum:
+    case OpKind::Clip:
+    case OpKind::Swiglu:
     case OpKind::BatchNorm: return op_kind_fusion(k) == OpFusion::Epilogue;
     default: return false;
     }

@@ -22,7 +22,7 @@
 //    stored transposed, NCHW).
 //
 // Vector chains: an element-wise operation in no cube operation's group
-// (relu ... sqrt, silu, cast, add ... maximum, batch_norm), or a max_pool
+// (relu ... sqrt, silu, cast, clip, add ... minimum, batch_norm), or a max_pool
 // or avg_pool, heads a group of the operations after it on the same rules,
 // when each has the head's result's shape and the chain's dtype (a cast
 // member changes it for the members after it), writes a DDR tensor and its

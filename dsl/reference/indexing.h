@@ -25,5 +25,6 @@ Around around(const std::vector<int64_t>& shape, size_t first, size_t last);
 
 // NumPy's maximum: NaN wins.
 inline double nan_maximum(double a, double b) { return (a != a || a > b) ? a : b; }
+inline double nan_minimum(double a, double b) { return (a != a || a < b) ? a : b; }
 
 }  // namespace dsl

@@ -46,5 +46,12 @@ void ref_div(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValue
 void ref_maximum(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
     ref_broadcast(g, op, in, y, nan_maximum);
 }
+void ref_minimum(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    ref_broadcast(g, op, in, y, nan_minimum);
+}
+void ref_clip(const TaskGraph&, const OpNode& op, const RefInputs& in, RefValues& y) {
+    const double lo = op.attrs.at("lo").f, hi = op.attrs.at("hi").f;
+    ref_each(in, y, [lo, hi](double a) { return nan_minimum(nan_maximum(a, lo), hi); });
+}
 
 }  // namespace dsl

@@ -31,6 +31,7 @@ uint64_t vector_passes(const Config& c, VectorOp op) {
     case VectorOp::Sub:
     case VectorOp::Mul:
     case VectorOp::Maximum:
+    case VectorOp::Minimum:
     case VectorOp::Relu:
     case VectorOp::Cast:
     case VectorOp::ReduceSum:

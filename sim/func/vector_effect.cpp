@@ -112,8 +112,9 @@ void gather(Memory& m, uint64_t addr, const VectorSource& s, DType t, uint64_t r
     }
 }
 
-// NaN-propagating, as NumPy's maximum.
+// NaN-propagating, as NumPy's maximum and minimum.
 inline float maximum(float a, float b) { return (a != a || a > b) ? a : b; }
+inline float minimum(float a, float b) { return (a != a || a < b) ? a : b; }
 
 float unary(VectorOp op, float a) {
     switch (op) {
@@ -133,6 +134,7 @@ float binary(VectorOp op, float a, float b) {
     case VectorOp::Sub: return a - b;
     case VectorOp::Mul: return a * b;
     case VectorOp::Div: return a / b;
+    case VectorOp::Minimum: return minimum(a, b);
     default: return maximum(a, b);
     }
 }
@@ -169,6 +171,7 @@ void apply_vector(Memory& m, const arch::VectorArgs& v) {
     case VectorOp::Mul:
     case VectorOp::Div:
     case VectorOp::Maximum:
+    case VectorOp::Minimum:
         y.resize(n);
         for (uint64_t i = 0; i < n; ++i) y[i] = binary(v.op, a[i], b[i]);
         break;

@@ -177,6 +177,23 @@ TEST(VectorEffect, BroadcastScalarAndWindowSources) {
     EXPECT_EQ(f.get(Space::L1, 256, DType::Float32, 6), (std::vector<float>{-7, -7, -7, -7, 1, 2}));
 }
 
+// minimum and maximum propagate a NaN of either operand, as NumPy's do.
+TEST(VectorEffect, MinimumAndMaximumPropagateNaN) {
+    Fixture f;
+    const float nan = std::nanf("");
+    f.put(Space::L1, 0, DType::Float32, {1, nan, 5, -2});
+    f.put(Space::L1, 64, DType::Float32, {3, 0, nan, -2});
+    func::apply_vector(f.m, vec(arch::VectorOp::Minimum, DType::Float32, 1, 4, 0, 64, 128));
+    std::vector<float> got = f.get(Space::L1, 128, DType::Float32, 4);
+    EXPECT_EQ(got[0], 1.0f);
+    EXPECT_TRUE(std::isnan(got[1]) && std::isnan(got[2]));
+    EXPECT_EQ(got[3], -2.0f);
+    func::apply_vector(f.m, vec(arch::VectorOp::Maximum, DType::Float32, 1, 4, 0, 64, 128));
+    got = f.get(Space::L1, 128, DType::Float32, 4);
+    EXPECT_EQ(got[0], 3.0f);
+    EXPECT_TRUE(std::isnan(got[1]) && std::isnan(got[2]));
+}
+
 TEST(VectorEffect, ReductionsCombinePairwiseInTheirPrecision) {
     Fixture f;
     // 2048 + 1 + 1 + 1: pairwise in float16, (2048 + 1) + (1 + 1) = 2048 + 2 = 2050.

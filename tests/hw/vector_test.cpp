@@ -49,7 +49,8 @@ arch::Config distinct_passes() {
 // One pass: P + 1*ceil(N*2/128) = 9, 9, 10 for N = 63, 64, 65.
 TEST(Vector, OnePassOpsAtTheWidthBoundary) {
     std::vector<Expect> cases;
-    for (VectorOp op : {VectorOp::Copy, VectorOp::Add, VectorOp::Sub, VectorOp::Mul, VectorOp::Maximum, VectorOp::Relu})
+    for (VectorOp op : {VectorOp::Copy, VectorOp::Add, VectorOp::Sub, VectorOp::Mul, VectorOp::Maximum,
+                        VectorOp::Minimum, VectorOp::Relu})
         for (auto [n, cycles] : {std::pair{63u, 9u}, {64u, 9u}, {65u, 10u}}) cases.push_back({vec(op, 1, n), cycles});
     run_back_to_back(distinct_passes(), cases);
 }

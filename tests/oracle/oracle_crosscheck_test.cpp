@@ -149,6 +149,17 @@ TEST(OracleCrossCheck, VectorFusionChains) {
     cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/cli/mbv1_block.pto");
 }
 
+// The vector unit's minimum (a command of its own), clip (maximum and
+// minimum with immediates), rms_norm and swiglu, alone, in vector chains
+// and in cube epilogues, on the default hardware and with two vector
+// units and three DMA engines per cluster.
+TEST(OracleCrossCheck, MinimumClipRmsNormSwiglu) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"}) {
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/clip_minimum.pto", config);
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/rms_norm_swiglu.pto", config);
+    }
+}
+
 TEST(OracleCrossCheck, NonAlignedGemm) {
     TempDir dir;
     cross_check(dir.file("gemm_200x72x136.pto", gemm_source(200, 72, 136, "float16")));

@@ -69,6 +69,18 @@ GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out) {
     // transposed.
     bool nchw = false;
     int scratch = -1;  // silu's sigmoid tile, in the dtype of the tile it is for (one per dtype: reused)
+    // Step `s` (its op and tile_first set) combining the tile with tensor
+    // `other`, streamed per tile from DDR.
+    auto streamed = [&](EpilogueStep s, int other, const std::string& call) {
+        s.operand = EpilogueStep::Operand::Streamed;
+        s.slot = int(e.streamed_ddr.size());
+        e.streamed_ddr.push_back(ctx.ddr_addr(other));
+        e.streamed_transposed.push_back(nchw);
+        e.streamed_dtype.push_back(s.dtype);
+        e.streamed_op.push_back(s.program_op);
+        s.label = call + ", " + ctx.tensor(other).name + ") tile";
+        e.steps.push_back(s);
+    };
     for (int k : head.epilogue) {
         const OpNode& op = ctx.graph.ops[size_t(k)];
         const int32_t pop = int32_t(k);
@@ -100,9 +112,12 @@ GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out) {
             e.steps.push_back(s);
             break;
         }
-        case OpKind::Silu: {
+        case OpKind::Silu:
+        case OpKind::Swiglu: {
             // x * sigmoid(x), as lower_silu: the sigmoid into a scratch tile,
-            // then the tile times it, in place.
+            // then the tile times it, in place; swiglu's tile is its gate
+            // (pass_fusion's joins), then times up, streamed as a binary
+            // operation's other operand is.
             if (scratch < 0 || e.tiles[size_t(scratch)] != dtype) {
                 scratch = -1;
                 for (size_t b = 1; b < e.tiles.size(); ++b)
@@ -119,6 +134,19 @@ GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out) {
             s.operand = EpilogueStep::Operand::Tile, s.slot = scratch;
             s.label = call + ") tile * sigmoid";
             e.steps.push_back(s);
+            s.tile_first = true;
+            if (op.kind == OpKind::Swiglu) streamed(s, op.inputs[1], call);
+            break;
+        }
+        case OpKind::Clip: {
+            // max(tile, lo), then min(tile, hi), in place, as lower_clip.
+            s.operand = EpilogueStep::Operand::Scalar, s.tile_first = true;
+            for (const char* bound : {"lo", "hi"}) {
+                s.op = bound[0] == 'l' ? arch::VectorOp::Maximum : arch::VectorOp::Minimum;
+                s.scalar = op.attrs.at(bound).f;
+                s.label = call + ") tile: " + arch::vector_op_name(s.op) + " " + attr_text(op.attrs.at(bound));
+                e.steps.push_back(s);
+            }
             break;
         }
         case OpKind::BatchNorm: {
@@ -148,14 +176,8 @@ GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out) {
                 s.label = call + ", " + attr_text(op.attrs.at("scalar")) + ") tile";
             } else {
                 s.tile_first = op.inputs[0] == out;
-                const int other = s.tile_first ? op.inputs[1] : op.inputs[0];
-                s.operand = EpilogueStep::Operand::Streamed;
-                s.slot = int(e.streamed_ddr.size());
-                e.streamed_ddr.push_back(ctx.ddr_addr(other));
-                e.streamed_transposed.push_back(nchw);
-                e.streamed_dtype.push_back(dtype);
-                e.streamed_op.push_back(pop);
-                s.label = call + ", " + ctx.tensor(other).name + ") tile";
+                streamed(s, s.tile_first ? op.inputs[1] : op.inputs[0], call);
+                break;
             }
             e.steps.push_back(s);
         }

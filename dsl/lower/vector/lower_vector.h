@@ -45,7 +45,8 @@ void lower_unary(LowerContext& ctx, const OpNode& op);  // relu ... sqrt, cast: 
 // each later step applies its instruction to the result so far y, or for a
 // binary instruction combines them, y = op(x, y) (silu: sigmoid, then mul).
 void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<arch::VectorOp>& steps);
-void lower_binary(LowerContext& ctx, const OpNode& op);  // add, sub, mul, div, maximum
+void lower_binary(LowerContext& ctx, const OpNode& op);  // add, sub, mul, div, maximum, minimum
+void lower_clip(LowerContext& ctx, const OpNode& op);
 void lower_batch_norm(LowerContext& ctx, const OpNode& op);
 void lower_layer_norm(LowerContext& ctx, const OpNode& op);
 void lower_softmax(LowerContext& ctx, const OpNode& op);

@@ -133,20 +133,47 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
         in_.compute_in(y.dtype);
         return;
     }
-    if (cur >= 0 && op.kind == OpKind::Silu) {
-        // x * sigmoid(x), as silu alone (lower_silu.cpp), x being the result
-        // so far: the sigmoid into a scratch buffer of the chain's dtype
-        // (one per dtype, shared by the chain's silus), then the product in
-        // place.
+    // A scratch buffer of the chain's dtype (one per dtype, shared by the
+    // chain's silus and swiglus).
+    auto scratch = [&]() {
         int k = 0;
         while (k < int(scratch_.size()) && scratch_[size_t(k)].dtype != in_.compute()) ++k;
         if (k == int(scratch_.size())) {
             scratch_.push_back({int(s.buffers.size()), in_.compute()});
             s.buffers.push_back({BufferKind::Scratch, extent * arch::dtype_bytes(in_.compute()), 0});
         }
-        const Ref sig{Ref::Kind::Scratch, k};
+        return Ref{Ref::Kind::Scratch, k};
+    };
+    if (cur >= 0 && op.kind == OpKind::Silu) {
+        // x * sigmoid(x), as silu alone (lower_silu.cpp), x being the result
+        // so far: the sigmoid into the scratch buffer, then the product in
+        // place.
+        const Ref sig = scratch();
         step(VectorOp::Sigmoid, result, {}, sig);
         step(VectorOp::Mul, result, sig, result);
+        return;
+    }
+    if (op.kind == OpKind::Swiglu) {
+        // silu(gate) * up: the silu into the result's buffer (a first
+        // link) or, in a chain whose result so far is gate or up, into the
+        // scratch buffer; then the product into the result, in place.
+        const Ref gate = operand(s, op, op.inputs[0], cur, extent, cols);
+        const Ref up = operand(s, op, op.inputs[1], cur, extent, cols);
+        const Ref silu = cur < 0 ? result : scratch();
+        step(VectorOp::Sigmoid, gate, {}, silu);
+        step(VectorOp::Mul, gate, silu, silu);
+        step(VectorOp::Mul, silu, up, result);
+        return;
+    }
+    if (op.kind == OpKind::Clip) {
+        // max(x, lo), then min(that, hi) in place: two one-pass
+        // instructions, the bounds immediates (one constant buffer gives
+        // both their source extent).
+        const Ref x = operand(s, op, op.inputs[0], cur, extent, cols);
+        const Ref lo{Ref::Kind::Input, in_.constant(s, extent, op.attrs.at("lo").f, true)};
+        const Ref hi{Ref::Kind::Input, in_.constant(s, extent, op.attrs.at("hi").f, true)};
+        step(VectorOp::Maximum, x, lo, result);
+        step(VectorOp::Minimum, result, hi, result);
         return;
     }
     if (op.kind == OpKind::BatchNorm) {

@@ -8,7 +8,8 @@
 // the result so far where it is in L1 and writes it in place, so only the
 // chain's last tensor is stored. A pooling head computes its result
 // itself and gives the chain its members alone. A silu member computes its
-// sigmoid into a scratch buffer and multiplies the result by it in place;
+// sigmoid into a scratch buffer and multiplies the result by it in place
+// (a swiglu member its silu there, then multiplies it by its other input);
 // a cast member writes a buffer of its own in the new dtype (sized per
 // unit in it), and the members after it compute in that dtype: the chain's
 // results are then in several buffers, the last of them stored.

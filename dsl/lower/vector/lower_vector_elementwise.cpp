@@ -1,5 +1,5 @@
 // Element-wise operations on the streamed vector pipeline: unary functions,
-// cast, binary operations with broadcasting or a number operand, and
+// cast, clip, binary operations with broadcasting or a number operand, and
 // batch_norm (inference: y = x * scale + shift, per channel). Each is a
 // chain of one (lower_vector_chain.h), or the head of a vector fusion
 // group whose members run on the same chunks.
@@ -31,6 +31,9 @@ void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<ar
 }
 
 void lower_binary(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
+
+// A maximum with lo and a minimum with hi, in place (ElementwiseChain::add).
+void lower_clip(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
 
 void lower_batch_norm(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
 

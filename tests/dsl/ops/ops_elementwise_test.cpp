@@ -86,3 +86,58 @@ TEST(OpsElementwise, BinaryErrors) {
     e = "pypo.op.div(u, 0)";
     EXPECT_EQ(error(d, e), diag_in(2, e, "0)", "div: division by zero"));
 }
+
+TEST(OpsElementwise, Minimum) {
+    dsl::TaskGraph g = run({input("u", "(8, 1)"), input("v", "(1, 16)")}, "pypo.op.minimum(u, v)");
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Minimum);
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{8, 16}));
+    g = run(kX, "pypo.op.minimum(6, x)");
+    EXPECT_EQ(g.ops[0].attrs.at("scalar").f, 6.0);
+    EXPECT_TRUE(g.ops[0].attrs.at("scalar_first").b);
+}
+
+// clip(x, lo, hi): x's shape and dtype, the bounds as float attrs.
+TEST(OpsElementwise, Clip) {
+    dsl::TaskGraph g = run(kX, "pypo.op.clip(x, 0, 6)");
+    ASSERT_EQ(g.ops.size(), 1u);
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Clip);
+    EXPECT_EQ(g.ops[0].inputs, (std::vector<int>{0}));
+    EXPECT_EQ(g.ops[0].attrs.at("lo").kind, dsl::Attr::Kind::Float);
+    EXPECT_EQ(g.ops[0].attrs.at("lo").f, 0.0);
+    EXPECT_EQ(g.ops[0].attrs.at("hi").f, 6.0);
+    EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1, 64, 28, 28}));
+    EXPECT_EQ(g.tensors[1].dtype, arch::DType::Float16);
+    EXPECT_EQ(run(kX, "pypo.op.clip(x, hi=1.5, lo=-1.5, dtype='float32')").tensors[1].dtype, arch::DType::Float32);
+    // lo == hi is a constant, not an error.
+    EXPECT_EQ(run(kX, "pypo.op.clip(x, 2, 2)").ops[0].attrs.at("hi").f, 2.0);
+}
+
+TEST(OpsElementwise, ClipErrors) {
+    std::string e = "pypo.op.clip(x, 6, 0)";
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "0)", "clip: hi must not be below lo, got lo 6.0 and hi 0.0"));
+    e = "pypo.op.clip(x, x, 6)";
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "x, 6", "clip: lo must be a number, got tensor"));
+    e = "pypo.op.clip(x, 0, 'six')";
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "'six'", "clip: hi must be a number, got str"));
+    e = "pypo.op.clip(x, 0)";
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "", "clip: missing required argument 'hi'"));
+    e = "pypo.op.clip(3, 0, 6)";
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "3", "clip: x must be a tensor, got int"));
+}
+
+TEST(OpsElementwise, Swiglu) {
+    std::vector<std::string> d{input("g", "(16, 512)"), input("u", "(16, 512)", "float32"), input("b", "(16, 1)")};
+    dsl::TaskGraph g = run(d, "pypo.op.swiglu(g, u)");
+    ASSERT_EQ(g.ops.size(), 1u);
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Swiglu);
+    EXPECT_EQ(g.ops[0].inputs, (std::vector<int>{0, 1}));
+    EXPECT_TRUE(g.ops[0].promotes_operands);  // float16 and float32: float32
+    EXPECT_EQ(g.tensors[3].dtype, arch::DType::Float32);
+    EXPECT_EQ(g.tensors[3].shape, (std::vector<int64_t>{16, 512}));
+    std::string e = "pypo.op.swiglu(g, b)";
+    EXPECT_EQ(error(d, e), diag_in(3, e, "",
+                                   "swiglu: gate and up must have the same shape: g is (16, 512) float16, "
+                                   "b is (16, 1) float16"));
+    e = "pypo.op.swiglu(g, 2.0)";
+    EXPECT_EQ(error(d, e), diag_in(3, e, "2.0", "swiglu: up must be a tensor, got float"));
+}

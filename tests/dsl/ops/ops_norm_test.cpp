@@ -91,3 +91,27 @@ TEST(OpsNorm, Softmax) {
     e = "pypo.op.softmax(x, axis=1.0)";
     EXPECT_EQ(error(kSeq, e), diag_in(1, e, "1.0", "softmax: axis must be an integer, got float"));
 }
+
+TEST(OpsNorm, RmsNorm) {
+    dsl::TaskGraph g = run({kSeq[0], input("w", "(768,)")}, "pypo.op.rms_norm(x, w)");
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::RmsNorm);
+    EXPECT_EQ(g.ops[0].inputs, (std::vector<int>{0, 1}));
+    EXPECT_EQ(g.ops[0].attrs.size(), 1u);
+    EXPECT_EQ(g.ops[0].attrs.at("eps").f, 1e-6);
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{2, 128, 768}));
+    g = run({kSeq[0], input("w", "(768,)")}, "pypo.op.rms_norm(x, weight=w, eps=1e-5, dtype='float32')");
+    EXPECT_EQ(g.ops[0].attrs.at("eps").f, 1e-5);
+    EXPECT_EQ(g.tensors[2].dtype, arch::DType::Float32);
+}
+
+TEST(OpsNorm, RmsNormErrors) {
+    std::vector<std::string> d{kSeq[0], input("g", "(128, 768)"), input("w", "(768,)")};
+    std::string e = "pypo.op.rms_norm(x, g)";
+    EXPECT_EQ(error(d, e), diag_in(3, e, "g)",
+                                   "rms_norm: weight must have shape (768,), the last axis of x: "
+                                   "g is (128, 768) float16, x is (2, 128, 768) float16"));
+    e = "pypo.op.rms_norm(x)";
+    EXPECT_EQ(error(d, e), diag_in(3, e, "", "rms_norm: missing required argument 'weight'"));
+    e = "pypo.op.rms_norm(x, w, eps=0)";
+    EXPECT_EQ(error(d, e), diag_in(3, e, "0)", "rms_norm: eps must be a positive number, got 0"));
+}

@@ -133,3 +133,35 @@ TEST(PassFusionVector, BatchNormDoesNotJoinAfterAHeadReadingAnOnChipTensor) {
                      "pypo.output(\"z\", pypo.op.tanh(pypo.op.mul(pypo.op.sigmoid(h), 3.0)))\n"),
               "fusion groups: 2\n  y: batch_norm -> exp  (ops 2, 3)\n  z: sigmoid -> mul -> tanh  (ops 4, 5, 6)\n");
 }
+
+// minimum, clip and swiglu head and join vector chains; swiglu joins as a
+// binary operation does, whichever of its inputs the chain computed.
+TEST(PassFusionVector, MinimumClipAndSwigluHeadAndJoin) {
+    EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.clip(pypo.op.batch_norm(x), 0, 6)\n"
+                                            "pypo.output(\"y\", pypo.op.minimum(t, r))\n"),
+              "fusion groups: 1\n  y: batch_norm -> clip -> minimum  (ops 0, 1, 2)\n");
+    EXPECT_EQ(groups(std::string(kInputs) + "pypo.output(\"y\", pypo.op.relu(pypo.op.minimum(x, 0.5)))\n"),
+              "fusion groups: 1\n  y: minimum -> relu  (ops 0, 1)\n");
+    EXPECT_EQ(groups(std::string(kInputs) + "pypo.output(\"y\", pypo.op.clip(pypo.op.swiglu(x, r), -1, 1))\n"),
+              "fusion groups: 1\n  y: swiglu -> clip  (ops 0, 1)\n");
+    EXPECT_EQ(groups(std::string(kInputs) + "pypo.output(\"y\", pypo.op.swiglu(x, pypo.op.exp(r)))\n"),
+              "fusion groups: 1\n  y: exp -> swiglu  (ops 0, 1)\n");
+}
+
+// A cube epilogue takes clip, minimum and a swiglu whose gate is the tile;
+// a swiglu whose gate was computed before the GEMM while the tile is up
+// does not join (the epilogue would need silu of a streamed operand).
+TEST(PassFusionVector, CubeEpiloguesTakeClipMinimumAndAGateSwiglu) {
+    const std::string mm =
+        "a = pypo.input(\"a\", shape=(32, 64))\n"
+        "w = pypo.weight(\"w\", shape=(64, 48))\n"
+        "v = pypo.weight(\"v\", shape=(64, 48))\n";
+    EXPECT_EQ(groups(mm + "pypo.output(\"y\", pypo.op.minimum(pypo.op.clip(pypo.op.matmul(a, w), 0, 6), 1.0))\n"),
+              "fusion groups: 1\n  y: matmul -> clip -> minimum  (ops 0, 1, 2)\n");
+    EXPECT_EQ(groups(mm + "u = pypo.op.matmul(a, v)\n"
+                          "pypo.output(\"y\", pypo.op.swiglu(pypo.op.matmul(a, w), u))\n"),
+              "fusion groups: 1\n  y: matmul -> swiglu  (ops 1, 2)\n");
+    EXPECT_EQ(groups(mm + "g = pypo.op.matmul(a, v)\n"
+                          "pypo.output(\"y\", pypo.op.swiglu(g, pypo.op.matmul(a, w)))\n"),
+              "");
+}
