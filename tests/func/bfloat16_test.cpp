@@ -42,9 +42,9 @@ TEST(BFloat16, RangeIsFloat32s) {
     // The largest bfloat16, 0x7f7f = (2 - 2^-7) * 2^127, and the midpoint above it to infinity.
     EXPECT_EQ(bfloat16_to_float(0x7f7f), 0x1.fep127f);
     EXPECT_EQ(float_to_bfloat16(0x1.fep127f), 0x7f7f);
-    EXPECT_EQ(float_to_bfloat16(0x1.ff0000p127f), 0x7f80);     // the tie rounds to even: inf
-    EXPECT_EQ(float_to_bfloat16(0x1.fefffep127f), 0x7f7f);     // just below it
-    EXPECT_EQ(float_to_bfloat16(65520.0f), 0x4780);            // float16's overflow is finite here: 65536
+    EXPECT_EQ(float_to_bfloat16(0x1.ff0000p127f), 0x7f80);  // the tie rounds to even: inf
+    EXPECT_EQ(float_to_bfloat16(0x1.fefffep127f), 0x7f7f);  // just below it
+    EXPECT_EQ(float_to_bfloat16(65520.0f), 0x4780);         // float16's overflow is finite here: 65536
     EXPECT_EQ(float_to_bfloat16(std::numeric_limits<float>::infinity()), 0x7f80);
     EXPECT_EQ(float_to_bfloat16(-std::numeric_limits<float>::infinity()), 0xff80);
     // A NaN whose payload is all in the dropped bits stays NaN (quiet).
@@ -56,8 +56,8 @@ TEST(BFloat16, RangeIsFloat32s) {
 }
 
 TEST(BFloat16, Subnormals) {
-    EXPECT_EQ(float_to_bfloat16(0x1p-133f), 0x0001);  // the smallest subnormal
-    EXPECT_EQ(float_to_bfloat16(0x1p-134f), 0x0000);  // half of it: the tie to even is 0
+    EXPECT_EQ(float_to_bfloat16(0x1p-133f), 0x0001);    // the smallest subnormal
+    EXPECT_EQ(float_to_bfloat16(0x1p-134f), 0x0000);    // half of it: the tie to even is 0
     EXPECT_EQ(float_to_bfloat16(0x1.8p-133f), 0x0002);  // 1.5 of it: to even, 2
     EXPECT_EQ(bfloat16_to_float(0x0001), 0x1p-133f);
 }
