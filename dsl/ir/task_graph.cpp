@@ -32,7 +32,12 @@ std::string effective_placement(const TaskGraph& g, int task) {
     return "any";
 }
 
-arch::DType wider_dtype(arch::DType a, arch::DType b) { return arch::dtype_bytes(a) >= arch::dtype_bytes(b) ? a : b; }
+arch::DType wider_dtype(arch::DType a, arch::DType b) {
+    if (a == b) return a;
+    // float16 and bfloat16 each lack what the other has (range, precision):
+    // only float32 holds both, as in PyTorch's promote_types.
+    return arch::DType::Float32;
+}
 
 Attr Attr::integer(int64_t v) {
     Attr a;

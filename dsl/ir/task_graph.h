@@ -185,7 +185,8 @@ struct TaskGraph {
 // top level (task -1) and when none does.
 std::string effective_placement(const TaskGraph& g, int task);
 
-// The wider of two float dtypes (float32 over float16).
+// The dtype two float dtypes promote to: the same one, or float32 (which
+// holds float16 and bfloat16 alike).
 arch::DType wider_dtype(arch::DType a, arch::DType b);
 
 // Operations reading each tensor, in program order.

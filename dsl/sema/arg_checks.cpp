@@ -54,7 +54,8 @@ arch::DType dtype_arg(const std::string& fn, const Arg& arg) {
     // The short spellings are the ones AI frameworks' users type.
     if (v.is(Value::Kind::Str) && (v.s == "float16" || v.s == "fp16")) return arch::DType::Float16;
     if (v.is(Value::Kind::Str) && (v.s == "float32" || v.s == "fp32")) return arch::DType::Float32;
-    fail(arg.loc, fn + ": dtype must be 'float16' or 'float32', got " + repr(v));
+    if (v.is(Value::Kind::Str) && (v.s == "bfloat16" || v.s == "bf16")) return arch::DType::BFloat16;
+    fail(arg.loc, fn + ": dtype must be 'float16', 'bfloat16' or 'float32', got " + repr(v));
 }
 
 std::string name_arg(const std::string& fn, const Arg& arg) {

@@ -24,7 +24,7 @@ std::vector<int64_t> shape_arg(const std::string& fn, const Arg& arg);
 void require_countable(const std::string& fn, const std::vector<int64_t>& shape, const SourceLoc& loc);
 
 // 'float16'/'fp16' or 'float32'/'fp32':
-// "fn: dtype must be 'float16' or 'float32', got 'x'".
+// "fn: dtype must be 'float16', 'bfloat16' or 'float32', got 'x'".
 arch::DType dtype_arg(const std::string& fn, const Arg& arg);
 
 // A non-empty string: "fn: name must be a string, got int".

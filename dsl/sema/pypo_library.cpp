@@ -70,6 +70,7 @@ Value PypoLibrary::attribute(const Value& obj, const std::string& attr, const So
             // The dtype constants of PyPTO's API, as the dtype strings.
             if (attr == "DT_FP16") return Value::str("float16");
             if (attr == "DT_FP32") return Value::str("float32");
+            if (attr == "DT_BF16") return Value::str("bfloat16");
             fail(loc, "module 'pypo' has no attribute '" + attr + "'");
         }
         if (obj.s == "pypo.op") {

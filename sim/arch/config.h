@@ -32,12 +32,10 @@ struct Config {
 
     int64_t cubes_total() const { return clusters * cubes_per_cluster; }
     bool systolic() const { return cube_dataflow != Dataflow::Fractal; }
-    // Peak MACs per cycle of one cube: R x Q x k_per_cycle for the fractal
-    // cube, R x C for a systolic array (one MAC per processing element).
+    // Peak float16 MACs per cycle of one cube: R x Q x k_per_cycle for the
+    // fractal cube, R x C for a systolic array (one MAC per processing
+    // element). Other dtypes' peaks: sim/arch/cube_rate.h.
     int64_t macs_per_cycle() const { return systolic() ? mac_rows * mac_cols : mac_rows * mac_cols * cube_k_per_cycle; }
-    // MAC-array passes per step (§7): cube.fp32_passes for float32 operands,
-    // one for float16. A cube's peak for float32 is macs_per_cycle() / that.
-    int64_t mac_passes(bool float32_operands) const { return float32_operands ? fp32_passes : 1; }
     int64_t l0_bytes() const { return l0_kib * 1024; }
     // L0 split into an A, a B and a C buffer (cube.l0a_kib ...), laid out in
     // that order in the cube's L0 address space.

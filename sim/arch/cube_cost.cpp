@@ -3,19 +3,21 @@
 #include <algorithm>
 
 #include "sim/arch/ceil_div.h"
+#include "sim/arch/cube_rate.h"
 
 namespace arch {
 
 namespace {
 
-// The fractal cube: each R x Q block of C takes ceil(k / k_per_cycle) steps;
-// per step the array reads k_per_cycle columns of A and rows of B, counted
-// here as one column of A and one row of B per element of k.
+// The fractal cube: each R x Q block of C takes ceil(k / depth) steps, depth
+// the dtype's K elements per step (cube_rate.h); per step the array reads
+// depth columns of A and rows of B, counted here as one column of A and one
+// row of B per element of k.
 MatmulCost fractal(const Config& c, const MatmulArgs& m, uint64_t passes) {
     uint64_t row_blocks = ceil_div<uint64_t>(m.m, c.mac_rows);
     uint64_t col_blocks = ceil_div<uint64_t>(m.n, c.mac_cols);
     MatmulCost cost{};
-    cost.mac_cycles = row_blocks * col_blocks * ceil_div<uint64_t>(m.k, c.cube_k_per_cycle) * passes;
+    cost.mac_cycles = row_blocks * col_blocks * ceil_div<uint64_t>(m.k, uint64_t(cube_k_depth(c, m.dtype))) * passes;
     uint64_t elems = uint64_t(m.k) * (uint64_t(m.m) * col_blocks + uint64_t(m.n) * row_blocks);
     cost.operand_bytes = elems * uint64_t(dtype_bytes(m.dtype));
     cost.link_cycles = ceil_div(cost.operand_bytes, uint64_t(c.l0_bytes_per_cycle));
@@ -75,7 +77,7 @@ SystolicFolds systolic_folds(const Config& c, uint64_t m, uint64_t k, uint64_t n
 SystolicFolds systolic_folds(const Config& c, const MatmulArgs& m) { return systolic_folds(c, m.m, m.k, m.n); }
 
 MatmulCost matmul_cost(const Config& c, const MatmulArgs& m) {
-    uint64_t passes = uint64_t(c.mac_passes(m.dtype == DType::Float32));
+    const uint64_t passes = uint64_t(cube_passes(c, m.dtype));
     return c.systolic() ? systolic(c, m, passes) : fractal(c, m, passes);
 }
 

@@ -143,7 +143,7 @@ struct Names<Space> {
 };
 template <>
 struct Names<DType> {
-    static constexpr int count = 2;
+    static constexpr int count = kDTypeCount;
     static const char* name(int i) { return dtype_name(DType(i)); }
 };
 template <>

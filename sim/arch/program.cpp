@@ -11,9 +11,23 @@ const VectorSource& VectorArgs::source(int i) const {
     return s ? *s : contiguous_source();
 }
 
-int dtype_bytes(DType t) { return t == DType::Float32 ? 4 : 2; }
+int dtype_bytes(DType t) {
+    switch (t) {
+    case DType::Float32: return 4;
+    case DType::Float16:
+    case DType::BFloat16: break;
+    }
+    return 2;
+}
 
-const char* dtype_name(DType t) { return t == DType::Float32 ? "float32" : "float16"; }
+const char* dtype_name(DType t) {
+    switch (t) {
+    case DType::Float16: return "float16";
+    case DType::Float32: return "float32";
+    case DType::BFloat16: return "bfloat16";
+    }
+    return "?";
+}
 
 const char* space_name(Space s) {
     switch (s) {
@@ -85,7 +99,7 @@ bool vector_op_is_reduce(VectorOp op) {
 }
 
 uint64_t VectorArgs::dst_bytes() const {
-    if (op == VectorOp::Cast) return elements() * uint64_t(dtype == DType::Float16 ? 4 : 2);
+    if (op == VectorOp::Cast) return elements() * uint64_t(dtype_bytes(cast_to));
     if (vector_op_is_reduce(op)) return uint64_t(rows) * uint64_t(dtype_bytes(dtype));
     return src_bytes();
 }
@@ -151,7 +165,7 @@ std::string format_command(const Program& p, const Command& c) {
         os << "DMA    " << space_name(d.src) << ":" << hex(d.src_addr) << " -> " << space_name(d.dst) << ":"
            << hex(d.dst_addr) << "  " << d.rows << "x" << d.row_bytes << "B";
         if (d.rows > 1) os << " stride " << d.src_stride << "/" << d.dst_stride;
-        if (d.convert_f32_to_f16) os << " f32->f16";
+        if (d.convert_f32_to_f16) os << (d.narrow_to == DType::BFloat16 ? " f32->bf16" : " f32->f16");
         if (d.im2col) os << " " << format_im2col(*d.im2col);
         if (d.rearrange) {
             os << " " << rearrange_kind_name(d.rearrange->kind);
@@ -161,8 +175,7 @@ std::string format_command(const Program& p, const Command& c) {
     } else if (c.op == Opcode::Vector) {
         const VectorArgs& v = c.vec;
         os << "VECTOR " << vector_op_name(v.op) << " " << v.rows << "x" << v.cols << " " << dtype_name(v.dtype);
-        if (v.op == VectorOp::Cast)
-            os << "->" << dtype_name(v.dtype == DType::Float16 ? DType::Float32 : DType::Float16);
+        if (v.op == VectorOp::Cast) os << "->" << dtype_name(v.cast_to);
         os << "  L1:" << hex(v.src0) << format_vector_source(v.source(0));
         if (v.src1 != kNoAddress) os << ", L1:" << hex(v.src1) << format_vector_source(v.source(1));
         os << " -> L1:" << hex(v.dst);

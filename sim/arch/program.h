@@ -25,7 +25,11 @@
 
 namespace arch {
 
-enum class DType : uint8_t { Float16, Float32 };
+// The element types. Their numbers are the spool codec's encoding, so a new
+// one goes at the end. bfloat16 is float32's exponent with an 8-bit
+// significand (sim/arch/bfloat16.h); float16 is IEEE binary16 (half.h).
+enum class DType : uint8_t { Float16, Float32, BFloat16 };
+constexpr int kDTypeCount = 3;
 int dtype_bytes(DType t);
 const char* dtype_name(DType t);  // "float16"
 
@@ -60,8 +64,9 @@ enum class Opcode : uint8_t { Dma, Matmul, Vector };
 
 // A 2D copy: `rows` rows of `row_bytes` bytes (the bytes that cross the link),
 // strides in bytes. A DMA between DDR and L1 crosses the DDR link; between L1
-// and L0 the cluster's L1 port. `convert` narrows float32 to float16 in flight
-// (the cube's accumulator written back as float16): addresses and strides
+// and L0 the cluster's L1 port. `convert` narrows float32 to float16 (or, with
+// narrow_to, bfloat16) in flight (the cube's accumulator written back in the
+// result's dtype): addresses and strides
 // count the destination's bytes, the source holds twice as many.
 // The im2col addressing of a convolution, done by a cube's DMA engine while
 // it loads L0 (a descriptor: it changes which bytes are read, not how many
@@ -141,8 +146,8 @@ constexpr uint64_t kNoAddress = ~uint64_t{0};
 
 // A vector command on a rows x cols matrix of `dtype` elements, row-major and
 // contiguous in L1 (byte addresses), its sources read as in0 and in1 say. For Cast, `dtype` names the SOURCE type
-// and the destination holds the other one (float16 <-> float32): its region
-// has rows * cols * dtype_bytes(other) bytes. Reductions write `rows`
+// and `cast_to` the destination's (any other float dtype): its region has
+// rows * cols * dtype_bytes(cast_to) bytes. Reductions write `rows`
 // elements of `dtype`.
 struct VectorArgs {
 #define ISA_VECTOR(type, member, key, def, write, check, unit, doc) type member = def;

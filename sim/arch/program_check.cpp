@@ -164,6 +164,11 @@ void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
     if (vector_op_is_binary(v.op) && v.src1 == kNoAddress) fail(w, "vector " + op + " needs a second source (src1)");
     if (!vector_op_is_binary(v.op) && v.src1 != kNoAddress)
         fail(w, "vector " + op + " takes one source, but src1 is given");
+    if (v.op == VectorOp::Cast && v.cast_to == v.dtype)
+        fail(w,
+             std::string("vector cast from ") + dtype_name(v.dtype) + " to itself (cast_to must name another dtype)");
+    if (v.op != VectorOp::Cast && v.cast_to != VectorArgs{}.cast_to)
+        fail(w, "vector " + op + " takes no cast_to (only cast does)");
     check_region(w, c, Space::L1, v.src0, 1, v.src_bytes(), 0, "first source");
     if (v.src1 != kNoAddress) check_region(w, c, Space::L1, v.src1, 1, v.src_bytes(), 0, "second source");
     check_region(w, c, Space::L1, v.dst, 1, v.dst_bytes(), 0, "destination");
@@ -199,6 +204,9 @@ void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t
             fail(w, "DMA stride smaller than its row");
         if (d.convert_f32_to_f16 && !(d.src == Space::L0 && d.dst == Space::L1))
             fail(w, "float32->float16 conversion is only done writing L0 back to L1");
+        if (d.narrow_to != DmaArgs{}.narrow_to && !d.convert_f32_to_f16)
+            fail(w, "narrow_to is only for a float32 conversion (convert_f32_to_f16)");
+        if (d.narrow_to == DType::Float32) fail(w, "narrow_to must be float16 or bfloat16, got float32");
         uint64_t src_row = d.convert_f32_to_f16 ? uint64_t(d.row_bytes) * 2 : d.row_bytes;
         if (shuffle) check_region(w, c, d.src, d.src_addr, 1, d.bytes(), 0, "source");
         else if (!d.im2col) check_region(w, c, d.src, d.src_addr, d.rows, src_row, d.src_stride, "source");

@@ -25,7 +25,9 @@ int parse_dtype(const boost::program_options::variables_map& vm, arch::DType& dt
     if (!vm.count("dtype")) return 0;
     const std::string d = vm["dtype"].as<std::string>();
     if (d == "float32" || d == "fp32") dtype = arch::DType::Float32;
-    else if (d != "float16" && d != "fp16") return usage_error("--dtype: expected float16 or float32, got '" + d + "'");
+    else if (d == "bfloat16" || d == "bf16") dtype = arch::DType::BFloat16;
+    else if (d != "float16" && d != "fp16")
+        return usage_error("--dtype: expected float16, bfloat16 or float32, got '" + d + "'");
     return 0;
 }
 

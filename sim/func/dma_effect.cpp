@@ -96,7 +96,7 @@ void apply_dma(Memory& m, int cube, const DmaArgs& d) {
         if (d.rearrange->kind == arch::Rearrange::Kind::Transpose) return transpose(m, d);
         return pixel_shuffle(m, d);
     }
-    // A float32 source row holds twice the bytes of the float16 row written.
+    // A float32 source row holds twice the bytes of the 2-byte row written.
     const uint64_t src_row = d.convert_f32_to_f16 ? 2 * uint64_t(d.row_bytes) : d.row_bytes;
     const uint8_t* src =
         m.span(d.src, cube_of(d.src, cube), d.src_addr, extent(d.rows, src_row, d.src_stride), "DMA source");
@@ -112,7 +112,7 @@ void apply_dma(Memory& m, int cube, const DmaArgs& d) {
         for (uint64_t i = 0; i < d.row_bytes / 2; ++i) {
             float f;
             std::memcpy(&f, s + 4 * i, 4);
-            store_one(t + 2 * i, arch::DType::Float16, f);
+            store_one(t + 2 * i, d.narrow_to, f);
         }
     }
 }

@@ -105,7 +105,10 @@ HostTensor read_npy(const std::string& path) {
 }
 
 std::string npy_bytes(const HostTensor& t) {
-    std::string header = std::string("{'descr': '") + (t.dtype == arch::DType::Float32 ? "<f4" : "<f2") +
+    // NumPy has no bfloat16: a bfloat16 tensor is written as float32, which
+    // holds every bfloat16 value exactly.
+    const bool f32 = t.dtype != arch::DType::Float16;
+    std::string header = std::string("{'descr': '") + (f32 ? "<f4" : "<f2") +
                          "', 'fortran_order': False, 'shape': " + shape_text(t.shape) + ", }";
     // Magic (6) + version (2) + length (2) + header + '\n', a multiple of 64.
     const size_t total = (10 + header.size() + 1 + 63) / 64 * 64;
@@ -116,7 +119,7 @@ std::string npy_bytes(const HostTensor& t) {
     out += char(header.size() & 0xff), out += char(header.size() >> 8);
     out += header;
     for (float v : t.values) {
-        if (t.dtype == arch::DType::Float32) {
+        if (f32) {
             out.append(reinterpret_cast<const char*>(&v), 4);
         } else {
             const uint16_t h = arch::float_to_half(v);

@@ -18,6 +18,14 @@ void load_run(const uint8_t* p, arch::DType t, size_t n, float* out) {
         std::memcpy(out, p, n * 4);
         return;
     }
+    if (t == arch::DType::BFloat16) {
+        for (size_t i = 0; i < n; ++i) {
+            uint16_t b;
+            std::memcpy(&b, p + 2 * i, 2);
+            out[i] = arch::bfloat16_to_float(b);
+        }
+        return;
+    }
     const float* table = half_table();
     for (size_t i = 0; i < n; ++i) {
         uint16_t h;
@@ -31,6 +39,13 @@ void store_run(uint8_t* p, arch::DType t, size_t n, const float* v) {
         std::memcpy(p, v, n * 4);
         return;
     }
+    if (t == arch::DType::BFloat16) {
+        for (size_t i = 0; i < n; ++i) {
+            const uint16_t b = arch::float_to_bfloat16(v[i]);
+            std::memcpy(p + 2 * i, &b, 2);
+        }
+        return;
+    }
     for (size_t i = 0; i < n; ++i) {
         const uint16_t h = arch::float_to_half(v[i]);
         std::memcpy(p + 2 * i, &h, 2);
@@ -39,6 +54,10 @@ void store_run(uint8_t* p, arch::DType t, size_t n, const float* v) {
 
 void round_run(arch::DType t, size_t n, float* v) {
     if (t == arch::DType::Float32) return;
+    if (t == arch::DType::BFloat16) {
+        for (size_t i = 0; i < n; ++i) v[i] = arch::round_to_bfloat16(v[i]);
+        return;
+    }
     const float* table = half_table();
     for (size_t i = 0; i < n; ++i) v[i] = table[arch::float_to_half(v[i])];
 }

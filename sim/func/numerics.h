@@ -1,5 +1,5 @@
 // The functional model's number handling: reading and writing float16 /
-// float32 elements as float, rounding results to the precision of the
+// bfloat16 / float32 elements as float, rounding results to the precision of the
 // operation (docs/functional.md §3). Bulk helpers over runs of elements so
 // the kernels never branch per element on the dtype.
 #pragma once
@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "sim/arch/bfloat16.h"
 #include "sim/arch/half.h"
 #include "sim/arch/program.h"
 
@@ -24,7 +25,7 @@ inline float load_one(const uint8_t* p, arch::DType t) {
     }
     uint16_t h;
     std::memcpy(&h, p, 2);
-    return half_table()[h];
+    return t == arch::DType::BFloat16 ? arch::bfloat16_to_float(h) : half_table()[h];
 }
 
 inline void store_one(uint8_t* p, arch::DType t, float v) {
@@ -32,13 +33,13 @@ inline void store_one(uint8_t* p, arch::DType t, float v) {
         std::memcpy(p, &v, 4);
         return;
     }
-    const uint16_t h = arch::float_to_half(v);
+    const uint16_t h = t == arch::DType::BFloat16 ? arch::float_to_bfloat16(v) : arch::float_to_half(v);
     std::memcpy(p, &h, 2);
 }
 
 // n contiguous elements of dtype `t` at `p` into out[0..n).
 void load_run(const uint8_t* p, arch::DType t, size_t n, float* out);
-// v[0..n) stored as dtype `t` at `p` (rounded to nearest even for float16).
+// v[0..n) stored as dtype `t` at `p` (rounded to nearest even for the 2-byte types).
 void store_run(uint8_t* p, arch::DType t, size_t n, const float* v);
 // v[0..n) rounded to the precision of `t` in place (no-op for float32).
 void round_run(arch::DType t, size_t n, float* v);

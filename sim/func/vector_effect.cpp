@@ -158,7 +158,7 @@ float reduce_row(VectorOp op, DType t, float* v, uint64_t n) {
 void apply_vector(Memory& m, const arch::VectorArgs& v) {
     const uint64_t rows = v.rows, cols = v.cols, n = rows * cols;
     const DType t = v.dtype;
-    const DType out_t = v.op == VectorOp::Cast ? (t == DType::Float16 ? DType::Float32 : DType::Float16) : t;
+    const DType out_t = v.op == VectorOp::Cast ? v.cast_to : t;
     thread_local std::vector<float> a, b, y;
     gather(m, v.src0, v.source(0), t, rows, cols, a, "VECTOR source 0");
     if (arch::vector_op_is_binary(v.op)) gather(m, v.src1, v.source(1), t, rows, cols, b, "VECTOR source 1");

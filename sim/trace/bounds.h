@@ -17,9 +17,9 @@ namespace trace {
 uint64_t ddr_effective_bytes_per_cycle(const arch::Config& c);
 
 // `macs` MACs, `float32_macs` of them with float32 operands, on all cubes
-// of the chip at once, each at its precision's peak (§7.3: the cube's
-// peak MACs per cycle, divided by cube.fp32_passes for float32): the
-// cycles rounded up; 0 on a chip of no MACs.
+// of the chip at once, each at its dtype's peak (§7.1, sim/arch/cube_rate.h:
+// float32 K elements per step and cube.fp32_passes): the cycles rounded
+// up; 0 on a chip of no MACs.
 uint64_t compute_bound_cycles(uint64_t macs, uint64_t float32_macs, const arch::Config& c);
 
 // `ddr_bytes` (read and written) at ddr_effective_bytes_per_cycle, rounded

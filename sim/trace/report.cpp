@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "sim/arch/cube_rate.h"
 #include "sim/trace/bounds.h"
 
 namespace trace {
@@ -343,7 +344,9 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     o += "compute bound      " + grouped(b.compute) + "  (" + grouped(b.macs) + " MACs at " + std::to_string(peak) +
          " MAC/cycle";
     if (b.float32_macs)
-        o += ", " + grouped(b.float32_macs) + " of them float32 at " + std::to_string(peak / c.mac_passes(true)) +
+        o += ", " + grouped(b.float32_macs) + " of them float32 at " +
+             std::to_string(arch::cube_peak(c, arch::DType::Float32).num /
+                            arch::cube_peak(c, arch::DType::Float32).den) +
              " MAC/cycle";
     o += ")\n";
     o += "DDR bound          " + grouped(b.ddr) + "  (DDR bytes at " +

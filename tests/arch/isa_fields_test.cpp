@@ -67,8 +67,8 @@ TEST(IsaFields, DefaultFieldsTakeOneByteInTheSpool) {
     std::string bytes;
     arch::encode_block(block({stream(vector_unit(0), {c})}, 0), bytes);
     // block: name, deps, drain, cluster, flags, streams; stream: kind, index,
-    // commands; command: op, 7 numbers, 2 sources, waits, sets, tag, issue.
-    EXPECT_EQ(bytes.size(), 6u + 3u + 14u);
+    // commands; command: op, 8 numbers, 2 sources, waits, sets, tag, issue.
+    EXPECT_EQ(bytes.size(), 6u + 3u + 15u);
     const arch::Block back = arch::decode_block(bytes.data(), bytes.size());
     EXPECT_EQ(back.streams[0].commands[0].vec.src1, arch::kNoAddress);
 }

@@ -29,6 +29,7 @@ arch::Program everything() {
     load2d.tag = 1;
     arch::Command back = dma(Space::L0, Space::L1, 256, {2});
     back.dma.convert_f32_to_f16 = true;
+    back.dma.narrow_to = DType::BFloat16;
     arch::Command mm = matmul(64, 32, 64, DType::Float32, {0}, {1});
     mm.mm.accumulate = true;
     mm.mm.a_addr = 1, mm.mm.b_addr = 2, mm.mm.c_addr = 3;
@@ -38,7 +39,7 @@ arch::Program everything() {
     arch::Program p = program(
         {block({stream(dma_engine(1), {load2d}), stream(cube_dma(3), {back}), stream(cube(3), {mm, matmul(4, 4, 4)}),
                 stream(vector_unit(0), {vec(VectorOp::Add, 2, 3), vec(VectorOp::ReduceMax, 5, 7, DType::Float32),
-                                        vec(VectorOp::Cast, 1, 1)})},
+                                        vec(VectorOp::Cast, 1, 1), cast(2, 2, DType::Float32, DType::BFloat16)})},
                3),
          block({}, 0, {0}), block({stream(vector_unit(12), {})}, 65535, {0, 1})},
         3);
@@ -72,6 +73,13 @@ TEST(ProgramJson, RoundTripIsExact) {
     EXPECT_EQ(back.blocks[0].streams[1].commands[0].issue_cycles, 8u);
     EXPECT_EQ(back.blocks[0].streams[2].commands[0].issue_cycles, 4294967295u);
     EXPECT_EQ(back.blocks[0].streams[2].commands[1].issue_cycles, 0u);
+    EXPECT_EQ(back.blocks[0].streams[1].commands[0].dma.narrow_to, DType::BFloat16);
+    EXPECT_EQ(back.blocks[0].streams[3].commands[2].vec.cast_to, DType::Float32);  // float16 -> float32: no key
+    EXPECT_EQ(back.blocks[0].streams[3].commands[3].vec.cast_to, DType::BFloat16);
+    const json& casts = j.at("blocks").at(0).at("streams").at(3).at("commands");
+    EXPECT_FALSE(casts.at(2).contains("cast_to"));
+    EXPECT_EQ(casts.at(3).at("cast_to"), "bfloat16");
+    EXPECT_EQ(j.at("blocks").at(0).at("streams").at(1).at("commands").at(0).at("narrow_to"), "bfloat16");
 }
 
 // The functional model's descriptors (docs/functional.md §2) survive JSON
@@ -222,7 +230,7 @@ TEST(ProgramJson, Errors) {
               "p.json: blocks[0].streams[0].commands[1].tag: 1 is not an index into \"tags\" (0 tags)");
     EXPECT_EQ(error_of(with_command(R"({"op": "matmul", "dtype": "bf16"})")),
               "p.json: blocks[0].streams[0].commands[1].dtype: unknown value \"bf16\" (expected one of: float16, "
-              "float32)");
+              "float32, bfloat16)");
     EXPECT_EQ(
         error_of(with_command(R"({"op": "vector", "vector_op": "softmax"})")),
         "p.json: blocks[0].streams[0].commands[1].vector_op: unknown value \"softmax\" (expected one of: copy, "

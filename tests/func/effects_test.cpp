@@ -108,6 +108,18 @@ TEST(DmaEffect, OutOfBoundsIsAnError) {
     }
 }
 
+// narrow_to bfloat16: rounded to nearest even on 16 dropped bits; 65520,
+// float16's overflow, is 65536 in bfloat16's float32 range.
+TEST(DmaEffect, NarrowsFloat32ToBFloat16InFlight) {
+    Fixture f;
+    f.put(Space::L0, 0, DType::Float32, {1.0f + 0x1p-8f, 65520.0f, 1.0f + 3 * 0x1p-8f, -3e38f}, 0);
+    arch::DmaArgs d;
+    d.src = Space::L0, d.dst = Space::L1, d.rows = 2, d.row_bytes = 4, d.src_stride = 8, d.dst_stride = 4;
+    d.convert_f32_to_f16 = true, d.narrow_to = DType::BFloat16;
+    func::apply_dma(f.m, 0, d);
+    EXPECT_EQ(f.get(Space::L1, 0, DType::BFloat16, 4), (std::vector<float>{1.0f, 65536.0f, 1.015625f, -0x1.c4p127f}));
+}
+
 TEST(CubeEffect, AccumulatesInFloat32WithEitherBLayout) {
     Fixture f;
     // A 2 x 3, B 3 x 2 (k x n) and its n x k transpose.
@@ -145,6 +157,65 @@ TEST(VectorEffect, Float16ResultsAreRounded) {
     const std::vector<float> got = f.get(Space::L1, 128, DType::Float16, 2);
     EXPECT_EQ(got[0], 1.0f);          // 1 + 2^-11 ties to even
     EXPECT_TRUE(std::isinf(got[1]));  // overflow
+}
+
+// bfloat16 operands are read exactly and summed in float32: 256 + 1 + 1
+// is 258 there (256 + 1 is no bfloat16: 8 significant bits).
+TEST(CubeEffect, BFloat16AccumulatesInFloat32) {
+    Fixture f;
+    f.put(Space::L0, 0, DType::BFloat16, {256, 1, 1}, 0);
+    f.put(Space::L0, 64, DType::BFloat16, {1, 1, 1}, 0);
+    arch::MatmulArgs mm;
+    mm.m = 1, mm.k = 3, mm.n = 1, mm.a_addr = 0, mm.b_addr = 64, mm.c_addr = 256, mm.dtype = DType::BFloat16;
+    func::apply_matmul(f.m, 0, mm);
+    EXPECT_EQ(f.get(Space::L0, 256, DType::Float32, 1, 0)[0], 258.0f);
+    EXPECT_EQ(f.get(Space::L0, 0, DType::BFloat16, 3, 0), (std::vector<float>{256, 1, 1}));
+}
+
+// A cast between every pair of float dtypes rounds to nearest even into
+// the target (cast_to) and keeps what the target can hold.
+TEST(VectorEffect, CastsBetweenEveryPairOfFloatDtypes) {
+    using arch::VectorOp;
+    struct Case {
+        DType from, to;
+        std::vector<float> in, out;
+    };
+    const float inf = INFINITY;
+    const std::vector<Case> cases{
+        {DType::Float32, DType::BFloat16, {1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f, 1e30f}, {1.0f, 1.015625f, 0x1.94p99f}},
+        {DType::Float32, DType::Float16, {1.0f + 0x1p-11f, 65520.0f, 1e30f}, {1.0f, inf, inf}},
+        {DType::BFloat16, DType::Float32, {1.015625f, 65536.0f, 0x1.94p99f}, {1.015625f, 65536.0f, 0x1.94p99f}},
+        // 65536 overflows float16; 2^-24 is its smallest subnormal, 2^-26 rounds to 0.
+        {DType::BFloat16, DType::Float16, {1.015625f, 65536.0f, 0x1p-24f, 0x1p-26f}, {1.015625f, inf, 0x1p-24f, 0}},
+        {DType::Float16, DType::Float32, {1.0f + 0x1p-10f, 65504.0f}, {1.0f + 0x1p-10f, 65504.0f}},
+        // 1 + 2^-10 is below half a bfloat16 ulp (2^-8) above 1; 1 + 3 * 2^-9 above.
+        {DType::Float16,
+         DType::BFloat16,
+         {1.0f + 0x1p-10f, 1.0f + 3 * 0x1p-9f, 65504.0f},
+         {1.0f, 1.0078125f, 65536.0f}},
+    };
+    for (const Case& c : cases) {
+        Fixture f;
+        f.put(Space::L1, 0, c.from, c.in);
+        arch::VectorArgs v = vec(VectorOp::Cast, c.from, 1, uint32_t(c.in.size()), 0, arch::kNoAddress, 256);
+        v.cast_to = c.to;
+        func::apply_vector(f.m, v);
+        EXPECT_EQ(f.get(Space::L1, 256, c.to, c.out.size()), c.out)
+            << arch::dtype_name(c.from) << " -> " << arch::dtype_name(c.to);
+    }
+}
+
+// bfloat16 vector results are rounded: 1 + 2^-8 ties to even (1), 1 +
+// 2^-8 + 2^-9 goes up to 1 + 2^-7.
+TEST(VectorEffect, BFloat16ResultsAreRounded) {
+    Fixture f;
+    f.put(Space::L1, 0, DType::BFloat16, {1.0f, 1.0f, 3e38f});
+    f.put(Space::L1, 64, DType::BFloat16, {0x1p-8f, 0x1.8p-8f, 3e38f});
+    func::apply_vector(f.m, vec(arch::VectorOp::Add, DType::BFloat16, 1, 3, 0, 64, 128));
+    const std::vector<float> got = f.get(Space::L1, 128, DType::BFloat16, 3);
+    EXPECT_EQ(got[0], 1.0f);
+    EXPECT_EQ(got[1], 1.0078125f);
+    EXPECT_TRUE(std::isinf(got[2]));  // beyond float32's (and bfloat16's) range
 }
 
 TEST(VectorEffect, BroadcastScalarAndWindowSources) {

@@ -76,16 +76,35 @@ std::vector<uint64_t> durations(const arch::Config& c, const std::vector<arch::C
 // most 672 B, 2 cycles of the 512 B/cycle L0 path, never the bound):
 //   8x8x8: ceil(8/4)*ceil(8/4)*ceil(8/4) = 2*2*2 = 8;   7 + 8 = 15
 //   9x8x8: 3*2*2 = 12;  8x9x8: 2*3*2 = 12;  8x8x9: 2*2*3 = 12;  7 + 12 = 19
-//   8x8x8 float32: 2 passes * 8 = 16;  7 + 16 = 23
+//   8x8x8 float32: 8 bytes of K a step hold 2 float32 (§7.1): 2*4*2 = 16
+//     steps, 2 passes: 32;  7 + 32 = 39
 //   4x4x4: 1*1*1 = 1; 4x5x4: 1*2*1 = 2:  7 + 1 = 8, 7 + 2 = 9
+//   8x8x8 bfloat16: float16's 8
 TEST(Cube, FractalKPerCycle) {
     arch::Config c = arch::default_config();
     c.cube_k_per_cycle = 4;
     EXPECT_EQ(
         durations(c, {matmul(8, 8, 8, DType::Float16), matmul(9, 8, 8, DType::Float16), matmul(8, 9, 8, DType::Float16),
                       matmul(8, 8, 9, DType::Float16), matmul(8, 8, 8, DType::Float32), matmul(4, 4, 4, DType::Float16),
-                      matmul(4, 5, 4, DType::Float16)}),
-        (std::vector<uint64_t>{15, 19, 19, 19, 23, 8, 9}));
+                      matmul(4, 5, 4, DType::Float16), matmul(8, 8, 8, DType::BFloat16)}),
+        (std::vector<uint64_t>{15, 19, 19, 19, 39, 8, 9, 15}));
+}
+
+// The Ascend-class cube (16x16, k_per_cycle 16 = 32 B of K, 2 float32
+// passes) with PTO-ISA's start-up of 6 cycles: PTO-ISA's cube cost model
+// (cce_costmodel_cube.hpp), 6 + ceil(M/16) * ceil(K/(32/bytes)) *
+// ceil(N/16), times 2 for float32 (docs/timing-model.md §7.1), with an
+// L0 path wide enough (4 KiB/cycle) never to be the bound:
+//   32x64x32 float16, bfloat16: 6 + 2*4*2 = 22;  float32: 6 + 2*8*2*2 = 70
+//   17x33x16 float16: 6 + 2*3*1 = 12;  float32: 6 + 2*5*1*2 = 26
+TEST(Cube, AscendCubeRatePerDtype) {
+    arch::Config c = arch::default_config();
+    c.mac_rows = c.mac_cols = 16, c.cube_k_per_cycle = 16, c.cube_pipeline_cycles = 6, c.l0_kib = 256;
+    c.l0_bytes_per_cycle = 4096;
+    EXPECT_EQ(durations(c, {matmul(32, 64, 32, DType::Float16), matmul(32, 64, 32, DType::BFloat16),
+                            matmul(32, 64, 32, DType::Float32), matmul(17, 33, 16, DType::Float16),
+                            matmul(17, 33, 16, DType::Float32)}),
+              (std::vector<uint64_t>{22, 22, 70, 12, 26}));
 }
 
 // k_per_cycle = 1 is the documents' cube: 8x8x8 = 4 blocks * 8 steps + 7.

@@ -26,6 +26,31 @@ TEST(ProgramCheck, DmaBeyondL1) {
     }
 }
 
+// narrow_to names the 2-byte type a float32 write-back narrows to.
+TEST(ProgramCheck, NarrowToOnlyWithAConversionToATwoByteType) {
+    auto error = [](const arch::Command& c) -> std::string {
+        arch::Program p;
+        p.blocks.push_back(block({stream({EngineKind::CubeDma, 0}, {c})}));
+        try {
+            arch::check_program(p, arch::default_config());
+        } catch (const arch::ProgramError& e) {
+            return e.what();
+        }
+        return "(no error)";
+    };
+    arch::Command back = dma(Space::L0, Space::L1, 256);
+    back.dma.narrow_to = DType::BFloat16;
+    EXPECT_EQ(error(back),
+              "invalid program: block 0, cube0.dma command 0: narrow_to is only for a float32 conversion "
+              "(convert_f32_to_f16)");
+    back.dma.convert_f32_to_f16 = true;
+    EXPECT_EQ(error(back), "(no error)");
+    back.dma.narrow_to = DType::Float32;
+    EXPECT_EQ(error(back),
+              "invalid program: block 0, cube0.dma command 0: narrow_to must be float16 or bfloat16, got "
+              "float32");
+}
+
 TEST(ProgramCheck, WaitWithoutEnoughSets) {
     arch::Command mm = matmul(4, 4, 4, DType::Float16);
     mm.waits = {0};

@@ -102,6 +102,29 @@ TEST(VectorProgramCheck, CastDestinationHasTheOtherTypesBytes) {
     EXPECT_EQ(check_error(one(vector_unit(0), narrow)), "(no error)");
 }
 
+// cast_to names the destination's type: float32 -> bfloat16 halves the
+// bytes, bfloat16 -> float16 keeps them; a cast to its own type and a
+// cast_to on another op are refused.
+TEST(VectorProgramCheck, CastToNamesTheDestinationsType) {
+    arch::Command narrow = cast(64, 256, DType::Float32, DType::BFloat16);  // 65536 B in, 32768 out
+    narrow.vec.dst = 262144 - 32768;
+    EXPECT_EQ(check_error(one(vector_unit(0), narrow)), "(no error)");
+    narrow.vec.dst += 2;
+    EXPECT_EQ(check_error(one(vector_unit(0), narrow)),
+              "invalid program: block 0, vector0 command 0: destination region ends at byte 262146, beyond L1 "
+              "capacity 262144");
+    arch::Command same = cast(64, 512, DType::BFloat16, DType::Float16);
+    same.vec.dst = 262144 - 65536;
+    EXPECT_EQ(check_error(one(vector_unit(0), same)), "(no error)");
+    EXPECT_EQ(check_error(one(vector_unit(0), cast(4, 4, DType::BFloat16, DType::BFloat16))),
+              "invalid program: block 0, vector0 command 0: vector cast from bfloat16 to itself (cast_to must name "
+              "another dtype)");
+    arch::Command relu = vec(VectorOp::Relu, 4, 4);
+    relu.vec.cast_to = DType::Float16;
+    EXPECT_EQ(check_error(one(vector_unit(0), relu)),
+              "invalid program: block 0, vector0 command 0: vector relu takes no cast_to (only cast does)");
+}
+
 // A reduction writes one element per row: 64 rows of float32 = 256 B.
 TEST(VectorProgramCheck, ReduceDestinationIsOneElementPerRow) {
     arch::Command r = vec(VectorOp::ReduceSum, 64, 512, DType::Float32);
@@ -123,6 +146,8 @@ TEST(VectorProgramCheck, FormatCommand) {
               "VECTOR add 2x3 float32  L1:0x0, L1:0x10000 -> L1:0x20000  wait(f1)  set(f0)");
     EXPECT_EQ(arch::format_command(p, vec(VectorOp::Cast, 1, 8, DType::Float16)),
               "VECTOR cast 1x8 float16->float32  L1:0x0 -> L1:0x20000");
+    EXPECT_EQ(arch::format_command(p, cast(1, 8, DType::Float32, DType::BFloat16)),
+              "VECTOR cast 1x8 float32->bfloat16  L1:0x0 -> L1:0x20000");
     EXPECT_EQ(arch::format_command(p, vec(VectorOp::ReduceMax, 1, 8)),
               "VECTOR reduce_max 1x8 float16  L1:0x0 -> L1:0x20000");
 }

@@ -339,12 +339,15 @@ struct Sim {
     uint64_t matmul_cycles(const arch::MatmulArgs& mm) const {
         uint64_t m = mm.m, k = mm.k, n = mm.n;
         uint64_t passes = mm.dtype == arch::DType::Float32 ? uint64_t(cfg.fp32_passes) : 1;
-        uint64_t eb = mm.dtype == arch::DType::Float32 ? 4 : 2;
+        uint64_t eb = uint64_t(arch::dtype_bytes(mm.dtype));
         uint64_t R = uint64_t(cfg.mac_rows);
         if (cfg.cube_dataflow == arch::Dataflow::Fractal) {
             uint64_t Q = uint64_t(cfg.mac_cols);
             uint64_t blocks = ceil_div(m, R) * ceil_div(n, Q);
-            uint64_t mac_cycles = blocks * ceil_div(k, uint64_t(cfg.cube_k_per_cycle)) * passes;
+            // §7.1: the MAC takes 2 * k_per_cycle bytes of K a step, in
+            // whole elements of the operand dtype, at least one.
+            uint64_t depth = std::max<uint64_t>(1, 2 * uint64_t(cfg.cube_k_per_cycle) / eb);
+            uint64_t mac_cycles = blocks * ceil_div(k, depth) * passes;
             uint64_t operand_bytes = k * (m * ceil_div(n, Q) + n * ceil_div(m, R)) * eb;
             uint64_t link_cycles = ceil_div(operand_bytes, uint64_t(cfg.l0_bytes_per_cycle));
             return uint64_t(cfg.cube_pipeline_cycles) + std::max(mac_cycles, link_cycles);
@@ -382,7 +385,7 @@ struct Sim {
     uint64_t vector_cycles(const arch::VectorArgs& v) const {
         using Op = arch::VectorOp;
         uint64_t W = uint64_t(cfg.vector_bytes_per_cycle);
-        uint64_t e = v.dtype == arch::DType::Float32 ? 4 : 2;  // the source's type, also for a cast
+        uint64_t e = uint64_t(arch::dtype_bytes(v.dtype));  // the source's type, also for a cast
         uint64_t N = uint64_t(v.rows) * uint64_t(v.cols);
         uint64_t stream = ceil_div(N * e, W);
         uint64_t P = uint64_t(cfg.vector_pipeline_cycles);

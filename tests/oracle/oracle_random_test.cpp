@@ -52,6 +52,8 @@ void share_ddr_lines(RandomCase& rc, uint64_t seed, uint64_t window) {
                 (d.src == arch::Space::DDR ? d.src_addr : d.dst_addr) %= window;
                 if (d.dst == arch::Space::DDR && r.chance(25)) {
                     d.row_bytes = uint32_t(2 * ((d.row_bytes + 1) / 2));
+                    // Rounding the row up may take it past its source stride.
+                    d.src_stride = std::max<uint64_t>(d.src_stride, d.row_bytes);
                     d.dst_stride = uint64_t(d.rows) * 2 + uint64_t(r.range(0, 40));
                     d.rearrange = arch::Rearrange{arch::Rearrange::Kind::Transpose, 2, 0};
                 } else if (d.src == arch::Space::DDR && r.chance(25)) {

@@ -69,6 +69,8 @@ inline nlohmann::json random_config(Rng& r) {
     j["cube"] = {{"mac_rows", r.range(1, 8)},
                  {"mac_cols", r.range(1, 8)},
                  {"fp32_passes", r.range(1, 3)},
+                 // §7.1's K depth per dtype: 1 (the documents'), odd, and 16 (Ascend's 32 bytes).
+                 {"k_per_cycle", r.pick<uint64_t>({1, 1, 2, 3, 16})},
                  {"pipeline_cycles", r.range(0, 9)},
                  {"l0_bytes_per_cycle", r.pick<uint64_t>({8, 64, 100, 512})}};
     j["vector"] = {{"bytes_per_cycle", r.pick<uint64_t>({3, 16, 64, 100, 128, 129, 256})},
@@ -112,7 +114,7 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
         c.mm.m = uint32_t(r.range(1, 40));
         c.mm.k = uint32_t(r.range(1, 40));
         c.mm.n = uint32_t(r.range(1, 40));
-        c.mm.dtype = r.chance(50) ? arch::DType::Float16 : arch::DType::Float32;
+        c.mm.dtype = arch::DType(r.range(0, arch::kDTypeCount - 1));
         c.mm.accumulate = r.chance(50);
         c.mm.a_addr = 0, c.mm.b_addr = 8192, c.mm.c_addr = 16384;  // 40x40 float32 is 6400 B
         break;
@@ -121,7 +123,10 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
         c.op = arch::Opcode::Vector;
         arch::VectorArgs& v = c.vec;
         v.op = arch::VectorOp(r.range(0, arch::kVectorOpCount - 1));
-        v.dtype = r.chance(50) ? arch::DType::Float16 : arch::DType::Float32;
+        v.dtype = arch::DType(r.range(0, arch::kDTypeCount - 1));
+        // A cast to any other dtype (the next one or the one after, cyclically).
+        if (v.op == arch::VectorOp::Cast)
+            v.cast_to = arch::DType((int(v.dtype) + int(r.range(1, arch::kDTypeCount - 1))) % arch::kDTypeCount);
         v.rows = uint32_t(r.range(1, 32));
         v.cols = uint32_t(r.chance(30) ? r.range(1, 3) : r.range(1, 200));
         v.src0 = r.range(0, 1024);

@@ -70,8 +70,18 @@ inline arch::Command vec(arch::VectorOp op, uint32_t rows, uint32_t cols, arch::
     c.vec.src0 = 0;
     c.vec.src1 = arch::vector_op_is_binary(op) ? 0x10000 : arch::kNoAddress;
     c.vec.dst = 0x20000;
+    // A cast goes to the other of float16 and float32 (cast() for any pair).
+    if (op == arch::VectorOp::Cast)
+        c.vec.cast_to = t == arch::DType::Float32 ? arch::DType::Float16 : arch::DType::Float32;
     c.waits = std::move(waits);
     c.sets = std::move(sets);
+    return c;
+}
+
+// A VECTOR cast from `from` to `to`, placed as vec() places its command.
+inline arch::Command cast(uint32_t rows, uint32_t cols, arch::DType from, arch::DType to) {
+    arch::Command c = vec(arch::VectorOp::Cast, rows, cols, from);
+    c.vec.cast_to = to;
     return c;
 }
 

@@ -322,7 +322,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                                                    uint64_t(op.N * eo), w.m, w.n * eo)
                                           : copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1, c_tile_l1(w),
                                                    c_tile_stride(w), w.m, w.n * eo);
-                to_l1.convert_f32_to_f16 = op.out == arch::DType::Float16;
+                to_l1.convert_f32_to_f16 = op.out != arch::DType::Float32;
+                if (to_l1.convert_f32_to_f16) to_l1.narrow_to = op.out;
                 arch::Command c1 = dma_command(to_l1, tag_c_l1);
                 c1.waits.push_back(w.c_done);
                 if (!op.c_on_chip) c1.sets.push_back(w.c_in_l1);
@@ -338,6 +339,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     const uint64_t tile = tile_of(w, s.src);
                     arch::VectorArgs v;
                     v.op = s.op, v.dtype = s.dtype, v.rows = uint32_t(w.m), v.cols = uint32_t(w.n);
+                    if (s.op == arch::VectorOp::Cast) v.cast_to = ep.tiles[size_t(s.dst)];
                     v.src0 = tile, v.dst = tile_of(w, s.dst);
                     std::shared_ptr<const arch::VectorSource> other;
                     uint64_t other_addr = tile;

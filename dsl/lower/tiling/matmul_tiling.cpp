@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/arch/ceil_div.h"
+#include "sim/arch/cube_rate.h"
 
 namespace dsl {
 
@@ -24,6 +25,14 @@ std::vector<int64_t> extents(int64_t unit, int64_t limit) {
         if (e >= limit || e >= 4096) break;
     }
     return v;
+}
+
+// The smallest k-step: the larger side of the MAC array, and at least one
+// whole MAC step of the operand dtype (cube.k_per_cycle's K depth, §7.1,
+// which is twice float16's for int8): a shallower step would pay a whole
+// step for part of its K.
+int64_t k_unit(const arch::Config& c, arch::DType in) {
+    return std::max({c.mac_rows, c.mac_cols, arch::cube_k_depth(c, in)});
 }
 
 // The most square grid rows x cols == cubes, rows <= cols.
@@ -170,8 +179,7 @@ std::optional<MatmulTiling> explore_matmul_tilings(const arch::Config& c, const 
         // The program's tile: only its k (when not given) is searched.
         MatmulTiling t = grid;
         t.mt = g.tile[0], t.nt = g.tile[1];
-        std::vector<int64_t> ks =
-            g.tile.size() > 2 ? std::vector<int64_t>{g.tile[2]} : extents(std::max(c.mac_rows, c.mac_cols), g.K);
+        std::vector<int64_t> ks = g.tile.size() > 2 ? std::vector<int64_t>{g.tile[2]} : extents(k_unit(c, g.in), g.K);
         for (int64_t kt : ks) {
             t.kt = kt;
             if (fits_l0(c, t, g.in)) fits_l0_list.push_back(t);
@@ -196,7 +204,7 @@ std::optional<MatmulTiling> explore_matmul_tilings(const arch::Config& c, const 
                 continue;
             for (int64_t mt : extents(c.mac_rows, arch::ceil_div(g.M, rows)))
                 for (int64_t nt : extents(c.mac_cols, arch::ceil_div(g.N, cols)))
-                    for (int64_t kt : extents(std::max(c.mac_rows, c.mac_cols), g.K)) {
+                    for (int64_t kt : extents(k_unit(c, g.in), g.K)) {
                         MatmulTiling t = grid;
                         t.grid_rows = rows, t.grid_cols = cols;
                         t.mt = mt, t.nt = nt, t.kt = kt;
@@ -205,7 +213,7 @@ std::optional<MatmulTiling> explore_matmul_tilings(const arch::Config& c, const 
         }
         if (fits_l0_list.empty()) {
             MatmulTiling t = grid;
-            t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = std::max(c.mac_rows, c.mac_cols);
+            t.mt = c.mac_rows, t.nt = c.mac_cols, t.kt = k_unit(c, g.in);
             why.memory = arch::Space::L0;
             why.text = "the smallest cube tile (" + std::to_string(t.mt) + "x" + std::to_string(t.kt) + "x" +
                        std::to_string(t.nt) + ") needs " + l0_need_text(c, t, g.in) + ", " + l0_have_text(c);

@@ -110,8 +110,7 @@ void lower_upsample_bilinear(LowerContext& ctx, const OpNode& op) {
                  xname + " edge row -> L1"});
         uint64_t xb = a[0];
         if (cast) {
-            cc.compute.push_back(
-                {vector_args(VectorOp::Cast, xt, n + 2, RW, a[0], kNone, a[1]), yname + ": cast " + xname});
+            cc.compute.push_back({cast_args(xt, t, n + 2, RW, a[0], a[1]), yname + ": cast " + xname});
             xb = a[1];
         }
         // One phase of a pass: `rows` rows of `cols` from the halo'd rows at

@@ -69,8 +69,7 @@ void Gather::chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddr
     }
     if (cast != raw)
         cc.compute.push_back(
-            {vector_args(arch::VectorOp::Cast, dtype, 1, n * row_elems, a[raw], arch::kNoAddress, a[cast]),
-             out + ": cast " + name, op});
+            {cast_args(dtype, compute, 1, n * row_elems, a[raw], a[cast]), out + ": cast " + name, op});
 }
 
 ElementwiseChain::ElementwiseChain(const LowerContext& ctx, arch::DType compute, const std::string& name)
@@ -96,7 +95,8 @@ ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& o
     // causal mask over heads: one or two runs per chunk).
     if (element_count(tn.shape) * arch::dtype_bytes(tn.dtype) > ctx_->config.l1_bytes() / 8) {
         Gather g;
-        g.name = tn.name, g.dtype = tn.dtype, g.ddr = ctx_->ddr_addr(t), g.op = index_of(*ctx_, op);
+        g.name = tn.name, g.dtype = tn.dtype, g.compute = y.dtype, g.ddr = ctx_->ddr_addr(t),
+        g.op = index_of(*ctx_, op);
         g.dims = y.shape, g.strides = broadcast_strides(tn.shape, y.shape), g.cols = cols, g.window = ctx_->window;
         g.per_row = cols > 1 && g.strides.back() == 0;
         g.row_elems = cols > 1 && !g.per_row ? cols : 1;
@@ -120,7 +120,7 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
     const int32_t pop = index_of(*ctx_, op);
     in_.charge_to(pop);
     auto step = [&](VectorOp v, Ref a, Ref b, Ref dst) {
-        steps_.push_back({v, a, b, dst, in_.compute(), pop, y.name + ": " + arch::vector_op_name(v)});
+        steps_.push_back({v, a, b, dst, in_.compute(), y.dtype, pop, y.name + ": " + arch::vector_op_name(v)});
     };
     const Ref result = this->result();
     if (cur >= 0 && op.kind == OpKind::Cast) {
@@ -244,11 +244,12 @@ void ElementwiseChain::compute(ChunkCommands& cc, const BufferAddrs& a, int64_t 
         if (r.kind == Ref::Kind::Gathered) return gathers_[size_t(r.h)].source(rows);
         return arch::VectorSource{};
     };
-    for (const Step& st : steps_)
-        cc.compute.push_back(
-            {with_sources(vector_args(st.op, st.dtype, rows, cols, addr(st.a), addr(st.b), addr(st.dst)), source(st.a),
-                          source(st.b)),
-             st.label, st.program_op});
+    for (const Step& st : steps_) {
+        const arch::VectorArgs v = st.op == VectorOp::Cast
+                                       ? cast_args(st.dtype, st.cast_to, rows, cols, addr(st.a), addr(st.dst))
+                                       : vector_args(st.op, st.dtype, rows, cols, addr(st.a), addr(st.b), addr(st.dst));
+        cc.compute.push_back({with_sources(v, source(st.a), source(st.b)), st.label, st.program_op});
+    }
 }
 
 void lower_elementwise(LowerContext& ctx, const OpNode& op, const std::vector<VectorOp>& steps) {

@@ -34,6 +34,7 @@ namespace dsl {
 struct Gather {
     std::string name;
     arch::DType dtype = arch::DType::Float16;
+    arch::DType compute = arch::DType::Float16;  // what it is cast to (when cast != raw)
     uint64_t ddr = 0;
     std::vector<int64_t> dims, strides;  // the output's shape, the operand's strides in it
     int64_t cols = 1, row_elems = 1;     // elements of the operand one output row reads
@@ -90,7 +91,8 @@ private:
     struct Step {
         arch::VectorOp op = arch::VectorOp::Copy;
         Ref a, b, dst;
-        arch::DType dtype = arch::DType::Float16;  // as VECTOR names it (a cast's: the source's)
+        arch::DType dtype = arch::DType::Float16;    // as VECTOR names it (a cast's: the source's)
+        arch::DType cast_to = arch::DType::Float16;  // a cast's target
         int32_t program_op = -1;
         std::string label;
     };

@@ -80,9 +80,9 @@ void VectorInputs::prologue(ChunkCommands& cc, const BufferAddrs& a) const {
         const uint64_t bytes = uint64_t(in.elements) * uint64_t(arch::dtype_bytes(in.dtype));
         cc.loads.push_back({load_dma(in.ddr, a[size_t(in.raw)], bytes), in.name + " -> L1", in.op});
         if (in.cast != in.raw)
-            cc.compute.push_back({vector_args(arch::VectorOp::Cast, in.dtype, 1, in.elements, a[size_t(in.raw)],
-                                              arch::kNoAddress, a[size_t(in.cast)]),
-                                  out_ + ": cast " + in.name, in.op});
+            cc.compute.push_back(
+                {cast_args(in.dtype, in.compute, 1, in.elements, a[size_t(in.raw)], a[size_t(in.cast)]),
+                 out_ + ": cast " + in.name, in.op});
     }
 }
 
@@ -105,8 +105,7 @@ void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const Buff
         }
         if (in.cast != in.raw)
             cc.compute.push_back(
-                {with_sources(vector_args(arch::VectorOp::Cast, in.dtype, n, in.per_unit, at, arch::kNoAddress,
-                                          a[size_t(in.cast)]),
+                {with_sources(cast_args(in.dtype, in.compute, n, in.per_unit, at, a[size_t(in.cast)]),
                               in.how == How::OnChip && w.strided()
                                   ? strided_source(0, {uint32_t(w.rows), uint32_t(w.cols)}, {w.row_elems, 1})
                                   : arch::VectorSource{},

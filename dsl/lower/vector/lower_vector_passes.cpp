@@ -63,7 +63,7 @@ struct RowPasses {
         cc.loads.push_back(
             {load_dma(x_ddr + uint64_t((n.row * R + n.c0) * ei), raw, uint64_t(n.cols * ei)), xname + " piece -> L1"});
         if (xt == t) return raw;
-        cc.compute.push_back({vector_args(VectorOp::Cast, xt, 1, n.cols, raw, kNone, cast), yname + ": cast " + xname});
+        cc.compute.push_back({cast_args(xt, t, 1, n.cols, raw, cast), yname + ": cast " + xname});
         return cast;
     }
     void add(ChunkCommands& cc, VectorOp o, int64_t cols, uint64_t s0, uint64_t s1, uint64_t d,
@@ -247,8 +247,7 @@ bool lower_layer_norm_passes(LowerContext& ctx, const OpNode& op, int64_t rows, 
                 const int64_t ep = arch::dtype_bytes(pt);
                 cc.loads.push_back({load_dma(ddr + uint64_t(n.c0 * ep), raw, uint64_t(c * ep)), name + " piece -> L1"});
                 if (pt == f.t) return raw;
-                cc.compute.push_back(
-                    {vector_args(VectorOp::Cast, pt, 1, c, raw, kNone, conv), f.yname + ": cast " + name});
+                cc.compute.push_back({cast_args(pt, f.t, 1, c, raw, conv), f.yname + ": cast " + name});
                 return conv;
             };
             const uint64_t gs = param(g_ddr, gt, gname, a[5], a[6]), bs = param(b_ddr, bt, bname, a[7], a[8]);

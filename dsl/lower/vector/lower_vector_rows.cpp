@@ -70,8 +70,7 @@ struct ColumnBlocks {
         cc.loads.push_back({d, xname + " columns -> L1"});
         uint64_t src = a[0];
         if (cast) {
-            cc.compute.push_back(
-                {vector_args(VectorOp::Cast, xt, v.mid, at.nc, a[0], kNone, a[1]), label() + "cast " + xname});
+            cc.compute.push_back({cast_args(xt, t, v.mid, at.nc, a[0], a[1]), label() + "cast " + xname});
             src = a[1];
         }
         cc.compute.push_back(
@@ -318,7 +317,7 @@ void lower_reduction_stage(LowerContext& ctx, const OpNode& op, AxisView v, Vect
             {load_dma(src + uint64_t(first * unit * ex), a[0], uint64_t(n * unit * ex)), src_name + " -> L1"});
         uint64_t x = a[0];
         if (cast) {
-            cc.compute.push_back({vector_args(VectorOp::Cast, st, n, unit, a[0], kNone, a[1]), label + "cast"});
+            cc.compute.push_back({cast_args(st, t, n, unit, a[0], a[1]), label + "cast"});
             x = a[1];
         }
         if (v.inner > 1) {

@@ -99,10 +99,20 @@ arch::DmaArgs store_dma(uint64_t l1, uint64_t ddr, uint64_t bytes) {
 
 arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int64_t cols, uint64_t src0, uint64_t src1,
                              uint64_t dst) {
+    if (op == arch::VectorOp::Cast) throw std::logic_error("vector_args: a cast names its target (cast_args)");
     arch::VectorArgs v;
     v.op = op, v.dtype = t;
     v.rows = uint32_t(rows), v.cols = uint32_t(cols);
     v.src0 = src0, v.src1 = src1, v.dst = dst;
+    return v;
+}
+
+arch::VectorArgs cast_args(arch::DType from, arch::DType to, int64_t rows, int64_t cols, uint64_t src, uint64_t dst) {
+    arch::VectorArgs v;
+    v.op = from == to ? arch::VectorOp::Copy : arch::VectorOp::Cast, v.dtype = from;
+    if (from != to) v.cast_to = to;
+    v.rows = uint32_t(rows), v.cols = uint32_t(cols);
+    v.src0 = src, v.src1 = arch::kNoAddress, v.dst = dst;
     return v;
 }
 

@@ -122,7 +122,10 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
 // Building blocks for the per-op code.
 arch::DmaArgs load_dma(uint64_t ddr, uint64_t l1, uint64_t bytes);  // one contiguous run
 arch::DmaArgs store_dma(uint64_t l1, uint64_t ddr, uint64_t bytes);
+// Not for a cast, which names both dtypes: cast_args.
 arch::VectorArgs vector_args(arch::VectorOp op, arch::DType t, int64_t rows, int64_t cols, uint64_t src0, uint64_t src1,
                              uint64_t dst);
+// A cast from `from` to `to` (a copy when they agree).
+arch::VectorArgs cast_args(arch::DType from, arch::DType to, int64_t rows, int64_t cols, uint64_t src, uint64_t dst);
 
 }  // namespace dsl

@@ -126,7 +126,8 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     const int out = fused ? members.back()->output : op.output;
     const int32_t last = fused ? int32_t(op.epilogue.back()) : -1;
     s.chunk = [&ctx, w, band, bands, in_row, out_row, window, view_offset, ex, x_ddr, cast, out, last, fused, links,
-               xname = x.name, yname = y.name, xt = x.dtype](int64_t first, int64_t n, const BufferAddrs& a) {
+               xname = x.name, yname = y.name, xt = x.dtype,
+               yt = y.dtype](int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
         int64_t rows_out = 0;  // output rows of the chunk
         // The loaded rows as the window views see them (arch::VectorSource::Window).
@@ -177,9 +178,7 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
             cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, xt, rows_out, out_row, pooled, a[2], pooled),
                                                {}, scalar_source(1.0 / double(window))),
                                   yname + ": mul"});
-        if (cast)
-            cc.compute.push_back(
-                {vector_args(VectorOp::Cast, xt, rows_out, out_row, pooled, arch::kNoAddress, a[3]), yname + ": cast"});
+        if (cast) cc.compute.push_back({cast_args(xt, yt, rows_out, out_row, pooled, a[3]), yname + ": cast"});
         // Output bands are contiguous: plane-major, rows in order.
         const int64_t first_row = band == w.OH ? first * w.OH : first / bands * w.OH + first % bands * band;
         const uint64_t result = fused ? a[size_t(links.result_buffer())] : a[3];
@@ -256,16 +255,17 @@ void lower_upsample_bands(LowerContext& ctx, const OpNode& op, int64_t H, int64_
     const int64_t nb = band_stream(ctx, s, y.name, H, planes, per_row);
     const int64_t bands = arch::ceil_div(H, nb);
     const uint64_t x_ddr = ctx.ddr_addr(op.inputs[0]), y_ddr = ctx.ddr_addr(op.output);
-    s.chunk = [=, xname = x.name, yname = y.name, xt = x.dtype](int64_t u, int64_t, const BufferAddrs& a) {
+    s.chunk = [=, xname = x.name, yname = y.name, xt = x.dtype, yt = y.dtype](int64_t u, int64_t,
+                                                                              const BufferAddrs& a) {
         const int64_t pl = u / bands, h0 = u % bands * nb, n = std::min(nb, H - h0);
         ChunkCommands cc;
         cc.loads.push_back(
             {load_dma(x_ddr + uint64_t((pl * H + h0) * RW * ex), a[0], uint64_t(n * RW * ex)), xname + " rows -> L1"});
         std::vector<uint32_t> band_dims = dims;
         band_dims[0] = 1, band_dims[1] = uint32_t(n);
-        cc.compute.push_back({with_sources(vector_args(vop, xt, n * fh, out_row, a[0], arch::kNoAddress, a[1]),
-                                           strided_source(0, band_dims, strides)),
-                              yname + ": " + arch::vector_op_name(vop)});
+        cc.compute.push_back(
+            {with_sources(cast_args(xt, yt, n * fh, out_row, a[0], a[1]), strided_source(0, band_dims, strides)),
+             yname + ": " + arch::vector_op_name(vop)});
         cc.stores.push_back(
             {store_dma(a[1], y_ddr + uint64_t((pl * H + h0) * fh * out_row * ey), uint64_t(n * fh * out_row * ey)),
              yname + " -> DDR"});
@@ -302,14 +302,14 @@ void lower_upsample(LowerContext& ctx, const OpNode& op) {
     if (nhwc) dims.push_back(uint32_t(C)), strides.push_back(1);
     if (max_chunk_units(ctx, s.buffers) == 0 && !ctx.on_chip(out))
         return lower_upsample_bands(ctx, op, H, W, C, f[0], f[1], dims, strides);
-    s.chunk = [&ctx, p, ex, x_ddr, vop, cols, out, dims, strides, xname = x.name, yname = y.name, xt = x.dtype](
-                  int64_t first, int64_t n, const BufferAddrs& a) {
+    s.chunk = [&ctx, p, ex, x_ddr, vop, cols, out, dims, strides, xname = x.name, yname = y.name, xt = x.dtype,
+               yt = y.dtype](int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
         cc.loads.push_back(
             {load_dma(x_ddr + uint64_t(first * p.in * ex), a[0], uint64_t(n * p.in * ex)), xname + " -> L1"});
         std::vector<uint32_t> chunk_dims = dims;
         chunk_dims[0] = uint32_t(n);
-        cc.compute.push_back({with_sources(vector_args(vop, xt, n * p.out / cols, cols, a[0], arch::kNoAddress, a[1]),
+        cc.compute.push_back({with_sources(cast_args(xt, yt, n * p.out / cols, cols, a[0], a[1]),
                                            strided_source(0, chunk_dims, strides)),
                               yname + ": " + arch::vector_op_name(vop)});
         store_units(cc, ctx, out, p.out, first, n, a[1]);

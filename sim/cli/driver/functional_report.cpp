@@ -19,16 +19,19 @@ namespace {
 arch::DType path_precision(const dsl::TaskGraph& g, int tensor) {
     std::vector<int> todo{tensor};
     std::vector<bool> seen(g.tensors.size(), false);
+    arch::DType least = arch::DType::Float32;
     while (!todo.empty()) {
         const int t = todo.back();
         todo.pop_back();
         if (seen[size_t(t)]) continue;
         seen[size_t(t)] = true;
-        if (g.tensors[size_t(t)].dtype == arch::DType::Float16) return arch::DType::Float16;
+        const arch::DType d = g.tensors[size_t(t)].dtype;
+        if (d == arch::DType::BFloat16) return d;  // nothing is less precise
+        if (d == arch::DType::Float16) least = d;
         if (const int p = g.tensors[size_t(t)].producer; p >= 0)
             for (int in : g.ops[size_t(p)].inputs) todo.push_back(in);
     }
-    return arch::DType::Float32;
+    return least;
 }
 
 }  // namespace

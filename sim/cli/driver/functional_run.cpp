@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "sim/arch/bfloat16.h"
 #include "sim/arch/half.h"
 #include "sim/func/fault_injection.h"
 #include "sim/func/numerics.h"
@@ -62,6 +63,7 @@ func::HostTensor random_tensor(const dsl::TaskGraph& g, int tensor, uint64_t see
         const double u = double(splitmix64(state) >> 11) * 0x1.0p-53;  // [0, 1)
         v = float((2.0 * u - 1.0) * scale);
         if (t.dtype == arch::DType::Float16) v = arch::round_to_half(v);
+        if (t.dtype == arch::DType::BFloat16) v = arch::round_to_bfloat16(v);
     }
     return h;
 }
@@ -105,6 +107,12 @@ std::map<int, func::HostTensor> make_inputs(const dsl::TaskGraph& g, const Input
             h = func::read_npy(file->second);
         } catch (const func::NpyError& e) {
             throw UsageError(std::string("--input ") + name + ": " + e.what());
+        }
+        // NumPy has no bfloat16: a bfloat16 input comes as float32, rounded
+        // to nearest even as the program reads it (docs/functional.md §2).
+        if (t.dtype == arch::DType::BFloat16 && h.dtype == arch::DType::Float32) {
+            func::round_run(arch::DType::BFloat16, h.values.size(), h.values.data());
+            h.dtype = arch::DType::BFloat16;
         }
         if (h.shape != t.shape || h.dtype != t.dtype)
             throw UsageError("--input " + name + ": " + file->second + " is " + shape_text(h.shape) + " " +

@@ -88,8 +88,12 @@ TEST(OpsArgs, DtypeSpellings) {
     EXPECT_EQ(run(kX, "pypo.op.cast(x, dtype='float32')").tensors.back().dtype, arch::DType::Float32);
     EXPECT_EQ(run({input("x", "(4,)", "fp32")}, "pypo.op.relu(x, dtype='fp16')").tensors.back().dtype,
               arch::DType::Float16);
-    std::string e = "pypo.op.cast(x, 'int8')";
-    EXPECT_EQ(error(kX, e), diag_in(1, e, "'int8'", "cast: dtype must be 'float16' or 'float32', got 'int8'"));
+    EXPECT_EQ(run(kX, "pypo.op.cast(x, 'bf16')").tensors.back().dtype, arch::DType::BFloat16);
+    EXPECT_EQ(run(kX, "pypo.op.cast(x, dtype='bfloat16')").tensors.back().dtype, arch::DType::BFloat16);
+    EXPECT_EQ(run(kX, "pypo.op.cast(x, dtype=pypo.DT_BF16)").tensors.back().dtype, arch::DType::BFloat16);
+    std::string e = "pypo.op.cast(x, 'int4')";
+    EXPECT_EQ(error(kX, e),
+              diag_in(1, e, "'int4'", "cast: dtype must be 'float16', 'bfloat16' or 'float32', got 'int4'"));
 }
 
 TEST(OpsArgs, LayoutIsCheckedAndStored) {

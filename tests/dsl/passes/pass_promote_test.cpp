@@ -67,6 +67,25 @@ TEST(PassPromote, EveryOperationWhoseOperandsShareADtype) {
     EXPECT_EQ(dsl::count_promotions(g), 2u);
 }
 
+// float16 and bfloat16 promote to float32 (neither holds the other's
+// values); bfloat16 with float32 to float32; bfloat16 with itself stays.
+TEST(PassPromote, BFloat16AndFloat16PromoteToFloat32) {
+    const dsl::TaskGraph g = passed(
+        "h = pypo.input(\"h\", shape=(64, 64))\n"
+        "b = pypo.input(\"b\", shape=(64, 64), dtype=\"bfloat16\")\n"
+        "f = pypo.input(\"f\", shape=(64, 64), dtype=\"float32\")\n"
+        "pypo.output(\"hb\", pypo.op.add(h, b))\n"
+        "pypo.output(\"bf\", pypo.op.matmul(b, f))\n"
+        "pypo.output(\"bb\", pypo.op.matmul(b, b))\n");
+    EXPECT_EQ(dsl_test::op_lines(g),
+              "cast_1 = cast(h) float32 *\n"
+              "cast_2 = cast(b) float32 *\n"
+              "hb = add(cast_1, cast_2) float32\n"
+              "bf = matmul(cast_2, f) float32\n"
+              "bb = matmul(b, b) bfloat16\n");
+    EXPECT_EQ(dsl::count_promotions(g), 2u);
+}
+
 TEST(PassPromote, SameDtypesAndOperationsThatConvertAsTheyReadPromoteNothing) {
     const dsl::TaskGraph g = passed(std::string(kInputs) +
                                     "s = pypo.weight(\"s\", shape=(64,), dtype=\"float32\")\n"
