@@ -49,12 +49,12 @@ void lower_rope(LowerContext& ctx, const OpNode& op) {
         in.prologue(cc, a);
         const arch::DType t = in.compute();
         const uint64_t sn = in.addr(sin, a), neg = a[p] + uint64_t(S * D) * arch::dtype_bytes(t);
-        cc.compute.push_back({vector_args(VectorOp::Copy, t, S, D, sn, arch::kNoAddress, a[p]), in.label(VectorOp::Copy)});
+        cc.compute.push_back(
+            {vector_args(VectorOp::Copy, t, S, D, sn, arch::kNoAddress, a[p]), in.label(VectorOp::Copy)});
         // The immediate -1's source extent is the sin just read (the
         // descriptor's value is what the functional model uses).
-        cc.compute.push_back(
-            {with_sources(vector_args(VectorOp::Mul, t, S, D, sn, sn, neg), {}, scalar_source(-1.0)),
-             in.label(VectorOp::Mul)});
+        cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, t, S, D, sn, sn, neg), {}, scalar_source(-1.0)),
+                              in.label(VectorOp::Mul)});
         return cc;
     };
     s.chunk = [&ctx, in, xs, cos, p, z, yb, D, H, S, leading, out](int64_t first, int64_t n, const BufferAddrs& a) {
@@ -68,8 +68,8 @@ void lower_rope(LowerContext& ctx, const OpNode& op) {
             cc.compute.push_back({with_sources(vector_args(o, t, n, D, s0, s1, d), in0, in1), in.label(o)});
         };
         add(VectorOp::Mul, x, in.addr(cos, a), y_, {}, in.source(cos, first * D));
-        const arch::VectorSource sw = strided_source(uint64_t(first * D), {leading, uint32_t(S), 2, uint32_t(H)},
-                                                     {0, D, S * D - H, 1});
+        const arch::VectorSource sw =
+            strided_source(uint64_t(first * D), {leading, uint32_t(S), 2, uint32_t(H)}, {0, D, S * D - H, 1});
         add(VectorOp::Mul, x, a[p] + uint64_t(H) * e, a[z], {}, sw);
         const arch::VectorSource swap = strided_source(0, {uint32_t(n), 2, uint32_t(H)}, {D, -H, 1});
         add(VectorOp::Add, y_, a[z] + uint64_t(H) * e, y_, {}, swap);
