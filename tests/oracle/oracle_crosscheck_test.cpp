@@ -160,6 +160,15 @@ TEST(OracleCrossCheck, MinimumClipRmsNormSwiglu) {
     }
 }
 
+// rope: the prologue's copy and negation of sin and the chunks' strided
+// views (broadcast tables, the swapped halves), with leading axes, a
+// promoted float32 x and a one-position decode step, on the default
+// hardware and with two vector units and three DMA engines per cluster.
+TEST(OracleCrossCheck, Rope) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/rope.pto", config);
+}
+
 TEST(OracleCrossCheck, NonAlignedGemm) {
     TempDir dir;
     cross_check(dir.file("gemm_200x72x136.pto", gemm_source(200, 72, 136, "float16")));
