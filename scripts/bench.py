@@ -54,6 +54,20 @@ MODELS = [
     ("transpose", "models/transpose.pto", []),
     ("slide", "models/slide.pto", []),
     ("gemm_256", "models/gemm_256.pto", []),
+    ("kv_append", "models/kv_append.pto", []),
+    ("flash_attention S=2048", "models/flash_attention.pto",
+     ["--shape", "q=2048,128", "--shape", "kt=128,2048", "--shape", "v=2048,128"]),
+    ("llama_decode T=2048", "models/llama_decode.pto",
+     ["--shape", "x=1,4096", "--shape", "k_cache=1,1,32,128,2048", "--shape", "v_cache=1,1,32,2048,128"]),
+    # A whole 7B decode step: 32 layers, 13 GB of float16 weights, so a
+    # 16 GiB DDR.
+    ("llama_decode 32 layers", "models/llama_decode.pto",
+     ["--param", "layers=32", "--set", "ddr.size_gib=16", "--shape", "x=1,4096",
+      "--shape", "k_cache=32,1,32,128,2048", "--shape", "v_cache=32,1,32,2048,128"]),
+    ("llama_prefill S=128", "models/llama_prefill.pto",
+     ["--shape", "x=1,128,4096", "--shape", "cos=128,128", "--shape", "sin=128,128", "--shape", "mask=128,128"]),
+    ("qwen3_32b_decode B=16 T=4096", "models/qwen3_32b_decode.pto",
+     ["--shape", "x=16,5120", "--shape", "k_cache=1,16,8,128,4096", "--shape", "v_cache=1,16,8,4096,128"]),
 ]
 QUICK_MODELS = [
     ("gemm_256", "models/gemm_256.pto", []),

@@ -28,6 +28,17 @@ std::string extra_args(const std::string& path) {
     if (name == "resnet50.pto") return "--shape input=1,3,224,224 ";
     if (name.rfind("super_resolution", 0) == 0) return "--shape img=1,1,24,32 ";
     if (name == "flash_attention.pto") return "--shape q=512,128 --shape kt=128,512 --shape v=512,128 ";
+    // The LLM models at a small instance of their shapes (their sizes are
+    // pypo.params; tests/cli/llama_models_test.cpp runs the published ones).
+    if (name == "llama_decode.pto")
+        return "--param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --param pos=9 --shape "
+               "x=2,256 --shape k_cache=1,2,2,64,16 --shape v_cache=1,2,2,16,64 ";
+    if (name == "llama_prefill.pto")
+        return "--param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --shape x=2,16,256 "
+               "--shape cos=16,64 --shape sin=16,64 --shape mask=16,16 ";
+    if (name == "qwen3_32b_decode.pto")
+        return "--param hidden=256 --param heads=8 --param kv_heads=2 --param head_dim=64 --param intermediate=512 "
+               "--param pos=5 --shape x=2,256 --shape k_cache=1,2,2,64,8 --shape v_cache=1,2,2,8,64 ";
     return "";
 }
 
@@ -63,7 +74,8 @@ std::vector<std::string> checked_programs() {
     for (const char* m :
          {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
           "models/memory_placement.pto", "models/super_resolution.pto", "models/super_resolution_naive.pto",
-          "models/attention.pto", "models/kv_append.pto", "models/flash_attention.pto"})
+          "models/attention.pto", "models/kv_append.pto", "models/flash_attention.pto", "models/llama_decode.pto",
+          "models/llama_prefill.pto", "models/qwen3_32b_decode.pto"})
         p.push_back(m);
     return p;
 }

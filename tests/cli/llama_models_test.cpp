@@ -1,0 +1,137 @@
+// The LLM models of issue 18 (models/llama_decode.pto, llama_prefill.pto,
+// qwen3_32b_decode.pto): what their figures must be by physics, and the
+// exact figures that pin them. A decode step reads every weight once and
+// computes little, so its cycles follow DDR bytes / bandwidth; a long
+// prefill is cube-bound; the KV cache takes one token's K and V rows.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+struct ModelRun {
+    nlohmann::json report;
+    std::vector<std::vector<std::string>> ops;  // rows of --ops-csv
+};
+
+ModelRun run_model(const std::string& name, const std::string& args) {
+    const std::string json = (scratch() / (name + ".json")).string(), csv = (scratch() / (name + ".csv")).string();
+    const Outcome o =
+        run("-q " + args + " --report-json '" + json + "' --ops-csv '" + csv + "' models/" + name + ".pto");
+    EXPECT_EQ(o.status, 0) << o.err;
+    ModelRun r;
+    r.report = nlohmann::json::parse(slurp(json));
+    std::istringstream lines(slurp(csv));
+    for (std::string line; std::getline(lines, line);) {
+        std::vector<std::string> cells;
+        std::istringstream row(line);
+        for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+        r.ops.push_back(cells);
+    }
+    return r;
+}
+
+// Columns of --ops-csv: op (0), kind (1), ..., ddr_bytes_read (15), ddr_bytes_written (16).
+constexpr size_t kKind = 1, kDdrRead = 15, kDdrWritten = 16;
+
+const std::string kDecode7b =
+    "--shape x=1,4096 --shape k_cache=1,1,32,128,2048 --shape v_cache=1,1,32,2048,128 --param pos=2047";
+
+double ratio(const nlohmann::json& r, const char* bound) {
+    return double(r["total_cycles"].get<uint64_t>()) / double(r[bound].get<uint64_t>());
+}
+
+TEST(LlamaDecode, OneLayerIsDdrBound) {
+    const ModelRun r = run_model("llama_decode", kDecode7b);
+    // Weights: wq, wk, wv, wo (4096 x 4096), w_gate, w_up (4096 x 11008),
+    // w_down (11008 x 4096), the two norms' (4096); the cache's 2048
+    // positions of K and V (32 x 128 each).
+    const uint64_t weights = 2ull * (4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096);
+    const uint64_t cache = 2ull * 2 * 32 * 128 * 2048;
+    // Beyond them only activations, scores and rope's tables: about 1 MB.
+    EXPECT_GE(r.report["ddr_bytes_read"].get<uint64_t>(), weights + cache);
+    EXPECT_LT(r.report["ddr_bytes_read"].get<uint64_t>(), weights + cache + (2 << 20));
+    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.01);
+    EXPECT_GT(r.report["ddr_bound_cycles"].get<uint64_t>(), 10 * r.report["compute_bound_cycles"].get<uint64_t>());
+    EXPECT_EQ(r.report["total_cycles"], 13785698);
+    EXPECT_EQ(r.report["ddr_bytes_read"], 439355392);
+}
+
+TEST(LlamaDecode, OneLayerIsDdrBoundOnTheAscendPreset) {
+    const ModelRun r = run_model("llama_decode", "--config configs/ascend_910b_class.json " + kDecode7b);
+    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.03);
+    EXPECT_EQ(r.report["total_cycles"], 522590);
+}
+
+// The new token's K column and V row go into the caches, in place: per
+// layer B x KVH x HD float16 elements each, read once and written once.
+TEST(LlamaDecode, CacheUpdateMovesOneTokensRows) {
+    const ModelRun r = run_model("llama_decode",
+                                 "--param layers=2 --param pos=9 --shape x=2,4096 --shape k_cache=2,2,32,128,16 "
+                                 "--shape v_cache=2,2,32,16,128");
+    int updates = 0;
+    for (const auto& row : r.ops) {
+        if (row.size() <= kDdrWritten || row[kKind] != "update") continue;
+        ++updates;
+        EXPECT_EQ(row[kDdrRead], std::to_string(2 * 32 * 128 * 2)) << row[0];
+        EXPECT_EQ(row[kDdrWritten], std::to_string(2 * 32 * 128 * 2)) << row[0];
+    }
+    EXPECT_EQ(updates, 4);  // K and V of each layer
+}
+
+TEST(LlamaDecode, ChecksAtASmallShapeWithGroupedQueries) {
+    const Outcome o = run(
+        "-q --check --param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --param layers=2 "
+        "--param pos=9 --shape x=2,256 --shape k_cache=2,2,2,64,16 --shape v_cache=2,2,2,16,64 "
+        "models/llama_decode.pto");
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_EQ(o.out.find("FAIL"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("k_cache.updated (2, 2, 2, 64, 16)"), std::string::npos) << o.out;
+}
+
+TEST(LlamaPrefill, ChecksAtASmallShapeWithGroupedQueries) {
+    const Outcome o = run(
+        "-q --check --param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --param layers=2 "
+        "--shape x=2,16,256 --shape cos=16,64 --shape sin=16,64 --shape mask=16,16 models/llama_prefill.pto");
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_EQ(o.out.find("FAIL"), std::string::npos) << o.out;
+}
+
+TEST(Qwen3Decode, ChecksAtASmallShape) {
+    const Outcome o =
+        run("-q --check --param hidden=256 --param heads=8 --param kv_heads=2 --param head_dim=64 "
+            "--param intermediate=512 --param pos=5 --shape x=2,256 --shape k_cache=1,2,2,64,8 "
+            "--shape v_cache=1,2,2,8,64 models/qwen3_32b_decode.pto");
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_EQ(o.out.find("FAIL"), std::string::npos) << o.out;
+}
+
+// A 128-token prefill on the default cube is cube-bound (longer prompts
+// wait for rope's streamed tables: S <= 250 at head_dim 128).
+TEST(LlamaPrefill, PromptIsCubeBound) {
+    const ModelRun r =
+        run_model("llama_prefill", "--shape x=1,128,4096 --shape cos=128,128 --shape sin=128,128 --shape mask=128,128");
+    EXPECT_LT(ratio(r.report, "compute_bound_cycles"), 1.03);
+    EXPECT_GT(r.report["compute_bound_cycles"].get<uint64_t>(), 3 * r.report["ddr_bound_cycles"].get<uint64_t>());
+    EXPECT_GT(r.report["cube_utilization"].get<double>(), 0.97);
+    EXPECT_EQ(r.report["total_cycles"], 104224274);
+}
+
+// Qwen3-32B's layer at batch 16 and a 4096-token cache, on the
+// Ascend-class preset, is DDR-bound too.
+TEST(Qwen3Decode, PublishedShapesAreDdrBoundOnTheAscendPreset) {
+    const ModelRun r =
+        run_model("qwen3_32b_decode",
+                  "--config configs/ascend_910b_class.json --shape x=16,5120 --shape k_cache=1,16,8,128,4096 "
+                  "--shape v_cache=1,16,8,4096,128");
+    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.05);
+    EXPECT_EQ(r.report["total_cycles"], 1551945);
+}
+
+}  // namespace
