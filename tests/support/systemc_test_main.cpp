@@ -1,6 +1,7 @@
-// hw_tests: GoogleTest inside SystemC. libsystemc owns main() semantics
-// (sc_elab_and_sim -> sc_main), and a process may elaborate only once, so
-// ctest runs each test in its own process.
+// The main of every test binary that links SystemC (hw_tests, driver_tests;
+// tests/CMakeLists.txt adds it): libsystemc owns main() (sc_elab_and_sim ->
+// sc_main), and a process may elaborate only once, so ctest runs each test
+// in its own process.
 #include <cstdlib>
 
 #include <gtest/gtest.h>
