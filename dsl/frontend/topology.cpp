@@ -37,6 +37,13 @@ const char* const kConvColumns[] = {"layer name", "IFMAP height", "IFMAP width",
                                     "channels",   "filters",      "stride",      "stride width"};
 const char* const kGemmColumns[] = {"layer name", "M", "N", "K"};
 
+// A file may hold at most this many layers, depthwise channels counted one
+// by one: each becomes an operation of the program, and a nine-digit channel
+// count would otherwise ask for hundreds of millions of them (gigabytes
+// before the first is compiled). SCALE-Sim's largest shipped topologies
+// have a few thousand.
+constexpr int64_t kMaxLayers = 65536;
+
 }  // namespace
 
 Topology parse_topology(const std::string& path, const std::string& text) {
@@ -78,7 +85,14 @@ Topology parse_topology(const std::string& path, const std::string& text) {
         }
         TopologyLayer l;
         l.name = f[0], l.line = line, l.gemm = t.gemm;
+        auto room_for = [&](int64_t layers) {
+            if (int64_t(t.layers.size()) + layers > kMaxLayers)
+                fail("too many layers: a topology holds at most " + std::to_string(kMaxLayers) +
+                     " (a depthwise layer counts one per channel), and this line brings the count to " +
+                     std::to_string(int64_t(t.layers.size()) + layers));
+        };
         if (t.gemm) {
+            room_for(1);
             l.M = v[0], l.N = v[1], l.K = v[2];
             t.layers.push_back(l);
             continue;
@@ -94,11 +108,13 @@ Topology parse_topology(const std::string& path, const std::string& text) {
         l.M = oh * ow, l.N = l.F;
         if (l.name.find("DP") == std::string::npos) {
             l.K = l.R * l.S * l.C;
+            room_for(1);
             t.layers.push_back(l);
             continue;
         }
         // Depthwise, as SCALE-Sim splits it: one single-channel layer per channel.
         const int64_t channels = l.C;
+        room_for(channels);
         l.C = 1, l.K = l.R * l.S;
         for (int64_t c = 0; c < channels; ++c) {
             TopologyLayer d = l;

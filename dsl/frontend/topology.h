@@ -11,7 +11,8 @@
 // SCALE-Sim's rows end with a comma (it drops each row's last field); that
 // comma is optional here. Blank lines are skipped. A convolution whose name
 // contains "DP" is depthwise, as SCALE-Sim reads it: one layer per channel,
-// named <name>Channel_<c>, each of one channel.
+// named <name>Channel_<c>, each of one channel. A file holds at most 65,536
+// layers, so counted.
 #pragma once
 
 #include <cstdint>

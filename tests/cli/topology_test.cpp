@@ -203,6 +203,10 @@ const BadFile kBadFiles[] = {
     {"no_name", "Layer Name, M, N, K,\n, 1, 2, 3,\n", ":2: the layer has no name"},
     {"filter_too_big", "Layer name, H, W, R, S, C, F, stride,\nc, 3, 3, 5, 3, 1, 1, 1,\n",
      ":2: the 5x3 filter is larger than the 3x3 input"},
+    {"too_many_depthwise_channels",
+     "Layer name, H, W, R, S, C, F, stride,\nc, 8, 8, 3, 3, 4, 4, 1,\nDP1, 8, 8, 3, 3, 65536, 1, 1,\n",
+     ":3: too many layers: a topology holds at most 65536 (a depthwise layer counts one per channel), and this line "
+     "brings the count to 65537"},
     {"empty", "\n\n", ": empty: expected a header line, then one layer per line"},
     {"header_only", "Layer Name, M, N, K,\n", ": no layers after the header line"},
 };
