@@ -21,6 +21,7 @@ packages=(
   python3-tqdm         # scripts/sweep.py progress bar
   python3-distributed  # scripts/sweep.py --scheduler (Dask), and its tests' LocalCluster
   python3-numpy        # .npy round trip of --functional (tests/functional/npy_gemm.py)
+  python3-hypothesis   # the sweep-file fuzz target (tests/fuzz/sweep_file_fuzz.py)
   time                 # GNU time: peak memory of a davinci-sim run (scripts/simrun.py)
   gtkwave  # vcd2fst and fst2vcd for the VCD tests; the viewer itself
   clang-format  # scripts/format.sh and its ctest `format`

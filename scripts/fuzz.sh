@@ -6,6 +6,9 @@
 #   program_json  arbitrary bytes as a --program-json command program
 #   topology      arbitrary bytes as a --topology SCALE-Sim layer file
 #   option_values the text of --set KEY=VALUE, --shape and --param
+#   sweep_file    hostile sweep files for scripts/sweep.py's loader, drawn by
+#                 python3-hypothesis (tests/fuzz/sweep_file_fuzz.py; no
+#                 libFuzzer: the loader is Python)
 # Seeds: models/, configs/, tests/dsl/invalid, tests/fuzz/seeds and
 # tests/fuzz/regressions;
 # the corpus grows in build-fuzz/corpus/ across runs. A crash, a hang (one
@@ -87,5 +90,17 @@ for t in "${targets[@]}"; do
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo '?')
   summary+=("$(printf '%-13s %-6s executions %-9s cov %-6s ft %-6s corpus %s' "$t" "$result" "$execs" "$cov" "$ft" "$(ls "$corpus" | wc -l)")")
 done
+log=build-fuzz/sweep_file.log
+echo "fuzz: sweep_file for ${seconds}s (log: $log)" >&2
+if /usr/bin/python3 tests/fuzz/sweep_file_fuzz.py "$here" "$here/build/davinci-sim" --examples 1000 \
+     --seconds "$seconds" >"$log" 2>&1; then
+  result=ok
+else
+  result=FAILED
+  status=1
+  tail -n 40 "$log" >&2
+fi
+execs=$(grep -o '[0-9]* random examples' "$log" | grep -o '^[0-9]*' || echo '?')
+summary+=("$(printf '%-13s %-6s examples   %-9s (hypothesis: no coverage figures)' sweep_file "$result" "$execs")")
 printf 'fuzz: %s\n' "${summary[@]}"
 exit $status

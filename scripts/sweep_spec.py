@@ -32,6 +32,7 @@ import difflib
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import subprocess
@@ -74,10 +75,31 @@ def _check_keys(obj, allowed, where):
                             (where, k, _did_you_mean(k, sorted(allowed)), ", ".join(sorted(allowed))))
 
 
+def _is_number(x):
+    """A JSON number davinci-sim can take: not a boolean, not NaN or infinite
+    (Python's reader accepts NaN and Infinity; JSON has neither)."""
+    return isinstance(x, int) and not isinstance(x, bool) or isinstance(x, float) and math.isfinite(x)
+
+
+def _is_value(x):
+    """A grid or param value: a finite number, a string or a boolean."""
+    return isinstance(x, (str, bool)) or _is_number(x)
+
+
+def _check_path(path, what):
+    if "\0" in path:
+        raise SpecError("%s %s: a path cannot hold a NUL character" % (what, json.dumps(path)))
+
+
 def _read_json(path, what):
+    _check_path(path, what)
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
+    except UnicodeDecodeError as e:
+        raise SpecError("%s %s is not UTF-8 text: byte %d" % (what, path, e.start))
+    except RecursionError:
+        raise SpecError("%s %s nests its JSON too deeply" % (what, path))
     except FileNotFoundError:
         raise SpecError("%s %s does not exist" % (what, path))
     except json.JSONDecodeError as e:
@@ -115,8 +137,8 @@ def _params(value, where):
         if not isinstance(v, dict):
             raise SpecError("%s: a params binding is an object {name: value}, got %s" % (where, json.dumps(v)))
         for name, x in v.items():
-            if not isinstance(x, (int, float, str, bool)):
-                raise SpecError("%s: param '%s' must be a number, string or boolean, got %s" %
+            if not _is_value(x):
+                raise SpecError("%s: param '%s' must be a finite number, string or boolean, got %s" %
                                 (where, name, json.dumps(x)))
     return variants
 
@@ -179,8 +201,13 @@ def load(path, sim):
     if not isinstance(spec["name"], str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", spec["name"]):
         raise SpecError("%s: name must be letters, digits, '_', '.' or '-', got %s" % (path, json.dumps(spec["name"])))
 
+    if not isinstance(spec.get("description", ""), str):
+        raise SpecError("%s: description must be a string, got %s" % (path, json.dumps(spec["description"])))
     base = {}
     if "base_config" in spec:
+        if not isinstance(spec["base_config"], str) or not spec["base_config"]:
+            raise SpecError("%s: base_config must be the path of a configuration file, got %s" %
+                            (path, json.dumps(spec["base_config"])))
         base = _read_json(spec["base_config"], "base configuration")
         if not isinstance(base, dict):
             raise SpecError("base configuration %s is not a JSON object" % spec["base_config"])
@@ -196,8 +223,8 @@ def load(path, sim):
         if not isinstance(values, list) or not values:
             raise SpecError("%s: grid: %s must be a non-empty list of values" % (path, key))
         for v in values:
-            if not isinstance(v, (int, float, str, bool)):
-                raise SpecError("%s: grid: %s: values are numbers, strings or booleans, got %s" %
+            if not _is_value(v):
+                raise SpecError("%s: grid: %s: values are finite numbers, strings or booleans, got %s" %
                                 (path, key, json.dumps(v)))
         if len(set(json.dumps(v) for v in values)) != len(values):
             raise SpecError("%s: grid: %s lists a value twice" % (path, key))
@@ -215,11 +242,16 @@ def load(path, sim):
             raise SpecError("%s: a program is a path or an object with 'program' and 'shapes'" % where)
         _check_keys(entry, PROGRAM_KEYS, where)
         program = entry["program"]
+        if not isinstance(program, str) or not program:
+            raise SpecError("%s: program must be the path of a .pto file, got %s" % (where, json.dumps(program)))
+        _check_path(program, where + ": program")
         try:
             with open(program, encoding="utf-8") as f:
                 source = f.read()
         except OSError as e:
             raise SpecError("%s: cannot read program %s: %s" % (where, program, e.strerror))
+        except UnicodeDecodeError as e:
+            raise SpecError("%s: program %s is not UTF-8 text: byte %d" % (where, program, e.start))
         program_rel = os.path.basename(program) if os.path.isabs(program) else os.path.normpath(program)
         if program_rel.startswith(".."):
             program_rel = os.path.basename(program)
@@ -249,6 +281,9 @@ def load(path, sim):
         if not isinstance(p, dict) or "x" not in p or "y" not in p:
             raise SpecError("%s: a plot is an object with 'x' (a grid key) and 'y' (a figure)" % where)
         _check_keys(p, PLOT_KEYS, where)
+        for field in ("x", "y", "title"):
+            if field in p and not isinstance(p[field], str):
+                raise SpecError("%s: %s must be a string, got %s" % (where, field, json.dumps(p[field])))
         if p["x"] not in grid:
             raise SpecError("%s: x '%s' is not a grid key%s" % (where, p["x"], _did_you_mean(p["x"], list(grid))))
         if p["y"] not in Y_FIELDS:

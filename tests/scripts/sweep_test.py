@@ -229,7 +229,7 @@ class SweepTest(unittest.TestCase):
         bad(sweep_file(self.tmp, {"chip.clusters": [1]}, programs=["models/nope.pto"]), "cannot read program models/nope.pto")
         bad(sweep_file(self.tmp, {"chip.clusters": [1]},
                        programs=[{"program": "models/gemm_256.pto", "params": [{"layers": [1]}]}]),
-            "programs[0]: param 'layers' must be a number, string or boolean, got [1]")
+            "programs[0]: param 'layers' must be a finite number, string or boolean, got [1]")
         bad(sweep_file(self.tmp, {"chip.clusters": [1]}, programs=[{"program": "models/gemm_256.pto", "params": []}]),
             "programs[0]: params is an empty list")
         bad(sweep_file(self.tmp, self.GRID), "--scheduler must look like tcp://HOST:PORT", "--scheduler", "localhost")
