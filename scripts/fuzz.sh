@@ -9,9 +9,12 @@
 #   sweep_file    hostile sweep files for scripts/sweep.py's loader, drawn by
 #                 python3-hypothesis (tests/fuzz/sweep_file_fuzz.py; no
 #                 libFuzzer: the loader is Python)
-# Seeds: models/, configs/, tests/dsl/invalid, tests/fuzz/seeds and
-# tests/fuzz/regressions;
-# the corpus grows in build-fuzz/corpus/ across runs. A crash, a hang (one
+# Seeds: the committed corpus tests/fuzz/corpus/NAME (what earlier runs
+# found, minimised with libFuzzer's -merge=1), models/, configs/,
+# tests/dsl/invalid, tests/fuzz/seeds and tests/fuzz/regressions; the
+# corpus grows in build-fuzz/corpus/ across runs. With FUZZ_MERGE=1 the run
+# ends by merging build-fuzz/corpus/NAME into tests/fuzz/corpus/NAME (only
+# inputs that add coverage are copied): commit the result. A crash, a hang (one
 # input over 30 s: the front end's own limit of a million loop iterations
 # takes 18 s under the fuzzing sanitizers, 1 s without), a leak or a
 # sanitizer report stops with status 1 and leaves the input in
@@ -48,11 +51,11 @@ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DDAVINCI_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
 
-seeds_frontend=(models tests/dsl/invalid tests/fuzz/regressions/frontend)
-seeds_config=(configs tests/fuzz/regressions/config)
-seeds_program_json=(tests/fuzz/seeds/program_json tests/fuzz/regressions/program_json)
-seeds_topology=(tests/fuzz/seeds/topology tests/fuzz/regressions/topology)
-seeds_option_values=(tests/fuzz/seeds/option_values tests/fuzz/regressions/option_values)
+seeds_frontend=(tests/fuzz/corpus/frontend models tests/dsl/invalid tests/fuzz/regressions/frontend)
+seeds_config=(tests/fuzz/corpus/config configs tests/fuzz/regressions/config)
+seeds_program_json=(tests/fuzz/corpus/program_json tests/fuzz/seeds/program_json tests/fuzz/regressions/program_json)
+seeds_topology=(tests/fuzz/corpus/topology tests/fuzz/seeds/topology tests/fuzz/regressions/topology)
+seeds_option_values=(tests/fuzz/corpus/option_values tests/fuzz/seeds/option_values tests/fuzz/regressions/option_values)
 
 # option_values' dictionary: every --set key, as --help-config lists them
 # (config_params.def declares them once), and the program's --param names.
@@ -88,6 +91,11 @@ for t in "${targets[@]}"; do
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo '?')
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo '?')
+  if [[ -n ${FUZZ_MERGE:-} ]]; then
+    mkdir -p "tests/fuzz/corpus/$t"
+    "build-fuzz/tests/fuzz_$t" -merge=1 -timeout=30 -rss_limit_mb=2048 "tests/fuzz/corpus/$t" "$corpus" \
+      >>"$log" 2>&1 || { echo "fuzz: merging $t's corpus failed (log: $log)" >&2; status=1; }
+  fi
   summary+=("$(printf '%-13s %-6s executions %-9s cov %-6s ft %-6s corpus %s' "$t" "$result" "$execs" "$cov" "$ft" "$(ls "$corpus" | wc -l)")")
 done
 log=build-fuzz/sweep_file.log
