@@ -65,7 +65,10 @@ MODELS = [
      ["--param", "layers=32", "--set", "ddr.size_gib=16", "--shape", "x=1,4096",
       "--shape", "k_cache=32,1,32,128,2048", "--shape", "v_cache=32,1,32,2048,128"]),
     ("llama_prefill S=128", "models/llama_prefill.pto",
-     ["--shape", "x=1,128,4096", "--shape", "cos=128,128", "--shape", "sin=128,128", "--shape", "mask=128,128"]),
+     ["--shape", "x=1,128,4096", "--shape", "cos=128,128", "--shape", "sin=128,128"]),
+    # Past rope's resident tables (S <= 254): streamed cos/sin rows.
+    ("llama_prefill S=512", "models/llama_prefill.pto",
+     ["--shape", "x=1,512,4096", "--shape", "cos=512,128", "--shape", "sin=512,128"]),
     ("qwen3_32b_decode B=16 T=4096", "models/qwen3_32b_decode.pto",
      ["--shape", "x=16,5120", "--shape", "k_cache=1,16,8,128,4096", "--shape", "v_cache=1,16,8,4096,128"]),
 ]

@@ -1,7 +1,11 @@
 // Operations of a transformer's positions: rope, the rotary position
-// embedding (rotate-half, the Llama / Hugging Face convention).
+// embedding (rotate-half, the Llama / Hugging Face convention), and
+// causal_mask, attention's causal masking of a scores matrix.
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
+#include "dsl/sema/arg_checks.h"
+
+#include <limits>
 
 namespace dsl {
 
@@ -25,6 +29,20 @@ Value rule_rope(PypoLibrary& lib, const CallSite& call) {
                          c.dtype_or(wider_dtype(x.dtype, wider_dtype(cos.dtype, sin.dtype))), {}, x.layout);
     if (!c.get("dtype")) c.promote_operands(out);
     return out;
+}
+
+// causal_mask(scores, offset=0): scores (..., Sq, Sk) with column j of row i
+// set to -inf where j > i + offset, the rest unchanged; offset is the
+// number of keys before the first query (a prefill after `offset` cached
+// tokens: Sk = Sq + offset). Any integer: a negative offset masks whole
+// rows (their softmax is NaN, as in NumPy). The dtype is the scores'.
+Value rule_causal_mask(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature("causal_mask", {"scores", "offset", "layout"}, 1, {}, 1));
+    Operand x = c.tensor("scores", "scores");
+    if (x.rank() < 2) c.fail_at(x.loc, "scores must have at least 2 axes (..., Sq, Sk): " + x.text());
+    int64_t offset = 0;
+    if (const Arg* o = c.get("offset")) offset = int_arg(c.op(), *o, "offset", std::numeric_limits<int64_t>::min());
+    return c.record({x.tensor}, x.shape, x.dtype, {{"offset", Attr::integer(offset)}}, x.layout);
 }
 
 }  // namespace dsl

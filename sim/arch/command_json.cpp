@@ -2,6 +2,7 @@
 
 #include "sim/arch/isa_fields.h"
 
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -41,7 +42,12 @@ json value_json(const T& v) {
         json j = json::object();
         write_fields(j, v);
         return j;
-    } else return json(v);  // numbers, booleans, lists of numbers
+    } else if constexpr (std::is_floating_point_v<T>) {
+        // JSON has no infinities (a fill of -inf, a max pool's padding):
+        // they are written as the strings "inf" and "-inf" (Reader::real).
+        if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+        return json(v);
+    } else return json(v);  // integers, booleans, lists of numbers
 }
 
 template <class S>

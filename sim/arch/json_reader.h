@@ -77,8 +77,13 @@ public:
         return v.get<bool>();
     }
 
+    // A number, or the string "inf" or "-inf" (JSON has no infinities;
+    // command_json.cpp writes them so).
     double real(const json& v, const std::string& path) const {
-        if (!v.is_number()) fail(path, "expected a number, got " + compact(v));
+        if (v.is_string() && (v.get_ref<const std::string&>() == "inf" || v.get_ref<const std::string&>() == "-inf"))
+            return v.get_ref<const std::string&>()[0] == '-' ? -std::numeric_limits<double>::infinity()
+                                                             : std::numeric_limits<double>::infinity();
+        if (!v.is_number()) fail(path, "expected a number, \"inf\" or \"-inf\", got " + compact(v));
         return v.get<double>();
     }
 

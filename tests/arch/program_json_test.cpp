@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include <unistd.h>
@@ -113,6 +114,41 @@ TEST(ProgramJson, SourceDescriptorsAndTransposedB) {
     EXPECT_FALSE(j["blocks"][0]["streams"][1]["commands"][2].contains("in0"));
     EXPECT_FALSE(j["blocks"][0]["streams"][1]["commands"][1].contains("in0"));
     EXPECT_EQ(arch::format_command(back, v[1]), "VECTOR mul 4x6 float16  L1:0x0, L1:0x10000 #0.1 -> L1:0x20000");
+}
+
+// JSON has no infinities: a fill of -inf (causal_mask's) and a window's
+// fill of +inf are written as the strings "-inf" and "inf" and read back
+// as the infinities; any other string is refused.
+TEST(ProgramJson, InfinitiesRoundTripAsStrings) {
+    arch::Command fill = vec(VectorOp::Copy, 1, 6);
+    arch::VectorSource minus_inf, window;
+    minus_inf.kind = arch::VectorSource::Kind::Scalar, minus_inf.scalar = -std::numeric_limits<double>::infinity();
+    window.kind = arch::VectorSource::Kind::Window;
+    window.window.fill = std::numeric_limits<double>::infinity();
+    fill.vec.in0 = std::make_shared<const arch::VectorSource>(minus_inf);
+    arch::Command add = vec(VectorOp::Add, 1, 6);
+    add.vec.in1 = std::make_shared<const arch::VectorSource>(window);
+    arch::Program p = program({block({stream(vector_unit(0), {fill, add})}, 0)}, 0);
+    const json j = arch::program_to_json(p);
+    const json& c = j["blocks"][0]["streams"][0]["commands"];
+    EXPECT_EQ(c[0]["in0"]["scalar"], "-inf");
+    EXPECT_EQ(c[1]["in1"]["window"]["fill"], "inf");
+    const arch::Program back = arch::program_from_json(json::parse(j.dump()), "x.json");
+    EXPECT_EQ(back.blocks[0].streams[0].commands[0].vec.source(0).scalar, -std::numeric_limits<double>::infinity());
+    EXPECT_EQ(back.blocks[0].streams[0].commands[1].vec.source(1).window.fill, std::numeric_limits<double>::infinity());
+    EXPECT_EQ(arch::program_to_json(back), j);
+    EXPECT_EQ(arch::format_command(back, back.blocks[0].streams[0].commands[0]),
+              "VECTOR copy 1x6 float16  L1:0x0 #-inf -> L1:0x20000");
+    json bad = j;
+    bad["blocks"][0]["streams"][0]["commands"][0]["in0"]["scalar"] = "-Infinity";
+    try {
+        arch::program_from_json(bad, "x.json");
+        ADD_FAILURE() << "accepted -Infinity";
+    } catch (const std::exception& e) {
+        EXPECT_STREQ(e.what(),
+                     "x.json: blocks[0].streams[0].commands[0].in0.scalar: expected a number, \"inf\" or "
+                     "\"-inf\", got \"-Infinity\"");
+    }
 }
 
 TEST(ProgramJson, Format) {

@@ -35,7 +35,7 @@ std::string extra_args(const std::string& path) {
                "x=2,256 --shape k_cache=1,2,2,64,16 --shape v_cache=1,2,2,16,64 ";
     if (name == "llama_prefill.pto")
         return "--param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --shape x=2,16,256 "
-               "--shape cos=16,64 --shape sin=16,64 --shape mask=16,16 ";
+               "--shape cos=16,64 --shape sin=16,64 ";
     if (name == "qwen3_32b_decode.pto")
         return "--param hidden=256 --param heads=8 --param kv_heads=2 --param head_dim=64 --param intermediate=512 "
                "--param pos=5 --shape x=2,256 --shape k_cache=1,2,2,64,8 --shape v_cache=1,2,2,8,64 ";

@@ -47,6 +47,31 @@ TEST(Rope, ThreePassesPerChunkTablesOncePerBlock) {
     EXPECT_EQ(r["ops"][0]["commands"].get<uint64_t>(), 4u * (2 + 2 + 2 * 5));
 }
 
+// Tables too large to stay resident (4 x 256 x 128 float16 = 256 KB, the
+// whole L1) are streamed with the chunks: 2048 rows, 4 blocks of 512, 6
+// chunks of 85 or 86 rows each loading x, its cos rows and its sin rows.
+// Per chunk four passes (sin * -1 into p, then the three of the resident
+// form), 2 cycles per row each: 4 x 512 x 2 + 24 x 8 = 4288 per vector
+// unit. DDR: x and y once, the tables once per block (512 rows each):
+// 524288 + 4 x 2 x 131072 read; 65536 bound cycles, the DMA engine the
+// bottleneck.
+TEST(Rope, LongTablesAreStreamedWithTheChunks) {
+    nlohmann::json r = report("rope_streamed",
+                              "import pypto as pypo\n"
+                              "q = pypo.input(\"q\", shape=(1, 8, 256, 128))\n"
+                              "cos = pypo.input(\"cos\", shape=(256, 128))\n"
+                              "sin = pypo.input(\"sin\", shape=(256, 128))\n"
+                              "pypo.output(\"y\", pypo.op.rope(q, cos, sin))\n");
+    EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 524288u + 4 * 2 * 131072);
+    EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 524288u);
+    EXPECT_EQ(r["ddr_bound_cycles"].get<uint64_t>(), 65536u);
+    EXPECT_EQ(r["total_cycles"].get<uint64_t>(), 67823u);
+    for (int c = 0; c < 4; ++c)
+        EXPECT_EQ(unit_busy_cycles(r, "cluster" + std::to_string(c) + ".vector0"), 4u * 512 * 2 + 24 * 8);
+    // Per block, per chunk: 3 loads, 4 VECTORs, 1 store.
+    EXPECT_EQ(r["ops"][0]["commands"].get<uint64_t>(), 4u * 6 * 8);
+}
+
 // The tables' shape is checked against x's last two axes, at the operand.
 TEST(Rope, TableOfTheWrongShapeIsAnError) {
     std::string pto = write_file("rope_bad.pto",

@@ -169,6 +169,14 @@ TEST(OracleCrossCheck, Rope) {
         cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/rope.pto", config);
 }
 
+// causal_mask: a copy per chunk and a fill of -inf per row's masked tail
+// (rows of every length, none for rows with nothing masked), on the
+// default hardware and with two vector units and three DMA engines.
+TEST(OracleCrossCheck, CausalMask) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/causal_mask.pto", config);
+}
+
 TEST(OracleCrossCheck, NonAlignedGemm) {
     TempDir dir;
     cross_check(dir.file("gemm_200x72x136.pto", gemm_source(200, 72, 136, "float16")));

@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -132,6 +134,14 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
         v.src0 = r.range(0, 1024);
         v.src1 = arch::vector_op_is_binary(v.op) ? 65536 + r.range(0, 1024) : arch::kNoAddress;
         v.dst = 131072 + r.range(0, 1024);  // 32 x 200 float32, even cast to float32: 25600 B
+        // causal_mask's fill: a copy of the immediate -inf (a third of the
+        // copies, chosen without a draw so the other commands stay as they
+        // were), which the program crosses JSON as the string "-inf".
+        if (v.op == arch::VectorOp::Copy && v.rows % 3 == 0) {
+            arch::VectorSource fill;
+            fill.kind = arch::VectorSource::Kind::Scalar, fill.scalar = -std::numeric_limits<double>::infinity();
+            v.in0 = std::make_shared<const arch::VectorSource>(fill);
+        }
         break;
     }
     }
