@@ -127,18 +127,22 @@ bool vector_link(OpKind k) {
     }
 }
 
-bool is_pool(OpKind k) { return k == OpKind::AvgPool || k == OpKind::MaxPool; }
+// Pooling and depthwise convolution: window walks over image rows, whose
+// units are bands of output rows.
+bool is_window_op(OpKind k) {
+    return k == OpKind::AvgPool || k == OpKind::MaxPool || k == OpKind::DepthwiseConv2d;
+}
 
 // A vector chain's head: an element-wise operation not in a cube
 // operation's group, or a pooling operation, whose result is in DDR.
 bool vector_head(const TaskGraph& g, const OpNode& op) {
-    return (vector_link(op.kind) || is_pool(op.kind)) && in_ddr(g, op.output);
+    return (vector_link(op.kind) || is_window_op(op.kind)) && in_ddr(g, op.output);
 }
 
 // The head reads a tensor it broadcasts (a bias): its rows are then the
 // last axis, which batch_norm's per-channel rows may not be.
 bool broadcasts(const TaskGraph& g, const OpNode& h) {
-    if (h.kind == OpKind::BatchNorm || is_pool(h.kind)) return false;
+    if (h.kind == OpKind::BatchNorm || is_window_op(h.kind)) return false;
     for (int t : h.inputs)
         if (g.tensors[size_t(t)].shape != g.tensors[size_t(h.output)].shape) return true;
     return false;
@@ -171,7 +175,7 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
                !reads_on_chip(g, h);
     case Member::Reads::Tensor: {
         const bool heads_input = std::find(h.inputs.begin(), h.inputs.end(), m->other) != h.inputs.end();
-        return !is_pool(h.kind) && (heads_input || ready_before(g, m->other, head));
+        return !is_window_op(h.kind) && (heads_input || ready_before(g, m->other, head));
     }
     default: return true;
     }
