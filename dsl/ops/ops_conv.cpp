@@ -83,15 +83,16 @@ Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
         c.promote_operands(out);
         return out;
     }
+    // The bias broadcast over the output's channel axis: (O,) in NHWC,
+    // viewed as (O, 1, 1) in NCHW, the view made before the convolution so
+    // that the fusion pass sees it ready when the GEMM starts.
+    const Arg* layout_given = c.get("layout");
+    const std::string layout = layout_given ? layout_arg(c.op(), *layout_given, shape) : x.layout;
+    int b = bias ? bias->tensor : -1;
+    if (bias && layout != "NHWC") b = c.lib().add_op(OpKind::Reshape, {b}, {O, 1, 1}, bias->dtype, {}, call.loc);
     Value out = c.record({x.tensor, w.tensor}, shape, dtype, std::move(attrs), x.layout);
     c.promote_operands(out);
     if (!bias) return out;
-    // The bias broadcast over the output's channel axis: (O,) in NHWC,
-    // viewed as (O, 1, 1) in NCHW.
-    const std::string& layout = c.lib().graph().tensors[size_t(out.tensor)].layout;
-    int b = bias->tensor;
-    if (layout != "NHWC")
-        b = c.lib().add_op(OpKind::Reshape, {b}, {O, 1, 1}, bias->dtype, {}, call.loc);
     const int sum = c.lib().add_op(OpKind::Add, {out.tensor, b}, shape, dtype, {}, call.loc);
     c.lib().mutable_tensor(sum).layout = layout;
     Value result = Value::tensor_ref(sum);
