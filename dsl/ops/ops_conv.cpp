@@ -14,7 +14,7 @@ namespace dsl {
 
 Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
     OpCall c(lib, call,
-             Signature("conv2d", {"x", "w", "stride", "padding", "rounding", "dtype", "layout", "groups", "bias"}, 2,
+             Signature("conv2d", {"x", "w", "stride", "padding", "groups", "bias", "rounding", "dtype", "layout"}, 2,
                        {}, 2));
     Operand x = c.tensor("x", "input");
     Operand w = c.tensor("w", "weight");
