@@ -66,6 +66,8 @@ MODELS = [
       "--shape", "k_cache=32,1,32,128,2048", "--shape", "v_cache=32,1,32,2048,128"]),
     ("llama_prefill S=128", "models/llama_prefill.pto",
      ["--shape", "x=1,128,4096", "--shape", "cos=128,128", "--shape", "sin=128,128", "--shape", "mask=128,128"]),
+    ("mobilenet_v2_block 56x56x24", "models/mobilenet_v2_block.pto", ["--shape", "x=1,56,56,24"]),
+    ("mobilenet_v2 224", "models/mobilenet_v2.pto", ["--shape", "image=1,224,224,3"]),
     ("qwen3_32b_decode B=16 T=4096", "models/qwen3_32b_decode.pto",
      ["--shape", "x=16,5120", "--shape", "k_cache=1,16,8,128,4096", "--shape", "v_cache=1,16,8,4096,128"]),
 ]

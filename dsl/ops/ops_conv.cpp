@@ -34,13 +34,13 @@ Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
     const bool depthwise = groups > 1 && groups == C && O == C;
     if (groups > 1 && !depthwise)
         c.fail("groups=" + std::to_string(groups) +
-               " is lowered only as depthwise (groups = channels = filters) yet: " + both);
+               " is not lowered yet (only groups=1, and depthwise: groups = channels = filters): " + both);
     std::optional<Operand> bias;
     if (c.get("bias")) {
         bias = c.tensor("bias", "bias");
         if (bias->shape != std::vector<int64_t>{O})
-            c.fail_at(bias->loc, "bias must be (O,) = (" + std::to_string(O) + ",), one value per filter, got " +
-                                     bias->described);
+            c.fail_at(bias->loc,
+                      "bias must be (O,) = (" + std::to_string(O) + ",), one value per filter, got " + bias->described);
     }
 
     std::vector<int64_t> kernel{w.shape[2], w.shape[3]};

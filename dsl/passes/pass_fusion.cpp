@@ -145,9 +145,7 @@ bool vector_link(OpKind k) {
 
 // Pooling and depthwise convolution: window walks over image rows, whose
 // units are bands of output rows.
-bool is_window_op(OpKind k) {
-    return k == OpKind::AvgPool || k == OpKind::MaxPool || k == OpKind::DepthwiseConv2d;
-}
+bool is_window_op(OpKind k) { return k == OpKind::AvgPool || k == OpKind::MaxPool || k == OpKind::DepthwiseConv2d; }
 
 // A vector chain's head: an element-wise operation not in a cube
 // operation's group, or a pooling operation, whose result is in DDR.

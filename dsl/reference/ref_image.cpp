@@ -58,7 +58,8 @@ void conv2d(const TaskGraph& g, const OpNode& op, const RefValues& x, const RefV
                             for (int64_t kx = 0; kx < kw; ++kx) {
                                 const int64_t ix = ox * st[1] - pd[1] + kx;
                                 if (ix < 0 || ix >= X.W) continue;
-                                acc += x[X.at(n, c, iy, ix)] * wt[size_t(((o * per_group + c - c0) * kh + ky) * kw + kx)];
+                                acc +=
+                                    x[X.at(n, c, iy, ix)] * wt[size_t(((o * per_group + c - c0) * kh + ky) * kw + kx)];
                             }
                         }
                     y[Y.at(n, o, oy, ox)] = acc;

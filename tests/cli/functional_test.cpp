@@ -36,6 +36,10 @@ std::string extra_args(const std::string& path) {
     if (name == "llama_prefill.pto")
         return "--param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --shape x=2,16,256 "
                "--shape cos=16,64 --shape sin=16,64 --shape mask=16,16 ";
+    // MobileNet-v2 at a small resolution (a pypo.param); the block as its
+    // header runs it.
+    if (name == "mobilenet_v2.pto") return "--shape image=1,32,32,3 --param resolution=32 ";
+    if (name == "mobilenet_v2_block.pto") return "--shape x=1,56,56,24 ";
     if (name == "qwen3_32b_decode.pto")
         return "--param hidden=256 --param heads=8 --param kv_heads=2 --param head_dim=64 --param intermediate=512 "
                "--param pos=5 --shape x=2,256 --shape k_cache=1,2,2,64,8 --shape v_cache=1,2,2,8,64 ";
@@ -71,11 +75,11 @@ std::vector<std::string> checked_programs() {
     std::vector<std::string> p = pto_files("tests/functional");
     // Its float16 overflow cannot be cured (MixedPrecisionKeepsFloat16...).
     p.erase(std::remove(p.begin(), p.end(), "tests/functional/mixed_too_big.pto"), p.end());
-    for (const char* m :
-         {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
-          "models/memory_placement.pto", "models/super_resolution.pto", "models/super_resolution_naive.pto",
-          "models/attention.pto", "models/kv_append.pto", "models/flash_attention.pto", "models/llama_decode.pto",
-          "models/llama_prefill.pto", "models/qwen3_32b_decode.pto"})
+    for (const char* m : {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
+                          "models/memory_placement.pto", "models/super_resolution.pto",
+                          "models/super_resolution_naive.pto", "models/attention.pto", "models/kv_append.pto",
+                          "models/flash_attention.pto", "models/llama_decode.pto", "models/llama_prefill.pto",
+                          "models/qwen3_32b_decode.pto", "models/mobilenet_v2_block.pto", "models/mobilenet_v2.pto"})
         p.push_back(m);
     return p;
 }

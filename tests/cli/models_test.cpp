@@ -28,6 +28,10 @@ std::string extra_args(const std::string& model) {
     if (model == "llama_prefill.pto")
         return "--param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --shape x=2,16,256 "
                "--shape cos=16,64 --shape sin=16,64 --shape mask=16,16 ";
+    // MobileNet-v2 at a small resolution (a pypo.param); the block as its
+    // header runs it.
+    if (model == "mobilenet_v2.pto") return "--shape image=1,32,32,3 --param resolution=32 ";
+    if (model == "mobilenet_v2_block.pto") return "--shape x=1,56,56,24 ";
     if (model == "qwen3_32b_decode.pto")
         return "--param hidden=256 --param heads=8 --param kv_heads=2 --param head_dim=64 --param intermediate=512 "
                "--param pos=5 --shape x=2,256 --shape k_cache=1,2,2,64,8 --shape v_cache=1,2,2,8,64 ";

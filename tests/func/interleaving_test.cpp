@@ -83,6 +83,8 @@ TEST_P(CompiledProgram, GivesTheSameBytesInEitherInterleaving) {
     if (name == "flash_attention.pto") shapes = {{"q", {512, 128}}, {"kt", {128, 512}}, {"v", {512, 128}}};
     // The LLM models at a small instance (their sizes are pypo.params).
     std::map<std::string, std::string> params;
+    if (name == "mobilenet_v2_block.pto") shapes["x"] = {1, 56, 56, 24};
+    if (name == "mobilenet_v2.pto") shapes["image"] = {1, 32, 32, 3}, params["resolution"] = "32";
     if (name == "llama_decode.pto" || name == "llama_prefill.pto")
         params = {{"hidden", "256"}, {"heads", "4"}, {"kv_heads", "2"}, {"intermediate", "512"}};
     if (name == "qwen3_32b_decode.pto")

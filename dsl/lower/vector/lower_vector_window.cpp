@@ -144,16 +144,15 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
                                                                                      const BufferAddrs& a) {
             ChunkCommands cc = chain_prologue ? chain_prologue(first, n, a) : ChunkCommands{};
             cc.loads.push_back({load_dma(w_ddr, a[4], uint64_t(w.channels * window * ex)), wname + " -> L1"});
-            if (w.bias >= 0)
-                cc.loads.push_back({load_dma(b_ddr, a[6], uint64_t(w.channels * ex)), bname + " -> L1"});
+            if (w.bias >= 0) cc.loads.push_back({load_dma(b_ddr, a[6], uint64_t(w.channels * ex)), bname + " -> L1"});
             return cc;
         };
     else if (fused) s.prologue = chain_prologue;
     const uint64_t x_ddr = ctx.ddr_addr(w.image);
     const int out = fused ? members.back()->output : op.output;
     const int32_t last = fused ? int32_t(op.epilogue.back()) : -1;
-    s.chunk = [&ctx, w, band, bands, in_row, out_row, window, view_offset, ex, x_ddr, cast, out, last, fused, links, weighted,
-               xname = x.name, yname = y.name, xt = x.dtype,
+    s.chunk = [&ctx, w, band, bands, in_row, out_row, window, view_offset, ex, x_ddr, cast, out, last, fused, links,
+               weighted, xname = x.name, yname = y.name, xt = x.dtype,
                yt = y.dtype](int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
         int64_t rows_out = 0;  // output rows of the chunk
@@ -208,11 +207,10 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
             // Tap j: its window view times the channel's weight j.
             for (int64_t j = 0; j < window; ++j) {
                 const uint64_t product = j == 0 ? pooled : a[5];
-                cc.compute.push_back(
-                    {with_sources(vector_args(VectorOp::Mul, xt, rows_out, out_row, view(j), a[4] + uint64_t(j * ex),
-                                              product),
-                                  window_at(j), per_channel(window)),
-                     yname + ": tap"});
+                cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, xt, rows_out, out_row, view(j),
+                                                               a[4] + uint64_t(j * ex), product),
+                                                   window_at(j), per_channel(window)),
+                                      yname + ": tap"});
                 if (j > 0)
                     cc.compute.push_back(
                         {vector_args(VectorOp::Add, xt, rows_out, out_row, pooled, a[5], pooled), yname + ": add"});
