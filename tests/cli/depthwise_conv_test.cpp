@@ -75,10 +75,11 @@ TEST(DepthwiseConv, MobileNetV1BlockRunsItsDepthwiseOnTheVectorUnits) {
 // the channel's weights and (after the first) an ADD into the sum, then
 // the bias ADD: 9 + 8 + 1 VECTOR commands for a 3x3 kernel, 9 + 8 without.
 TEST(DepthwiseConv, EachTapIsAMultiplyAndAnAdd) {
-    const std::string head = "import pypto as pypo\n"
-                             "x = pypo.input(\"x\", shape=(1, 12, 12, 8), layout=\"NHWC\")\n"
-                             "w = pypo.weight(\"w\", shape=(8, 1, 3, 3))\n"
-                             "b = pypo.weight(\"b\", shape=(8,))\n";
+    const std::string head =
+        "import pypto as pypo\n"
+        "x = pypo.input(\"x\", shape=(1, 12, 12, 8), layout=\"NHWC\")\n"
+        "w = pypo.weight(\"w\", shape=(8, 1, 3, 3))\n"
+        "b = pypo.weight(\"b\", shape=(8,))\n";
     auto vector_commands = [](const std::string& text) {
         size_t n = 0, taps = 0;
         for (size_t at = text.find("VECTOR "); at != std::string::npos; at = text.find("VECTOR ", at + 1)) {
