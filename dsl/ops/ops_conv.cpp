@@ -14,7 +14,8 @@ namespace dsl {
 
 Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
     OpCall c(lib, call,
-             Signature("conv2d", {"x", "w", "stride", "padding", "groups", "bias", "rounding", "dtype", "layout"}, 2,
+             Signature("conv2d",
+                       {"x", "w", "stride", "padding", "groups", "bias", "dilation", "rounding", "dtype", "layout"}, 2,
                        {}, 2));
     Operand x = c.tensor("x", "input");
     Operand w = c.tensor("w", "weight");
@@ -43,10 +44,19 @@ Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
                       "bias must be (O,) = (" + std::to_string(O) + ",), one value per filter, got " + bias->described);
     }
 
-    std::vector<int64_t> kernel{w.shape[2], w.shape[3]};
+    // dilation=(dh, dw) spreads the taps dh rows and dw columns apart: the
+    // window spans (kh - 1) * dh + 1 rows, which is what the output size
+    // and padding='same' see.
+    std::vector<int64_t> dilation{1, 1};
+    if (const Arg* d = c.get("dilation")) dilation = int_pair_arg(c.op(), *d, "dilation", 1);
+    std::vector<int64_t> kernel{c.add(c.mul(w.shape[2] - 1, dilation[0]), 1),
+                                c.add(c.mul(w.shape[3] - 1, dilation[1]), 1)};
     std::vector<int64_t> stride{1, 1}, padding{0, 0};
     if (const Arg* s = c.get("stride")) stride = int_pair_arg(c.op(), *s, "stride", 1);
-    if (const Arg* p = c.get("padding")) padding = padding_arg(c, *p, kernel, "kernel: " + w.text());
+    if (const Arg* p = c.get("padding"))
+        padding = padding_arg(
+            c, *p, kernel,
+            dilation == std::vector<int64_t>{1, 1} ? "kernel: " + w.text() : "dilated kernel: " + shape_text(kernel));
 
     Rounding rounding = Rounding::Floor;
     if (const Arg* r = c.get("rounding"))
@@ -72,6 +82,7 @@ Value rule_conv2d(PypoLibrary& lib, const CallSite& call) {
     shape[ax.w] = ow;
     std::map<std::string, Attr> attrs{{"stride", Attr::list(stride)}, {"padding", Attr::list(padding)}};
     if (rounding == Rounding::Ceil) attrs.emplace("rounding", Attr::choice(rounding));
+    if (dilation != std::vector<int64_t>{1, 1}) attrs.emplace("dilation", Attr::list(dilation));
     // Mixed float dtypes promote to the wider one, as for matmul.
     arch::DType dtype = c.dtype_or(wider_dtype(x.dtype, w.dtype));
     if (depthwise) {

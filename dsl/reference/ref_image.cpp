@@ -42,6 +42,9 @@ void conv2d(const TaskGraph& g, const OpNode& op, const RefValues& x, const RefV
     const int64_t kh = ws[2], kw = ws[3];
     const auto& st = op.attrs.at("stride").ints;
     const auto& pd = op.attrs.at("padding").ints;
+    const auto dilation_at = op.attrs.find("dilation");
+    const int64_t dh = dilation_at == op.attrs.end() ? 1 : dilation_at->second.ints[0];
+    const int64_t dw = dilation_at == op.attrs.end() ? 1 : dilation_at->second.ints[1];
     const auto groups_at = op.attrs.find("groups");
     const int64_t groups = groups_at == op.attrs.end() ? 1 : groups_at->second.i;
     const int64_t per_group = X.C / groups, filters_per_group = Y.C / groups;
@@ -53,10 +56,10 @@ void conv2d(const TaskGraph& g, const OpNode& op, const RefValues& x, const RefV
                     const int64_t c0 = o / filters_per_group * per_group;
                     for (int64_t c = c0; c < c0 + per_group; ++c)
                         for (int64_t ky = 0; ky < kh; ++ky) {
-                            const int64_t iy = oy * st[0] - pd[0] + ky;
+                            const int64_t iy = oy * st[0] - pd[0] + ky * dh;
                             if (iy < 0 || iy >= X.H) continue;
                             for (int64_t kx = 0; kx < kw; ++kx) {
-                                const int64_t ix = ox * st[1] - pd[1] + kx;
+                                const int64_t ix = ox * st[1] - pd[1] + kx * dw;
                                 if (ix < 0 || ix >= X.W) continue;
                                 acc +=
                                     x[X.at(n, c, iy, ix)] * wt[size_t(((o * per_group + c - c0) * kh + ky) * kw + kx)];

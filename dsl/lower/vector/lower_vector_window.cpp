@@ -63,6 +63,10 @@ struct WindowReduce {
     int image = -1;
     int64_t planes = 0, H = 0, W = 0, depth = 1, OH = 0, OW = 0;
     int64_t kh = 1, kw = 1, sh = 1, sw = 1, ph = 0, pw = 0;
+    // A depthwise convolution's dilation: its taps dh rows and dw columns
+    // apart, the window spanning (kh - 1) * dh + 1 rows.
+    int64_t dh = 1, dw = 1;
+    int64_t span_h() const { return (kh - 1) * dh + 1; }
     arch::VectorOp combine = arch::VectorOp::Maximum;  // or Add
     bool mean = false;
     // A depthwise convolution's (C, 1, kh, kw) weights and (C,) bias (-1:
@@ -83,7 +87,9 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     const int64_t in_row = w.W * w.depth, out_row = w.OW * w.depth, window = w.kh * w.kw;
     const bool weighted = w.weights >= 0;
     // Window position (i, j) starts i rows and j columns into the rows.
-    auto view_offset = [in_row, depth = w.depth, kw = w.kw](int64_t j) { return j / kw * in_row + j % kw * depth; };
+    auto view_offset = [in_row, depth = w.depth, kw = w.kw, dh = w.dh, dw = w.dw](int64_t j) {
+        return j / kw * dh * in_row + j % kw * dw * depth;
+    };
     const int64_t last_view = view_offset(window - 1);
     // A vector fusion group's members (dsl/passes/pass_fusion.h) run on
     // the pooled outputs in place, after the pooling (and its cast), their
@@ -94,7 +100,7 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     // Computes in the input's dtype, casting the result if asked for another.
     // With `chain`, buffer 4 on are the members' operands.
     auto stream = [&](int64_t band, bool chain, ElementwiseChain* links) {
-        const int64_t rows_in = band == w.OH ? w.H : (band - 1) * w.sh + w.kh;
+        const int64_t rows_in = band == w.OH ? w.H : (band - 1) * w.sh + w.span_h();
         const int64_t outputs = band * out_row;
         VectorStream s;
         s.buffers = {
@@ -173,7 +179,7 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
         } else {
             const int64_t plane = first / bands, o0 = first % bands * band, nb = std::min(band, w.OH - o0);
             const int64_t lo = std::max<int64_t>(0, o0 * w.sh - w.ph);
-            const int64_t hi = std::min(w.H, (o0 + nb - 1) * w.sh - w.ph + w.kh);
+            const int64_t hi = std::min(w.H, (o0 + nb - 1) * w.sh - w.ph + w.span_h());
             cc.loads.push_back(
                 {load_dma(x_ddr + uint64_t((plane * w.H + lo) * in_row * ex), a[0], uint64_t((hi - lo) * in_row * ex)),
                  xname + " rows -> L1"});
@@ -186,7 +192,7 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
             arch::VectorSource v;
             v.kind = arch::VectorSource::Kind::Window;
             v.window = rows;
-            v.window.ki = uint32_t(j / w.kw), v.window.kj = uint32_t(j % w.kw);
+            v.window.ki = uint32_t(j / w.kw * w.dh), v.window.kj = uint32_t(j % w.kw * w.dw);
             v.window.origin = -view_offset(j);
             return v;
         };
@@ -286,8 +292,10 @@ void lower_depthwise_conv2d(LowerContext& ctx, const OpNode& op) {
     const auto& stride = op.attrs.at("stride").ints;
     const auto& pad = op.attrs.at("padding").ints;
     w.kh = wt.shape[2], w.kw = wt.shape[3], w.sh = stride[0], w.sw = stride[1], w.ph = pad[0], w.pw = pad[1];
+    if (const auto d = op.attrs.find("dilation"); d != op.attrs.end())
+        w.dh = d->second.ints[0], w.dw = d->second.ints[1];
     // A window entirely in the padding would read no input row at all.
-    if (w.ph >= w.kh || w.pw >= w.kw)
+    if (w.ph >= w.span_h() || w.pw >= (w.kw - 1) * w.dw + 1)
         throw CompileError(op.loc, "conv2d: padding " + attr_text(op.attrs.at("padding")) +
                                        " as large as the kernel is not lowered yet");
     w.combine = VectorOp::Add;

@@ -198,6 +198,30 @@ TEST(OpsConv, GroupsAndBias) {
     EXPECT_EQ(g.ops[1].inputs, (std::vector<int>{g.ops[0].output, 2}));
 }
 
+// dilation=(dh, dw): the window spans (k - 1) * d + 1, which the output
+// size and padding='same' use; recorded only when not (1, 1).
+TEST(OpsConv, Dilation) {
+    const std::vector<std::string> d{input("x", "(1, 16, 64, 64)"), input("w", "(32, 16, 3, 3)")};
+    dsl::TaskGraph g = run(d, "pypo.op.conv2d(x, w, dilation=2)");
+    EXPECT_EQ(g.ops[0].attrs.at("dilation").ints, (std::vector<int64_t>{2, 2}));
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 32, 60, 60}));
+    g = run(d, "pypo.op.conv2d(x, w, dilation=(4, 2), padding='same', stride=2)");
+    EXPECT_EQ(g.ops[0].attrs.at("padding").ints, (std::vector<int64_t>{4, 2}));
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 32, 32, 32}));
+    g = run(d, "pypo.op.conv2d(x, w, dilation=1)");
+    EXPECT_EQ(g.ops[0].attrs.count("dilation"), 0u);
+    EXPECT_EQ(error(d, "pypo.op.conv2d(x, w, dilation=0)"),
+              diag_in(2, "pypo.op.conv2d(x, w, dilation=0)", "0)", "conv2d: dilation must be positive, got 0"));
+    EXPECT_EQ(error(d, "pypo.op.conv2d(x, w, dilation=40)"),
+              diag_in(2, "pypo.op.conv2d(x, w, dilation=40)", "",
+                      "conv2d: the kernel is larger than the padded input: x is (1, 16, 64, 64) float16, w is "
+                      "(32, 16, 3, 3) float16, padding (0, 0)"));
+    const std::vector<std::string> even{input("x", "(1, 16, 64, 64)"), input("w", "(32, 16, 2, 2)")};
+    EXPECT_EQ(error(even, "pypo.op.conv2d(x, w, dilation=3, padding='same')"),
+              diag_in(2, "pypo.op.conv2d(x, w, dilation=3, padding='same')", "'same'",
+                      "conv2d: padding='same' needs an odd dilated kernel: (4, 4)"));
+}
+
 TEST(OpsConv, GroupsAndBiasErrors) {
     std::vector<std::string> d{input("x", "(1, 8, 12, 12)"), input("w", "(8, 1, 3, 3)"), input("b", "(4,)")};
     std::string e = "pypo.op.conv2d(x, w, groups=3)";
