@@ -103,6 +103,11 @@ int64_t OpCall::elements(const std::vector<int64_t>& shape) const {
 
 Value OpCall::record(std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
                      std::map<std::string, Attr> attrs, const std::string& inherited_layout) const {
+    return record_as(kind_, std::move(inputs), std::move(shape), dtype, std::move(attrs), inherited_layout);
+}
+
+Value OpCall::record_as(OpKind kind, std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
+                        std::map<std::string, Attr> attrs, const std::string& inherited_layout) const {
     // Every dimension was computed without overflow; the bytes of the whole
     // (float32 at most) must be countable too, or sizes wrap further on.
     mul(elements(shape), 4);
@@ -116,7 +121,7 @@ Value OpCall::record(std::vector<int> inputs, std::vector<int64_t> shape, arch::
         const std::string where = choice_arg(op(), *t, "target", {"L0", "L1", "DDR"});
         placement = where == "L0" ? Placement::L0 : where == "L1" ? Placement::L1 : Placement::DDR;
     }
-    int out = lib_.add_op(kind_, std::move(inputs), std::move(shape), dtype, std::move(attrs), call_.loc);
+    int out = lib_.add_op(kind, std::move(inputs), std::move(shape), dtype, std::move(attrs), call_.loc);
     lib_.mutable_tensor(out).layout = layout;
     lib_.mutable_tensor(out).placement = placement;
     // The precision pass leaves an operation given dtype= alone.

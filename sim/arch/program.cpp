@@ -148,8 +148,9 @@ std::string pair(uint32_t a, uint32_t b) {
 // "im2col 3x3/s1/p1 of 64x6x56 ow 56 at pixel 0, k 0 2B" (an NHWC slab: "of 6x56x64 NHWC")
 std::string format_im2col(const Im2col& i) {
     std::ostringstream os;
-    os << "im2col " << i.kh << "x" << i.kw << "/s" << pair(i.stride_h, i.stride_w) << "/p" << pair(i.pad_h, i.pad_w)
-       << " of ";
+    os << "im2col " << i.kh << "x" << i.kw << "/s" << pair(i.stride_h, i.stride_w) << "/p" << pair(i.pad_h, i.pad_w);
+    if (i.dilation_h != 1 || i.dilation_w != 1) os << "/d" << pair(i.dilation_h, i.dilation_w);
+    os << " of ";
     if (i.channels_last) os << i.height << "x" << i.width << "x" << i.channels << " NHWC";
     else os << i.channels << "x" << i.height << "x" << i.width;
     os << " ow " << i.out_w << " at pixel " << i.pixel0 << ", k " << i.k0 << " " << i.element_bytes << "B";

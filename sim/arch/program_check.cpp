@@ -111,7 +111,8 @@ void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& 
     if (k != EngineKind::CubeDma || d.src != Space::L1 || d.dst != Space::L0)
         fail(w, "im2col addressing is only done by a cube DMA engine loading L1 -> L0");
     if (d.convert_f32_to_f16 || d.rearrange) fail(w, "im2col cannot be combined with another conversion");
-    if (!positive_fields(i)) fail(w, "im2col needs positive channels, height, width, kernel, stride and out_w");
+    if (!positive_fields(i))
+        fail(w, "im2col needs positive channels, height, width, kernel, stride, dilation and out_w");
     uint64_t bad = 0;
     if (const char* key = bad_element_bytes(i, bad))
         fail(w, "im2col " + std::string(key) + " must be 2 or 4, got " + std::to_string(bad));

@@ -37,7 +37,14 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
         s.dma_cycles += busy;
         s.dma_bytes += c.dma.bytes();
         break;
-    case arch::Opcode::Vector: s.vector_cycles += busy; break;
+    case arch::Opcode::Vector:
+        s.vector_cycles += busy;
+        // A multiply of a window view by weights is a depthwise
+        // convolution's taps: one MAC per element (the add that accumulates
+        // it is the other half), counted though no cube runs them.
+        if (c.vec.op == arch::VectorOp::Mul && c.vec.source(0).kind == arch::VectorSource::Kind::Window)
+            s.macs += c.vec.elements();
+        break;
     }
     add_command_traffic(s.memory, config_, c);
     active_[size_t(op)].add(r.start, r.end);

@@ -77,6 +77,29 @@ TEST(DmaEffect, Im2colGeneratesPaddingAndHonoursStride) {
     EXPECT_EQ(std::vector<float>(got.begin() + 27, got.end()), (std::vector<float>{5, 6, 0, 8, 9, 0, 0, 0, 0}));
 }
 
+// Dilation 2 spreads the 2x2 kernel's taps over a 3x3 span: on a 3 x 3
+// image 1..9, stride 1, no padding, one output whose taps are the corners.
+// Printed with its dilation.
+TEST(DmaEffect, Im2colReadsDilatedTaps) {
+    Fixture f;
+    f.put(Space::L1, 0, DType::Float16, iota(9));
+    arch::DmaArgs d;
+    d.src = Space::L1, d.dst = Space::L0, d.src_addr = 0, d.dst_addr = 0;
+    d.rows = 1, d.row_bytes = 4 * 2, d.dst_stride = 8;
+    arch::Im2col g;
+    g.channels = 1, g.height = 3, g.width = 3, g.kh = 2, g.kw = 2, g.out_w = 1, g.element_bytes = 2;
+    g.dilation_h = 2, g.dilation_w = 2;
+    d.im2col = g;
+    func::apply_dma(f.m, 1, d);
+    EXPECT_EQ(f.get(Space::L0, 0, DType::Float16, 4, 1), (std::vector<float>{1, 3, 7, 9}));
+    arch::Command c;
+    c.op = arch::Opcode::Dma, c.dma = d;
+    EXPECT_NE(arch::format_command(arch::Program{}, c).find(" im2col 2x2/s1/p0/d2 of 1x3x3 ow 1 at pixel 0, k 0 2B"),
+              std::string::npos);
+    c.dma.im2col->dilation_w = 1;
+    EXPECT_NE(arch::format_command(arch::Program{}, c).find(" im2col 2x2/s1/p0/d2,1 of 1x3x3 "), std::string::npos);
+}
+
 TEST(DmaEffect, TransposeAndPixelShuffle) {
     Fixture f;
     f.put(Space::L1, 0, DType::Float16, iota(6));  // 2 x 3

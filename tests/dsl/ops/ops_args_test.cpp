@@ -56,7 +56,7 @@ TEST(OpsArgs, UnknownKeywordListsTheValidOnesAndSuggests) {
     EXPECT_EQ(error(kXW, e),
               diag_in(2, e, "strides",
                       "conv2d: unexpected keyword argument 'strides' (did you mean 'stride'?); valid keywords are: "
-                      "stride, padding, rounding, dtype, layout, target"));
+                      "stride, padding, groups, bias, dilation, rounding, dtype, layout, target"));
     e = "pypo.op.relu(x, foo=1)";
     EXPECT_EQ(
         error(kX, e),
