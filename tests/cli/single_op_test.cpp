@@ -102,7 +102,7 @@ TEST(SingleOp, BadCommandLines) {
         {"--op matmul", "davinci-sim: error: --op needs --shape with the operation's sizes\n"},
         {"--op softmax --shape 4,4", "davinci-sim: error: --op: expected matmul or conv2d, got 'softmax'\n"},
         {"--op matmul --shape 4,4,4 --dtype int8",
-         "davinci-sim: error: --dtype: expected float16, bfloat16 or float32, got 'int8'\n"},
+         "davinci-sim: error: --dtype: expected float16, bfloat16, float32 or int8, got 'int8'\n"},
         {"--op matmul --shape 4,x,4",
          "davinci-sim: error: --shape: expected numbers separated by commas, got '4,x,4'\n"},
         {"--op matmul --shape 0,4,4",
