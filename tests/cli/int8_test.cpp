@@ -92,16 +92,19 @@ TEST(Int8, LanguageRulesForIntegerTensors) {
         return first_line(o.err);
     };
     EXPECT_EQ(error_of("a = pypo.input(\"a\", shape=(4, 4), dtype=\"int8\")\npypo.output(\"y\", pypo.op.relu(a))\n"),
-              dir + "/bad.pto:3:31: error: relu: a is int8: only cast and matmul take integer tensors (cast it to a "
-                    "float dtype first)");
+              dir +
+                  "/bad.pto:3:31: error: relu: a is int8: only cast and matmul take integer tensors (cast it to a "
+                  "float dtype first)");
     EXPECT_EQ(error_of("a = pypo.input(\"a\", shape=(4, 4), dtype=\"int8\")\nb = pypo.input(\"b\", shape=(4, 4))\n"
                        "pypo.output(\"y\", pypo.op.matmul(a, b))\n"),
-              dir + "/bad.pto:4:18: error: matmul: int8 operands multiply only int8 operands, got a is (4, 4) "
-                    "int8, b is (4, 4) float16 (cast the other one to int8)");
+              dir +
+                  "/bad.pto:4:18: error: matmul: int8 operands multiply only int8 operands, got a is (4, 4) "
+                  "int8, b is (4, 4) float16 (cast the other one to int8)");
     EXPECT_EQ(error_of("a = pypo.input(\"a\", shape=(4, 4), dtype=\"int8\")\n"
                        "pypo.output(\"y\", pypo.op.matmul(a, a, dtype=\"float16\"))\n"),
-              dir + "/bad.pto:3:45: error: matmul: an int8 matmul makes int32 (its accumulator), not float16: cast "
-                    "its result");
+              dir +
+                  "/bad.pto:3:45: error: matmul: an int8 matmul makes int32 (its accumulator), not float16: cast "
+                  "its result");
     EXPECT_EQ(error_of("a = pypo.input(\"a\", shape=(4, 4))\npypo.output(\"y\", pypo.op.exp(a, dtype=\"int32\"))\n"),
               dir + "/bad.pto:3:39: error: exp: dtype int32: only cast and matmul make integer tensors");
 }
