@@ -35,9 +35,21 @@ Operand OpCall::tensor(const std::string& param, const std::string& role) const 
     return tensor_at(a->value, a->loc, spelling(*a, role));
 }
 
+namespace {
+
+// The operations that take and make integer tensors: cast (into and out of
+// them, rounding half to even and saturating) and matmul (int8 x int8 ->
+// int32 on the cube). Every other operation computes in a float dtype.
+bool takes_integers(const std::string& op) { return op == "cast" || op == "matmul"; }
+
+}  // namespace
+
 Operand OpCall::tensor_at(const Value& v, const SourceLoc& loc, const std::string& name) const {
     if (!v.is(Value::Kind::Tensor)) fail_at(loc, name + " must be a tensor, got " + type_name(v));
     const TensorNode& t = lib_.graph().tensors[size_t(v.tensor)];
+    if (arch::dtype_is_int(t.dtype) && !takes_integers(op()))
+        fail_at(loc, name + " is " + arch::dtype_name(t.dtype) +
+                         ": only cast and matmul take integer tensors (cast it to a float dtype first)");
     Operand o;
     o.tensor = v.tensor;
     o.shape = t.shape;
@@ -55,7 +67,11 @@ void OpCall::fail_at(const SourceLoc& loc, const std::string& msg) const { throw
 
 arch::DType OpCall::dtype_or(arch::DType fallback) const {
     const Arg* a = get("dtype");
-    return a ? dtype_arg(op(), *a) : fallback;
+    if (!a) return fallback;
+    const arch::DType t = dtype_arg(op(), *a);
+    if (arch::dtype_is_int(t) && !takes_integers(op()))
+        fail_at(a->loc, std::string("dtype ") + arch::dtype_name(t) + ": only cast and matmul make integer tensors");
+    return t;
 }
 
 std::string OpCall::layout() const {

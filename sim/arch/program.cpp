@@ -13,7 +13,9 @@ const VectorSource& VectorArgs::source(int i) const {
 
 int dtype_bytes(DType t) {
     switch (t) {
-    case DType::Float32: return 4;
+    case DType::Float32:
+    case DType::Int32: return 4;
+    case DType::Int8: return 1;
     case DType::Float16:
     case DType::BFloat16: break;
     }
@@ -25,6 +27,8 @@ const char* dtype_name(DType t) {
     case DType::Float16: return "float16";
     case DType::Float32: return "float32";
     case DType::BFloat16: return "bfloat16";
+    case DType::Int8: return "int8";
+    case DType::Int32: return "int32";
     }
     return "?";
 }
@@ -84,6 +88,18 @@ bool vector_op_is_binary(VectorOp op) {
         // clang-format on
     }
     return false;
+}
+
+bool vector_op_takes_int(VectorOp op) {
+    switch (op) {
+    case VectorOp::Div:
+    case VectorOp::Gelu:
+    case VectorOp::Sigmoid:
+    case VectorOp::Tanh:
+    case VectorOp::Exp:
+    case VectorOp::Sqrt: return false;
+    default: return true;
+    }
 }
 
 bool vector_op_is_reduce(VectorOp op) {

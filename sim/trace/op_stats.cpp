@@ -32,6 +32,7 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
         s.cube_cycles += busy;
         s.macs += c.mm.macs();
         if (c.mm.dtype == arch::DType::Float32) s.float32_macs += c.mm.macs();
+        if (c.mm.dtype == arch::DType::Int8) s.int8_macs += c.mm.macs();
         break;
     case arch::Opcode::Dma:
         s.dma_cycles += busy;
@@ -71,6 +72,7 @@ std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
         it->vector_cycles += o.vector_cycles;
         it->macs += o.macs;
         it->float32_macs += o.float32_macs;
+        it->int8_macs += o.int8_macs;
         it->dma_bytes += o.dma_bytes;
         it->memory += o.memory;
     }

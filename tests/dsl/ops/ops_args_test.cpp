@@ -92,8 +92,9 @@ TEST(OpsArgs, DtypeSpellings) {
     EXPECT_EQ(run(kX, "pypo.op.cast(x, dtype='bfloat16')").tensors.back().dtype, arch::DType::BFloat16);
     EXPECT_EQ(run(kX, "pypo.op.cast(x, dtype=pypo.DT_BF16)").tensors.back().dtype, arch::DType::BFloat16);
     std::string e = "pypo.op.cast(x, 'int4')";
-    EXPECT_EQ(error(kX, e),
-              diag_in(1, e, "'int4'", "cast: dtype must be 'float16', 'bfloat16' or 'float32', got 'int4'"));
+    EXPECT_EQ(
+        error(kX, e),
+        diag_in(1, e, "'int4'", "cast: dtype must be 'float16', 'bfloat16', 'float32', 'int8' or 'int32', got 'int4'"));
 }
 
 TEST(OpsArgs, LayoutIsCheckedAndStored) {
