@@ -7,7 +7,9 @@
 // a depthwise line of tens of thousands of channels is a legal file (the
 // reader's own limit is 65,536 layers) whose program takes about 15 KB per
 // operation to elaborate, which under the fuzzing sanitizers passes
-// libFuzzer's 2 GB memory limit; the reader's checks still run on it.
+// libFuzzer's 2 GB memory limit, and a 2,223-channel one (0.25 s in
+// Release) took 34 s under them on a loaded machine, past the 30 s
+// timeout; the reader's checks still run on it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,7 +19,7 @@
 #include "dsl/support/diagnostics.h"
 
 namespace {
-constexpr size_t kElaboratedLayers = 4096;
+constexpr size_t kElaboratedLayers = 512;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
