@@ -5,9 +5,10 @@
 // quantize's quotient is rounded to float32 before it is rounded to an
 // integer, as the vector unit divides (lower_vector_chain.cpp): the int8
 // result is compared exactly, and a float64 quotient that lies within
-// float32's rounding of a half-integer tie (possible only for float32
-// operands: a float16 or bfloat16 x over such a scale lies at least 2^-12
-// from a tie) would round the other way. Dividing in double and rounding
+// float32's rounding of a half-integer tie would round the other way. That
+// needs x or the scale in float32: a quotient of normal float16 / bfloat16
+// numbers that is not a tie lies at least 2^-12 from one, and float32
+// rounds a quotient below 128 by at most 2^-18. Dividing in double and rounding
 // the double to float32 gives float32's correctly rounded quotient (53 >=
 // 2 * 24 + 2 bits), the same as the vector unit's float32 division.
 #include <algorithm>

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "cli_util.h"
 #include "vector_op_report.h"
@@ -114,4 +116,44 @@ TEST(Quantize, Errors) {
         EXPECT_EQ(o.status, 2) << c.call;
         EXPECT_NE(o.err.find(c.message), std::string::npos) << o.err;
     }
+}
+
+namespace {
+
+// A little-endian float32 .npy (format 1.0) of `shape` holding `v`.
+std::string npy_f32(const std::string& shape, const std::vector<float>& v) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    std::string out = std::string("\x93NUMPY\x01\x00", 8);
+    out += char(header.size() & 0xff);
+    out += char(header.size() >> 8);
+    out += header;
+    out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
+    return out;
+}
+
+}  // namespace
+
+// The rounding on chosen values, through the functional model and --check
+// (exact for int8): ties to even (45.5 / 7 = 6.5 -> 6, where a multiply by
+// float32(1/7) would give 6.5000005 -> 7; 2.5 -> 2; -0.5 -> 0; 3.5 -> 4),
+// saturation (300 -> 127, -300 -> -128), a division by zero (1 / 0 -> 127)
+// and NaN (0 / 0 -> 0).
+TEST(Quantize, RoundsHalfToEvenAndSaturates) {
+    const std::string x = write_file("ties_x.npy", npy_f32("(1, 8)", {45.5f, 2.5f, -0.5f, 3.5f, 300, -300, 1, 0}));
+    const std::string s = write_file("ties_s.npy", npy_f32("(8,)", {7, 1, 1, 1, 1, 1, 0, 0}));
+    const std::string pto = write_file("ties.pto",
+                                       "import pypto as pypo\n"
+                                       "x = pypo.input(\"x\", shape=(1, 8), dtype=\"float32\")\n"
+                                       "s = pypo.input(\"s\", shape=(8,), dtype=\"float32\")\n"
+                                       "pypo.output(\"q\", pypo.op.quantize(x, s))\n");
+    const std::string out = (scratch() / "ties_out").string();
+    Outcome o = run("-q --functional --check --input x='" + x + "' --input s='" + s + "' --outputs '" + out + "' '" +
+                    pto + "'");
+    ASSERT_EQ(o.status, 0) << o.err;
+    const std::string q = slurp(out + "/q.npy");
+    ASSERT_GE(q.size(), 8u);
+    const std::string values = q.substr(q.size() - 8);
+    EXPECT_EQ(std::vector<int>(values.begin(), values.end()), (std::vector<int>{6, 2, 0, 4, 127, -128, 127, 0}));
 }
