@@ -12,13 +12,14 @@ using namespace clitest;
 namespace {
 
 nlohmann::json report(const std::string& name, const std::string& cond_shape) {
-    std::string pto = write_file(name + ".pto", "import pypto as pypo\n"
-                                                "c = pypo.input(\"c\", shape=" +
-                                                    cond_shape +
-                                                    ")\n"
-                                                    "x = pypo.input(\"x\", shape=(1, 4, 64, 64))\n"
-                                                    "y = pypo.input(\"y\", shape=(1, 4, 64, 64))\n"
-                                                    "pypo.output(\"z\", pypo.op.where(c, x, y))\n");
+    std::string pto = write_file(name + ".pto",
+                                 "import pypto as pypo\n"
+                                 "c = pypo.input(\"c\", shape=" +
+                                     cond_shape +
+                                     ")\n"
+                                     "x = pypo.input(\"x\", shape=(1, 4, 64, 64))\n"
+                                     "y = pypo.input(\"y\", shape=(1, 4, 64, 64))\n"
+                                     "pypo.output(\"z\", pypo.op.where(c, x, y))\n");
     std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q --set dma.max_outstanding=1 --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
