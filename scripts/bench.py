@@ -69,6 +69,8 @@ MODELS = [
     # Past rope's resident tables (S <= 254): streamed cos/sin rows.
     ("llama_prefill S=512", "models/llama_prefill.pto",
      ["--shape", "x=1,512,4096", "--shape", "cos=512,128", "--shape", "sin=512,128"]),
+    ("mobilenet_v2_block 56x56x24", "models/mobilenet_v2_block.pto", ["--shape", "x=1,56,56,24"]),
+    ("mobilenet_v2 224", "models/mobilenet_v2.pto", ["--shape", "image=1,224,224,3"]),
     ("qwen3_32b_decode B=16 T=4096", "models/qwen3_32b_decode.pto",
      ["--shape", "x=16,5120", "--shape", "k_cache=1,16,8,128,4096", "--shape", "v_cache=1,16,8,4096,128"]),
 ]

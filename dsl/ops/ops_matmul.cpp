@@ -53,6 +53,22 @@ Value rule_matmul(PypoLibrary& lib, const CallSite& call) {
     std::vector<int64_t> shape = *batch;
     shape.push_back(a.shape[ra - 2]);
     shape.push_back(b.shape[rb - 1]);
+    // int8 x int8 accumulates in int32 on the cube (timing model §7.1),
+    // and int32 is the result; an int32 operand or int8 beside a float
+    // is refused (weight-only int8 is not done: cast the weights first).
+    const bool int8 = a.dtype == arch::DType::Int8 || b.dtype == arch::DType::Int8;
+    for (const Operand* x : {&a, &b})
+        if (x->dtype == arch::DType::Int32)
+            c.fail_at(x->loc, x->name + " is int32: the cube multiplies int8, not int32");
+    if (int8 && a.dtype != b.dtype)
+        c.fail("int8 operands multiply only int8 operands, got " + both + " (cast the other one to int8)");
+    if (int8) {
+        const arch::DType out = c.dtype_or(arch::DType::Int32);
+        if (out != arch::DType::Int32)
+            c.fail_at(c.get("dtype")->loc, std::string("an int8 matmul makes int32 (its accumulator), not ") +
+                                               arch::dtype_name(out) + ": cast its result");
+        return c.record({a.tensor, b.tensor}, std::move(shape), out, std::move(attrs));
+    }
     // Mixed float dtypes promote: the cube computes in the wider one, and
     // the result has it unless dtype= says otherwise.
     Value out =

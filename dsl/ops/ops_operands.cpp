@@ -35,9 +35,21 @@ Operand OpCall::tensor(const std::string& param, const std::string& role) const 
     return tensor_at(a->value, a->loc, spelling(*a, role));
 }
 
+namespace {
+
+// The operations that take and make integer tensors: cast (into and out of
+// them, rounding half to even and saturating) and matmul (int8 x int8 ->
+// int32 on the cube). Every other operation computes in a float dtype.
+bool takes_integers(const std::string& op) { return op == "cast" || op == "matmul"; }
+
+}  // namespace
+
 Operand OpCall::tensor_at(const Value& v, const SourceLoc& loc, const std::string& name) const {
     if (!v.is(Value::Kind::Tensor)) fail_at(loc, name + " must be a tensor, got " + type_name(v));
     const TensorNode& t = lib_.graph().tensors[size_t(v.tensor)];
+    if (arch::dtype_is_int(t.dtype) && !takes_integers(op()))
+        fail_at(loc, name + " is " + arch::dtype_name(t.dtype) +
+                         ": only cast and matmul take integer tensors (cast it to a float dtype first)");
     Operand o;
     o.tensor = v.tensor;
     o.shape = t.shape;
@@ -55,7 +67,11 @@ void OpCall::fail_at(const SourceLoc& loc, const std::string& msg) const { throw
 
 arch::DType OpCall::dtype_or(arch::DType fallback) const {
     const Arg* a = get("dtype");
-    return a ? dtype_arg(op(), *a) : fallback;
+    if (!a) return fallback;
+    const arch::DType t = dtype_arg(op(), *a);
+    if (arch::dtype_is_int(t) && !takes_integers(op()))
+        fail_at(a->loc, std::string("dtype ") + arch::dtype_name(t) + ": only cast and matmul make integer tensors");
+    return t;
 }
 
 std::string OpCall::layout() const {
@@ -103,6 +119,11 @@ int64_t OpCall::elements(const std::vector<int64_t>& shape) const {
 
 Value OpCall::record(std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
                      std::map<std::string, Attr> attrs, const std::string& inherited_layout) const {
+    return record_as(kind_, std::move(inputs), std::move(shape), dtype, std::move(attrs), inherited_layout);
+}
+
+Value OpCall::record_as(OpKind kind, std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
+                        std::map<std::string, Attr> attrs, const std::string& inherited_layout) const {
     // Every dimension was computed without overflow; the bytes of the whole
     // (float32 at most) must be countable too, or sizes wrap further on.
     mul(elements(shape), 4);
@@ -116,7 +137,7 @@ Value OpCall::record(std::vector<int> inputs, std::vector<int64_t> shape, arch::
         const std::string where = choice_arg(op(), *t, "target", {"L0", "L1", "DDR"});
         placement = where == "L0" ? Placement::L0 : where == "L1" ? Placement::L1 : Placement::DDR;
     }
-    int out = lib_.add_op(kind_, std::move(inputs), std::move(shape), dtype, std::move(attrs), call_.loc);
+    int out = lib_.add_op(kind, std::move(inputs), std::move(shape), dtype, std::move(attrs), call_.loc);
     lib_.mutable_tensor(out).layout = layout;
     lib_.mutable_tensor(out).placement = placement;
     // The precision pass leaves an operation given dtype= alone.

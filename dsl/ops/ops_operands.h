@@ -79,6 +79,10 @@ public:
     // layout= if given (checked against the output's rank), else `inherited`.
     Value record(std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
                  std::map<std::string, Attr> attrs, const std::string& inherited_layout = "") const;
+    // The same as another operation than the call names (conv2d(groups=C)
+    // is a depthwise_conv2d).
+    Value record_as(OpKind kind, std::vector<int> inputs, std::vector<int64_t> shape, arch::DType dtype,
+                    std::map<std::string, Attr> attrs, const std::string& inherited_layout = "") const;
 
     // Marks the operation that produced `out` as one whose tensor operands
     // share the widest of their dtypes (OpNode::promotes_operands): mixed

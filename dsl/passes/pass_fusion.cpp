@@ -32,9 +32,19 @@ bool drains_between(const TaskGraph& g, int head, int op) {
 // shape, or batch_norm's scale and shift. Which tensors each kind of
 // chain may read is its own rule (`joins`, `joins_vector_chain`).
 struct Member {
-    enum class Reads { Chain, Number, Tensor, ScaleShift } reads = Reads::Chain;
+    enum class Reads { Chain, Number, Tensor, ScaleShift, Column } reads = Reads::Chain;
     int other = -1;  // Tensor: the operand
 };
+
+// Whether `o` holds one value per channel (column) of `y`, broadcast over
+// the rest: a conv2d's bias, (O,) under NHWC or (O, 1, 1) under NCHW, or a
+// row vector of a 2-D matmul's result.
+bool column_vector(const TensorNode& o, const TensorNode& y) {
+    if (y.shape.size() == 2) return o.shape == std::vector<int64_t>{y.shape[1]};
+    if (y.shape.size() != 4) return false;
+    if (y.layout == "NHWC") return o.shape == std::vector<int64_t>{y.shape[3]};
+    return o.shape == std::vector<int64_t>{y.shape[1], 1, 1};
+}
 
 std::optional<Member> member_of(const TaskGraph& g, int cur, const OpNode& op) {
     const TensorNode& y = g.tensors[size_t(op.output)];
@@ -68,6 +78,8 @@ std::optional<Member> member_of(const TaskGraph& g, int cur, const OpNode& op) {
         const int other = op.inputs[0] == cur ? op.inputs[1] : op.inputs[0];
         const TensorNode& o = g.tensors[size_t(other)];
         if (o.shape == y.shape && o.dtype == y.dtype) return Member{Member::Reads::Tensor, other};
+        if (op.kind != OpKind::Swiglu && o.dtype == y.dtype && column_vector(o, y))
+            return Member{Member::Reads::Column, other};
         return std::nullopt;
     }
     default:  // relu, gelu, sigmoid, tanh, exp, sqrt, silu, clip, format_convert
@@ -80,7 +92,8 @@ std::optional<Member> member_of(const TaskGraph& g, int cur, const OpNode& op) {
 // so far, `position` operations in): what it reads besides the tile must
 // be in DDR before the cube operation starts; batch_norm's channels must
 // be the GEMM's columns (conv2d, a two-dimensional matmul); a
-// format_convert only directly after its conv2d.
+// format_convert only directly after its conv2d; a column vector (a bias)
+// read as batch_norm's scale and shift are.
 bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode& op) {
     const OpNode& h = g.ops[size_t(head)];
     if (op_kind_fusion(op.kind) != OpFusion::Epilogue) return false;
@@ -93,6 +106,9 @@ bool joins(const TaskGraph& g, int head, size_t position, int cur, const OpNode&
     case Member::Reads::ScaleShift:
         return (h.kind == OpKind::Conv2d || g.tensors[size_t(h.output)].shape.size() == 2) &&
                ready_before(g, op.inputs[1], head) && ready_before(g, op.inputs[2], head);
+    case Member::Reads::Column:
+        return (h.kind == OpKind::Conv2d || g.tensors[size_t(h.output)].shape.size() == 2) &&
+               ready_before(g, m->other, head);
     case Member::Reads::Tensor: return ready_before(g, m->other, head);
     default: return true;
     }
@@ -127,18 +143,20 @@ bool vector_link(OpKind k) {
     }
 }
 
-bool is_pool(OpKind k) { return k == OpKind::AvgPool || k == OpKind::MaxPool; }
+// Pooling and depthwise convolution: window walks over image rows, whose
+// units are bands of output rows.
+bool is_window_op(OpKind k) { return k == OpKind::AvgPool || k == OpKind::MaxPool || k == OpKind::DepthwiseConv2d; }
 
 // A vector chain's head: an element-wise operation not in a cube
 // operation's group, or a pooling operation, whose result is in DDR.
 bool vector_head(const TaskGraph& g, const OpNode& op) {
-    return (vector_link(op.kind) || is_pool(op.kind)) && in_ddr(g, op.output);
+    return (vector_link(op.kind) || is_window_op(op.kind)) && in_ddr(g, op.output);
 }
 
 // The head reads a tensor it broadcasts (a bias): its rows are then the
 // last axis, which batch_norm's per-channel rows may not be.
 bool broadcasts(const TaskGraph& g, const OpNode& h) {
-    if (h.kind == OpKind::BatchNorm || is_pool(h.kind)) return false;
+    if (h.kind == OpKind::BatchNorm || is_window_op(h.kind)) return false;
     for (int t : h.inputs)
         if (g.tensors[size_t(t)].shape != g.tensors[size_t(h.output)].shape) return true;
     return false;
@@ -171,8 +189,9 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
                !reads_on_chip(g, h);
     case Member::Reads::Tensor: {
         const bool heads_input = std::find(h.inputs.begin(), h.inputs.end(), m->other) != h.inputs.end();
-        return !is_pool(h.kind) && (heads_input || ready_before(g, m->other, head));
+        return !is_window_op(h.kind) && (heads_input || ready_before(g, m->other, head));
     }
+    case Member::Reads::Column: return false;  // read broadcast by cube epilogues only
     default: return true;
     }
 }

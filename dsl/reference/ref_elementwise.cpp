@@ -1,5 +1,6 @@
 // Reference kernels of the element-wise operations: one function per
 // element, binary ones with NumPy broadcasting or a number operand.
+#include <algorithm>
 #include <cmath>
 
 #include "dsl/reference/elementwise.h"
@@ -27,8 +28,15 @@ void ref_sqrt(const TaskGraph&, const OpNode&, const RefInputs& in, RefValues& y
     ref_each(in, y, [](double a) { return std::sqrt(a); });
 }
 // The reference computes in float64: a cast changes nothing.
-void ref_cast(const TaskGraph&, const OpNode&, const RefInputs& in, RefValues& y) {
-    ref_each(in, y, [](double a) { return a; });
+// Into an integer dtype: round half to even and saturate, as the vector
+// unit's conversion does (sim/func/numerics.h); a float result is left
+// exact (the check's tolerance covers its rounding).
+void ref_cast(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    const arch::DType t = g.tensors[size_t(op.output)].dtype;
+    if (!arch::dtype_is_int(t)) return ref_each(in, y, [](double a) { return a; });
+    const double lo = t == arch::DType::Int8 ? -128.0 : -2147483648.0;
+    const double hi = t == arch::DType::Int8 ? 127.0 : 2147483647.0;
+    ref_each(in, y, [lo, hi](double a) { return std::isnan(a) ? 0.0 : std::clamp(std::nearbyint(a), lo, hi); });
 }
 
 void ref_add(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {

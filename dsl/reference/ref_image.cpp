@@ -28,7 +28,10 @@ struct Image {
 
 bool nhwc(const TensorNode& t) { return t.layout == "NHWC"; }
 
-void conv2d(const TaskGraph& g, const OpNode& op, const RefValues& x, const RefValues& wt, RefValues& y) {
+// groups=G: filter o reads the C/G channels of its group; a bias (of a
+// depthwise_conv2d) starts each output channel's sum.
+void conv2d(const TaskGraph& g, const OpNode& op, const RefValues& x, const RefValues& wt, const RefValues* bias,
+            RefValues& y) {
     const TensorNode& xt = g.tensors[size_t(op.inputs[0])];
     const TensorNode& yt = g.tensors[size_t(op.output)];
     // As the front end reads the axes: the call's layout= (the output's
@@ -39,19 +42,27 @@ void conv2d(const TaskGraph& g, const OpNode& op, const RefValues& x, const RefV
     const int64_t kh = ws[2], kw = ws[3];
     const auto& st = op.attrs.at("stride").ints;
     const auto& pd = op.attrs.at("padding").ints;
+    const auto dilation_at = op.attrs.find("dilation");
+    const int64_t dh = dilation_at == op.attrs.end() ? 1 : dilation_at->second.ints[0];
+    const int64_t dw = dilation_at == op.attrs.end() ? 1 : dilation_at->second.ints[1];
+    const auto groups_at = op.attrs.find("groups");
+    const int64_t groups = groups_at == op.attrs.end() ? 1 : groups_at->second.i;
+    const int64_t per_group = X.C / groups, filters_per_group = Y.C / groups;
     for (int64_t n = 0; n < Y.N; ++n)
         for (int64_t o = 0; o < Y.C; ++o)
             for (int64_t oy = 0; oy < Y.H; ++oy)
                 for (int64_t ox = 0; ox < Y.W; ++ox) {
-                    double acc = 0;
-                    for (int64_t c = 0; c < X.C; ++c)
+                    double acc = bias ? (*bias)[size_t(o)] : 0.0;
+                    const int64_t c0 = o / filters_per_group * per_group;
+                    for (int64_t c = c0; c < c0 + per_group; ++c)
                         for (int64_t ky = 0; ky < kh; ++ky) {
-                            const int64_t iy = oy * st[0] - pd[0] + ky;
+                            const int64_t iy = oy * st[0] - pd[0] + ky * dh;
                             if (iy < 0 || iy >= X.H) continue;
                             for (int64_t kx = 0; kx < kw; ++kx) {
-                                const int64_t ix = ox * st[1] - pd[1] + kx;
+                                const int64_t ix = ox * st[1] - pd[1] + kx * dw;
                                 if (ix < 0 || ix >= X.W) continue;
-                                acc += x[X.at(n, c, iy, ix)] * wt[size_t(((o * X.C + c) * kh + ky) * kw + kx)];
+                                acc +=
+                                    x[X.at(n, c, iy, ix)] * wt[size_t(((o * per_group + c - c0) * kh + ky) * kw + kx)];
                             }
                         }
                     y[Y.at(n, o, oy, ox)] = acc;
@@ -85,7 +96,7 @@ void pool(const TaskGraph& g, const OpNode& op, const RefValues& x, RefValues& y
 }  // namespace
 
 void ref_conv2d(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
-    conv2d(g, op, *in[0], *in[1], y);
+    conv2d(g, op, *in[0], *in[1], in.size() > 2 ? in[2] : nullptr, y);
 }
 
 // max_pool and avg_pool.

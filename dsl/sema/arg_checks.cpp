@@ -55,7 +55,9 @@ arch::DType dtype_arg(const std::string& fn, const Arg& arg) {
     if (v.is(Value::Kind::Str) && (v.s == "float16" || v.s == "fp16")) return arch::DType::Float16;
     if (v.is(Value::Kind::Str) && (v.s == "float32" || v.s == "fp32")) return arch::DType::Float32;
     if (v.is(Value::Kind::Str) && (v.s == "bfloat16" || v.s == "bf16")) return arch::DType::BFloat16;
-    fail(arg.loc, fn + ": dtype must be 'float16', 'bfloat16' or 'float32', got " + repr(v));
+    if (v.is(Value::Kind::Str) && v.s == "int8") return arch::DType::Int8;
+    if (v.is(Value::Kind::Str) && v.s == "int32") return arch::DType::Int32;
+    fail(arg.loc, fn + ": dtype must be 'float16', 'bfloat16', 'float32', 'int8' or 'int32', got " + repr(v));
 }
 
 std::string name_arg(const std::string& fn, const Arg& arg) {

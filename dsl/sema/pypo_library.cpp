@@ -71,6 +71,8 @@ Value PypoLibrary::attribute(const Value& obj, const std::string& attr, const So
             if (attr == "DT_FP16") return Value::str("float16");
             if (attr == "DT_FP32") return Value::str("float32");
             if (attr == "DT_BF16") return Value::str("bfloat16");
+            if (attr == "DT_INT8") return Value::str("int8");
+            if (attr == "DT_INT32") return Value::str("int32");
             fail(loc, "module 'pypo' has no attribute '" + attr + "'");
         }
         if (obj.s == "pypo.op") {

@@ -13,7 +13,9 @@ const VectorSource& VectorArgs::source(int i) const {
 
 int dtype_bytes(DType t) {
     switch (t) {
-    case DType::Float32: return 4;
+    case DType::Float32:
+    case DType::Int32: return 4;
+    case DType::Int8: return 1;
     case DType::Float16:
     case DType::BFloat16: break;
     }
@@ -25,6 +27,8 @@ const char* dtype_name(DType t) {
     case DType::Float16: return "float16";
     case DType::Float32: return "float32";
     case DType::BFloat16: return "bfloat16";
+    case DType::Int8: return "int8";
+    case DType::Int32: return "int32";
     }
     return "?";
 }
@@ -98,6 +102,18 @@ int vector_op_sources(VectorOp op) {
     return 1;
 }
 
+bool vector_op_takes_int(VectorOp op) {
+    switch (op) {
+    case VectorOp::Div:
+    case VectorOp::Gelu:
+    case VectorOp::Sigmoid:
+    case VectorOp::Tanh:
+    case VectorOp::Exp:
+    case VectorOp::Sqrt: return false;
+    default: return true;
+    }
+}
+
 bool vector_op_is_reduce(VectorOp op) {
     switch (op) {
 // A table expansion, left as written.
@@ -160,8 +176,9 @@ std::string pair(uint32_t a, uint32_t b) {
 // "im2col 3x3/s1/p1 of 64x6x56 ow 56 at pixel 0, k 0 2B" (an NHWC slab: "of 6x56x64 NHWC")
 std::string format_im2col(const Im2col& i) {
     std::ostringstream os;
-    os << "im2col " << i.kh << "x" << i.kw << "/s" << pair(i.stride_h, i.stride_w) << "/p" << pair(i.pad_h, i.pad_w)
-       << " of ";
+    os << "im2col " << i.kh << "x" << i.kw << "/s" << pair(i.stride_h, i.stride_w) << "/p" << pair(i.pad_h, i.pad_w);
+    if (i.dilation_h != 1 || i.dilation_w != 1) os << "/d" << pair(i.dilation_h, i.dilation_w);
+    os << " of ";
     if (i.channels_last) os << i.height << "x" << i.width << "x" << i.channels << " NHWC";
     else os << i.channels << "x" << i.height << "x" << i.width;
     os << " ow " << i.out_w << " at pixel " << i.pixel0 << ", k " << i.k0 << " " << i.element_bytes << "B";

@@ -28,8 +28,12 @@ namespace arch {
 // The element types. Their numbers are the spool codec's encoding, so a new
 // one goes at the end. bfloat16 is float32's exponent with an 8-bit
 // significand (sim/arch/bfloat16.h); float16 is IEEE binary16 (half.h).
-enum class DType : uint8_t { Float16, Float32, BFloat16 };
-constexpr int kDTypeCount = 3;
+// int8 and int32 are two's-complement integers: int8 the cube's quantised
+// operand (accumulated in int32, timing model §7.1), int32 its accumulator
+// and the result of an int8 GEMM.
+enum class DType : uint8_t { Float16, Float32, BFloat16, Int8, Int32 };
+constexpr int kDTypeCount = 5;
+inline bool dtype_is_int(DType t) { return t == DType::Int8 || t == DType::Int32; }
 int dtype_bytes(DType t);
 const char* dtype_name(DType t);  // "float16"
 
@@ -141,6 +145,14 @@ const char* vector_op_name(VectorOp op);  // "add", "reduce_sum"
 bool vector_op_is_binary(VectorOp op);    // combines src0 and src1: add, sub, mul, div, maximum, minimum
 int vector_op_sources(VectorOp op);       // the sources read: 1, 2 (src1 too) or 3 (select: src1 and src2)
 bool vector_op_is_reduce(VectorOp op);    // reduce_sum, reduce_max
+// Whether the vector unit runs `op` on integer elements (int8, int32):
+// copies, casts, transposes, add/sub/mul/maximum/minimum/relu and the
+// reductions, saturating to the dtype; not div, sqrt or the
+// transcendentals, which have no integer form.
+bool vector_op_takes_int(VectorOp op);
+// Whether the cube multiplies operands of `t`: every dtype but int32 (the
+// accumulator of int8, never an operand).
+inline bool matmul_dtype_ok(DType t) { return t != DType::Int32; }
 
 // No address: the value of VectorArgs::src1 (src2) for ops with fewer sources.
 constexpr uint64_t kNoAddress = ~uint64_t{0};

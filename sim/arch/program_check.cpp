@@ -111,7 +111,8 @@ void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& 
     if (k != EngineKind::CubeDma || d.src != Space::L1 || d.dst != Space::L0)
         fail(w, "im2col addressing is only done by a cube DMA engine loading L1 -> L0");
     if (d.convert_f32_to_f16 || d.rearrange) fail(w, "im2col cannot be combined with another conversion");
-    if (!positive_fields(i)) fail(w, "im2col needs positive channels, height, width, kernel, stride and out_w");
+    if (!positive_fields(i))
+        fail(w, "im2col needs positive channels, height, width, kernel, stride, dilation and out_w");
     uint64_t bad = 0;
     if (const char* key = bad_element_bytes(i, bad))
         fail(w, "im2col " + std::string(key) + " must be 2 or 4, got " + std::to_string(bad));
@@ -171,6 +172,8 @@ void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
     if (v.op == VectorOp::Cast && v.cast_to == v.dtype)
         fail(w,
              std::string("vector cast from ") + dtype_name(v.dtype) + " to itself (cast_to must name another dtype)");
+    if (dtype_is_int(v.dtype) && !vector_op_takes_int(v.op))
+        fail(w, "vector " + op + " takes float elements, got " + dtype_name(v.dtype));
     if (v.op != VectorOp::Cast && v.cast_to != VectorArgs{}.cast_to)
         fail(w, "vector " + op + " takes no cast_to (only cast does)");
     check_region(w, c, Space::L1, v.src0, 1, v.src_bytes(), 0, "first source");
@@ -211,7 +214,8 @@ void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t
             fail(w, "float32->float16 conversion is only done writing L0 back to L1");
         if (d.narrow_to != DmaArgs{}.narrow_to && !d.convert_f32_to_f16)
             fail(w, "narrow_to is only for a float32 conversion (convert_f32_to_f16)");
-        if (d.narrow_to == DType::Float32) fail(w, "narrow_to must be float16 or bfloat16, got float32");
+        if (d.narrow_to != DType::Float16 && d.narrow_to != DType::BFloat16)
+            fail(w, std::string("narrow_to must be float16 or bfloat16, got ") + dtype_name(d.narrow_to));
         uint64_t src_row = d.convert_f32_to_f16 ? uint64_t(d.row_bytes) * 2 : d.row_bytes;
         if (shuffle) check_region(w, c, d.src, d.src_addr, 1, d.bytes(), 0, "source");
         else if (!d.im2col) check_region(w, c, d.src, d.src_addr, d.rows, src_row, d.src_stride, "source");
@@ -227,6 +231,9 @@ void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t
         const MatmulArgs& m = cmd.mm;
         if (k != EngineKind::Cube) fail(w, "only a cube executes MATMUL");
         if (!positive_fields(m)) fail(w, "empty MATMUL");
+        if (!matmul_dtype_ok(m.dtype))
+            fail(w, std::string("MATMUL operands of ") + dtype_name(m.dtype) +
+                        ": the cube multiplies float16, float32, bfloat16 or int8");
         uint64_t eb = uint64_t(dtype_bytes(m.dtype));
         check_region(w, c, Space::L0, m.a_addr, 1, uint64_t(m.m) * m.k * eb, 0, "A operand");
         check_region(w, c, Space::L0, m.b_addr, 1, uint64_t(m.k) * m.n * eb, 0, "B operand");

@@ -26,8 +26,9 @@ int parse_dtype(const boost::program_options::variables_map& vm, arch::DType& dt
     const std::string d = vm["dtype"].as<std::string>();
     if (d == "float32" || d == "fp32") dtype = arch::DType::Float32;
     else if (d == "bfloat16" || d == "bf16") dtype = arch::DType::BFloat16;
+    else if (d == "int8") dtype = arch::DType::Int8;  // matmul only: int8 x int8 -> int32
     else if (d != "float16" && d != "fp16")
-        return usage_error("--dtype: expected float16, bfloat16 or float32, got '" + d + "'");
+        return usage_error("--dtype: expected float16, bfloat16, float32 or int8, got '" + d + "'");
     return 0;
 }
 

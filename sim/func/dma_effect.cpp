@@ -35,7 +35,7 @@ void im2col_rows(const arch::Im2col& g, const DmaArgs& d, const uint8_t* slab, u
         const uint64_t patch = uint64_t(g.kh) * g.kw;
         uint64_t c = g.k0 / patch, ky = g.k0 % patch / g.kw, kx = g.k0 % g.kw;
         for (uint64_t j = 0; j < cols; ++j) {
-            const int64_t iy = y0 + int64_t(ky), ix = x0 + int64_t(kx);
+            const int64_t iy = y0 + int64_t(ky * g.dilation_h), ix = x0 + int64_t(kx * g.dilation_w);
             if (iy < 0 || ix < 0 || iy >= int64_t(g.height) || ix >= int64_t(g.width) || c >= g.channels) {
                 std::memset(out + j * E, 0, E);  // padding is generated
             } else {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/arch/half.h"
+#include "sim/func/numerics.h"
 
 namespace func {
 
@@ -65,7 +66,11 @@ HostTensor read_npy(const std::string& path) {
     HostTensor t;
     if (descr == "<f2" || descr == "=f2") t.dtype = arch::DType::Float16;
     else if (descr == "<f4" || descr == "=f4") t.dtype = arch::DType::Float32;
-    else throw NpyError(path + ": dtype '" + descr + "' is not supported (float16 '<f2' or float32 '<f4')");
+    else if (descr == "|i1" || descr == "<i1" || descr == "=i1") t.dtype = arch::DType::Int8;
+    else if (descr == "<i4" || descr == "=i4") t.dtype = arch::DType::Int32;
+    else
+        throw NpyError(path + ": dtype '" + descr +
+                       "' is not supported (float16 '<f2', float32 '<f4', int8 '|i1' or int32 '<i4')");
     if (dict_value(header, "fortran_order", path) != "False")
         throw NpyError(path +
                        ": Fortran-order arrays are not supported (save a C-order array: numpy.ascontiguousarray)");
@@ -93,7 +98,9 @@ HostTensor read_npy(const std::string& path) {
     t.values.resize(count);
     const char* p = bytes.data() + at;
     for (uint64_t i = 0; i < count; ++i) {
-        if (t.dtype == arch::DType::Float32) {
+        if (arch::dtype_is_int(t.dtype)) {
+            t.values[i] = load_one(reinterpret_cast<const uint8_t*>(p) + e * i, t.dtype);
+        } else if (t.dtype == arch::DType::Float32) {
             std::memcpy(&t.values[i], p + 4 * i, 4);
         } else {
             uint16_t h;
@@ -107,9 +114,14 @@ HostTensor read_npy(const std::string& path) {
 std::string npy_bytes(const HostTensor& t) {
     // NumPy has no bfloat16: a bfloat16 tensor is written as float32, which
     // holds every bfloat16 value exactly.
-    const bool f32 = t.dtype != arch::DType::Float16;
-    std::string header = std::string("{'descr': '") + (f32 ? "<f4" : "<f2") +
-                         "', 'fortran_order': False, 'shape': " + shape_text(t.shape) + ", }";
+    const bool f32 = t.dtype == arch::DType::Float32 || t.dtype == arch::DType::BFloat16;
+    const bool ints = arch::dtype_is_int(t.dtype);
+    const char* descr = t.dtype == arch::DType::Int8    ? "|i1"
+                        : t.dtype == arch::DType::Int32 ? "<i4"
+                        : f32                           ? "<f4"
+                                                        : "<f2";
+    std::string header =
+        std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape_text(t.shape) + ", }";
     // Magic (6) + version (2) + length (2) + header + '\n', a multiple of 64.
     const size_t total = (10 + header.size() + 1 + 63) / 64 * 64;
     header.append(total - 10 - header.size() - 1, ' ');
@@ -119,7 +131,11 @@ std::string npy_bytes(const HostTensor& t) {
     out += char(header.size() & 0xff), out += char(header.size() >> 8);
     out += header;
     for (float v : t.values) {
-        if (f32) {
+        if (ints) {
+            uint8_t b[4];
+            store_one(b, t.dtype, v);
+            out.append(reinterpret_cast<const char*>(b), size_t(arch::dtype_bytes(t.dtype)));
+        } else if (f32) {
             out.append(reinterpret_cast<const char*>(&v), 4);
         } else {
             const uint16_t h = arch::float_to_half(v);

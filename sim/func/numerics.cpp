@@ -14,6 +14,11 @@ const float* half_table() {
 }
 
 void load_run(const uint8_t* p, arch::DType t, size_t n, float* out) {
+    if (arch::dtype_is_int(t)) {
+        const size_t e = size_t(arch::dtype_bytes(t));
+        for (size_t i = 0; i < n; ++i) out[i] = load_one(p + e * i, t);
+        return;
+    }
     if (t == arch::DType::Float32) {
         std::memcpy(out, p, n * 4);
         return;
@@ -35,6 +40,11 @@ void load_run(const uint8_t* p, arch::DType t, size_t n, float* out) {
 }
 
 void store_run(uint8_t* p, arch::DType t, size_t n, const float* v) {
+    if (arch::dtype_is_int(t)) {
+        const size_t e = size_t(arch::dtype_bytes(t));
+        for (size_t i = 0; i < n; ++i) store_one(p + e * i, t, v[i]);
+        return;
+    }
     if (t == arch::DType::Float32) {
         std::memcpy(p, v, n * 4);
         return;
@@ -54,6 +64,10 @@ void store_run(uint8_t* p, arch::DType t, size_t n, const float* v) {
 
 void round_run(arch::DType t, size_t n, float* v) {
     if (t == arch::DType::Float32) return;
+    if (arch::dtype_is_int(t)) {
+        for (size_t i = 0; i < n; ++i) v[i] = float(float_to_int(v[i], t));
+        return;
+    }
     if (t == arch::DType::BFloat16) {
         for (size_t i = 0; i < n; ++i) v[i] = arch::round_to_bfloat16(v[i]);
         return;

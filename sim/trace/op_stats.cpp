@@ -32,12 +32,20 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
         s.cube_cycles += busy;
         s.macs += c.mm.macs();
         if (c.mm.dtype == arch::DType::Float32) s.float32_macs += c.mm.macs();
+        if (c.mm.dtype == arch::DType::Int8) s.int8_macs += c.mm.macs();
         break;
     case arch::Opcode::Dma:
         s.dma_cycles += busy;
         s.dma_bytes += c.dma.bytes();
         break;
-    case arch::Opcode::Vector: s.vector_cycles += busy; break;
+    case arch::Opcode::Vector:
+        s.vector_cycles += busy;
+        // A multiply of a window view by weights is a depthwise
+        // convolution's taps: one MAC per element (the add that accumulates
+        // it is the other half), counted though no cube runs them.
+        if (c.vec.op == arch::VectorOp::Mul && c.vec.source(0).kind == arch::VectorSource::Kind::Window)
+            s.macs += c.vec.elements();
+        break;
     }
     add_command_traffic(s.memory, config_, c);
     active_[size_t(op)].add(r.start, r.end);
@@ -64,6 +72,7 @@ std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
         it->vector_cycles += o.vector_cycles;
         it->macs += o.macs;
         it->float32_macs += o.float32_macs;
+        it->int8_macs += o.int8_macs;
         it->dma_bytes += o.dma_bytes;
         it->memory += o.memory;
     }

@@ -27,6 +27,7 @@ struct OpStats {
     uint64_t vector_cycles = 0;  // busy cycles of vector units
     uint64_t macs = 0;
     uint64_t float32_macs = 0;  // the MACs of its float32 MATMULs (at the float32 rate, §7.3)
+    uint64_t int8_macs = 0;     // the MACs of its int8 MATMULs (at the int8 rate, §7.1)
     uint64_t dma_bytes = 0;
     MemoryTraffic memory;  // bytes read and written per memory level (sim/trace/memory_traffic.h)
     // The cycles of [start, end) in which at least one of its commands was

@@ -46,7 +46,9 @@ const std::vector<OpsCsvColumn> kColumns = {
     {"macs", count([](const OpStats& o) { return o.macs; })},
     {"mac_utilization", when_ran(mac_utilization)},
     {"compute_bound_cycles",
-     [](const OpsCsvCell& c) { return number(compute_bound_cycles(c.op.macs, c.op.float32_macs, c.config)); }},
+     [](const OpsCsvCell& c) {
+         return number(compute_bound_cycles(c.op.macs, c.op.float32_macs, c.op.int8_macs, c.config));
+     }},
     {"ddr_bound_cycles",
      [](const OpsCsvCell& c) {
          return number(ddr_bound_cycles(c.op.memory.ddr.read + c.op.memory.ddr.written, c.config));

@@ -105,13 +105,13 @@ std::vector<LinkGroup> group_links(const RunStats& s) {
 }
 
 struct Bounds {
-    uint64_t macs = 0, float32_macs = 0, compute = 0, ddr = 0;
+    uint64_t macs = 0, float32_macs = 0, int8_macs = 0, compute = 0, ddr = 0;
 };
 
 Bounds bounds(const RunStats& s, const arch::Config& c) {
     Bounds b;
-    for (const UnitStats& u : s.units) b.macs += u.macs, b.float32_macs += u.float32_macs;
-    b.compute = compute_bound_cycles(b.macs, b.float32_macs, c);
+    for (const UnitStats& u : s.units) b.macs += u.macs, b.float32_macs += u.float32_macs, b.int8_macs += u.int8_macs;
+    b.compute = compute_bound_cycles(b.macs, b.float32_macs, b.int8_macs, c);
     // The L2's flush at the end takes no cycles of the run (§6.1).
     b.ddr = ddr_bound_cycles(s.ddr_bytes_read + s.ddr_bytes_written - (s.l2 ? s.l2->flush_bytes : 0), c);
     return b;
@@ -347,6 +347,10 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
         o += ", " + grouped(b.float32_macs) + " of them float32 at " +
              std::to_string(arch::cube_peak(c, arch::DType::Float32).num /
                             arch::cube_peak(c, arch::DType::Float32).den) +
+             " MAC/cycle";
+    if (b.int8_macs)
+        o += ", " + grouped(b.int8_macs) + " of them int8 at " +
+             std::to_string(arch::cube_peak(c, arch::DType::Int8).num / arch::cube_peak(c, arch::DType::Int8).den) +
              " MAC/cycle";
     o += ")\n";
     o += "DDR bound          " + grouped(b.ddr) + "  (DDR bytes at " +

@@ -27,6 +27,7 @@ struct UnitStats {
     uint64_t commands = 0;
     uint64_t macs = 0;          // cubes
     uint64_t float32_macs = 0;  // cubes: the MACs of float32 MATMULs (at the float32 rate, §7.3)
+    uint64_t int8_macs = 0;     // cubes: the MACs of int8 MATMULs (at the int8 rate, §7.1)
     uint64_t bytes = 0;         // DMA engines
     uint64_t elements = 0;      // vector units: rows * cols per command
 

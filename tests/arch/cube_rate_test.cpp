@@ -34,6 +34,22 @@ TEST(CubeRate, KDepthIsTwoKPerCycleBytesInWholeElements) {
     EXPECT_EQ(arch::cube_k_depth(ws, DType::Float32), 1);
 }
 
+// int8 follows the same rule (one byte an element): twice float16's depth
+// on the documents' cube, the "int8 at twice the fp16 rate"; 32
+// deep on the Ascend-class cube (32 bytes / 1, PTO-ISA's formula); int32
+// is never a MATMUL operand, but the rule gives it float32's width.
+TEST(CubeRate, Int8GoesTwiceFloat16sDepth) {
+    const arch::Config doc = arch::default_config(), ascend = cube(16, 16, 16);
+    EXPECT_EQ(arch::cube_k_depth(doc, DType::Int8), 2);
+    EXPECT_EQ(arch::cube_k_depth(ascend, DType::Int8), 32);
+    EXPECT_EQ(arch::cube_passes(doc, DType::Int8), 1);
+    EXPECT_EQ(arch::cube_peak(doc, DType::Int8).num, 512u);
+    EXPECT_EQ(arch::cube_peak(ascend, DType::Int8).num, 131072u);
+    arch::Config ws = ascend;
+    ws.cube_dataflow = arch::Dataflow::WS;
+    EXPECT_EQ(arch::cube_k_depth(ws, DType::Int8), 1);  // SCALE-Sim's PE: one MAC a cycle
+}
+
 // Peaks of the whole chip (4 clusters x 4 cubes by default): the
 // documents' cube 256 float16 MACs a cycle, 128 float32; the Ascend-class
 // one 65,536 and a quarter of that, 16,384.

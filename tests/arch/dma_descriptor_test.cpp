@@ -121,7 +121,7 @@ TEST(DmaDescriptors, Im2colChecks) {
     c = im2col_load();
     c.dma.im2col->kh = 0;
     EXPECT_EQ(check_error(with(cube_dma(0), c)),
-              where + "im2col needs positive channels, height, width, kernel, stride and out_w");
+              where + "im2col needs positive channels, height, width, kernel, stride, dilation and out_w");
     c = im2col_load();
     c.dma.im2col->element_bytes = 3;
     EXPECT_EQ(check_error(with(cube_dma(0), c)), where + "im2col element_bytes must be 2 or 4, got 3");

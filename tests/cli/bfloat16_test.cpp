@@ -39,7 +39,7 @@ TEST(BFloat16, BadDtypeOfASingleOperation) {
     Outcome o = run("--op matmul --shape 4,4,4 --dtype int4");
     EXPECT_EQ(o.status, 2);
     EXPECT_EQ(o.err.substr(0, o.err.find('\n')),
-              "davinci-sim: error: --dtype: expected float16, bfloat16 or float32, got 'int4'");
+              "davinci-sim: error: --dtype: expected float16, bfloat16, float32 or int8, got 'int4'");
 }
 
 // The compiled program: the accumulator narrowed to bfloat16 by the cube's

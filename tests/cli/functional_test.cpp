@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "cli_util.h"
+#include "tests/support/model_instances.h"
 
 using namespace clitest;
 
@@ -22,25 +23,8 @@ std::vector<std::string> pto_files(const std::string& dir) {
     return names;
 }
 
-// Extra arguments a model needs (as in models_test.cpp).
-std::string extra_args(const std::string& path) {
-    const std::string name = std::filesystem::path(path).filename().string();
-    if (name == "resnet50.pto") return "--shape input=1,3,224,224 ";
-    if (name.rfind("super_resolution", 0) == 0) return "--shape img=1,1,24,32 ";
-    if (name == "flash_attention.pto") return "--shape q=512,128 --shape kt=128,512 --shape v=512,128 ";
-    // The LLM models at a small instance of their shapes (their sizes are
-    // pypo.params; tests/cli/llama_models_test.cpp runs the published ones).
-    if (name == "llama_decode.pto")
-        return "--param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --param pos=9 --shape "
-               "x=2,256 --shape k_cache=1,2,2,64,16 --shape v_cache=1,2,2,16,64 ";
-    if (name == "llama_prefill.pto")
-        return "--param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --shape x=2,16,256 "
-               "--shape cos=16,64 --shape sin=16,64 ";
-    if (name == "qwen3_32b_decode.pto")
-        return "--param hidden=256 --param heads=8 --param kv_heads=2 --param head_dim=64 --param intermediate=512 "
-               "--param pos=5 --shape x=2,256 --shape k_cache=1,2,2,64,8 --shape v_cache=1,2,2,8,64 ";
-    return "";
-}
+// Extra arguments a model needs (tests/support/model_instances.h).
+std::string extra_args(const std::string& path) { return testmodels::instance_args(path); }
 
 std::string test_name(const testing::TestParamInfo<std::string>& i) {
     std::string n = std::filesystem::path(i.param).stem().string();
@@ -71,11 +55,11 @@ std::vector<std::string> checked_programs() {
     std::vector<std::string> p = pto_files("tests/functional");
     // Its float16 overflow cannot be cured (MixedPrecisionKeepsFloat16...).
     p.erase(std::remove(p.begin(), p.end(), "tests/functional/mixed_too_big.pto"), p.end());
-    for (const char* m :
-         {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
-          "models/memory_placement.pto", "models/super_resolution.pto", "models/super_resolution_naive.pto",
-          "models/attention.pto", "models/kv_append.pto", "models/flash_attention.pto", "models/llama_decode.pto",
-          "models/llama_prefill.pto", "models/qwen3_32b_decode.pto"})
+    for (const char* m : {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
+                          "models/memory_placement.pto", "models/super_resolution.pto",
+                          "models/super_resolution_naive.pto", "models/attention.pto", "models/kv_append.pto",
+                          "models/flash_attention.pto", "models/llama_decode.pto", "models/llama_prefill.pto",
+                          "models/qwen3_32b_decode.pto", "models/mobilenet_v2_block.pto", "models/mobilenet_v2.pto"})
         p.push_back(m);
     return p;
 }

@@ -9,30 +9,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/model_instances.h"
 
 using namespace clitest;
 
 namespace {
 
 // Extra arguments a model needs (its header comment says so too).
-std::string extra_args(const std::string& model) {
-    if (model == "resnet50.pto") return "--shape input=1,3,224,224 ";
-    // A 32x24 frame: the resolution is open, and the full network runs at any.
-    if (model.rfind("super_resolution", 0) == 0) return "--shape img=1,1,24,32 ";
-    if (model == "flash_attention.pto") return "--shape q=512,128 --shape kt=128,512 --shape v=512,128 ";
-    // The LLM models at a small instance of their shapes (their sizes are
-    // pypo.params; tests/cli/llama_models_test.cpp runs the published ones).
-    if (model == "llama_decode.pto")
-        return "--param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --param pos=9 --shape "
-               "x=2,256 --shape k_cache=1,2,2,64,16 --shape v_cache=1,2,2,16,64 ";
-    if (model == "llama_prefill.pto")
-        return "--param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --shape x=2,16,256 "
-               "--shape cos=16,64 --shape sin=16,64 ";
-    if (model == "qwen3_32b_decode.pto")
-        return "--param hidden=256 --param heads=8 --param kv_heads=2 --param head_dim=64 --param intermediate=512 "
-               "--param pos=5 --shape x=2,256 --shape k_cache=1,2,2,64,8 --shape v_cache=1,2,2,8,64 ";
-    return "";
-}
+std::string extra_args(const std::string& model) { return testmodels::instance_args(model); }
 
 std::vector<std::string> models() {
     std::vector<std::string> names;

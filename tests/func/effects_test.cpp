@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -76,6 +77,29 @@ TEST(DmaEffect, Im2colGeneratesPaddingAndHonoursStride) {
     EXPECT_EQ(std::vector<float>(got.begin(), got.begin() + 9), (std::vector<float>{0, 0, 0, 0, 1, 2, 0, 4, 5}));
     // Output (1, 1): rows 1..3, columns 1..3.
     EXPECT_EQ(std::vector<float>(got.begin() + 27, got.end()), (std::vector<float>{5, 6, 0, 8, 9, 0, 0, 0, 0}));
+}
+
+// Dilation 2 spreads the 2x2 kernel's taps over a 3x3 span: on a 3 x 3
+// image 1..9, stride 1, no padding, one output whose taps are the corners.
+// Printed with its dilation.
+TEST(DmaEffect, Im2colReadsDilatedTaps) {
+    Fixture f;
+    f.put(Space::L1, 0, DType::Float16, iota(9));
+    arch::DmaArgs d;
+    d.src = Space::L1, d.dst = Space::L0, d.src_addr = 0, d.dst_addr = 0;
+    d.rows = 1, d.row_bytes = 4 * 2, d.dst_stride = 8;
+    arch::Im2col g;
+    g.channels = 1, g.height = 3, g.width = 3, g.kh = 2, g.kw = 2, g.out_w = 1, g.element_bytes = 2;
+    g.dilation_h = 2, g.dilation_w = 2;
+    d.im2col = g;
+    func::apply_dma(f.m, 1, d);
+    EXPECT_EQ(f.get(Space::L0, 0, DType::Float16, 4, 1), (std::vector<float>{1, 3, 7, 9}));
+    arch::Command c;
+    c.op = arch::Opcode::Dma, c.dma = d;
+    EXPECT_NE(arch::format_command(arch::Program{}, c).find(" im2col 2x2/s1/p0/d2 of 1x3x3 ow 1 at pixel 0, k 0 2B"),
+              std::string::npos);
+    c.dma.im2col->dilation_w = 1;
+    EXPECT_NE(arch::format_command(arch::Program{}, c).find(" im2col 2x2/s1/p0/d2,1 of 1x3x3 "), std::string::npos);
 }
 
 TEST(DmaEffect, TransposeAndPixelShuffle) {
@@ -171,6 +195,73 @@ TEST(CubeEffect, BFloat16AccumulatesInFloat32) {
     func::apply_matmul(f.m, 0, mm);
     EXPECT_EQ(f.get(Space::L0, 256, DType::Float32, 1, 0)[0], 258.0f);
     EXPECT_EQ(f.get(Space::L0, 0, DType::BFloat16, 3, 0), (std::vector<float>{256, 1, 1}));
+}
+
+// int8 x int8 -> int32, exact: 127 * 127 * 1040 = 16,774,160 and
+// -128 * 127 * 1040 (above 2^24, where float32 sums would round) land
+// exactly, as does the accumulation into C.
+TEST(CubeEffect, Int8AccumulatesExactlyInInt32) {
+    Fixture f;
+    const size_t K = 1040;
+    std::vector<int8_t> a(2 * K), b(K);
+    for (size_t p = 0; p < K; ++p) a[p] = 127, a[K + p] = -128, b[p] = 127;
+    std::memcpy(f.m.span(Space::L0, 0, 0, 2 * K, "test"), a.data(), 2 * K);
+    std::memcpy(f.m.span(Space::L0, 0, 4096, K, "test"), b.data(), K);
+    arch::MatmulArgs mm;
+    mm.m = 2, mm.k = uint32_t(K), mm.n = 1, mm.a_addr = 0, mm.b_addr = 4096, mm.c_addr = 8192, mm.dtype = DType::Int8;
+    func::apply_matmul(f.m, 0, mm);
+    int32_t c[2];
+    std::memcpy(c, f.m.span(Space::L0, 0, 8192, 8, "test"), 8);
+    EXPECT_EQ(c[0], 16774160);
+    EXPECT_EQ(c[1], -16906240);
+    mm.accumulate = true, mm.b_transposed = true;  // n = 1: the same bytes either layout
+    func::apply_matmul(f.m, 0, mm);
+    std::memcpy(c, f.m.span(Space::L0, 0, 8192, 8, "test"), 8);
+    EXPECT_EQ(c[0], 2 * 16774160);
+    EXPECT_EQ(c[1], 2 * -16906240);
+}
+
+// Casts into the integers round half to even and saturate (int8 to
+// [-128, 127]; NaN to 0); out of them they are exact (int8) or rounded to
+// nearest even (an int32 beyond float16's range is inf).
+TEST(VectorEffect, CastsIntoIntegersRoundHalfEvenAndSaturate) {
+    using arch::VectorOp;
+    struct Case {
+        DType from, to;
+        std::vector<float> in, out;
+    };
+    const float nan = NAN, inf = INFINITY;
+    const std::vector<Case> cases{
+        {DType::Float32,
+         DType::Int8,
+         {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 126.6f, 127.5f, 300.0f, -128.5f, -1e9f, nan},
+         {0, 2, 2, 0, -2, 127, 127, 127, -128, -128, 0}},
+        {DType::Float16, DType::Int8, {3.5f, -3.5f, 65504.0f, -inf}, {4, -4, 127, -128}},
+        {DType::Float32, DType::Int32, {2.5f, 3.5f, 3e9f, -3e9f}, {2, 4, 2147483648.0f, -2147483648.0f}},
+        {DType::Int8, DType::Float16, {-128, 127, 0}, {-128, 127, 0}},
+        {DType::Int8, DType::Int32, {-128, 127}, {-128, 127}},
+        {DType::Int32, DType::Int8, {-1000, 1000, -5}, {-128, 127, -5}},
+        {DType::Int32, DType::Float16, {2049, 70000, -70000}, {2048, inf, -inf}},
+        {DType::Int32, DType::Float32, {16777216, -16777216}, {16777216, -16777216}},
+    };
+    for (const Case& c : cases) {
+        Fixture f;
+        f.put(Space::L1, 0, c.from, c.in);
+        arch::VectorArgs v = vec(VectorOp::Cast, c.from, 1, uint32_t(c.in.size()), 0, arch::kNoAddress, 256);
+        v.cast_to = c.to;
+        func::apply_vector(f.m, v);
+        EXPECT_EQ(f.get(Space::L1, 256, c.to, c.out.size()), c.out)
+            << arch::dtype_name(c.from) << " -> " << arch::dtype_name(c.to);
+    }
+}
+
+// Integer vector arithmetic saturates to the dtype: 100 + 100 in int8 is 127.
+TEST(VectorEffect, Int8ArithmeticSaturates) {
+    Fixture f;
+    f.put(Space::L1, 0, DType::Int8, {100, -100, 3});
+    f.put(Space::L1, 64, DType::Int8, {100, -100, -5});
+    func::apply_vector(f.m, vec(arch::VectorOp::Add, DType::Int8, 1, 3, 0, 64, 128));
+    EXPECT_EQ(f.get(Space::L1, 128, DType::Int8, 3), (std::vector<float>{127, -128, -2}));
 }
 
 // A cast between every pair of float dtypes rounds to nearest even into

@@ -13,6 +13,7 @@
 #include "sim/arch/config.h"
 #include "sim/func/executor.h"
 #include "sim/func/numerics.h"
+#include "tests/support/model_instances.h"
 
 namespace {
 
@@ -76,26 +77,10 @@ class CompiledProgram : public testing::TestWithParam<std::string> {};
 
 TEST_P(CompiledProgram, GivesTheSameBytesInEitherInterleaving) {
     const std::string path = std::string(DAVINCI_SOURCE_DIR) + "/" + GetParam();
-    std::map<std::string, std::vector<int64_t>> shapes;
-    const std::string name = std::filesystem::path(path).filename().string();
-    if (name == "resnet50.pto") shapes["input"] = {1, 3, 224, 224};
-    if (name.rfind("super_resolution", 0) == 0) shapes["img"] = {1, 1, 24, 32};
-    if (name == "flash_attention.pto") shapes = {{"q", {512, 128}}, {"kt", {128, 512}}, {"v", {512, 128}}};
-    // The LLM models at a small instance (their sizes are pypo.params).
-    std::map<std::string, std::string> params;
-    if (name == "llama_decode.pto" || name == "llama_prefill.pto")
-        params = {{"hidden", "256"}, {"heads", "4"}, {"kv_heads", "2"}, {"intermediate", "512"}};
-    if (name == "qwen3_32b_decode.pto")
-        params = {{"hidden", "256"}, {"heads", "8"}, {"kv_heads", "2"}, {"head_dim", "64"}, {"intermediate", "512"}};
-    if (name == "llama_decode.pto") {
-        params["pos"] = "9";
-        shapes = {{"x", {2, 256}}, {"k_cache", {1, 2, 2, 64, 16}}, {"v_cache", {1, 2, 2, 16, 64}}};
-    }
-    if (name == "llama_prefill.pto") shapes = {{"x", {2, 16, 256}}, {"cos", {16, 64}}, {"sin", {16, 64}}};
-    if (name == "qwen3_32b_decode.pto") {
-        params["pos"] = "5";
-        shapes = {{"x", {2, 256}}, {"k_cache", {1, 2, 2, 64, 8}}, {"v_cache", {1, 2, 2, 8, 64}}};
-    }
+    // The models at the tests' small instances (tests/support/model_instances.h).
+    const testmodels::Instance instance = testmodels::instance(path);
+    const auto& shapes = instance.shapes;
+    const auto& params = instance.params;
     const arch::Program p =
         dsl::lower(dsl::run_graph_passes(dsl::elaborate_file(path, shapes, params)), arch::default_config(), path);
     const std::vector<uint8_t> a = run(p, func::Interleaving::StreamByStream);

@@ -79,7 +79,7 @@ TEST(Npy, RefusesWhatItCannotUse) {
     EXPECT_EQ(error("text.npy", "hello"), ": not a NumPy .npy file");
     EXPECT_EQ(
         error("f8.npy", npy_v1("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0'))),
-        ": dtype '<f8' is not supported (float16 '<f2' or float32 '<f4')");
+        ": dtype '<f8' is not supported (float16 '<f2', float32 '<f4', int8 '|i1' or int32 '<i4')");
     EXPECT_EQ(
         error("fortran.npy", npy_v1("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", std::string(4, '\0'))),
         ": Fortran-order arrays are not supported (save a C-order array: numpy.ascontiguousarray)");

@@ -97,19 +97,25 @@ TEST(Cube, FractalKPerCycle) {
 // L0 path wide enough (4 KiB/cycle) never to be the bound:
 //   32x64x32 float16, bfloat16: 6 + 2*4*2 = 22;  float32: 6 + 2*8*2*2 = 70
 //   17x33x16 float16: 6 + 2*3*1 = 12;  float32: 6 + 2*5*1*2 = 26
+//   int8, 32 deep: 32x64x32 6 + 2*2*2 = 14;  17x33x16 6 + 2*2*1 = 10
 TEST(Cube, AscendCubeRatePerDtype) {
     arch::Config c = arch::default_config();
     c.mac_rows = c.mac_cols = 16, c.cube_k_per_cycle = 16, c.cube_pipeline_cycles = 6, c.l0_kib = 256;
     c.l0_bytes_per_cycle = 4096;
     EXPECT_EQ(durations(c, {matmul(32, 64, 32, DType::Float16), matmul(32, 64, 32, DType::BFloat16),
                             matmul(32, 64, 32, DType::Float32), matmul(17, 33, 16, DType::Float16),
-                            matmul(17, 33, 16, DType::Float32)}),
-              (std::vector<uint64_t>{22, 22, 70, 12, 26}));
+                            matmul(17, 33, 16, DType::Float32), matmul(32, 64, 32, DType::Int8),
+                            matmul(17, 33, 16, DType::Int8)}),
+              (std::vector<uint64_t>{22, 22, 70, 12, 26, 14, 10}));
 }
 
-// k_per_cycle = 1 is the documents' cube: 8x8x8 = 4 blocks * 8 steps + 7.
+// k_per_cycle = 1 is the documents' cube: 8x8x8 = 4 blocks * 8 steps + 7;
+// int8 twice as deep (2 bytes of K / 1): 4 blocks * 4 steps + 7 = 23, and
+// an odd k rounds up to whole steps: 8x9x8 is 4 * 5 + 7 = 27.
 TEST(Cube, FractalDefaultDepthIsOne) {
-    EXPECT_EQ(durations(arch::default_config(), {matmul(8, 8, 8, DType::Float16)}), (std::vector<uint64_t>{39}));
+    EXPECT_EQ(durations(arch::default_config(),
+                        {matmul(8, 8, 8, DType::Float16), matmul(8, 8, 8, DType::Int8), matmul(8, 9, 8, DType::Int8)}),
+              (std::vector<uint64_t>{39, 23, 27}));
 }
 
 struct SystolicCase {

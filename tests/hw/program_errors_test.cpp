@@ -49,6 +49,25 @@ TEST(ProgramCheck, NarrowToOnlyWithAConversionToATwoByteType) {
     EXPECT_EQ(error(back),
               "invalid program: block 0, cube0.dma command 0: narrow_to must be float16 or bfloat16, got "
               "float32");
+    back.dma.narrow_to = DType::Int8;
+    EXPECT_EQ(error(back),
+              "invalid program: block 0, cube0.dma command 0: narrow_to must be float16 or bfloat16, got int8");
+}
+
+// int32 is the int8 cube's accumulator, never its operand.
+TEST(ProgramCheck, MatmulOperandsAreNeverInt32) {
+    arch::Program p;
+    p.blocks.push_back(block({stream({EngineKind::Cube, 0}, {matmul(4, 4, 4, DType::Int32)})}));
+    try {
+        arch::check_program(p, arch::default_config());
+        FAIL() << "no error";
+    } catch (const arch::ProgramError& e) {
+        EXPECT_STREQ(e.what(),
+                     "invalid program: block 0, cube0 command 0: MATMUL operands of int32: the cube multiplies "
+                     "float16, float32, bfloat16 or int8");
+    }
+    p.blocks[0].streams[0].commands[0] = matmul(4, 4, 4, DType::Int8);
+    EXPECT_NO_THROW(arch::check_program(p, arch::default_config()));
 }
 
 TEST(ProgramCheck, WaitWithoutEnoughSets) {

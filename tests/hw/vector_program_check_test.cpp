@@ -125,6 +125,17 @@ TEST(VectorProgramCheck, CastToNamesTheDestinationsType) {
               "invalid program: block 0, vector0 command 0: vector relu takes no cast_to (only cast does)");
 }
 
+// The integers take the vector unit's integer operations and casts, not
+// its divide, square root or transcendentals.
+TEST(VectorProgramCheck, IntegerElementsTakeNoTranscendental) {
+    EXPECT_EQ(check_error(one(vector_unit(0), vec(VectorOp::Exp, 4, 4, DType::Int8))),
+              "invalid program: block 0, vector0 command 0: vector exp takes float elements, got int8");
+    EXPECT_EQ(check_error(one(vector_unit(0), vec(VectorOp::Sqrt, 4, 4, DType::Int32))),
+              "invalid program: block 0, vector0 command 0: vector sqrt takes float elements, got int32");
+    EXPECT_EQ(check_error(one(vector_unit(0), vec(VectorOp::Relu, 4, 4, DType::Int8))), "(no error)");
+    EXPECT_EQ(check_error(one(vector_unit(0), cast(4, 4, DType::Int32, DType::Float16))), "(no error)");
+}
+
 // A reduction writes one element per row: 64 rows of float32 = 256 B.
 TEST(VectorProgramCheck, ReduceDestinationIsOneElementPerRow) {
     arch::Command r = vec(VectorOp::ReduceSum, 64, 512, DType::Float32);

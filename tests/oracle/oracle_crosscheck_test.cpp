@@ -160,6 +160,18 @@ TEST(OracleCrossCheck, MinimumClipRmsNormSwiglu) {
     }
 }
 
+// conv2d(groups=, bias=): depthwise convolutions as weighted window taps
+// (each a MUL of a window view by resident weights read broadcast, an ADD),
+// NCHW and NHWC, with a cast and vector chains after them, and a bias as a
+// GEMM epilogue's column vector; the MobileNet-v2 block; on the default
+// hardware and with two vector units and three DMA engines per cluster.
+TEST(OracleCrossCheck, DepthwiseConvAndBias) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"}) {
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/depthwise_conv.pto", config);
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/cli/mbv1_depthwise.pto", config);
+    }
+}
+
 // rope: the prologue's copy and negation of sin and the chunks' strided
 // views (broadcast tables, the swapped halves), with leading axes, a
 // promoted float32 x and a one-position decode step, on the default

@@ -262,12 +262,19 @@ std::vector<uint64_t> cube_durations(const arch::Config& c, const std::vector<ar
 //   8x9x8: 2*ceil(9/4)*2 = 12 -> 19; 8x8x9: 2*2*3 = 12 -> 19;
 //   8x8x8 fp32: 8 bytes of K a step hold 2 float32 (§7.1), 2 passes:
 //   2*2*ceil(8/2)*2 = 32 -> 39.
+//   int8: 8 bytes of K a step hold 8 of them: 8x8x8 2*2*1 = 4 -> 11;
+//   8x9x8 2*ceil(9/8)*2 = 8 -> 15.
 // The first starts at cycle 1, so it spans [1, 16).
 TEST(OracleHand, MatmulFractalKPerCycle) {
     arch::Config c = config(R"({"cube": {"k_per_cycle": 4}})");
-    std::vector<arch::Command> cmds = {matmul(8, 8, 8), matmul(9, 8, 8), matmul(8, 9, 8), matmul(8, 8, 9),
-                                       matmul(8, 8, 8, DType::Float32)};
-    EXPECT_EQ(cube_durations(c, cmds), (std::vector<uint64_t>{15, 19, 19, 19, 39}));
+    std::vector<arch::Command> cmds = {matmul(8, 8, 8),
+                                       matmul(9, 8, 8),
+                                       matmul(8, 9, 8),
+                                       matmul(8, 8, 9),
+                                       matmul(8, 8, 8, DType::Float32),
+                                       matmul(8, 8, 8, DType::Int8),
+                                       matmul(8, 9, 8, DType::Int8)};
+    EXPECT_EQ(cube_durations(c, cmds), (std::vector<uint64_t>{15, 19, 19, 19, 39, 11, 15}));
     oracle::Result r = oracle::run(program({block({stream(cube(0), {matmul(8, 8, 8)})})}), c);
     EXPECT_EQ(at(r, 0, cube(0), 0), (StartEnd{1, 16}));
     // k_per_cycle = 16 with k = 16 and 17: 1 and 2 steps per 4x4 block.

@@ -116,7 +116,8 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
         c.mm.m = uint32_t(r.range(1, 40));
         c.mm.k = uint32_t(r.range(1, 40));
         c.mm.n = uint32_t(r.range(1, 40));
-        c.mm.dtype = arch::DType(r.range(0, arch::kDTypeCount - 1));
+        do c.mm.dtype = arch::DType(r.range(0, arch::kDTypeCount - 1));
+        while (!arch::matmul_dtype_ok(c.mm.dtype));  // int8 among them
         c.mm.accumulate = r.chance(50);
         c.mm.a_addr = 0, c.mm.b_addr = 8192, c.mm.c_addr = 16384;  // 40x40 float32 is 6400 B
         break;
@@ -129,6 +130,7 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
         // A cast to any other dtype (the next one or the one after, cyclically).
         if (v.op == arch::VectorOp::Cast)
             v.cast_to = arch::DType((int(v.dtype) + int(r.range(1, arch::kDTypeCount - 1))) % arch::kDTypeCount);
+        if (arch::dtype_is_int(v.dtype) && !arch::vector_op_takes_int(v.op)) v.dtype = arch::DType::Float16;
         v.rows = uint32_t(r.range(1, 32));
         v.cols = uint32_t(r.chance(30) ? r.range(1, 3) : r.range(1, 200));
         v.src0 = r.range(0, 1024);

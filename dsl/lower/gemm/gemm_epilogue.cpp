@@ -176,8 +176,19 @@ GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out) {
                 s.label = call + ", " + attr_text(op.attrs.at("scalar")) + ") tile";
             } else {
                 s.tile_first = op.inputs[0] == out;
-                streamed(s, s.tile_first ? op.inputs[1] : op.inputs[0], call);
-                break;
+                const int other = s.tile_first ? op.inputs[1] : op.inputs[0];
+                if (ctx.tensor(other).shape == ctx.tensor(op.output).shape) {
+                    streamed(s, other, call);
+                    break;
+                }
+                // A column vector (a conv2d's bias, pass_fusion's column_vector):
+                // one value per GEMM column, as batch_norm's shift.
+                s.operand = EpilogueStep::Operand::PerColumn;
+                s.slot = int(e.column_ddr.size());
+                s.label = call + ", " + ctx.tensor(other).name + ") tile";
+                e.column_ddr.push_back(ctx.ddr_addr(other));
+                e.column_dtype.push_back(dtype);
+                e.column_op.push_back(pop);
             }
             e.steps.push_back(s);
         }

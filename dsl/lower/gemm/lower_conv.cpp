@@ -16,10 +16,14 @@ using arch::Space;
 struct ConvGeometry {
     int64_t C = 0, H = 0, W = 0, O = 0;
     int64_t kh = 0, kw = 0, sh = 1, sw = 1, ph = 0, pw = 0;
+    int64_t dh = 1, dw = 1;  // dilation: input rows (columns) between taps
     int64_t OH = 0, OW = 0;
     int64_t e = 2;
     bool nhwc = false;  // the input's layout (the output is always NHWC)
     int64_t patch() const { return kh * kw; }
+    // The input rows (columns) one window spans.
+    int64_t span_h() const { return (kh - 1) * dh + 1; }
+    int64_t span_w() const { return (kw - 1) * dw + 1; }
 };
 
 // The input rows [y0, y1) that output rows [oh_a, oh_b] read, clipped to
@@ -42,7 +46,7 @@ public:
         // A band that starts past the input (rounding='ceil') starts one
         // output row earlier (band()).
         if (g_.OH - 1 > last_inside()) spanned = std::min(g_.OH, spanned + 1);
-        return std::min(g_.H, (spanned - 1) * g_.sh + g_.kh);
+        return std::min(g_.H, (spanned - 1) * g_.sh + g_.span_h());
     }
 
     int64_t panel_bytes(const MatmulTiling& t) const override {
@@ -71,6 +75,7 @@ public:
         i.channels = uint32_t(p.kb / g_.patch()), i.height = uint32_t(b.rows()), i.width = uint32_t(g_.W);
         i.kh = uint32_t(g_.kh), i.kw = uint32_t(g_.kw);
         i.stride_h = uint32_t(g_.sh), i.stride_w = uint32_t(g_.sw);
+        i.dilation_h = uint32_t(g_.dh), i.dilation_w = uint32_t(g_.dw);
         // Padding above the slab: only where the band starts above the image.
         i.pad_h = uint32_t(b.y0 - (b.oh_a * g_.sh - g_.ph));
         i.pad_w = uint32_t(g_.pw);
@@ -93,7 +98,7 @@ private:
         Band b;
         b.oh_a = std::min(p.row0 / g_.OW, last_inside()), b.oh_b = (p.row0 + p.rows - 1) / g_.OW;
         b.y0 = std::max<int64_t>(0, b.oh_a * g_.sh - g_.ph);
-        b.y1 = std::min(g_.H, b.oh_b * g_.sh - g_.ph + g_.kh);
+        b.y1 = std::min(g_.H, b.oh_b * g_.sh - g_.ph + g_.span_h());
         return b;
     }
 
@@ -119,6 +124,8 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     const std::vector<int64_t>& stride = op.attrs.at("stride").ints;
     const std::vector<int64_t>& padding = op.attrs.at("padding").ints;
     g.sh = stride[0], g.sw = stride[1], g.ph = padding[0], g.pw = padding[1];
+    if (const auto d = op.attrs.find("dilation"); d != op.attrs.end())
+        g.dh = d->second.ints[0], g.dw = d->second.ints[1];
     g.OH = y.shape[1], g.OW = y.shape[2];
     // With one output row (column) the stride is never used: one that large
     // (2^32, say) would not fit the im2col descriptor's 32 bits and wrap.
@@ -126,7 +133,7 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     if (g.OW == 1) g.sw = 1;
     g.e = arch::dtype_bytes(x.dtype);
     // A window entirely in the padding would read no input row at all.
-    if (g.ph >= g.kh || g.pw >= g.kw)
+    if (g.ph >= g.span_h() || g.pw >= g.span_w())
         throw CompileError(op.loc, "conv2d: padding " + attr_text(op.attrs.at("padding")) +
                                        " as large as the kernel is not lowered yet");
 

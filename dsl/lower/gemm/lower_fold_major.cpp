@@ -326,7 +326,7 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
                 const uint64_t l1 = out ? plan.l1_out + uint64_t(w.index * 2 + wbs % 2) * plan.l1_acc_bytes : home(s);
                 arch::DmaArgs d = copy2d(Space::L0, acc_addr(s), uint64_t(t.cols * 4), Space::L1, l1,
                                          uint64_t(t.cols * (partial ? 4 : eo)), t.rows, t.cols * (partial ? 4 : eo));
-                d.convert_f32_to_f16 = !partial && op.out != arch::DType::Float32;
+                d.convert_f32_to_f16 = !partial && arch::dtype_bytes(op.out) == 2;
                 if (d.convert_f32_to_f16) d.narrow_to = op.out;
                 arch::Command cmd = dma_command(d, partial ? tag_p_l1 : tag_c_l1);
                 cmd.waits.push_back(w.mm_done);

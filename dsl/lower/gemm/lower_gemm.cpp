@@ -322,7 +322,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                                                    uint64_t(op.N * eo), w.m, w.n * eo)
                                           : copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1, c_tile_l1(w),
                                                    c_tile_stride(w), w.m, w.n * eo);
-                to_l1.convert_f32_to_f16 = op.out != arch::DType::Float32;
+                // int32 (an int8 GEMM's C) is written back as it is, as float32 is.
+                to_l1.convert_f32_to_f16 = arch::dtype_bytes(op.out) == 2;
                 if (to_l1.convert_f32_to_f16) to_l1.narrow_to = op.out;
                 arch::Command c1 = dma_command(to_l1, tag_c_l1);
                 c1.waits.push_back(w.c_done);

@@ -54,6 +54,8 @@ void lower_softmax(LowerContext& ctx, const OpNode& op);
 void lower_reduce(LowerContext& ctx, const OpNode& op);  // reduce_sum, reduce_mean, reduce_max
 void lower_global_avg_pool(LowerContext& ctx, const OpNode& op);
 void lower_pool(LowerContext& ctx, const OpNode& op);  // max_pool, avg_pool
+// conv2d(groups=C), weighted window taps (lower_vector_window.cpp)
+void lower_depthwise_conv2d(LowerContext& ctx, const OpNode& op);
 // A reduction of a slide view over its window: a window reduction of the
 // image. False (nothing emitted) when the input is not a slide view.
 bool lower_slide_reduce(LowerContext& ctx, const OpNode& op);

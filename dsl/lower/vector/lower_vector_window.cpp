@@ -19,7 +19,11 @@
 // position — for the functional model; timing depends on neither.
 // A reduction over the window axes of a slide view (slide's patches are
 // never stored: dsl/lower/lower_views.h) is the same window reduction, over the
-// image. Upsample is a copy that writes every output element from its
+// image. A depthwise convolution is the same walk over the windows with a
+// weight per window position and channel: position j multiplies its view
+// by the channel's weight (a broadcast view of the weights, resident in L1)
+// and adds the product to the sum; the bias, if any, is added last.
+// Upsample is a copy that writes every output element from its
 // source (a cast when the dtype changes); a unit is a plane.
 #include <algorithm>
 #include <limits>
@@ -59,8 +63,16 @@ struct WindowReduce {
     int image = -1;
     int64_t planes = 0, H = 0, W = 0, depth = 1, OH = 0, OW = 0;
     int64_t kh = 1, kw = 1, sh = 1, sw = 1, ph = 0, pw = 0;
+    // A depthwise convolution's dilation: its taps dh rows and dw columns
+    // apart, the window spanning (kh - 1) * dh + 1 rows.
+    int64_t dh = 1, dw = 1;
+    int64_t span_h() const { return (kh - 1) * dh + 1; }
     arch::VectorOp combine = arch::VectorOp::Maximum;  // or Add
     bool mean = false;
+    // A depthwise convolution's (C, 1, kh, kw) weights and (C,) bias (-1:
+    // none), channels = C; then combine is Add.
+    int weights = -1, bias = -1;
+    int64_t channels = 1;
 };
 
 // Units are bands of `band` output rows of one plane. A band of the whole
@@ -73,8 +85,11 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     const int64_t ex = arch::dtype_bytes(x.dtype), ey = arch::dtype_bytes(y.dtype);
     const bool cast = x.dtype != y.dtype;
     const int64_t in_row = w.W * w.depth, out_row = w.OW * w.depth, window = w.kh * w.kw;
+    const bool weighted = w.weights >= 0;
     // Window position (i, j) starts i rows and j columns into the rows.
-    auto view_offset = [in_row, depth = w.depth, kw = w.kw](int64_t j) { return j / kw * in_row + j % kw * depth; };
+    auto view_offset = [in_row, depth = w.depth, kw = w.kw, dh = w.dh, dw = w.dw](int64_t j) {
+        return j / kw * dh * in_row + j % kw * dw * depth;
+    };
     const int64_t last_view = view_offset(window - 1);
     // A vector fusion group's members (dsl/passes/pass_fusion.h) run on
     // the pooled outputs in place, after the pooling (and its cast), their
@@ -85,14 +100,20 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     // Computes in the input's dtype, casting the result if asked for another.
     // With `chain`, buffer 4 on are the members' operands.
     auto stream = [&](int64_t band, bool chain, ElementwiseChain* links) {
-        const int64_t rows_in = band == w.OH ? w.H : (band - 1) * w.sh + w.kh;
+        const int64_t rows_in = band == w.OH ? w.H : (band - 1) * w.sh + w.span_h();
         const int64_t outputs = band * out_row;
         VectorStream s;
         s.buffers = {
             {BufferKind::Streamed, std::max(rows_in * in_row, last_view + outputs) * ex, 0},  // 0: x, read by window
             {BufferKind::Scratch, cast ? outputs * ex : 0, 0},     // 1: pooled, before the cast
             {BufferKind::Resident, w.mean ? outputs * ex : 0, 0},  // 2: 1 / window
-            {BufferKind::Streamed, outputs * ey, 0}};              // 3: y
+            {BufferKind::Streamed, outputs * ey, 0},               // 3: y
+            // 4: weights, 5: a tap's products, 6: bias. Read broadcast, the
+            // resident ones are sized for a command's extent past any tap's
+            // first weight (the checker's view of a source).
+            {BufferKind::Resident, weighted ? outputs * ex : 0, weighted ? w.channels * window * ex : 0},
+            {BufferKind::Scratch, weighted ? outputs * ex : 0, 0},
+            {BufferKind::Resident, w.bias >= 0 ? outputs * ex : 0, w.bias >= 0 ? w.channels * ex : 0}};
         if (chain) {
             links->head_result(3, y.dtype);
             int cur = op.output;
@@ -121,12 +142,23 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     const int64_t bands = arch::ceil_div(w.OH, band);
     s.units = w.planes * bands;
     if (band < w.OH) s.max_chunk_units = 1;
-    if (fused) s.prologue = links.prologue_fn();
+    const uint64_t w_ddr = weighted ? ctx.ddr_addr(w.weights) : 0, b_ddr = w.bias >= 0 ? ctx.ddr_addr(w.bias) : 0;
+    auto chain_prologue = fused ? links.prologue_fn() : nullptr;
+    if (weighted)
+        s.prologue = [chain_prologue, w, window, ex, w_ddr, b_ddr, wname = ctx.tensor(w.weights).name,
+                      bname = w.bias >= 0 ? ctx.tensor(w.bias).name : std::string()](int64_t first, int64_t n,
+                                                                                     const BufferAddrs& a) {
+            ChunkCommands cc = chain_prologue ? chain_prologue(first, n, a) : ChunkCommands{};
+            cc.loads.push_back({load_dma(w_ddr, a[4], uint64_t(w.channels * window * ex)), wname + " -> L1"});
+            if (w.bias >= 0) cc.loads.push_back({load_dma(b_ddr, a[6], uint64_t(w.channels * ex)), bname + " -> L1"});
+            return cc;
+        };
+    else if (fused) s.prologue = chain_prologue;
     const uint64_t x_ddr = ctx.ddr_addr(w.image);
     const int out = fused ? members.back()->output : op.output;
     const int32_t last = fused ? int32_t(op.epilogue.back()) : -1;
     s.chunk = [&ctx, w, band, bands, in_row, out_row, window, view_offset, ex, x_ddr, cast, out, last, fused, links,
-               xname = x.name, yname = y.name, xt = x.dtype,
+               weighted, xname = x.name, yname = y.name, xt = x.dtype,
                yt = y.dtype](int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
         int64_t rows_out = 0;  // output rows of the chunk
@@ -147,7 +179,7 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
         } else {
             const int64_t plane = first / bands, o0 = first % bands * band, nb = std::min(band, w.OH - o0);
             const int64_t lo = std::max<int64_t>(0, o0 * w.sh - w.ph);
-            const int64_t hi = std::min(w.H, (o0 + nb - 1) * w.sh - w.ph + w.kh);
+            const int64_t hi = std::min(w.H, (o0 + nb - 1) * w.sh - w.ph + w.span_h());
             cc.loads.push_back(
                 {load_dma(x_ddr + uint64_t((plane * w.H + lo) * in_row * ex), a[0], uint64_t((hi - lo) * in_row * ex)),
                  xname + " rows -> L1"});
@@ -160,16 +192,48 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
             arch::VectorSource v;
             v.kind = arch::VectorSource::Kind::Window;
             v.window = rows;
-            v.window.ki = uint32_t(j / w.kw), v.window.kj = uint32_t(j % w.kw);
+            v.window.ki = uint32_t(j / w.kw * w.dh), v.window.kj = uint32_t(j % w.kw * w.dw);
             v.window.origin = -view_offset(j);
             return v;
         };
-        if (window == 1)
+        // Output element i of the chunk is channel i % depth (NHWC) or of
+        // plane first_plane + i / (OH * OW) (NCHW): per-channel values are
+        // read broadcast with that pattern (value c at c * step).
+        const int64_t first_plane = band == w.OH ? first : first / bands;
+        const int64_t plane_offset = band == w.OH ? 0 : first % bands * band * w.OW;
+        auto per_channel = [&](int64_t step) {
+            if (w.depth > 1)
+                return strided_source(0, {uint32_t(rows_out), uint32_t(w.OW), uint32_t(w.depth)}, {0, 0, step});
+            const int64_t plane = w.OH * w.OW;
+            return strided_source(uint64_t(first_plane % w.channels * plane + plane_offset),
+                                  {uint32_t(rows_out * w.OW / plane + 2), uint32_t(w.channels), uint32_t(plane)},
+                                  {0, step, 0});
+        };
+        if (weighted) {
+            // Tap j: its window view times the channel's weight j.
+            for (int64_t j = 0; j < window; ++j) {
+                const uint64_t product = j == 0 ? pooled : a[5];
+                cc.compute.push_back({with_sources(vector_args(VectorOp::Mul, xt, rows_out, out_row, view(j),
+                                                               a[4] + uint64_t(j * ex), product),
+                                                   window_at(j), per_channel(window)),
+                                      yname + ": tap"});
+                if (j > 0)
+                    cc.compute.push_back(
+                        {vector_args(VectorOp::Add, xt, rows_out, out_row, pooled, a[5], pooled), yname + ": add"});
+            }
+            if (w.bias >= 0)
+                cc.compute.push_back(
+                    {with_sources(vector_args(VectorOp::Add, xt, rows_out, out_row, pooled, a[6], pooled), {},
+                                  per_channel(1)),
+                     yname + ": bias"});
+        }
+        if (weighted) {
+        } else if (window == 1)
             cc.compute.push_back(
                 {with_sources(vector_args(VectorOp::Copy, xt, rows_out, out_row, view(0), arch::kNoAddress, pooled),
                               window_at(0)),
                  yname + ": copy"});
-        for (int64_t j = 1; j < window; ++j)
+        for (int64_t j = 1; j < window && !weighted; ++j)
             cc.compute.push_back(
                 {with_sources(vector_args(w.combine, xt, rows_out, out_row, j == 1 ? view(0) : pooled, view(j), pooled),
                               j == 1 ? window_at(0) : arch::VectorSource{}, window_at(j)),
@@ -208,6 +272,33 @@ void lower_pool(LowerContext& ctx, const OpNode& op) {
     w.kh = win[0], w.kw = win[1], w.sh = stride[0], w.sw = stride[1], w.ph = pad[0], w.pw = pad[1];
     w.combine = op.kind == OpKind::MaxPool ? VectorOp::Maximum : VectorOp::Add;
     w.mean = op.kind == OpKind::AvgPool;
+    lower_window_reduce(ctx, op, w);
+}
+
+void lower_depthwise_conv2d(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const TensorNode& y = ctx.tensor(op.output);
+    const bool nhwc = y.layout == "NHWC";
+    const size_t h = nhwc ? 1 : 2, wd = nhwc ? 2 : 3;
+    WindowReduce w;
+    w.image = op.inputs[0];
+    w.weights = op.inputs[1];
+    w.bias = op.inputs.size() > 2 ? op.inputs[2] : -1;
+    w.channels = nhwc ? x.shape[3] : x.shape[1];
+    w.planes = nhwc ? x.shape[0] : x.shape[0] * x.shape[1];
+    w.depth = nhwc ? x.shape[3] : 1;
+    w.H = x.shape[h], w.W = x.shape[wd], w.OH = y.shape[h], w.OW = y.shape[wd];
+    const TensorNode& wt = ctx.tensor(op.inputs[1]);
+    const auto& stride = op.attrs.at("stride").ints;
+    const auto& pad = op.attrs.at("padding").ints;
+    w.kh = wt.shape[2], w.kw = wt.shape[3], w.sh = stride[0], w.sw = stride[1], w.ph = pad[0], w.pw = pad[1];
+    if (const auto d = op.attrs.find("dilation"); d != op.attrs.end())
+        w.dh = d->second.ints[0], w.dw = d->second.ints[1];
+    // A window entirely in the padding would read no input row at all.
+    if (w.ph >= w.span_h() || w.pw >= (w.kw - 1) * w.dw + 1)
+        throw CompileError(op.loc, "conv2d: padding " + attr_text(op.attrs.at("padding")) +
+                                       " as large as the kernel is not lowered yet");
+    w.combine = VectorOp::Add;
     lower_window_reduce(ctx, op, w);
 }
 

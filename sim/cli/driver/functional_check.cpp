@@ -27,8 +27,12 @@ std::string num(double v) {
 // The same count of roundings for each 2-byte type: float16
 // 1e-2 (2^-11 = 4.9e-4 per rounding), bfloat16 eight times that, 8e-2
 // (2^-8 = 3.9e-3 per rounding), float32 1e-4 (docs/functional.md §4).
+// Integers computed from integers (or quantised straight from inputs) are
+// exact: tolerance 0.
 double check_tolerance(arch::DType t) {
     switch (t) {
+    case arch::DType::Int8:
+    case arch::DType::Int32: return 0;
     case arch::DType::Float16: return 1e-2;
     case arch::DType::BFloat16: return 8e-2;
     case arch::DType::Float32: break;

@@ -62,6 +62,9 @@ func::HostTensor random_tensor(const dsl::TaskGraph& g, int tensor, uint64_t see
     for (float& v : h.values) {
         const double u = double(splitmix64(state) >> 11) * 0x1.0p-53;  // [0, 1)
         v = float((2.0 * u - 1.0) * scale);
+        // Integers: every int8 value equally likely; int32 in [-1000, 1000].
+        if (t.dtype == arch::DType::Int8) v = float(std::floor(u * 256.0) - 128.0);
+        if (t.dtype == arch::DType::Int32) v = float(std::floor(u * 2001.0) - 1000.0);
         if (t.dtype == arch::DType::Float16) v = arch::round_to_half(v);
         if (t.dtype == arch::DType::BFloat16) v = arch::round_to_bfloat16(v);
     }

@@ -56,7 +56,7 @@ TEST(OpsArgs, UnknownKeywordListsTheValidOnesAndSuggests) {
     EXPECT_EQ(error(kXW, e),
               diag_in(2, e, "strides",
                       "conv2d: unexpected keyword argument 'strides' (did you mean 'stride'?); valid keywords are: "
-                      "stride, padding, rounding, dtype, layout, target"));
+                      "stride, padding, groups, bias, dilation, rounding, dtype, layout, target"));
     e = "pypo.op.relu(x, foo=1)";
     EXPECT_EQ(
         error(kX, e),
@@ -92,8 +92,9 @@ TEST(OpsArgs, DtypeSpellings) {
     EXPECT_EQ(run(kX, "pypo.op.cast(x, dtype='bfloat16')").tensors.back().dtype, arch::DType::BFloat16);
     EXPECT_EQ(run(kX, "pypo.op.cast(x, dtype=pypo.DT_BF16)").tensors.back().dtype, arch::DType::BFloat16);
     std::string e = "pypo.op.cast(x, 'int4')";
-    EXPECT_EQ(error(kX, e),
-              diag_in(1, e, "'int4'", "cast: dtype must be 'float16', 'bfloat16' or 'float32', got 'int4'"));
+    EXPECT_EQ(
+        error(kX, e),
+        diag_in(1, e, "'int4'", "cast: dtype must be 'float16', 'bfloat16', 'float32', 'int8' or 'int32', got 'int4'"));
 }
 
 TEST(OpsArgs, LayoutIsCheckedAndStored) {

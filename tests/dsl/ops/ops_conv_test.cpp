@@ -167,3 +167,87 @@ TEST(OpsConv, ResidualBlockWithSamePaddingElaborates) {
     EXPECT_EQ(g.tensors[size_t(g.ops[0].output)].name, "conv2d_1");
     EXPECT_EQ(g.tensors[size_t(g.ops[2].output)].name, "conv2d_2");
 }
+
+// groups = C = O is a depthwise convolution, recorded as depthwise_conv2d
+// (a vector operation) with its bias as a third input; a bias on an
+// ordinary convolution is an add after it, viewed (O, 1, 1) under NCHW
+// before the convolution (so that it is ready when the GEMM starts).
+TEST(OpsConv, GroupsAndBias) {
+    dsl::TaskGraph g = run({input("x", "(1, 8, 12, 12)"), input("w", "(8, 1, 3, 3)"), input("b", "(8,)")},
+                           "pypo.op.conv2d(x, w, stride=2, padding=1, groups=8, bias=b)");
+    ASSERT_EQ(g.ops.size(), 1u);
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::DepthwiseConv2d);
+    EXPECT_EQ(g.ops[0].inputs, (std::vector<int>{0, 1, 2}));
+    EXPECT_EQ(g.ops[0].attrs.at("groups").i, 8);
+    EXPECT_EQ(g.tensors[3].shape, (std::vector<int64_t>{1, 8, 6, 6}));
+
+    g = run({input("x", "(1, 8, 12, 12)"), input("w", "(16, 8, 1, 1)"), input("b", "(16,)")},
+            "pypo.op.conv2d(x, w, bias=b)");
+    ASSERT_EQ(g.ops.size(), 3u);
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Reshape);
+    EXPECT_EQ(g.tensors[size_t(g.ops[0].output)].shape, (std::vector<int64_t>{16, 1, 1}));
+    EXPECT_EQ(g.ops[1].kind, dsl::OpKind::Conv2d);
+    EXPECT_EQ(g.ops[2].kind, dsl::OpKind::Add);
+    EXPECT_EQ(g.ops[2].inputs, (std::vector<int>{g.ops[1].output, g.ops[0].output}));
+
+    g = run({"x = pypo.input(\"x\", shape=(1, 12, 12, 8), layout='NHWC')", input("w", "(16, 8, 1, 1)"),
+             input("b", "(16,)")},
+            "pypo.op.conv2d(x, w, bias=b)");
+    ASSERT_EQ(g.ops.size(), 2u);
+    EXPECT_EQ(g.ops[1].kind, dsl::OpKind::Add);
+    EXPECT_EQ(g.ops[1].inputs, (std::vector<int>{g.ops[0].output, 2}));
+}
+
+// dilation=(dh, dw): the window spans (k - 1) * d + 1, which the output
+// size and padding='same' use; recorded only when not (1, 1).
+TEST(OpsConv, Dilation) {
+    const std::vector<std::string> d{input("x", "(1, 16, 64, 64)"), input("w", "(32, 16, 3, 3)")};
+    dsl::TaskGraph g = run(d, "pypo.op.conv2d(x, w, dilation=2)");
+    EXPECT_EQ(g.ops[0].attrs.at("dilation").ints, (std::vector<int64_t>{2, 2}));
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 32, 60, 60}));
+    g = run(d, "pypo.op.conv2d(x, w, dilation=(4, 2), padding='same', stride=2)");
+    EXPECT_EQ(g.ops[0].attrs.at("padding").ints, (std::vector<int64_t>{4, 2}));
+    EXPECT_EQ(g.tensors[2].shape, (std::vector<int64_t>{1, 32, 32, 32}));
+    g = run(d, "pypo.op.conv2d(x, w, dilation=1)");
+    EXPECT_EQ(g.ops[0].attrs.count("dilation"), 0u);
+    EXPECT_EQ(error(d, "pypo.op.conv2d(x, w, dilation=0)"),
+              diag_in(2, "pypo.op.conv2d(x, w, dilation=0)", "0)", "conv2d: dilation must be positive, got 0"));
+    EXPECT_EQ(error(d, "pypo.op.conv2d(x, w, dilation=40)"),
+              diag_in(2, "pypo.op.conv2d(x, w, dilation=40)", "",
+                      "conv2d: the kernel is larger than the padded input: x is (1, 16, 64, 64) float16, w is "
+                      "(32, 16, 3, 3) float16, padding (0, 0)"));
+    const std::vector<std::string> even{input("x", "(1, 16, 64, 64)"), input("w", "(32, 16, 2, 2)")};
+    EXPECT_EQ(error(even, "pypo.op.conv2d(x, w, dilation=3, padding='same')"),
+              diag_in(2, "pypo.op.conv2d(x, w, dilation=3, padding='same')", "'same'",
+                      "conv2d: padding='same' needs an odd dilated kernel: (4, 4)"));
+}
+
+TEST(OpsConv, GroupsAndBiasErrors) {
+    std::vector<std::string> d{input("x", "(1, 8, 12, 12)"), input("w", "(8, 1, 3, 3)"), input("b", "(4,)")};
+    std::string e = "pypo.op.conv2d(x, w, groups=3)";
+    EXPECT_EQ(error(d, e), diag_in(3, e, "",
+                                   "conv2d: groups=3 does not divide the input's channels: x is (1, 8, 12, 12) "
+                                   "float16, w is (8, 1, 3, 3) float16"));
+    d[1] = input("w", "(6, 2, 3, 3)");
+    e = "pypo.op.conv2d(x, w, groups=4)";
+    EXPECT_EQ(error(d, e), diag_in(3, e, "",
+                                   "conv2d: groups=4 does not divide the filters: x is (1, 8, 12, 12) float16, w is "
+                                   "(6, 2, 3, 3) float16"));
+    e = "pypo.op.conv2d(x, w, groups=2)";
+    d[1] = input("w", "(8, 2, 3, 3)");
+    EXPECT_EQ(error(d, e), diag_in(3, e, "",
+                                   "conv2d: with groups=2 the weights must be (O, C/groups, kh, kw) with C/groups = "
+                                   "4: x is (1, 8, 12, 12) float16, w is (8, 2, 3, 3) float16"));
+    d[1] = input("w", "(8, 4, 3, 3)");
+    EXPECT_EQ(error(d, e), diag_in(3, e, "",
+                                   "conv2d: groups=2 is not lowered yet (only groups=1, and depthwise: groups = "
+                                   "channels = filters): x is (1, 8, 12, 12) float16, w is (8, 4, 3, 3) float16"));
+    d[1] = input("w", "(8, 1, 3, 3)");
+    e = "pypo.op.conv2d(x, w, groups=8, bias=b)";
+    EXPECT_EQ(error(d, e),
+              diag_in(3, e, "b)", "conv2d: bias must be (O,) = (8,), one value per filter, got (4,) float16"));
+    e = "pypo.op.conv2d(x, w, groups=8, rounding='ceil')";
+    EXPECT_EQ(error(d, e), diag_in(3, e, "", "conv2d: rounding='ceil' is not lowered for depthwise (groups > 1)"));
+    e = "pypo.op.conv2d(x, w, groups=0)";
+    EXPECT_EQ(error(d, e), diag_in(3, e, "0)", "conv2d: groups must be positive, got 0"));
+}

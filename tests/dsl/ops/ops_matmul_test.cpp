@@ -78,5 +78,6 @@ TEST(OpsMatmul, OptionErrors) {
     EXPECT_EQ(error(kAB, e), diag_in(2, e, "0)", "matmul: unroll must be positive, got 0"));
     e = "pypo.op.matmul(a, b, dtype='float64')";
     EXPECT_EQ(error(kAB, e),
-              diag_in(2, e, "'float64'", "matmul: dtype must be 'float16', 'bfloat16' or 'float32', got 'float64'"));
+              diag_in(2, e, "'float64'",
+                      "matmul: dtype must be 'float16', 'bfloat16', 'float32', 'int8' or 'int32', got 'float64'"));
 }

@@ -102,12 +102,18 @@ TEST(PassFusionVector, APrintDrainOrASecondReaderStopsTheChain) {
 }
 
 // An element-wise operation in a cube operation's group heads no chain of
-// its own; one the cube group does not take (a broadcast add) heads the
-// rest.
+// its own; one the cube group does not take (an add broadcasting a column,
+// one value per row) heads the rest; a row vector (a bias, one value per
+// GEMM column) the cube group takes.
 TEST(PassFusionVector, CubeGroupsComeFirst) {
     EXPECT_EQ(groups("a = pypo.input(\"a\", shape=(64, 64))\n"
                      "w = pypo.weight(\"w\", shape=(64, 64))\n"
                      "bias = pypo.input(\"bias\", shape=(64,))\n"
+                     "pypo.output(\"y\", pypo.op.exp(pypo.op.relu(pypo.op.add(pypo.op.matmul(a, w), bias))))\n"),
+              "fusion groups: 1\n  y: matmul -> add -> relu -> exp  (ops 0, 1, 2, 3)\n");
+    EXPECT_EQ(groups("a = pypo.input(\"a\", shape=(64, 64))\n"
+                     "w = pypo.weight(\"w\", shape=(64, 64))\n"
+                     "bias = pypo.input(\"bias\", shape=(64, 1))\n"
                      "pypo.output(\"y\", pypo.op.exp(pypo.op.relu(pypo.op.add(pypo.op.matmul(a, w), bias))))\n"),
               "fusion groups: 1\n  y: add -> relu -> exp  (ops 1, 2, 3)\n");
     EXPECT_EQ(groups("a = pypo.input(\"a\", shape=(64, 64))\n"

@@ -201,9 +201,10 @@ TEST(Elaborator, InputArgumentChecks) {
     EXPECT_EQ(run_error(program("z = pypo.input(\"z\", shape=4)")),
               "t.pto:4:27: error: pypo.input: shape must be a tuple of integers, got int\n"
               "z = pypo.input(\"z\", shape=4)\n                          ^\n");
-    EXPECT_EQ(run_error(program("z = pypo.input(\"z\", shape=(4,), dtype=\"int4\")")),
-              "t.pto:4:39: error: pypo.input: dtype must be 'float16', 'bfloat16' or 'float32', got 'int4'\n"
-              "z = pypo.input(\"z\", shape=(4,), dtype=\"int4\")\n                                      ^\n");
+    EXPECT_EQ(
+        run_error(program("z = pypo.input(\"z\", shape=(4,), dtype=\"int4\")")),
+        "t.pto:4:39: error: pypo.input: dtype must be 'float16', 'bfloat16', 'float32', 'int8' or 'int32', got 'int4'\n"
+        "z = pypo.input(\"z\", shape=(4,), dtype=\"int4\")\n                                      ^\n");
     EXPECT_EQ(run_error(program("z = pypo.input(\"a\", shape=(4,))")),
               "t.pto:4:16: error: pypo.input: a tensor named 'a' already exists (declared at 2:5)\n"
               "z = pypo.input(\"a\", shape=(4,))\n               ^\n");
