@@ -120,7 +120,7 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
     const int32_t pop = index_of(*ctx_, op);
     in_.charge_to(pop);
     auto step = [&](VectorOp v, Ref a, Ref b, Ref dst) {
-        steps_.push_back({v, a, b, dst, in_.compute(), y.dtype, pop, y.name + ": " + arch::vector_op_name(v)});
+        steps_.push_back({v, a, b, dst, in_.compute(), y.dtype, pop, y.name + ": " + arch::vector_op_name(v), {}});
     };
     const Ref result = this->result();
     if (cur >= 0 && op.kind == OpKind::Cast) {
@@ -198,6 +198,16 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
         step(VectorOp::Mul, q, scale, result);
         return;
     }
+    if (op.kind == OpKind::Where) {
+        // One select: x where cond is nonzero, else y, each read in the
+        // result's dtype (the rule keeps cond's zeros exact there).
+        const Ref cond = operand(s, op, op.inputs[0], cur, extent, cols);
+        const Ref x = operand(s, op, op.inputs[1], cur, extent, cols);
+        const Ref other = operand(s, op, op.inputs[2], cur, extent, cols);
+        step(VectorOp::Select, x, other, result);
+        steps_.back().c = cond;
+        return;
+    }
     if (op.kind == OpKind::BatchNorm) {
         // Inference batch norm with the running statistics folded into the
         // parameters: y = x * scale + shift, a Mul and an Add (the ISA has
@@ -270,7 +280,13 @@ void ElementwiseChain::compute(ChunkCommands& cc, const BufferAddrs& a, int64_t 
         const arch::VectorArgs v = st.op == VectorOp::Cast
                                        ? cast_args(st.dtype, st.cast_to, rows, cols, addr(st.a), addr(st.dst))
                                        : vector_args(st.op, st.dtype, rows, cols, addr(st.a), addr(st.b), addr(st.dst));
-        cc.compute.push_back({with_sources(v, source(st.a), source(st.b)), st.label, st.program_op});
+        arch::VectorArgs w = with_sources(v, source(st.a), source(st.b));
+        if (st.c.kind != Ref::Kind::None) {
+            w.src2 = addr(st.c);
+            const arch::VectorSource s2 = source(st.c);
+            if (s2.kind != arch::VectorSource::Kind::Contiguous) w.in2 = std::make_shared<const arch::VectorSource>(s2);
+        }
+        cc.compute.push_back({w, st.label, st.program_op});
     }
 }
 

@@ -38,6 +38,9 @@ void lower_clip(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op
 // quantize: a divide and a cast; dequantize: a multiply (ElementwiseChain::add).
 void lower_quantize(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
 void lower_dequantize(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
+// One select of x and y by cond (ElementwiseChain::add), each operand
+// streamed, resident or gathered as its broadcast needs.
+void lower_where(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
 
 void lower_batch_norm(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
 
