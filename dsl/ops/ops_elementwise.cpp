@@ -1,7 +1,8 @@
 // Element-wise operations: the vector unit applies one function per element.
 // Unary ones keep the shape; binary ones broadcast their operands like NumPy,
 // and either operand may be a plain number (kept as the attr "scalar").
-// clip bounds its one tensor by two numbers (attrs "lo" and "hi").
+// clip bounds its one tensor by two numbers (attrs "lo" and "hi"). where
+// selects between two tensors by a third, the three broadcast together.
 #include "dsl/ops/op_rules.h"
 #include "dsl/ops/ops_operands.h"
 #include "dsl/sema/arg_checks.h"
@@ -12,6 +13,16 @@ namespace {
 
 bool is_number(const Value& v) { return v.is(Value::Kind::Int) || v.is(Value::Kind::Float); }
 double number(const Value& v) { return v.is(Value::Kind::Int) ? double(v.i) : v.f; }
+
+// A float condition that keeps its truth in `result`: the same dtype, or one
+// whose every nonzero value (and NaN) stays nonzero there: float16 and
+// bfloat16 into float32, float16 into bfloat16 (whose range holds float16's
+// smallest subnormal). Narrower ones could round a tiny nonzero to 0 and
+// flip the selection.
+bool keeps_truth(arch::DType cond, arch::DType result) {
+    return cond == result || result == arch::DType::Float32 ||
+           (cond == arch::DType::Float16 && result == arch::DType::BFloat16);
+}
 
 }  // namespace
 
@@ -90,6 +101,24 @@ Value rule_swiglu(PypoLibrary& lib, const CallSite& call) {
     Value out = c.record({g.tensor, u.tensor}, g.shape, c.dtype_or(wider_dtype(g.dtype, u.dtype)), {}, g.layout);
     if (!c.get("dtype")) c.promote_operands(out);
     return out;
+}
+
+// where(cond, x, y): x where cond is nonzero (NaN counts as nonzero, as
+// NumPy reads a float array), else y; the three broadcast like NumPy. The
+// result has x and y's wider dtype (or dtype=); cond is read in it, which
+// keeps_truth requires to be exact about zero.
+Value rule_where(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature("where", {"cond", "x", "y", "dtype", "layout"}, 3, {}, 3));
+    Operand k = c.tensor("cond", "cond"), x = c.tensor("x", "x"), y = c.tensor("y", "y");
+    auto shape = broadcast_shapes(k.shape, x.shape);
+    if (shape) shape = broadcast_shapes(*shape, y.shape);
+    if (!shape) c.fail("shapes do not broadcast: " + k.text() + ", " + x.text() + ", " + y.text());
+    const arch::DType out = c.dtype_or(wider_dtype(x.dtype, y.dtype));
+    if (!keeps_truth(k.dtype, out))
+        c.fail_at(k.loc, std::string("cond is ") + arch::dtype_name(k.dtype) + " but the result is " +
+                             arch::dtype_name(out) + ": reading cond as " + arch::dtype_name(out) +
+                             " could round a nonzero to 0 (cast x and y, or cond, explicitly)");
+    return c.record({k.tensor, x.tensor, y.tensor}, *shape, out, {}, x.layout);
 }
 
 }  // namespace dsl

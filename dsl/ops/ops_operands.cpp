@@ -38,9 +38,13 @@ Operand OpCall::tensor(const std::string& param, const std::string& role) const 
 namespace {
 
 // The operations that take and make integer tensors: cast (into and out of
-// them, rounding half to even and saturating) and matmul (int8 x int8 ->
-// int32 on the cube). Every other operation computes in a float dtype.
-bool takes_integers(const std::string& op) { return op == "cast" || op == "matmul"; }
+// them, rounding half to even and saturating), matmul (int8 x int8 ->
+// int32 on the cube), quantize (makes int8) and dequantize (takes it; both
+// check their own operands' dtypes, dsl/ops/ops_quantize.cpp). Every other
+// operation computes in a float dtype.
+bool takes_integers(const std::string& op) {
+    return op == "cast" || op == "matmul" || op == "quantize" || op == "dequantize";
+}
 
 }  // namespace
 
@@ -49,7 +53,7 @@ Operand OpCall::tensor_at(const Value& v, const SourceLoc& loc, const std::strin
     const TensorNode& t = lib_.graph().tensors[size_t(v.tensor)];
     if (arch::dtype_is_int(t.dtype) && !takes_integers(op()))
         fail_at(loc, name + " is " + arch::dtype_name(t.dtype) +
-                         ": only cast and matmul take integer tensors (cast it to a float dtype first)");
+                         ": only cast, matmul and dequantize take integer tensors (cast it to a float dtype first)");
     Operand o;
     o.tensor = v.tensor;
     o.shape = t.shape;
@@ -70,7 +74,8 @@ arch::DType OpCall::dtype_or(arch::DType fallback) const {
     if (!a) return fallback;
     const arch::DType t = dtype_arg(op(), *a);
     if (arch::dtype_is_int(t) && !takes_integers(op()))
-        fail_at(a->loc, std::string("dtype ") + arch::dtype_name(t) + ": only cast and matmul make integer tensors");
+        fail_at(a->loc,
+                std::string("dtype ") + arch::dtype_name(t) + ": only cast, matmul and quantize make integer tensors");
     return t;
 }
 

@@ -57,6 +57,19 @@ void ref_maximum(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefV
 void ref_minimum(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
     ref_broadcast(g, op, in, y, nan_minimum);
 }
+// NumPy's where over three broadcast operands: a float condition is true
+// unless zero (NaN is true).
+void ref_where(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
+    const std::vector<int64_t>& ys = g.tensors[size_t(op.output)].shape;
+    std::vector<int64_t> idx;
+    auto at = [&](size_t k) {
+        return (*in[k])[size_t(broadcast_offset(idx, ys, g.tensors[size_t(op.inputs[k])].shape))];
+    };
+    for (int64_t i = 0; i < int64_t(y.size()); ++i) {
+        unravel(i, ys, idx);
+        y[size_t(i)] = at(0) != 0.0 ? at(1) : at(2);
+    }
+}
 void ref_clip(const TaskGraph&, const OpNode& op, const RefInputs& in, RefValues& y) {
     const double lo = op.attrs.at("lo").f, hi = op.attrs.at("hi").f;
     ref_each(in, y, [lo, hi](double a) { return nan_minimum(nan_maximum(a, lo), hi); });

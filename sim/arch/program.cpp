@@ -7,7 +7,7 @@
 namespace arch {
 
 const VectorSource& VectorArgs::source(int i) const {
-    const std::shared_ptr<const VectorSource>& s = i == 0 ? in0 : in1;
+    const std::shared_ptr<const VectorSource>& s = i == 0 ? in0 : i == 1 ? in1 : in2;
     return s ? *s : contiguous_source();
 }
 
@@ -88,6 +88,18 @@ bool vector_op_is_binary(VectorOp op) {
         // clang-format on
     }
     return false;
+}
+
+int vector_op_sources(VectorOp op) {
+    switch (op) {
+// A table expansion, left as written.
+// clang-format off
+#define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
+    case VectorOp::name: return sources;
+#include "sim/arch/isa_fields.def"
+        // clang-format on
+    }
+    return 1;
 }
 
 bool vector_op_takes_int(VectorOp op) {
@@ -195,6 +207,7 @@ std::string format_command(const Program& p, const Command& c) {
         if (v.op == VectorOp::Cast) os << "->" << dtype_name(v.cast_to);
         os << "  L1:" << hex(v.src0) << format_vector_source(v.source(0));
         if (v.src1 != kNoAddress) os << ", L1:" << hex(v.src1) << format_vector_source(v.source(1));
+        if (v.src2 != kNoAddress) os << ", L1:" << hex(v.src2) << format_vector_source(v.source(2));
         os << " -> L1:" << hex(v.dst);
     } else {
         const MatmulArgs& m = c.mm;

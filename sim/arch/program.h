@@ -142,7 +142,8 @@ constexpr int kVectorOpCount = 0
 #include "sim/arch/isa_fields.def"
     ;
 const char* vector_op_name(VectorOp op);  // "add", "reduce_sum"
-bool vector_op_is_binary(VectorOp op);    // reads src1 too: add, sub, mul, div, maximum
+bool vector_op_is_binary(VectorOp op);    // combines src0 and src1: add, sub, mul, div, maximum, minimum
+int vector_op_sources(VectorOp op);       // the sources read: 1, 2 (src1 too) or 3 (select: src1 and src2)
 bool vector_op_is_reduce(VectorOp op);    // reduce_sum, reduce_max
 // Whether the vector unit runs `op` on integer elements (int8, int32):
 // copies, casts, transposes, add/sub/mul/maximum/minimum/relu and the
@@ -153,7 +154,7 @@ bool vector_op_takes_int(VectorOp op);
 // accumulator of int8, never an operand).
 inline bool matmul_dtype_ok(DType t) { return t != DType::Int32; }
 
-// No address: the value of VectorArgs::src1 for ops with one source.
+// No address: the value of VectorArgs::src1 (src2) for ops with fewer sources.
 constexpr uint64_t kNoAddress = ~uint64_t{0};
 
 // A vector command on a rows x cols matrix of `dtype` elements, row-major and
@@ -167,7 +168,7 @@ struct VectorArgs {
     // in0 and in1 (how src0 and src1 are read; null = contiguous) are
     // shared and immutable, so the common case costs a pointer per command
     // and copies share them.
-    // Source 0 or 1's descriptor (a contiguous one when null).
+    // Source 0, 1 or 2's descriptor (a contiguous one when null).
     const VectorSource& source(int i) const;
     uint64_t elements() const { return uint64_t(rows) * cols; }
     uint64_t src_bytes() const { return elements() * uint64_t(dtype_bytes(dtype)); }

@@ -162,9 +162,13 @@ void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
     if (w.stream->engine.kind != EngineKind::Vector) fail(w, "only a vector unit executes VECTOR");
     if (!positive_fields(v)) fail(w, "empty VECTOR (rows and cols must be positive)");
     const std::string op = vector_op_name(v.op);
-    if (vector_op_is_binary(v.op) && v.src1 == kNoAddress) fail(w, "vector " + op + " needs a second source (src1)");
-    if (!vector_op_is_binary(v.op) && v.src1 != kNoAddress)
-        fail(w, "vector " + op + " takes one source, but src1 is given");
+    const int sources = vector_op_sources(v.op);
+    if (sources >= 2 && v.src1 == kNoAddress) fail(w, "vector " + op + " needs a second source (src1)");
+    if (sources < 2 && v.src1 != kNoAddress) fail(w, "vector " + op + " takes one source, but src1 is given");
+    if (sources == 3 && v.src2 == kNoAddress) fail(w, "vector " + op + " needs a third source (src2)");
+    if (sources < 3 && v.src2 != kNoAddress)
+        fail(w, "vector " + op + " takes " + std::to_string(sources) + " source" + (sources == 1 ? "" : "s") +
+                    ", but src2 is given");
     if (v.op == VectorOp::Cast && v.cast_to == v.dtype)
         fail(w,
              std::string("vector cast from ") + dtype_name(v.dtype) + " to itself (cast_to must name another dtype)");
@@ -174,6 +178,7 @@ void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
         fail(w, "vector " + op + " takes no cast_to (only cast does)");
     check_region(w, c, Space::L1, v.src0, 1, v.src_bytes(), 0, "first source");
     if (v.src1 != kNoAddress) check_region(w, c, Space::L1, v.src1, 1, v.src_bytes(), 0, "second source");
+    if (v.src2 != kNoAddress) check_region(w, c, Space::L1, v.src2, 1, v.src_bytes(), 0, "third source");
     check_region(w, c, Space::L1, v.dst, 1, v.dst_bytes(), 0, "destination");
 }
 

@@ -32,6 +32,7 @@ uint64_t vector_passes(const Config& c, VectorOp op) {
     case VectorOp::Mul:
     case VectorOp::Maximum:
     case VectorOp::Minimum:
+    case VectorOp::Select:
     case VectorOp::Relu:
     case VectorOp::Cast:
     case VectorOp::ReduceSum:

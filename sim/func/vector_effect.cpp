@@ -159,9 +159,11 @@ void apply_vector(Memory& m, const arch::VectorArgs& v) {
     const uint64_t rows = v.rows, cols = v.cols, n = rows * cols;
     const DType t = v.dtype;
     const DType out_t = v.op == VectorOp::Cast ? v.cast_to : t;
-    thread_local std::vector<float> a, b, y;
+    thread_local std::vector<float> a, b, z, y;
     gather(m, v.src0, v.source(0), t, rows, cols, a, "VECTOR source 0");
-    if (arch::vector_op_is_binary(v.op)) gather(m, v.src1, v.source(1), t, rows, cols, b, "VECTOR source 1");
+    const int sources = arch::vector_op_sources(v.op);
+    if (sources >= 2) gather(m, v.src1, v.source(1), t, rows, cols, b, "VECTOR source 1");
+    if (sources == 3) gather(m, v.src2, v.source(2), t, rows, cols, z, "VECTOR source 2");
     uint64_t out_n = n;
     switch (v.op) {
     case VectorOp::Copy:
@@ -174,6 +176,12 @@ void apply_vector(Memory& m, const arch::VectorArgs& v) {
     case VectorOp::Minimum:
         y.resize(n);
         for (uint64_t i = 0; i < n; ++i) y[i] = binary(v.op, a[i], b[i]);
+        break;
+    case VectorOp::Select:
+        // A float condition as NumPy's where reads it: true unless zero
+        // (either sign); NaN is true.
+        y.resize(n);
+        for (uint64_t i = 0; i < n; ++i) y[i] = z[i] != 0.0f ? a[i] : b[i];
         break;
     case VectorOp::ReduceSum:
     case VectorOp::ReduceMax:

@@ -37,6 +37,7 @@ void command_regions(const arch::Command& c, std::vector<Region>& out) {
         const arch::VectorArgs& v = c.vec;
         add(out, Space::L1, false, v.src0, 1, v.src_bytes(), 0);
         if (v.src1 != arch::kNoAddress) add(out, Space::L1, false, v.src1, 1, v.src_bytes(), 0);
+        if (v.src2 != arch::kNoAddress) add(out, Space::L1, false, v.src2, 1, v.src_bytes(), 0);
         add(out, Space::L1, true, v.dst, 1, v.dst_bytes(), 0);
         break;
     }

@@ -9,8 +9,8 @@
 //   (channels x height x width elements, contiguous); pixel_shuffle reads
 //   rows x row_bytes contiguous; transpose writes row_bytes / e rows of
 //   rows x e bytes, dst_stride apart.
-// * VECTOR: reads src0 (and src1 for binary ops), src_bytes() each; writes
-//   dst_bytes() at dst. All in L1.
+// * VECTOR: reads src0 (src1 for binary ops, src1 and src2 for select),
+//   src_bytes() each; writes dst_bytes() at dst. All in L1.
 // * MATMUL: reads A (m x k) and B (k x n) of the operand type, and the
 //   float32 C (m x n) when it accumulates; writes C. All in the cube's L0.
 //

@@ -16,7 +16,7 @@ void add_command_traffic(MemoryTraffic& m, const arch::Config& config, const arc
     switch (c.op) {
     case arch::Opcode::Matmul: m.l0.read += arch::matmul_cost(config, c.mm).operand_bytes; break;
     case arch::Opcode::Vector:
-        m.l1.read += c.vec.src_bytes() * (c.vec.src1 == arch::kNoAddress ? 1 : 2);
+        m.l1.read += c.vec.src_bytes() * (1 + (c.vec.src1 != arch::kNoAddress) + (c.vec.src2 != arch::kNoAddress));
         m.l1.written += c.vec.dst_bytes();
         break;
     case arch::Opcode::Dma:

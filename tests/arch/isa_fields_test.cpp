@@ -60,15 +60,15 @@ TEST(IsaFields, UnknownKeyNamesTheOp) {
 }
 
 // A block of one all-default vector command: every field takes one byte,
-// the absent src1 (all ones) too, as it is stored relative to its default.
+// the absent src1 and src2 (all ones) too, as it is stored relative to its default.
 TEST(IsaFields, DefaultFieldsTakeOneByteInTheSpool) {
     arch::Command c;
     c.op = arch::Opcode::Vector;
     std::string bytes;
     arch::encode_block(block({stream(vector_unit(0), {c})}, 0), bytes);
     // block: name, deps, drain, cluster, flags, streams; stream: kind, index,
-    // commands; command: op, 8 numbers, 2 sources, waits, sets, tag, issue.
-    EXPECT_EQ(bytes.size(), 6u + 3u + 15u);
+    // commands; command: op, 9 numbers, 3 sources, waits, sets, tag, issue.
+    EXPECT_EQ(bytes.size(), 6u + 3u + 17u);
     const arch::Block back = arch::decode_block(bytes.data(), bytes.size());
     EXPECT_EQ(back.streams[0].commands[0].vec.src1, arch::kNoAddress);
 }

@@ -267,11 +267,10 @@ TEST(ProgramJson, Errors) {
     EXPECT_EQ(error_of(with_command(R"({"op": "matmul", "dtype": "bf16"})")),
               "p.json: blocks[0].streams[0].commands[1].dtype: unknown value \"bf16\" (expected one of: float16, "
               "float32, bfloat16, int8, int32)");
-    EXPECT_EQ(
-        error_of(with_command(R"({"op": "vector", "vector_op": "softmax"})")),
-        "p.json: blocks[0].streams[0].commands[1].vector_op: unknown value \"softmax\" (expected one of: copy, "
-        "add, sub, mul, div, maximum, minimum, relu, gelu, sigmoid, tanh, exp, sqrt, cast, reduce_sum, reduce_max, "
-        "transpose)");
+    EXPECT_EQ(error_of(with_command(R"({"op": "vector", "vector_op": "softmax"})")),
+              "p.json: blocks[0].streams[0].commands[1].vector_op: unknown value \"softmax\" (expected one of: copy, "
+              "add, sub, mul, div, maximum, minimum, select, relu, gelu, sigmoid, tanh, exp, sqrt, cast, reduce_sum, "
+              "reduce_max, transpose)");
     EXPECT_EQ(error_of(with_command(R"({"op": "vector", "src_addr": 0})")),
               "p.json: blocks[0].streams[0].commands[1].src_addr: unknown key for a vector command");
     EXPECT_EQ(

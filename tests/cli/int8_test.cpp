@@ -93,7 +93,8 @@ TEST(Int8, LanguageRulesForIntegerTensors) {
     };
     EXPECT_EQ(error_of("a = pypo.input(\"a\", shape=(4, 4), dtype=\"int8\")\npypo.output(\"y\", pypo.op.relu(a))\n"),
               dir +
-                  "/bad.pto:3:31: error: relu: a is int8: only cast and matmul take integer tensors (cast it to a "
+                  "/bad.pto:3:31: error: relu: a is int8: only cast, matmul and dequantize take integer tensors (cast "
+                  "it to a "
                   "float dtype first)");
     EXPECT_EQ(error_of("a = pypo.input(\"a\", shape=(4, 4), dtype=\"int8\")\nb = pypo.input(\"b\", shape=(4, 4))\n"
                        "pypo.output(\"y\", pypo.op.matmul(a, b))\n"),
@@ -106,7 +107,7 @@ TEST(Int8, LanguageRulesForIntegerTensors) {
                   "/bad.pto:3:45: error: matmul: an int8 matmul makes int32 (its accumulator), not float16: cast "
                   "its result");
     EXPECT_EQ(error_of("a = pypo.input(\"a\", shape=(4, 4))\npypo.output(\"y\", pypo.op.exp(a, dtype=\"int32\"))\n"),
-              dir + "/bad.pto:3:39: error: exp: dtype int32: only cast and matmul make integer tensors");
+              dir + "/bad.pto:3:39: error: exp: dtype int32: only cast, matmul and quantize make integer tensors");
 }
 
 }  // namespace

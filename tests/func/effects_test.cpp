@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "sim/arch/config.h"
@@ -354,6 +355,20 @@ TEST(VectorEffect, MinimumAndMaximumPropagateNaN) {
     got = f.get(Space::L1, 128, DType::Float32, 4);
     EXPECT_EQ(got[0], 3.0f);
     EXPECT_TRUE(std::isnan(got[1]) && std::isnan(got[2]));
+}
+
+// select reads its condition as NumPy's where reads a float array: zero of
+// either sign is false, anything else (a denormal, inf, NaN) true.
+TEST(VectorEffect, SelectTakesXWhereTheConditionIsNonzero) {
+    Fixture f;
+    const float nan = std::nanf("");
+    f.put(Space::L1, 0, DType::Float32, {1, 2, 3, 4, 5, 6});
+    f.put(Space::L1, 64, DType::Float32, {-1, -2, -3, -4, -5, -6});
+    f.put(Space::L1, 192, DType::Float32, {0, -0.0f, 1e-40f, nan, -std::numeric_limits<float>::infinity(), 0.5});
+    arch::VectorArgs v = vec(arch::VectorOp::Select, DType::Float32, 2, 3, 0, 64, 128);
+    v.src2 = 192;
+    func::apply_vector(f.m, v);
+    EXPECT_EQ(f.get(Space::L1, 128, DType::Float32, 6), (std::vector<float>{-1, -2, 3, 4, 5, 6}));
 }
 
 TEST(VectorEffect, ReductionsCombinePairwiseInTheirPrecision) {

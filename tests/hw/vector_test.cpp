@@ -50,7 +50,7 @@ arch::Config distinct_passes() {
 TEST(Vector, OnePassOpsAtTheWidthBoundary) {
     std::vector<Expect> cases;
     for (VectorOp op : {VectorOp::Copy, VectorOp::Add, VectorOp::Sub, VectorOp::Mul, VectorOp::Maximum,
-                        VectorOp::Minimum, VectorOp::Relu})
+                        VectorOp::Minimum, VectorOp::Select, VectorOp::Relu})
         for (auto [n, cycles] : {std::pair{63u, 9u}, {64u, 9u}, {65u, 10u}}) cases.push_back({vec(op, 1, n), cycles});
     run_back_to_back(distinct_passes(), cases);
 }

@@ -405,7 +405,7 @@ struct Sim {
         case Op::Div:
         case Op::Sqrt: passes = uint64_t(cfg.vector_divide_passes); break;
         case Op::Transpose: passes = uint64_t(cfg.vector_transpose_passes); break;
-        default: break;  // copy, add, sub, mul, maximum, minimum, relu, cast
+        default: break;  // copy, add, sub, mul, maximum, minimum, select, relu, cast
         }
         return P + passes * stream;
     }

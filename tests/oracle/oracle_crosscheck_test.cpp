@@ -189,6 +189,23 @@ TEST(OracleCrossCheck, CausalMask) {
         cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/causal_mask.pto", config);
 }
 
+// quantize and dequantize: casts on arrival, a division and a cast to
+// int8 per chunk, a multiply by a resident scale read per column, a
+// dequantised weight before a matmul (existing commands only), on the
+// default hardware and with two vector units and three DMA engines.
+TEST(OracleCrossCheck, QuantizeDequantize) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/quantize.pto", config);
+}
+
+// where: one select per chunk with a streamed, a resident per-row and a
+// widened (float16 -> float32) condition, on the default hardware and with
+// two vector units and three DMA engines.
+TEST(OracleCrossCheck, Where) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/where.pto", config);
+}
+
 TEST(OracleCrossCheck, NonAlignedGemm) {
     TempDir dir;
     cross_check(dir.file("gemm_200x72x136.pto", gemm_source(200, 72, 136, "float16")));

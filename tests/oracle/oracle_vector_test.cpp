@@ -37,7 +37,7 @@ TEST(OracleVector, PassesPerCostClassAtTheWidthBoundary) {
     arch::Config cfg = config(R"({"vector": {"transcendental_passes": 3, "divide_passes": 5}})");
     auto three = [](VectorOp op) { return std::vector<arch::Command>{vec(op, 1, 63), vec(op, 1, 64), vec(op, 1, 65)}; };
     for (VectorOp op : {VectorOp::Copy, VectorOp::Add, VectorOp::Sub, VectorOp::Mul, VectorOp::Maximum,
-                        VectorOp::Minimum, VectorOp::Relu, VectorOp::Cast})
+                        VectorOp::Minimum, VectorOp::Select, VectorOp::Relu, VectorOp::Cast})
         EXPECT_EQ(lengths(three(op), cfg), (L{9, 9, 10})) << arch::vector_op_name(op);
     for (VectorOp op : {VectorOp::Gelu, VectorOp::Sigmoid, VectorOp::Tanh, VectorOp::Exp})
         EXPECT_EQ(lengths(three(op), cfg), (L{11, 11, 14})) << arch::vector_op_name(op);

@@ -134,7 +134,9 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
         v.rows = uint32_t(r.range(1, 32));
         v.cols = uint32_t(r.chance(30) ? r.range(1, 3) : r.range(1, 200));
         v.src0 = r.range(0, 1024);
-        v.src1 = arch::vector_op_is_binary(v.op) ? 65536 + r.range(0, 1024) : arch::kNoAddress;
+        v.src1 = arch::vector_op_sources(v.op) >= 2 ? 65536 + r.range(0, 1024) : arch::kNoAddress;
+        // select's condition, between src1's region and dst.
+        if (arch::vector_op_sources(v.op) == 3) v.src2 = 98304 + r.range(0, 1024);
         v.dst = 131072 + r.range(0, 1024);  // 32 x 200 float32, even cast to float32: 25600 B
         // causal_mask's fill: a copy of the immediate -inf (a third of the
         // copies, chosen without a draw so the other commands stay as they

@@ -57,8 +57,8 @@ inline arch::Command matmul(uint32_t m, uint32_t k, uint32_t n, arch::DType t = 
 }
 
 // A VECTOR command on a rows x cols matrix: sources at L1 0 (and 0x10000 for
-// binary ops), destination at 0x20000: inside the default 256 KiB L1 for
-// up to 64 KiB of source data.
+// binary ops and select, select's condition at 0x30000), destination at
+// 0x20000: inside the default 256 KiB L1 for up to 64 KiB of source data.
 inline arch::Command vec(arch::VectorOp op, uint32_t rows, uint32_t cols, arch::DType t = arch::DType::Float16,
                          std::vector<FlagId> waits = {}, std::vector<FlagId> sets = {}) {
     arch::Command c;
@@ -68,7 +68,8 @@ inline arch::Command vec(arch::VectorOp op, uint32_t rows, uint32_t cols, arch::
     c.vec.rows = rows;
     c.vec.cols = cols;
     c.vec.src0 = 0;
-    c.vec.src1 = arch::vector_op_is_binary(op) ? 0x10000 : arch::kNoAddress;
+    c.vec.src1 = arch::vector_op_sources(op) >= 2 ? 0x10000 : arch::kNoAddress;
+    c.vec.src2 = arch::vector_op_sources(op) == 3 ? 0x30000 : arch::kNoAddress;  // select's condition
     c.vec.dst = 0x20000;
     // A cast goes to the other of float16 and float32 (cast() for any pair).
     if (op == arch::VectorOp::Cast)

@@ -47,6 +47,7 @@ void lower_unary(LowerContext& ctx, const OpNode& op);  // relu ... sqrt, cast: 
 void lower_unary_steps(LowerContext& ctx, const OpNode& op, const std::vector<arch::VectorOp>& steps);
 void lower_binary(LowerContext& ctx, const OpNode& op);  // add, sub, mul, div, maximum, minimum
 void lower_clip(LowerContext& ctx, const OpNode& op);
+void lower_where(LowerContext& ctx, const OpNode& op);  // one select per chunk
 void lower_batch_norm(LowerContext& ctx, const OpNode& op);
 void lower_layer_norm(LowerContext& ctx, const OpNode& op);
 void lower_softmax(LowerContext& ctx, const OpNode& op);

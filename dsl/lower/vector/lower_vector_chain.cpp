@@ -95,7 +95,7 @@ ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& o
     // causal mask over heads: one or two runs per chunk).
     if (element_count(tn.shape) * arch::dtype_bytes(tn.dtype) > ctx_->config.l1_bytes() / 8) {
         Gather g;
-        g.name = tn.name, g.dtype = tn.dtype, g.compute = y.dtype, g.ddr = ctx_->ddr_addr(t),
+        g.name = tn.name, g.dtype = tn.dtype, g.compute = in_.compute(), g.ddr = ctx_->ddr_addr(t),
         g.op = index_of(*ctx_, op);
         g.dims = y.shape, g.strides = broadcast_strides(tn.shape, y.shape), g.cols = cols, g.window = ctx_->window;
         g.per_row = cols > 1 && g.strides.back() == 0;
@@ -104,9 +104,9 @@ ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& o
         g.raw = s.buffers.size();
         s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(tn.dtype), 0});
         g.cast = g.raw;
-        if (tn.dtype != y.dtype) {
+        if (tn.dtype != g.compute) {
             g.cast = s.buffers.size();
-            s.buffers.push_back({BufferKind::Scratch, cols * arch::dtype_bytes(y.dtype), 0});
+            s.buffers.push_back({BufferKind::Scratch, cols * arch::dtype_bytes(g.compute), 0});
         }
         gathers_.push_back(g);
         return {Ref::Kind::Gathered, int(gathers_.size() - 1)};
@@ -120,7 +120,7 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
     const int32_t pop = index_of(*ctx_, op);
     in_.charge_to(pop);
     auto step = [&](VectorOp v, Ref a, Ref b, Ref dst) {
-        steps_.push_back({v, a, b, dst, in_.compute(), y.dtype, pop, y.name + ": " + arch::vector_op_name(v)});
+        steps_.push_back({v, a, b, dst, in_.compute(), y.dtype, pop, y.name + ": " + arch::vector_op_name(v), {}});
     };
     const Ref result = this->result();
     if (cur >= 0 && op.kind == OpKind::Cast) {
@@ -174,6 +174,38 @@ void ElementwiseChain::add(VectorStream& s, const OpNode& op, int cur, int64_t e
         const Ref hi{Ref::Kind::Input, in_.constant(s, extent, op.attrs.at("hi").f, true)};
         step(VectorOp::Maximum, x, lo, result);
         step(VectorOp::Minimum, result, hi, result);
+        return;
+    }
+    if (op.kind == OpKind::Quantize) {
+        // x / scale in float32 into the scratch buffer, then a cast to int8
+        // (round half to even, saturation) into the result. A division, not
+        // a multiply by 1/scale: the reciprocal's own rounding moves
+        // quotients off the half-integer ties (45.5 / 7 is 6.5, a tie that
+        // rounds to 6; 45.5 * fl(1/7) is 6.5000005, which rounds to 7),
+        // and both cost one pass (docs/language.md "quantize").
+        const Ref x = operand(s, op, op.inputs[0], cur, extent, cols);
+        const Ref scale = operand(s, op, op.inputs[1], cur, extent, cols);
+        const Ref quotient = scratch();
+        step(VectorOp::Div, x, scale, quotient);
+        step(VectorOp::Cast, quotient, {}, result);
+        return;
+    }
+    if (op.kind == OpKind::Dequantize) {
+        // q (cast to the output's dtype on arrival: exact, int8 fits every
+        // float dtype) times the scale, one multiply.
+        const Ref q = operand(s, op, op.inputs[0], cur, extent, cols);
+        const Ref scale = operand(s, op, op.inputs[1], cur, extent, cols);
+        step(VectorOp::Mul, q, scale, result);
+        return;
+    }
+    if (op.kind == OpKind::Where) {
+        // One select: x where cond is nonzero, else y, each read in the
+        // result's dtype (the rule keeps cond's zeros exact there).
+        const Ref cond = operand(s, op, op.inputs[0], cur, extent, cols);
+        const Ref x = operand(s, op, op.inputs[1], cur, extent, cols);
+        const Ref other = operand(s, op, op.inputs[2], cur, extent, cols);
+        step(VectorOp::Select, x, other, result);
+        steps_.back().c = cond;
         return;
     }
     if (op.kind == OpKind::BatchNorm) {
@@ -248,7 +280,13 @@ void ElementwiseChain::compute(ChunkCommands& cc, const BufferAddrs& a, int64_t 
         const arch::VectorArgs v = st.op == VectorOp::Cast
                                        ? cast_args(st.dtype, st.cast_to, rows, cols, addr(st.a), addr(st.dst))
                                        : vector_args(st.op, st.dtype, rows, cols, addr(st.a), addr(st.b), addr(st.dst));
-        cc.compute.push_back({with_sources(v, source(st.a), source(st.b)), st.label, st.program_op});
+        arch::VectorArgs w = with_sources(v, source(st.a), source(st.b));
+        if (st.c.kind != Ref::Kind::None) {
+            w.src2 = addr(st.c);
+            const arch::VectorSource s2 = source(st.c);
+            if (s2.kind != arch::VectorSource::Kind::Contiguous) w.in2 = std::make_shared<const arch::VectorSource>(s2);
+        }
+        cc.compute.push_back({w, st.label, st.program_op});
     }
 }
 
@@ -256,8 +294,11 @@ void lower_elementwise(LowerContext& ctx, const OpNode& op, const std::vector<Ve
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const TensorNode& y = ctx.tensor(op.output);
     // cast converts as it computes; every other function computes in the
-    // output's dtype, after casting an input of another dtype.
-    const arch::DType compute = op.kind == OpKind::Cast ? x.dtype : y.dtype;
+    // output's dtype, after casting an input of another dtype, and
+    // quantize divides in float32 (its int8 result is the cast's).
+    const arch::DType compute = op.kind == OpKind::Cast       ? x.dtype
+                                : op.kind == OpKind::Quantize ? arch::DType::Float32
+                                                              : y.dtype;
     std::vector<const OpNode*> members;
     for (int k : op.epilogue) members.push_back(&ctx.graph.ops[size_t(k)]);
     const OpNode* bn = op.kind == OpKind::BatchNorm ? &op : nullptr;

@@ -95,6 +95,7 @@ private:
         arch::DType cast_to = arch::DType::Float16;  // a cast's target
         int32_t program_op = -1;
         std::string label;
+        Ref c;  // select's condition (src2)
     };
     struct Buffer {
         int buffer = -1;  // in the stream

@@ -35,6 +35,13 @@ void lower_binary(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, 
 // A maximum with lo and a minimum with hi, in place (ElementwiseChain::add).
 void lower_clip(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
 
+// quantize: a divide and a cast; dequantize: a multiply (ElementwiseChain::add).
+void lower_quantize(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
+void lower_dequantize(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
+// One select of x and y by cond (ElementwiseChain::add), each operand
+// streamed, resident or gathered as its broadcast needs.
+void lower_where(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
+
 void lower_batch_norm(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
 
 }  // namespace dsl

@@ -90,9 +90,10 @@ void section(std::ostream& os, const std::string& heading, const std::string& te
     });
 }
 
-// The vector unit's operations (`vector_op`), x and y the elements of src0 and src1.
+// The vector unit's operations (`vector_op`), x, y and z the elements of src0, src1 and src2.
 void vector_ops(std::ostream& os) {
-    os << "\n### `vector_op`\n\nx and y are the elements of the first and second source; a reduction writes `rows` "
+    os << "\n### `vector_op`\n\nx, y and z are the elements of the first, second and third source; a reduction "
+          "writes `rows` "
           "elements of `dtype`, a cast the other type.\n\n| vector_op | sources | result |\n|---|---|---|\n";
 #define ISA_VECTOR_OP(name, key, sources, reduces, doc) \
     os << "| `" << key << "` | " << sources << " | " << doc << " |\n";
@@ -128,9 +129,9 @@ std::string document() {
     section<MatmulArgs>(os, "op `matmul`", "C[m x n] (+)= A[m x k] * B[k x n] with all three in the cube's L0.");
     section<VectorArgs>(os, "op `vector`",
                         "A vector unit's operation on a rows x cols matrix of `dtype` elements, row-major and "
-                        "contiguous in L1 unless `in0`/`in1` say how a source is read.");
+                        "contiguous in L1 unless `in0`/`in1`/`in2` say how a source is read.");
     vector_ops(os);
-    section<VectorSource>(os, "a vector source (`in0`, `in1`)",
+    section<VectorSource>(os, "a vector source (`in0`, `in1`, `in2`)",
                           "How a vector command reads one source; it changes which elements are read, never the "
                           "timing. `kind` must be given; each kind reads only its own fields.");
     section<VectorSource::Window>(os, "a window (`window` of a vector source)",

@@ -141,3 +141,33 @@ TEST(OpsElementwise, Swiglu) {
     e = "pypo.op.swiglu(g, 2.0)";
     EXPECT_EQ(error(d, e), diag_in(3, e, "2.0", "swiglu: up must be a tensor, got float"));
 }
+
+// where(cond, x, y): the three broadcast together; the result has x and
+// y's wider dtype; cond must keep its zeros (and nonzeros) in it.
+TEST(OpsElementwise, Where) {
+    std::vector<std::string> d{input("c", "(16, 1)"), input("x", "(4, 16, 48)"), input("b", "(48,)", "float32"),
+                               input("h", "(4, 16, 48)", "float32"), input("k", "(3, 48)")};
+    dsl::TaskGraph g = run(d, "pypo.op.where(c, x, b)");
+    ASSERT_EQ(g.ops.size(), 1u);
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Where);
+    EXPECT_EQ(g.ops[0].inputs, (std::vector<int>{0, 1, 2}));
+    EXPECT_FALSE(g.ops[0].promotes_operands);  // the lowering reads each operand in the result's dtype
+    EXPECT_EQ(g.tensors[5].shape, (std::vector<int64_t>{4, 16, 48}));
+    EXPECT_EQ(g.tensors[5].dtype, arch::DType::Float32);
+    EXPECT_EQ(run(d, "pypo.op.where(c, x, x)").tensors[5].dtype, arch::DType::Float16);
+    // A float32 cond with a float32 result; a float16 cond widens exactly.
+    EXPECT_EQ(run(d, "pypo.op.where(h, x, b)").tensors[5].dtype, arch::DType::Float32);
+
+    std::string e = "pypo.op.where(h, x, x)";
+    EXPECT_EQ(error(d, e), diag_in(5, e, "h, x",
+                                   "where: cond is float32 but the result is float16: reading cond as float16 "
+                                   "could round a nonzero to 0 (cast x and y, or cond, explicitly)"));
+    e = "pypo.op.where(k, x, b)";
+    EXPECT_EQ(error(d, e), diag_in(5, e, "",
+                                   "where: shapes do not broadcast: k is (3, 48) float16, x is (4, 16, 48) "
+                                   "float16, b is (48,) float32"));
+    e = "pypo.op.where(c, x, 0.0)";
+    EXPECT_EQ(error(d, e), diag_in(5, e, "0.0", "where: y must be a tensor, got float"));
+    e = "pypo.op.where(c, x)";
+    EXPECT_EQ(error(d, e), diag_in(5, e, "", "where: missing required argument 'y'"));
+}
