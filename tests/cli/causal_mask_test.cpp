@@ -11,14 +11,6 @@ using namespace clitest;
 
 namespace {
 
-nlohmann::json report(const std::string& name, const std::string& pto_text) {
-    std::string pto = write_file(name + ".pto", pto_text);
-    std::string json = (scratch() / (name + ".json")).string();
-    Outcome o = run("-q --set dma.max_outstanding=1 --report-json '" + json + "' '" + pto + "'");
-    EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
-}
-
 std::string mask_program(const std::string& offset) {
     return "import pypto as pypo\n"
            "s = pypo.input(\"s\", shape=(1, 4, 64, 64))\n"
@@ -35,7 +27,7 @@ std::string mask_program(const std::string& offset) {
 // 639 per vector unit. DDR: the scores once and y once, nothing for the
 // mask: 65536 / 32 = 2048 bound cycles.
 TEST(CausalMask, OneCopyAndOneFillPerMaskedRow) {
-    nlohmann::json r = report("causal_mask", mask_program(""));
+    nlohmann::json r = program_report("causal_mask", mask_program(""));
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 32768u);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 32768u);
     EXPECT_EQ(r["ddr_bound_cycles"].get<uint64_t>(), 2048u);
@@ -58,7 +50,7 @@ TEST(CausalMask, OffsetMovesTheDiagonal) {
     };
     for (const Case& c :
          {Case{", offset=62", 72 + 9, 4}, Case{", offset=-64", 72 + 64 * 9, 67}, Case{", offset=63", 72, 3}}) {
-        nlohmann::json r = report("causal_mask_offset", mask_program(c.offset));
+        nlohmann::json r = program_report("causal_mask_offset", mask_program(c.offset));
         EXPECT_EQ(unit_busy_cycles(r, "cluster0.vector0"), c.vector_busy) << c.offset;
         EXPECT_EQ(r["ops"][0]["commands"].get<uint64_t>(), 4 * c.commands) << c.offset;
     }

@@ -16,14 +16,6 @@ using namespace clitest;
 
 namespace {
 
-nlohmann::json report(const std::string& name, const std::string& pto_text) {
-    std::string pto = write_file(name + ".pto", pto_text);
-    std::string json = (scratch() / (name + ".json")).string();
-    Outcome o = run("-q --set dma.max_outstanding=1 --report-json '" + json + "' '" + pto + "'");
-    EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
-}
-
 uint64_t n(const nlohmann::json& r, const char* key) { return r[key].get<uint64_t>(); }
 
 }  // namespace
@@ -37,11 +29,11 @@ uint64_t n(const nlohmann::json& r, const char* key) { return r[key].get<uint64_
 // (32,768 B), the scale once per block (4 x 512 B), the int8 result
 // (16,384 B).
 TEST(Quantize, CastDivideCastPerChunk) {
-    nlohmann::json r = report("quantize",
-                              "import pypto as pypo\n"
-                              "x = pypo.input(\"x\", shape=(64, 256))\n"
-                              "s = pypo.input(\"s\", shape=(256,))\n"
-                              "pypo.output(\"q\", pypo.op.quantize(x, s))\n");
+    nlohmann::json r = program_report("quantize",
+                                      "import pypto as pypo\n"
+                                      "x = pypo.input(\"x\", shape=(64, 256))\n"
+                                      "s = pypo.input(\"s\", shape=(256,))\n"
+                                      "pypo.output(\"q\", pypo.op.quantize(x, s))\n");
     EXPECT_EQ(n(r, "ddr_bytes_read"), 32768u + 4 * 512);
     EXPECT_EQ(n(r, "ddr_bytes_written"), 16384u);
     EXPECT_EQ(n(r, "total_cycles"), 2634u);
@@ -57,11 +49,11 @@ TEST(Quantize, CastDivideCastPerChunk) {
 // A float32 x needs no cast on arrival, and a float32 scale none in the
 // prologue: the division and the cast to int8 alone, 520 + 136.
 TEST(Quantize, Float32InputsAreNotCast) {
-    nlohmann::json r = report("quantize_f32",
-                              "import pypto as pypo\n"
-                              "x = pypo.input(\"x\", shape=(64, 256), dtype=\"float32\")\n"
-                              "s = pypo.input(\"s\", shape=(1,), dtype=\"float32\")\n"
-                              "pypo.output(\"q\", pypo.op.quantize(x, s))\n");
+    nlohmann::json r = program_report("quantize_f32",
+                                      "import pypto as pypo\n"
+                                      "x = pypo.input(\"x\", shape=(64, 256), dtype=\"float32\")\n"
+                                      "s = pypo.input(\"s\", shape=(1,), dtype=\"float32\")\n"
+                                      "pypo.output(\"q\", pypo.op.quantize(x, s))\n");
     EXPECT_EQ(unit_busy_cycles(r, "cluster0.vector0"), 520u + 136);
     EXPECT_EQ(n(r["ops"][0], "commands"), 4u * 5);
 }
@@ -71,11 +63,11 @@ TEST(Quantize, Float32InputsAreNotCast) {
 // 8 + 8192 / 128 = 72 (the scale has the output's dtype: no cast). DDR: q
 // (16,384 B), the scale per block (4 x 512 B), the float16 result (32,768 B).
 TEST(Dequantize, CastOnArrivalAndOneMultiply) {
-    nlohmann::json r = report("dequantize",
-                              "import pypto as pypo\n"
-                              "q = pypo.input(\"q\", shape=(64, 256), dtype=\"int8\")\n"
-                              "s = pypo.input(\"s\", shape=(256,))\n"
-                              "pypo.output(\"y\", pypo.op.dequantize(q, s))\n");
+    nlohmann::json r = program_report("dequantize",
+                                      "import pypto as pypo\n"
+                                      "q = pypo.input(\"q\", shape=(64, 256), dtype=\"int8\")\n"
+                                      "s = pypo.input(\"s\", shape=(256,))\n"
+                                      "pypo.output(\"y\", pypo.op.dequantize(q, s))\n");
     EXPECT_EQ(n(r, "ddr_bytes_read"), 16384u + 4 * 512);
     EXPECT_EQ(n(r, "ddr_bytes_written"), 32768u);
     EXPECT_EQ(n(r, "total_cycles"), 2006u);

@@ -9,18 +9,6 @@
 
 using namespace clitest;
 
-namespace {
-
-nlohmann::json report(const std::string& name, const std::string& pto_text) {
-    std::string pto = write_file(name + ".pto", pto_text);
-    std::string json = (scratch() / (name + ".json")).string();
-    Outcome o = run("-q --set dma.max_outstanding=1 --report-json '" + json + "' '" + pto + "'");
-    EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
-}
-
-}  // namespace
-
 // rope of q (1, 8, 64, 128) float16 with (64, 128) tables: 512 rows, 4
 // blocks of 128 (one per cluster), 2 chunks of 64 rows (16384 B) each.
 // Per block cos and sin (16384 B each) are loaded once and the prologue
@@ -29,12 +17,12 @@ nlohmann::json report(const std::string& name, const std::string& pto_text) {
 // 272 + 2 x 408 = 1088 per vector unit. DDR: x once, the tables once per
 // block, y once: (131072 + 4 x 32768 + 131072) / 32 = 12288 bound cycles.
 TEST(Rope, ThreePassesPerChunkTablesOncePerBlock) {
-    nlohmann::json r = report("rope",
-                              "import pypto as pypo\n"
-                              "q = pypo.input(\"q\", shape=(1, 8, 64, 128))\n"
-                              "cos = pypo.input(\"cos\", shape=(64, 128))\n"
-                              "sin = pypo.input(\"sin\", shape=(64, 128))\n"
-                              "pypo.output(\"y\", pypo.op.rope(q, cos, sin))\n");
+    nlohmann::json r = program_report("rope",
+                                      "import pypto as pypo\n"
+                                      "q = pypo.input(\"q\", shape=(1, 8, 64, 128))\n"
+                                      "cos = pypo.input(\"cos\", shape=(64, 128))\n"
+                                      "sin = pypo.input(\"sin\", shape=(64, 128))\n"
+                                      "pypo.output(\"y\", pypo.op.rope(q, cos, sin))\n");
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 131072u + 4 * 32768);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 131072u);
     EXPECT_EQ(r["ddr_bound_cycles"].get<uint64_t>(), 12288u);
@@ -56,12 +44,12 @@ TEST(Rope, ThreePassesPerChunkTablesOncePerBlock) {
 // 524288 + 4 x 2 x 131072 read; 65536 bound cycles, the DMA engine the
 // bottleneck.
 TEST(Rope, LongTablesAreStreamedWithTheChunks) {
-    nlohmann::json r = report("rope_streamed",
-                              "import pypto as pypo\n"
-                              "q = pypo.input(\"q\", shape=(1, 8, 256, 128))\n"
-                              "cos = pypo.input(\"cos\", shape=(256, 128))\n"
-                              "sin = pypo.input(\"sin\", shape=(256, 128))\n"
-                              "pypo.output(\"y\", pypo.op.rope(q, cos, sin))\n");
+    nlohmann::json r = program_report("rope_streamed",
+                                      "import pypto as pypo\n"
+                                      "q = pypo.input(\"q\", shape=(1, 8, 256, 128))\n"
+                                      "cos = pypo.input(\"cos\", shape=(256, 128))\n"
+                                      "sin = pypo.input(\"sin\", shape=(256, 128))\n"
+                                      "pypo.output(\"y\", pypo.op.rope(q, cos, sin))\n");
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 524288u + 4 * 2 * 131072);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 524288u);
     EXPECT_EQ(r["ddr_bound_cycles"].get<uint64_t>(), 65536u);

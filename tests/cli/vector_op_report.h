@@ -29,6 +29,17 @@ inline nlohmann::json vector_op_report(const std::string& name, const std::strin
     return nlohmann::json::parse(slurp(json));
 }
 
+// The report of a whole program `pto_text` (written as NAME.pto) with one
+// DMA request in flight per engine, the setting the vector-operation tests
+// derive their exact cycles under.
+inline nlohmann::json program_report(const std::string& name, const std::string& pto_text) {
+    std::string pto = write_file(name + ".pto", pto_text);
+    std::string json = (scratch() / (name + ".json")).string();
+    Outcome o = run("-q --set dma.max_outstanding=1 --report-json '" + json + "' '" + pto + "'");
+    EXPECT_EQ(o.status, 0) << o.err;
+    return nlohmann::json::parse(slurp(json));
+}
+
 // The busy cycles of engine `unit` ("cluster0.vector0") in a report.
 inline uint64_t unit_busy_cycles(const nlohmann::json& r, const std::string& unit) {
     for (const auto& u : r["units"])
