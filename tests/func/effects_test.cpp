@@ -174,6 +174,25 @@ arch::VectorArgs vec(arch::VectorOp op, DType t, uint32_t rows, uint32_t cols, u
     return v;
 }
 
+// One VECTOR cast per case, `in` (dtype `from`) into `to`: the values read
+// back in `to` are `out`.
+struct CastCase {
+    DType from, to;
+    std::vector<float> in, out;
+};
+
+void expect_casts(const std::vector<CastCase>& cases) {
+    for (const CastCase& c : cases) {
+        Fixture f;
+        f.put(Space::L1, 0, c.from, c.in);
+        arch::VectorArgs v = vec(arch::VectorOp::Cast, c.from, 1, uint32_t(c.in.size()), 0, arch::kNoAddress, 256);
+        v.cast_to = c.to;
+        func::apply_vector(f.m, v);
+        EXPECT_EQ(f.get(Space::L1, 256, c.to, c.out.size()), c.out)
+            << arch::dtype_name(c.from) << " -> " << arch::dtype_name(c.to);
+    }
+}
+
 TEST(VectorEffect, Float16ResultsAreRounded) {
     Fixture f;
     f.put(Space::L1, 0, DType::Float16, {1.0f, 60000.0f});
@@ -225,13 +244,8 @@ TEST(CubeEffect, Int8AccumulatesExactlyInInt32) {
 // [-128, 127]; NaN to 0); out of them they are exact (int8) or rounded to
 // nearest even (an int32 beyond float16's range is inf).
 TEST(VectorEffect, CastsIntoIntegersRoundHalfEvenAndSaturate) {
-    using arch::VectorOp;
-    struct Case {
-        DType from, to;
-        std::vector<float> in, out;
-    };
     const float nan = NAN, inf = INFINITY;
-    const std::vector<Case> cases{
+    const std::vector<CastCase> cases{
         {DType::Float32,
          DType::Int8,
          {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 126.6f, 127.5f, 300.0f, -128.5f, -1e9f, nan},
@@ -244,15 +258,7 @@ TEST(VectorEffect, CastsIntoIntegersRoundHalfEvenAndSaturate) {
         {DType::Int32, DType::Float16, {2049, 70000, -70000}, {2048, inf, -inf}},
         {DType::Int32, DType::Float32, {16777216, -16777216}, {16777216, -16777216}},
     };
-    for (const Case& c : cases) {
-        Fixture f;
-        f.put(Space::L1, 0, c.from, c.in);
-        arch::VectorArgs v = vec(VectorOp::Cast, c.from, 1, uint32_t(c.in.size()), 0, arch::kNoAddress, 256);
-        v.cast_to = c.to;
-        func::apply_vector(f.m, v);
-        EXPECT_EQ(f.get(Space::L1, 256, c.to, c.out.size()), c.out)
-            << arch::dtype_name(c.from) << " -> " << arch::dtype_name(c.to);
-    }
+    expect_casts(cases);
 }
 
 // Integer vector arithmetic saturates to the dtype: 100 + 100 in int8 is 127.
@@ -267,13 +273,8 @@ TEST(VectorEffect, Int8ArithmeticSaturates) {
 // A cast between every pair of float dtypes rounds to nearest even into
 // the target (cast_to) and keeps what the target can hold.
 TEST(VectorEffect, CastsBetweenEveryPairOfFloatDtypes) {
-    using arch::VectorOp;
-    struct Case {
-        DType from, to;
-        std::vector<float> in, out;
-    };
     const float inf = INFINITY;
-    const std::vector<Case> cases{
+    const std::vector<CastCase> cases{
         {DType::Float32, DType::BFloat16, {1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f, 1e30f}, {1.0f, 1.015625f, 0x1.94p99f}},
         {DType::Float32, DType::Float16, {1.0f + 0x1p-11f, 65520.0f, 1e30f}, {1.0f, inf, inf}},
         {DType::BFloat16, DType::Float32, {1.015625f, 65536.0f, 0x1.94p99f}, {1.015625f, 65536.0f, 0x1.94p99f}},
@@ -286,15 +287,7 @@ TEST(VectorEffect, CastsBetweenEveryPairOfFloatDtypes) {
          {1.0f + 0x1p-10f, 1.0f + 3 * 0x1p-9f, 65504.0f},
          {1.0f, 1.0078125f, 65536.0f}},
     };
-    for (const Case& c : cases) {
-        Fixture f;
-        f.put(Space::L1, 0, c.from, c.in);
-        arch::VectorArgs v = vec(VectorOp::Cast, c.from, 1, uint32_t(c.in.size()), 0, arch::kNoAddress, 256);
-        v.cast_to = c.to;
-        func::apply_vector(f.m, v);
-        EXPECT_EQ(f.get(Space::L1, 256, c.to, c.out.size()), c.out)
-            << arch::dtype_name(c.from) << " -> " << arch::dtype_name(c.to);
-    }
+    expect_casts(cases);
 }
 
 // bfloat16 vector results are rounded: 1 + 2^-8 ties to even (1), 1 +

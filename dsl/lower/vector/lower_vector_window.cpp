@@ -254,9 +254,10 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
     ctx.epilogue_fused = fused;
 }
 
-}  // namespace
-
-void lower_pool(LowerContext& ctx, const OpNode& op) {
+// The window walk over an NCHW or NHWC image operation's first input: its
+// planes, sizes, output sizes, stride and padding (the window is the
+// caller's: a pooling window, a depthwise kernel).
+WindowReduce image_window(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const TensorNode& y = ctx.tensor(op.output);
     const bool nhwc = y.layout == "NHWC";
@@ -266,10 +267,18 @@ void lower_pool(LowerContext& ctx, const OpNode& op) {
     w.planes = nhwc ? x.shape[0] : x.shape[0] * x.shape[1];
     w.depth = nhwc ? x.shape[3] : 1;
     w.H = x.shape[h], w.W = x.shape[wd], w.OH = y.shape[h], w.OW = y.shape[wd];
-    const auto& win = op.attrs.at("window").ints;
     const auto& stride = op.attrs.at("stride").ints;
     const auto& pad = op.attrs.at("padding").ints;
-    w.kh = win[0], w.kw = win[1], w.sh = stride[0], w.sw = stride[1], w.ph = pad[0], w.pw = pad[1];
+    w.sh = stride[0], w.sw = stride[1], w.ph = pad[0], w.pw = pad[1];
+    return w;
+}
+
+}  // namespace
+
+void lower_pool(LowerContext& ctx, const OpNode& op) {
+    WindowReduce w = image_window(ctx, op);
+    const auto& win = op.attrs.at("window").ints;
+    w.kh = win[0], w.kw = win[1];
     w.combine = op.kind == OpKind::MaxPool ? VectorOp::Maximum : VectorOp::Add;
     w.mean = op.kind == OpKind::AvgPool;
     lower_window_reduce(ctx, op, w);
@@ -277,21 +286,12 @@ void lower_pool(LowerContext& ctx, const OpNode& op) {
 
 void lower_depthwise_conv2d(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);
-    const TensorNode& y = ctx.tensor(op.output);
-    const bool nhwc = y.layout == "NHWC";
-    const size_t h = nhwc ? 1 : 2, wd = nhwc ? 2 : 3;
-    WindowReduce w;
-    w.image = op.inputs[0];
+    WindowReduce w = image_window(ctx, op);
     w.weights = op.inputs[1];
     w.bias = op.inputs.size() > 2 ? op.inputs[2] : -1;
-    w.channels = nhwc ? x.shape[3] : x.shape[1];
-    w.planes = nhwc ? x.shape[0] : x.shape[0] * x.shape[1];
-    w.depth = nhwc ? x.shape[3] : 1;
-    w.H = x.shape[h], w.W = x.shape[wd], w.OH = y.shape[h], w.OW = y.shape[wd];
+    w.channels = ctx.tensor(op.output).layout == "NHWC" ? x.shape[3] : x.shape[1];
     const TensorNode& wt = ctx.tensor(op.inputs[1]);
-    const auto& stride = op.attrs.at("stride").ints;
-    const auto& pad = op.attrs.at("padding").ints;
-    w.kh = wt.shape[2], w.kw = wt.shape[3], w.sh = stride[0], w.sw = stride[1], w.ph = pad[0], w.pw = pad[1];
+    w.kh = wt.shape[2], w.kw = wt.shape[3];
     if (const auto d = op.attrs.find("dilation"); d != op.attrs.end())
         w.dh = d->second.ints[0], w.dw = d->second.ints[1];
     // A window entirely in the padding would read no input row at all.
