@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz) with Debian's clang into
 # build-fuzz/ and runs each for SECONDS (default 60), one after the other:
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     (no TARGET: all of them)
 #   frontend      arbitrary bytes as a .pto program: lex, parse, elaborate
 #   config        arbitrary bytes as a hardware config (JSON)
 #   program_json  arbitrary bytes as a --program-json command program
@@ -9,12 +10,17 @@
 #   sweep_file    hostile sweep files for scripts/sweep.py's loader, drawn by
 #                 python3-hypothesis (tests/fuzz/sweep_file_fuzz.py; no
 #                 libFuzzer: the loader is Python)
+# FUZZ_RUNS=N ends a libFuzzer target after N executions if that comes
+# before SECONDS (issue 24's depth: an hour or 10 M executions, whichever
+# first, is `FUZZ_RUNS=10000000 scripts/fuzz.sh 3600`).
 # Seeds: the committed corpus tests/fuzz/corpus/NAME (what earlier runs
 # found, minimised with libFuzzer's -merge=1), models/, configs/,
 # tests/dsl/invalid, tests/fuzz/seeds and tests/fuzz/regressions; the
 # corpus grows in build-fuzz/corpus/ across runs. With FUZZ_MERGE=1 the run
-# ends by merging build-fuzz/corpus/NAME into tests/fuzz/corpus/NAME (only
-# inputs that add coverage are copied): commit the result. A crash, a hang (one
+# ends by minimising the committed corpus and this run's together into a
+# fresh tests/fuzz/corpus/NAME (the smallest set of inputs with the
+# coverage of both: inputs that an earlier run kept and that add nothing
+# now are dropped): commit the result. A crash, a hang (one
 # input over 30 s: the front end's own limit of a million loop iterations
 # takes 18 s under the fuzzing sanitizers, 1 s without), a leak or a
 # sanitizer report stops with status 1 and leaves the input in
@@ -23,9 +29,26 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
+all_targets=(frontend config program_json topology option_values sweep_file)
+usage="usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (seconds per target, default 60; targets: ${all_targets[*]})"
 seconds=${1:-60}
 if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds == 0)); then
-  echo "usage: scripts/fuzz.sh [SECONDS]   (seconds per target, default 60)" >&2
+  echo "$usage" >&2
+  exit 2
+fi
+shift $(($# > 0 ? 1 : 0))
+chosen=("$@")
+((${#chosen[@]})) || chosen=("${all_targets[@]}")
+for t in "${chosen[@]}"; do
+  if [[ " ${all_targets[*]} " != *" $t "* ]]; then
+    echo "scripts/fuzz.sh: no fuzz target '$t'" >&2
+    echo "$usage" >&2
+    exit 2
+  fi
+done
+runs=${FUZZ_RUNS:--1}
+if ! [[ $runs =~ ^(-1|[1-9][0-9]*)$ ]]; then
+  echo "scripts/fuzz.sh: FUZZ_RUNS must be a positive number of executions, not '$runs'" >&2
   exit 2
 fi
 
@@ -46,10 +69,11 @@ if ((${#missing[@]})); then
 fi
 
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-targets=(frontend config program_json topology option_values)
+targets=()
+for t in "${chosen[@]}"; do [[ $t == sweep_file ]] || targets+=("$t"); done
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DDAVINCI_FUZZ=ON >/dev/null
-cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
+((${#targets[@]} == 0)) || cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
 
 seeds_frontend=(tests/fuzz/corpus/frontend models tests/dsl/invalid tests/fuzz/regressions/frontend)
 seeds_config=(tests/fuzz/corpus/config configs tests/fuzz/regressions/config)
@@ -65,8 +89,24 @@ seeds_option_values=(tests/fuzz/corpus/option_values tests/fuzz/seeds/option_val
   printf '"%s"\n' true false null nan inf 1e308 -1 0 , '{' '}' '[' ']'
 } >build-fuzz/option_values.dict
 
+mkdir -p build-fuzz
 status=0
 summary=()
+
+# Runs one target's command, its output to LOG; on failure shows the log's
+# tail. Sets `result` to ok or FAILED.
+run_logged() {
+  local log=$1
+  shift
+  if "$@" >"$log" 2>&1; then
+    result=ok
+  else
+    result=FAILED
+    status=1
+    tail -n 40 "$log" >&2
+  fi
+}
+
 for t in "${targets[@]}"; do
   corpus=build-fuzz/corpus/$t
   artifacts=build-fuzz/artifacts/$t/
@@ -78,37 +118,38 @@ for t in "${targets[@]}"; do
   log=build-fuzz/$t.log
   echo "fuzz: $t for ${seconds}s (log: $log)" >&2
   # The first directory receives new inputs; the others are only read.
-  if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-     "build-fuzz/tests/fuzz_$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
-       -print_final_stats=1 -artifact_prefix="$artifacts" "${dict[@]}" "$corpus" "${!seeds_var}" >"$log" 2>&1; then
-    result=ok
-  else
-    result=FAILED
-    status=1
-    tail -n 40 "$log" >&2
-  fi
+  run_logged "$log" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    "build-fuzz/tests/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=30 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$artifacts" "${dict[@]}" "$corpus" "${!seeds_var}"
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo '?')
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo '?')
   if [[ -n ${FUZZ_MERGE:-} ]]; then
-    mkdir -p "tests/fuzz/corpus/$t"
-    "build-fuzz/tests/fuzz_$t" -merge=1 -timeout=30 -rss_limit_mb=2048 "tests/fuzz/corpus/$t" "$corpus" \
-      >>"$log" 2>&1 || { echo "fuzz: merging $t's corpus failed (log: $log)" >&2; status=1; }
+    # Into a fresh directory, so the result is minimal over both sets, not
+    # the old corpus plus what is new; it replaces the committed one only
+    # when the merge succeeded.
+    fresh=build-fuzz/merged/$t
+    rm -rf "$fresh"
+    mkdir -p "$fresh" "tests/fuzz/corpus/$t"
+    if "build-fuzz/tests/fuzz_$t" -merge=1 -timeout=30 -rss_limit_mb=2048 "$fresh" "tests/fuzz/corpus/$t" "$corpus" \
+      >>"$log" 2>&1; then
+      rm -rf "tests/fuzz/corpus/$t"
+      mv "$fresh" "tests/fuzz/corpus/$t"
+    else
+      echo "fuzz: merging $t's corpus failed (log: $log)" >&2
+      status=1
+    fi
   fi
   summary+=("$(printf '%-13s %-6s executions %-9s cov %-6s ft %-6s corpus %s' "$t" "$result" "$execs" "$cov" "$ft" "$(ls "$corpus" | wc -l)")")
 done
-log=build-fuzz/sweep_file.log
-echo "fuzz: sweep_file for ${seconds}s (log: $log)" >&2
-if /usr/bin/python3 tests/fuzz/sweep_file_fuzz.py "$here" "$here/build/davinci-sim" --examples 1000 \
-     --seconds "$seconds" >"$log" 2>&1; then
-  result=ok
-else
-  result=FAILED
-  status=1
-  tail -n 40 "$log" >&2
+if [[ " ${chosen[*]} " == *" sweep_file "* ]]; then
+  log=build-fuzz/sweep_file.log
+  echo "fuzz: sweep_file for ${seconds}s (log: $log)" >&2
+  run_logged "$log" /usr/bin/python3 tests/fuzz/sweep_file_fuzz.py "$here" "$here/build/davinci-sim" --examples 1000 \
+    --seconds "$seconds"
+  execs=$(grep -o '[0-9]* random examples' "$log" | grep -o '^[0-9]*' || echo '?')
+  summary+=("$(printf '%-13s %-6s examples   %-9s (hypothesis: no coverage figures)' sweep_file "$result" "$execs")")
 fi
-execs=$(grep -o '[0-9]* random examples' "$log" | grep -o '^[0-9]*' || echo '?')
-summary+=("$(printf '%-13s %-6s examples   %-9s (hypothesis: no coverage figures)' sweep_file "$result" "$execs")")
 printf 'fuzz: %s\n' "${summary[@]}"
 exit $status
