@@ -223,6 +223,8 @@ def main(argv):
     ap.add_argument("--quick", action="store_true", help="small shapes, one run: checks the harness works")
     ap.add_argument("--sim", default=os.path.join(ROOT, "build", "davinci-sim"), help="the davinci-sim binary")
     ap.add_argument("--no-scaling", action="store_true", help="skip the GEMM scaling series")
+    ap.add_argument("-m", "--model", action="append", metavar="TEXT",
+                    help="only the models whose name contains TEXT (repeatable; e.g. -m llama -m mobilenet)")
     args = ap.parse_args(argv)
     runs = args.runs if args.runs is not None else (1 if args.quick else 5)
     if runs < 1:
@@ -231,6 +233,12 @@ def main(argv):
         fail("%s is not an executable davinci-sim (build it: scripts/bench.sh builds it)" % args.sim)
     if args.compare and not os.path.isfile(args.compare):
         fail("--compare: %s does not exist" % args.compare)
+    models = QUICK_MODELS if args.quick else MODELS
+    if args.model:
+        models = [m for m in models if any(text in m[0] for text in args.model)]
+        if not models:
+            ap.error("--model %s: no model's name contains it (models: %s)" %
+                     (" ".join(args.model), ", ".join(m[0] for m in (QUICK_MODELS if args.quick else MODELS))))
     out_dir = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(out_dir):
         fail("-o: folder %s does not exist" % out_dir)
@@ -240,7 +248,7 @@ def main(argv):
                           "load_average": list(os.getloadavg())},
               "quick": args.quick, "runs": runs, "models": {}, "scaling": {}}
     try:
-        for name, program, extra in (QUICK_MODELS if args.quick else MODELS):
+        for name, program, extra in models:
             result["models"][name] = measure(args.sim, extra, runs, program)
         print_models(result["models"])
         if not args.no_scaling:

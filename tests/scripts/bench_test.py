@@ -51,6 +51,10 @@ class BenchTest(unittest.TestCase):
         self.assertIn("scaling: GEMM", p.stdout)
         p = self.bench("--quick", "--no-scaling", "-o", os.path.join(self.tmp, "r2.json"), "--compare", result)
         self.assertRegex(p.stdout, r"\nresnet_block +[0-9.]+x +[0-9.]+x  same\n")
+        only = os.path.join(self.tmp, "r3.json")
+        self.bench("--quick", "--no-scaling", "-m", "resnet", "-m", "gemm", "-o", only)
+        with open(only) as f:
+            self.assertEqual(sorted(json.load(f)["models"]), ["gemm_256", "resnet_block"])
 
     def test_bad_input_exits_2(self):
         p = self.bench("--compare", os.path.join(self.tmp, "none.json"), expect=2)
@@ -59,6 +63,8 @@ class BenchTest(unittest.TestCase):
         self.assertIn("--runs must be at least 1", p.stderr)
         p = self.bench("-o", "/nonexistent-dir/r.json", expect=2)
         self.assertIn("-o: folder /nonexistent-dir does not exist", p.stderr)
+        p = self.bench("--quick", "-m", "nosuch", expect=2)
+        self.assertIn("--model nosuch: no model's name contains it (models: gemm_256, resnet_block, ", p.stderr)
 
 
 if __name__ == "__main__":
