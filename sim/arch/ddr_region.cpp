@@ -6,6 +6,7 @@ DdrRegion ddr_side_region(const DmaArgs& d) {
     const bool shuffle = d.rearrange && d.rearrange->kind == Rearrange::Kind::PixelShuffle;
     const bool transpose = d.rearrange && d.rearrange->kind == Rearrange::Kind::Transpose;
     if (d.src == Space::DDR) {
+        if (d.gather) return {d.src_addr, d.rows, d.row_bytes, d.src_stride, true};
         if (shuffle) return {d.src_addr, 1, d.bytes(), 0};
         return {d.src_addr, d.rows, d.row_bytes, d.src_stride};
     }

@@ -14,6 +14,10 @@ struct DdrRegion {
     uint64_t rows = 0;
     uint64_t row_bytes = 0;
     uint64_t stride = 0;
+    // A gather's rows (DmaArgs::gather): their addresses depend on ids the
+    // timing does not see, so addr and stride mean nothing and the L2 times
+    // the bytes as misses without looking them up (§6.1).
+    bool gathered = false;
 };
 
 // The DDR side of a DMA command whose source or destination is DDR: its
@@ -25,6 +29,20 @@ DdrRegion ddr_side_region(const DmaArgs& d);
 // Calls visit(line) for every line of `line_bytes` bytes that the bytes
 // [offset, offset + bytes) of the region (counted in row order) touch: row
 // by row, and within a row from the lowest address up.
+// Calls visit(row, bytes) for each row's part of the bytes [offset, offset
+// + bytes) of the region (counted in row order), in row order.
+template <class Visit>
+void for_each_row_part(const DdrRegion& r, uint64_t offset, uint64_t bytes, Visit&& visit) {
+    uint64_t row = offset / r.row_bytes, in_row = offset % r.row_bytes;
+    while (bytes > 0) {
+        const uint64_t take = bytes < r.row_bytes - in_row ? bytes : r.row_bytes - in_row;
+        visit(row, take);
+        bytes -= take;
+        ++row;
+        in_row = 0;
+    }
+}
+
 template <class Visit>
 void for_each_line(const DdrRegion& r, uint64_t offset, uint64_t bytes, uint64_t line_bytes, Visit&& visit) {
     uint64_t row = offset / r.row_bytes, in_row = offset % r.row_bytes;

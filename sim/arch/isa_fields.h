@@ -66,6 +66,10 @@ ISA_FIELDS_BEGIN(Rearrange, "rearrange")
 #define ISA_REARRANGE ISA_VISIT_ROW
 #include "sim/arch/isa_fields.def"
 ISA_FIELDS_END
+ISA_FIELDS_BEGIN(Gather, "gather")
+#define ISA_GATHER ISA_VISIT_ROW
+#include "sim/arch/isa_fields.def"
+ISA_FIELDS_END
 ISA_FIELDS_BEGIN(DmaArgs, "a dma command")
 #define ISA_DMA ISA_VISIT_ROW
 #include "sim/arch/isa_fields.def"

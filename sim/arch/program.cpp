@@ -196,6 +196,7 @@ std::string format_command(const Program& p, const Command& c) {
         if (d.rows > 1) os << " stride " << d.src_stride << "/" << d.dst_stride;
         if (d.convert_f32_to_f16) os << (d.narrow_to == DType::BFloat16 ? " f32->bf16" : " f32->f16");
         if (d.im2col) os << " " << format_im2col(*d.im2col);
+        if (d.gather) os << " gather ids L1:" << hex(d.gather->index_addr) << " of " << d.gather->table_rows << " rows";
         if (d.rearrange) {
             os << " " << rearrange_kind_name(d.rearrange->kind);
             if (d.rearrange->kind == Rearrange::Kind::PixelShuffle) os << " x" << d.rearrange->factor;

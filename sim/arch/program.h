@@ -111,6 +111,17 @@ struct Rearrange {
 };
 const char* rearrange_kind_name(Rearrange::Kind k);  // "transpose", "pixel_shuffle"
 
+// A gather (an embedding lookup): the DMA engine reads the rows int32 ids
+// at index_addr in L1 when the command starts, and source row r is table
+// row ids[r], at src_addr + ids[r] * src_stride; the destination is as for
+// a copy. The link still moves rows x row_bytes bytes (§6); with an L2 the
+// rows' addresses are unknown to the timing, which times them as misses
+// (docs/timing-model.md §6.1).
+struct Gather {
+#define ISA_GATHER(type, member, key, def, write, check, unit, doc) type member = def;
+#include "sim/arch/isa_fields.def"
+};
+
 struct DmaArgs {
 #define ISA_DMA(type, member, key, def, write, check, unit, doc) type member = def;
 #include "sim/arch/isa_fields.def"

@@ -133,6 +133,19 @@ void check_im2col(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& 
     check_region(w, c, Space::L1, d.src_addr, 1, i.slab_bytes(), 0, "im2col slab");
 }
 
+// A gather reads its table rows from DDR into L1 and its ids from L1; its
+// source region is the whole table (any row may be read).
+void check_gather(const Where& w, const Bounds& c, EngineKind k, const DmaArgs& d) {
+    const Gather& g = *d.gather;
+    if (k != EngineKind::ClusterDma || d.src != Space::DDR || d.dst != Space::L1)
+        fail(w, "a gather is a cluster DMA engine's DDR -> L1 command");
+    if (d.convert_f32_to_f16 || d.im2col || d.rearrange) fail(w, "a gather cannot be combined with another conversion");
+    if (!positive_fields(g)) fail(w, "gather of a table of 0 rows");
+    if (g.table_rows > 1 && d.src_stride < d.row_bytes) fail(w, "gather table stride smaller than its row");
+    check_region(w, c, Space::DDR, d.src_addr, g.table_rows, d.row_bytes, d.src_stride, "gathered table");
+    check_region(w, c, Space::L1, g.index_addr, 1, uint64_t(d.rows) * 4, 0, "gather ids");
+}
+
 // A cluster DMA engine's in-flight transpose or pixel shuffle (program.h);
 // the factor's rule depends on the kind, the rest on the DMA's shape.
 void check_rearrange(const Where& w, EngineKind k, const DmaArgs& d) {
@@ -202,11 +215,12 @@ void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t
             fail(w, "DMA transfer of " + std::to_string(d.bytes()) + " bytes exceeds 4 GiB - 1");
         if (d.im2col) check_im2col(w, c, k, d);
         if (d.rearrange) check_rearrange(w, k, d);
+        if (d.gather) check_gather(w, c, k, d);
         const bool transpose = d.rearrange && d.rearrange->kind == Rearrange::Kind::Transpose;
         const bool shuffle = d.rearrange && d.rearrange->kind == Rearrange::Kind::PixelShuffle;
         // The descriptors define their own source (im2col, pixel_shuffle) or
         // destination (transpose) shapes; the strides of the rest apply.
-        bool src_strided = !d.im2col && !shuffle, dst_strided = !transpose;
+        bool src_strided = !d.im2col && !shuffle && !d.gather, dst_strided = !transpose;
         if (d.rows > 1 && ((src_strided && d.src_stride < d.row_bytes * (d.convert_f32_to_f16 ? 2u : 1u)) ||
                            (dst_strided && d.dst_stride < d.row_bytes)))
             fail(w, "DMA stride smaller than its row");
@@ -218,7 +232,7 @@ void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t
             fail(w, std::string("narrow_to must be float16 or bfloat16, got ") + dtype_name(d.narrow_to));
         uint64_t src_row = d.convert_f32_to_f16 ? uint64_t(d.row_bytes) * 2 : d.row_bytes;
         if (shuffle) check_region(w, c, d.src, d.src_addr, 1, d.bytes(), 0, "source");
-        else if (!d.im2col) check_region(w, c, d.src, d.src_addr, d.rows, src_row, d.src_stride, "source");
+        else if (!d.im2col && !d.gather) check_region(w, c, d.src, d.src_addr, d.rows, src_row, d.src_stride, "source");
         if (transpose) {
             uint64_t e = d.rearrange->element_bytes;
             check_region(w, c, d.dst, d.dst_addr, d.row_bytes / e, d.rows * e, d.dst_stride, "destination");

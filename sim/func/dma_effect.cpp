@@ -1,5 +1,5 @@
 // DMA: 2-D copies, float32 -> float16 narrowing, the cube DMA's im2col
-// addressing and the cluster DMA's in-flight rearrangements, exactly as
+// addressing, the cluster DMA's in-flight rearrangements and its gathers, exactly as
 // sim/arch/program.h specifies them.
 #include <algorithm>
 #include <cstring>
@@ -88,10 +88,29 @@ void pixel_shuffle(Memory& m, const DmaArgs& d) {
                                 src + ((i * r + j) * plane + y * pw + x) * e, e);
 }
 
+// Table row ids[r] to destination row r. An id outside the table is an
+// error (naming the row and the id), never a read outside it.
+void gather(Memory& m, const DmaArgs& d) {
+    const arch::Gather& g = *d.gather;
+    const uint8_t* ids = m.span(Space::L1, -1, g.index_addr, uint64_t(d.rows) * 4, "gather ids");
+    const uint8_t* table =
+        m.span(d.src, -1, d.src_addr, extent(g.table_rows, d.row_bytes, d.src_stride), "gathered table");
+    uint8_t* dst = m.span(d.dst, -1, d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride), "gather destination");
+    for (uint64_t r = 0; r < d.rows; ++r) {
+        int32_t id;
+        std::memcpy(&id, ids + 4 * r, 4);
+        if (id < 0 || uint64_t(id) >= g.table_rows)
+            throw FunctionalError("gather: id " + std::to_string(id) + " (row " + std::to_string(r) +
+                                  ") is outside the table's " + std::to_string(g.table_rows) + " rows");
+        std::memmove(dst + r * d.dst_stride, table + uint64_t(id) * d.src_stride, d.row_bytes);
+    }
+}
+
 }  // namespace
 
 void apply_dma(Memory& m, int cube, const DmaArgs& d) {
     if (d.im2col) return im2col(m, cube, d);
+    if (d.gather) return gather(m, d);
     if (d.rearrange) {
         if (d.rearrange->kind == arch::Rearrange::Kind::Transpose) return transpose(m, d);
         return pixel_shuffle(m, d);

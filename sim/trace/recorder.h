@@ -27,7 +27,8 @@ struct CommandRecord {
 };
 
 // A transfer between the L2 cache and DDR (timing model §6.1): a fill (a
-// read miss's line) or a write-back (a dirty line evicted). Queued at the
+// read miss's line, or a gathered row's part of a burst: `bytes` of it,
+// line 0, read past the cache) or a write-back (a dirty line evicted). Queued at the
 // grant of the burst that caused it; its bytes cross the DDR channel in
 // the cycles [start, leave); a fill's data is in the L2 at `data`.
 struct DdrTransferRecord {

@@ -121,6 +121,32 @@ TEST(DmaEffect, TransposeAndPixelShuffle) {
     EXPECT_EQ(f.get(Space::DDR, 100, DType::Float16, 8), (std::vector<float>{10, 20, 11, 21, 30, 40, 31, 41}));
 }
 
+// A gather: ids 2, 0, 2 of a 3 x 2 float16 table; an id outside it is an
+// error naming the row and the id, and nothing is read outside the table.
+TEST(DmaEffect, GatherReadsTheRowsTheIdsName) {
+    Fixture f;
+    f.put(Space::DDR, 0, DType::Float16, iota(6));  // rows {1, 2}, {3, 4}, {5, 6}
+    f.put(Space::L1, 0, DType::Int32, {2, 0, 2});
+    arch::DmaArgs d;
+    d.src = Space::DDR, d.dst = Space::L1, d.dst_addr = 64, d.rows = 3, d.row_bytes = 4, d.src_stride = 4,
+    d.dst_stride = 4;
+    d.gather = arch::Gather{0, 3};
+    func::apply_dma(f.m, -1, d);
+    EXPECT_EQ(f.get(Space::L1, 64, DType::Float16, 6), (std::vector<float>{5, 6, 1, 2, 5, 6}));
+    f.put(Space::L1, 0, DType::Int32, {1, 3, 0});
+    try {
+        func::apply_dma(f.m, -1, d);
+        FAIL();
+    } catch (const func::FunctionalError& e) {
+        EXPECT_STREQ(e.what(), "gather: id 3 (row 1) is outside the table's 3 rows");
+    }
+    f.put(Space::L1, 0, DType::Int32, {-1, 0, 0});
+    EXPECT_THROW(func::apply_dma(f.m, -1, d), func::FunctionalError);
+    arch::Command c;
+    c.op = arch::Opcode::Dma, c.dma = d;
+    EXPECT_NE(arch::format_command(arch::Program{}, c).find(" gather ids L1:0x0 of 3 rows"), std::string::npos);
+}
+
 TEST(DmaEffect, OutOfBoundsIsAnError) {
     Fixture f;
     arch::DmaArgs d;

@@ -17,6 +17,24 @@ arch::Config with_l2(int ways, int outstanding = 1) {
 
 const arch::EngineId kDma = dma_engine(0);
 
+TEST(L2, AGatherIsTimedAsMissesWithoutALookup) {
+    SimRun r = simulate(with_l2(2), gather_after_a_load());
+    EXPECT_EQ(r.at(0, kDma, 1).start, 105u);
+    EXPECT_EQ(r.at(0, kDma, 1).end, 209u);
+    ASSERT_TRUE(r.stats.l2);
+    EXPECT_EQ(r.stats.l2->read_misses, 1u);
+    EXPECT_EQ(r.stats.l2->read_hits, 0u);
+    EXPECT_EQ(r.stats.ddr_bytes_read, 128u);
+}
+
+TEST(L2, AGatherWithoutAnL2IsAPlainRead) {
+    SimRun r = simulate(arch::config_from_json(nlohmann::json::parse(R"({"dma": {"max_outstanding": 1}})"), "test"),
+                        gather_after_a_load());
+    EXPECT_EQ(r.at(0, kDma, 1).start, 104u);
+    EXPECT_EQ(r.at(0, kDma, 1).end, 207u);
+    EXPECT_EQ(r.stats.ddr_bytes_read, 128u);
+}
+
 TEST(L2, MissThenHit) {
     SimRun r = simulate(with_l2(2), miss_then_hit());
     EXPECT_EQ(r.at(0, kDma, 0).start, 1u);

@@ -132,9 +132,9 @@ struct L2 {
     L2Counts counts;
 
     // A DDR transfer queued at cycle g: the cycle it leaves the channel.
-    uint64_t ddr_transfer(uint64_t g) {
+    uint64_t ddr_transfer(uint64_t g, uint64_t bytes) {
         uint64_t p = std::max(ddr_next_slot, (g + 1) * Wd);
-        ddr_next_slot = p + L;
+        ddr_next_slot = p + bytes;
         return (ddr_next_slot + Wd - 1) / Wd;
     }
 
@@ -155,13 +155,13 @@ struct L2 {
         if (set.size() == ways) {
             if (set.back().dirty) {
                 ++counts.writebacks;
-                fresh.ready = ddr_transfer(g);  // the old line goes out first
+                fresh.ready = ddr_transfer(g, L);  // the old line goes out first
             }
             set.pop_back();
         }
         if (!write) {
             ++counts.fills;
-            fresh.ready = ddr_transfer(g) + ddr_latency;
+            fresh.ready = ddr_transfer(g, L) + ddr_latency;
         }
         set.insert(set.begin(), fresh);
         return fresh.ready;
@@ -567,6 +567,13 @@ struct Sim {
             uint64_t row = k / rows.row_bytes, col = k % rows.row_bytes;
             uint64_t n = std::min(rows.row_bytes - col, offset + b - k);  // this row's part of the burst
             uint64_t a = rows.addr + row * rows.stride + col;
+            if (d.gather) {
+                // §6.1: a gathered row's part, a read of its n bytes past the cache.
+                l2->counts.gathered_bytes += n;
+                ready = std::max(ready, l2->ddr_transfer(g, n) + l2->ddr_latency);
+                k += n;
+                continue;
+            }
             for (uint64_t line = a / l2->L; line * l2->L < a + n; ++line)
                 ready = std::max(ready, l2->look_up(line, write, g));
             k += n;

@@ -42,7 +42,8 @@ struct BlockTiming {
 struct L2Counts {
     uint64_t read_hits = 0, read_misses = 0, write_hits = 0, write_misses = 0;
     uint64_t fills = 0, writebacks = 0;
-    uint64_t flush_lines = 0;  // dirty lines left at the end
+    uint64_t gathered_bytes = 0;  // gathers' rows, read past the cache
+    uint64_t flush_lines = 0;     // dirty lines left at the end
 };
 
 struct Result {

@@ -61,6 +61,17 @@ TEST(OracleL2, ABurstLooksUpEveryLineItTouches) {
     EXPECT_EQ(r.l2->read_hits, 1u);
 }
 
+TEST(OracleL2, AGatherIsTimedAsMissesWithoutALookup) {
+    oracle::Result r = oracle::run(gather_after_a_load(), config(l2_config(2)));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{105, 209}));
+    EXPECT_EQ(r.l2->read_misses, 1u);
+    EXPECT_EQ(r.l2->read_hits, 0u);
+    EXPECT_EQ(r.l2->fills, 1u);
+    EXPECT_EQ(r.l2->gathered_bytes, 64u);
+    oracle::Result plain = oracle::run(gather_after_a_load(), config(R"({"dma": {"max_outstanding": 1}})"));
+    EXPECT_EQ(at(plain, 0, dma_engine(0), 1), (StartEnd{104, 207}));
+}
+
 // Without an L2 the same load is the §6 case: no lookups at all.
 TEST(OracleL2, NoL2NoCounts) {
     oracle::Result r = oracle::run(miss_then_hit(), config(R"({"dma": {"max_outstanding": 1}})"));

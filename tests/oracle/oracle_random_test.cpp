@@ -56,7 +56,7 @@ void share_ddr_lines(RandomCase& rc, uint64_t seed, uint64_t window) {
                     d.src_stride = std::max<uint64_t>(d.src_stride, d.row_bytes);
                     d.dst_stride = uint64_t(d.rows) * 2 + uint64_t(r.range(0, 40));
                     d.rearrange = arch::Rearrange{arch::Rearrange::Kind::Transpose, 2, 0};
-                } else if (d.src == arch::Space::DDR && r.chance(25)) {
+                } else if (d.src == arch::Space::DDR && !d.gather && r.chance(25)) {  // a gather takes no rearrangement
                     d.rows = uint32_t(2 * ((d.rows + 1) / 2));
                     d.row_bytes = uint32_t(4 * ((d.row_bytes + 3) / 4));
                     d.dst_stride = std::max<uint64_t>(d.dst_stride, d.row_bytes);

@@ -109,6 +109,10 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
         };
         d.src_addr = addr(d.src);
         d.dst_addr = addr(d.dst);
+        // A gather (an embedding's rows): the same bytes, timed with an L2
+        // as misses past the cache (§6.1); its table is a few rows.
+        if (kind == arch::EngineKind::ClusterDma && far_to_near && r.chance(15))
+            d.gather = arch::Gather{r.range(0, 65536), uint32_t(r.range(1, 8))};
         break;
     }
     case arch::EngineKind::Cube: {

@@ -84,4 +84,21 @@ inline arch::Program lru_order() {
 // at 109.
 inline arch::Program bursts_across_lines() { return one_stream({load_from(32, 128)}); }
 
+// A gather's rows are timed as misses without a lookup (§6.1): a load of
+// line 0 (as in miss_then_hit, it ends at 105), then a gather of 2 rows of
+// 32 bytes from a table at DDR address 0, the very line now in the L2. The
+// gather starts at 105, its one 64-byte burst is granted at 106 and leaves
+// the port at 107; each row's part queues a 32-byte DDR read at 106: row 0
+// takes slots [3424, 3456) (107 * 32, after the fill's [96, 160)), out at
+// 108, data at 208; row 1 [3456, 3488), out at 109, data at 209. It ends at
+// max(107 + 3, 209) = 209. The L2 saw one lookup (the load's miss); DDR read
+// 64 + 64 bytes. Without an L2 it is a 64-byte read: the load ends at 104,
+// the gather starts there and ends at 104 + 1 + 2 + 100 = 207.
+inline arch::Program gather_after_a_load() {
+    arch::Command g = load_from(0);
+    g.dma.rows = 2, g.dma.row_bytes = 32, g.dma.src_stride = 32, g.dma.dst_addr = 64, g.dma.dst_stride = 32;
+    g.dma.gather = arch::Gather{0, 2};
+    return one_stream({load_from(0), g});
+}
+
 }  // namespace l2cases

@@ -126,6 +126,9 @@ std::string document() {
                     "never loaded.");
     section<Rearrange>(os, "rearrange",
                        "An element rearrangement a cluster DMA engine applies in flight; `kind` must be given.");
+    section<Gather>(os, "gather",
+                    "The rows a cluster DMA engine reads from a table in DDR, chosen by int32 ids in L1 (an "
+                    "embedding lookup): source row r is table row ids[r].");
     section<MatmulArgs>(os, "op `matmul`", "C[m x n] (+)= A[m x k] * B[k x n] with all three in the cube's L0.");
     section<VectorArgs>(os, "op `vector`",
                         "A vector unit's operation on a rows x cols matrix of `dtype` elements, row-major and "
