@@ -56,7 +56,9 @@ TEST_P(Model, SimulatesWithinItsBounds) {
                        issue = u["issue_cycles"], idle = u["idle_cycles"];
         EXPECT_EQ(busy + flag + issue + idle, total) << u["name"];
         EXPECT_LE(link, busy) << u["name"];
-        if (u["kind"] == "cube" || u["kind"] == "vector") EXPECT_EQ(link, 0u) << u["name"];
+        if (u["kind"] == "cube" || u["kind"] == "vector") {
+            EXPECT_EQ(link, 0u) << u["name"];
+        }
     }
 }
 
