@@ -26,34 +26,30 @@ struct DdrRegion {
 // rows x e bytes for a transpose, which writes the transpose).
 DdrRegion ddr_side_region(const DmaArgs& d);
 
-// Calls visit(line) for every line of `line_bytes` bytes that the bytes
-// [offset, offset + bytes) of the region (counted in row order) touch: row
-// by row, and within a row from the lowest address up.
-// Calls visit(row, bytes) for each row's part of the bytes [offset, offset
-// + bytes) of the region (counted in row order), in row order.
+// Calls visit(row, in_row, bytes) for each row's part of the bytes
+// [offset, offset + bytes) of the region (counted in row order), in row
+// order: `bytes` bytes of row `row` from its byte `in_row`.
 template <class Visit>
 void for_each_row_part(const DdrRegion& r, uint64_t offset, uint64_t bytes, Visit&& visit) {
     uint64_t row = offset / r.row_bytes, in_row = offset % r.row_bytes;
     while (bytes > 0) {
         const uint64_t take = bytes < r.row_bytes - in_row ? bytes : r.row_bytes - in_row;
-        visit(row, take);
+        visit(row, in_row, take);
         bytes -= take;
         ++row;
         in_row = 0;
     }
 }
 
+// Calls visit(line) for every line of `line_bytes` bytes that the bytes
+// [offset, offset + bytes) of the region (counted in row order) touch: row
+// by row, and within a row from the lowest address up.
 template <class Visit>
 void for_each_line(const DdrRegion& r, uint64_t offset, uint64_t bytes, uint64_t line_bytes, Visit&& visit) {
-    uint64_t row = offset / r.row_bytes, in_row = offset % r.row_bytes;
-    while (bytes > 0) {
-        const uint64_t take = bytes < r.row_bytes - in_row ? bytes : r.row_bytes - in_row;
+    for_each_row_part(r, offset, bytes, [&](uint64_t row, uint64_t in_row, uint64_t take) {
         const uint64_t first = r.addr + row * r.stride + in_row;
         for (uint64_t line = first / line_bytes; line <= (first + take - 1) / line_bytes; ++line) visit(line);
-        bytes -= take;
-        ++row;
-        in_row = 0;
-    }
+    });
 }
 
 }  // namespace arch

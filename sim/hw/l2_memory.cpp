@@ -37,7 +37,7 @@ uint64_t L2Memory::on_burst(int requester, uint64_t offset, uint64_t bytes, uint
     if (cur.region.gathered) {
         // Addresses the timing cannot know: each row's part of the burst is
         // a read miss of its own bytes, no lookup and nothing installed.
-        arch::for_each_row_part(cur.region, offset, bytes, [&](uint64_t, uint64_t part) {
+        arch::for_each_row_part(cur.region, offset, bytes, [&](uint64_t, uint64_t, uint64_t part) {
             gathered_bytes_ += part;
             ready = std::max(ready, queue(true, 0, cycle, part));
         });

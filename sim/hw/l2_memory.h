@@ -1,8 +1,9 @@
 // What the L2 cache does to the cluster DMA engines' traffic
 // (docs/timing-model.md §6.1): every burst the L2 port grants is looked up
 // line by line (a gather's, whose addresses the timing cannot know, is read
-// past the cache, each row's part a miss of its own bytes); misses and write-backs queue DDR transfers, which the DDR
-// channel serves one after another. Plain C++, driven by the L2 port's
+// past the cache, each row's part a miss of its own bytes); misses and
+// write-backs queue DDR transfers, which the DDR channel serves one after
+// another. Plain C++, driven by the L2 port's
 // RoundRobinLink through its burst observer.
 #pragma once
 
