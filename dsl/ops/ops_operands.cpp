@@ -40,10 +40,12 @@ namespace {
 // The operations that take and make integer tensors: cast (into and out of
 // them, rounding half to even and saturating), matmul (int8 x int8 ->
 // int32 on the cube), quantize (makes int8) and dequantize (takes it; both
-// check their own operands' dtypes, dsl/ops/ops_quantize.cpp). Every other
+// check their own operands' dtypes, dsl/ops/ops_quantize.cpp), embedding
+// (int32 ids, an int8 table) and argmax (makes int32 indices). Every other
 // operation computes in a float dtype.
 bool takes_integers(const std::string& op) {
-    return op == "cast" || op == "matmul" || op == "quantize" || op == "dequantize";
+    return op == "cast" || op == "matmul" || op == "quantize" || op == "dequantize" || op == "embedding" ||
+           op == "argmax";
 }
 
 }  // namespace
@@ -53,7 +55,7 @@ Operand OpCall::tensor_at(const Value& v, const SourceLoc& loc, const std::strin
     const TensorNode& t = lib_.graph().tensors[size_t(v.tensor)];
     if (arch::dtype_is_int(t.dtype) && !takes_integers(op()))
         fail_at(loc, name + " is " + arch::dtype_name(t.dtype) +
-                         ": only cast, matmul and dequantize take integer tensors (cast it to a float dtype first)");
+                         ": only cast, matmul, dequantize, embedding and argmax take integer tensors (cast it to a float dtype first)");
     Operand o;
     o.tensor = v.tensor;
     o.shape = t.shape;

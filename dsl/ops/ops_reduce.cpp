@@ -47,3 +47,31 @@ Value rule_reduce(PypoLibrary& lib, const CallSite& call) {
 }
 
 }  // namespace dsl
+
+namespace dsl {
+
+// argmax(x, axis=-1, keepdims=False): the int32 index of the first largest
+// element along one axis (NumPy's argmax: a NaN counts as the largest).
+// Greedy sampling's last step: argmax(logits) over the vocabulary.
+Value rule_argmax(PypoLibrary& lib, const CallSite& call) {
+    OpCall c(lib, call, Signature("argmax", {"x", "axis", "keepdims", "layout"}, 1, {}, 2));
+    Operand x = c.tensor("x", "x");
+    size_t axis = x.rank() - 1;
+    if (const Arg* a = c.get("axis")) {
+        if (!a->value.is(Value::Kind::Int)) c.fail_at(a->loc, "axis must be an integer, got " + type_name(a->value));
+        axis = c.axis(a->value.i, x, a->loc);
+    }
+    bool keepdims = false;
+    if (const Arg* k = c.get("keepdims")) keepdims = bool_arg(c.op(), *k, "keepdims");
+    std::vector<int64_t> shape;
+    for (size_t k = 0; k < x.rank(); ++k) {
+        if (k != axis) shape.push_back(x.shape[k]);
+        else if (keepdims) shape.push_back(1);
+    }
+    if (shape.empty()) shape.push_back(1);
+    return c.record({x.tensor}, std::move(shape), arch::DType::Int32,
+                    {{"axis", Attr::integer(int64_t(axis))}, {"keepdims", Attr::boolean(keepdims)}},
+                    keepdims ? x.layout : "");
+}
+
+}  // namespace dsl

@@ -126,10 +126,15 @@ bool vector_op_is_reduce(VectorOp op) {
     return false;
 }
 
+DType VectorArgs::dst_dtype() const {
+    if (op == VectorOp::Cast) return cast_to;
+    if (op == VectorOp::Argmax) return DType::Int32;
+    return dtype;
+}
+
 uint64_t VectorArgs::dst_bytes() const {
-    if (op == VectorOp::Cast) return elements() * uint64_t(dtype_bytes(cast_to));
-    if (vector_op_is_reduce(op)) return uint64_t(rows) * uint64_t(dtype_bytes(dtype));
-    return src_bytes();
+    const uint64_t e = uint64_t(dtype_bytes(dst_dtype()));
+    return (vector_op_is_reduce(op) ? uint64_t(rows) : elements()) * e;
 }
 
 std::vector<EngineId> cluster_engines(const Config& c) {

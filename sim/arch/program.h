@@ -155,7 +155,7 @@ constexpr int kVectorOpCount = 0
 const char* vector_op_name(VectorOp op);  // "add", "reduce_sum"
 bool vector_op_is_binary(VectorOp op);    // combines src0 and src1: add, sub, mul, div, maximum, minimum
 int vector_op_sources(VectorOp op);       // the sources read: 1, 2 (src1 too) or 3 (select: src1 and src2)
-bool vector_op_is_reduce(VectorOp op);    // reduce_sum, reduce_max
+bool vector_op_is_reduce(VectorOp op);    // reduce_sum, reduce_max, argmax: one value per row
 // Whether the vector unit runs `op` on integer elements (int8, int32):
 // copies, casts, transposes, add/sub/mul/maximum/minimum/relu and the
 // reductions, saturating to the dtype; not div, sqrt or the
@@ -172,7 +172,7 @@ constexpr uint64_t kNoAddress = ~uint64_t{0};
 // contiguous in L1 (byte addresses), its sources read as in0 and in1 say. For Cast, `dtype` names the SOURCE type
 // and `cast_to` the destination's (any other float dtype): its region has
 // rows * cols * dtype_bytes(cast_to) bytes. Reductions write `rows`
-// elements of `dtype`.
+// elements of `dtype` (argmax: of int32, dst_dtype()).
 struct VectorArgs {
 #define ISA_VECTOR(type, member, key, def, write, check, unit, doc) type member = def;
 #include "sim/arch/isa_fields.def"
@@ -183,6 +183,9 @@ struct VectorArgs {
     const VectorSource& source(int i) const;
     uint64_t elements() const { return uint64_t(rows) * cols; }
     uint64_t src_bytes() const { return elements() * uint64_t(dtype_bytes(dtype)); }
+    // The destination's element type: cast_to for a cast, int32 for
+    // argmax, else dtype.
+    DType dst_dtype() const;
     uint64_t dst_bytes() const;
 };
 

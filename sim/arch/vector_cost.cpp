@@ -36,7 +36,8 @@ uint64_t vector_passes(const Config& c, VectorOp op) {
     case VectorOp::Relu:
     case VectorOp::Cast:
     case VectorOp::ReduceSum:
-    case VectorOp::ReduceMax: break;
+    case VectorOp::ReduceMax:
+    case VectorOp::Argmax: break;
     }
     return 1;
 }

@@ -59,9 +59,11 @@ void Executor::run_block(uint32_t index, Interleaving order) {
                     case arch::Opcode::Vector: apply_vector(memory_, c.vec); break;
                     }
                 } catch (const FunctionalError& e) {
-                    throw FunctionalError("block " + std::to_string(index) + " " + block.name + ", " +
-                                          arch::engine_name(stream.engine) + " command " + std::to_string(next[s]) +
-                                          " (" + arch::format_command(program_, c) + "): " + e.what());
+                    const std::string what = "block " + std::to_string(index) + " " + block.name + ", " +
+                                             arch::engine_name(stream.engine) + " command " + std::to_string(next[s]) +
+                                             " (" + arch::format_command(program_, c) + "): " + e.what();
+                    if (dynamic_cast<const DataError*>(&e)) throw DataError(what);
+                    throw FunctionalError(what);
                 }
                 for (arch::FlagId f : c.sets)
                     if (f < tokens.size()) ++tokens[f];

@@ -25,6 +25,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A FunctionalError the program's data causes, not davinci-sim: a gather's
+// id outside its table (an embedding's token id). The compiler cannot see
+// it, so the run reports it as the user's error (exit status 2).
+class DataError : public FunctionalError {
+public:
+    using FunctionalError::FunctionalError;
+};
+
 class Memory {
 public:
     // DDR holds `ddr_bytes` (the end of the last placed tensor).

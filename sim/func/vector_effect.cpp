@@ -6,6 +6,7 @@
 // unit's combining tree does (docs/timing-model.md §8).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -153,17 +154,38 @@ float reduce_row(VectorOp op, DType t, float* v, uint64_t n) {
     return v[0];
 }
 
+// The index of the first largest of n values; the first NaN if there is one
+// (NumPy's argmax: NaN compares as the largest).
+int32_t argmax_row(const float* v, uint64_t n) {
+    uint64_t best = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        if (std::isnan(v[i])) return int32_t(i);
+        if (v[i] > v[best]) best = i;
+    }
+    return int32_t(best);
+}
+
 }  // namespace
 
 void apply_vector(Memory& m, const arch::VectorArgs& v) {
     const uint64_t rows = v.rows, cols = v.cols, n = rows * cols;
     const DType t = v.dtype;
-    const DType out_t = v.op == VectorOp::Cast ? v.cast_to : t;
+    const DType out_t = v.dst_dtype();
     thread_local std::vector<float> a, b, z, y;
     gather(m, v.src0, v.source(0), t, rows, cols, a, "VECTOR source 0");
     const int sources = arch::vector_op_sources(v.op);
     if (sources >= 2) gather(m, v.src1, v.source(1), t, rows, cols, b, "VECTOR source 1");
     if (sources == 3) gather(m, v.src2, v.source(2), t, rows, cols, z, "VECTOR source 2");
+    if (v.op == VectorOp::Argmax) {
+        // Indices are written as integers, not through the float path (exact
+        // at any row length).
+        uint8_t* out = m.span(arch::Space::L1, -1, v.dst, rows * 4, "VECTOR destination");
+        for (uint64_t r = 0; r < rows; ++r) {
+            const int32_t index = argmax_row(a.data() + r * cols, cols);
+            std::memcpy(out + r * 4, &index, 4);
+        }
+        return;
+    }
     uint64_t out_n = n;
     switch (v.op) {
     case VectorOp::Copy:

@@ -270,7 +270,7 @@ TEST(ProgramJson, Errors) {
     EXPECT_EQ(error_of(with_command(R"({"op": "vector", "vector_op": "softmax"})")),
               "p.json: blocks[0].streams[0].commands[1].vector_op: unknown value \"softmax\" (expected one of: copy, "
               "add, sub, mul, div, maximum, minimum, select, relu, gelu, sigmoid, tanh, exp, sqrt, cast, reduce_sum, "
-              "reduce_max, transpose)");
+              "reduce_max, argmax, transpose)");
     EXPECT_EQ(error_of(with_command(R"({"op": "vector", "src_addr": 0})")),
               "p.json: blocks[0].streams[0].commands[1].src_addr: unknown key for a vector command");
     EXPECT_EQ(

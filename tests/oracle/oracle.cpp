@@ -389,7 +389,7 @@ struct Sim {
         uint64_t N = uint64_t(v.rows) * uint64_t(v.cols);
         uint64_t stream = ceil_div(N * e, W);
         uint64_t P = uint64_t(cfg.vector_pipeline_cycles);
-        if (v.op == Op::ReduceSum || v.op == Op::ReduceMax) {
+        if (v.op == Op::ReduceSum || v.op == Op::ReduceMax || v.op == Op::Argmax) {
             uint64_t lanes = std::max<uint64_t>(1, W / e);
             uint64_t width = std::min<uint64_t>(v.cols, lanes);
             uint64_t levels = 0;  // ceil(log2(width)): halve (rounding up) until one value is left

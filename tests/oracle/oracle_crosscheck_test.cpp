@@ -578,3 +578,13 @@ TEST(OracleCrossCheck, SuperResolutionNaiveModel) {
 }
 
 }  // namespace
+
+// embedding and argmax: the DMA gather (ids loaded, then the rows they
+// name, a flag between them on the same engine) and the VECTOR argmax
+// (a reduction's tree), alone, after a transpose, of int8 and fed back
+// into a lookup, on the default hardware and with two vector units and
+// three DMA engines (the stores on their own engine).
+TEST(OracleCrossCheck, EmbeddingArgmax) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/embedding_argmax.pto", config);
+}

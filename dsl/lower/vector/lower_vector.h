@@ -52,6 +52,7 @@ void lower_batch_norm(LowerContext& ctx, const OpNode& op);
 void lower_layer_norm(LowerContext& ctx, const OpNode& op);
 void lower_softmax(LowerContext& ctx, const OpNode& op);
 void lower_reduce(LowerContext& ctx, const OpNode& op);  // reduce_sum, reduce_mean, reduce_max
+void lower_argmax(LowerContext& ctx, const OpNode& op);  // argmax: int32 indices along one axis
 void lower_global_avg_pool(LowerContext& ctx, const OpNode& op);
 void lower_pool(LowerContext& ctx, const OpNode& op);  // max_pool, avg_pool
 // conv2d(groups=C), weighted window taps (lower_vector_window.cpp)

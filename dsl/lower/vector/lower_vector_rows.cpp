@@ -400,6 +400,50 @@ void lower_reduce(LowerContext& ctx, const OpNode& op) {
     lower_reduction(ctx, op, reduced_view(x, runs), red, mean);
 }
 
+// argmax along one axis, (outer, R, inner) -> (outer, inner) int32 indices:
+// per chunk of n outer indices, a load, a transpose of each unit's R x
+// inner matrix when inner > 1 (as a reduction's, so R is contiguous), one
+// VECTOR argmax over the n x inner rows of R in the input's own dtype (no
+// cast: comparing values needs no wider type) and a store of the indices.
+// A row of R values that does not fit L1 with its chunk's buffers is
+// refused: argmax cannot be combined from pieces the way a maximum can
+// without a second, index-carrying pass.
+void lower_argmax(LowerContext& ctx, const OpNode& op) {
+    const TensorNode& x = ctx.tensor(op.inputs[0]);
+    const size_t axis = size_t(op.attrs.at("axis").i);
+    const AxisView v = view_around(x.shape, axis, axis);
+    const arch::DType t = x.dtype;
+    const int64_t ex = arch::dtype_bytes(t), unit = v.mid * v.inner;
+    const uint64_t src = ctx.ddr_addr(op.inputs[0]), dst = ctx.ddr_addr(op.output);
+    const std::string src_name = x.name, dst_name = ctx.tensor(op.output).name;
+    VectorStream s;
+    s.name = dst_name;
+    s.units = v.outer;
+    s.buffers = {{BufferKind::Streamed, unit * ex, 0},
+                 {BufferKind::Scratch, v.inner > 1 ? unit * ex : 0, 0},
+                 {BufferKind::Streamed, v.inner * 4, 0}};
+    s.chunk = [=](int64_t first, int64_t n, const BufferAddrs& a) {
+        ChunkCommands cc;
+        const std::string label = dst_name + ": ";
+        cc.loads.push_back(
+            {load_dma(src + uint64_t(first * unit * ex), a[0], uint64_t(n * unit * ex)), src_name + " -> L1"});
+        uint64_t in = a[0];
+        if (v.inner > 1) {
+            const uint64_t bytes = uint64_t(unit * ex);
+            for (int64_t u = 0; u < n; ++u)
+                cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, v.inner, in + uint64_t(u) * bytes,
+                                                  kNone, a[1] + uint64_t(u) * bytes),
+                                      label + "transpose"});
+            in = a[1];
+        }
+        cc.compute.push_back({vector_args(VectorOp::Argmax, t, n * v.inner, v.mid, in, kNone, a[2]), label + "argmax"});
+        cc.stores.push_back(
+            {store_dma(a[2], dst + uint64_t(first * v.inner * 4), uint64_t(n * v.inner * 4)), dst_name + " -> DDR"});
+        return cc;
+    };
+    lower_vector_stream(ctx, op, s);
+}
+
 // The mean over H and W: (N, C, H*W) for NCHW, (N, H*W, C) for NHWC.
 void lower_global_avg_pool(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(op.inputs[0]);

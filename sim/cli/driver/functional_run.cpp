@@ -45,6 +45,15 @@ int64_t gemm_fan_in(const dsl::TaskGraph& g, int tensor) {
     return 0;
 }
 
+// The rows of the table `tensor` indexes as an embedding's ids, 0 when it
+// is not an embedding's ids.
+int64_t embedding_rows(const dsl::TaskGraph& g, int tensor) {
+    for (const dsl::OpNode& op : g.ops)
+        if (op.kind == dsl::OpKind::Embedding && op.inputs[1] == tensor)
+            return g.tensors[size_t(op.inputs[0])].shape[0];
+    return 0;
+}
+
 // Uniform in [-1, 1) from the seed and the tensor's name (so adding an
 // input never changes another's values), rounded to the tensor's dtype.
 // Weights a GEMM sums over are scaled by sqrt(3 / fan_in) (unit variance
@@ -59,12 +68,15 @@ func::HostTensor random_tensor(const dsl::TaskGraph& g, int tensor, uint64_t see
     uint64_t state = seed ^ fnv1a(t.name);
     const int64_t fan_in = t.role == dsl::TensorRole::Weight ? gemm_fan_in(g, tensor) : 0;
     const double scale = fan_in > 0 ? std::sqrt(3.0 / double(fan_in)) : 1.0;
+    const int64_t table_rows = t.dtype == arch::DType::Int32 ? embedding_rows(g, tensor) : 0;
     for (float& v : h.values) {
         const double u = double(splitmix64(state) >> 11) * 0x1.0p-53;  // [0, 1)
         v = float((2.0 * u - 1.0) * scale);
         // Integers: every int8 value equally likely; int32 in [-1000, 1000].
         if (t.dtype == arch::DType::Int8) v = float(std::floor(u * 256.0) - 128.0);
         if (t.dtype == arch::DType::Int32) v = float(std::floor(u * 2001.0) - 1000.0);
+        // An embedding's ids: token ids, every row of the table alike.
+        if (table_rows > 0) v = float(std::floor(u * double(table_rows)));
         if (t.dtype == arch::DType::Float16) v = arch::round_to_half(v);
         if (t.dtype == arch::DType::BFloat16) v = arch::round_to_bfloat16(v);
     }
@@ -137,7 +149,11 @@ std::unique_ptr<func::Executor> run_functional(const arch::Config& c, const arch
         func::store_run(ex->memory().span(arch::Space::DDR, -1, t.ddr_addr, t.bytes, "input"), h.dtype, h.values.size(),
                         h.values.data());
     }
-    ex->run();
+    try {
+        ex->run();
+    } catch (const func::DataError& e) {
+        throw UsageError(std::string("the functional simulation met bad data: ") + e.what());
+    }
     return ex;
 }
 
