@@ -55,7 +55,8 @@ Operand OpCall::tensor_at(const Value& v, const SourceLoc& loc, const std::strin
     const TensorNode& t = lib_.graph().tensors[size_t(v.tensor)];
     if (arch::dtype_is_int(t.dtype) && !takes_integers(op()))
         fail_at(loc, name + " is " + arch::dtype_name(t.dtype) +
-                         ": only cast, matmul, dequantize, embedding and argmax take integer tensors (cast it to a float dtype first)");
+                         ": only cast, matmul, dequantize, embedding and argmax take integer tensors (cast it to a "
+                         "float dtype first)");
     Operand o;
     o.tensor = v.tensor;
     o.shape = t.shape;

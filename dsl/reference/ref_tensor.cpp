@@ -63,8 +63,8 @@ void ref_reduce(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefVa
 // The first largest along the axis; the first NaN if there is one (NumPy).
 void ref_argmax(const TaskGraph& g, const OpNode& op, const RefInputs& in, RefValues& y) {
     const RefValues& x = *in[0];
-    const Around a = around(g.tensors[size_t(op.inputs[0])].shape, size_t(op.attrs.at("axis").i),
-                            size_t(op.attrs.at("axis").i));
+    const Around a =
+        around(g.tensors[size_t(op.inputs[0])].shape, size_t(op.attrs.at("axis").i), size_t(op.attrs.at("axis").i));
     for (int64_t o = 0; o < a.outer; ++o)
         for (int64_t i = 0; i < a.inner; ++i) {
             auto at = [&](int64_t m) { return size_t((o * a.mid + m) * a.inner + i); };

@@ -101,7 +101,7 @@ void gather(Memory& m, const DmaArgs& d) {
         std::memcpy(&id, ids + 4 * r, 4);
         if (id < 0 || uint64_t(id) >= g.table_rows)
             throw DataError("gather: id " + std::to_string(id) + " (row " + std::to_string(r) +
-                                  ") is outside the table's " + std::to_string(g.table_rows) + " rows");
+                            ") is outside the table's " + std::to_string(g.table_rows) + " rows");
         std::memmove(dst + r * d.dst_stride, table + uint64_t(id) * d.src_stride, d.row_bytes);
     }
 }

@@ -93,7 +93,8 @@ TEST(Int8, LanguageRulesForIntegerTensors) {
     };
     EXPECT_EQ(error_of("a = pypo.input(\"a\", shape=(4, 4), dtype=\"int8\")\npypo.output(\"y\", pypo.op.relu(a))\n"),
               dir +
-                  "/bad.pto:3:31: error: relu: a is int8: only cast, matmul, dequantize, embedding and argmax take integer tensors (cast "
+                  "/bad.pto:3:31: error: relu: a is int8: only cast, matmul, dequantize, embedding and argmax take "
+                  "integer tensors (cast "
                   "it to a "
                   "float dtype first)");
     EXPECT_EQ(error_of("a = pypo.input(\"a\", shape=(4, 4), dtype=\"int8\")\nb = pypo.input(\"b\", shape=(4, 4))\n"

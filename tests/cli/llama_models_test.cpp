@@ -95,6 +95,44 @@ TEST(LlamaDecode, ChecksAtASmallShapeWithGroupedQueries) {
     EXPECT_NE(o.out.find("k_cache.updated (2, 2, 2, 64, 16)"), std::string::npos) << o.out;
 }
 
+// --param vocab=V: token ids in (an embedding lookup, a gather), next
+// tokens out (final norm, LM head, argmax), checked at a small shape (the
+// random ids cover the table's rows, docs/functional.md).
+TEST(LlamaDecode, TokenInTokenOutChecksAtASmallShape) {
+    const Outcome o = run(
+        "-q --check --param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --param layers=2 "
+        "--param pos=9 --param vocab=512 --shape tokens=2 --shape k_cache=2,2,2,64,16 --shape v_cache=2,2,2,16,64 "
+        "models/llama_decode.pto");
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_EQ(o.out.find("FAIL"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("  next_tokens (2) (float16 tolerance"), std::string::npos) << o.out;
+}
+
+// At Llama-2-7B's shapes the lookup moves one token's row (the id, then
+// 4096 float16 read and written), not the 32000-row table, and the
+// sampling reads the 32000 logits and writes one int32; the step stays
+// DDR-bound (the LM head's 262 MB of weights join the layer's).
+TEST(LlamaDecode, TokenInTokenOutMovesOneRowAndOneToken) {
+    const ModelRun r = run_model("llama_decode",
+                                 "--param vocab=32000 --shape tokens=1 --shape k_cache=1,1,32,128,2048 "
+                                 "--shape v_cache=1,1,32,2048,128 --param pos=2047");
+    int seen = 0;
+    for (const auto& row : r.ops) {
+        if (row.size() <= kDdrWritten) continue;
+        if (row[kKind] == "embedding") {
+            ++seen;
+            EXPECT_EQ(row[kDdrRead], std::to_string(4 + 4096 * 2));
+            EXPECT_EQ(row[kDdrWritten], std::to_string(4096 * 2));
+        } else if (row[kKind] == "argmax") {
+            ++seen;
+            EXPECT_EQ(row[kDdrRead], std::to_string(32000 * 2));
+            EXPECT_EQ(row[kDdrWritten], "4");
+        }
+    }
+    EXPECT_EQ(seen, 2);
+    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.01);
+}
+
 TEST(LlamaPrefill, ChecksAtASmallShapeWithGroupedQueries) {
     const Outcome o = run(
         "-q --check --param hidden=256 --param heads=4 --param kv_heads=2 --param intermediate=512 --param layers=2 "

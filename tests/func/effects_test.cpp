@@ -390,6 +390,22 @@ TEST(VectorEffect, SelectTakesXWhereTheConditionIsNonzero) {
     EXPECT_EQ(f.get(Space::L1, 128, DType::Float32, 6), (std::vector<float>{-1, -2, 3, 4, 5, 6}));
 }
 
+// argmax: the first largest of each row as int32 (ties: the first; a NaN
+// wins, as NumPy's), in 4-byte destination elements whatever the source's
+// dtype; int8 rows too.
+TEST(VectorEffect, ArgmaxWritesTheFirstLargestIndexAsInt32) {
+    Fixture f;
+    const float nan = std::nanf("");
+    f.put(Space::L1, 0, DType::Float16, {3, 7, 7, 1, -5, -9, -2, -2, 0, nan, 4, nan});
+    arch::VectorArgs v = vec(arch::VectorOp::Argmax, DType::Float16, 3, 4, 0, arch::kNoAddress, 64);
+    EXPECT_EQ(v.dst_bytes(), 12u);
+    func::apply_vector(f.m, v);
+    EXPECT_EQ(f.get(Space::L1, 64, DType::Int32, 3), (std::vector<float>{1, 2, 1}));
+    f.put(Space::L1, 0, DType::Int8, {-128, -128, 5, 127, 127, 0});
+    func::apply_vector(f.m, vec(arch::VectorOp::Argmax, DType::Int8, 2, 3, 0, arch::kNoAddress, 64));
+    EXPECT_EQ(f.get(Space::L1, 64, DType::Int32, 2), (std::vector<float>{2, 0}));
+}
+
 TEST(VectorEffect, ReductionsCombinePairwiseInTheirPrecision) {
     Fixture f;
     // 2048 + 1 + 1 + 1: pairwise in float16, (2048 + 1) + (1 + 1) = 2048 + 2 = 2050.

@@ -86,9 +86,9 @@ void lower_embedding_op(LowerContext& ctx, const OpNode& op) {
             gather.sets.push_back(rows_ready);
             block.stream(load).push_back(std::move(gather));
 
-            arch::Command st = dma_command(
-                copy2d(arch::Space::L1, rows_l1, row, arch::Space::DDR, y_addr + uint64_t(f) * row, row, n, int64_t(row)),
-                store_tag);
+            arch::Command st = dma_command(copy2d(arch::Space::L1, rows_l1, row, arch::Space::DDR,
+                                                  y_addr + uint64_t(f) * row, row, n, int64_t(row)),
+                                           store_tag);
             st.waits.push_back(rows_ready);
             if (j + depth < m) st.sets.push_back(rows_free);
             block.stream(store).push_back(std::move(st));

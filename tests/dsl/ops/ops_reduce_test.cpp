@@ -48,3 +48,27 @@ TEST(OpsReduce, Errors) {
     e = "pypo.op.reduce_sum(x, 0, keepdims=1)";
     EXPECT_EQ(error(kX, e), diag_in(1, e, "1)", "reduce_sum: keepdims must be True or False, got 1"));
 }
+
+TEST(OpsReduce, ArgmaxGivesInt32IndicesAlongOneAxis) {
+    dsl::TaskGraph g = run(kX, "pypo.op.argmax(x)");
+    EXPECT_EQ(g.ops[0].kind, dsl::OpKind::Argmax);
+    EXPECT_EQ(g.ops[0].attrs.at("axis").i, 2);
+    EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{2, 3}));
+    EXPECT_EQ(g.tensors[1].dtype, arch::DType::Int32);
+    g = run(kX, "pypo.op.argmax(x, -3, keepdims=True)");
+    EXPECT_EQ(g.ops[0].attrs.at("axis").i, 0);
+    EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1, 3, 4}));
+    // Integers are compared as they are.
+    g = run({input("q", "(5,)", "int8")}, "pypo.op.argmax(q)");
+    EXPECT_EQ(g.tensors[1].shape, (std::vector<int64_t>{1}));
+    EXPECT_EQ(g.tensors[1].dtype, arch::DType::Int32);
+}
+
+TEST(OpsReduce, ArgmaxErrors) {
+    std::string e = "pypo.op.argmax(x, (0, 1))";
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "(0", "argmax: axis must be an integer, got tuple"));
+    e = "pypo.op.argmax(x, 3)";
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "3)", "argmax: axis 3 is out of range for x (2, 3, 4) float16"));
+    e = "pypo.op.argmax(x, 0, True)";
+    EXPECT_EQ(error(kX, e), diag_in(1, e, "True", "argmax: takes 2 positional arguments but 3 were given"));
+}
