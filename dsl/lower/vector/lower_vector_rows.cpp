@@ -297,6 +297,20 @@ AxisView reduced_view(const TensorNode& x, const std::vector<AxisRun>& runs) {
 // One stage of a reduction over several runs of axes: (outer, R, inner)
 // from `src` (of dtype `st`) to `dst` in the output's dtype, by `red`, then
 // times `scale` when it is not 1. A unit is one outer index, as in
+// The chunk's n units of (R, inner) at `x` with each R values contiguous:
+// `x` itself when inner is 1, else each unit transposed into `scratch`
+// (one VECTOR transpose per unit); returns where they are.
+uint64_t rows_of_the_axis(ChunkCommands& cc, AxisView v, arch::DType t, int64_t n, uint64_t x, uint64_t scratch,
+                          const std::string& label) {
+    if (v.inner == 1) return x;
+    const uint64_t bytes = uint64_t(v.mid * v.inner * arch::dtype_bytes(t));
+    for (int64_t u = 0; u < n; ++u)
+        cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, v.inner, x + uint64_t(u) * bytes, kNone,
+                                          scratch + uint64_t(u) * bytes),
+                              label + "transpose"});
+    return scratch;
+}
+
 // lower_reduction (contiguous load, cast, transpose when inner > 1).
 void lower_reduction_stage(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, double scale, uint64_t src,
                            const std::string& src_name, arch::DType st, uint64_t dst, const std::string& dst_name) {
@@ -320,14 +334,7 @@ void lower_reduction_stage(LowerContext& ctx, const OpNode& op, AxisView v, Vect
             cc.compute.push_back({cast_args(st, t, n, unit, a[0], a[1]), label + "cast"});
             x = a[1];
         }
-        if (v.inner > 1) {
-            const uint64_t bytes = uint64_t(unit * ec);
-            for (int64_t u = 0; u < n; ++u)
-                cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, v.inner, x + uint64_t(u) * bytes,
-                                                  kNone, a[2] + uint64_t(u) * bytes),
-                                      label + "transpose"});
-            x = a[2];
-        }
+        x = rows_of_the_axis(cc, v, t, n, x, a[2], label);
         cc.compute.push_back(
             {vector_args(red, t, n * v.inner, v.mid, x, kNone, a[3]), label + arch::vector_op_name(red)});
         if (scale != 1.0)
@@ -427,15 +434,7 @@ void lower_argmax(LowerContext& ctx, const OpNode& op) {
         const std::string label = dst_name + ": ";
         cc.loads.push_back(
             {load_dma(src + uint64_t(first * unit * ex), a[0], uint64_t(n * unit * ex)), src_name + " -> L1"});
-        uint64_t in = a[0];
-        if (v.inner > 1) {
-            const uint64_t bytes = uint64_t(unit * ex);
-            for (int64_t u = 0; u < n; ++u)
-                cc.compute.push_back({vector_args(VectorOp::Transpose, t, v.mid, v.inner, in + uint64_t(u) * bytes,
-                                                  kNone, a[1] + uint64_t(u) * bytes),
-                                      label + "transpose"});
-            in = a[1];
-        }
+        const uint64_t in = rows_of_the_axis(cc, v, t, n, a[0], a[1], label);
         cc.compute.push_back({vector_args(VectorOp::Argmax, t, n * v.inner, v.mid, in, kNone, a[2]), label + "argmax"});
         cc.stores.push_back(
             {store_dma(a[2], dst + uint64_t(first * v.inner * 4), uint64_t(n * v.inner * 4)), dst_name + " -> DDR"});

@@ -20,8 +20,7 @@ TEST(OpsEmbedding, RowsOfTheTableInTheIdsShape) {
 }
 
 TEST(OpsEmbedding, Errors) {
-    const std::vector<std::string> decls{input("t", "(100, 64)"), input("i", "(8,)", "int32"),
-                                         input("f", "(8,)")};
+    const std::vector<std::string> decls{input("t", "(100, 64)"), input("i", "(8,)", "int32"), input("f", "(8,)")};
     std::string e = "pypo.op.embedding(i, i)";
     EXPECT_EQ(error(decls, e), diag_in(3, e, "i,", "embedding: table must have 2 axes (rows, dim): i is (8,) int32"));
     e = "pypo.op.embedding(t, f)";
