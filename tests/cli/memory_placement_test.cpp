@@ -375,9 +375,19 @@ TEST(MemoryPlacement, UnsupportedUsesAreCompileErrors) {
                                     "pypo.output('y', pypo.op.softmax(h))\n");
     EXPECT_EQ(softmax.status, 2);
     EXPECT_NE(softmax.err.find("softmax.pto:4:18: error: softmax reading 'matmul_1' in L1 is not lowered yet: on-chip "
-                               "tensors are used by copies, matmul, element-wise operations and cast\n"),
+                               "tensors are used by copies, matmul, element-wise operations, cast and reductions "
+                               "over the last axis\n"),
               std::string::npos)
         << softmax.err;
+    // A reduction over another axis than the last (tests/cli/on_chip_reduce_test.cpp: the last).
+    Outcome columns = compile_error("columns.pto",
+                                    "a = pypo.input('a', shape=(64, 64))\n"
+                                    "h = pypo.op.matmul(a, a, target='L1')\n"
+                                    "pypo.output('y', pypo.op.reduce_sum(h, axis=0))\n");
+    EXPECT_EQ(columns.status, 2);
+    EXPECT_NE(columns.err.find("columns.pto:4:18: error: reduce_sum reading 'matmul_1' in L1 is not lowered yet"),
+              std::string::npos)
+        << columns.err;
     Outcome output = compile_error("output.pto",
                                    "a = pypo.input('a', shape=(64, 64))\n"
                                    "pypo.output('y', pypo.op.matmul(a, a, target='L1'))\n");

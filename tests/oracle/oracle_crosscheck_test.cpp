@@ -588,3 +588,12 @@ TEST(OracleCrossCheck, EmbeddingArgmax) {
     for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
         cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/embedding_argmax.pto", config);
 }
+
+// Row reductions reading an on-chip matmul result and an on-chip
+// element-wise result part by part (no loads: the vector unit reads the
+// cluster's L1 where the matmul wrote), on the default hardware and with
+// two vector units and three DMA engines.
+TEST(OracleCrossCheck, OnChipRowReductions) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/on_chip_reduce.pto", config);
+}

@@ -90,6 +90,15 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
     }
 }
 
+// A row reduction (reduce_sum, reduce_mean, reduce_max over the last axis
+// alone): it can read an on-chip tensor where it is, part by part (whole
+// rows), and writes its result to DDR.
+bool reduces_rows(const TaskGraph& g, const OpNode& op) {
+    if (op.kind != OpKind::ReduceSum && op.kind != OpKind::ReduceMean && op.kind != OpKind::ReduceMax) return false;
+    const size_t rank = g.tensors[size_t(op.inputs[0])].shape.size();
+    return op.attrs.at("axis").ints == std::vector<int64_t>{int64_t(rank) - 1};
+}
+
 // The operation uses an on-chip tensor; throws if it cannot.
 bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) {
     std::vector<int> on_chip;
@@ -107,10 +116,17 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
         throw PlacementMismatch{op.output, std::string(op_kind_name(op.kind)) + " writes its result to DDR: " +
                                                "on-chip results are those of 2-D matmuls, element-wise "
                                                "operations and cast"};
+    if (reduces_rows(g, op)) {
+        if (writes)
+            throw PlacementMismatch{op.output, std::string(op_kind_name(op.kind)) +
+                                                   " writes its result to DDR: on-chip results are those of 2-D "
+                                                   "matmuls, element-wise operations and cast"};
+        return true;
+    }
     if (!op_kind_on_chip(op.kind))
         throw CompileError(op.loc, what +
                                        " is not lowered yet: on-chip tensors are used by copies, matmul, "
-                                       "element-wise operations and cast");
+                                       "element-wise operations, cast and reductions over the last axis");
     if (op.kind == OpKind::Move && !on_chip.empty())
         throw CompileError(op.loc, "copying '" + t.name + "' in " + placement_name(t.placement) +
                                        " into a buffer is not lowered yet: copy from a tensor in DDR");
@@ -145,6 +161,24 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
     const TensorNode& x = ctx.tensor(part_of);
     const TensorNode& y = ctx.tensor(op.output);
     const std::string what = std::string(op_kind_name(op.kind)) + " '" + y.name + "' ";
+    // A row reduction follows parts of whole rows: row r of the part gives
+    // output row r (lower_reduction's window).
+    if (reduces_rows(ctx.graph, op)) {
+        const int64_t row_elems = x.shape.back();
+        for (const TensorPart& p : ctx.placement->parts(part_of))
+            if (!p.exact || p.rect.c0 != 0 || p.rect.c1 != row_elems)
+                throw PlacementMismatch{part_of, what +
+                                                     "reduces its rows, and its producer's blocks wrote parts "
+                                                     "that are not whole rows"};
+        for (const TensorPart& p : ctx.placement->parts(part_of)) {
+            ctx.pin = p.cluster;
+            ctx.window = {p.rect.r0, p.rect.r1 - p.rect.r0, 0, row_elems, row_elems};
+            lower_op(ctx, op);
+        }
+        ctx.pin = -1;
+        ctx.window = {};
+        return;
+    }
     if (x.shape != y.shape)
         throw PlacementMismatch{part_of, what + "broadcasts it, and a broadcast does not follow a tensor's parts"};
     const int64_t row_elems = y.shape.empty() ? 1 : y.shape.back();

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "dsl/lower/placement_mismatch.h"
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
 #include "dsl/lower/vector/lower_vector_passes.h"
@@ -226,7 +227,10 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
     const int out = op.output;
     VectorStream s;
     s.name = y.name;
-    s.units = v.outer;
+    // Over a part of an on-chip input (whole rows of it, dsl/lower/program/
+    // lower.cpp): the part's rows.
+    const LowerContext::Window w = ctx.window;
+    s.units = w.active() ? w.rows : v.outer;
     VectorInputs in(ctx, y.dtype, y.name);
     const int64_t ec = arch::dtype_bytes(y.dtype);
     const int xs = in.streamed(s, op.inputs[0], v.mid * v.inner);
@@ -235,10 +239,10 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
     const int inv_n = mean ? in.constant(s, v.inner, 1.0 / double(v.mid)) : -1;
     const size_t yb = s.buffers.size();
     s.buffers.push_back({BufferKind::Streamed, v.inner * ec, 0});
-    s.chunk = [&ctx, in, xs, tb, inv_n, yb, v, red, out](int64_t first, int64_t n, const BufferAddrs& a) {
+    s.chunk = [&ctx, in, xs, tb, inv_n, yb, v, red, out, w, ec](int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
         in.chunk(cc, first, n, a);
-        uint64_t src = in.addr(xs, a);
+        uint64_t src = in.addr_at(xs, a, first);
         if (v.inner > 1) {
             transpose_units(cc, in, n, v.mid, v.inner, src, a[tb]);
             src = a[tb];
@@ -250,9 +254,17 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
                 {with_sources(vector_args(VectorOp::Mul, t, n * v.inner, 1, a[yb], in.addr(inv_n, a), a[yb]), {},
                               in.source(inv_n, 0)),
                  in.label(VectorOp::Mul)});
-        store_units(cc, ctx, out, v.inner, first, n, a[yb]);
+        // The window is the input's rows: its row r gives output row r.
+        if (w.active())
+            cc.stores.push_back({store_dma(a[yb], ctx.ddr_addr(out) + uint64_t((w.r0 + first) * v.inner * ec),
+                                           uint64_t(n * v.inner * ec)),
+                                 ctx.tensor(out).name + " -> DDR"});
+        else store_units(cc, ctx, out, v.inner, first, n, a[yb]);
         return cc;
     };
+    if (max_chunk_units(ctx, s.buffers) == 0 && ctx.on_chip(op.inputs[0]))
+        throw PlacementMismatch{op.inputs[0], std::string(op_kind_name(op.kind)) + " '" + y.name +
+                                                  "' reads rows of it too long for L1 beside its own buffers"};
     if (max_chunk_units(ctx, s.buffers) == 0) {
         if (v.inner > 1) {
             if (lower_reduction_columns(ctx, op, v, red, mean)) return;
