@@ -53,6 +53,9 @@ void lower_embedding_op(LowerContext& ctx, const OpNode& op) {
     int64_t fit = int64_t((slot - (kAlign - 4)) / (row + 4));
     while (fit > 1 && align_up(uint64_t(fit) * 4) + uint64_t(fit) * row > slot) --fit;
 
+    // int32 ids reach rows below 2^31 only: a larger table (a gather's
+    // table_rows is 32 bits) is described by the rows they can name.
+    const uint32_t table_rows = uint32_t(std::min<int64_t>(V, int64_t(1) << 31));
     const uint64_t table_addr = ctx.ddr_addr(op.inputs[0]), ids_addr = ctx.ddr_addr(op.inputs[1]);
     const uint64_t y_addr = ctx.ddr_addr(op.output);
     const EngineId load{EngineKind::ClusterDma, 0}, store{EngineKind::ClusterDma, int(c.dma_engines - 1)};
@@ -79,7 +82,7 @@ void lower_embedding_op(LowerContext& ctx, const OpNode& op) {
             block.stream(load).push_back(std::move(ids));
 
             arch::DmaArgs g = copy2d(arch::Space::DDR, table_addr, row, arch::Space::L1, rows_l1, row, n, int64_t(row));
-            g.gather = arch::Gather{ids_l1, uint32_t(V)};
+            g.gather = arch::Gather{ids_l1, table_rows};
             arch::Command gather = dma_command(g, gather_tag);
             gather.waits.push_back(ids_ready);
             if (j >= depth) gather.waits.push_back(rows_free);  // the slot's previous rows are stored
