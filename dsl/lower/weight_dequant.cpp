@@ -23,7 +23,8 @@ std::optional<WeightDequant> weight_dequant(const LowerContext& ctx, const OpNod
     if (flow == arch::Dataflow::WS || flow == arch::Dataflow::IS) return std::nullopt;
     const TensorNode& q = ctx.tensor(d.inputs[0]);
     const TensorNode& s = ctx.tensor(d.inputs[1]);
-    if (q.shape.size() != 2 || q.dtype != arch::DType::Int8 || !program_data(q) || !program_data(s)) return std::nullopt;
+    if (q.shape.size() != 2 || q.dtype != arch::DType::Int8 || !program_data(q) || !program_data(s))
+        return std::nullopt;
     if (s.dtype != bt.dtype || ctx.tensor(matmul.inputs[0]).dtype != bt.dtype) return std::nullopt;
     if (!ddr_view(g, d.inputs[0]).one_run()) return std::nullopt;
     for (const OpNode& op : g.ops)

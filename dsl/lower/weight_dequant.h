@@ -14,9 +14,9 @@
 namespace dsl {
 
 struct WeightDequant {
-    int dequantize_op = -1;      // its index in the graph
-    int q = -1, scale = -1;      // the int8 weight (K, N) and its scale, (N,) or (1,)
-    bool per_column = true;      // scale (N,); (1,): one for every element
+    int dequantize_op = -1;  // its index in the graph
+    int q = -1, scale = -1;  // the int8 weight (K, N) and its scale, (N,) or (1,)
+    bool per_column = true;  // scale (N,); (1,): one for every element
 };
 
 // The dequantize that makes `matmul`'s B, when the GEMM can take it over:

@@ -213,10 +213,10 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
             const int64_t b_stride = dq ? cols : t.block_cols();  // a dequantised panel's row, in elements
             if (dq) {
                 const uint64_t bytes = uint64_t(dq->per_column ? cols * e : e);
-                arch::Command sc = dma_command(
-                    copy2d(Space::DDR, dq->scale_addr + uint64_t(dq->per_column ? col0 * e : 0), 0, Space::L1, l1_scale,
-                           0, 1, int64_t(bytes)),
-                    tag_scale);
+                arch::Command sc =
+                    dma_command(copy2d(Space::DDR, dq->scale_addr + uint64_t(dq->per_column ? col0 * e : 0), 0,
+                                       Space::L1, l1_scale, 0, 1, int64_t(bytes)),
+                                tag_scale);
                 sc.sets.push_back(scale_ready);
                 block.stream(load_b).push_back(std::move(sc));
             }
@@ -272,7 +272,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     c.sets.push_back(raw_free);
                     vec.push_back(std::move(c));
                     arch::VectorArgs mul;
-                    mul.op = arch::VectorOp::Mul, mul.dtype = op.in, mul.rows = uint32_t(p.kb), mul.cols = uint32_t(cols);
+                    mul.op = arch::VectorOp::Mul, mul.dtype = op.in, mul.rows = uint32_t(p.kb),
+                    mul.cols = uint32_t(cols);
                     mul.src0 = l1_b, mul.src1 = l1_scale, mul.dst = l1_b;
                     arch::VectorSource per;
                     per.kind = arch::VectorSource::Kind::Strided;

@@ -11,8 +11,8 @@
 #include <stdexcept>
 
 #include "dsl/lower/vector/lower_vector.h"
-#include "dsl/lower/weight_dequant.h"
 #include "dsl/lower/vector/lower_vector_chain.h"
+#include "dsl/lower/weight_dequant.h"
 
 namespace dsl {
 
