@@ -102,6 +102,28 @@ TEST(LlamaDecode, ChecksAtASmallShapeWithGroupedQueries) {
     EXPECT_NE(out.find("k_cache.updated (2, 2, 2, 64, 16)"), std::string::npos) << out;
 }
 
+// --param int8_weights=1: weight-only int8, the linear layers' weights
+// dequantised in L1 as the GEMMs load them. The weights' bytes halve (plus
+// a float16 scale per output column) and the step, still DDR-bound, takes
+// 55 % of the float16 step's cycles (the cache and activations stay
+// float16).
+TEST(LlamaDecode, Int8WeightsHalveTheWeightBytes) {
+    const ModelRun r = run_model("llama_decode", "--param int8_weights=1 " + kDecode7b);
+    const uint64_t weights = 4ull * 4096 * 4096 + 3ull * 4096 * 11008;
+    const uint64_t scales = 2ull * (4 * 4096 + 2 * 11008 + 4096);
+    const uint64_t cache = 2ull * 2 * 32 * 128 * 2048;
+    EXPECT_GE(r.report["ddr_bytes_read"].get<uint64_t>(), weights + scales + cache);
+    EXPECT_LT(r.report["ddr_bytes_read"].get<uint64_t>(), weights + scales + cache + (2 << 20));
+    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.02);
+    EXPECT_EQ(r.report["total_cycles"], 7555189);
+    EXPECT_EQ(r.report["ddr_bytes_read"], 237174784);
+}
+
+TEST(LlamaDecode, Int8WeightsCheckAtASmallShape) {
+    const std::string out = checked_small_decode("--param int8_weights=1 --shape x=2,256");
+    EXPECT_NE(out.find("  y (2, 256) (float16 tolerance"), std::string::npos) << out;
+}
+
 // --param vocab=V: token ids in (an embedding lookup, a gather), next
 // tokens out (final norm, LM head, argmax), checked at a small shape (the
 // random ids cover the table's rows, docs/functional.md).

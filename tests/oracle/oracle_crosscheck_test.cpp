@@ -597,3 +597,12 @@ TEST(OracleCrossCheck, OnChipRowReductions) {
     for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
         cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/on_chip_reduce.pto", config);
 }
+
+// Weight-only int8: B's int8 panels loaded and dequantised in L1 by the
+// vector unit (a cast, a multiply by per-column or one scale) before the
+// cubes read them, on the default hardware and with two vector units and
+// three DMA engines (the panels on their own engine).
+TEST(OracleCrossCheck, WeightOnlyInt8) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/weight_only_int8.pto", config);
+}

@@ -145,6 +145,25 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
         streamed_base.push_back(l1_next), l1_next += uint64_t(block_elems * arch::dtype_bytes(d));
     for (arch::DType d : ep.column_dtype)
         column_base.push_back(l1_next), l1_next += uint64_t(t.block_cols() * arch::dtype_bytes(d));
+    // Weight-only int8 (GemmOperands::b_dequant): a raw int8 panel per
+    // buffer and the block's scales, after everything else. A dequantised
+    // panel is `cols` elements wide (its rows contiguous for the vector
+    // unit), not block_cols.
+    const GemmOperands::DequantB* dq = load_b_panels ? op.b_dequant : nullptr;
+    std::vector<uint64_t> l1_raw;
+    uint64_t l1_scale = 0;
+    if (dq) {
+        // The scales first: the multiply reads them as a kb x cols source,
+        // whose region (as the program checker sees a broadcast source)
+        // runs over the raw panels (l1_bytes_needed counts the larger).
+        l1_scale = l1_next;
+        for (int64_t i = 0; i < buffers; ++i)
+            l1_raw.push_back(l1_scale + uint64_t(t.block_cols() * e + i * t.kb * t.block_cols()));
+    }
+    const uint32_t tag_raw = dq ? ctx.tag(dq->q_name + " panel -> L1 (int8)") : 0;
+    const uint32_t tag_scale = dq ? ctx.tags(dq->scale_name + " -> L1", dq->op) : 0;
+    const uint32_t tag_dq_cast = dq ? ctx.tags(op.b_name + ": cast", dq->op) : 0;
+    const uint32_t tag_dq_mul = dq ? ctx.tags(op.b_name + ": mul", dq->op) : 0;
     // Cube w's slot of tile buffer k.
     auto tile_of = [&](const CubeWork& w, int k) {
         return tile_base[size_t(k)] + uint64_t(w.index * slot_elems * tile_bytes[size_t(k)]);
@@ -187,6 +206,20 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     cubes.push_back(w);
                 }
 
+            // Weight-only int8: the raw panel's arrival and release (load_b <->
+            // vector0) and the scales' arrival.
+            const FlagId raw_ready = dq ? block.new_flag() : 0, raw_free = dq ? block.new_flag() : 0;
+            const FlagId scale_ready = dq ? block.new_flag() : 0;
+            const int64_t b_stride = dq ? cols : t.block_cols();  // a dequantised panel's row, in elements
+            if (dq) {
+                const uint64_t bytes = uint64_t(dq->per_column ? cols * e : e);
+                arch::Command sc =
+                    dma_command(copy2d(Space::DDR, dq->scale_addr + uint64_t(dq->per_column ? col0 * e : 0), 0,
+                                       Space::L1, l1_scale, 0, 1, int64_t(bytes)),
+                                tag_scale);
+                sc.sets.push_back(scale_ready);
+                block.stream(load_b).push_back(std::move(sc));
+            }
             auto panel = [&](int64_t s) {
                 const int64_t k0 = s * t.kb;
                 return GemmPanel{row0, rows, k0, std::min(t.kb, op.K - k0), L.l1_a[size_t(s % buffers)]};
@@ -214,7 +247,43 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     a.issue_cycles = loop_issue(s);
                     block.stream(load_a).push_back(std::move(a));
                 }
-                if (load_b_panels) {
+                if (dq) {
+                    // The int8 rows DDR -> L1, then on vector0 a cast to the
+                    // compute dtype into the panel buffer and a multiply by
+                    // the scales (per column, or one), which hands the
+                    // panel to the cubes.
+                    arch::Command raw =
+                        dma_command(copy2d(Space::DDR, op.b_addr + uint64_t(p.k0 * b_row + col0), uint64_t(b_row),
+                                           Space::L1, l1_raw[size_t(s % buffers)], uint64_t(cols), p.kb, cols),
+                                    tag_raw);
+                    if (s >= buffers) raw.waits.push_back(raw_free);
+                    raw.sets.push_back(raw_ready);
+                    if (load_b != load_a || !load_a_panels) raw.issue_cycles = loop_issue(s);
+                    block.stream(load_b).push_back(std::move(raw));
+                    auto& vec = block.stream(EngineId{EngineKind::Vector, 0});
+                    arch::VectorArgs cast;
+                    cast.op = arch::VectorOp::Cast, cast.dtype = arch::DType::Int8, cast.cast_to = op.in;
+                    cast.rows = uint32_t(p.kb), cast.cols = uint32_t(cols);
+                    cast.src0 = l1_raw[size_t(s % buffers)], cast.dst = l1_b;
+                    arch::Command c = vector_command(cast, tag_dq_cast);
+                    c.waits.push_back(raw_ready);
+                    if (s >= buffers)
+                        for (const CubeWork& w : cubes) c.waits.push_back(w.b_free);
+                    c.sets.push_back(raw_free);
+                    vec.push_back(std::move(c));
+                    arch::VectorArgs mul;
+                    mul.op = arch::VectorOp::Mul, mul.dtype = op.in, mul.rows = uint32_t(p.kb),
+                    mul.cols = uint32_t(cols);
+                    mul.src0 = l1_b, mul.src1 = l1_scale, mul.dst = l1_b;
+                    arch::VectorSource per;
+                    per.kind = arch::VectorSource::Kind::Strided;
+                    per.dims = {uint32_t(p.kb), uint32_t(cols)}, per.strides = {0, dq->per_column ? 1 : 0};
+                    mul.in1 = std::make_shared<arch::VectorSource>(per);
+                    arch::Command m = vector_command(mul, tag_dq_mul);
+                    if (s == 0) m.waits.push_back(scale_ready);
+                    for (const CubeWork& w : cubes) m.sets.push_back(w.b_ready);
+                    vec.push_back(std::move(m));
+                } else if (load_b_panels) {
                     arch::Command b = panel_load(
                         op.b_transposed
                             ? copy2d(Space::DDR, op.b_addr + uint64_t((col0 * op.K + p.k0) * e), uint64_t(op.K * e),
@@ -279,8 +348,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                             : op.b_transposed
                                 ? copy2d(Space::L1, l1_b + uint64_t((w.col0 * t.kb + k * t.kt) * e), uint64_t(t.kb * e),
                                          Space::L0, L.l0_b[size_t(u % l0_bufs)], uint64_t(kt * e), w.n, kt * e)
-                                : copy2d(Space::L1, l1_b + uint64_t((k * t.kt * t.block_cols() + w.col0) * e),
-                                         uint64_t(t.block_cols() * e), Space::L0, L.l0_b[size_t(u % l0_bufs)],
+                                : copy2d(Space::L1, l1_b + uint64_t((k * t.kt * b_stride + w.col0) * e),
+                                         uint64_t(b_stride * e), Space::L0, L.l0_b[size_t(u % l0_bufs)],
                                          uint64_t(w.n * e), kt, w.n * e),
                             tag_b_l0);
                         if (k == 0 && load_a_panels) a.waits.push_back(w.a_ready);

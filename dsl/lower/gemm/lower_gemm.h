@@ -112,6 +112,19 @@ struct GemmOperands {
     // is then the group's result, in the epilogue's result dtype.
     const GemmEpilogue* epilogue = nullptr;
     uint64_t epilogue_offset = 0;
+    // Weight-only int8 (dsl/lower/weight_dequant.h): B's panels are loaded
+    // from the int8 weight at b_addr (one byte an element) into a raw
+    // buffer, and vector0 casts each to `in` into the panel buffer and
+    // multiplies it by the scales at scale_addr (N of them, one per column,
+    // or one for all), loaded once per block; its commands are charged to
+    // the dequantize (operation `op`).
+    struct DequantB {
+        uint64_t scale_addr = 0;
+        bool per_column = true;
+        int32_t op = -1;
+        std::string q_name, scale_name;
+    };
+    const DequantB* b_dequant = nullptr;
 };
 
 // Appends the blocks of C = A @ B under tiling `t` (buffers and panel depth

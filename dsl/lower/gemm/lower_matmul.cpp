@@ -7,6 +7,7 @@
 #include "dsl/lower/lower_views.h"
 #include "dsl/lower/row_bands.h"
 #include "dsl/lower/tiling/gemm_cost.h"
+#include "dsl/lower/weight_dequant.h"
 #include "dsl/support/diagnostics.h"
 
 namespace dsl {
@@ -201,6 +202,14 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
     const TensorNode& b = ctx.tensor(op.inputs[1]);
     const TensorNode& c = ctx.tensor(op.output);
     GemmShape shape = matmul_shape(ctx, op);
+    // matmul(x, dequantize(w, scale)) with an int8 w: B's panels dequantised in L1.
+    const std::optional<WeightDequant> wd = weight_dequant(ctx, op);
+    shape.b_int8 = wd.has_value();
+    GemmOperands::DequantB dq;
+    if (wd) {
+        dq.scale_addr = ctx.ddr_addr(wd->scale), dq.per_column = wd->per_column, dq.op = wd->dequantize_op;
+        dq.q_name = ctx.tensor(wd->q).name, dq.scale_name = ctx.tensor(wd->scale).name;
+    }
     const bool a_on_chip = shape.a_on_chip;
     // An on-chip A in bands of rows: every block reads one band.
     if (a_on_chip && shape.tile.empty() && ctx.plan.of(op.inputs[0]).bands > 1) {
@@ -252,6 +261,7 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
         g.b_addr = g.b_on_chip ? ctx.l1_addr(op.inputs[1])
                                : ctx.ddr_addr(op.inputs[1]) + uint64_t(batch_offset(index, b_layout) * e);
         g.b_row_elems = b_row;
+        if (wd) g.b_addr = ctx.ddr_addr(wd->q), g.b_row_elems = shape.N, g.b_dequant = &dq;
         // The group's result, in its own dtype (a fused cast's).
         const int64_t eout = arch::dtype_bytes(ctx.tensor(out).dtype);
         g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(out) + uint64_t(item * shape.M * shape.N * eout);

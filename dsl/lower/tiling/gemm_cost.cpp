@@ -127,7 +127,9 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // they load side by side.
     const int64_t a_full = !has_a ? 0 : g.a_panel_bytes ? g.a_panel_bytes(t) * rows / t.block_rows() : rows * t.kb * e;
     auto a_panel = [&](int64_t d) { return a_full * d / t.kb; };
-    auto b_panel = [&](int64_t d) { return has_b ? d * cols * e : 0; };
+    // A weight-only int8 B crosses DDR as int8 (its dequantisation in L1,
+    // on the vector unit, overlaps the panels and is not estimated).
+    auto b_panel = [&](int64_t d) { return has_b ? d * cols * (g.b_int8 ? 1 : e) : 0; };
     auto panel_load = [&](int64_t d) -> int64_t {
         if (!panels) return 0;
         if (!has_a || !has_b)

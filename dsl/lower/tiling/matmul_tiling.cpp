@@ -119,7 +119,12 @@ int64_t l1_bytes_needed(const MatmulTiling& t, const GemmShape& g) {
     int64_t c_block = g.c_on_chip ? 0 : t.block_rows() * t.block_cols() * arch::dtype_bytes(g.out);
     const int64_t epilogue =
         g.epilogue_block_bytes * t.block_rows() * t.block_cols() + g.epilogue_column_bytes * t.block_cols();
-    return t.buffers * (a_panel + b_panel) + c_block + epilogue;
+    // The scales, then the raw panels; the multiply reads the scales as a
+    // kb x cols source, whose region (rows x cols elements, as the program
+    // checker sees a broadcast source) must lie in L1 too.
+    const int64_t dequant =
+        g.b_int8 ? std::max(t.block_cols() * e + t.buffers * t.kb * t.block_cols(), t.kb * t.block_cols() * e) : 0;
+    return t.buffers * (a_panel + b_panel) + c_block + epilogue + dequant;
 }
 
 int64_t deepest_panel(const arch::Config& c, const GemmShape& g, MatmulTiling t) {

@@ -48,6 +48,10 @@ struct GemmShape {
     // staging for C. (A on chip: a_panel_bytes gives 0, and a_on_chip
     // tells the cost estimate that no A panel is loaded.)
     bool a_on_chip = false, b_on_chip = false, c_on_chip = false;
+    // B stored int8 and dequantised in L1 (dsl/lower/weight_dequant.h):
+    // its panels cross DDR at one byte an element, and L1 holds a raw int8
+    // panel beside each dequantised one, and the block's column scales.
+    bool b_int8 = false;
     // A fused epilogue (dsl/lower/gemm/gemm_epilogue.h) keeps more copies
     // of the C block in L1 (a cast's result, silu's sigmoid, streamed
     // operands, a transposed result; `epilogue_block_bytes` per element of

@@ -12,6 +12,7 @@
 
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_chain.h"
+#include "dsl/lower/weight_dequant.h"
 
 namespace dsl {
 
@@ -37,7 +38,12 @@ void lower_clip(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op
 
 // quantize: a divide and a cast; dequantize: a multiply (ElementwiseChain::add).
 void lower_quantize(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
-void lower_dequantize(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }
+// A weight-only int8 weight's dequantize is the matmul's (its B panels are
+// dequantised in L1, dsl/lower/weight_dequant.h): nothing of its own.
+void lower_dequantize(LowerContext& ctx, const OpNode& op) {
+    if (dequantize_in_matmul(ctx, op)) return;
+    lower_elementwise(ctx, op, {});
+}
 // One select of x and y by cond (ElementwiseChain::add), each operand
 // streamed, resident or gathered as its broadcast needs.
 void lower_where(LowerContext& ctx, const OpNode& op) { lower_elementwise(ctx, op, {}); }

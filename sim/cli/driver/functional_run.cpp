@@ -45,6 +45,14 @@ int64_t gemm_fan_in(const dsl::TaskGraph& g, int tensor) {
     return 0;
 }
 
+// For the scale of a dequantize whose result a GEMM sums over (weight-only
+// int8: matmul(x, dequantize(w, scale))), that GEMM's fan-in, else 0.
+int64_t dequant_scale_fan_in(const dsl::TaskGraph& g, int tensor) {
+    for (const dsl::OpNode& op : g.ops)
+        if (op.kind == dsl::OpKind::Dequantize && op.inputs[1] == tensor) return gemm_fan_in(g, op.output);
+    return 0;
+}
+
 // The rows of the table `tensor` indexes as an embedding's ids, 0 when it
 // is not an embedding's ids.
 int64_t embedding_rows(const dsl::TaskGraph& g, int tensor) {
@@ -67,7 +75,12 @@ func::HostTensor random_tensor(const dsl::TaskGraph& g, int tensor, uint64_t see
     h.values.resize(n);
     uint64_t state = seed ^ fnv1a(t.name);
     const int64_t fan_in = t.role == dsl::TensorRole::Weight ? gemm_fan_in(g, tensor) : 0;
-    const double scale = fan_in > 0 ? std::sqrt(3.0 / double(fan_in)) : 1.0;
+    // A weight-only int8 weight's scale: the dequantised weight (int8 up to
+    // 128 in magnitude times it) gets a float weight's range.
+    const int64_t dequant_fan_in = arch::dtype_is_int(t.dtype) ? 0 : dequant_scale_fan_in(g, tensor);
+    const double scale = fan_in > 0           ? std::sqrt(3.0 / double(fan_in))
+                         : dequant_fan_in > 0 ? std::sqrt(3.0 / double(dequant_fan_in)) / 128.0
+                                              : 1.0;
     const int64_t table_rows = t.dtype == arch::DType::Int32 ? embedding_rows(g, tensor) : 0;
     for (float& v : h.values) {
         const double u = double(splitmix64(state) >> 11) * 0x1.0p-53;  // [0, 1)
