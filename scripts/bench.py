@@ -59,6 +59,10 @@ MODELS = [
      ["--shape", "q=2048,128", "--shape", "kt=128,2048", "--shape", "v=2048,128"]),
     ("llama_decode T=2048", "models/llama_decode.pto",
      ["--shape", "x=1,4096", "--shape", "k_cache=1,1,32,128,2048", "--shape", "v_cache=1,1,32,2048,128"]),
+    # Weight-only int8: the weight panels dequantised in L1 by the vector units.
+    ("llama_decode int8 T=2048", "models/llama_decode.pto",
+     ["--param", "int8_weights=1", "--shape", "x=1,4096", "--shape", "k_cache=1,1,32,128,2048",
+      "--shape", "v_cache=1,1,32,2048,128"]),
     # A whole 7B decode step: 32 layers, 13 GB of float16 weights, so a
     # 16 GiB DDR.
     ("llama_decode 32 layers", "models/llama_decode.pto",
