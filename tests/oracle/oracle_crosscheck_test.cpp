@@ -104,6 +104,14 @@ void cross_check(const std::string& program_path, const std::string& config_json
               << " s\n";
 }
 
+// `relative` (to the source tree) on the default hardware and with two
+// vector units and three DMA engines per cluster (stores on their own
+// engine, vector work split).
+void cross_check_two_configs(const std::string& relative) {
+    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/" + relative, config);
+}
+
 std::string model(const std::string& name) { return std::string(DAVINCI_SOURCE_DIR) + "/models/" + name; }
 
 std::string gemm_source(int m, int k, int n, const std::string& dtype, const std::string& extra = "") {
@@ -176,35 +184,23 @@ TEST(OracleCrossCheck, DepthwiseConvAndBias) {
 // views (broadcast tables, the swapped halves), with leading axes, a
 // promoted float32 x and a one-position decode step, on the default
 // hardware and with two vector units and three DMA engines per cluster.
-TEST(OracleCrossCheck, Rope) {
-    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
-        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/rope.pto", config);
-}
+TEST(OracleCrossCheck, Rope) { cross_check_two_configs("tests/functional/rope.pto"); }
 
 // causal_mask: a copy per chunk and a fill of -inf per row's masked tail
 // (rows of every length, none for rows with nothing masked), on the
 // default hardware and with two vector units and three DMA engines.
-TEST(OracleCrossCheck, CausalMask) {
-    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
-        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/causal_mask.pto", config);
-}
+TEST(OracleCrossCheck, CausalMask) { cross_check_two_configs("tests/functional/causal_mask.pto"); }
 
 // quantize and dequantize: casts on arrival, a division and a cast to
 // int8 per chunk, a multiply by a resident scale read per column, a
 // dequantised weight before a matmul (existing commands only), on the
 // default hardware and with two vector units and three DMA engines.
-TEST(OracleCrossCheck, QuantizeDequantize) {
-    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
-        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/quantize.pto", config);
-}
+TEST(OracleCrossCheck, QuantizeDequantize) { cross_check_two_configs("tests/functional/quantize.pto"); }
 
 // where: one select per chunk with a streamed, a resident per-row and a
 // widened (float16 -> float32) condition, on the default hardware and with
 // two vector units and three DMA engines.
-TEST(OracleCrossCheck, Where) {
-    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
-        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/where.pto", config);
-}
+TEST(OracleCrossCheck, Where) { cross_check_two_configs("tests/functional/where.pto"); }
 
 TEST(OracleCrossCheck, NonAlignedGemm) {
     TempDir dir;
@@ -584,25 +580,16 @@ TEST(OracleCrossCheck, SuperResolutionNaiveModel) {
 // (a reduction's tree), alone, after a transpose, of int8 and fed back
 // into a lookup, on the default hardware and with two vector units and
 // three DMA engines (the stores on their own engine).
-TEST(OracleCrossCheck, EmbeddingArgmax) {
-    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
-        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/embedding_argmax.pto", config);
-}
+TEST(OracleCrossCheck, EmbeddingArgmax) { cross_check_two_configs("tests/functional/embedding_argmax.pto"); }
 
 // Row reductions reading an on-chip matmul result and an on-chip
 // element-wise result part by part (no loads: the vector unit reads the
 // cluster's L1 where the matmul wrote), on the default hardware and with
 // two vector units and three DMA engines.
-TEST(OracleCrossCheck, OnChipRowReductions) {
-    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
-        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/on_chip_reduce.pto", config);
-}
+TEST(OracleCrossCheck, OnChipRowReductions) { cross_check_two_configs("tests/functional/on_chip_reduce.pto"); }
 
 // Weight-only int8: B's int8 panels loaded and dequantised in L1 by the
 // vector unit (a cast, a multiply by per-column or one scale) before the
 // cubes read them, on the default hardware and with two vector units and
 // three DMA engines (the panels on their own engine).
-TEST(OracleCrossCheck, WeightOnlyInt8) {
-    for (const char* config : {"", R"({"cluster": {"vector_units": 2, "dma_engines": 3}})"})
-        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/weight_only_int8.pto", config);
-}
+TEST(OracleCrossCheck, WeightOnlyInt8) { cross_check_two_configs("tests/functional/weight_only_int8.pto"); }
