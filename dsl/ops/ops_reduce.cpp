@@ -1,7 +1,7 @@
-// reduce_sum, reduce_mean, reduce_max over one axis or a tuple of axes.
-// The axes are stored normalised (non-negative, ascending). Reducing every
-// axis without keepdims leaves shape (1,): a tensor has at least one
-// dimension.
+// reduce_sum, reduce_mean, reduce_max over one axis or a tuple of axes, and
+// argmax over one. The axes are stored normalised (non-negative,
+// ascending). Reducing every axis without keepdims leaves shape (1,): a
+// tensor has at least one dimension.
 #include <algorithm>
 
 #include "dsl/ops/op_rules.h"
@@ -9,6 +9,22 @@
 #include "dsl/sema/arg_checks.h"
 
 namespace dsl {
+
+namespace {
+
+// `shape` without the axes `axes` (sorted), or with them as 1 under
+// keepdims; (1,) when nothing is left (a tensor has at least one dimension).
+std::vector<int64_t> reduced_shape(const std::vector<int64_t>& shape, const std::vector<size_t>& axes, bool keepdims) {
+    std::vector<int64_t> out;
+    for (size_t k = 0; k < shape.size(); ++k) {
+        if (!std::binary_search(axes.begin(), axes.end(), k)) out.push_back(shape[k]);
+        else if (keepdims) out.push_back(1);
+    }
+    if (out.empty()) out.push_back(1);
+    return out;
+}
+
+}  // namespace
 
 Value rule_reduce(PypoLibrary& lib, const CallSite& call) {
     OpCall c(lib, call, Signature(op_name(call), {"x", "axis", "keepdims", "dtype", "layout"}, 2, {}, 2));
@@ -33,22 +49,12 @@ Value rule_reduce(PypoLibrary& lib, const CallSite& call) {
     bool keepdims = false;
     if (const Arg* k = c.get("keepdims")) keepdims = bool_arg(c.op(), *k, "keepdims");
 
-    std::vector<int64_t> shape;
-    for (size_t k = 0; k < x.rank(); ++k) {
-        bool reduced = std::find(axes.begin(), axes.end(), k) != axes.end();
-        if (!reduced) shape.push_back(x.shape[k]);
-        else if (keepdims) shape.push_back(1);
-    }
-    if (shape.empty()) shape.push_back(1);
+    std::vector<int64_t> shape = reduced_shape(x.shape, axes, keepdims);
     std::vector<int64_t> axis_attr(axes.begin(), axes.end());
     std::map<std::string, Attr> attrs{{"axis", Attr::list(axis_attr)}, {"keepdims", Attr::boolean(keepdims)}};
     // Only with keepdims do the output's axes still mean what the input's did.
     return c.record({x.tensor}, std::move(shape), c.dtype_or(x.dtype), std::move(attrs), keepdims ? x.layout : "");
 }
-
-}  // namespace dsl
-
-namespace dsl {
 
 // argmax(x, axis=-1, keepdims=False): the int32 index of the first largest
 // element along one axis (NumPy's argmax: a NaN counts as the largest).
@@ -63,13 +69,7 @@ Value rule_argmax(PypoLibrary& lib, const CallSite& call) {
     }
     bool keepdims = false;
     if (const Arg* k = c.get("keepdims")) keepdims = bool_arg(c.op(), *k, "keepdims");
-    std::vector<int64_t> shape;
-    for (size_t k = 0; k < x.rank(); ++k) {
-        if (k != axis) shape.push_back(x.shape[k]);
-        else if (keepdims) shape.push_back(1);
-    }
-    if (shape.empty()) shape.push_back(1);
-    return c.record({x.tensor}, std::move(shape), arch::DType::Int32,
+    return c.record({x.tensor}, reduced_shape(x.shape, {axis}, keepdims), arch::DType::Int32,
                     {{"axis", Attr::integer(int64_t(axis))}, {"keepdims", Attr::boolean(keepdims)}},
                     keepdims ? x.layout : "");
 }

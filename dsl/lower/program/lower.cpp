@@ -110,19 +110,15 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
     const std::string what = std::string(op_kind_name(op.kind)) + (on_chip.empty() ? " writing '" : " reading '") +
                              t.name + "' in " + placement_name(t.placement);
     // A result the operation cannot keep on chip stays in DDR, said in a
-    // note (target= is accepted on every operation).
-    if (on_chip.empty() &&
-        (!op_kind_on_chip(op.kind) || (op.kind == OpKind::Matmul && g.tensors[size_t(op.output)].shape.size() > 2)))
+    // note (target= is accepted on every operation); a row reduction reads
+    // an on-chip tensor but never keeps its own result there.
+    const bool keeps_result =
+        op_kind_on_chip(op.kind) && !(op.kind == OpKind::Matmul && g.tensors[size_t(op.output)].shape.size() > 2);
+    if (writes && !keeps_result && (on_chip.empty() || reduces_rows(g, op)))
         throw PlacementMismatch{op.output, std::string(op_kind_name(op.kind)) + " writes its result to DDR: " +
                                                "on-chip results are those of 2-D matmuls, element-wise "
                                                "operations and cast"};
-    if (reduces_rows(g, op)) {
-        if (writes)
-            throw PlacementMismatch{op.output, std::string(op_kind_name(op.kind)) +
-                                                   " writes its result to DDR: on-chip results are those of 2-D "
-                                                   "matmuls, element-wise operations and cast"};
-        return true;
-    }
+    if (reduces_rows(g, op)) return true;
     if (!op_kind_on_chip(op.kind))
         throw CompileError(op.loc, what +
                                        " is not lowered yet: on-chip tensors are used by copies, matmul, "
@@ -145,43 +141,14 @@ bool same_shape(std::vector<int64_t> shape, const std::vector<int64_t>& out) {
     return shape == out;
 }
 
-// An element-wise operation reading a partitioned on-chip tensor follows
-// its parts: one stream per part, on the cluster holding it, over the
-// part's rows and columns (LowerContext::window). Every other operation is
-// lowered whole, its blocks placed as they come.
-void lower_on_parts(LowerContext& ctx, const OpNode& op) {
-    int part_of = -1;
-    if (ctx.pinned && op.kind != OpKind::Matmul && op.kind != OpKind::Move)
-        for (int in : op.inputs)
-            if (ctx.on_chip(in) && !ctx.placement->everywhere(in)) {
-                part_of = in;
-                break;
-            }
-    if (part_of < 0) return lower_op(ctx, op);
+// Whether an element-wise operation can follow the parts of `part_of`
+// (rows of `row_elems` elements); throws PlacementMismatch if not.
+void check_parts_followed(const LowerContext& ctx, const OpNode& op, int part_of, const std::string& what,
+                          int64_t row_elems) {
     const TensorNode& x = ctx.tensor(part_of);
     const TensorNode& y = ctx.tensor(op.output);
-    const std::string what = std::string(op_kind_name(op.kind)) + " '" + y.name + "' ";
-    // A row reduction follows parts of whole rows: row r of the part gives
-    // output row r (lower_reduction's window).
-    if (reduces_rows(ctx.graph, op)) {
-        const int64_t row_elems = x.shape.back();
-        for (const TensorPart& p : ctx.placement->parts(part_of))
-            if (!p.exact || p.rect.c0 != 0 || p.rect.c1 != row_elems)
-                throw PlacementMismatch{part_of, what +
-                                                     "reduces its rows, and its producer's blocks wrote parts "
-                                                     "that are not whole rows"};
-        for (const TensorPart& p : ctx.placement->parts(part_of)) {
-            ctx.pin = p.cluster;
-            ctx.window = {p.rect.r0, p.rect.r1 - p.rect.r0, 0, row_elems, row_elems};
-            lower_op(ctx, op);
-        }
-        ctx.pin = -1;
-        ctx.window = {};
-        return;
-    }
     if (x.shape != y.shape)
         throw PlacementMismatch{part_of, what + "broadcasts it, and a broadcast does not follow a tensor's parts"};
-    const int64_t row_elems = y.shape.empty() ? 1 : y.shape.back();
     bool strided = false, broadcast = false;
     for (const TensorPart& p : ctx.placement->parts(part_of)) {
         if (!p.exact)
@@ -198,6 +165,37 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
         throw PlacementMismatch{part_of, what +
                                              "broadcasts an operand over column parts of it, which is not "
                                              "lowered"};
+}
+
+// An element-wise operation or a row reduction reading a partitioned
+// on-chip tensor follows its parts: one stream per part, on the cluster
+// holding it, over the part's rows and columns (LowerContext::window).
+// Every other operation is lowered whole, its blocks placed as they come.
+void lower_on_parts(LowerContext& ctx, const OpNode& op) {
+    int part_of = -1;
+    if (ctx.pinned && op.kind != OpKind::Matmul && op.kind != OpKind::Move)
+        for (int in : op.inputs)
+            if (ctx.on_chip(in) && !ctx.placement->everywhere(in)) {
+                part_of = in;
+                break;
+            }
+    if (part_of < 0) return lower_op(ctx, op);
+    const TensorNode& x = ctx.tensor(part_of);
+    const TensorNode& y = ctx.tensor(op.output);
+    const std::string what = std::string(op_kind_name(op.kind)) + " '" + y.name + "' ";
+    // The window is over the part's rows of the tensor read (the same shape
+    // as the result, except for a row reduction, whose part row r gives
+    // output row r: lower_reduction).
+    const int64_t row_elems = x.shape.empty() ? 1 : x.shape.back();
+    if (reduces_rows(ctx.graph, op)) {
+        for (const TensorPart& p : ctx.placement->parts(part_of))
+            if (!p.exact || p.rect.c0 != 0 || p.rect.c1 != row_elems)
+                throw PlacementMismatch{part_of, what +
+                                                     "reduces its rows, and its producer's blocks wrote parts "
+                                                     "that are not whole rows"};
+    } else {
+        check_parts_followed(ctx, op, part_of, what, row_elems);
+    }
     for (const TensorPart& p : ctx.placement->parts(part_of)) {
         ctx.pin = p.cluster;
         ctx.window = {p.rect.r0, p.rect.r1 - p.rect.r0, p.rect.c0, p.rect.c1 - p.rect.c0, row_elems};

@@ -306,9 +306,6 @@ AxisView reduced_view(const TensorNode& x, const std::vector<AxisRun>& runs) {
     return v;
 }
 
-// One stage of a reduction over several runs of axes: (outer, R, inner)
-// from `src` (of dtype `st`) to `dst` in the output's dtype, by `red`, then
-// times `scale` when it is not 1. A unit is one outer index, as in
 // The chunk's n units of (R, inner) at `x` with each R values contiguous:
 // `x` itself when inner is 1, else each unit transposed into `scratch`
 // (one VECTOR transpose per unit); returns where they are.
@@ -323,6 +320,9 @@ uint64_t rows_of_the_axis(ChunkCommands& cc, AxisView v, arch::DType t, int64_t 
     return scratch;
 }
 
+// One stage of a reduction over several runs of axes: (outer, R, inner)
+// from `src` (of dtype `st`) to `dst` in the output's dtype, by `red`, then
+// times `scale` when it is not 1. A unit is one outer index, as in
 // lower_reduction (contiguous load, cast, transpose when inner > 1).
 void lower_reduction_stage(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp red, double scale, uint64_t src,
                            const std::string& src_name, arch::DType st, uint64_t dst, const std::string& dst_name) {
