@@ -371,7 +371,7 @@ void PypoLibrary::declare_output(const std::string& fn, const std::string& name,
         fail(tensor_loc, fn + ": '" + t.name + "' is " + (t.role == TensorRole::Input ? "an input" : "a weight") +
                              "; outputs must be computed");
     if (t.role == TensorRole::Output) fail(tensor_loc, fn + ": this tensor is already output '" + t.name + "'");
-    require_free_name(fn, name, name_loc);
+    require_free_name(fn, name, name_loc, tensor);
     // The output takes the program's name; its generated name is freed.
     tensor_by_name_.erase(t.name);
     t.name = name;
@@ -522,9 +522,23 @@ std::string PypoLibrary::generated_name(const std::string& op) {
     }
 }
 
-void PypoLibrary::require_free_name(const std::string& fn, const std::string& name, const SourceLoc& loc) const {
+void PypoLibrary::require_free_name(const std::string& fn, const std::string& name, const SourceLoc& loc,
+                                    int claimant) {
     auto it = tensor_by_name_.find(name);
-    if (it == tensor_by_name_.end()) return;
+    if (it == tensor_by_name_.end() || it->second == claimant) return;
+    // A name the compiler generated ("relu_1", "l1_buf_2") gives way to the
+    // program's: the program never wrote it, so refusing it would name a
+    // tensor the user cannot see. The holder takes the next free one.
+    TensorNode& holder = graph_.tensors[size_t(it->second)];
+    if (holder.role == TensorRole::Intermediate || holder.role == TensorRole::Buffer) {
+        int index = it->second;
+        tensor_by_name_.erase(it);
+        holder.name =
+            generated_name(holder.role == TensorRole::Buffer ? std::string("l1_buf")
+                                                             : op_kind_name(graph_.ops[size_t(holder.producer)].kind));
+        tensor_by_name_[holder.name] = index;
+        return;
+    }
     fail(loc, fn + ": a tensor named '" + name + "' already exists (declared at " +
                   loc_text(graph_.tensors[size_t(it->second)].loc) + ")");
 }

@@ -136,8 +136,10 @@ private:
                    const SourceLoc& loc);
     // "matmul_1", "matmul_2", ...: the next free generated name for an op kind.
     std::string generated_name(const std::string& op);
-    // Fails with "<fn>: a tensor named 'x' already exists (declared at L:C)".
-    void require_free_name(const std::string& fn, const std::string& name, const SourceLoc& loc) const;
+    // Fails with "<fn>: a tensor named 'x' already exists (declared at L:C)"
+    // unless the holder is `claimant` itself or has a generated name (which
+    // it gives up for a fresh one).
+    void require_free_name(const std::string& fn, const std::string& name, const SourceLoc& loc, int claimant = -1);
 
     // The tensor whose bytes `tensor` names, through views (slice, reshape,
     // flatten, slide): an update's result, or a tensor of its own.

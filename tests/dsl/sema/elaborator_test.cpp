@@ -100,6 +100,21 @@ TEST(Elaborator, GeneratedNamesSkipNamesTheProgramTook) {
     EXPECT_EQ(h.tensors[2].name, "matmul_1");
 }
 
+// The reverse: a name the compiler generated gives way when the program
+// names a tensor so later (found by fuzz_topology: a layer called
+// "conv2d_1" whose own convolution was generated as "conv2d_1").
+TEST(Elaborator, GeneratedNamesGiveWayToTheProgramsNames) {
+    dsl::TaskGraph same = run(program("t = pypo.op.relu(a)\npypo.output(\"relu_1\", t)"));
+    EXPECT_EQ(same.tensors[2].name, "relu_1");
+    EXPECT_EQ(same.tensors[2].role, dsl::TensorRole::Output);
+    dsl::TaskGraph other = run(program("t = pypo.op.relu(a)\nu = pypo.op.relu(t)\npypo.output(\"relu_1\", u)"));
+    EXPECT_EQ(other.tensors[2].name, "relu_3");
+    EXPECT_EQ(other.tensors[3].name, "relu_1");
+    dsl::TaskGraph input = run(program("t = pypo.op.relu(a)\nz = pypo.input(\"relu_1\", shape=(4,))"));
+    EXPECT_EQ(input.tensors[2].name, "relu_2");
+    EXPECT_EQ(input.tensors[3].name, "relu_1");
+}
+
 TEST(Elaborator, MaxParallel) {
     dsl::TaskGraph g = run(program("pypo.config.MAX_PARALLEL = 2 * 4"));
     EXPECT_EQ(g.max_parallel, 8);
