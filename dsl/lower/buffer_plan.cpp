@@ -47,6 +47,17 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
     plan.l1_bytes = uint64_t(c.l1_bytes());
     plan.index_of.assign(g.tensors.size(), -1);
     const int last = int(g.ops.size()) - 1;
+    // The last operation reading each tensor's bytes, directly or through
+    // views (a slice, reshape or update of it reads or writes its bytes).
+    std::vector<int> last_read(g.tensors.size(), -1);
+    for (size_t i = 0; i < g.ops.size(); ++i)
+        for (int in : g.ops[i].inputs)
+            for (int t = in;;) {
+                last_read[size_t(t)] = int(i);
+                const int p = g.tensors[size_t(t)].producer;
+                if (p < 0 || !is_view_kind(g.ops[size_t(p)].kind)) break;
+                t = g.ops[size_t(p)].inputs[0];
+            }
     for (size_t t = 0; t < g.tensors.size(); ++t) {
         const TensorNode& n = g.tensors[t];
         if (n.placement == Placement::DDR || (t < in_ddr.size() && in_ddr[t])) continue;
@@ -60,6 +71,13 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
         o.first_op = n.producer;
         o.last_op = last;
         if (const CacheScope* s = scope_of(g, n.producer)) o.last_op = s->end_op - 1;
+        // A result is freed after its last reader (a compiler's liveness):
+        // a loop-carried value, such as an online softmax's running maximum,
+        // can then stay on chip without a temp_cache scope ending under it.
+        // A buffer lives as long as the program said: it is the program's
+        // own allocation.
+        const bool buffer = g.ops[size_t(n.producer)].kind == OpKind::Move;
+        if (!buffer) o.last_op = std::min(o.last_op, std::max(last_read[t], n.producer));
         if (g.ops[size_t(n.producer)].kind == OpKind::Move)
             for (const OpNode& op : g.ops)
                 if (op.kind == OpKind::Matmul &&

@@ -12,7 +12,8 @@
 //   (dsl/lower/row_bands.h), any other buffer in one band per cluster.
 // * Lifetime, in program order: from the operation that writes the tensor
 //   (a copy into a buffer, the producer) to the end of the program, or to
-//   the end of the `with pypo.mem.temp_cache()` scope the writer is in. An
+//   the end of the `with pypo.mem.temp_cache()` scope the writer is in; a
+//   result (not a buffer) only to its last reader, through views too. An
 //   operation reading it after its scope ended stops compilation; one
 //   writing a tensor placed where an earlier one was waits for every block
 //   that used it.

@@ -4,13 +4,12 @@
 
 namespace dsl {
 
-namespace {
-
-// The kinds whose result lives in their first input's bytes.
 bool is_view_kind(OpKind k) {
     return k == OpKind::Reshape || k == OpKind::Flatten || k == OpKind::Slide || k == OpKind::Slice ||
            k == OpKind::Update;
 }
+
+namespace {
 
 // The version of a tensor a read sees: through views, to an update's
 // result or a tensor of its own.

@@ -319,7 +319,9 @@ TEST(MemoryPlacement, ABufferKeptInDdrIsItsSource) {
 }
 
 // Two 160 KiB results kept on chip one after the other: each in its own
-// temp_cache scope they reuse the same L1; held to the end, they overflow.
+// temp_cache scope they reuse the same L1; without scopes, each is freed
+// after its last reader and they reuse it too; read together, they
+// overflow.
 TEST(MemoryPlacement, TempCacheFreesForReuse) {
     const std::string head =
         "a = pypo.input('a', shape=(320, 256))\n"
@@ -339,12 +341,25 @@ TEST(MemoryPlacement, TempCacheFreesForReuse) {
     EXPECT_NE(scoped.out.find("tensor matmul_2 (320, 256) float16 intermediate, in L1 at L1:0x18000, 163840 B"),
               std::string::npos)
         << scoped.out;
+    Outcome freed = compile_error("freed.pto", head +
+                                                   "h = pypo.op.matmul(a, w, target='L1')\n"
+                                                   "y1 = pypo.op.relu(h)\n"
+                                                   "g = pypo.op.matmul(a, w, target='L1')\n"
+                                                   "y2 = pypo.op.relu(g)\n"
+                                                   "pypo.output('y', pypo.op.add(y1, y2))\n");
+    EXPECT_EQ(freed.status, 0) << freed.err;
+    EXPECT_NE(freed.out.find("tensor matmul_1 (320, 256) float16 intermediate, in L1 at L1:0x18000, 163840 B"),
+              std::string::npos)
+        << freed.out;
+    EXPECT_NE(freed.out.find("tensor matmul_2 (320, 256) float16 intermediate, in L1 at L1:0x18000, 163840 B"),
+              std::string::npos)
+        << freed.out;
     Outcome held = run("'" +
                        write_file("held.pto", "import pypto as pypo\n" + head +
                                                   "h = pypo.op.matmul(a, w, target='L1')\n"
                                                   "y1 = pypo.op.relu(h)\n"
                                                   "g = pypo.op.matmul(a, w, target='L1')\n"
-                                                  "y2 = pypo.op.relu(g)\n"
+                                                  "y2 = pypo.op.add(g, h)\n"
                                                   "pypo.output('y', pypo.op.add(y1, y2))\n") +
                        "'");
     ASSERT_EQ(held.status, 0) << held.err;
