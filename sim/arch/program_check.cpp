@@ -189,9 +189,13 @@ void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
         fail(w, "vector " + op + " takes float elements, got " + dtype_name(v.dtype));
     if (v.op != VectorOp::Cast && v.cast_to != VectorArgs{}.cast_to)
         fail(w, "vector " + op + " takes no cast_to (only cast does)");
-    check_region(w, c, Space::L1, v.src0, 1, v.src_bytes(), 0, "first source");
-    if (v.src1 != kNoAddress) check_region(w, c, Space::L1, v.src1, 1, v.src_bytes(), 0, "second source");
-    if (v.src2 != kNoAddress) check_region(w, c, Space::L1, v.src2, 1, v.src_bytes(), 0, "third source");
+    // A source reads what its descriptor reaches (a broadcast row statistic
+    // of n rows reads n elements, wherever in L1 it is kept).
+    const uint64_t e = uint64_t(dtype_bytes(v.dtype));
+    auto reached = [&](int i) { return source_elements_reached(v.source(i), v.elements()) * e; };
+    check_region(w, c, Space::L1, v.src0, 1, reached(0), 0, "first source");
+    if (v.src1 != kNoAddress) check_region(w, c, Space::L1, v.src1, 1, reached(1), 0, "second source");
+    if (v.src2 != kNoAddress) check_region(w, c, Space::L1, v.src2, 1, reached(2), 0, "third source");
     check_region(w, c, Space::L1, v.dst, 1, v.dst_bytes(), 0, "destination");
 }
 

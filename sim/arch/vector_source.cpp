@@ -4,6 +4,7 @@
 
 #include <sstream>
 #include <type_traits>
+#include <vector>
 
 namespace arch {
 
@@ -21,6 +22,36 @@ bool VectorSource::operator==(const VectorSource& o) const {
         }
     });
     return same;
+}
+
+uint64_t source_elements_reached(const VectorSource& s, uint64_t elements) {
+    if (s.kind != VectorSource::Kind::Strided || elements == 0 || s.dims.empty() || s.dims.size() != s.strides.size())
+        return elements;
+    for (size_t k = 0; k < s.dims.size(); ++k)
+        if (s.strides[k] < 0 || s.dims[k] == 0) return elements;
+    // The digits of the first and the last element number, most significant
+    // first. Above the first digit where they differ, every element has the
+    // same digits; at it, at most the last one's; below it, anything.
+    const size_t n = s.dims.size();
+    std::vector<uint64_t> lo(n), hi(n);
+    uint64_t a = s.first, b = s.first + elements - 1;
+    for (size_t k = n; k-- > 0;) {
+        lo[k] = a % s.dims[k], hi[k] = b % s.dims[k];
+        a /= s.dims[k], b /= s.dims[k];
+    }
+    if (a != b) {  // past the whole shape: it wraps, and can reach any offset
+        uint64_t full = 0;
+        for (size_t k = 0; k < n; ++k) full += (s.dims[k] - 1) * uint64_t(s.strides[k]);
+        return full + 1;
+    }
+    uint64_t reach = 0;
+    bool below = false;
+    for (size_t k = 0; k < n; ++k) {
+        const uint64_t digit = below ? s.dims[k] - 1 : hi[k];
+        reach += digit * uint64_t(s.strides[k]);
+        below = below || lo[k] != hi[k];
+    }
+    return reach + 1;
 }
 
 const VectorSource& contiguous_source() {

@@ -41,6 +41,13 @@ struct VectorSource {
 };
 // The default descriptor, for commands whose source pointer is null.
 const VectorSource& contiguous_source();
+// How many elements from its address a command of `elements` elements may
+// read through `s`: all of them for contiguous, scalar and window sources
+// (a window's padding is not subtracted); for a strided one with strides
+// of 0 and up, one past the largest offset any element number in
+// [first, first + elements) can reach (a row statistic broadcast over n
+// rows of a kept tensor reads n elements, not n x cols).
+uint64_t source_elements_reached(const VectorSource& s, uint64_t elements);
 // "" for Contiguous, else " bcast 4x16 strides 0,1 from 32", " #0.25", " window ...".
 std::string format_vector_source(const VectorSource& s);
 

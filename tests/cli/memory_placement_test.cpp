@@ -221,7 +221,7 @@ TEST(MemoryPlacement, TargetOnEveryOperation) {
     ASSERT_EQ(r["notes"].size(), 1u) << r["notes"];
     EXPECT_EQ(r["notes"][0],
               "tensor 'softmax_1' (L1) kept in DDR: softmax writes its result to DDR: on-chip "
-              "results are those of 2-D matmuls, element-wise operations and cast");
+              "results are those of 2-D matmuls, element-wise operations, cast and reductions over the last axis");
     Outcome o = run("--dump-program '" + pto + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_NE(o.out.find("tensor relu_1 (64, 64) float16 intermediate, in L1 at L1:0x3e000, 8192 B"), std::string::npos)

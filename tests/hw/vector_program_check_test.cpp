@@ -3,6 +3,7 @@
 #include "hw_test_util.h"
 
 #include "sim/arch/program_check.h"
+#include "sim/arch/vector_source.h"
 
 using namespace hwtest;
 using arch::DType;
@@ -20,6 +21,13 @@ std::string check_error(const arch::Program& p, const arch::Config& c = arch::de
 }
 
 arch::Program one(arch::EngineId e, arch::Command c) { return program({block({stream(e, {std::move(c)})})}); }
+
+arch::VectorSource strided(uint64_t first, std::vector<uint32_t> dims, std::vector<int64_t> strides) {
+    arch::VectorSource s;
+    s.kind = arch::VectorSource::Kind::Strided;
+    s.first = first, s.dims = std::move(dims), s.strides = std::move(strides);
+    return s;
+}
 
 TEST(VectorProgramCheck, VectorCommandOnACube) {
     EXPECT_EQ(check_error(one(cube(0), vec(VectorOp::Exp, 4, 4))),
@@ -85,6 +93,50 @@ TEST(VectorProgramCheck, RegionsInsideL1) {
     EXPECT_EQ(check_error(one(vector_unit(0), relu)),
               "invalid program: block 0, vector0 command 0: first source region ends at byte 265536, beyond L1 "
               "capacity 262144");
+}
+
+// A source reads what its descriptor reaches: a row statistic broadcast
+// over 64 rows of 512 reads 64 elements (128 B), so it may sit in the last
+// 128 B of L1; one element further does not fit. A transpose's source
+// reaches all 32768 elements.
+TEST(VectorProgramCheck, StridedSourcesReachWhatTheirStridesReach) {
+    arch::Command sub = vec(VectorOp::Sub, 64, 512);
+    sub.vec.in1 = std::make_shared<const arch::VectorSource>(strided(0, {64, 512}, {1, 0}));
+    sub.vec.src1 = 262144 - 128;
+    EXPECT_EQ(check_error(one(vector_unit(0), sub)), "(no error)");
+    sub.vec.src1 += 2;
+    EXPECT_EQ(check_error(one(vector_unit(0), sub)),
+              "invalid program: block 0, vector0 command 0: second source region ends at byte 262146, beyond L1 "
+              "capacity 262144");
+    // From element 64 * 512 - 1 on, 2 elements wrap past the shape: any
+    // offset can be reached (64 elements).
+    sub.vec.in1 = std::make_shared<const arch::VectorSource>(strided(64 * 512 - 1, {64, 512}, {1, 0}));
+    sub.vec.src1 = 262144 - 126;
+    arch::Command two = sub;
+    two.vec.rows = 1, two.vec.cols = 2;
+    EXPECT_EQ(check_error(one(vector_unit(0), two)),
+              "invalid program: block 0, vector0 command 0: second source region ends at byte 262146, beyond L1 "
+              "capacity 262144");
+    arch::Command copy = vec(VectorOp::Copy, 64, 512);
+    copy.vec.in0 = std::make_shared<const arch::VectorSource>(strided(0, {512, 64}, {1, 512}));
+    copy.vec.src0 = 262144 - 65536;
+    EXPECT_EQ(check_error(one(vector_unit(0), copy)), "(no error)");
+    copy.vec.src0 += 2;
+    EXPECT_EQ(check_error(one(vector_unit(0), copy)),
+              "invalid program: block 0, vector0 command 0: first source region ends at byte 262146, beyond L1 "
+              "capacity 262144");
+}
+
+TEST(VectorSourceReach, DigitsAboveTheFirstDifferenceAreFixed) {
+    // Rows 3..4 of a per-row statistic: elements 3 * 8 .. 5 * 8 - 1 of (10, 8).
+    EXPECT_EQ(arch::source_elements_reached(strided(24, {10, 8}, {1, 0}), 16), 5u);
+    // One row: its digit alone.
+    EXPECT_EQ(arch::source_elements_reached(strided(24, {10, 8}, {1, 0}), 8), 4u);
+    // A column broadcast over part of a row reaches the columns' offsets.
+    EXPECT_EQ(arch::source_elements_reached(strided(0, {10, 8}, {0, 1}), 3), 3u);
+    // Negative strides and other kinds: the element count.
+    EXPECT_EQ(arch::source_elements_reached(strided(0, {10, 8}, {-1, 0}), 16), 16u);
+    EXPECT_EQ(arch::source_elements_reached(arch::VectorSource{}, 16), 16u);
 }
 
 // A cast's destination holds the other type: float16 -> float32 doubles the

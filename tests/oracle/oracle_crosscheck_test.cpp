@@ -588,6 +588,13 @@ TEST(OracleCrossCheck, EmbeddingArgmax) { cross_check_two_configs("tests/functio
 // two vector units and three DMA engines.
 TEST(OracleCrossCheck, OnChipRowReductions) { cross_check_two_configs("tests/functional/on_chip_reduce.pto"); }
 
+// An online softmax kept on chip: row reductions computing their results in
+// L1, row statistics read in place through (1, 0)-strided views by sub, mul
+// and div, and loop-carried statistics whose L1 is reused after their last
+// reader, on the default hardware and with two vector units and three DMA
+// engines.
+TEST(OracleCrossCheck, OnlineSoftmaxOnChip) { cross_check_two_configs("tests/functional/online_softmax_on_chip.pto"); }
+
 // Weight-only int8: B's int8 panels loaded and dequantised in L1 by the
 // vector unit (a cast, a multiply by per-column or one scale) before the
 // cubes read them, on the default hardware and with two vector units and

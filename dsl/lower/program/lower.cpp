@@ -92,7 +92,7 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
 
 // A row reduction (reduce_sum, reduce_mean, reduce_max over the last axis
 // alone): it can read an on-chip tensor where it is, part by part (whole
-// rows), and writes its result to DDR.
+// rows), and keep its result, row r's statistic for row r, on chip.
 bool reduces_rows(const TaskGraph& g, const OpNode& op) {
     if (op.kind != OpKind::ReduceSum && op.kind != OpKind::ReduceMean && op.kind != OpKind::ReduceMax) return false;
     const size_t rank = g.tensors[size_t(op.inputs[0])].shape.size();
@@ -110,14 +110,14 @@ bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) 
     const std::string what = std::string(op_kind_name(op.kind)) + (on_chip.empty() ? " writing '" : " reading '") +
                              t.name + "' in " + placement_name(t.placement);
     // A result the operation cannot keep on chip stays in DDR, said in a
-    // note (target= is accepted on every operation); a row reduction reads
-    // an on-chip tensor but never keeps its own result there.
+    // note (target= is accepted on every operation).
     const bool keeps_result =
-        op_kind_on_chip(op.kind) && !(op.kind == OpKind::Matmul && g.tensors[size_t(op.output)].shape.size() > 2);
-    if (writes && !keeps_result && (on_chip.empty() || reduces_rows(g, op)))
+        (op_kind_on_chip(op.kind) && !(op.kind == OpKind::Matmul && g.tensors[size_t(op.output)].shape.size() > 2)) ||
+        reduces_rows(g, op);
+    if (writes && !keeps_result && on_chip.empty())
         throw PlacementMismatch{op.output, std::string(op_kind_name(op.kind)) + " writes its result to DDR: " +
                                                "on-chip results are those of 2-D matmuls, element-wise "
-                                               "operations and cast"};
+                                               "operations, cast and reductions over the last axis"};
     if (reduces_rows(g, op)) return true;
     if (!op_kind_on_chip(op.kind))
         throw CompileError(op.loc, what +

@@ -56,6 +56,7 @@ int64_t Gather::offset(int64_t row) const {
 }
 
 void Gather::chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a, const std::string& out) const {
+    if (l1) return;  // read in place
     const int64_t e = arch::dtype_bytes(dtype);
     int64_t r = 0;
     while (r < n) {
@@ -83,11 +84,30 @@ ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& o
     // Operands that have the output's shape stream with it (a later link's
     // read of an input already streamed reuses its buffer).
     if (padded(tn.shape, y.shape.size()) == y.shape) return {Ref::Kind::Input, in_.streamed(s, t, extent, cur >= 0)};
-    // Broadcast operands are loaded from DDR: the tensor stays there
-    // instead, said in a note (dsl/lower/cluster_placement.h).
-    if (ctx_->on_chip(t))
+    // An on-chip operand broadcast over whole rows' last axis alone, in the
+    // chain's dtype, is read in place (a row statistic of a partitioned
+    // tensor: the cluster holding a part's rows holds their statistics
+    // too, dsl/lower/cluster_placement.h checks it). Any other broadcast
+    // operand is loaded from DDR: the tensor stays there instead, said in a
+    // note.
+    if (ctx_->on_chip(t)) {
+        std::vector<int64_t> row_stat = y.shape;
+        if (!row_stat.empty()) row_stat.back() = 1;
+        const bool whole_rows = !ctx_->window.active() || ctx_->window.cols == ctx_->window.row_elems;
+        if (cols == last_dim(y) && cols > 1 && whole_rows && padded(tn.shape, y.shape.size()) == row_stat &&
+            tn.dtype == in_.compute()) {
+            Gather g;
+            g.name = tn.name, g.dtype = tn.dtype, g.compute = tn.dtype, g.l1 = ctx_->l1_addr(t);
+            g.op = index_of(*ctx_, op);
+            g.dims = y.shape, g.strides = broadcast_strides(tn.shape, y.shape), g.cols = cols, g.window = ctx_->window;
+            g.per_row = true, g.row_elems = 1;
+            gathers_.push_back(g);
+            return {Ref::Kind::Gathered, int(gathers_.size() - 1)};
+        }
         throw PlacementMismatch{t, std::string(op_kind_name(op.kind)) + " '" + y.name + "' broadcasts it, " +
-                                       "and broadcast operands are read from DDR"};
+                                       "and broadcast operands other than a row statistic in the result's dtype " +
+                                       "are read from DDR"};
+    }
     // Smaller ones (broadcast) are loaded whole once per block when they
     // are small enough to leave L1 to the stream (at most L1 / 8), else
     // gathered: each chunk loads the operand rows its output rows read, one
@@ -266,7 +286,7 @@ void ElementwiseChain::compute(ChunkCommands& cc, const BufferAddrs& a, int64_t 
         case Ref::Kind::Result:
             return size_t(r.h) + 1 >= results_.size() ? dst : a[size_t(results_[size_t(r.h)].buffer)];
         case Ref::Kind::Input: return in_.addr_at(r.h, a, first);
-        case Ref::Kind::Gathered: return gathers_[size_t(r.h)].addr(a);
+        case Ref::Kind::Gathered: return gathers_[size_t(r.h)].addr(a, first);
         case Ref::Kind::Scratch: return a[size_t(scratch_[size_t(r.h)].buffer)];
         }
         return arch::kNoAddress;

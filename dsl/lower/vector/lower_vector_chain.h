@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,12 +31,16 @@ namespace dsl {
 // off(r) + c of row r (a run of cols elements when the operand has the
 // output's last axis), or off(r) alone, broadcast over the row (per_row,
 // when its last axis is 1 and cols > 1). A chunk's rows are gathered with
-// one DMA per run of rows whose operand data are consecutive.
+// one DMA per run of rows whose operand data are consecutive. An on-chip
+// operand broadcast over the rows' last axis alone (a row statistic, (R, 1)
+// against (R, C)) is not loaded: the commands read it where it is in L1,
+// its element r for output row r (`l1`).
 struct Gather {
     std::string name;
     arch::DType dtype = arch::DType::Float16;
     arch::DType compute = arch::DType::Float16;  // what it is cast to (when cast != raw)
     uint64_t ddr = 0;
+    std::optional<uint64_t> l1;          // on chip: its L1 address, read in place
     std::vector<int64_t> dims, strides;  // the output's shape, the operand's strides in it
     int64_t cols = 1, row_elems = 1;     // elements of the operand one output row reads
     bool per_row = false;
@@ -45,7 +50,10 @@ struct Gather {
 
     int64_t offset(int64_t row) const;
     void chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a, const std::string& out) const;
-    uint64_t addr(const BufferAddrs& a) const { return a[cast]; }
+    // Where the chunk starting at output row `first` reads it.
+    uint64_t addr(const BufferAddrs& a, int64_t first) const {
+        return l1 ? *l1 + uint64_t(offset(first) * arch::dtype_bytes(dtype)) : a[cast];
+    }
     arch::VectorSource source(int64_t n) const { return per_row ? per_row_source(n, cols) : arch::VectorSource{}; }
 };
 

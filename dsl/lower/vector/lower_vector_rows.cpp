@@ -237,9 +237,14 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
     const size_t tb = s.buffers.size();
     s.buffers.push_back({BufferKind::Scratch, v.inner > 1 ? v.mid * v.inner * ec : 0, 0});
     const int inv_n = mean ? in.constant(s, v.inner, 1.0 / double(v.mid)) : -1;
+    // An on-chip result (a row reduction's, dsl/lower/program/lower.cpp) is
+    // computed where it is kept: no buffer, no store.
+    const bool kept = ctx.on_chip(out);
     const size_t yb = s.buffers.size();
-    s.buffers.push_back({BufferKind::Streamed, v.inner * ec, 0});
-    s.chunk = [&ctx, in, xs, tb, inv_n, yb, v, red, out, w, ec](int64_t first, int64_t n, const BufferAddrs& a) {
+    s.buffers.push_back({BufferKind::Streamed, kept ? 0 : v.inner * ec, 0});
+    const uint64_t kept_at = kept ? ctx.l1_addr(out) : 0;
+    s.chunk = [&ctx, in, xs, tb, inv_n, yb, v, red, out, w, ec, kept, kept_at](int64_t first, int64_t n,
+                                                                               const BufferAddrs& a) {
         ChunkCommands cc;
         in.chunk(cc, first, n, a);
         uint64_t src = in.addr_at(xs, a, first);
@@ -248,13 +253,15 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
             src = a[tb];
         }
         const arch::DType t = in.compute();
-        cc.compute.push_back({vector_args(red, t, n * v.inner, v.mid, src, kNone, a[yb]), in.label(red)});
+        // The window is the input's rows: its row r gives output row r.
+        const uint64_t dst = kept ? kept_at + uint64_t(((w.active() ? w.r0 : 0) + first) * v.inner * ec) : a[yb];
+        cc.compute.push_back({vector_args(red, t, n * v.inner, v.mid, src, kNone, dst), in.label(red)});
         if (inv_n >= 0)
             cc.compute.push_back(
-                {with_sources(vector_args(VectorOp::Mul, t, n * v.inner, 1, a[yb], in.addr(inv_n, a), a[yb]), {},
+                {with_sources(vector_args(VectorOp::Mul, t, n * v.inner, 1, dst, in.addr(inv_n, a), dst), {},
                               in.source(inv_n, 0)),
                  in.label(VectorOp::Mul)});
-        // The window is the input's rows: its row r gives output row r.
+        if (kept) return cc;
         if (w.active())
             cc.stores.push_back({store_dma(a[yb], ctx.ddr_addr(out) + uint64_t((w.r0 + first) * v.inner * ec),
                                            uint64_t(n * v.inner * ec)),
@@ -265,6 +272,10 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
     if (max_chunk_units(ctx, s.buffers) == 0 && ctx.on_chip(op.inputs[0]))
         throw PlacementMismatch{op.inputs[0], std::string(op_kind_name(op.kind)) + " '" + y.name +
                                                   "' reads rows of it too long for L1 beside its own buffers"};
+    if (max_chunk_units(ctx, s.buffers) == 0 && kept)
+        throw PlacementMismatch{out, std::string(op_kind_name(op.kind)) +
+                                         " reduces rows too long for L1 beside its own buffers, in pieces "
+                                         "through DDR"};
     if (max_chunk_units(ctx, s.buffers) == 0) {
         if (v.inner > 1) {
             if (lower_reduction_columns(ctx, op, v, red, mean)) return;
