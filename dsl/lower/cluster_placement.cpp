@@ -1,6 +1,7 @@
 #include "dsl/lower/cluster_placement.h"
 
 #include <algorithm>
+#include <map>
 
 namespace dsl {
 
@@ -105,16 +106,21 @@ int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
     accesses(b, reads, writes);
     // What the block writes it may read back (an operation computing in
     // place in its on-chip result): those reads need no cluster.
-    std::vector<std::vector<bool>> own(graph_.tensors.size());
+    // (Per tensor written, by tensor: a block writes a few of them, and a
+    // vector over all the program's tensors per block made placement
+    // quadratic in the program's length.)
+    std::map<int, std::vector<bool>> own;
     for (const Access& w : writes) {
-        std::vector<bool>& o = own[size_t(w.tensor)];
+        std::vector<bool>& o = own[w.tensor];
         if (o.empty()) o.assign(held_[size_t(w.tensor)][0].size(), false);
         std::fill(o.begin() + std::ptrdiff_t(w.begin), o.begin() + std::ptrdiff_t(w.end), true);
     }
+    const std::vector<bool> none;
     std::vector<bool> can(size_t(clusters_), true);
     int missing = -1;
     for (const Access& r : reads) {
-        const std::vector<bool>& o = own[size_t(r.tensor)];
+        const auto written = own.find(r.tensor);
+        const std::vector<bool>& o = written == own.end() ? none : written->second;
         for (int32_t k = 0; k < clusters_; ++k) {
             if (!can[size_t(k)]) continue;
             const std::vector<bool>& h = held_[size_t(r.tensor)][size_t(k)];
@@ -149,11 +155,9 @@ int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
     }
     ++placed_in_op_[size_t(cluster)];
     // Record the writes, and the rectangle of each tensor they cover.
-    for (size_t t = 0; t < own.size(); ++t) {
-        const std::vector<bool>& o = own[t];
-        if (o.empty()) continue;
-        std::vector<bool>& h = held_[t][size_t(cluster)];
-        const TensorNode& n = graph_.tensors[t];
+    for (const auto& [t, o] : own) {
+        std::vector<bool>& h = held_[size_t(t)][size_t(cluster)];
+        const TensorNode& n = graph_.tensors[size_t(t)];
         const uint64_t e = uint64_t(arch::dtype_bytes(n.dtype)), row = uint64_t(last_dim(n)) * e;
         uint64_t r0 = UINT64_MAX, r1 = 0, c0 = UINT64_MAX, c1 = 0, count = 0;
         for (uint64_t i = 0; i < o.size(); ++i) {
@@ -167,7 +171,7 @@ int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
         p.rect = {int64_t(r0), int64_t(r1), int64_t(c0 / e), int64_t((c1 + e - 1) / e)};
         p.cluster = cluster;
         p.exact = count == (r1 - r0) * (c1 - c0) && c0 % e == 0 && c1 % e == 0;
-        parts_[t].push_back(p);
+        parts_[size_t(t)].push_back(p);
     }
     return cluster;
 }
