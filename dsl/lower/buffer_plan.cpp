@@ -14,6 +14,13 @@ constexpr uint64_t kAlignment = 64;
 
 uint64_t align(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+// Rows of `t` viewed as rows of its last axis.
+int64_t element_rows(const TensorNode& t) {
+    int64_t rows = 1;
+    for (size_t k = 0; k + 1 < t.shape.size(); ++k) rows *= t.shape[k];
+    return rows;
+}
+
 uint64_t bytes_of(const TensorNode& t) {
     uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
     for (int64_t d : t.shape) n *= uint64_t(d);
@@ -38,7 +45,12 @@ uint64_t BufferPlan::l1_addr(int tensor) const {
     return l1_bytes - region + t.offset;
 }
 
-BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr) {
+uint64_t BufferPlan::l1_at(int tensor, uint64_t offset) const {
+    const OnChipTensor& t = of(tensor);
+    return l1_addr(tensor) + (t.band_bytes ? offset % t.band_bytes : offset);
+}
+
+BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr, int64_t bands) {
     // A slide view has no bytes of its own to plan: refuse the readers that
     // would take the image's bytes for its patches, before any is placed.
     check_slide_views(g);
@@ -78,6 +90,12 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
         // own allocation.
         const bool buffer = g.ops[size_t(n.producer)].kind == OpKind::Move;
         if (!buffer) o.last_op = std::min(o.last_op, std::max(last_read[t], n.producer));
+        if (!buffer && bands > 1 && !n.shape.empty()) {
+            const int64_t cols = n.shape.back(), rows = element_rows(n);
+            o.band_rows = (rows + bands - 1) / bands;
+            o.band_bytes = uint64_t(o.band_rows * cols * arch::dtype_bytes(n.dtype));
+            o.bytes = o.band_bytes;
+        }
         if (g.ops[size_t(n.producer)].kind == OpKind::Move)
             for (const OpNode& op : g.ops)
                 if (op.kind == OpKind::Matmul &&
@@ -123,9 +141,10 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
             }
             const std::string have = " bytes, a cluster's L1 has " + std::to_string(plan.l1_bytes);
             // One tensor alone too large: "on chip at the same time" would misread.
-            if (live.empty()) throw PlacementMismatch{o.tensor, "it needs " + std::to_string(o.bytes) + have};
+            if (live.empty()) throw PlacementMismatch{o.tensor, "it needs " + std::to_string(o.bytes) + have, true};
             throw PlacementMismatch{
-                o.tensor, "with " + names + " on chip at the same time it needs " + std::to_string(together) + have};
+                o.tensor, "with " + names + " on chip at the same time it needs " + std::to_string(together) + have,
+                true};
         }
         o.offset = offset;
         plan.region = std::max(plan.region, offset + o.bytes);

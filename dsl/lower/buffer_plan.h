@@ -24,6 +24,15 @@
 //   holds, so tile addresses stay those of the whole tensor). A tensor that
 //   does not fit L1 with those placed before it (in order of first use)
 //   is kept in DDR instead, with a note naming them (PlacementMismatch).
+// * Bands: when the tensors do not fit so (a capacity PlacementMismatch),
+//   the program is planned again with every result in bands
+//   (`bands` > 0): rows [k * band_rows, (k + 1) * band_rows) of a result
+//   live in cluster k's L1 alone, at the same offsets in every cluster, so
+//   a result takes one band's bytes instead of its whole size. Row r's
+//   bytes are at l1_at(offset) = its address + offset modulo the band's
+//   bytes; every block that reads or writes a band runs on its cluster
+//   (the lowerings pin them; dsl/lower/cluster_placement.h refuses a block
+//   that touches a band unpinned, and a block across two bands).
 #pragma once
 
 #include <cstdint>
@@ -45,6 +54,9 @@ struct OnChipTensor {
     // whole). Any other buffer is copied in one band per cluster.
     bool replicated = false;
     int64_t bands = 1;
+    // A result kept in bands of rows, one per cluster (0: whole).
+    int64_t band_rows = 0;
+    uint64_t band_bytes = 0;
 };
 
 struct BufferPlan {
@@ -56,6 +68,11 @@ struct BufferPlan {
     bool on_chip(int tensor) const { return index_of[size_t(tensor)] >= 0; }
     // Its L1 byte address, the same in every cluster.
     uint64_t l1_addr(int tensor) const;
+    // Where byte `offset` of the tensor is, in the L1 of the cluster that
+    // holds it (in bands: the offset within its band).
+    uint64_t l1_at(int tensor, uint64_t offset) const;
+    // Kept in bands of rows: its band_rows, else 0.
+    int64_t band_rows(int tensor) const { return on_chip(tensor) ? of(tensor).band_rows : 0; }
     const OnChipTensor& of(int tensor) const { return tensors[size_t(index_of[size_t(tensor)])]; }
 };
 
@@ -64,6 +81,8 @@ struct BufferPlan {
 // does not fit L1 with the tensors on chip at the same time.
 // `in_ddr` (per graph tensor, may be empty): tensors the placement could
 // not keep on chip (dsl/lower/cluster_placement.h), planned in DDR.
-BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr = {});
+// `bands` > 0: results in that many bands of rows (the clusters in use).
+BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr = {},
+                        int64_t bands = 0);
 
 }  // namespace dsl

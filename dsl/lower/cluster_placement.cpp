@@ -70,16 +70,27 @@ void ClusterPlacement::accesses(const arch::Block& b, std::vector<Access>& reads
                         for (size_t k = 0; k < src.dims.size(); ++k)
                             reach += uint64_t(src.dims[k] ? src.dims[k] - 1 : 0) * uint64_t(src.strides[k]);
                         if (srcs[i] + (reach + 1) * e <= region) break;
-                    }
+                        // Elements merged into runs of consecutive offsets (a
+                        // broadcast reads one offset many times: one access per
+                        // element made placement slow).
+                        uint64_t run0 = 0, run1 = 0;  // element offsets [run0, run1)
                         for (uint64_t n = 0; n < v.elements(); ++n) {
                             uint64_t rest = n + src.first, off = 0;
                             for (size_t k = src.dims.size(); k-- > 0;) {
                                 off += (rest % src.dims[k]) * uint64_t(src.strides[k]);
                                 rest /= src.dims[k];
                             }
-                            add(reads, srcs[i] + off * e, e);
+                            if (run0 <= off && off < run1) continue;
+                            if (off == run1 && run1 > run0) {
+                                ++run1;
+                                continue;
+                            }
+                            if (run1 > run0) add(reads, srcs[i] + run0 * e, (run1 - run0) * e);
+                            run0 = off, run1 = off + 1;
                         }
+                        if (run1 > run0) add(reads, srcs[i] + run0 * e, (run1 - run0) * e);
                         break;
+                    }
                     default: break;  // a scalar reads no memory; pooling windows read DDR-only tensors
                     }
                 }
@@ -96,6 +107,8 @@ bool ClusterPlacement::holds(int32_t cluster, const Access& a) const {
 }
 
 bool ClusterPlacement::everywhere(int tensor) const {
+    // A band lives on its own cluster alone.
+    if (plan_.band_rows(tensor) > 0) return false;
     for (const std::vector<bool>& h : held_[size_t(tensor)])
         if (std::find(h.begin(), h.end(), false) != h.end()) return false;
     return true;
@@ -104,6 +117,16 @@ bool ClusterPlacement::everywhere(int tensor) const {
 int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
     std::vector<Access> reads, writes;
     accesses(b, reads, writes);
+    // The bytes of a tensor kept in bands are at the same offsets in every
+    // cluster, one band in each: only the lowering knows which band a block
+    // touches, and it pins the block there.
+    if (pin < 0)
+        for (const std::vector<Access>* list : {&reads, &writes})
+            for (const Access& a : *list)
+                if (plan_.band_rows(a.tensor) > 0)
+                    throw PlacementMismatch{a.tensor, "block '" + b.name + "' of " +
+                                                          op_kind_name(graph_.ops[size_t(op_)].kind) +
+                                                          " uses it, kept in bands of rows, without following them"};
     // What the block writes it may read back (an operation computing in
     // place in its on-chip result): those reads need no cluster.
     // (Per tensor written, by tensor: a block writes a few of them, and a
@@ -154,18 +177,34 @@ int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
                 cluster = k;
     }
     ++placed_in_op_[size_t(cluster)];
-    // Record the writes, and the rectangle of each tensor they cover.
-    for (const auto& [t, o] : own) {
+    // Record the writes, and the rectangle of each tensor they cover: over
+    // the union of the block's write ranges per tensor (walking the whole
+    // tensor's bytes per block was most of placement's time).
+    std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> ranges;
+    for (const Access& w : writes) ranges[w.tensor].push_back({w.begin, w.end});
+    for (auto& [t, rs] : ranges) {
+        std::sort(rs.begin(), rs.end());
         std::vector<bool>& h = held_[size_t(t)][size_t(cluster)];
         const TensorNode& n = graph_.tensors[size_t(t)];
         const uint64_t e = uint64_t(arch::dtype_bytes(n.dtype)), row = uint64_t(last_dim(n)) * e;
+        // A band's offsets are its own: the part's rows are the tensor's,
+        // its band's (the cluster's) first row on.
+        const uint64_t band_start = plan_.band_rows(t) > 0 ? uint64_t(cluster) * plan_.of(t).band_bytes : 0;
         uint64_t r0 = UINT64_MAX, r1 = 0, c0 = UINT64_MAX, c1 = 0, count = 0;
-        for (uint64_t i = 0; i < o.size(); ++i) {
-            if (!o[i]) continue;
-            h[i] = true;
-            ++count;
-            r0 = std::min(r0, i / row), r1 = std::max(r1, i / row + 1);
-            c0 = std::min(c0, i % row), c1 = std::max(c1, i % row + 1);
+        for (size_t k = 0; k < rs.size();) {
+            // One run of the union: [b, end).
+            uint64_t b = rs[k].first;
+            uint64_t end = rs[k].second;
+            for (++k; k < rs.size() && rs[k].first <= end; ++k) end = std::max(end, rs[k].second);
+            std::fill(h.begin() + std::ptrdiff_t(b), h.begin() + std::ptrdiff_t(end), true);
+            b += band_start, end += band_start;
+            count += end - b;
+            r0 = std::min(r0, b / row), r1 = std::max(r1, (end - 1) / row + 1);
+            if ((end - 1) / row == b / row) {
+                c0 = std::min(c0, b % row), c1 = std::max(c1, (end - 1) % row + 1);
+            } else {  // across a row boundary: the run covers column 0 and the last column
+                c0 = 0, c1 = row;
+            }
         }
         TensorPart p;
         p.rect = {int64_t(r0), int64_t(r1), int64_t(c0 / e), int64_t((c1 + e - 1) / e)};

@@ -13,6 +13,10 @@ namespace dsl {
 struct PlacementMismatch {
     int tensor = -1;
     std::string why;
+    // For want of L1 (the tensors together, or an operation's own staging
+    // beside them), not for a consumer that cannot follow: planning the
+    // results in bands (dsl/lower/buffer_plan.h) may help.
+    bool capacity = false;
 };
 
 }  // namespace dsl

@@ -241,8 +241,9 @@ Outcome compile_error(const std::string& name, const std::string& text) {
 
 // The documents' own example keeps a 256 x 256 float32 buffer (256 KiB) and
 // a 256 KiB result on chip at once: twice the default L1. The result does
-// not fit beside the buffer; the buffer alone then leaves the matmul no L1
-// for its staging. Both are kept in DDR, and the report says why.
+// not fit beside the buffer, whole or in bands of 64 rows (64 KiB per
+// cluster); the buffer alone then leaves the matmul no L1 for its staging.
+// Both are kept in DDR, and the report says why.
 TEST(MemoryPlacement, OverCapacityKeepsTensorsInDdr) {
     const std::string pto = write_file("over.pto",
                                        "import pypto as pypo\n"
@@ -257,8 +258,11 @@ TEST(MemoryPlacement, OverCapacityKeepsTensorsInDdr) {
     Outcome o = run("--check '" + pto + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_NE(
-        o.out.find("notes\n  tensor 'matmul_1' (L0) kept in DDR: with 'l1_buf_1' (262144 B) on chip at the same "
-                   "time it needs 524288 bytes, a cluster's L1 has 262144\n  tensor 'l1_buf_1' (L1) kept in "
+        o.out.find("notes\n  on-chip results kept in bands of rows, one band per cluster: whole, tensor 'matmul_1' "
+                   "did not fit (with 'l1_buf_1' (262144 B) on chip at the same time it needs 524288 bytes, a "
+                   "cluster's L1 has 262144)\n  tensor 'matmul_1' (L0) kept in DDR: with 'l1_buf_1' (262144 B) on "
+                   "chip at the same time it needs 327680 bytes, a cluster's L1 has 262144\n  tensor 'l1_buf_1' "
+                   "(L1) kept in "
                    "DDR: the 262144 bytes of L1 kept for on-chip tensors leave too little for matmul 'matmul_1' "
                    "(7:12): matmul does not fit the hardware: the smallest block (8x8 with double-buffered panels "
                    "4 deep) needs 512 bytes of L1, the cluster has 0\n"),
@@ -272,9 +276,11 @@ TEST(MemoryPlacement, OverCapacityKeepsTensorsInDdr) {
 }
 
 // In float16 the buffer and the result fit L1 together but fill it: the
-// matmul's own staging buffers would get no L1. The tensor at the top of
-// the on-chip region (the result) is kept in DDR instead, with a note.
-TEST(MemoryPlacement, StagingRoomKeepsTheTopTensorInDdr) {
+// matmul's own staging buffers would get no L1. The results are planned
+// again in bands of rows, one band per cluster (docs/timing-model.md §10):
+// the result takes 32 KiB of each cluster's L1 instead of 128, and the
+// matmul has room; everything stays on chip, and the note says why.
+TEST(MemoryPlacement, StagingRoomPutsResultsInBands) {
     const std::string pto = write_file("room.pto",
                                        "import pypto as pypo\n"
                                        "a = pypo.input('a', shape=(256, 256))\n"
@@ -285,12 +291,18 @@ TEST(MemoryPlacement, StagingRoomKeepsTheTopTensorInDdr) {
                                        "pypo.output('y', pypo.op.relu(temp))\n");
     Outcome o = run("--check '" + pto + "'");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_NE(o.out.find("  tensor 'matmul_1' (L0) kept in DDR: the 262144 bytes of L1 kept for on-chip tensors leave "
-                         "too little for matmul 'matmul_1' (6:8): matmul does not fit the hardware: the smallest block "
-                         "(8x8 with double-buffered panels 4 deep) needs 128 bytes of L1, the cluster has 0\n"),
+    EXPECT_NE(o.out.find("notes\n  on-chip results kept in bands of rows, one band per cluster: whole, tensor "
+                         "'matmul_1' did not fit (the 262144 bytes of L1 kept for on-chip tensors leave too little for "
+                         "matmul 'matmul_1' (6:8): matmul does not fit the hardware: the smallest block (8x8 with "
+                         "double-buffered panels 4 deep) needs 128 bytes of L1, the cluster has 0)\n\n"),
               std::string::npos)
         << o.out;
     EXPECT_NE(o.out.find("-> pass"), std::string::npos) << o.out;
+    Outcome d = run("--dump-program '" + pto + "'");
+    EXPECT_NE(d.out.find("tensor matmul_1 (256, 256) float16 intermediate, in L0, in bands of 64 rows at L1:0x38000, "
+                         "131072 B\n"),
+              std::string::npos)
+        << d.out;
 }
 
 // A copied buffer kept in DDR is its source: the copy emits no command and
@@ -321,7 +333,8 @@ TEST(MemoryPlacement, ABufferKeptInDdrIsItsSource) {
 // Two 160 KiB results kept on chip one after the other: each in its own
 // temp_cache scope they reuse the same L1; without scopes, each is freed
 // after its last reader and they reuse it too; read together, they
-// overflow.
+// overflow, and in bands of 80 rows the matmuls' blocks of 64 rows cannot
+// follow them.
 TEST(MemoryPlacement, TempCacheFreesForReuse) {
     const std::string head =
         "a = pypo.input('a', shape=(320, 256))\n"
@@ -363,8 +376,10 @@ TEST(MemoryPlacement, TempCacheFreesForReuse) {
                                                   "pypo.output('y', pypo.op.add(y1, y2))\n") +
                        "'");
     ASSERT_EQ(held.status, 0) << held.err;
-    EXPECT_NE(held.out.find("  tensor 'matmul_2' (L1) kept in DDR: with 'matmul_1' (163840 B) on chip at the same "
-                            "time it needs 327680 bytes, a cluster's L1 has 262144\n"),
+    EXPECT_NE(held.out.find("notes\n  on-chip results kept in bands of rows, one band per cluster: whole, tensor "
+                            "'matmul_2' did not fit (with 'matmul_1' (163840 B) on chip at the same time it needs "
+                            "327680 bytes, a cluster's L1 has 262144)\n  tensor 'matmul_1' (L1) kept in DDR: block "
+                            "'matmul_1[64:128, 0:64]' of matmul spans two of its bands of 80 rows\n"),
               std::string::npos)
         << held.out;
 }

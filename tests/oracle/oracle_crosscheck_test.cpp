@@ -595,6 +595,16 @@ TEST(OracleCrossCheck, OnChipRowReductions) { cross_check_two_configs("tests/fun
 // engines.
 TEST(OracleCrossCheck, OnlineSoftmaxOnChip) { cross_check_two_configs("tests/functional/online_softmax_on_chip.pto"); }
 
+// On-chip results in bands of rows, one per cluster: matmul blocks pinned to
+// their band's cluster writing and reading L1 at band offsets, streams over
+// bands, on the default hardware and with two vector units and three DMA
+// engines.
+TEST(OracleCrossCheck, OnChipBands) { cross_check_two_configs("tests/functional/on_chip_bands.pto"); }
+
+// Vector streams reading on-chip parts in many chunks and storing their
+// results on the one DMA engine: the result slots' release flags.
+TEST(OracleCrossCheck, OnChipLittleL1) { cross_check_two_configs("tests/functional/on_chip_little_l1.pto"); }
+
 // Weight-only int8: B's int8 panels loaded and dequantised in L1 by the
 // vector unit (a cast, a multiply by per-column or one scale) before the
 // cubes read them, on the default hardware and with two vector units and

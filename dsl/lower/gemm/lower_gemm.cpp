@@ -1,5 +1,7 @@
 #include "dsl/lower/gemm/lower_gemm.h"
 
+#include "dsl/lower/placement_mismatch.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -71,14 +73,17 @@ arch::DmaArgs OnChipA::load_panel(const GemmPanel&, const MatmulTiling&) const {
 
 arch::DmaArgs OnChipA::load_tile(const GemmPanel& p, const MatmulTiling&, int64_t r, int64_t m, int64_t kk, int64_t kt,
                                  uint64_t l0) const {
-    return copy2d(Space::L1, addr_ + uint64_t(((p.row0 + r) * K_ + p.k0 + kk) * e_), uint64_t(K_ * e_), Space::L0, l0,
-                  uint64_t(kt * e_), m, kt * e_);
+    const uint64_t at = uint64_t(((p.row0 + r) * K_ + p.k0 + kk) * e_);
+    return copy2d(Space::L1, addr_ + (band_ ? at % band_ : at), uint64_t(K_ * e_), Space::L0, l0, uint64_t(kt * e_), m,
+                  kt * e_);
 }
 
 void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op) {
     const arch::Config& config = ctx.config;
     const Layout L(ctx.config, t, op);
     const int64_t e = L.e, eo = L.eo;
+    // Byte offset `at` of an on-chip C, within its band when it is kept in bands.
+    const auto c_offset = [&op](int64_t at) { return op.c_band_bytes ? uint64_t(at) % op.c_band_bytes : uint64_t(at); };
     const int64_t b_row = op.b_row_elems > 0 ? op.b_row_elems : op.N;
     const int64_t dmas = config.dma_engines;
     const int64_t buffers = t.buffers;     // L1 panel buffers
@@ -387,7 +392,7 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 // An on-chip C is written in place, its rows N apart.
                 arch::DmaArgs to_l1 = op.c_on_chip
                                           ? copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1,
-                                                   op.c_addr + uint64_t(((row0 + w.row0) * op.N + col0 + w.col0) * eo),
+                                                   op.c_addr + c_offset(((row0 + w.row0) * op.N + col0 + w.col0) * eo),
                                                    uint64_t(op.N * eo), w.m, w.n * eo)
                                           : copy2d(Space::L0, L.l0_c, uint64_t(w.n * 4), Space::L1, c_tile_l1(w),
                                                    c_tile_stride(w), w.m, w.n * eo);
@@ -475,7 +480,20 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                 c2.waits.push_back(fused ? w.epilogue_done : w.c_in_l1);
                 block.stream(store_c).push_back(std::move(c2));
             }
+            // A block over rows of A or C kept in bands runs on the band's
+            // cluster; its rows must be one band's.
+            const int32_t outer_pin = ctx.pin;
+            for (const int64_t band : {op.a_band_rows, op.c_band_rows}) {
+                if (band == 0) continue;
+                if (row0 / band != (row0 + rows - 1) / band)
+                    throw PlacementMismatch{band == op.c_band_rows ? op.c_tensor : op.a_tensor,
+                                            "block '" + name + "[" + range(row0, rows) + ", " + range(col0, cols) +
+                                                "]' of matmul spans two of its bands of " + std::to_string(band) +
+                                                " rows"};
+                ctx.pin = int32_t(row0 / band);
+            }
             ctx.add_block(block);
+            ctx.pin = outer_pin;
         }
     }
 }

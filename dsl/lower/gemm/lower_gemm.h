@@ -50,7 +50,9 @@ public:
 // dsl/lower/buffer_plan.h): no panels are loaded, the tiles come from it.
 class OnChipA : public GemmA {
 public:
-    OnChipA(uint64_t l1_addr, int64_t K, arch::DType dtype) : addr_(l1_addr), K_(K), e_(arch::dtype_bytes(dtype)) {}
+    // `band_bytes`: kept in bands of rows (dsl/lower/buffer_plan.h), 0: whole.
+    OnChipA(uint64_t l1_addr, int64_t K, arch::DType dtype, uint64_t band_bytes = 0)
+        : addr_(l1_addr), K_(K), e_(arch::dtype_bytes(dtype)), band_(band_bytes) {}
     int64_t panel_bytes(const MatmulTiling&) const override { return 0; }
     arch::DmaArgs load_panel(const GemmPanel&, const MatmulTiling&) const override;
     arch::DmaArgs load_tile(const GemmPanel& p, const MatmulTiling& t, int64_t r, int64_t m, int64_t kk, int64_t kt,
@@ -60,6 +62,7 @@ public:
 private:
     uint64_t addr_;
     int64_t K_, e_;
+    uint64_t band_;
 };
 
 // A row-major M x K matrix in DDR, its rows `row_elems` elements apart (K,
@@ -91,6 +94,12 @@ struct GemmOperands {
     // cols rows of kb elements; the bytes are the same.
     bool b_transposed = false;
     uint64_t c_addr = 0;  // row-major M x N
+    // On chip in bands of rows (dsl/lower/buffer_plan.h): a band's rows and
+    // bytes, for A and for C (0: whole). Each block then runs on the
+    // cluster of its rows' band.
+    int64_t a_band_rows = 0, c_band_rows = 0;
+    uint64_t c_band_bytes = 0;
+    int a_tensor = -1, c_tensor = -1;  // graph tensors, for a PlacementMismatch
     // B or C kept on chip (dsl/lower/buffer_plan.h): B's tiles come from b_addr in
     // L1, C's tiles are written back to c_addr in L1 and not stored to DDR.
     bool b_on_chip = false, c_on_chip = false;

@@ -1,5 +1,7 @@
 #include "dsl/lower/gemm/lower_matmul.h"
 
+#include "dsl/lower/placement_mismatch.h"
+
 #include <algorithm>
 
 #include "dsl/lower/gemm/lower_fold_major.h"
@@ -253,7 +255,8 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
         const RowMajorA a_ddr(ctx.ddr_addr(op.inputs[0]) + uint64_t(batch_offset(index, a_layout) * e), shape.K,
                               shape.in, a_row);
         // Batched matmuls never use on-chip tensors (lower.cpp refuses them).
-        const OnChipA a_l1(a_on_chip ? ctx.l1_addr(op.inputs[0]) : 0, shape.K, shape.in);
+        const OnChipA a_l1(a_on_chip ? ctx.l1_addr(op.inputs[0]) : 0, shape.K, shape.in,
+                           a_on_chip ? ctx.plan.of(op.inputs[0]).band_bytes : 0);
         GemmOperands g;
         g.M = shape.M, g.K = shape.K, g.N = shape.N, g.in = shape.in, g.out = shape.out;
         g.a = a_on_chip ? static_cast<const GemmA*>(&a_l1) : &a_ddr;
@@ -265,6 +268,15 @@ void lower_matmul_op(LowerContext& ctx, const OpNode& op) {
         // The group's result, in its own dtype (a fused cast's).
         const int64_t eout = arch::dtype_bytes(ctx.tensor(out).dtype);
         g.c_addr = g.c_on_chip ? ctx.l1_addr(op.output) : ctx.ddr_addr(out) + uint64_t(item * shape.M * shape.N * eout);
+        g.a_tensor = op.inputs[0], g.c_tensor = op.output;
+        g.a_band_rows = a_on_chip ? ctx.plan.band_rows(op.inputs[0]) : 0;
+        g.c_band_rows = g.c_on_chip ? ctx.plan.band_rows(op.output) : 0;
+        g.c_band_bytes = g.c_on_chip ? ctx.plan.of(op.output).band_bytes : 0;
+        // An on-chip B is read whole by every block: it cannot be in bands.
+        if (g.b_on_chip && ctx.plan.band_rows(op.inputs[1]) > 0)
+            throw PlacementMismatch{op.inputs[1], "matmul '" + ctx.tensor(op.output).name +
+                                                      "' reads it as B, whole in every block, and it is kept in bands "
+                                                      "of rows"};
         g.epilogue = &epilogue, g.epilogue_offset = uint64_t(item * shape.M * shape.N);
         g.a_name = a.name, g.b_name = b.name, g.c_name = ctx.tensor(out).name;
         g.unroll = gemm_unroll(op);

@@ -47,8 +47,13 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
         if (t.placement != Placement::DDR && (plan.on_chip(int(i)) || t.producer < 0)) {
             std::string role = std::string(tensor_role_name(t.role)) + ", in " + placement_name(t.placement);
             p.tensors[i] = {t.name, t.shape, t.dtype, 0, bytes, role};
-            if (plan.on_chip(int(i))) p.tensors[i].l1_addr = int64_t(plan.l1_addr(int(i)));
-            else p.tensors[i].role += ", never written";
+            if (plan.on_chip(int(i))) {
+                p.tensors[i].l1_addr = int64_t(plan.l1_addr(int(i)));
+                if (plan.band_rows(int(i)) > 0)
+                    p.tensors[i].role += ", in bands of " + std::to_string(plan.band_rows(int(i))) + " rows";
+            } else {
+                p.tensors[i].role += ", never written";
+            }
             continue;
         }
         if (next + bytes > uint64_t(c.ddr_bytes()))
@@ -179,6 +184,26 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
                 part_of = in;
                 break;
             }
+    const int64_t out_band = ctx.plan.band_rows(op.output);
+    if (part_of < 0 && out_band > 0 && op.kind != OpKind::Matmul && op.kind != OpKind::Move &&
+        (op_kind_on_chip(op.kind) || reduces_rows(ctx.graph, op))) {
+        // A result kept in bands, read from DDR: one stream per band, on
+        // its cluster.
+        const TensorNode& x = ctx.tensor(op.inputs[0]);
+        const TensorNode& y = ctx.tensor(op.output);
+        const int64_t cols = y.shape.empty() ? 1 : y.shape.back();
+        int64_t rows = 1;
+        for (size_t k = 0; k + 1 < y.shape.size(); ++k) rows *= y.shape[k];
+        const int64_t row_elems = reduces_rows(ctx.graph, op) ? x.shape.back() : cols;
+        for (int64_t r0 = 0, k = 0; r0 < rows; r0 += out_band, ++k) {
+            ctx.pin = int32_t(k);
+            ctx.window = {r0, std::min(out_band, rows - r0), 0, row_elems, row_elems};
+            lower_op(ctx, op);
+        }
+        ctx.pin = -1;
+        ctx.window = {};
+        return;
+    }
     if (part_of < 0) return lower_op(ctx, op);
     const TensorNode& x = ctx.tensor(part_of);
     const TensorNode& y = ctx.tensor(op.output);
@@ -196,7 +221,21 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
     } else {
         check_parts_followed(ctx, op, part_of, what, row_elems);
     }
+    // Tensors kept in bands are followed band by band: each part must be
+    // rows of one band, on its cluster.
+    std::vector<int> banded;
+    for (int t : op.inputs)
+        if (ctx.plan.band_rows(t) > 0) banded.push_back(t);
+    if (out_band > 0) banded.push_back(op.output);
     for (const TensorPart& p : ctx.placement->parts(part_of)) {
+        for (int t : banded) {
+            const int64_t band = ctx.plan.band_rows(t);
+            if (p.rect.r0 / band != (p.rect.r1 - 1) / band || p.rect.r0 / band != p.cluster)
+                throw PlacementMismatch{t, what + "follows parts of '" + x.name + "' (rows " +
+                                               std::to_string(p.rect.r0) + " to " + std::to_string(p.rect.r1) +
+                                               " on cluster " + std::to_string(p.cluster) +
+                                               ") that are not its bands of " + std::to_string(band) + " rows"};
+        }
         ctx.pin = p.cluster;
         ctx.window = {p.rect.r0, p.rect.r1 - p.rect.r0, p.rect.c0, p.rect.c1 - p.rect.c0, row_elems};
         lower_op(ctx, op);
@@ -209,11 +248,11 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
 // PlacementMismatch when a consumer cannot follow an on-chip tensor's
 // placement.
 arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const std::string& source,
-                         const LowerOptions& options, const std::vector<bool>& in_ddr) {
+                         const LowerOptions& options, const std::vector<bool>& in_ddr, bool banded) {
     arch::Program program;
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
-    BufferPlan plan = plan_buffers(g, config, in_ddr);
+    BufferPlan plan = plan_buffers(g, config, in_ddr, banded ? arch::clusters_in_use(program, config) : 0);
     // A lowering that ends in a PlacementMismatch is done again: only the
     // last one is explained.
     if (options.explain) options.explain->ops.clear();
@@ -351,7 +390,8 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                                         "the " + std::to_string(plan.region) +
                                             " bytes of L1 kept for on-chip tensors leave too little for " +
                                             op_kind_name(op.kind) + " '" + g.tensors[size_t(op.output)].name + "' (" +
-                                            std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) + "): " + m};
+                                            std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) + "): " + m,
+                                        true};
             }
             if (slots == 1) throw;
             throw CompileError(e.loc(),
@@ -403,9 +443,10 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
     for (const TensorNode& t : g.tensors) on_chip = on_chip || t.placement != Placement::DDR;
     LowerOptions held = options;
     if (on_chip) held.block_sink = nullptr;
+    bool banded = false;
     for (;;) {
         try {
-            arch::Program p = lower_once(g, config, source, held, in_ddr);
+            arch::Program p = lower_once(g, config, source, held, in_ddr, banded);
             p.notes.insert(p.notes.begin(), notes.begin(), notes.end());
             if (on_chip && options.block_sink) {
                 std::vector<arch::Block> blocks = std::move(p.blocks);
@@ -417,6 +458,14 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
             // Kept in DDR instead, said in a note; each retry moves one more
             // tensor to DDR, so this ends.
             const TensorNode& t = g.tensors[size_t(m.tensor)];
+            // Short of L1 with whole results: first try them in bands of
+            // rows, one per cluster (dsl/lower/buffer_plan.h).
+            if (m.capacity && !banded) {
+                banded = true;
+                notes.push_back("on-chip results kept in bands of rows, one band per cluster: whole, tensor '" +
+                                t.name + "' did not fit (" + m.why + ")");
+                continue;
+            }
             if (in_ddr[size_t(m.tensor)]) throw std::logic_error("placement mismatch on a tensor in DDR: " + m.why);
             in_ddr[size_t(m.tensor)] = true;
             notes.push_back("tensor '" + t.name + "' (" + placement_name(t.placement) + ") kept in DDR: " + m.why);

@@ -98,6 +98,7 @@ ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& o
             tn.dtype == in_.compute()) {
             Gather g;
             g.name = tn.name, g.dtype = tn.dtype, g.compute = tn.dtype, g.l1 = ctx_->l1_addr(t);
+            g.l1_band = ctx_->plan.of(t).band_bytes;
             g.op = index_of(*ctx_, op);
             g.dims = y.shape, g.strides = broadcast_strides(tn.shape, y.shape), g.cols = cols, g.window = ctx_->window;
             g.per_row = true, g.row_elems = 1;

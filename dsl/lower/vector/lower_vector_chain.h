@@ -41,6 +41,7 @@ struct Gather {
     arch::DType compute = arch::DType::Float16;  // what it is cast to (when cast != raw)
     uint64_t ddr = 0;
     std::optional<uint64_t> l1;          // on chip: its L1 address, read in place
+    uint64_t l1_band = 0;                // on chip in bands of rows: a band's bytes (BufferPlan::l1_at)
     std::vector<int64_t> dims, strides;  // the output's shape, the operand's strides in it
     int64_t cols = 1, row_elems = 1;     // elements of the operand one output row reads
     bool per_row = false;
@@ -52,7 +53,9 @@ struct Gather {
     void chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a, const std::string& out) const;
     // Where the chunk starting at output row `first` reads it.
     uint64_t addr(const BufferAddrs& a, int64_t first) const {
-        return l1 ? *l1 + uint64_t(offset(first) * arch::dtype_bytes(dtype)) : a[cast];
+        if (!l1) return a[cast];
+        const uint64_t at = uint64_t(offset(first) * arch::dtype_bytes(dtype));
+        return *l1 + (l1_band ? at % l1_band : at);
     }
     arch::VectorSource source(int64_t n) const { return per_row ? per_row_source(n, cols) : arch::VectorSource{}; }
 };

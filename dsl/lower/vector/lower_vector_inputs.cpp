@@ -94,7 +94,7 @@ void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const Buff
         if (in.how != How::Streamed && in.how != How::OnChip) continue;
         const uint64_t e = uint64_t(arch::dtype_bytes(in.dtype));
         const uint64_t offset = uint64_t(ctx_->unit_elem(first, in.per_unit)) * e;
-        const uint64_t at = in.how == How::OnChip ? in.l1 + offset : a[size_t(in.raw)];
+        const uint64_t at = in.how == How::OnChip ? ctx_->plan.l1_at(in.tensor, offset) : a[size_t(in.raw)];
         if (in.how == How::Streamed) {
             arch::DmaArgs d = load_dma(in.ddr + offset, at, uint64_t(n * in.per_unit) * e);
             if (w.strided()) {
@@ -124,7 +124,8 @@ uint64_t VectorInputs::addr(int h, const BufferAddrs& a) const {
 uint64_t VectorInputs::addr_at(int h, const BufferAddrs& a, int64_t first) const {
     const Input& in = inputs_[size_t(h)];
     if (in.how == How::OnChip && in.cast == in.raw)
-        return in.l1 + uint64_t(ctx_->unit_elem(first, in.per_unit)) * uint64_t(arch::dtype_bytes(in.dtype));
+        return ctx_->plan.l1_at(in.tensor,
+                                uint64_t(ctx_->unit_elem(first, in.per_unit)) * uint64_t(arch::dtype_bytes(in.dtype)));
     return a[size_t(in.cast)];
 }
 
@@ -207,8 +208,8 @@ void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t el
 uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, uint64_t buffer) {
     if (!ctx.on_chip(out)) return buffer;
     if (ctx.window.strided()) throw std::logic_error("an on-chip output over column parts: " + ctx.tensor(out).name);
-    return ctx.l1_addr(out) +
-           uint64_t(ctx.unit_elem(first, elems_per_unit)) * uint64_t(arch::dtype_bytes(ctx.tensor(out).dtype));
+    return ctx.plan.l1_at(
+        out, uint64_t(ctx.unit_elem(first, elems_per_unit)) * uint64_t(arch::dtype_bytes(ctx.tensor(out).dtype)));
 }
 
 std::function<ChunkCommands(int64_t, int64_t, const BufferAddrs&)> VectorInputs::prologue_fn() const {

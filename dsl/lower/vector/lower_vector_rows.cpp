@@ -242,9 +242,7 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
     const bool kept = ctx.on_chip(out);
     const size_t yb = s.buffers.size();
     s.buffers.push_back({BufferKind::Streamed, kept ? 0 : v.inner * ec, 0});
-    const uint64_t kept_at = kept ? ctx.l1_addr(out) : 0;
-    s.chunk = [&ctx, in, xs, tb, inv_n, yb, v, red, out, w, ec, kept, kept_at](int64_t first, int64_t n,
-                                                                               const BufferAddrs& a) {
+    s.chunk = [&ctx, in, xs, tb, inv_n, yb, v, red, out, w, ec, kept](int64_t first, int64_t n, const BufferAddrs& a) {
         ChunkCommands cc;
         in.chunk(cc, first, n, a);
         uint64_t src = in.addr_at(xs, a, first);
@@ -254,7 +252,8 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
         }
         const arch::DType t = in.compute();
         // The window is the input's rows: its row r gives output row r.
-        const uint64_t dst = kept ? kept_at + uint64_t(((w.active() ? w.r0 : 0) + first) * v.inner * ec) : a[yb];
+        const uint64_t dst =
+            kept ? ctx.plan.l1_at(out, uint64_t(((w.active() ? w.r0 : 0) + first) * v.inner * ec)) : a[yb];
         cc.compute.push_back({vector_args(red, t, n * v.inner, v.mid, src, kNone, dst), in.label(red)});
         if (inv_n >= 0)
             cc.compute.push_back(

@@ -201,9 +201,18 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         // Counting semaphores, one token per chunk: inputs in L1 (dma -> vector),
         // input slot free again (vector -> dma), result in L1 (vector -> store),
         // result slot free again (store -> vector; not needed when stores and
-        // loads share dma0, whose queue already orders store i before load i + B).
+        // loads share dma0, whose queue already orders store i before load i + B
+        // and so before chunk i + B's compute, which waits for that load; with
+        // no loads (on-chip inputs) nothing would, and the flag is needed
+        // once a slot is used twice).
+        auto stores_at = [&](int64_t i) { return !s.stores || s.stores(ranges[size_t(i)].first); };
+        int64_t storing = 0;
+        for (int64_t i = 0; i < m; ++i) storing += stores_at(i) ? 1 : 0;
+        const bool chunk_loads =
+            !s.chunk(ranges.front().first, ranges.front().count, slot_addrs(s.buffers, addr, 0, 0)).loads.empty();
+        const bool guard_out = !shared || (!chunk_loads && storing > depth);
         const FlagId in_ready = block.new_flag(), in_free = block.new_flag(), out_ready = block.new_flag();
-        const FlagId out_free = shared ? 0 : block.new_flag();
+        const FlagId out_free = guard_out ? block.new_flag() : 0;
         auto& loads = block.stream(load);
         auto& computes = block.stream(vec);
 
@@ -215,12 +224,10 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             last_prologue_load = p.loads.empty() ? 0 : loads.size();
             prologue_compute = std::move(p.compute);
         }
-        // The storing chunks: the k-th takes Result slot k % B, waits for
-        // the store of the (k - B)-th and its own store frees the slot for
-        // the (k + B)-th (every chunk, when s.stores is null).
-        auto stores_at = [&](int64_t i) { return !s.stores || s.stores(ranges[size_t(i)].first); };
-        int64_t storing = 0;
-        for (int64_t i = 0; i < m; ++i) storing += stores_at(i) ? 1 : 0;
+        // The storing chunks (`storing`, above): the k-th takes Result slot
+        // k % B, waits for the store of the (k - B)-th and its own store
+        // frees the slot for the (k + B)-th (every chunk, when s.stores is
+        // null).
         // On a shared queue, stores wait in the load queue (chunk index, commands).
         std::vector<std::pair<int64_t, std::vector<arch::Command>>> pending;
         size_t flushed = 0;
@@ -262,7 +269,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
                 arch::Command v = vector_command(steps[j].vec, ctx.tag(steps[j].label, steps[j].op));
                 if (j == 0) {
                     if (loads_in || waits_prologue) v.waits.push_back(in_ready);
-                    if (stores_out && !shared && k >= depth) v.waits.push_back(out_free);
+                    if (stores_out && guard_out && k >= depth) v.waits.push_back(out_free);
                 }
                 if (j + 1 == steps.size()) {
                     if (loads_in && i + depth < m) v.sets.push_back(in_free);
@@ -275,7 +282,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             for (size_t j = 0; j < cc.stores.size(); ++j) {
                 arch::Command d = dma_command(cc.stores[j].dma, ctx.tag(cc.stores[j].label, cc.stores[j].op));
                 if (j == 0) d.waits.push_back(out_ready);
-                if (!shared && j + 1 == cc.stores.size() && k + depth < storing) d.sets.push_back(out_free);
+                if (guard_out && j + 1 == cc.stores.size() && k + depth < storing) d.sets.push_back(out_free);
                 st.push_back(std::move(d));
             }
             if (will_store) ++k;
