@@ -50,7 +50,8 @@ uint64_t BufferPlan::l1_at(int tensor, uint64_t offset) const {
     return l1_addr(tensor) + (t.band_bytes ? offset % t.band_bytes : offset);
 }
 
-BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr, int64_t bands) {
+BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr, int64_t bands,
+                        int64_t granule) {
     // A slide view has no bytes of its own to plan: refuse the readers that
     // would take the image's bytes for its patches, before any is placed.
     check_slide_views(g);
@@ -92,7 +93,8 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
         if (!buffer) o.last_op = std::min(o.last_op, std::max(last_read[t], n.producer));
         if (!buffer && bands > 1 && !n.shape.empty()) {
             const int64_t cols = n.shape.back(), rows = element_rows(n);
-            o.band_rows = (rows + bands - 1) / bands;
+            const int64_t g_rows = std::max<int64_t>(granule, 1);
+            o.band_rows = ((rows + bands - 1) / bands + g_rows - 1) / g_rows * g_rows;
             o.band_bytes = uint64_t(o.band_rows * cols * arch::dtype_bytes(n.dtype));
             o.bytes = o.band_bytes;
         }

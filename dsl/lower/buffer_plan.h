@@ -27,6 +27,9 @@
 // * Bands: when the tensors do not fit so (a capacity PlacementMismatch),
 //   the program is planned again with every result in bands
 //   (`bands` > 0): rows [k * band_rows, (k + 1) * band_rows) of a result
+//   (band_rows: ceil(rows / bands) rounded up to a multiple of `granule`,
+//   which the compiler doubles from 16 while operations' blocks cross
+//   bands)
 //   live in cluster k's L1 alone, at the same offsets in every cluster, so
 //   a result takes one band's bytes instead of its whole size. Row r's
 //   bytes are at l1_at(offset) = its address + offset modulo the band's
@@ -81,8 +84,9 @@ struct BufferPlan {
 // does not fit L1 with the tensors on chip at the same time.
 // `in_ddr` (per graph tensor, may be empty): tensors the placement could
 // not keep on chip (dsl/lower/cluster_placement.h), planned in DDR.
-// `bands` > 0: results in that many bands of rows (the clusters in use).
+// `bands` > 0: results in at most that many bands of rows (the clusters in
+// use), each a multiple of `granule` rows (ceil(rows / bands) rounded up).
 BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr = {},
-                        int64_t bands = 0);
+                        int64_t bands = 0, int64_t granule = 1);
 
 }  // namespace dsl

@@ -17,6 +17,9 @@ struct PlacementMismatch {
     // beside them), not for a consumer that cannot follow: planning the
     // results in bands (dsl/lower/buffer_plan.h) may help.
     bool capacity = false;
+    // A block or a part that crosses two of the tensor's bands of rows:
+    // larger bands may help.
+    bool band_crossed = false;
 };
 
 }  // namespace dsl

@@ -489,7 +489,8 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
                     throw PlacementMismatch{band == op.c_band_rows ? op.c_tensor : op.a_tensor,
                                             "block '" + name + "[" + range(row0, rows) + ", " + range(col0, cols) +
                                                 "]' of matmul spans two of its bands of " + std::to_string(band) +
-                                                " rows"};
+                                                " rows",
+                                            false, true};
                 ctx.pin = int32_t(row0 / band);
             }
             ctx.add_block(block);

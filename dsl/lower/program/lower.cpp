@@ -231,10 +231,12 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
         for (int t : banded) {
             const int64_t band = ctx.plan.band_rows(t);
             if (p.rect.r0 / band != (p.rect.r1 - 1) / band || p.rect.r0 / band != p.cluster)
-                throw PlacementMismatch{t, what + "follows parts of '" + x.name + "' (rows " +
-                                               std::to_string(p.rect.r0) + " to " + std::to_string(p.rect.r1) +
-                                               " on cluster " + std::to_string(p.cluster) +
-                                               ") that are not its bands of " + std::to_string(band) + " rows"};
+                throw PlacementMismatch{t,
+                                        what + "follows parts of '" + x.name + "' (rows " + std::to_string(p.rect.r0) +
+                                            " to " + std::to_string(p.rect.r1) + " on cluster " +
+                                            std::to_string(p.cluster) + ") that are not its bands of " +
+                                            std::to_string(band) + " rows",
+                                        false, true};
         }
         ctx.pin = p.cluster;
         ctx.window = {p.rect.r0, p.rect.r1 - p.rect.r0, p.rect.c0, p.rect.c1 - p.rect.c0, row_elems};
@@ -248,11 +250,12 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
 // PlacementMismatch when a consumer cannot follow an on-chip tensor's
 // placement.
 arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const std::string& source,
-                         const LowerOptions& options, const std::vector<bool>& in_ddr, bool banded) {
+                         const LowerOptions& options, const std::vector<bool>& in_ddr, int64_t band_granule) {
     arch::Program program;
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
-    BufferPlan plan = plan_buffers(g, config, in_ddr, banded ? arch::clusters_in_use(program, config) : 0);
+    BufferPlan plan =
+        plan_buffers(g, config, in_ddr, band_granule ? arch::clusters_in_use(program, config) : 0, band_granule);
     // A lowering that ends in a PlacementMismatch is done again: only the
     // last one is explained.
     if (options.explain) options.explain->ops.clear();
@@ -443,10 +446,12 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
     for (const TensorNode& t : g.tensors) on_chip = on_chip || t.placement != Placement::DDR;
     LowerOptions held = options;
     if (on_chip) held.block_sink = nullptr;
-    bool banded = false;
+    // 0: results whole; else in bands of a multiple of this many rows
+    // (from 16, the cube's fractal rows, doubled while blocks cross bands).
+    int64_t band_granule = 0;
     for (;;) {
         try {
-            arch::Program p = lower_once(g, config, source, held, in_ddr, banded);
+            arch::Program p = lower_once(g, config, source, held, in_ddr, band_granule);
             p.notes.insert(p.notes.begin(), notes.begin(), notes.end());
             if (on_chip && options.block_sink) {
                 std::vector<arch::Block> blocks = std::move(p.blocks);
@@ -460,10 +465,18 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
             const TensorNode& t = g.tensors[size_t(m.tensor)];
             // Short of L1 with whole results: first try them in bands of
             // rows, one per cluster (dsl/lower/buffer_plan.h).
-            if (m.capacity && !banded) {
-                banded = true;
+            if (m.capacity && !band_granule) {
+                band_granule = 16;
                 notes.push_back("on-chip results kept in bands of rows, one band per cluster: whole, tensor '" +
                                 t.name + "' did not fit (" + m.why + ")");
+                continue;
+            }
+            // An operation's blocks cross bands: larger bands, up to the
+            // tensor's rows, before giving the tensor up.
+            int64_t rows = 1;
+            for (size_t k = 0; k + 1 < t.shape.size(); ++k) rows *= t.shape[k];
+            if (m.band_crossed && band_granule > 0 && band_granule < rows) {
+                band_granule *= 2;
                 continue;
             }
             if (in_ddr[size_t(m.tensor)]) throw std::logic_error("placement mismatch on a tensor in DDR: " + m.why);
