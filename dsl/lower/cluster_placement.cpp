@@ -15,8 +15,10 @@ ClusterPlacement::ClusterPlacement(const TaskGraph& g, const BufferPlan& plan, i
     : graph_(g), plan_(plan), clusters_(std::max(clusters, 1)) {
     held_.resize(g.tensors.size());
     parts_.resize(g.tensors.size());
-    for (const OnChipTensor& t : plan.tensors)
-        held_[size_t(t.tensor)].assign(size_t(clusters_), std::vector<bool>(size_t(t.bytes), false));
+    for (const OnChipTensor& t : plan.tensors) {
+        held_[size_t(t.tensor)].resize(size_t(clusters_));
+        for (ByteSet& h : held_[size_t(t.tensor)]) h.resize(t.bytes);
+    }
 }
 
 void ClusterPlacement::start_op(int op) {
@@ -99,18 +101,34 @@ void ClusterPlacement::accesses(const arch::Block& b, std::vector<Access>& reads
         }
 }
 
-bool ClusterPlacement::holds(int32_t cluster, const Access& a) const {
-    const std::vector<bool>& h = held_[size_t(a.tensor)][size_t(cluster)];
-    for (uint64_t i = a.begin; i < a.end; ++i)
-        if (!h[i]) return false;
+void ClusterPlacement::ByteSet::set(uint64_t b, uint64_t e) {
+    for (; b < e && b % 64; ++b) words[size_t(b / 64)] |= uint64_t(1) << (b % 64);
+    for (; b + 64 <= e; b += 64) words[size_t(b / 64)] = ~uint64_t(0);
+    for (; b < e; ++b) words[size_t(b / 64)] |= uint64_t(1) << (b % 64);
+}
+
+bool ClusterPlacement::ByteSet::all(uint64_t b, uint64_t e, const ByteSet& also) const {
+    while (b < e) {
+        const size_t w = size_t(b / 64);
+        const uint64_t lo = b % 64, hi = std::min<uint64_t>(64, e - uint64_t(w) * 64);
+        const uint64_t mask = (hi == 64 ? ~uint64_t(0) : (uint64_t(1) << hi) - 1) & ~((uint64_t(1) << lo) - 1);
+        const uint64_t have = words[w] | (also.empty() ? 0 : also.words[w]);
+        if ((have & mask) != mask) return false;
+        b = uint64_t(w + 1) * 64;
+    }
     return true;
+}
+
+bool ClusterPlacement::holds(int32_t cluster, const Access& a) const {
+    return held_[size_t(a.tensor)][size_t(cluster)].all(a.begin, a.end, ByteSet{});
 }
 
 bool ClusterPlacement::everywhere(int tensor) const {
     // A band lives on its own cluster alone.
     if (plan_.band_rows(tensor) > 0) return false;
-    for (const std::vector<bool>& h : held_[size_t(tensor)])
-        if (std::find(h.begin(), h.end(), false) != h.end()) return false;
+    const uint64_t bytes = plan_.of(tensor).bytes;
+    for (const ByteSet& h : held_[size_t(tensor)])
+        if (!h.all(0, bytes, ByteSet{})) return false;
     return true;
 }
 
@@ -132,27 +150,20 @@ int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
     // (Per tensor written, by tensor: a block writes a few of them, and a
     // vector over all the program's tensors per block made placement
     // quadratic in the program's length.)
-    std::map<int, std::vector<bool>> own;
+    std::map<int, ByteSet> own;
     for (const Access& w : writes) {
-        std::vector<bool>& o = own[w.tensor];
-        if (o.empty()) o.assign(held_[size_t(w.tensor)][0].size(), false);
-        std::fill(o.begin() + std::ptrdiff_t(w.begin), o.begin() + std::ptrdiff_t(w.end), true);
+        ByteSet& o = own[w.tensor];
+        if (o.empty()) o.resize(plan_.of(w.tensor).bytes);
+        o.set(w.begin, w.end);
     }
-    const std::vector<bool> none;
+    const ByteSet none;
     std::vector<bool> can(size_t(clusters_), true);
     int missing = -1;
     for (const Access& r : reads) {
         const auto written = own.find(r.tensor);
-        const std::vector<bool>& o = written == own.end() ? none : written->second;
-        for (int32_t k = 0; k < clusters_; ++k) {
-            if (!can[size_t(k)]) continue;
-            const std::vector<bool>& h = held_[size_t(r.tensor)][size_t(k)];
-            for (uint64_t i = r.begin; i < r.end; ++i)
-                if (!h[i] && (o.empty() || !o[i])) {
-                    can[size_t(k)] = false;
-                    break;
-                }
-        }
+        const ByteSet& o = written == own.end() ? none : written->second;
+        for (int32_t k = 0; k < clusters_; ++k)
+            if (can[size_t(k)] && !held_[size_t(r.tensor)][size_t(k)].all(r.begin, r.end, o)) can[size_t(k)] = false;
         if (missing < 0 && std::find(can.begin(), can.end(), true) == can.end()) missing = r.tensor;
     }
     const auto mismatch = [&](int tensor) {
@@ -184,7 +195,7 @@ int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
     for (const Access& w : writes) ranges[w.tensor].push_back({w.begin, w.end});
     for (auto& [t, rs] : ranges) {
         std::sort(rs.begin(), rs.end());
-        std::vector<bool>& h = held_[size_t(t)][size_t(cluster)];
+        ByteSet& h = held_[size_t(t)][size_t(cluster)];
         const TensorNode& n = graph_.tensors[size_t(t)];
         const uint64_t e = uint64_t(arch::dtype_bytes(n.dtype)), row = uint64_t(last_dim(n)) * e;
         // A band's offsets are its own: the part's rows are the tensor's,
@@ -196,7 +207,7 @@ int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
             uint64_t b = rs[k].first;
             uint64_t end = rs[k].second;
             for (++k; k < rs.size() && rs[k].first <= end; ++k) end = std::max(end, rs[k].second);
-            std::fill(h.begin() + std::ptrdiff_t(b), h.begin() + std::ptrdiff_t(end), true);
+            h.set(b, end);
             b += band_start, end += band_start;
             count += end - b;
             r0 = std::min(r0, b / row), r1 = std::max(r1, (end - 1) / row + 1);

@@ -63,6 +63,17 @@ public:
     bool everywhere(int tensor) const;
 
 private:
+    // A set of a tensor's bytes, a bit each, tested a word at a time
+    // (placement asks "are all of these bytes held?" for every on-chip
+    // byte every block reads).
+    struct ByteSet {
+        std::vector<uint64_t> words;
+        void resize(uint64_t bytes) { words.assign(size_t((bytes + 63) / 64), 0); }
+        bool empty() const { return words.empty(); }
+        void set(uint64_t b, uint64_t e);
+        // Every byte of [b, e) is in this set or in `also` (may be empty).
+        bool all(uint64_t b, uint64_t e, const ByteSet& also) const;
+    };
     struct Access {
         int tensor;
         uint64_t begin, end;  // bytes within the tensor
@@ -75,10 +86,10 @@ private:
     const BufferPlan& plan_;
     int32_t clusters_;
     int op_ = -1;
-    std::vector<int> live_;                             // on-chip tensors live at op_
-    std::vector<std::vector<std::vector<bool>>> held_;  // [tensor][cluster][byte]
-    std::vector<std::vector<TensorPart>> parts_;        // [tensor]
-    std::vector<int64_t> placed_in_op_;                 // per cluster, blocks of op_ placed there
+    std::vector<int> live_;                       // on-chip tensors live at op_
+    std::vector<std::vector<ByteSet>> held_;      // [tensor][cluster]
+    std::vector<std::vector<TensorPart>> parts_;  // [tensor]
+    std::vector<int64_t> placed_in_op_;           // per cluster, blocks of op_ placed there
 };
 
 }  // namespace dsl
