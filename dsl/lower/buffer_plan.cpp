@@ -14,13 +14,6 @@ constexpr uint64_t kAlignment = 64;
 
 uint64_t align(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// Rows of `t` viewed as rows of its last axis.
-int64_t element_rows(const TensorNode& t) {
-    int64_t rows = 1;
-    for (size_t k = 0; k + 1 < t.shape.size(); ++k) rows *= t.shape[k];
-    return rows;
-}
-
 uint64_t bytes_of(const TensorNode& t) {
     uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
     for (int64_t d : t.shape) n *= uint64_t(d);
@@ -39,6 +32,12 @@ const CacheScope* scope_of(const TaskGraph& g, int i) {
 }
 
 }  // namespace
+
+int64_t tensor_rows(const TensorNode& t) {
+    int64_t rows = 1;
+    for (size_t k = 0; k + 1 < t.shape.size(); ++k) rows *= t.shape[k];
+    return rows;
+}
 
 uint64_t BufferPlan::l1_addr(int tensor) const {
     const OnChipTensor& t = tensors[size_t(index_of[size_t(tensor)])];
@@ -92,7 +91,7 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
         const bool buffer = g.ops[size_t(n.producer)].kind == OpKind::Move;
         if (!buffer) o.last_op = std::min(o.last_op, std::max(last_read[t], n.producer));
         if (!buffer && bands > 1 && !n.shape.empty()) {
-            const int64_t cols = n.shape.back(), rows = element_rows(n);
+            const int64_t cols = n.shape.back(), rows = tensor_rows(n);
             const int64_t g_rows = std::max<int64_t>(granule, 1);
             o.band_rows = ((rows + bands - 1) / bands + g_rows - 1) / g_rows * g_rows;
             o.band_bytes = uint64_t(o.band_rows * cols * arch::dtype_bytes(n.dtype));

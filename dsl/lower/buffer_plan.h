@@ -84,6 +84,10 @@ struct BufferPlan {
 // does not fit L1 with the tensors on chip at the same time.
 // `in_ddr` (per graph tensor, may be empty): tensors the placement could
 // not keep on chip (dsl/lower/cluster_placement.h), planned in DDR.
+// The tensor's rows as rows of its last axis (the product of the others):
+// what bands of rows divide.
+int64_t tensor_rows(const TensorNode& t);
+
 // `bands` > 0: results in at most that many bands of rows (the clusters in
 // use), each a multiple of `granule` rows (ceil(rows / bands) rounded up).
 BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr = {},

@@ -192,8 +192,7 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
         const TensorNode& x = ctx.tensor(op.inputs[0]);
         const TensorNode& y = ctx.tensor(op.output);
         const int64_t cols = y.shape.empty() ? 1 : y.shape.back();
-        int64_t rows = 1;
-        for (size_t k = 0; k + 1 < y.shape.size(); ++k) rows *= y.shape[k];
+        const int64_t rows = tensor_rows(y);
         const int64_t row_elems = reduces_rows(ctx.graph, op) ? x.shape.back() : cols;
         for (int64_t r0 = 0, k = 0; r0 < rows; r0 += out_band, ++k) {
             ctx.pin = int32_t(k);
@@ -473,9 +472,7 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
             }
             // An operation's blocks cross bands: larger bands, up to the
             // tensor's rows, before giving the tensor up.
-            int64_t rows = 1;
-            for (size_t k = 0; k + 1 < t.shape.size(); ++k) rows *= t.shape[k];
-            if (m.band_crossed && band_granule > 0 && band_granule < rows) {
+            if (m.band_crossed && band_granule > 0 && band_granule < tensor_rows(t)) {
                 band_granule *= 2;
                 continue;
             }
