@@ -379,8 +379,8 @@ void check_block(const Program& p, const Config& c, size_t b, const Block& blk) 
         if (waits[f] > sets[f])
             fail({b, nullptr, 0}, "flag f" + std::to_string(f) + " is waited on " + std::to_string(waits[f]) +
                                       " times but set only " + std::to_string(sets[f]) + " times");
-    const std::string cycle = find_wait_cycle(blk);
-    if (!cycle.empty()) fail({b, nullptr, 0}, "its flag waits form a cycle, so it can never finish: " + cycle);
+    if (!waits_can_be_met(blk))
+        fail({b, nullptr, 0}, "its flag waits form a cycle, so it can never finish: " + find_wait_cycle(blk));
 }
 
 }  // namespace arch

@@ -19,7 +19,41 @@ struct Edge {
     FlagId f;
 };
 
+// A command of `st` whose waits all have tokens takes them.
+bool take_waits(const Command& cmd, std::vector<uint32_t>& tokens) {
+    size_t taken = 0;
+    for (; taken < cmd.waits.size(); ++taken) {
+        uint32_t& t = tokens[cmd.waits[taken]];
+        if (!t) break;
+        --t;
+    }
+    if (taken == cmd.waits.size()) return true;
+    while (taken) ++tokens[cmd.waits[--taken]];  // not yet: give back what it took
+    return false;
+}
+
 }  // namespace
+
+bool waits_can_be_met(const Block& block) {
+    thread_local std::vector<uint32_t> tokens;  // per flag: sets not yet consumed
+    thread_local std::vector<size_t> next;      // per stream: its commands [0, next) have run
+    tokens.assign(block.num_flags, 0);
+    next.assign(block.streams.size(), 0);
+    size_t left = 0;
+    for (const Stream& st : block.streams) left += st.commands.size();
+    // Each pass runs every stream as far as it can; a pass that runs nothing
+    // leaves every remaining head waiting on a token no one will set.
+    for (bool ran = true; ran && left;) {
+        ran = false;
+        for (size_t s = 0; s < block.streams.size(); ++s) {
+            const std::vector<Command>& commands = block.streams[s].commands;
+            size_t& i = next[s];
+            for (; i < commands.size() && take_waits(commands[i], tokens); ++i, --left, ran = true)
+                for (FlagId f : commands[i].sets) ++tokens[f];
+        }
+    }
+    return left == 0;
+}
 
 std::string find_wait_cycle(const Block& block) {
     std::vector<Node> nodes;
