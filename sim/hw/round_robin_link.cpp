@@ -43,7 +43,6 @@ void RoundRobinLink::occupy(uint64_t from, uint64_t to) {
 }
 
 void RoundRobinLink::move(Pending& p, uint64_t from, uint64_t to) const {
-    if (!count_waits_) return;
     const uint64_t first = std::max(cycle_of(from), p.moved_until);
     const uint64_t end = cycle_of(to - 1) + 1;
     if (end > first) p.moved += end - first;
@@ -69,7 +68,6 @@ T RoundRobinLink::move_cycles(const Pending& p, uint64_t from, uint64_t rounds, 
 }
 
 void RoundRobinLink::move_periodic(Pending& p, uint64_t from, uint64_t rounds, uint64_t period) const {
-    if (!count_waits_) return;
     // When W divides the slot, the period and S (the documents' DDR: 64 B
     // bursts at 32 B/cycle), every burst is S / W whole cycles of its own.
     const uint64_t W = bytes_per_cycle_, S = burst_bytes_, base = from % W;
@@ -128,15 +126,13 @@ bool RoundRobinLink::skip_rounds(uint64_t limit) {
         rounds = std::min(rounds, (last_slot - at - last_decision_offset) / round_bytes + 1);
     }
     if (rounds == 0) return false;
-    if (count_waits_) {
-        uint64_t first = at;  // the slot of each active requester's first burst, in round order
-        for (size_t step = 0, id = size_t(last_granted_); step < pending_.size(); ++step) {
-            if (++id == pending_.size()) id = 0;
-            Pending& p = pending_[id];
-            if (!p.remaining) continue;
-            move_periodic(p, first, rounds, round_bytes);
-            first += burst_bytes_;
-        }
+    uint64_t first = at;  // the slot of each active requester's first burst, in round order
+    for (size_t step = 0, id = size_t(last_granted_); step < pending_.size(); ++step) {
+        if (++id == pending_.size()) id = 0;
+        Pending& p = pending_[id];
+        if (!p.remaining) continue;
+        move_periodic(p, first, rounds, round_bytes);
+        first += burst_bytes_;
     }
     for (Pending& p : pending_)
         if (p.remaining) p.remaining -= rounds * burst_bytes_;
@@ -161,17 +157,51 @@ void RoundRobinLink::advance(uint64_t now, std::vector<Completion>& completed) {
     }
 }
 
+// In closed form, no burst replayed. While the set of eligible requesters
+// stays the same, decisions take turns among them in id order after the
+// last granted one, a full burst each, and the first transfer to end is the
+// one with the fewest bursts left (the earliest in turn among equals): its
+// last burst is grant (b - 1) * m + i, with b its bursts, m the eligible
+// requesters and i its place in turn, every grant before it a full burst.
+// When a pending request becomes eligible before that grant (it was issued
+// in the last cycle), the grants in the cycles before it are taken turn by
+// turn at once, it joins, and the prediction starts again: at most once per
+// pending request.
 uint64_t RoundRobinLink::next_final_grant() const {
     if (!active_) return kNever;
-    RoundRobinLink copy = *this;
-    copy.observer_ = nullptr;  // a prediction: grant cycles do not depend on what the observer does
-    copy.count_waits_ = false;
+    const size_t n = pending_.size();
+    std::vector<uint64_t>& left = lookahead_;  // per requester: bytes still to grant
+    left.resize(n);
+    for (size_t id = 0; id < n; ++id) left[id] = pending_[id].remaining;
+    uint64_t at = decision_slot();
+    size_t last = size_t(last_granted_);
     for (;;) {
-        uint64_t at = copy.decision_slot();
-        if (at == copy.next_slot_ && copy.skip_rounds(kNever)) continue;
-        bool last = false;
-        copy.grant_one(at, last);
-        if (last) return copy.cycle_of(at);
+        const uint64_t cycle = cycle_of(at);
+        uint64_t fewest = kNever, joins = kNever;
+        size_t m = 0, place = 0;
+        for (size_t step = 0, id = last; step < n; ++step) {
+            if (++id == n) id = 0;
+            if (!left[id]) continue;
+            if (pending_[id].eligible_at > cycle) {
+                joins = std::min(joins, pending_[id].eligible_at);
+                continue;
+            }
+            const uint64_t bursts = arch::ceil_div(left[id], burst_bytes_);
+            if (bursts < fewest) fewest = bursts, place = m;
+            ++m;
+        }
+        const uint64_t final_cycle = cycle_of(at + ((fewest - 1) * m + place) * burst_bytes_);
+        if (final_cycle < joins) return final_cycle;
+        // The grants at slots before the join's cycle: none is a last burst.
+        const uint64_t grants = arch::ceil_div(joins * bytes_per_cycle_ - at, burst_bytes_);
+        const uint64_t rounds = grants / m, extra = grants % m;
+        for (size_t step = 0, id = last, k = 0; step < n; ++step) {
+            if (++id == n) id = 0;
+            if (!left[id] || pending_[id].eligible_at > cycle) continue;
+            left[id] -= (rounds + (k < extra)) * burst_bytes_;
+            if (++k == (extra ? extra : m)) last = id;  // the requester of the last of those grants
+        }
+        at = std::max(at + grants * burst_bytes_, joins * bytes_per_cycle_);
     }
 }
 

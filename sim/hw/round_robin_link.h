@@ -107,7 +107,7 @@ private:
     uint64_t busy_cycles_ = 0;
     uint64_t bytes_ = 0;
     BurstObserver* observer_ = nullptr;
-    bool count_waits_ = true;  // false in next_final_grant's look-ahead copy, which reports no waits
+    mutable std::vector<uint64_t> lookahead_;  // next_final_grant's scratch, kept to spare an allocation
 };
 
 }  // namespace hw
