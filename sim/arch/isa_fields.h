@@ -134,6 +134,8 @@ template <class T>
 struct IsVector : std::false_type {};
 template <class T>
 struct IsVector<std::vector<T>> : std::true_type {};
+template <>
+struct IsVector<FlagList> : std::true_type {};
 using SourcePtr = std::shared_ptr<const VectorSource>;
 
 // Names<E>: the spellings of an ISA enumeration in JSON, --dump-program and

@@ -166,7 +166,7 @@ std::string hex(uint64_t v) {
     return os.str();
 }
 
-void append_flags(std::ostringstream& os, const char* what, const std::vector<FlagId>& flags) {
+void append_flags(std::ostringstream& os, const char* what, const FlagList& flags) {
     if (flags.empty()) return;
     os << "  " << what << "(";
     for (size_t i = 0; i < flags.size(); ++i) os << (i ? "," : "") << "f" << flags[i];

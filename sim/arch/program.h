@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/arch/flag_list.h"
 #include "sim/arch/vector_source.h"
 
 namespace arch {
@@ -188,8 +189,6 @@ struct VectorArgs {
     DType dst_dtype() const;
     uint64_t dst_bytes() const;
 };
-
-using FlagId = uint16_t;
 
 struct Command {
     Opcode op = Opcode::Dma;

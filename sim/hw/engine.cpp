@@ -40,7 +40,7 @@ std::string Engine::state() const {
             s += " waits on f" + std::to_string(waiting_flag_);
         } else if (slots_.size() > 1 && current < r.stream->commands.size()) {
             std::vector<arch::FlagId> unset;
-            const std::vector<arch::FlagId>& waits = r.stream->commands[current].waits;
+            const arch::FlagList& waits = r.stream->commands[current].waits;
             for (size_t i = 0; i < waits.size(); ++i) {
                 size_t ahead = size_t(std::count(waits.begin(), waits.begin() + long(i), waits[i]));
                 if (!flags_[k]->peek(waits[i], ahead)) unset.push_back(waits[i]);

@@ -57,7 +57,7 @@ int thread_id(const arch::Config& c, arch::EngineId e) {
     return int(1 + c.dma_engines + 2 * c.cubes_per_cluster + e.index);
 }
 
-void flags_text(TextOut& out, const std::vector<arch::FlagId>& f) {
+void flags_text(TextOut& out, const arch::FlagList& f) {
     for (size_t i = 0; i < f.size(); ++i) out << (i ? ",f" : "f") << f[i];
 }
 
