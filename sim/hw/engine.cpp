@@ -120,6 +120,21 @@ void Engine::run_single() {
             waiting_flag_ = -1;
             --r.next;
             const uint64_t begin = std::max(ready + cmd.issue_cycles, times.flags_at);
+            // A command whose cycles depend on it alone ends at begin + its
+            // cycles whatever else happens: it is done at once, ahead of
+            // simulated time, its flags set with their cycle (a token
+            // remembers it: a waiter starts no earlier). No SystemC wait for
+            // it, so a run of such commands whose flags are already set
+            // costs no thread switch. The stream's last command is performed
+            // at its cycles: the dispatcher learns the block's end then.
+            if (r.next + 1 < r.stream->commands.size()) {
+                if (const std::optional<uint64_t> cycles = run_ahead(cmd)) {
+                    const uint32_t index = uint32_t(r.next++);
+                    ready = free_at_ = begin + *cycles;
+                    finish({0, r.block, index, begin, ready, &cmd, false, times.ready, times.flags_at, 0});
+                    continue;
+                }
+            }
             wait_until(begin);
             perform(0, begin, times);
             ready = free_at_;

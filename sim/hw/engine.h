@@ -54,6 +54,12 @@ protected:
     // Performs `cmd`, which starts now; returns when the engine may take its
     // next command.
     virtual Executed execute(const arch::Command& cmd) = 0;
+    // For an engine whose commands take cycles that depend on the command
+    // alone (a cube, a vector unit): performs `cmd` without waiting and
+    // returns its cycles, so the engine may run it ahead of simulated time.
+    // nullopt (the default) for one whose timing depends on what else
+    // happens meanwhile (a DMA engine on a shared link).
+    virtual std::optional<uint64_t> run_ahead(const arch::Command& /*cmd*/) { return std::nullopt; }
     // At most this many commands in flight at once (§5): 1 but for DMA engines.
     void set_max_outstanding(size_t n) { max_outstanding_ = n; }
     size_t max_outstanding() const { return max_outstanding_; }

@@ -14,4 +14,8 @@ Engine::Executed VectorUnit::execute(const arch::Command& cmd) {
     return {now_cycles()};
 }
 
+std::optional<uint64_t> VectorUnit::run_ahead(const arch::Command& cmd) {
+    return arch::vector_cost(config_, cmd.vec).total_cycles;
+}
+
 }  // namespace hw

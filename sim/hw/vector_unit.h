@@ -15,6 +15,7 @@ public:
 
 private:
     Executed execute(const arch::Command& cmd) override;
+    std::optional<uint64_t> run_ahead(const arch::Command& cmd) override;
     const arch::Config& config_;
 };
 
