@@ -104,6 +104,7 @@ private:
         capacity_ = grown;
     }
     void append(const FlagId* flags, size_t n) {
+        if (!n) return;  // `flags` may be null then (an empty vector's data()), which memcpy may not take
         reserve(size_ + n);
         std::memcpy(data() + size_, flags, n * sizeof(FlagId));
         size_ += uint32_t(n);

@@ -104,10 +104,11 @@ int RoundRobinLink::grant_one(uint64_t at, bool& last_burst) {
 
 bool RoundRobinLink::skip_rounds(uint64_t limit) {
     // A round is one full burst for every active requester in id order after
-    // the last granted one; it returns the pointer to where it started only if
-    // that requester is itself active, and it is uniform only if every active
-    // requester is already eligible and nobody reaches its last burst.
-    if (observer_ || !active_ || !pending_[size_t(last_granted_)].remaining) return false;
+    // the last granted one, which leaves the pointer at the last of them (where
+    // the round started if that requester is itself active), so every round
+    // has the same order; it is uniform only if every active requester is
+    // already eligible and nobody reaches its last burst.
+    if (observer_ || !active_) return false;
     const uint64_t at = next_slot_;
     uint64_t rounds = kNever;
     for (const Pending& p : pending_) {
@@ -127,13 +128,16 @@ bool RoundRobinLink::skip_rounds(uint64_t limit) {
     }
     if (rounds == 0) return false;
     uint64_t first = at;  // the slot of each active requester's first burst, in round order
+    int last_in_round = last_granted_;
     for (size_t step = 0, id = size_t(last_granted_); step < pending_.size(); ++step) {
         if (++id == pending_.size()) id = 0;
         Pending& p = pending_[id];
         if (!p.remaining) continue;
         move_periodic(p, first, rounds, round_bytes);
         first += burst_bytes_;
+        last_in_round = int(id);
     }
+    last_granted_ = last_in_round;
     for (Pending& p : pending_)
         if (p.remaining) p.remaining -= rounds * burst_bytes_;
     occupy(at, at + rounds * round_bytes);
