@@ -19,7 +19,7 @@ struct Edge {
     FlagId f;
 };
 
-// A command of `st` whose waits all have tokens takes them.
+// Whether every wait of `cmd` has a token; if so, it takes them.
 bool take_waits(const Command& cmd, std::vector<uint32_t>& tokens) {
     size_t taken = 0;
     for (; taken < cmd.waits.size(); ++taken) {

@@ -9,18 +9,16 @@ CubeUnit::CubeUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t clu
                    trace::Recorder* recorder, const arch::Config& config)
     : Engine(name, id, cluster, flags, recorder), config_(config) {}
 
-uint64_t CubeUnit::cycles_of(const arch::Command& cmd) {
+Engine::Executed CubeUnit::execute(const arch::Command& cmd) {
+    sc_core::wait(cycles(*run_ahead(cmd)));
+    return {now_cycles()};
+}
+
+std::optional<uint64_t> CubeUnit::run_ahead(const arch::Command& cmd) {
     MatmulCost cost = matmul_cost(config_, cmd.mm);
     operand_bytes_ += cost.operand_bytes;
     link_cycles_ += cost.link_cycles;
     return cost.total_cycles;
 }
-
-Engine::Executed CubeUnit::execute(const arch::Command& cmd) {
-    sc_core::wait(cycles(cycles_of(cmd)));
-    return {now_cycles()};
-}
-
-std::optional<uint64_t> CubeUnit::run_ahead(const arch::Command& cmd) { return cycles_of(cmd); }
 
 }  // namespace hw

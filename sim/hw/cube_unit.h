@@ -16,8 +16,7 @@ public:
 
 private:
     Executed execute(const arch::Command& cmd) override;
-    std::optional<uint64_t> run_ahead(const arch::Command& cmd) override;
-    uint64_t cycles_of(const arch::Command& cmd);  // and counts its operand bytes and link cycles
+    std::optional<uint64_t> run_ahead(const arch::Command& cmd) override;  // counts its operand bytes, link cycles
     const arch::Config& config_;
     uint64_t operand_bytes_ = 0, link_cycles_ = 0;
 };
