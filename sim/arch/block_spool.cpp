@@ -1,5 +1,7 @@
 #include "sim/arch/block_spool.h"
 
+#include <chrono>
+
 #include "sim/arch/block_codec.h"
 
 namespace arch {
@@ -13,8 +15,11 @@ void BlockSpool::append(const Block& b) {
 }
 
 Block BlockSpool::load(size_t b) {
+    const auto start = std::chrono::steady_clock::now();
     file_.read(b, encoded_);
-    return decode_block(encoded_.data(), encoded_.size());
+    Block block = decode_block(encoded_.data(), encoded_.size());
+    read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return block;
 }
 
 const Block& BlockSpool::acquire(size_t b) {

@@ -27,6 +27,9 @@ public:
 
     // Block b, decoded afresh (for a caller that keeps it).
     Block load(size_t b);
+    // Wall time spent reading blocks back and decoding them, in seconds
+    // (--timings counts it in the spool's phase, not the simulation's).
+    double read_seconds() const { return read_seconds_; }
 
     size_t size() const override { return info_.size(); }
     const DispatchInfo& info(size_t b) const override { return info_[b]; }
@@ -39,6 +42,7 @@ private:
     uint64_t commands_ = 0;
     std::map<size_t, std::unique_ptr<Block>> loaded_;
     std::string encoded_;  // scratch
+    double read_seconds_ = 0;
 };
 
 }  // namespace arch

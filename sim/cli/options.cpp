@@ -87,7 +87,11 @@ po::options_description visible_options() {
         "seed", po::value<uint64_t>()->value_name("N"), "with --functional: the seed of the random inputs (default 0)")(
         "check",
         "with --functional: compare every output with the reference executor (the task graph in float64, "
-        "no lowering); exit status 1 when one is beyond tolerance")("quiet,q", "do not print the text report");
+        "no lowering); exit status 1 when one is beyond tolerance")("quiet,q", "do not print the text report")(
+        "timings",
+        "after the run, print on stderr where its wall time went: seconds and microseconds per command for "
+        "parse, lower, check, spool, simulate and outputs, and the SystemC process activations and delta "
+        "cycles per command");
     return o;
 }
 
@@ -220,6 +224,7 @@ int parse_options(const po::variables_map& vm, RunOptions& opt) {
     opt.dump_program = vm.count("dump-program") > 0;
     opt.no_fusion = vm.count("no-fusion") > 0;
     opt.quiet = vm.count("quiet") > 0;
+    opt.timings = vm.count("timings") > 0;
     if (int rc = parse_max_cycles(vm, opt)) return rc;
     return parse_functional(vm, opt);
 }

@@ -11,10 +11,6 @@ namespace hw {
 ArbitratedMemory::ArbitratedMemory(sc_core::sc_module_name name, const LinkParams& params)
     : sc_module(name), socket("socket"), params_(params) {
     socket.register_b_transport(this, &ArbitratedMemory::b_transport);
-    SC_HAS_PROCESS(ArbitratedMemory);
-    SC_METHOD(arbitrate);
-    sensitive << kick_;
-    dont_initialize();
 }
 
 ArbitratedMemory::ArbitratedMemory(sc_core::sc_module_name name, const LinkParams& params,
@@ -32,6 +28,7 @@ void ArbitratedMemory::before_end_of_elaboration() {
         link_->observe(l2_.get());
     }
     for (int i = 0; i < n; ++i) granted_.push_back(std::make_unique<sc_core::sc_event>());
+    done_.assign(size_t(n), 0);
     completes_at_.assign(size_t(n), 0);
     link_wait_.assign(size_t(n), 0);
 }
@@ -53,28 +50,58 @@ void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& tran
         if (!ext) throw std::logic_error(std::string(name()) + ": a request to the L2 without its DDR region");
         l2_->begin(requester, ext->region, !trans.is_read());
     }
+    // Decisions up to now first: they do not depend on the request
+    // (eligible from the next cycle), and the link skips whole rounds only
+    // while every pending request is eligible.
+    decide(requester);
+    done_[size_t(requester)] = 0;
     link_->request(requester, bytes, now_cycles());
-    kick_.notify(sc_core::SC_ZERO_TIME);
-    sc_core::wait(*granted_[size_t(requester)]);
+    schedule_wake();
+    while (!done_[size_t(requester)]) {
+        suspend(*granted_[size_t(requester)]);
+        decide(requester);
+        schedule_wake();
+    }
     delay = cycles(completes_at_[size_t(requester)] - now_cycles());
     if (LinkWaitExtension* wait = trans.get_extension<LinkWaitExtension>())
         wait->cycles = link_wait_[size_t(requester)];
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void ArbitratedMemory::arbitrate() {
-    uint64_t now = now_cycles();
+void ArbitratedMemory::decide(int self) {
+    const uint64_t now = now_cycles();
+    // The timed wake-up fired at the start of this cycle (its initiator may
+    // not have run yet): it is not pending any more.
+    if (wake_at_ == now) {
+        fired_ = woken_;
+        fired_at_ = now;
+        woken_ = -1;
+        wake_at_ = RoundRobinLink::kNever;
+    }
     link_->advance(now, completed_);
     for (const RoundRobinLink::Completion& c : completed_) {
         if (c.granted != now || c.cycle <= now)
             throw std::logic_error(std::string(name()) + ": last burst granted in the past");
-        completes_at_[size_t(c.requester)] = c.cycle;
-        link_wait_[size_t(c.requester)] = c.link_wait;
-        granted_[size_t(c.requester)]->notify(sc_core::SC_ZERO_TIME);
+        const size_t r = size_t(c.requester);
+        done_[r] = 1;
+        completes_at_[r] = c.cycle;
+        link_wait_[r] = c.link_wait;
+        // The one woken at this cycle is running or about to.
+        const bool woken_now = c.requester == fired_ && fired_at_ == now;
+        if (c.requester != self && !woken_now) granted_[r]->notify(sc_core::SC_ZERO_TIME);
     }
     completed_.clear();
-    uint64_t next = link_->next_final_grant();
-    if (next != RoundRobinLink::kNever) kick_.notify(cycles(next - now));
+}
+
+void ArbitratedMemory::schedule_wake() {
+    const uint64_t now = now_cycles();
+    int next_woken = -1;
+    const uint64_t next = link_->next_final_grant(&next_woken);
+    if (next == wake_at_ && next_woken == woken_) return;
+    if (wake_at_ != RoundRobinLink::kNever) granted_[size_t(woken_)]->cancel();
+    woken_ = next_woken;
+    wake_at_ = next;
+    if (next != RoundRobinLink::kNever) granted_[size_t(next_woken)]->notify(cycles(next - now));
 }
 
 }  // namespace hw

@@ -12,6 +12,17 @@
 // included): the DMA engine keeps several requests in flight that way
 // (timing model §5).
 //
+// The arbiter has no process of its own: the link is brought up to date by
+// the initiators' threads, in b_transport, when a request arrives and when
+// a waiting initiator wakes. Decisions at a cycle <= now never depend on a
+// request issued at now (it is eligible from now + 1), so bringing the link
+// up to now from any process at now gives the same grants. The link predicts
+// the next last burst in closed form (which transfer, which cycle): only
+// that initiator's wake-up is scheduled, at that cycle, and moved when a new
+// request changes the prediction. An initiator whose last burst is granted
+// in a cycle it was not woken for (another's in the same cycle) is woken
+// one delta later.
+//
 // With an L2 cache (the DDR channel's memory when l2.kib > 0), the port is
 // the L2's and the L2 looks up every burst it grants (§6.1): the transfer
 // completes when its data is there, and the DDR channel behind it serves
@@ -58,7 +69,12 @@ public:
 private:
     void before_end_of_elaboration() override;
     void b_transport(int requester, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-    void arbitrate();
+    // Makes every decision up to now and wakes the initiators whose last
+    // burst was granted (but `self`, the caller).
+    void decide(int self);
+    // Schedules the wake-up of the initiator of the next last burst (moves
+    // it if the prediction changed).
+    void schedule_wake();
 
     LinkParams params_;
     std::unique_ptr<RoundRobinLink> link_;  // sized once the socket is bound
@@ -66,10 +82,16 @@ private:
     trace::Recorder* recorder_ = nullptr;
     std::unique_ptr<L2Memory> l2_;
     std::vector<std::unique_ptr<sc_core::sc_event>> granted_;  // per requester: its last burst was granted
+    std::vector<char> done_;                                   // per requester: its last burst was granted
     std::vector<uint64_t> completes_at_;                       // per requester: the cycle its transfer completes
     std::vector<uint64_t> link_wait_;                          // per requester: its transfer's link wait (§9)
     std::vector<RoundRobinLink::Completion> completed_;
-    sc_core::sc_event kick_;
+    // The one timed wake-up pending: requester `woken` at cycle `wake_at`
+    // (kNever: none).
+    int woken_ = -1;
+    uint64_t wake_at_ = RoundRobinLink::kNever;
+    int fired_ = -1;  // the requester of the last timed wake-up to fire, and its cycle
+    uint64_t fired_at_ = RoundRobinLink::kNever;
     uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 

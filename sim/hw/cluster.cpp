@@ -86,6 +86,7 @@ void Cluster::run_block(const arch::Block& block, uint32_t block_index, uint32_t
 }
 
 void Cluster::end_empty_blocks() {
+    count_activation();
     const uint64_t now = now_cycles();
     std::vector<std::pair<uint32_t, uint64_t>> later;
     for (const auto& [slot, start] : empty_) {

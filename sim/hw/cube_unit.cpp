@@ -10,7 +10,7 @@ CubeUnit::CubeUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t clu
     : Engine(name, id, cluster, flags, recorder), config_(config) {}
 
 Engine::Executed CubeUnit::execute(const arch::Command& cmd) {
-    sc_core::wait(cycles(*run_ahead(cmd)));
+    suspend(cycles(*run_ahead(cmd)));
     return {now_cycles()};
 }
 

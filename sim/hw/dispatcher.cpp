@@ -35,9 +35,10 @@ Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& progra
 }
 
 void Dispatcher::run() {
+    count_activation();
     decide(0);
     while (!all_done()) {
-        sc_core::wait(wake_.default_event());
+        suspend(wake_.default_event());
         decide(now_cycles() - 1);
     }
 }

@@ -43,7 +43,7 @@ Engine::Executed DmaEngine::execute(const arch::Command& cmd) {
     // fewer per command.
     const uint64_t link_wait = payload_.get_extension<LinkWaitExtension>()->cycles;
     if (max_outstanding() == 1) {
-        sc_core::wait(delay);
+        suspend(delay);
         return {now_cycles(), link_wait};
     }
     return {now_cycles() + delay.value(), link_wait};

@@ -52,6 +52,7 @@ std::string Engine::state() const {
 }
 
 void Engine::run() {
+    count_activation();
     if (slots_.size() == 1) run_single();
     else run_shared();
 }
@@ -66,22 +67,28 @@ void Engine::perform(size_t slot, uint64_t begin, const StartTimes& times) {
     // Commands end in the order they started (§5): one whose data is there
     // before its predecessor's (an L2 hit behind a miss, §6.1) ends with it.
     const Executed done = execute(cmd);
-    uint64_t end = done.end;
-    if (!in_flight_.empty()) end = std::max(end, in_flight_.back().end);
     const uint64_t now = now_cycles();
+    const uint64_t end = std::max(done.end, ends_.empty() ? now : ends_.back());
     const InFlight c{uint32_t(slot), r.block,     index,       begin,          end,
                      &cmd,           ends_stream, times.ready, times.flags_at, done.link_wait};
-    if (end == now && in_flight_.empty()) {
+    // A command left in flight is finished at once, ahead of its end: its
+    // end cycle is known and a flag token remembers its cycle (as for
+    // run_ahead). A stream's last command is finished at its end, when the
+    // dispatcher must learn that the stream has ended, and so is every
+    // command started behind it (another resident block's): recorders see
+    // an engine's commands in the order they start.
+    if (end > now && (ends_stream || !in_flight_.empty())) {
+        in_flight_.push_back(c);
+        in_flight_end_.notify(cycles(end - now));
+    } else {
         finish(c);
-        free_at_ = now;
-        return;
     }
-    in_flight_.push_back(c);
-    if (in_flight_.size() == 1) in_flight_end_.notify(cycles(end - now));
     // The next command may start once at most max_outstanding - 1 others are
     // in flight: when the one max_outstanding places back has ended.
-    const size_t n = in_flight_.size();
-    free_at_ = n >= max_outstanding_ ? std::max(now, in_flight_[n - max_outstanding_].end) : now;
+    while (!ends_.empty() && ends_.front() <= now) ends_.pop_front();
+    if (end > now) ends_.push_back(end);
+    const size_t n = ends_.size();
+    free_at_ = n >= max_outstanding_ ? std::max(now, ends_[n - max_outstanding_]) : now;
 }
 
 void Engine::finish(const InFlight& c) {
@@ -93,6 +100,7 @@ void Engine::finish(const InFlight& c) {
 }
 
 void Engine::complete_in_flight() {
+    count_activation();
     const uint64_t now = now_cycles();
     while (!in_flight_.empty() && in_flight_.front().end == now) {
         const InFlight c = in_flight_.front();
@@ -105,7 +113,7 @@ void Engine::complete_in_flight() {
 void Engine::run_single() {
     Resident& r = slots_[0];
     for (;;) {
-        sc_core::wait(start_event_);
+        suspend(start_event_);
         wait_until(r.start);
         uint64_t ready = r.start;
         while (r.active) {
@@ -204,11 +212,11 @@ void Engine::run_shared() {
         for (const auto& [slot, flag] : awaited) wake |= flags_[slot]->when_set(flag);
         if (chosen < n) {
             yielded_at_ = now;
-            sc_core::wait(sc_core::SC_ZERO_TIME);
+            suspend(sc_core::SC_ZERO_TIME);
         } else if (earliest != kNever) {
-            sc_core::wait(cycles(earliest - now), wake);
+            suspend(cycles(earliest - now), wake);
         } else {
-            sc_core::wait(wake);
+            suspend(wake);
         }
     }
 }

@@ -100,7 +100,7 @@ private:
     void perform(size_t slot, uint64_t begin, const StartTimes& times);
     // A command ends now: record it, set its flags, maybe end its stream.
     void finish(const InFlight& c);
-    void complete_in_flight();  // SC_METHOD at each in-flight command's end
+    void complete_in_flight();  // SC_METHOD at the end of a stream's last command
 
     arch::EngineId id_;
     uint32_t cluster_;
@@ -109,7 +109,8 @@ private:
     sc_core::sc_event start_event_;
     sc_core::sc_event in_flight_end_;
     std::vector<Resident> slots_;
-    std::deque<InFlight> in_flight_;  // in end order
+    std::deque<InFlight> in_flight_;  // streams' last commands not yet ended, in end order
+    std::deque<uint64_t> ends_;       // the end cycles of the commands in flight, in order
     size_t max_outstanding_ = 1;
     uint64_t free_at_ = 0;                // when the engine may start its next command
     size_t last_slot_ = 0;                // the slot served last (round-robin)

@@ -1,5 +1,7 @@
 #include "sim/hw/flag_board.h"
 
+#include "sim/hw/activations.h"
+
 namespace hw {
 
 void FlagBoard::reset(size_t count) {
@@ -16,7 +18,7 @@ uint64_t FlagBoard::acquire(size_t f) {
     Flag& fl = *flags_[f];
     while (fl.consumed >= fl.set_cycles.size()) {
         fl.waiting = true;
-        sc_core::wait(fl.changed);
+        suspend(fl.changed);
     }
     fl.waiting = false;
     return fl.set_cycles[fl.consumed++] + latency_;

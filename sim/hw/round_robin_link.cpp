@@ -171,7 +171,8 @@ void RoundRobinLink::advance(uint64_t now, std::vector<Completion>& completed) {
 // in the last cycle), the grants in the cycles before it are taken turn by
 // turn at once, it joins, and the prediction starts again: at most once per
 // pending request.
-uint64_t RoundRobinLink::next_final_grant() const {
+uint64_t RoundRobinLink::next_final_grant(int* requester) const {
+    if (requester) *requester = -1;
     if (!active_) return kNever;
     const size_t n = pending_.size();
     std::vector<uint64_t>& left = lookahead_;  // per requester: bytes still to grant
@@ -182,7 +183,7 @@ uint64_t RoundRobinLink::next_final_grant() const {
     for (;;) {
         const uint64_t cycle = cycle_of(at);
         uint64_t fewest = kNever, joins = kNever;
-        size_t m = 0, place = 0;
+        size_t m = 0, place = 0, first = 0;
         for (size_t step = 0, id = last; step < n; ++step) {
             if (++id == n) id = 0;
             if (!left[id]) continue;
@@ -191,11 +192,14 @@ uint64_t RoundRobinLink::next_final_grant() const {
                 continue;
             }
             const uint64_t bursts = arch::ceil_div(left[id], burst_bytes_);
-            if (bursts < fewest) fewest = bursts, place = m;
+            if (bursts < fewest) fewest = bursts, place = m, first = id;
             ++m;
         }
         const uint64_t final_cycle = cycle_of(at + ((fewest - 1) * m + place) * burst_bytes_);
-        if (final_cycle < joins) return final_cycle;
+        if (final_cycle < joins) {
+            if (requester) *requester = int(first);
+            return final_cycle;
+        }
         // The grants at slots before the join's cycle: none is a last burst.
         const uint64_t grants = arch::ceil_div(joins * bytes_per_cycle_ - at, burst_bytes_);
         const uint64_t rounds = grants / m, extra = grants % m;

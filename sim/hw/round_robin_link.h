@@ -57,7 +57,10 @@ public:
 
     // The cycle of the next decision that grants some transfer's last burst,
     // if no further requests arrive; kNever when the link has nothing pending.
-    uint64_t next_final_grant() const;
+    // `requester` (if not null) is set to the requester of that transfer
+    // (-1 with kNever): when several last bursts are granted in that cycle,
+    // the first of them.
+    uint64_t next_final_grant(int* requester = nullptr) const;
 
     void observe(BurstObserver* observer) { observer_ = observer; }
 

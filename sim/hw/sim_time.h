@@ -7,6 +7,8 @@
 
 #include <systemc>
 
+#include "sim/hw/activations.h"
+
 namespace hw {
 
 inline uint64_t now_cycles() { return sc_core::sc_time_stamp().value(); }
@@ -16,7 +18,7 @@ inline sc_core::sc_time cycles(uint64_t n) { return sc_core::sc_time::from_value
 // Waits (in an SC_THREAD) until absolute cycle `at`; no-op if already there.
 inline void wait_until(uint64_t at) {
     uint64_t now = now_cycles();
-    if (at > now) sc_core::wait(cycles(at - now));
+    if (at > now) suspend(cycles(at - now));
 }
 
 // Once per process, before any sc_time exists: one time unit = one cycle,

@@ -10,7 +10,7 @@ VectorUnit::VectorUnit(sc_core::sc_module_name name, arch::EngineId id, uint32_t
     : Engine(name, id, cluster, flags, recorder), config_(config) {}
 
 Engine::Executed VectorUnit::execute(const arch::Command& cmd) {
-    sc_core::wait(cycles(*run_ahead(cmd)));
+    suspend(cycles(*run_ahead(cmd)));
     return {now_cycles()};
 }
 

@@ -99,9 +99,14 @@ std::vector<std::vector<uint64_t>> naive(const Traffic& t, IssueFrom from, std::
 
 // next_final_grant, computed in closed form, is exact: with no further
 // request, no last burst is granted before the cycle it names, and one is
-// granted in it.
+// granted in it, first that of the requester it names.
 void expect_exact_prediction(const hw::RoundRobinLink& link, uint64_t predicted) {
-    if (predicted == hw::RoundRobinLink::kNever) return;
+    int requester = -2;
+    ASSERT_EQ(link.next_final_grant(&requester), predicted);
+    if (predicted == hw::RoundRobinLink::kNever) {
+        EXPECT_EQ(requester, -1);
+        return;
+    }
     ASSERT_GT(predicted, 0u);
     hw::RoundRobinLink replay = link;
     std::vector<hw::RoundRobinLink::Completion> done;
@@ -110,6 +115,7 @@ void expect_exact_prediction(const hw::RoundRobinLink& link, uint64_t predicted)
     replay.advance(predicted, done);
     ASSERT_FALSE(done.empty()) << "no last burst granted at the predicted cycle " << predicted;
     EXPECT_EQ(done.front().granted, predicted);
+    EXPECT_EQ(done.front().requester, requester);
 }
 
 // The same traffic through RoundRobinLink, visiting only event cycles.

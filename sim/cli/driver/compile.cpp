@@ -62,13 +62,19 @@ std::string passes_listing(const dsl::TaskGraph& graph, const arch::Config& conf
 
 // Lowering checks each block as it is made and spools it, unless the run
 // stops before simulating and wants the program whole.
-void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGraph& graph, Compiled& out) {
+void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGraph& graph, Compiled& out,
+           PhaseTimings& timings) {
     dsl::LowerOptions lower_options;
     if (!opt.dump_program && !asks_for<ProgramOutput>(opt)) {
         out.spool = std::make_unique<arch::BlockSpool>();
         arch::BlockSpool& spool = *out.spool;
-        lower_options.block_sink = [&config, &spool](const arch::Program& header, size_t index, arch::Block block) {
-            arch::check_block(header, config, index, block);
+        lower_options.block_sink = [&config, &spool, &timings](const arch::Program& header, size_t index,
+                                                               arch::Block block) {
+            {
+                ScopedPhase checking(timings, Phase::Check);
+                arch::check_block(header, config, index, block);
+            }
+            ScopedPhase spooling(timings, Phase::Spool);
             spool.append(block);
         };
     }
@@ -76,13 +82,14 @@ void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGra
     if (asks_for<ExplainOutput>(opt)) lower_options.explain = &explanation;
     const dsl::PassedGraph passed = dsl::run_graph_passes(graph);
     note_compilation(passed.graph(), out);
+    ScopedPhase lowering(timings, Phase::Lower);
     out.program = dsl::lower(passed, config, opt.program, lower_options);
     out.notes.insert(out.notes.end(), out.program.notes.begin(), out.program.notes.end());
     if (lower_options.explain) write_explain_outputs(opt, passed.graph(), explanation);
 }
 
 // Throws CompileError and UsageError.
-Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled& out) {
+Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled& out, PhaseTimings& timings) {
     dsl::TaskGraph graph =
         opt.single_op ? dsl::elaborate_source(opt.single_op) : dsl::elaborate_file(opt.program, opt.shapes, opt.params);
     out.params = graph.params;
@@ -96,7 +103,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     }
     if (wrote || opt.dump_graph) return kExitSuccess;
     if (!opt.functional) {
-        lower(opt, config, graph, out);
+        lower(opt, config, graph, out, timings);
         return std::nullopt;
     }
     out.elaborated = graph;
@@ -150,10 +157,11 @@ Outcome load_config(const RunOptions& opt, LoadedConfig& out) {
     return std::nullopt;
 }
 
-Outcome compile(const RunOptions& opt, const arch::Config& config, Compiled& out) {
+Outcome compile(const RunOptions& opt, const arch::Config& config, Compiled& out, PhaseTimings& timings) {
+    ScopedPhase parsing(timings, Phase::Parse);
     if (!opt.program_json.empty()) return read_program_json(opt.program_json, config, out.program);
     try {
-        return compile_pto(opt, config, out);
+        return compile_pto(opt, config, out, timings);
     } catch (const dsl::CompileError& e) {
         std::cerr << e.what();
         return kExitUsage;

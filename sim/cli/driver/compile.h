@@ -13,6 +13,7 @@
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "sim/cli/driver/mixed_precision.h"
+#include "sim/cli/driver/phase_timings.h"
 #include "sim/cli/driver/run_options.h"
 #include "sim/func/npy.h"
 
@@ -53,7 +54,7 @@ struct Compiled {
 Outcome load_config(const RunOptions& opt, LoadedConfig& out);
 
 // Also writes the task graph's outputs (--graph-dot, --dump-graph), which
-// end the run.
-Outcome compile(const RunOptions& opt, const arch::Config& config, Compiled& out);
+// end the run. Its time goes to the parse, lower, check and spool phases.
+Outcome compile(const RunOptions& opt, const arch::Config& config, Compiled& out, PhaseTimings& timings);
 
 }  // namespace cli

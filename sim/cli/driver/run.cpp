@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include <systemc>
+
 #include "sim/arch/program_check.h"
 #include "sim/cli/driver/compile.h"
 #include "sim/cli/driver/exit_status.h"
@@ -9,6 +11,7 @@
 #include "sim/cli/driver/outputs.h"
 #include "sim/cli/driver/progress.h"
 #include "sim/cli/driver/trace_memory.h"
+#include "sim/hw/activations.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/op_stats.h"
 
@@ -68,7 +71,7 @@ std::optional<trace::RunStats> simulate(const RunOptions& opt, const arch::Confi
                    : hw::simulate_until(config, c.program, &recorders, opt.max_cycles);
 }
 
-int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compiled& c) {
+int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compiled& c, PhaseTimings& timings) {
     trace::TimingRecorder timing;
     trace::RecorderFan recorders;
     if (!whole_program_options(opt).empty()) recorders.add(&timing);
@@ -81,7 +84,12 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
         !c.plan.switches.empty() && time_in_child(config.config, c.plan.float16_program, float16_timing);
     trace::OpStatsRecorder op_stats(c.program, config.config);
     if (!c.plan.switches.empty()) recorders.add(&op_stats);
-    const std::optional<trace::RunStats> stats = simulate(opt, config.config, c, recorders);
+    std::optional<trace::RunStats> stats;
+    {
+        ScopedPhase simulating(timings, Phase::Simulate);
+        stats = simulate(opt, config.config, c, recorders);
+        if (c.spool) timings.move_to(Phase::Spool, Phase::Simulate, c.spool->read_seconds());
+    }
     if (!stats) {
         std::cerr << "davinci-sim: error: the simulation had not finished at cycle " << opt.max_cycles
                   << " (--max-cycles " << opt.max_cycles << "); no report or traces written\n";
@@ -90,8 +98,13 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
     const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config.name, c.promotions,
                               c.notes, report_params(c.params)};
     const RunResult result{c.program, config.config, *stats, info, timing.records, timing.ddr_transfers};
-    for (const std::unique_ptr<RunOutput>& output : outputs) output->write(result);
-    if (!opt.quiet) std::cout << trace::format_report(*stats, config.config, info);
+    {
+        ScopedPhase writing(timings, Phase::Outputs);
+        for (const std::unique_ptr<RunOutput>& output : outputs) output->write(result);
+        if (!opt.quiet) std::cout << trace::format_report(*stats, config.config, info);
+    }
+    if (opt.timings)
+        std::cerr << format_timings(timings, command_count(c), hw::activation_count, sc_core::sc_delta_count());
     if (!opt.functional) return kExitSuccess;
     const FunctionalReportOptions report{opt.check, opt.quiet, opt.output("outputs")};
     return report_functional(report, c.elaborated, c.inputs, c.input_sources, c.program, c.plan,
@@ -105,15 +118,19 @@ int run(const RunOptions& opt) {
     LoadedConfig config;
     if (Outcome end = load_config(opt, config)) return *end;
     Compiled compiled;
-    if (Outcome end = compile(opt, config.config, compiled)) return *end;
+    PhaseTimings timings;
+    if (Outcome end = compile(opt, config.config, compiled, timings)) return *end;
     if (write_program_outputs(opt, compiled.program)) return kExitSuccess;
-    if (Outcome end = read_back_whole(opt, compiled)) return *end;
+    {
+        ScopedPhase reading(timings, Phase::Spool);
+        if (Outcome end = read_back_whole(opt, compiled)) return *end;
+    }
     if (opt.dump_program) {
         arch::check_program(compiled.program, config.config);
         std::cout << arch::format_program(compiled.program);
         return kExitSuccess;
     }
-    return simulate_and_report(opt, config, compiled);
+    return simulate_and_report(opt, config, compiled, timings);
 }
 
 }  // namespace cli

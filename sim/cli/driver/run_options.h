@@ -37,6 +37,7 @@ struct RunOptions {
     bool dump_program = false;
     bool no_fusion = false;  // --no-fusion: TaskGraph::fusion off
     bool quiet = false;
+    bool timings = false;     // --timings: the phase table on stderr
     uint64_t max_cycles = 0;  // 0: no bound
     // --functional and what rides on it (docs/functional.md).
     bool functional = false;

@@ -1,0 +1,64 @@
+// --timings: where a run's wall time went, phase by phase, and the SystemC
+// process activations (the benchmark harness reads this table).
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+// The table with its seconds and microseconds blanked: what is exact.
+std::string exact_part(const std::string& err) {
+    return std::regex_replace(err, std::regex(" +[0-9]+\\.[0-9]{6} +[0-9]+\\.[0-9]{3}\n"), " S U\n");
+}
+
+}  // namespace
+
+TEST(Timings, PrintsEveryPhaseTheCommandsAndTheActivations) {
+    Outcome o = run("-q --timings models/gemm_256.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out, "");
+    // The activations of gemm_256 on the default hardware: deterministic,
+    // and what an optimisation of the event structure changes.
+    EXPECT_EQ(exact_part(o.err),
+              "timings: 928 commands\n"
+              "  phase          seconds   us/command\n"
+              "  parse S U\n"
+              "  lower S U\n"
+              "  check S U\n"
+              "  spool S U\n"
+              "  simulate S U\n"
+              "  outputs S U\n"
+              "  total S U\n"
+              "  SystemC: 1,761 process activations (1.898 per command), 1,030 delta cycles (1.110 per command)\n");
+}
+
+TEST(Timings, ThePhasesAddUpToTheTotal) {
+    Outcome o = run("-q --timings models/resnet_block.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    std::smatch m;
+    double sum = 0, total = -1;
+    for (std::string rest = o.err;
+         std::regex_search(rest, m, std::regex("  ([a-z]+) +([0-9]+\\.[0-9]{6}) +[0-9]+\\.[0-9]{3}\n"));
+         rest = m.suffix()) {
+        if (m[1] == "total") total = std::stod(m[2]);
+        else sum += std::stod(m[2]);
+    }
+    EXPECT_GT(total, 0);
+    EXPECT_NEAR(sum, total, 1e-5);  // each printed to the microsecond
+}
+
+TEST(Timings, NothingWithoutTheOption) {
+    Outcome o = run("-q models/gemm_256.pto");
+    ASSERT_EQ(o.status, 0);
+    EXPECT_EQ(o.err, "");
+}
+
+TEST(Timings, TheSameActivationsEveryRun) {
+    const std::string a = exact_part(run("-q --timings models/resnet_block.pto").err);
+    EXPECT_NE(a.find("process activations"), std::string::npos);
+    EXPECT_EQ(a, exact_part(run("-q --timings models/resnet_block.pto").err));
+}
