@@ -2,9 +2,38 @@
 
 namespace dsl {
 
+namespace {
+
+// Recycled command vectors, empty with their capacity (per thread: the
+// compiler may run in several).
+std::vector<std::vector<arch::Command>>& spare_streams() {
+    thread_local std::vector<std::vector<arch::Command>> spare;
+    return spare;
+}
+
+// Enough for the streams of a few blocks.
+constexpr size_t kMaxSpareStreams = 64;
+
+}  // namespace
+
+void recycle(arch::Block&& block) {
+    auto& spare = spare_streams();
+    for (arch::Stream& s : block.streams) {
+        if (spare.size() >= kMaxSpareStreams) break;
+        s.commands.clear();
+        spare.push_back(std::move(s.commands));
+    }
+}
+
 std::vector<arch::Command>& BlockBuilder::stream(arch::EngineId e) {
-    auto& slot = streams_[arch::engine_order(e)];
+    auto [it, inserted] = streams_.try_emplace(arch::engine_order(e));
+    auto& slot = it->second;
     slot.first = e;
+    auto& spare = spare_streams();
+    if (inserted && !spare.empty()) {
+        slot.second = std::move(spare.back());
+        spare.pop_back();
+    }
     return slot.second;
 }
 

@@ -26,6 +26,11 @@ private:
     std::map<std::pair<int, int64_t>, std::pair<arch::EngineId, std::vector<arch::Command>>> streams_;
 };
 
+// Gives the command vectors of a block the compiler is done with (a sink
+// has taken it) to the streams of later blocks: a stream then grows in
+// memory already allocated and touched, without reallocating.
+void recycle(arch::Block&& block);
+
 // Interns command tags (a label and the program operation) into Program::tags.
 class TagTable {
 public:

@@ -29,7 +29,8 @@ void LowerContext::add_block(BlockBuilder& block) {
     b.drain = drain;
     if (pinned) b.cluster = placement->place(b, pin);
     if (options.block_sink) {
-        options.block_sink(program, blocks_emitted_++, std::move(b));
+        options.block_sink(program, blocks_emitted_++, b);
+        recycle(std::move(b));
         return;
     }
     // The streams grew by push_back, up to twice their size; a program held

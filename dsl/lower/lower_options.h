@@ -22,8 +22,10 @@ struct LowerOptions {
     // Takes every finished block, numbered from 0, in place of
     // Program::blocks (which then stays empty), with the program as built
     // so far: a caller spools a huge program to disk (arch::BlockSpool)
-    // instead of holding it. Empty = keep the blocks in the program.
-    std::function<void(const arch::Program& program, size_t index, arch::Block block)> block_sink;
+    // instead of holding it. Empty = keep the blocks in the program. The
+    // block is valid during the call only: its storage then goes to the
+    // blocks made after it.
+    std::function<void(const arch::Program& program, size_t index, const arch::Block& block)> block_sink;
     // Filled with the choices made per operation (--explain,
     // dsl/lower/explain.h) when not null.
     Explanation* explain = nullptr;

@@ -103,8 +103,14 @@ void encode_block(const Block& block, std::string& out) {
 }
 
 Block decode_block(const char* data, size_t size) {
-    VarintReader r(data, size);
     Block b;
+    decode_block_into(data, size, b);
+    return b;
+}
+
+void decode_block_into(const char* data, size_t size, Block& b) {
+    static const Command kDefault;
+    VarintReader r(data, size);
     b.name = r.str();
     b.deps.resize(r.count());
     for (uint32_t& d : b.deps) d = uint32_t(r.u());
@@ -117,6 +123,7 @@ Block decode_block(const char* data, size_t size) {
         s.engine.index = int(r.s());
         s.commands.resize(r.count());
         for (Command& c : s.commands) {
+            c = kDefault;  // a reused command: the other opcodes' arguments and absent parts at their defaults
             const uint64_t op = r.u();
             if (op > uint64_t(Opcode::Vector)) VarintReader::corrupt();
             c.op = Opcode(op);
@@ -125,7 +132,6 @@ Block decode_block(const char* data, size_t size) {
         }
     }
     if (!r.at_end()) VarintReader::corrupt();
-    return b;
 }
 
 }  // namespace arch

@@ -20,5 +20,8 @@ void encode_block(const Block& block, std::string& out);
 // The block encoded in [data, data + size); throws std::runtime_error if
 // the bytes are not one whole encoded block.
 Block decode_block(const char* data, size_t size);
+// The same into `block`, reusing its storage: a block decoded into memory
+// that earlier blocks used allocates nothing and touches no new pages.
+void decode_block_into(const char* data, size_t size, Block& block);
 
 }  // namespace arch

@@ -23,9 +23,26 @@ Block BlockSpool::load(size_t b) {
 }
 
 const Block& BlockSpool::acquire(size_t b) {
-    auto& slot = loaded_[b];
-    slot = std::make_unique<Block>(load(b));
-    return *slot;
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_ptr<Block> block;
+    if (spare_.empty()) {
+        block = std::make_unique<Block>();
+    } else {
+        block = std::move(spare_.back());
+        spare_.pop_back();
+    }
+    file_.read(b, encoded_);
+    decode_block_into(encoded_.data(), encoded_.size(), *block);
+    const Block& loaded = *(loaded_[b] = std::move(block));
+    read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return loaded;
+}
+
+void BlockSpool::release(size_t b) {
+    auto it = loaded_.find(b);
+    if (it == loaded_.end()) return;
+    spare_.push_back(std::move(it->second));
+    loaded_.erase(it);
 }
 
 }  // namespace arch

@@ -34,14 +34,15 @@ public:
     size_t size() const override { return info_.size(); }
     const DispatchInfo& info(size_t b) const override { return info_[b]; }
     const Block& acquire(size_t b) override;
-    void release(size_t b) override { loaded_.erase(b); }
+    void release(size_t b) override;
 
 private:
     SpoolFile file_;  // piece b is block b
     std::vector<DispatchInfo> info_;
     uint64_t commands_ = 0;
     std::map<size_t, std::unique_ptr<Block>> loaded_;
-    std::string encoded_;  // scratch
+    std::vector<std::unique_ptr<Block>> spare_;  // released blocks, decoded into again
+    std::string encoded_;                        // scratch
     double read_seconds_ = 0;
 };
 

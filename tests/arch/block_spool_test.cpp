@@ -94,6 +94,38 @@ TEST(BlockCodec, RoundTripIsExact) {
     EXPECT_EQ(arch::format_program(holding(back)), arch::format_program(holding(b)));
 }
 
+// Decoding into a block that held another (the spool reuses released
+// blocks) gives what a fresh decode gives: no part of the earlier block's
+// commands survives, optional ones included, whatever the stream sizes.
+TEST(BlockCodec, DecodingIntoAUsedBlockLeavesNothingOfIt) {
+    const arch::Block plain =
+        block({stream(dma_engine(1), {load(64, {}, {}), load(32, {}, {})}), stream(cube_dma(3), {to_l0(512)}),
+               stream(cube(3), {matmul(4, 4, 4), matmul(8, 8, 8), matmul(2, 2, 2)}),
+               stream(vector_unit(0), {vec(VectorOp::Add, 4, 6), vec(VectorOp::Mul, 4, 6)})},
+              3);
+    for (const arch::Block& first : {everything(), block({}, 0)}) {
+        std::string before, after;
+        arch::encode_block(first, before);
+        arch::encode_block(plain, after);
+        arch::Block reused;
+        arch::decode_block_into(before.data(), before.size(), reused);
+        arch::decode_block_into(after.data(), after.size(), reused);
+        const arch::Block fresh = arch::decode_block(after.data(), after.size());
+        EXPECT_EQ(arch::program_to_json(holding(reused)), arch::program_to_json(holding(fresh)));
+        EXPECT_EQ(arch::format_program(holding(reused)), arch::format_program(holding(plain)));
+        EXPECT_EQ(reused.name, fresh.name);
+        EXPECT_EQ(reused.drain, 0u);
+        EXPECT_EQ(reused.cluster, arch::Block::kAnyCluster);
+        EXPECT_FALSE(reused.streams[0].commands[0].dma.rearrange);
+        EXPECT_FALSE(reused.streams[1].commands[0].dma.im2col);
+        EXPECT_FALSE(reused.streams[2].commands[0].mm.accumulate);
+        EXPECT_FALSE(reused.streams[3].commands[0].vec.in0);
+        EXPECT_FALSE(reused.streams[3].commands[0].vec.in1);
+        EXPECT_EQ(reused.streams[0].commands[0].tag, 0u);
+        EXPECT_TRUE(reused.streams[0].commands[0].waits.empty());
+    }
+}
+
 TEST(BlockCodec, EmptyBlockAndAnyCluster) {
     const arch::Block b = block({}, 0);
     std::string bytes;
@@ -154,6 +186,10 @@ TEST(BlockSpool, BlocksComeBackAsTheyWentIn) {
     spool.release(0);
     spool.release(1);
     EXPECT_EQ(arch::format_program(holding(spool.acquire(0))), arch::format_program(holding(first)));
+    // A released block's storage takes another block.
+    spool.release(0);
+    EXPECT_EQ(arch::format_program(holding(spool.acquire(1))), arch::format_program(holding(second)));
+    spool.release(1);
     // Appending after a read: the later block is found too.
     spool.append(second);
     EXPECT_EQ(arch::format_program(holding(spool.acquire(2))), arch::format_program(holding(second)));

@@ -455,7 +455,7 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
             if (on_chip && options.block_sink) {
                 std::vector<arch::Block> blocks = std::move(p.blocks);
                 p.blocks.clear();
-                for (size_t b = 0; b < blocks.size(); ++b) options.block_sink(p, b, std::move(blocks[b]));
+                for (size_t b = 0; b < blocks.size(); ++b) options.block_sink(p, b, blocks[b]);
             }
             return p;
         } catch (const PlacementMismatch& m) {

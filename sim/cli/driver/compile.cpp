@@ -69,7 +69,7 @@ void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGra
         out.spool = std::make_unique<arch::BlockSpool>();
         arch::BlockSpool& spool = *out.spool;
         lower_options.block_sink = [&config, &spool, &timings](const arch::Program& header, size_t index,
-                                                               arch::Block block) {
+                                                               const arch::Block& block) {
             {
                 ScopedPhase checking(timings, Phase::Check);
                 arch::check_block(header, config, index, block);
@@ -118,7 +118,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
         dsl::Explanation explanation;
         dsl::LowerOptions o;
         o.explain = &explanation;
-        o.block_sink = [](const arch::Program&, size_t, arch::Block) {};
+        o.block_sink = [](const arch::Program&, size_t, const arch::Block&) {};
         const dsl::PassedGraph passed = dsl::run_graph_passes(out.plan.graph);
         dsl::lower(passed, config, opt.program, o);
         write_explain_outputs(opt, passed.graph(), explanation);

@@ -59,9 +59,9 @@ std::string format_timings(const PhaseTimings& timings, uint64_t commands, uint6
         total += timings.seconds(Phase(p));
     }
     out += row("total", total, commands);
-    out += "  SystemC: " + trace::grouped(activations) + " process activations (" +
-           per_command(activations, commands) + " per command), " + trace::grouped(deltas) + " delta cycles (" +
-           per_command(deltas, commands) + " per command)\n";
+    out += "  SystemC: " + trace::grouped(activations) + " process activations (" + per_command(activations, commands) +
+           " per command), " + trace::grouped(deltas) + " delta cycles (" + per_command(deltas, commands) +
+           " per command)\n";
     return out;
 }
 

@@ -37,7 +37,7 @@ TEST_P(SpooledLowering, SameBlocksAsInMemory) {
     arch::BlockSpool spool;
     size_t next = 0;
     dsl::LowerOptions options;
-    options.block_sink = [&](const arch::Program& header, size_t index, arch::Block block) {
+    options.block_sink = [&](const arch::Program& header, size_t index, const arch::Block& block) {
         EXPECT_EQ(index, next++);
         EXPECT_TRUE(header.blocks.empty());
         spool.append(block);
