@@ -148,6 +148,18 @@ std::vector<EngineId> cluster_engines(const Config& c) {
     return v;
 }
 
+size_t engine_slot(const Config& c, uint32_t cluster, EngineId e) {
+    const size_t dmas = size_t(c.dma_engines), cubes = size_t(c.cubes_per_cluster);
+    const size_t base = size_t(cluster) * (dmas + 2 * cubes + size_t(c.vector_units));
+    switch (e.kind) {
+    case EngineKind::ClusterDma: return base + size_t(e.index);
+    case EngineKind::CubeDma: return base + dmas + 2 * size_t(e.index);
+    case EngineKind::Cube: return base + dmas + 2 * size_t(e.index) + 1;
+    case EngineKind::Vector: break;
+    }
+    return base + dmas + 2 * cubes + size_t(e.index);
+}
+
 const char* engine_kind_name(EngineKind k) {
     switch (k) {
     case EngineKind::ClusterDma: return "dma";

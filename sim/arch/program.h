@@ -62,6 +62,9 @@ std::pair<int, int64_t> engine_order(EngineId e);
 struct Config;
 // Every engine of one cluster of `c`, in engine_order.
 std::vector<EngineId> cluster_engines(const Config& c);
+// Engine e of cluster `cluster` numbered among every engine of the chip:
+// cluster by cluster, each in cluster_engines order (a recorder's index).
+size_t engine_slot(const Config& c, uint32_t cluster, EngineId e);
 // The kind as reports and traces name it: "dma", "cube_dma", "cube", "vector".
 const char* engine_kind_name(EngineKind k);
 

@@ -47,15 +47,7 @@ std::string quoted(const std::string& s) { return json(s).dump(); }
 // Lane k > 0 of an engine (in_flight_lanes) is thread thread_id + k * kLaneTidStride.
 constexpr int kLaneTidStride = 10000;
 
-int thread_id(const arch::Config& c, arch::EngineId e) {
-    switch (e.kind) {
-    case arch::EngineKind::ClusterDma: return 1 + e.index;
-    case arch::EngineKind::CubeDma: return int(1 + c.dma_engines + 2 * e.index);
-    case arch::EngineKind::Cube: return int(2 + c.dma_engines + 2 * e.index);
-    case arch::EngineKind::Vector: break;
-    }
-    return int(1 + c.dma_engines + 2 * c.cubes_per_cluster + e.index);
-}
+int thread_id(const arch::Config& c, arch::EngineId e) { return int(1 + arch::engine_slot(c, 0, e)); }
 
 void flags_text(TextOut& out, const arch::FlagList& f) {
     for (size_t i = 0; i < f.size(); ++i) out << (i ? ",f" : "f") << f[i];

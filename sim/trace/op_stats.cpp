@@ -5,7 +5,11 @@
 namespace trace {
 
 OpStatsRecorder::OpStatsRecorder(const arch::Program& p, const arch::Config& c)
-    : program_(p), config_(c), active_(p.ops.size(), IntervalUnion(IntervalUnion::Arrival::AnyOrder)) {
+    : program_(p),
+      config_(c),
+      engine_busy_(size_t(c.clusters) * arch::cluster_engines(c).size(),
+                   IntervalUnion(IntervalUnion::Arrival::InStartOrder)),
+      active_(p.ops.size(), IntervalUnion(IntervalUnion::Arrival::AnyOrder)) {
     for (const arch::ProgramOp& o : p.ops) {
         OpStats s;
         s.name = o.name, s.kind = o.kind, s.task = o.task;
@@ -24,9 +28,7 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
     s.end = std::max(s.end, r.end);
     ++s.commands;
     // A DMA engine's overlapping commands count once (timing model §9).
-    const uint64_t busy =
-        engine_busy_.try_emplace({r.cluster, arch::engine_order(r.engine)}, IntervalUnion::Arrival::InStartOrder)
-            .first->second.add(r.start, r.end);
+    const uint64_t busy = engine_busy_[arch::engine_slot(config_, r.cluster, r.engine)].add(r.start, r.end);
     switch (c.op) {
     case arch::Opcode::Matmul:
         s.cube_cycles += busy;

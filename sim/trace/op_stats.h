@@ -53,9 +53,8 @@ private:
     const arch::Program& program_;
     const arch::Config& config_;
     std::vector<OpStats> ops_;
-    std::map<std::pair<uint32_t, std::pair<int, int64_t>>, IntervalUnion>
-        engine_busy_;                    // by (cluster, engine order), in start order
-    std::vector<IntervalUnion> active_;  // per operation: when its commands ran, in any order
+    std::vector<IntervalUnion> engine_busy_;  // by arch::engine_slot, in start order
+    std::vector<IntervalUnion> active_;       // per operation: when its commands ran, in any order
 };
 
 // The operations grouped by task, in order of first appearance ("" = top

@@ -2,8 +2,7 @@
 
 namespace trace {
 
-StatsRecorder::StatsRecorder(const arch::Config& c)
-    : config_(c), dma_engines_(c.dma_engines), cubes_(c.cubes_per_cluster), vectors_(c.vector_units) {
+StatsRecorder::StatsRecorder(const arch::Config& c) : config_(c) {
     for (int64_t cl = 0; cl < c.clusters; ++cl)
         for (arch::EngineId e : arch::cluster_engines(c))
             units_.push_back({"cluster" + std::to_string(cl) + "." + arch::engine_name(e),
@@ -11,21 +10,10 @@ StatsRecorder::StatsRecorder(const arch::Config& c)
     accounts_.resize(units_.size());
 }
 
-size_t StatsRecorder::slot(uint32_t cluster, arch::EngineId e) const {
-    // The constructor's order (arch::cluster_engines): DMA engines, cube DMA/cube pairs, vector units.
-    size_t base = size_t(cluster) * size_t(dma_engines_ + 2 * cubes_ + vectors_);
-    switch (e.kind) {
-    case arch::EngineKind::ClusterDma: return base + size_t(e.index);
-    case arch::EngineKind::CubeDma: return base + size_t(dma_engines_ + 2 * e.index);
-    case arch::EngineKind::Cube: return base + size_t(dma_engines_ + 2 * e.index + 1);
-    case arch::EngineKind::Vector: break;
-    }
-    return base + size_t(dma_engines_ + 2 * cubes_ + e.index);
-}
-
 void StatsRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
-    UnitStats& u = units_[slot(r.cluster, r.engine)];
-    CycleAccount& account = accounts_[slot(r.cluster, r.engine)];
+    const size_t slot = arch::engine_slot(config_, r.cluster, r.engine);
+    UnitStats& u = units_[slot];
+    CycleAccount& account = accounts_[slot];
     account.add(r);
     u.busy_cycles = account.busy_cycles();
     u.link_wait_cycles = account.link_wait_cycles();

@@ -82,9 +82,7 @@ public:
     const MemoryTraffic& memory() const { return memory_; }
 
 private:
-    size_t slot(uint32_t cluster, arch::EngineId e) const;
     const arch::Config& config_;
-    int64_t dma_engines_, cubes_, vectors_;
     std::vector<UnitStats> units_;
     std::vector<CycleAccount> accounts_;  // per unit
     MemoryTraffic memory_;
