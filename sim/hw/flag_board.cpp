@@ -1,6 +1,7 @@
 #include "sim/hw/flag_board.h"
 
 #include "sim/hw/activations.h"
+#include "sim/hw/sim_time.h"
 
 namespace hw {
 
@@ -27,7 +28,15 @@ uint64_t FlagBoard::acquire(size_t f) {
 void FlagBoard::set(size_t f, uint64_t cycle) {
     Flag& fl = *flags_[f];
     fl.set_cycles.push_back(cycle);
-    if (fl.waiting) fl.changed.notify(sc_core::SC_ZERO_TIME);
+    // The waiter is woken when the token lets it start, not before: a token
+    // set ahead of its cycle (a command finished ahead of time) would
+    // otherwise wake it twice, once to learn the cycle and once at it.
+    // Tokens are set in the order of their cycles (one setter per flag,
+    // whose commands end in order), so the first unconsumed one is the
+    // earliest: a later set never delays a pending wake-up.
+    if (!fl.waiting) return;
+    const uint64_t allowed = cycle + latency_, now = now_cycles();
+    fl.changed.notify(allowed > now ? cycles(allowed - now) : sc_core::SC_ZERO_TIME);
 }
 
 const sc_core::sc_event& FlagBoard::when_set(size_t f) {

@@ -21,7 +21,8 @@ public:
     void reset(size_t count);
 
     // In an SC_THREAD: blocks until flag `f` has an unconsumed token, consumes
-    // it and returns the first cycle a command may start because of it.
+    // it and returns the first cycle a command may start because of it (a
+    // thread that blocked resumes at that cycle).
     uint64_t acquire(size_t f);
 
     void set(size_t f, uint64_t cycle);
@@ -29,8 +30,8 @@ public:
     // For an engine choosing among several blocks' commands (several blocks
     // per cluster, timing-model §5): the first cycle the `ahead`-th next
     // unconsumed set of `f` lets a command start, if that set has happened;
-    // consume() takes the next one; when_set(f) fires (a delta later) at the
-    // next set of `f`.
+    // consume() takes the next one; when_set(f) fires at the first cycle the
+    // next set of `f` lets a command start.
     std::optional<uint64_t> peek(size_t f, size_t ahead) const;
     void consume(size_t f) { ++flags_[f]->consumed; }
     const sc_core::sc_event& when_set(size_t f);
