@@ -35,8 +35,20 @@ void ClusterPlacement::add(std::vector<Access>& out, uint64_t addr, uint64_t byt
     for (int t : live_) {
         const uint64_t base = plan_.l1_addr(t), size = plan_.tensors[size_t(plan_.index_of[size_t(t)])].bytes;
         const uint64_t b = std::max(addr, base), e = std::min(addr + bytes, base + size);
-        if (b < e) out.push_back({t, b - base, e - base});
+        if (b >= e) continue;
+        // Consecutive bytes of one tensor (the rows of a contiguous copy)
+        // make one access: only the set of bytes matters.
+        if (!out.empty() && out.back().tensor == t && out.back().end == b - base) out.back().end = e - base;
+        else out.push_back({t, b - base, e - base});
     }
+}
+
+bool ClusterPlacement::touches_live(uint64_t begin, uint64_t end) const {
+    for (int t : live_) {
+        const uint64_t base = plan_.l1_addr(t), size = plan_.tensors[size_t(plan_.index_of[size_t(t)])].bytes;
+        if (begin < base + size && base < end) return true;
+    }
+    return false;
 }
 
 void ClusterPlacement::accesses(const arch::Block& b, std::vector<Access>& reads, std::vector<Access>& writes) const {
@@ -49,6 +61,12 @@ void ClusterPlacement::accesses(const arch::Block& b, std::vector<Access>& reads
                 // buffers (convolutions and staged copies use no on-chip tensor).
                 if (d.im2col || d.rearrange) continue;
                 const uint64_t src_row = d.convert_f32_to_f16 ? 2 * uint64_t(d.row_bytes) : d.row_bytes;
+                const uint64_t last = d.rows ? uint64_t(d.rows - 1) : 0;
+                const bool src_live =
+                    d.src == arch::Space::L1 && touches_live(d.src_addr, d.src_addr + last * d.src_stride + src_row);
+                const bool dst_live = d.dst == arch::Space::L1 &&
+                                      touches_live(d.dst_addr, d.dst_addr + last * d.dst_stride + d.row_bytes);
+                if (!src_live && !dst_live) continue;
                 for (uint32_t r = 0; r < d.rows; ++r) {
                     if (d.src == arch::Space::L1 && d.src_addr + r * d.src_stride + src_row > region)
                         add(reads, d.src_addr + r * d.src_stride, src_row);
@@ -72,6 +90,9 @@ void ClusterPlacement::accesses(const arch::Block& b, std::vector<Access>& reads
                         for (size_t k = 0; k < src.dims.size(); ++k)
                             reach += uint64_t(src.dims[k] ? src.dims[k] - 1 : 0) * uint64_t(src.strides[k]);
                         if (srcs[i] + (reach + 1) * e <= region) break;
+                        const bool ascending = std::all_of(src.strides.begin(), src.strides.end(),
+                                                           [](int64_t stride) { return stride >= 0; });
+                        if (ascending && !touches_live(srcs[i], srcs[i] + (reach + 1) * e)) break;
                         // Elements merged into runs of consecutive offsets (a
                         // broadcast reads one offset many times: one access per
                         // element made placement slow).
@@ -133,7 +154,10 @@ bool ClusterPlacement::everywhere(int tensor) const {
 }
 
 int32_t ClusterPlacement::place(const arch::Block& b, int32_t pin) {
-    std::vector<Access> reads, writes;
+    std::vector<Access>& reads = reads_;
+    std::vector<Access>& writes = writes_;
+    reads.clear();
+    writes.clear();
     accesses(b, reads, writes);
     // The bytes of a tensor kept in bands are at the same offsets in every
     // cluster, one band in each: only the lowering knows which band a block

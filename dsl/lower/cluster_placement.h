@@ -80,6 +80,9 @@ private:
     };
     void accesses(const arch::Block& b, std::vector<Access>& reads, std::vector<Access>& writes) const;
     void add(std::vector<Access>& out, uint64_t addr, uint64_t bytes) const;
+    // Some live tensor has a byte in [begin, end): a command whose whole
+    // reach touches none needs no walk row by row or element by element.
+    bool touches_live(uint64_t begin, uint64_t end) const;
     bool holds(int32_t cluster, const Access& a) const;
 
     const TaskGraph& graph_;
@@ -87,6 +90,7 @@ private:
     int32_t clusters_;
     int op_ = -1;
     std::vector<int> live_;                       // on-chip tensors live at op_
+    std::vector<Access> reads_, writes_;          // place()'s scratch, kept to spare allocations
     std::vector<std::vector<ByteSet>> held_;      // [tensor][cluster]
     std::vector<std::vector<TensorPart>> parts_;  // [tensor]
     std::vector<int64_t> placed_in_op_;           // per cluster, blocks of op_ placed there

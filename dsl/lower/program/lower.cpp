@@ -10,6 +10,7 @@
 #include "dsl/lower/program/op_lowering.h"
 #include "dsl/lower/row_bands.h"
 #include "dsl/support/diagnostics.h"
+#include "sim/arch/block_codec.h"
 #include "sim/arch/program_check.h"
 
 namespace dsl {
@@ -440,22 +441,34 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
     std::vector<bool> in_ddr(g.tensors.size(), false);
     std::vector<std::string> notes;
     // A program with on-chip tensors may be lowered again (below), so its
-    // blocks go to the sink only once it is complete.
+    // blocks go to the sink only once it is complete. Meanwhile they are
+    // kept encoded (arch::encode_block, about 26 bytes a command, not the
+    // 368 of a Command), and the Blocks' storage is reused as for any sink.
     bool on_chip = false;
     for (const TensorNode& t : g.tensors) on_chip = on_chip || t.placement != Placement::DDR;
     LowerOptions held = options;
-    if (on_chip) held.block_sink = nullptr;
+    std::string encoded;
+    std::vector<size_t> ends;  // block b is encoded[ends[b - 1], ends[b])
+    if (on_chip && options.block_sink)
+        held.block_sink = [&encoded, &ends](const arch::Program&, size_t, const arch::Block& block) {
+            arch::encode_block(block, encoded);
+            ends.push_back(encoded.size());
+        };
     // 0: results whole; else in bands of a multiple of this many rows
     // (from 16, the cube's fractal rows, doubled while blocks cross bands).
     int64_t band_granule = 0;
     for (;;) {
+        encoded.clear();
+        ends.clear();
         try {
             arch::Program p = lower_once(g, config, source, held, in_ddr, band_granule);
             p.notes.insert(p.notes.begin(), notes.begin(), notes.end());
             if (on_chip && options.block_sink) {
-                std::vector<arch::Block> blocks = std::move(p.blocks);
-                p.blocks.clear();
-                for (size_t b = 0; b < blocks.size(); ++b) options.block_sink(p, b, blocks[b]);
+                arch::Block block;
+                for (size_t b = 0, begin = 0; b < ends.size(); begin = ends[b++]) {
+                    arch::decode_block_into(encoded.data() + begin, ends[b] - begin, block);
+                    options.block_sink(p, b, block);
+                }
             }
             return p;
         } catch (const PlacementMismatch& m) {
