@@ -273,7 +273,6 @@ def compare(new, old_path):
     except (OSError, ValueError, KeyError, TypeError) as e:
         fail("--compare: %s is not a bench.py result: %s" % (old_path, e))
     print("\ncompared with %s (%s): new / old, above 1.00 is slower" % (old_path, old.get("date", "?")))
-    print("%-28s %10s %10s  %s" % ("model", "wall", "cpu", "cycles"))
     print("%-28s %10s %10s %12s  %s" % ("model", "wall", "cpu", "activations", "cycles"))
     sections = [("", new["models"], old_models), ("gemm n=", new["scaling"], old.get("scaling", {})),
                 ("gemm 2048 ", new.get("variants", {}), old.get("variants", {}))]

@@ -195,7 +195,7 @@ TEST(BlockSpool, BlocksComeBackAsTheyWentIn) {
     EXPECT_EQ(arch::format_program(holding(spool.acquire(2))), arch::format_program(holding(second)));
 }
 
-// Blocks cross the 4 MiB write boundary: those written and those pending
+// Blocks cross the write buffer's boundary many times: those written and those pending
 // are both read back whole.
 TEST(BlockSpool, ManyBlocksAcrossWrites) {
     arch::BlockSpool spool;

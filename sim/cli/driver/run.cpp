@@ -74,7 +74,10 @@ std::optional<trace::RunStats> simulate(const RunOptions& opt, const arch::Confi
 int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compiled& c, PhaseTimings& timings) {
     trace::TimingRecorder timing;
     trace::RecorderFan recorders;
-    if (!whole_program_options(opt).empty()) recorders.add(&timing);
+    if (!whole_program_options(opt).empty()) {
+        timing.records.reserve(command_count(c));  // one record per command: no regrowth, no copies
+        recorders.add(&timing);
+    }
     const std::vector<std::unique_ptr<RunOutput>> outputs =
         attach_run_outputs(opt, RunSetup{c.program, recorders, &opt});
     // The all-float16 plan of a mixed-precision switch is timed first, in
