@@ -17,6 +17,7 @@ public:
 private:
     Executed execute(const arch::Command& cmd) override;
     std::optional<uint64_t> run_ahead(const arch::Command& cmd) override;  // counts its operand bytes, link cycles
+    bool always_runs_ahead() const override { return true; }
     const arch::Config& config_;
     uint64_t operand_bytes_ = 0, link_cycles_ = 0;
 };

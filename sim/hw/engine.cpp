@@ -1,6 +1,8 @@
 #include "sim/hw/engine.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "sim/hw/sim_time.h"
 
@@ -19,10 +21,16 @@ Engine::Engine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster
 void Engine::set_slots(size_t slots) {
     slots_.assign(slots, Resident{});
     last_slot_ = slots - 1;  // so slot 0 is served first
+    inline_ = slots == 1 && always_runs_ahead();
 }
 
 void Engine::start(const arch::Stream* stream, uint32_t block, uint32_t slot, uint64_t at) {
     slots_[slot] = Resident{stream, block, at, 0, true};
+    if (inline_) {
+        ready_ = at;
+        run_inline();
+        return;
+    }
     start_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -33,8 +41,8 @@ std::string Engine::state() const {
         if (!r.active) continue;
         if (!s.empty()) s += "; ";
         if (slots_.size() > 1) s += "slot " + std::to_string(k) + " block " + std::to_string(r.block) + " ";
-        // run_single has taken the command it waits for; run_shared has not.
-        size_t current = slots_.size() > 1 ? r.next : r.next - 1;
+        // run_single has taken the command it waits for; run_shared and run_inline have not.
+        size_t current = slots_.size() > 1 || inline_ ? r.next : r.next - 1;
         s += "command " + std::to_string(current);
         if (waiting_flag_ >= 0) {
             s += " waits on f" + std::to_string(waiting_flag_);
@@ -53,8 +61,51 @@ std::string Engine::state() const {
 
 void Engine::run() {
     count_activation();
+    if (inline_) return;  // run_inline needs no thread
     if (slots_.size() == 1) run_single();
     else run_shared();
+}
+
+// The same starts and ends as run_single, without a thread: every command's
+// cycles depend on the command alone, so it is performed once its flags
+// hold tokens, whenever that is found out (a token remembers its cycle).
+void Engine::run_inline() {
+    Resident& r = slots_[0];
+    FlagBoard& board = *flags_[0];
+    while (r.active) {
+        const arch::Command& cmd = r.stream->commands[r.next];
+        for (size_t i = 0; i < cmd.waits.size(); ++i) {
+            // A command waiting twice on a flag takes its next two sets.
+            const size_t ahead = size_t(std::count(cmd.waits.begin(), cmd.waits.begin() + long(i), cmd.waits[i]));
+            if (board.peek(cmd.waits[i], ahead)) continue;
+            waiting_flag_ = int(cmd.waits[i]);
+            board.wait_inline(cmd.waits[i], this);
+            return;
+        }
+        waiting_flag_ = -1;
+        uint64_t flags_at = 0;
+        for (arch::FlagId f : cmd.waits) flags_at = std::max(flags_at, board.take(f));
+        const uint64_t begin = std::max(ready_ + cmd.issue_cycles, flags_at);
+        const uint64_t end = begin + *run_ahead(cmd);
+        const uint32_t index = uint32_t(r.next++);
+        const bool ends_stream = r.next == r.stream->commands.size();
+        const InFlight c{0, r.block, index, begin, end, &cmd, ends_stream, ready_, flags_at, 0};
+        ready_ = free_at_ = end;
+        if (!ends_stream) {
+            finish(c);
+            continue;
+        }
+        // The dispatcher learns the stream's end at its cycle.
+        r.active = false;
+        const uint64_t now = now_cycles();
+        if (end < now) throw std::logic_error(std::string(name()) + ": a command ends before it is performed");
+        if (end == now) {
+            finish(c);
+            return;
+        }
+        in_flight_.push_back(c);
+        in_flight_end_.notify(cycles(end - now));
+    }
 }
 
 void Engine::perform(size_t slot, uint64_t begin, const StartTimes& times) {
@@ -128,21 +179,6 @@ void Engine::run_single() {
             waiting_flag_ = -1;
             --r.next;
             const uint64_t begin = std::max(ready + cmd.issue_cycles, times.flags_at);
-            // A command whose cycles depend on it alone ends at begin + its
-            // cycles whatever else happens: it is done at once, ahead of
-            // simulated time, its flags set with their cycle (a token
-            // remembers it: a waiter starts no earlier). No SystemC wait for
-            // it, so a run of such commands whose flags are already set
-            // costs no thread switch. The stream's last command is performed
-            // at its cycles: the dispatcher learns the block's end then.
-            if (r.next + 1 < r.stream->commands.size()) {
-                if (const std::optional<uint64_t> cycles = run_ahead(cmd)) {
-                    const uint32_t index = uint32_t(r.next++);
-                    ready = free_at_ = begin + *cycles;
-                    finish({0, r.block, index, begin, ready, &cmd, false, times.ready, times.flags_at, 0});
-                    continue;
-                }
-            }
             wait_until(begin);
             perform(0, begin, times);
             ready = free_at_;

@@ -24,7 +24,7 @@
 
 namespace hw {
 
-class Engine : public sc_core::sc_module {
+class Engine : public sc_core::sc_module, private FlagWaiter {
 public:
     // `flags`: the cluster's flag boards, one per slot.
     Engine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster, FlagBoards& flags,
@@ -60,6 +60,9 @@ protected:
     // nullopt (the default) for one whose timing depends on what else
     // happens meanwhile (a DMA engine on a shared link).
     virtual std::optional<uint64_t> run_ahead(const arch::Command& /*cmd*/) { return std::nullopt; }
+    // Whether run_ahead answers for every command (a cube, a vector unit):
+    // with one block per cluster such an engine runs inline (run_inline).
+    virtual bool always_runs_ahead() const { return false; }
     // At most this many commands in flight at once (§5): 1 but for DMA engines.
     void set_max_outstanding(size_t n) { max_outstanding_ = n; }
     size_t max_outstanding() const { return max_outstanding_; }
@@ -89,8 +92,14 @@ private:
     };
 
     void run();
-    void run_single();  // one block at a time: block on each flag in turn
+    void run_single();  // one block at a time: block on each flag in turn (a DMA engine)
     void run_shared();  // several: choose among the resident blocks each time
+    // One block at a time, for an engine that always runs ahead: no thread.
+    // Performs the stream's commands while their flags hold tokens, from
+    // start() and then from the set of each missing token (on_token); the
+    // stream's last command is finished at its end by complete_in_flight.
+    void run_inline();
+    void on_token() override { run_inline(); }
     // The first cycle the next command of `slot` may start, once its flags
     // have all been set (nullopt until then, and *unset names a flag it
     // still waits for).
@@ -115,7 +124,9 @@ private:
     uint64_t free_at_ = 0;                // when the engine may start its next command
     size_t last_slot_ = 0;                // the slot served last (round-robin)
     uint64_t yielded_at_ = ~uint64_t{0};  // run_shared: the cycle it last deferred a choice
-    int waiting_flag_ = -1;               // run_single: the flag it is blocked on
+    int waiting_flag_ = -1;               // run_single, run_inline: the flag it is blocked on
+    bool inline_ = false;                 // runs inline (run_inline), not in its thread
+    uint64_t ready_ = 0;                  // run_inline: when the previous command ended (or the block started)
 };
 
 }  // namespace hw

@@ -11,6 +11,7 @@ void FlagBoard::reset(size_t count) {
         flags_[i]->set_cycles.clear();
         flags_[i]->consumed = 0;
         flags_[i]->waiting = false;
+        flags_[i]->waiter = nullptr;
     }
     in_use_ = count;
 }
@@ -35,8 +36,20 @@ void FlagBoard::set(size_t f, uint64_t cycle) {
     // whose commands end in order), so the first unconsumed one is the
     // earliest: a later set never delays a pending wake-up.
     if (!fl.waiting) return;
+    if (FlagWaiter* w = fl.waiter) {
+        fl.waiter = nullptr;
+        fl.waiting = false;
+        w->on_token();
+        return;
+    }
     const uint64_t allowed = cycle + latency_, now = now_cycles();
     fl.changed.notify(allowed > now ? cycles(allowed - now) : sc_core::SC_ZERO_TIME);
+}
+
+void FlagBoard::wait_inline(size_t f, FlagWaiter* w) {
+    Flag& fl = *flags_[f];
+    fl.waiting = true;
+    fl.waiter = w;
 }
 
 const sc_core::sc_event& FlagBoard::when_set(size_t f) {

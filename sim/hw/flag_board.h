@@ -13,6 +13,16 @@
 
 namespace hw {
 
+// What an engine without a thread of its own waits with: called, inside
+// FlagBoard::set, when the flag it waits on gets a token.
+class FlagWaiter {
+public:
+    virtual void on_token() = 0;
+
+protected:
+    ~FlagWaiter() = default;
+};
+
 class FlagBoard {
 public:
     explicit FlagBoard(uint64_t latency_cycles) : latency_(latency_cycles) {}
@@ -25,7 +35,15 @@ public:
     // thread that blocked resumes at that cycle).
     uint64_t acquire(size_t f);
 
+    // Adds a token to `f` that remembers `cycle`; wakes its waiter.
     void set(size_t f, uint64_t cycle);
+
+    // For an engine that is not a thread (Engine's inline streams): `f`
+    // has no unconsumed token; w->on_token() is called at its next set.
+    void wait_inline(size_t f, FlagWaiter* w);
+    // Consumes f's next token (there is one) and returns the first cycle a
+    // command may start because of it.
+    uint64_t take(size_t f) { return flags_[f]->set_cycles[flags_[f]->consumed++] + latency_; }
 
     // For an engine choosing among several blocks' commands (several blocks
     // per cluster, timing-model §5): the first cycle the `ahead`-th next
@@ -44,6 +62,7 @@ private:
         std::vector<uint64_t> set_cycles;
         size_t consumed = 0;
         bool waiting = false;
+        FlagWaiter* waiter = nullptr;  // an inline waiter, called at the next set
         sc_core::sc_event changed;
     };
     uint64_t latency_;

@@ -16,6 +16,7 @@ public:
 private:
     Executed execute(const arch::Command& cmd) override;
     std::optional<uint64_t> run_ahead(const arch::Command& cmd) override;
+    bool always_runs_ahead() const override { return true; }
     const arch::Config& config_;
 };
 
