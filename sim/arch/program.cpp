@@ -250,8 +250,14 @@ uint64_t relocate(const Program& p, Space s, uint64_t addr, uint32_t slot) {
 }
 
 std::string format_program(const Program& p) {
+    std::string out = format_program_header(p, p.blocks.size());
+    for (size_t b = 0; b < p.blocks.size(); ++b) out += format_block(p, b, p.blocks[b]);
+    return out;
+}
+
+std::string format_program_header(const Program& p, size_t blocks) {
     std::ostringstream os;
-    os << "program " << p.source << ": " << p.blocks.size() << " blocks";
+    os << "program " << p.source << ": " << blocks << " blocks";
     if (p.max_parallel) os << ", max_parallel " << p.max_parallel;
     if (p.slot_l1_bytes) os << ", slots of " << p.slot_l1_bytes << " B of L1 and " << p.slot_l0_bytes << " B of L0";
     os << "\n";
@@ -263,21 +269,23 @@ std::string format_program(const Program& p) {
         else os << "DDR:" << hex(t.ddr_addr);
         os << ", " << t.bytes << " B\n";
     }
-    for (size_t b = 0; b < p.blocks.size(); ++b) {
-        const Block& blk = p.blocks[b];
-        os << "\nblock " << b << " " << blk.name << ": " << blk.num_flags << " flags";
-        if (!blk.deps.empty()) {
-            os << ", after";
-            for (uint32_t d : blk.deps) os << " " << d;
-        }
-        if (blk.drain) os << ", after blocks 0-" << blk.drain - 1 << " drain";
-        if (blk.cluster != Block::kAnyCluster) os << ", on cluster" << blk.cluster;
-        os << "\n";
-        for (const Stream& s : blk.streams) {
-            os << "  " << engine_name(s.engine) << ": " << s.commands.size() << " commands\n";
-            for (size_t i = 0; i < s.commands.size(); ++i)
-                os << "    " << i << ": " << format_command(p, s.commands[i]) << "\n";
-        }
+    return os.str();
+}
+
+std::string format_block(const Program& p, size_t b, const Block& blk) {
+    std::ostringstream os;
+    os << "\nblock " << b << " " << blk.name << ": " << blk.num_flags << " flags";
+    if (!blk.deps.empty()) {
+        os << ", after";
+        for (uint32_t d : blk.deps) os << " " << d;
+    }
+    if (blk.drain) os << ", after blocks 0-" << blk.drain - 1 << " drain";
+    if (blk.cluster != Block::kAnyCluster) os << ", on cluster" << blk.cluster;
+    os << "\n";
+    for (const Stream& s : blk.streams) {
+        os << "  " << engine_name(s.engine) << ": " << s.commands.size() << " commands\n";
+        for (size_t i = 0; i < s.commands.size(); ++i)
+            os << "    " << i << ": " << format_command(p, s.commands[i]) << "\n";
     }
     return os.str();
 }

@@ -281,8 +281,11 @@ struct Program {
 // Where address `addr` of space `s` of a block running in slot `slot` lies.
 uint64_t relocate(const Program& p, Space s, uint64_t addr, uint32_t slot);
 
-// Human-readable listing (`davinci-sim --dump-program`).
+// Human-readable listing (`davinci-sim --dump-program`): the header (the
+// program, its block count, its tensors), then each block.
 std::string format_program(const Program& p);
+std::string format_program_header(const Program& p, size_t blocks);
+std::string format_block(const Program& p, size_t b, const Block& blk);
 std::string format_command(const Program& p, const Command& c);
 
 }  // namespace arch

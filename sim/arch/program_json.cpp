@@ -96,6 +96,19 @@ TensorPlacement read_tensor(const Reader& r, const json& v, const std::string& p
 
 }  // namespace
 
+json block_to_json(const Block& b) {
+    json streams = json::array();
+    for (const Stream& s : b.streams) {
+        json commands = json::array();
+        for (const Command& c : s.commands) commands.push_back(command_json(c));
+        streams.push_back({{"engine", engine_name(s.engine)}, {"commands", commands}});
+    }
+    json block = {{"name", b.name}, {"deps", b.deps}, {"num_flags", b.num_flags}, {"streams", streams}};
+    if (b.drain) block["drain"] = b.drain;
+    if (b.cluster != Block::kAnyCluster) block["cluster"] = b.cluster;
+    return block;
+}
+
 json program_to_json(const Program& p) {
     json tensors = json::array();
     for (const TensorPlacement& t : p.tensors) {
@@ -108,18 +121,7 @@ json program_to_json(const Program& p) {
         if (t.l1_addr >= 0) tensors.back()["l1_addr"] = t.l1_addr;
     }
     json blocks = json::array();
-    for (const Block& b : p.blocks) {
-        json streams = json::array();
-        for (const Stream& s : b.streams) {
-            json commands = json::array();
-            for (const Command& c : s.commands) commands.push_back(command_json(c));
-            streams.push_back({{"engine", engine_name(s.engine)}, {"commands", commands}});
-        }
-        json block = {{"name", b.name}, {"deps", b.deps}, {"num_flags", b.num_flags}, {"streams", streams}};
-        if (b.drain) block["drain"] = b.drain;
-        if (b.cluster != Block::kAnyCluster) block["cluster"] = b.cluster;
-        blocks.push_back(block);
-    }
+    for (const Block& b : p.blocks) blocks.push_back(block_to_json(b));
     json ops = json::array();
     for (const ProgramOp& o : p.ops) {
         json e = {{"name", o.name}, {"kind", o.kind}, {"task", o.task}};

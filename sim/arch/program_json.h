@@ -31,6 +31,8 @@ namespace arch {
 // defaults. So reading
 // the result gives back `p`, field for field.
 nlohmann::json program_to_json(const Program& p);
+// One block as program_to_json writes it under "blocks".
+nlohmann::json block_to_json(const Block& b);
 
 // Strict: throws ProgramError "ORIGIN: JSON.PATH: message", e.g.
 // "p.json: blocks[0].streams[1].commands[2].rows: expected an integer from 0

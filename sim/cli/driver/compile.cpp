@@ -60,12 +60,13 @@ std::string passes_listing(const dsl::TaskGraph& graph, const arch::Config& conf
     }
 }
 
-// Lowering checks each block as it is made and spools it, unless the run
-// stops before simulating and wants the program whole.
+// Lowering checks each block as it is made and spools it: the program is
+// never whole in memory, whether it is simulated, listed (--dump-program) or
+// written (--emit-program-json).
 void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGraph& graph, Compiled& out,
            PhaseTimings& timings) {
     dsl::LowerOptions lower_options;
-    if (!opt.dump_program && !asks_for<ProgramOutput>(opt)) {
+    {
         out.spool = std::make_unique<arch::BlockSpool>();
         arch::BlockSpool& spool = *out.spool;
         lower_options.block_sink = [&config, &spool, &timings](const arch::Program& header, size_t index,

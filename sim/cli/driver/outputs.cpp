@@ -29,8 +29,8 @@ void write_graph_dot(const std::string& path, const dsl::TaskGraph& g) {
     trace::write_file_atomically(path, dsl::graph_to_dot(g));
 }
 
-void write_program_json(const std::string& path, const arch::Program& p) {
-    trace::write_file_atomically(path, program_file_text(p));
+void write_program_json(const std::string& path, const arch::Program& p, arch::BlockSource& blocks) {
+    trace::write_file_atomically(path, [&](trace::TextOut& out) { write_program_file(out, p, blocks); });
 }
 
 void write_explanation(const std::string& path, const dsl::TaskGraph& g, const dsl::Explanation& e) {
@@ -238,11 +238,11 @@ bool write_graph_outputs(const RunOptions& opt, const dsl::TaskGraph& g) {
     return any;
 }
 
-bool write_program_outputs(const RunOptions& opt, const arch::Program& p) {
+bool write_program_outputs(const RunOptions& opt, const arch::Program& p, arch::BlockSource& blocks) {
     bool any = false;
     for (const OutputKind& k : kOutputs)
         if (const auto* write = std::get_if<ProgramOutput>(&k.made); write && !opt.output(k.option).empty())
-            (*write)(opt.output(k.option), p), any = true;
+            (*write)(opt.output(k.option), p, blocks), any = true;
     return any;
 }
 

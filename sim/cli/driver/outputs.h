@@ -12,6 +12,7 @@
 
 #include "dsl/ir/task_graph.h"
 #include "dsl/lower/explain.h"
+#include "sim/arch/block_source.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "sim/cli/driver/run_options.h"
@@ -52,7 +53,8 @@ public:
 // (--emit-program-json). From the simulation: attached before it, written
 // after. A folder that the functional report fills (--outputs).
 using GraphOutput = void (*)(const std::string& path, const dsl::TaskGraph& g);
-using ProgramOutput = void (*)(const std::string& path, const arch::Program& p);
+// `p` without its blocks, which come from `blocks` one at a time.
+using ProgramOutput = void (*)(const std::string& path, const arch::Program& p, arch::BlockSource& blocks);
 using SimulationOutput = std::unique_ptr<RunOutput> (*)(const std::string& path, const RunSetup& setup);
 // Written from the lowering's record of its choices (--explain); the run
 // goes on.
@@ -90,7 +92,7 @@ bool asks_for(const RunOptions& opt) {
 
 // Write the outputs of that stage asked for; whether there was one.
 bool write_graph_outputs(const RunOptions& opt, const dsl::TaskGraph& g);
-bool write_program_outputs(const RunOptions& opt, const arch::Program& p);
+bool write_program_outputs(const RunOptions& opt, const arch::Program& p, arch::BlockSource& blocks);
 void write_explain_outputs(const RunOptions& opt, const dsl::TaskGraph& g, const dsl::Explanation& e);
 
 // Attaches the simulation outputs asked for, in table order.

@@ -29,12 +29,40 @@ void take_version(nlohmann::json& j, const std::string& path) {
     j.erase("schema_version");
 }
 
+// `text`, a value dumped at indent 1, written where it is nested under
+// `pad`: each of its lines after the first starts with pad.
+void put_nested(trace::TextOut& out, std::string_view text, std::string_view pad) {
+    size_t from = 0;
+    for (size_t nl; (nl = text.find('\n', from)) != std::string_view::npos; from = nl + 1)
+        out << text.substr(from, nl + 1 - from) << pad;
+    out << text.substr(from);
+}
+
 }  // namespace
 
-std::string program_file_text(const arch::Program& p) {
-    nlohmann::json j = arch::program_to_json(p);
+void write_program_file(trace::TextOut& out, const arch::Program& header, arch::BlockSource& blocks) {
+    arch::Program empty = header;
+    empty.blocks.clear();
+    nlohmann::json j = arch::program_to_json(empty);
     j["schema_version"] = kProgramJsonSchemaVersion;
-    return j.dump(1) + "\n";
+    // An object's keys in order, as dump(1) writes them.
+    bool first = true;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        out << (first ? "{\n " : ",\n ") << nlohmann::json(it.key()).dump() << ": ";
+        first = false;
+        if (it.key() != "blocks" || blocks.size() == 0) {
+            put_nested(out, it.value().dump(1), " ");
+            continue;
+        }
+        out << "[";
+        for (size_t b = 0; b < blocks.size(); ++b) {
+            out << (b ? ",\n  " : "\n  ");
+            put_nested(out, arch::block_to_json(blocks.acquire(b)).dump(1), "  ");
+            blocks.release(b);
+        }
+        out << "\n ]";
+    }
+    out << "\n}\n";
 }
 
 arch::Program read_program_file(const std::string& path) {

@@ -6,7 +6,9 @@
 
 #include <string>
 
+#include "sim/arch/block_source.h"
 #include "sim/arch/program.h"
+#include "sim/trace/text_out.h"
 
 namespace cli {
 
@@ -14,7 +16,11 @@ namespace cli {
 // make an older reader misread a file.
 constexpr int kProgramJsonSchemaVersion = 1;
 
-std::string program_file_text(const arch::Program& p);
+// The file of a program whose blocks come from `blocks` (header's own are
+// not written): the text of program_to_json with the version, as
+// nlohmann::json::dump(1) writes it, made block by block so that only one
+// block is ever in memory as JSON.
+void write_program_file(trace::TextOut& out, const arch::Program& header, arch::BlockSource& blocks);
 
 // Throws arch::ProgramError with the message of arch::load_program_file,
 // or "PATH: schema_version: ..." for a version this build does not read.

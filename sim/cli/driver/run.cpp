@@ -62,6 +62,18 @@ Outcome read_back_whole(const RunOptions& opt, Compiled& c) {
     return std::nullopt;
 }
 
+// --dump-program, block by block. A spooled program's blocks were checked
+// as they were compiled.
+void dump_program(const Compiled& c, const arch::Config& config, arch::BlockSource& blocks) {
+    if (c.spool) arch::check_program_header(c.program, config);
+    else arch::check_program(c.program, config);
+    std::cout << arch::format_program_header(c.program, blocks.size());
+    for (size_t b = 0; b < blocks.size(); ++b) {
+        std::cout << arch::format_block(c.program, b, blocks.acquire(b));
+        blocks.release(b);
+    }
+}
+
 std::optional<trace::RunStats> simulate(const RunOptions& opt, const arch::Config& config, const Compiled& c,
                                         trace::RecorderFan& recorders) {
     // Cleared (its line erased) when the run ends, before the report.
@@ -123,15 +135,18 @@ int run(const RunOptions& opt) {
     Compiled compiled;
     PhaseTimings timings;
     if (Outcome end = compile(opt, config.config, compiled, timings)) return *end;
-    if (write_program_outputs(opt, compiled.program)) return kExitSuccess;
+    {
+        arch::ProgramBlocks held(compiled.program);
+        arch::BlockSource& blocks = compiled.spool ? static_cast<arch::BlockSource&>(*compiled.spool) : held;
+        if (write_program_outputs(opt, compiled.program, blocks)) return kExitSuccess;
+        if (opt.dump_program) {
+            dump_program(compiled, config.config, blocks);
+            return kExitSuccess;
+        }
+    }
     {
         ScopedPhase reading(timings, Phase::Spool);
         if (Outcome end = read_back_whole(opt, compiled)) return *end;
-    }
-    if (opt.dump_program) {
-        arch::check_program(compiled.program, config.config);
-        std::cout << arch::format_program(compiled.program);
-        return kExitSuccess;
     }
     return simulate_and_report(opt, config, compiled, timings);
 }
