@@ -34,9 +34,8 @@ TEST(ProgramFile, WrittenBlockByBlockAsDumpWritesItWhole) {
     none.source = "empty \"quoted\" \\ name.pto";
     EXPECT_EQ(streamed(none), whole(none));
 
-    arch::Block first = block({stream(dma_engine(0), {load(4096, {}, {0})}),
-                               stream(vector_unit(0), {vec(arch::VectorOp::Exp, 64, 256)})},
-                              1);
+    arch::Block first = block(
+        {stream(dma_engine(0), {load(4096, {}, {0})}), stream(vector_unit(0), {vec(arch::VectorOp::Exp, 64, 256)})}, 1);
     first.name = "first";
     arch::Block second = block({stream(cube_dma(1), {to_l0(512)}), stream(cube(1), {matmul(16, 16, 16)})}, 0, {0});
     second.name = "second, pinned";
