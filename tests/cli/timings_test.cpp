@@ -36,6 +36,21 @@ TEST(Timings, PrintsEveryPhaseTheCommandsAndTheActivations) {
               "  SystemC: 1,229 process activations (1.324 per command), 734 delta cycles (0.791 per command)\n");
 }
 
+// README.md's example is this run's table, but for its seconds.
+TEST(Timings, TheReadmeExampleIsCurrent) {
+    const std::string readme = slurp(std::string(DAVINCI_SOURCE_DIR) + "/README.md");
+    const std::string command = "$ davinci-sim -q --timings models/gemm_256.pto\n";
+    const size_t at = readme.find(command);
+    ASSERT_NE(at, std::string::npos) << "README.md no longer has: " << command;
+    const size_t from = at + command.size(), to = readme.find("```", from);
+    ASSERT_NE(to, std::string::npos);
+    Outcome o = run("-q --timings models/gemm_256.pto");
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(exact_part(readme.substr(from, to - from)), exact_part(o.err))
+        << "README.md's --timings example is stale: paste this in\n"
+        << o.err;
+}
+
 TEST(Timings, ThePhasesAddUpToTheTotal) {
     Outcome o = run("-q --timings models/resnet_block.pto");
     ASSERT_EQ(o.status, 0) << o.err;
