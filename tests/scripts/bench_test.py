@@ -47,10 +47,20 @@ class BenchTest(unittest.TestCase):
         self.assertEqual(sorted(r["scaling"], key=int), ["256", "512"])
         self.assertLess(r["scaling"]["256"]["commands"], r["scaling"]["512"]["commands"])
         self.assertGreater(r["front_end"]["lines"], 500)
+        # --timings: the phases per command, and the activations, exact.
+        self.assertEqual(sorted(m["phase_us_per_command"]),
+                         ["check", "lower", "outputs", "parse", "simulate", "spool"])
+        self.assertGreater(m["phase_us_per_command"]["simulate"], 0)
+        self.assertEqual(m["activations_per_command"], m["activations"] / m["commands"])
+        self.assertIn("where the time goes", p.stdout)
+        self.assertEqual(sorted(r["variants"]), ["24 clusters", "MAX_PARALLEL 16", "ascend_910b_class", "default"])
+        self.assertEqual(r["variants"]["default"]["commands"], r["scaling"]["512"]["commands"])
         self.assertIn("resnet_block", p.stdout)
         self.assertIn("scaling: GEMM", p.stdout)
         p = self.bench("--quick", "--no-scaling", "-o", os.path.join(self.tmp, "r2.json"), "--compare", result)
-        self.assertRegex(p.stdout, r"\nresnet_block +[0-9.]+x +[0-9.]+x  same\n")
+        # The same binary: the same activations, exactly.
+        self.assertRegex(p.stdout, r"\nresnet_block +[0-9.]+x +[0-9.]+x +1\.00x  same\n")
+        self.assertIn("per phase, new / old", p.stdout)
         only = os.path.join(self.tmp, "r3.json")
         self.bench("--quick", "--no-scaling", "-m", "resnet", "-m", "gemm", "-o", only)
         with open(only) as f:
