@@ -45,7 +45,7 @@ void ClusterPlacement::add(std::vector<Access>& out, uint64_t addr, uint64_t byt
 
 bool ClusterPlacement::touches_live(uint64_t begin, uint64_t end) const {
     for (int t : live_) {
-        const uint64_t base = plan_.l1_addr(t), size = plan_.tensors[size_t(plan_.index_of[size_t(t)])].bytes;
+        const uint64_t base = plan_.l1_addr(t), size = plan_.of(t).bytes;
         if (begin < base + size && base < end) return true;
     }
     return false;

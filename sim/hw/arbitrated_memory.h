@@ -81,7 +81,7 @@ private:
     const arch::Config* l2_config_ = nullptr;
     trace::Recorder* recorder_ = nullptr;
     std::unique_ptr<L2Memory> l2_;
-    std::vector<std::unique_ptr<sc_core::sc_event>> granted_;  // per requester: its last burst was granted
+    std::vector<std::unique_ptr<sc_core::sc_event>> granted_;  // per requester: wakes its initiator
     std::vector<char> done_;                                   // per requester: its last burst was granted
     std::vector<uint64_t> completes_at_;                       // per requester: the cycle its transfer completes
     std::vector<uint64_t> link_wait_;                          // per requester: its transfer's link wait (§9)

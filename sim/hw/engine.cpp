@@ -27,7 +27,6 @@ void Engine::set_slots(size_t slots) {
 void Engine::start(const arch::Stream* stream, uint32_t block, uint32_t slot, uint64_t at) {
     slots_[slot] = Resident{stream, block, at, 0, true};
     if (inline_) {
-        ready_ = at;
         run_inline();
         return;
     }
@@ -74,23 +73,21 @@ void Engine::run_inline() {
     FlagBoard& board = *flags_[0];
     while (r.active) {
         const arch::Command& cmd = r.stream->commands[r.next];
-        for (size_t i = 0; i < cmd.waits.size(); ++i) {
-            // A command waiting twice on a flag takes its next two sets.
-            const size_t ahead = size_t(std::count(cmd.waits.begin(), cmd.waits.begin() + long(i), cmd.waits[i]));
-            if (board.peek(cmd.waits[i], ahead)) continue;
-            waiting_flag_ = int(cmd.waits[i]);
-            board.wait_inline(cmd.waits[i], this);
+        arch::FlagId unset = 0;
+        StartTimes times;
+        const std::optional<uint64_t> begin = head_start(0, &unset, &times);
+        if (!begin) {
+            waiting_flag_ = int(unset);
+            board.wait_inline(unset, this);
             return;
         }
         waiting_flag_ = -1;
-        uint64_t flags_at = 0;
-        for (arch::FlagId f : cmd.waits) flags_at = std::max(flags_at, board.take(f));
-        const uint64_t begin = std::max(ready_ + cmd.issue_cycles, flags_at);
-        const uint64_t end = begin + *run_ahead(cmd);
+        for (arch::FlagId f : cmd.waits) board.consume(f);
+        const uint64_t end = *begin + *run_ahead(cmd);
         const uint32_t index = uint32_t(r.next++);
         const bool ends_stream = r.next == r.stream->commands.size();
-        const InFlight c{0, r.block, index, begin, end, &cmd, ends_stream, ready_, flags_at, 0};
-        ready_ = free_at_ = end;
+        const InFlight c{0, r.block, index, *begin, end, &cmd, ends_stream, times.ready, times.flags_at, 0};
+        free_at_ = end;
         if (!ends_stream) {
             finish(c);
             continue;

@@ -126,7 +126,6 @@ private:
     uint64_t yielded_at_ = ~uint64_t{0};  // run_shared: the cycle it last deferred a choice
     int waiting_flag_ = -1;               // run_single, run_inline: the flag it is blocked on
     bool inline_ = false;                 // runs inline (run_inline), not in its thread
-    uint64_t ready_ = 0;                  // run_inline: when the previous command ended (or the block started)
 };
 
 }  // namespace hw

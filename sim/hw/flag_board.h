@@ -41,9 +41,6 @@ public:
     // For an engine that is not a thread (Engine's inline streams): `f`
     // has no unconsumed token; w->on_token() is called at its next set.
     void wait_inline(size_t f, FlagWaiter* w);
-    // Consumes f's next token (there is one) and returns the first cycle a
-    // command may start because of it.
-    uint64_t take(size_t f) { return flags_[f]->set_cycles[flags_[f]->consumed++] + latency_; }
 
     // For an engine choosing among several blocks' commands (several blocks
     // per cluster, timing-model §5): the first cycle the `ahead`-th next

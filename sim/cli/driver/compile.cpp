@@ -66,19 +66,17 @@ std::string passes_listing(const dsl::TaskGraph& graph, const arch::Config& conf
 void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGraph& graph, Compiled& out,
            PhaseTimings& timings) {
     dsl::LowerOptions lower_options;
-    {
-        out.spool = std::make_unique<arch::BlockSpool>();
-        arch::BlockSpool& spool = *out.spool;
-        lower_options.block_sink = [&config, &spool, &timings](const arch::Program& header, size_t index,
-                                                               const arch::Block& block) {
-            {
-                ScopedPhase checking(timings, Phase::Check);
-                arch::check_block(header, config, index, block);
-            }
-            ScopedPhase spooling(timings, Phase::Spool);
-            spool.append(block);
-        };
-    }
+    out.spool = std::make_unique<arch::BlockSpool>();
+    arch::BlockSpool& spool = *out.spool;
+    lower_options.block_sink = [&config, &spool, &timings](const arch::Program& header, size_t index,
+                                                           const arch::Block& block) {
+        {
+            ScopedPhase checking(timings, Phase::Check);
+            arch::check_block(header, config, index, block);
+        }
+        ScopedPhase spooling(timings, Phase::Spool);
+        spool.append(block);
+    };
     dsl::Explanation explanation;
     if (asks_for<ExplainOutput>(opt)) lower_options.explain = &explanation;
     const dsl::PassedGraph passed = dsl::run_graph_passes(graph);
