@@ -12,10 +12,18 @@ Engine::Engine(sc_core::sc_module_name name, arch::EngineId id, uint32_t cluster
                trace::Recorder* recorder)
     : sc_module(name), id_(id), cluster_(cluster), flags_(flags), recorder_(recorder), slots_(1) {
     SC_HAS_PROCESS(Engine);
-    SC_THREAD(run);
     SC_METHOD(complete_in_flight);
     sensitive << in_flight_end_;
     dont_initialize();
+}
+
+// The thread is made here, once set_slots has said whether the engine runs
+// inline: an inline engine has none (a thread that only returned would cost a
+// stack, an activation and, under AddressSanitizer, a warning about its stack).
+void Engine::before_end_of_elaboration() {
+    if (inline_) return;
+    SC_HAS_PROCESS(Engine);
+    SC_THREAD(run);
 }
 
 void Engine::set_slots(size_t slots) {
@@ -60,7 +68,6 @@ std::string Engine::state() const {
 
 void Engine::run() {
     count_activation();
-    if (inline_) return;  // run_inline needs no thread
     if (slots_.size() == 1) run_single();
     else run_shared();
 }

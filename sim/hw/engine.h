@@ -91,7 +91,8 @@ private:
         uint64_t flags_at = 0;  // its flags' latest allowed cycle (0 without waits)
     };
 
-    void run();
+    void before_end_of_elaboration() override;
+    void run();         // SC_THREAD, made only for an engine that does not run inline
     void run_single();  // one block at a time: block on each flag in turn (a DMA engine)
     void run_shared();  // several: choose among the resident blocks each time
     // One block at a time, for an engine that always runs ahead: no thread.
