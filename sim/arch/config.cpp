@@ -32,6 +32,8 @@ const char* dataflow_name(Dataflow d) {
 
 // Found by argument-dependent lookup when a parameter is written as JSON.
 void to_json(nlohmann::json& j, Dataflow d) { j = dataflow_name(d); }
+// 211 hundredths -> 2.11 (the nearest double, which prints as 2.11).
+void to_json(nlohmann::json& j, Hundredths h) { j = double(h.value) / 100.0; }
 
 namespace {
 
@@ -104,6 +106,24 @@ struct ClockGhz {
         const double d = v.get<double>();
         if (!(d >= 0.001 && d <= 1000)) return false;  // also refuses NaN
         out = d;
+        return true;
+    }
+};
+
+// A vector op's cycles per repeat (timing model §8): a number with at most
+// two decimals, kept as hundredths so that the timing stays integer. Above
+// zero: a free pass over the data is a mistake, not a machine.
+struct CyclesPerRepeat {
+    static constexpr const char* kind = "number 0.01..10000, two decimals at most";
+    static constexpr const char* expected = "a number from 0.01 to 10000 with at most two decimals";
+    static constexpr int64_t max = 0;  // not an integer kind
+    static bool read(const json& v, Hundredths& out) {
+        if (!v.is_number()) return false;
+        const double scaled = v.get<double>() * 100.0;
+        if (!(scaled >= 1.0 && scaled <= 1000000.0)) return false;  // also refuses NaN
+        const double whole = std::round(scaled);
+        if (std::fabs(scaled - whole) > 1e-6 * std::max(1.0, whole)) return false;  // 2.115: three decimals
+        out.value = int64_t(whole);
         return true;
     }
 };
@@ -249,6 +269,26 @@ void apply_param(const ParamSpec& p, const json& value, Config& c, const std::st
 // nlohmann::json keeps object keys sorted, so "first problem in document
 // order" here means first in key order: deterministic, if not the file's
 // textual order.
+// Keys an earlier release had, and what replaced them: a file written for
+// it is told where its value now goes rather than guessed at.
+struct ReplacedKey {
+    const char* path;
+    const char* replacement;
+};
+const ReplacedKey kReplacedKeys[] = {
+    {"vector.pipeline_cycles", "vector.<class>.head_cycles, one per op class (docs/timing-model.md §8)"},
+    {"vector.transcendental_passes", "vector.transcendental.cycles_per_repeat (docs/timing-model.md §8)"},
+    {"vector.divide_passes", "vector.divide.cycles_per_repeat (docs/timing-model.md §8)"},
+    {"vector.transpose_passes", "vector.transpose.cycles_per_repeat (docs/timing-model.md §8)"},
+};
+
+std::string unknown_key(const std::string& path, std::size_t depth) {
+    for (const ReplacedKey& r : kReplacedKeys)
+        if (path == r.path) return path + ": unknown key (replaced by " + r.replacement + ")";
+    const std::string near = suggest(path, depth);
+    return path + ": unknown key" + (near.empty() ? std::string() : " (did you mean " + near + "?)");
+}
+
 void apply_object(const json& object, const std::string& prefix, std::size_t depth, Config& c,
                   const std::string& origin) {
     for (const auto& item : object.items()) {
@@ -266,8 +306,7 @@ void apply_object(const json& object, const std::string& prefix, std::size_t dep
         } else if (!plain_key && (find_param(path) || is_section(path))) {
             fail(origin, path + ": unknown key (write it nested: " + nested_form(key) + ")");
         } else {
-            const std::string near = suggest(path, depth);
-            fail(origin, path + ": unknown key" + (near.empty() ? std::string() : " (did you mean " + near + "?)"));
+            fail(origin, unknown_key(path, depth));
         }
     }
 }
@@ -361,8 +400,7 @@ void set_config_param(Config& c, const std::string& path, const nlohmann::json& 
         if (!value.is_object()) fail(origin, path + ": expected an object, got " + compact(value));
         return apply_object(value, path, depth + 1, c, origin);
     }
-    const std::string near = suggest(path, depth);
-    fail(origin, path + ": unknown key" + (near.empty() ? std::string() : " (did you mean " + near + "?)"));
+    fail(origin, unknown_key(path, depth));
 }
 
 void check_config(const Config& c, const std::string& origin) {

@@ -19,6 +19,14 @@ enum class Dataflow { Fractal, OS, WS, IS };
 // "fractal", "os", "ws", "is": the spelling in configuration files.
 const char* dataflow_name(Dataflow d);
 
+// A rate in hundredths of a cycle (a vector op's cycles per repeat, timing
+// model §8), so that a measured fit such as 2.11 cycles per repeat is kept
+// exactly and every sum of rates stays integer. Written 2.11 in JSON.
+struct Hundredths {
+    int64_t value = 0;
+    bool operator==(const Hundredths& o) const { return value == o.value; }
+};
+
 struct Config {
 #define X(kind, member, path, unit, def, desc) kind##_t member = def;
     using PositiveInt_t = int64_t;
@@ -27,6 +35,7 @@ struct Config {
     using BufferKib_t = int64_t;
     using ClockGhz_t = double;
     using DataflowChoice_t = Dataflow;
+    using CyclesPerRepeat_t = Hundredths;
 #include "sim/arch/config_params.def"
 #undef X
 

@@ -17,44 +17,64 @@ uint64_t ceil_log2(uint64_t x) {
 
 }  // namespace
 
-uint64_t vector_passes(const Config& c, VectorOp op) {
+VectorClass vector_class(VectorOp op) {
     switch (op) {
-    case VectorOp::Gelu:
+    case VectorOp::Copy: return VectorClass::Copy;
+    case VectorOp::Cast: return VectorClass::Cast;
+    case VectorOp::Select: return VectorClass::Select;
+    case VectorOp::Relu: return VectorClass::Relu;
+    case VectorOp::Add:
+    case VectorOp::Sub: return VectorClass::Add;
+    case VectorOp::Maximum:
+    case VectorOp::Minimum: return VectorClass::MinMax;
+    case VectorOp::Mul: return VectorClass::Mul;
+    case VectorOp::Exp:
+    case VectorOp::Sqrt:
     case VectorOp::Sigmoid:
     case VectorOp::Tanh:
-    case VectorOp::Exp: return uint64_t(c.vector_transcendental_passes);
-    case VectorOp::Div:
-    case VectorOp::Sqrt: return uint64_t(c.vector_divide_passes);
-    case VectorOp::Transpose: return uint64_t(c.vector_transpose_passes);
-    case VectorOp::Copy:
-    case VectorOp::Add:
-    case VectorOp::Sub:
-    case VectorOp::Mul:
-    case VectorOp::Maximum:
-    case VectorOp::Minimum:
-    case VectorOp::Select:
-    case VectorOp::Relu:
-    case VectorOp::Cast:
+    case VectorOp::Gelu: return VectorClass::Transcendental;
+    case VectorOp::Div: return VectorClass::Divide;
+    case VectorOp::Transpose: return VectorClass::Transpose;
     case VectorOp::ReduceSum:
     case VectorOp::ReduceMax:
-    case VectorOp::Argmax: break;
+    case VectorOp::Argmax: return VectorClass::Reduce;
     }
-    return 1;
+    return VectorClass::Copy;
+}
+
+VectorClassTiming vector_class_timing(const Config& c, VectorClass k) {
+    auto t = [](int64_t head, Hundredths rate) { return VectorClassTiming{uint64_t(head), uint64_t(rate.value)}; };
+    switch (k) {
+    case VectorClass::Copy: return t(c.vector_copy_head, c.vector_copy_rate);
+    case VectorClass::Cast: return t(c.vector_cast_head, c.vector_cast_rate);
+    case VectorClass::Select: return t(c.vector_select_head, c.vector_select_rate);
+    case VectorClass::Relu: return t(c.vector_relu_head, c.vector_relu_rate);
+    case VectorClass::Add: return t(c.vector_add_head, c.vector_add_rate);
+    case VectorClass::MinMax: return t(c.vector_minmax_head, c.vector_minmax_rate);
+    case VectorClass::Mul: return t(c.vector_mul_head, c.vector_mul_rate);
+    case VectorClass::Transcendental: return t(c.vector_transcendental_head, c.vector_transcendental_rate);
+    case VectorClass::Divide: return t(c.vector_divide_head, c.vector_divide_rate);
+    case VectorClass::Transpose: return t(c.vector_transpose_head, c.vector_transpose_rate);
+    case VectorClass::Reduce: return t(c.vector_reduce_head, c.vector_reduce_rate);
+    }
+    return {};
 }
 
 VectorCost vector_cost(const Config& c, const VectorArgs& v) {
     const uint64_t width = uint64_t(c.vector_bytes_per_cycle);
     const uint64_t elem = uint64_t(dtype_bytes(v.dtype));
+    const VectorClassTiming timing = vector_class_timing(c, vector_class(v.op));
     VectorCost cost{};
-    cost.passes = vector_passes(c, v.op);
-    cost.data_cycles = ceil_div(v.src_bytes(), width);
+    cost.head_cycles = timing.head_cycles;
+    cost.repeats = ceil_div(v.src_bytes(), width);
+    cost.data_cycles = ceil_div(cost.repeats * timing.rate_hundredths, uint64_t{100});
     if (vector_op_is_reduce(v.op)) {
         // Each lane accumulates a partial of its row; a row's partials then
         // meet in a tree as deep as log2 of the lanes the row occupied.
         const uint64_t lanes = std::max<uint64_t>(1, width / elem);
         cost.tree_cycles = uint64_t(v.rows) * ceil_log2(std::min<uint64_t>(v.cols, lanes));
     }
-    cost.total_cycles = uint64_t(c.vector_pipeline_cycles) + cost.passes * cost.data_cycles + cost.tree_cycles;
+    cost.total_cycles = cost.head_cycles + cost.data_cycles + cost.tree_cycles;
     return cost;
 }
 

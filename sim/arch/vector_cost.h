@@ -12,15 +12,25 @@
 
 namespace arch {
 
-struct VectorCost {
-    uint64_t passes;        // times the data streams through the datapath
-    uint64_t data_cycles;   // ceil(N * e / W), one pass
-    uint64_t tree_cycles;   // reductions: combining each row's lane partials
-    uint64_t total_cycles;  // pipeline + passes * data_cycles + tree_cycles
-};
+// The classes of vector ops that share a start-up and a rate (§8).
+enum class VectorClass { Copy, Cast, Select, Relu, Add, MinMax, Mul, Transcendental, Divide, Transpose, Reduce };
 
-// How many passes over the data `op` takes: 1 for the simple ops.
-uint64_t vector_passes(const arch::Config& c, arch::VectorOp op);
+VectorClass vector_class(VectorOp op);
+
+// A class's start-up in cycles and its rate in hundredths of a cycle per repeat.
+struct VectorClassTiming {
+    uint64_t head_cycles;
+    uint64_t rate_hundredths;
+};
+VectorClassTiming vector_class_timing(const arch::Config& c, VectorClass k);
+
+struct VectorCost {
+    uint64_t head_cycles;   // the op class's start-up
+    uint64_t repeats;       // ceil(N * e / W): the source in repeats of W bytes
+    uint64_t data_cycles;   // ceil(repeats * rate / 100)
+    uint64_t tree_cycles;   // reductions: combining each row's lane partials
+    uint64_t total_cycles;  // head + data_cycles + tree_cycles
+};
 
 VectorCost vector_cost(const arch::Config& c, const arch::VectorArgs& v);
 

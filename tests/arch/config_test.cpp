@@ -234,6 +234,38 @@ TEST(Config, BadClock) {
               "configs/x.json: clock_ghz: expected a number from 0.001 to 1000, got \"1GHz\"");
 }
 
+// A vector op class's rate (§8): hundredths of a cycle, written as a number
+// with at most two decimals; JSON gives it back as written.
+TEST(Config, CyclesPerRepeat) {
+    const arch::Config c = arch::config_from_json(
+        json::parse(R"({"vector": {"add": {"cycles_per_repeat": 2.11}, "mul": {"cycles_per_repeat": 3}}})"), "x");
+    EXPECT_EQ(c.vector_add_rate.value, 211);
+    EXPECT_EQ(c.vector_mul_rate.value, 300);
+    EXPECT_EQ(arch::config_to_json(c)["vector"]["add"]["cycles_per_repeat"].dump(), "2.11");
+    EXPECT_EQ(arch::config_to_json(c)["vector"]["mul"]["cycles_per_repeat"].dump(), "3.0");
+    EXPECT_EQ(arch::config_to_json(arch::default_config())["vector"]["transcendental"]["cycles_per_repeat"].dump(),
+              "4.0");
+    const char* expected = "expected a number from 0.01 to 10000 with at most two decimals";
+    EXPECT_EQ(json_error(R"({"vector": {"add": {"cycles_per_repeat": 2.115}}})"),
+              std::string("configs/x.json: vector.add.cycles_per_repeat: ") + expected + ", got 2.115");
+    EXPECT_EQ(json_error(R"({"vector": {"add": {"cycles_per_repeat": 0}}})"),
+              std::string("configs/x.json: vector.add.cycles_per_repeat: ") + expected + ", got 0");
+    EXPECT_EQ(json_error(R"({"vector": {"divide": {"cycles_per_repeat": 10000.01}}})"),
+              std::string("configs/x.json: vector.divide.cycles_per_repeat: ") + expected + ", got 10000.01");
+    EXPECT_EQ(json_error(R"({"vector": {"copy": {"cycles_per_repeat": "1"}}})"),
+              std::string("configs/x.json: vector.copy.cycles_per_repeat: ") + expected + ", got \"1\"");
+}
+
+// The keys the op classes replaced point to their replacements.
+TEST(Config, FormerVectorKeysNameTheirReplacements) {
+    EXPECT_EQ(json_error(R"({"vector": {"transcendental_passes": 4}})"),
+              "configs/x.json: vector.transcendental_passes: unknown key (replaced by "
+              "vector.transcendental.cycles_per_repeat (docs/timing-model.md §8))");
+    EXPECT_EQ(json_error(R"({"vector": {"pipeline_cycles": 8}})"),
+              "configs/x.json: vector.pipeline_cycles: unknown key (replaced by vector.<class>.head_cycles, one per "
+              "op class (docs/timing-model.md §8))");
+}
+
 TEST(Config, UnknownKeyWithSuggestion) {
     EXPECT_EQ(json_error(R"({"cube": {"l0_kb": 32}})"),
               "configs/x.json: cube.l0_kb: unknown key (did you mean cube.l0_kib?)");

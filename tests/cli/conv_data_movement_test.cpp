@@ -107,7 +107,7 @@ TEST(ConvCli, DumpProgramShowsTheIm2colDescriptor) {
 
 // The documents' transpose example, one program per engine. Both move the
 // same bytes through DDR (8 MiB each way: the DDR bound is 524288 cycles);
-// the vector version also makes vector.transpose_passes passes over each
+// the vector version also spends vector.transpose.cycles_per_repeat cycles per repeat over each
 // chunk in L1, which the DMA version does not need. With one DMA command in
 // flight per engine the DMA version finishes first (527,335 against
 // 536,455 cycles); with the default 8 in flight both hide everything but

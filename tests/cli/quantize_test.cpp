@@ -22,7 +22,7 @@ uint64_t n(const nlohmann::json& r, const char* key) { return r[key].get<uint64_
 
 // quantize of a (64, 256) float16 x by a float16 (256,) scale: 16 rows per
 // cluster, one chunk (N = 4096 elements). Per vector unit (W = 128 B, P = 8,
-// vector.divide_passes 4): the resident scale's cast to float32 once per
+// vector.divide.cycles_per_repeat 4): the resident scale's cast to float32 once per
 // block, 8 + 512 / 128 = 12; the chunk's cast to float32, 8 + 8192 / 128 =
 // 72; the division, 8 + 4 x 16384 / 128 = 520; the cast float32 -> int8
 // (timed by its source bytes), 8 + 16384 / 128 = 136: 740. DDR: x once

@@ -41,8 +41,8 @@ void run_back_to_back(const arch::Config& c, const std::vector<Expect>& cases) {
 // divide 5, transpose 2 (the default).
 arch::Config distinct_passes() {
     arch::Config c = arch::default_config();
-    c.vector_transcendental_passes = 3;
-    c.vector_divide_passes = 5;
+    c.vector_transcendental_rate = arch::Hundredths{300};
+    c.vector_divide_rate = arch::Hundredths{500};
     return c;
 }
 
@@ -55,10 +55,11 @@ TEST(Vector, OnePassOpsAtTheWidthBoundary) {
     run_back_to_back(distinct_passes(), cases);
 }
 
-// Transcendental, 3 passes: 8 + 3*1, 8 + 3*1, 8 + 3*2.
+// Transcendental (sqrt included: on Ascend it costs an exp, not a div), 3
+// cycles per repeat: 8 + 3*1, 8 + 3*1, 8 + 3*2.
 TEST(Vector, TranscendentalOpsTakeTheirPasses) {
     std::vector<Expect> cases;
-    for (VectorOp op : {VectorOp::Gelu, VectorOp::Sigmoid, VectorOp::Tanh, VectorOp::Exp})
+    for (VectorOp op : {VectorOp::Gelu, VectorOp::Sigmoid, VectorOp::Tanh, VectorOp::Exp, VectorOp::Sqrt})
         for (auto [n, cycles] : {std::pair{63u, 11u}, {64u, 11u}, {65u, 14u}}) cases.push_back({vec(op, 1, n), cycles});
     run_back_to_back(distinct_passes(), cases);
 }
@@ -67,7 +68,7 @@ TEST(Vector, TranscendentalOpsTakeTheirPasses) {
 // (a 5 x 13 matrix is N = 65 too: only N counts).
 TEST(Vector, DivideAndTransposePasses) {
     std::vector<Expect> cases;
-    for (VectorOp op : {VectorOp::Div, VectorOp::Sqrt})
+    for (VectorOp op : {VectorOp::Div})
         for (auto [n, cycles] : {std::pair{63u, 13u}, {64u, 13u}, {65u, 18u}}) cases.push_back({vec(op, 1, n), cycles});
     for (auto [n, cycles] : {std::pair{63u, 10u}, {64u, 10u}, {65u, 12u}})
         cases.push_back({vec(VectorOp::Transpose, 1, n), cycles});
@@ -132,14 +133,47 @@ TEST(Vector, NarrowerThanAnElementHasOneLane) {
 TEST(VectorCost, Formula) {
     arch::Config c = arch::default_config();
     arch::VectorCost cost = arch::vector_cost(c, vec(VectorOp::ReduceSum, 3, 65).vec);
-    EXPECT_EQ(cost.passes, 1u);
+    EXPECT_EQ(cost.head_cycles, 8u);
+    EXPECT_EQ(cost.repeats, 4u);
     EXPECT_EQ(cost.data_cycles, 4u);
     EXPECT_EQ(cost.tree_cycles, 18u);
     EXPECT_EQ(cost.total_cycles, 30u);
-    EXPECT_EQ(arch::vector_passes(c, VectorOp::Gelu), 4u);
-    EXPECT_EQ(arch::vector_passes(c, VectorOp::Sqrt), 4u);
-    EXPECT_EQ(arch::vector_passes(c, VectorOp::Transpose), 2u);
-    EXPECT_EQ(arch::vector_passes(c, VectorOp::Cast), 1u);
+    EXPECT_EQ(arch::vector_class(VectorOp::Gelu), arch::VectorClass::Transcendental);
+    EXPECT_EQ(arch::vector_class(VectorOp::Sqrt), arch::VectorClass::Transcendental);
+    EXPECT_EQ(arch::vector_class(VectorOp::Div), arch::VectorClass::Divide);
+    EXPECT_EQ(arch::vector_class(VectorOp::Transpose), arch::VectorClass::Transpose);
+    EXPECT_EQ(arch::vector_class(VectorOp::Cast), arch::VectorClass::Cast);
+    EXPECT_EQ(arch::vector_class(VectorOp::Select), arch::VectorClass::Select);
+    EXPECT_EQ(arch::vector_class(VectorOp::Relu), arch::VectorClass::Relu);
+    EXPECT_EQ(arch::vector_class(VectorOp::Maximum), arch::VectorClass::MinMax);
+    EXPECT_EQ(arch::vector_class(VectorOp::Sub), arch::VectorClass::Add);
+    EXPECT_EQ(arch::vector_class(VectorOp::Mul), arch::VectorClass::Mul);
+    EXPECT_EQ(arch::vector_class(VectorOp::Argmax), arch::VectorClass::Reduce);
+    EXPECT_EQ(arch::vector_class_timing(c, arch::VectorClass::Transcendental).rate_hundredths, 400u);
+}
+
+// A measured fit (PTO-ISA's TADD float32 on a 910B3: 2.11 cycles per
+// 256-byte repeat + 24) is kept exactly: 64 x 64 float32 = 16,384 B = 64
+// repeats -> ceil(64 x 211 / 100) = 136 (135.04 rounded up), + 24 = 160.
+// A mul with its own head and rate beside it shows the classes are apart.
+TEST(VectorCost, FractionalRateRoundsUpOncePerCommand) {
+    arch::Config c = arch::default_config();
+    c.vector_bytes_per_cycle = 256;
+    c.vector_add_head = 24;
+    c.vector_add_rate = arch::Hundredths{211};
+    c.vector_mul_head = 25;
+    c.vector_mul_rate = arch::Hundredths{230};
+    arch::VectorCost add = arch::vector_cost(c, vec(VectorOp::Add, 64, 64, DType::Float32).vec);
+    EXPECT_EQ(add.repeats, 64u);
+    EXPECT_EQ(add.data_cycles, 136u);
+    EXPECT_EQ(add.total_cycles, 160u);
+    EXPECT_EQ(arch::vector_cost(c, vec(VectorOp::Sub, 64, 64, DType::Float32).vec).total_cycles, 160u);
+    // 64 x 230 / 100 = 147.2 -> 148, + 25.
+    EXPECT_EQ(arch::vector_cost(c, vec(VectorOp::Mul, 64, 64, DType::Float32).vec).total_cycles, 173u);
+    // One repeat: ceil(2.11) = 3, + 24.
+    EXPECT_EQ(arch::vector_cost(c, vec(VectorOp::Add, 1, 1, DType::Float32).vec).total_cycles, 27u);
+    // Other classes keep the defaults: relu 8 + 64.
+    EXPECT_EQ(arch::vector_cost(c, vec(VectorOp::Relu, 64, 64, DType::Float32).vec).total_cycles, 72u);
 }
 
 // Hand-off through flags, and the vector unit's private L1 port:

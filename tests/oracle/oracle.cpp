@@ -380,34 +380,47 @@ struct Sim {
         return std::max(mac_cycles, link_cycles);
     }
 
-    // §8, from the spec's formulas: passes over ceil(N*e/W) cycles of data,
-    // plus, for the row reductions, a combining tree per row.
+    // §8, from the spec's formulas: the op class's head, its rate (in
+    // hundredths of a cycle) times the ceil(N*e/W) repeats, rounded up, plus,
+    // for the row reductions, a combining tree per row.
     uint64_t vector_cycles(const arch::VectorArgs& v) const {
         using Op = arch::VectorOp;
         uint64_t W = uint64_t(cfg.vector_bytes_per_cycle);
         uint64_t e = uint64_t(arch::dtype_bytes(v.dtype));  // the source's type, also for a cast
         uint64_t N = uint64_t(v.rows) * uint64_t(v.cols);
-        uint64_t stream = ceil_div(N * e, W);
-        uint64_t P = uint64_t(cfg.vector_pipeline_cycles);
+        uint64_t repeats = ceil_div(N * e, W);
+        int64_t head = 0;
+        arch::Hundredths rate;
+        switch (v.op) {
+        case Op::Copy: head = cfg.vector_copy_head, rate = cfg.vector_copy_rate; break;
+        case Op::Cast: head = cfg.vector_cast_head, rate = cfg.vector_cast_rate; break;
+        case Op::Select: head = cfg.vector_select_head, rate = cfg.vector_select_rate; break;
+        case Op::Relu: head = cfg.vector_relu_head, rate = cfg.vector_relu_rate; break;
+        case Op::Add:
+        case Op::Sub: head = cfg.vector_add_head, rate = cfg.vector_add_rate; break;
+        case Op::Maximum:
+        case Op::Minimum: head = cfg.vector_minmax_head, rate = cfg.vector_minmax_rate; break;
+        case Op::Mul: head = cfg.vector_mul_head, rate = cfg.vector_mul_rate; break;
+        case Op::Exp:
+        case Op::Sqrt:
+        case Op::Sigmoid:
+        case Op::Tanh:
+        case Op::Gelu: head = cfg.vector_transcendental_head, rate = cfg.vector_transcendental_rate; break;
+        case Op::Div: head = cfg.vector_divide_head, rate = cfg.vector_divide_rate; break;
+        case Op::Transpose: head = cfg.vector_transpose_head, rate = cfg.vector_transpose_rate; break;
+        case Op::ReduceSum:
+        case Op::ReduceMax:
+        case Op::Argmax: head = cfg.vector_reduce_head, rate = cfg.vector_reduce_rate; break;
+        }
+        uint64_t cycles = uint64_t(head) + ceil_div(repeats * uint64_t(rate.value), uint64_t{100});
         if (v.op == Op::ReduceSum || v.op == Op::ReduceMax || v.op == Op::Argmax) {
             uint64_t lanes = std::max<uint64_t>(1, W / e);
             uint64_t width = std::min<uint64_t>(v.cols, lanes);
             uint64_t levels = 0;  // ceil(log2(width)): halve (rounding up) until one value is left
             for (uint64_t x = width; x > 1; x = (x + 1) / 2) ++levels;
-            return P + stream + uint64_t(v.rows) * levels;
+            cycles += uint64_t(v.rows) * levels;
         }
-        uint64_t passes = 1;
-        switch (v.op) {
-        case Op::Gelu:
-        case Op::Sigmoid:
-        case Op::Tanh:
-        case Op::Exp: passes = uint64_t(cfg.vector_transcendental_passes); break;
-        case Op::Div:
-        case Op::Sqrt: passes = uint64_t(cfg.vector_divide_passes); break;
-        case Op::Transpose: passes = uint64_t(cfg.vector_transpose_passes); break;
-        default: break;  // copy, add, sub, mul, maximum, minimum, select, relu, cast
-        }
-        return P + passes * stream;
+        return cycles;
     }
 
     // §5: the engine's ready time for its next command (of the block `e`

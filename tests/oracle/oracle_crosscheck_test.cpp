@@ -551,7 +551,8 @@ TEST(OracleCrossCheck, VectorBoundConfig) {
     TempDir dir;
     cross_check(dir.file("g.pto", vector_source("(64, 4096)", "pypo.op.gelu(pypo.op.mul(x, 0.5))",
                                                 "pypo.config.MAX_PARALLEL = 3\n")),
-                R"({"vector": {"bytes_per_cycle": 16, "pipeline_cycles": 0, "transcendental_passes": 7},
+                R"({"vector": {"bytes_per_cycle": 16, "mul": {"head_cycles": 0, "cycles_per_repeat": 1.37},
+                               "transcendental": {"head_cycles": 0, "cycles_per_repeat": 7}},
                     "ddr": {"latency_cycles": 3}, "sync": {"flag_latency_cycles": 5}})");
 }
 

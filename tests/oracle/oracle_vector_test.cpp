@@ -31,27 +31,39 @@ using L = std::vector<uint64_t>;
 
 // float16 N = 63, 64, 65 -> 126, 128, 130 B -> 1, 1, 2 cycles per pass.
 // With transcendental 3, divide 5 (distinct on purpose):
-//   one pass: 9, 9, 10; exp: 8+3, 8+3, 8+6; sqrt: 8+5, 8+5, 8+10;
+//   one pass: 9, 9, 10; exp, sqrt: 8+3, 8+3, 8+6; div: 8+5, 8+5, 8+10;
 //   transpose: 8+2, 8+2, 8+4.
 TEST(OracleVector, PassesPerCostClassAtTheWidthBoundary) {
-    arch::Config cfg = config(R"({"vector": {"transcendental_passes": 3, "divide_passes": 5}})");
+    arch::Config cfg =
+        config(R"({"vector": {"transcendental": {"cycles_per_repeat": 3}, "divide": {"cycles_per_repeat": 5}}})");
     auto three = [](VectorOp op) { return std::vector<arch::Command>{vec(op, 1, 63), vec(op, 1, 64), vec(op, 1, 65)}; };
     for (VectorOp op : {VectorOp::Copy, VectorOp::Add, VectorOp::Sub, VectorOp::Mul, VectorOp::Maximum,
                         VectorOp::Minimum, VectorOp::Select, VectorOp::Relu, VectorOp::Cast})
         EXPECT_EQ(lengths(three(op), cfg), (L{9, 9, 10})) << arch::vector_op_name(op);
-    for (VectorOp op : {VectorOp::Gelu, VectorOp::Sigmoid, VectorOp::Tanh, VectorOp::Exp})
+    for (VectorOp op : {VectorOp::Gelu, VectorOp::Sigmoid, VectorOp::Tanh, VectorOp::Exp, VectorOp::Sqrt})
         EXPECT_EQ(lengths(three(op), cfg), (L{11, 11, 14})) << arch::vector_op_name(op);
-    for (VectorOp op : {VectorOp::Div, VectorOp::Sqrt})
-        EXPECT_EQ(lengths(three(op), cfg), (L{13, 13, 18})) << arch::vector_op_name(op);
+    for (VectorOp op : {VectorOp::Div}) EXPECT_EQ(lengths(three(op), cfg), (L{13, 13, 18})) << arch::vector_op_name(op);
     EXPECT_EQ(lengths(three(VectorOp::Transpose), cfg), (L{10, 10, 12}));
 }
 
 // W = 129: 64 float16 = 128 B = W-1 -> 1 cycle, 65 = 130 B = W+1 -> 2.
 // Pipeline 0: the length is the data cycles alone.
 TEST(OracleVector, OddWidthAndNoPipeline) {
-    arch::Config cfg = config(R"({"vector": {"bytes_per_cycle": 129, "pipeline_cycles": 0}})");
+    arch::Config cfg = config(R"({"vector": {"bytes_per_cycle": 129, "relu": {"head_cycles": 0},
+                                             "transcendental": {"head_cycles": 0}}})");
     EXPECT_EQ(lengths({vec(VectorOp::Relu, 1, 64), vec(VectorOp::Relu, 1, 65), vec(VectorOp::Exp, 8, 65)}, cfg),
               (L{1, 2, 4 * 9}));  // 8x65 = 1040 B -> ceil(1040/129) = 9, 4 passes
+}
+
+// A measured fit's fractional rate, rounded up once per command: 2.11 cycles
+// per 256-byte repeat + 24 (PTO-ISA's TADD float32, 910B3) on 64 x 64 float32
+// = 64 repeats -> 24 + ceil(135.04) = 160, the figure measured on the chip;
+// one row of 65 float32 = 2 repeats -> 24 + ceil(4.22) = 29.
+TEST(OracleVector, FractionalRateRoundsUpPerCommand) {
+    arch::Config cfg =
+        config(R"({"vector": {"bytes_per_cycle": 256, "add": {"head_cycles": 24, "cycles_per_repeat": 2.11}}})");
+    EXPECT_EQ(lengths({vec(VectorOp::Add, 64, 64, DType::Float32), vec(VectorOp::Sub, 1, 65, DType::Float32)}, cfg),
+              (L{160, 29}));
 }
 
 // Cast is timed by its source bytes: float32 -> float16, 33 elements = 132 B

@@ -75,11 +75,15 @@ inline nlohmann::json random_config(Rng& r) {
                  {"k_per_cycle", r.pick<uint64_t>({1, 1, 2, 3, 16})},
                  {"pipeline_cycles", r.range(0, 9)},
                  {"l0_bytes_per_cycle", r.pick<uint64_t>({8, 64, 100, 512})}};
-    j["vector"] = {{"bytes_per_cycle", r.pick<uint64_t>({3, 16, 64, 100, 128, 129, 256})},
-                   {"pipeline_cycles", r.range(0, 12)},
-                   {"transcendental_passes", r.range(1, 6)},
-                   {"divide_passes", r.range(1, 6)},
-                   {"transpose_passes", r.range(1, 3)}};
+    j["vector"] = {{"bytes_per_cycle", r.pick<uint64_t>({3, 16, 64, 100, 128, 129, 256})}};
+    // §8: every op class its own head and rate; rates whole (the documents'
+    // passes) or with two decimals (measured fits such as 2.11), whose
+    // rounding up the oracle must repeat.
+    for (const char* k : {"copy", "cast", "select", "relu", "add", "minmax", "mul", "transcendental", "divide",
+                          "transpose", "reduce"}) {
+        const double rate = r.chance(50) ? double(r.range(1, 6)) : double(r.range(1, 700)) / 100.0;
+        j["vector"][k] = {{"head_cycles", r.range(0, 40)}, {"cycles_per_repeat", rate}};
+    }
     j["sync"] = {{"flag_latency_cycles", r.range(0, 5)}};
     return j;
 }

@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""Checks the Ascend 910B presets against the chip (docs/validation.md).
+
+Two tables, kept apart:
+
+* calibration: single instructions (one MATMUL, one VECTOR command) on
+  configs/ascend_910b3.json, the SKU the PTO-ISA fits and device goldens
+  were measured on. Each row gives what the source says (a formula, a fit
+  or a cycle count measured on the device) and the cycles this model
+  defines for the instruction. These are model definitions: --check
+  requires every row's simulated cycles to be exactly the table's, and
+  reports the error against the source.
+* validation: whole kernels compiled by this project's compiler and run on
+  a preset, against times measured on the device by users or the vendor,
+  none of which any preset value was fitted to. --check (with --kernels)
+  requires each within 15 %.
+
+Every row names its source; docs/validation.md holds the tables as of the
+last run and what each remaining error is attributed to.
+
+    /usr/bin/python3 scripts/validate.py                 # both tables
+    /usr/bin/python3 scripts/validate.py --calibration --check
+    /usr/bin/python3 scripts/validate.py --markdown      # the tables for docs/validation.md
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Sources (docs/validation.md lists them in full).
+PTO_CUBE = "PTO-ISA cce_costmodel_cube.hpp"
+PTO_VEC = "PTO-ISA cce_costmodel vector fit (910B3)"
+PTO_DEV = "PTO-ISA costmodel st golden (910B3, CANN 9.0.0)"
+
+# (name, command, what the source gives, source, simulated cycles this
+# model defines). A source value is ("formula", cycles), ("fit", slope,
+# intercept, repeats) or ("device", cycles).
+CALIBRATION = [
+    # The cube: 6 + ceil(M/16) ceil(K/k0) ceil(N/16) (x2 for float32),
+    # k0 = 32 / element bytes.
+    ("matmul f16 31x33x17", {"op": "matmul", "m": 31, "k": 33, "n": 17, "dtype": "float16"},
+     ("formula", 6 + 2 * 3 * 2), PTO_CUBE, 18),
+    ("matmul f32 31x33x17", {"op": "matmul", "m": 31, "k": 33, "n": 17, "dtype": "float32"},
+     ("formula", 6 + 2 * 5 * 2 * 2), PTO_CUBE, 46),
+    ("matmul f16 40x50x60", {"op": "matmul", "m": 40, "k": 50, "n": 60, "dtype": "float16"},
+     ("formula", 6 + 3 * 4 * 4), PTO_CUBE, 54),
+    ("matmul int8 6x7x8", {"op": "matmul", "m": 6, "k": 7, "n": 8, "dtype": "int8"},
+     ("formula", 6 + 1 * 1 * 1), PTO_CUBE, 7),
+    ("matmul f32 120x110x50", {"op": "matmul", "m": 120, "k": 110, "n": 50, "dtype": "float32"},
+     ("formula", 6 + 8 * 14 * 4 * 2), PTO_CUBE, 902),
+    ("matmul f16 128x128x64", {"op": "matmul", "m": 128, "k": 64, "n": 128, "dtype": "float16"},
+     ("formula", 6 + 8 * 4 * 8), PTO_CUBE, 262),
+    # The vector unit: one repeat = 256 bytes of source.
+    ("add f32 64x64", {"op": "vector", "vector_op": "add", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("fit", 2.11, 24, 64), PTO_VEC, 160),
+    ("add f32 64x64 (device)", {"op": "vector", "vector_op": "add", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("device", 160), PTO_DEV, 160),
+    ("add f16 16x256 (device)", {"op": "vector", "vector_op": "add", "rows": 16, "cols": 256, "dtype": "float16"},
+     ("device", 92), PTO_DEV, 92),
+    ("sub f32 64x64 (device)", {"op": "vector", "vector_op": "sub", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("device", 153), PTO_DEV, 160),
+    ("sub f16 16x256 (device)", {"op": "vector", "vector_op": "sub", "rows": 16, "cols": 256, "dtype": "float16"},
+     ("device", 68), PTO_DEV, 92),
+    ("maximum f32 64x64", {"op": "vector", "vector_op": "maximum", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("fit", 2.01, 23, 64), PTO_VEC, 152),
+    ("mul f32 64x64", {"op": "vector", "vector_op": "mul", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("fit", 2.3, 25, 64), PTO_VEC, 173),
+    ("mul f32 64x64 (device)", {"op": "vector", "vector_op": "mul", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("device", 168), PTO_DEV, 173),
+    ("mul f16 16x256 (device)", {"op": "vector", "vector_op": "mul", "rows": 16, "cols": 256, "dtype": "float16"},
+     ("device", 96), PTO_DEV, 99),
+    ("div f32 64x64", {"op": "vector", "vector_op": "div", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("fit", 4.03, 31, 64), PTO_VEC, 289),
+    ("div f32 64x64 (device)", {"op": "vector", "vector_op": "div", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("device", 288), PTO_DEV, 289),
+    ("div f16 64x64 (device)", {"op": "vector", "vector_op": "div", "rows": 64, "cols": 64, "dtype": "float16"},
+     ("device", 304), PTO_DEV, 160),
+    ("exp f32 64x64", {"op": "vector", "vector_op": "exp", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("fit", 2.00, 31, 64), PTO_VEC, 159),
+    ("exp f32 64x64 (device)", {"op": "vector", "vector_op": "exp", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("device", 159), PTO_DEV, 159),
+    ("exp f16 64x64 (device)", {"op": "vector", "vector_op": "exp", "rows": 64, "cols": 64, "dtype": "float16"},
+     ("device", 95), PTO_DEV, 95),
+    ("exp f16 32x32 (device)", {"op": "vector", "vector_op": "exp", "rows": 32, "cols": 32, "dtype": "float16"},
+     ("device", 47), PTO_DEV, 47),
+    ("exp f32 32x32 (device)", {"op": "vector", "vector_op": "exp", "rows": 32, "cols": 32, "dtype": "float32"},
+     ("device", 63), PTO_DEV, 63),
+    ("sqrt f32 64x64 (device)", {"op": "vector", "vector_op": "sqrt", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("device", 160), PTO_DEV, 159),
+    ("sqrt f16 64x64 (device)", {"op": "vector", "vector_op": "sqrt", "rows": 64, "cols": 64, "dtype": "float16"},
+     ("device", 160), PTO_DEV, 95),
+    ("relu f32 64x64", {"op": "vector", "vector_op": "relu", "rows": 64, "cols": 64, "dtype": "float32"},
+     ("fit", 1.00, 23, 64), PTO_VEC, 87),
+    ("cast f32->f16 4x64 (device)", {"op": "vector", "vector_op": "cast", "rows": 4, "cols": 64, "dtype": "float32",
+                                     "cast_to": "float16"}, ("device", 33), PTO_DEV, 33),
+    ("cast f16->f32 4x64 (device)", {"op": "vector", "vector_op": "cast", "rows": 4, "cols": 64, "dtype": "float16"},
+     ("device", 33), PTO_DEV, 31),
+    ("select f16 1x128 (device)", {"op": "vector", "vector_op": "select", "rows": 1, "cols": 128, "dtype": "float16"},
+     ("device", 19), PTO_DEV, 19),
+    ("select f16 4x128 (device)", {"op": "vector", "vector_op": "select", "rows": 4, "cols": 128, "dtype": "float16"},
+     ("device", 67), PTO_DEV, 67),
+    ("select f32 4x64 (device)", {"op": "vector", "vector_op": "select", "rows": 4, "cols": 64, "dtype": "float32"},
+     ("device", 67), PTO_DEV, 67),
+    ("copy f32 64x128 (device)", {"op": "vector", "vector_op": "copy", "rows": 64, "cols": 128, "dtype": "float32"},
+     ("device", 1029), PTO_DEV, 1029),
+    ("transpose f32 128x128 (device)", {"op": "vector", "vector_op": "transpose", "rows": 128, "cols": 128,
+                                        "dtype": "float32"}, ("device", 501), PTO_DEV, 501),
+    ("reduce_sum f32 64x64 (device)", {"op": "vector", "vector_op": "reduce_sum", "rows": 64, "cols": 64,
+                                       "dtype": "float32"}, ("device", 492), PTO_DEV, 492),
+    ("reduce_max f32 64x64 (device)", {"op": "vector", "vector_op": "reduce_max", "rows": 64, "cols": 64,
+                                       "dtype": "float32"}, ("device", 480), PTO_DEV, 492),
+    ("reduce_sum f16 64x128 (device)", {"op": "vector", "vector_op": "reduce_sum", "rows": 64, "cols": 128,
+                                        "dtype": "float16"}, ("device", 495), PTO_DEV, 556),
+    ("reduce_max f16 64x128 (device)", {"op": "vector", "vector_op": "reduce_max", "rows": 64, "cols": 128,
+                                        "dtype": "float16"}, ("device", 481), PTO_DEV, 556),
+]
+
+PTO_GEMM = "PTO-ISA gemm_performance README (24 cores, 910B1 run)"
+TORCH_MM = "torch.mm sweep, 910B2 (zzc0721/torch-performance-test-data #109)"
+
+# (name, preset, extra --set, --op matmul shape, measured microseconds, source).
+KERNELS = [
+    ("gemm f16 1536^3", "ascend_910b2.json", ["clock_ghz=1.85"], (1536, 1536, 1536), 38.8, PTO_GEMM),
+    ("gemm f16 3072^3", "ascend_910b2.json", ["clock_ghz=1.85"], (3072, 3072, 3072), 206.7, PTO_GEMM),
+    ("gemm f16 6144^3", "ascend_910b2.json", ["clock_ghz=1.85"], (6144, 6144, 6144), 1506.0, PTO_GEMM),
+    ("gemm f16 7680^3", "ascend_910b2.json", ["clock_ghz=1.85"], (7680, 7680, 7680), 3168.0, PTO_GEMM),
+    ("gemm f16 2048^3", "ascend_910b2.json", [], (2048, 2048, 2048), 2 * 2048**3 / 251.01e6, TORCH_MM),
+    ("gemm f16 4096^3", "ascend_910b2.json", [], (4096, 4096, 4096), 2 * 4096**3 / 314.52e6, TORCH_MM),
+    ("gemm f16 8192^3", "ascend_910b2.json", [], (8192, 8192, 8192), 2 * 8192**3 / 305.46e6, TORCH_MM),
+]
+
+
+BINARY = {"add", "sub", "mul", "div", "maximum", "minimum"}
+
+
+def source_value(given):
+    """The cycles the source gives (a fit evaluated at its repeats)."""
+    if given[0] == "fit":
+        _, slope, intercept, repeats = given
+        return slope * repeats + intercept
+    return float(given[1])
+
+
+def simulate_command(sim, preset, command):
+    """Cycles of one command run alone on one cluster of `preset`."""
+    engine = "cube0" if command["op"] == "matmul" else "vector0"
+    command = dict(command)
+    if command["op"] == "matmul":
+        # The split L0's A, B and C buffers (64, 64 and 128 KiB).
+        command.update(a_addr=0, b_addr=0x10000, c_addr=0x20000)
+    else:
+        # Apart in the 512 KiB L1; only as many sources as the op reads.
+        sources = {"select": 3}.get(command["vector_op"], 2 if command["vector_op"] in BINARY else 1)
+        command.update(src0=0, dst=0x30000)
+        if sources >= 2:
+            command["src1"] = 0x10000
+        if sources == 3:
+            command["src2"] = 0x20000
+    program = {"schema_version": 1, "blocks": [{"name": "micro", "num_flags": 0,
+                                                 "streams": [{"engine": engine, "commands": [command]}]}]}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "program.json")
+        with open(path, "w") as f:
+            json.dump(program, f)
+        timing = os.path.join(d, "timing.csv")
+        subprocess.run([sim, "-q", "--config", os.path.join(ROOT, "configs", preset), "--set", "chip.clusters=1",
+                        "--program-json", path, "--timing-csv", timing], check=True)
+        with open(timing) as f:
+            rows = list(csv.DictReader(f))
+        if len(rows) != 1:
+            raise RuntimeError("expected one command in %s, got %d" % (timing, len(rows)))
+        return int(rows[0]["end"]) - int(rows[0]["start"])
+
+
+def simulate_kernel(sim, preset, sets, shape):
+    """(cycles, microseconds) of --op matmul on `preset`."""
+    with tempfile.TemporaryDirectory() as d:
+        report = os.path.join(d, "report.json")
+        args = [sim, "-q", "--config", os.path.join(ROOT, "configs", preset), "--op", "matmul",
+                "--shape", ",".join(str(x) for x in shape), "--report-json", report]
+        for s in sets:
+            args += ["--set", s]
+        subprocess.run(args, check=True)
+        with open(report) as f:
+            r = json.load(f)
+        return r["total_cycles"], r["total_cycles"] / r["clock_ghz"] / 1000.0
+
+
+def error(simulated, measured):
+    return (simulated - measured) / measured
+
+
+def run_calibration(sim, preset):
+    rows = []
+    for name, command, given, source, defined in CALIBRATION:
+        cycles = simulate_command(sim, preset, command)
+        rows.append((name, given, source, defined, cycles, error(cycles, source_value(given))))
+    return rows
+
+
+def run_kernels(sim):
+    rows = []
+    for name, preset, sets, shape, measured, source in KERNELS:
+        cycles, us = simulate_kernel(sim, preset, sets, shape)
+        rows.append((name, preset + "".join(" --set " + s for s in sets), source, measured, cycles, us,
+                     error(us, measured)))
+    return rows
+
+
+def describe(given):
+    if given[0] == "fit":
+        return "%.2f x %d + %d = %.2f" % (given[1], given[3], given[2], source_value(given))
+    return "%s %d" % (given[0], given[1])
+
+
+def print_tables(calibration, kernels, markdown):
+    if calibration is not None:
+        print("## Calibration: single instructions on configs/ascend_910b3.json, one cluster\n" if markdown else
+              "calibration (single instructions, configs/ascend_910b3.json, one cluster):")
+        if markdown:
+            print("| instruction | source gives | source | simulated | error |")
+            print("|---|---|---|---|---|")
+        for name, given, source, defined, cycles, err in calibration:
+            if markdown:
+                print("| %s | %s | %s | %d | %+.1f %% |" % (name, describe(given), source, cycles, 100 * err))
+            else:
+                print("  %-34s %-26s sim %6d  %+6.1f %%" % (name, describe(given), cycles, 100 * err))
+        errs = [abs(r[5]) for r in calibration]
+        print("%smean |error| %.1f %%, worst %.1f %%\n" % ("\n" if markdown else "  ", 100 * sum(errs) / len(errs),
+                                                        100 * max(errs)))
+    if kernels is not None:
+        print("## Validation: kernels compiled by davinci-sim\n" if markdown else "validation (whole kernels):")
+        if markdown:
+            print("| kernel | preset | measured (us) | source | simulated cycles | simulated (us) | error |")
+            print("|---|---|---|---|---|---|---|")
+        for name, preset, source, measured, cycles, us, err in kernels:
+            if markdown:
+                print("| %s | %s | %.1f | %s | %d | %.1f | %+.1f %% |" % (name, preset, measured, source, cycles, us,
+                                                                       100 * err))
+            else:
+                print("  %-18s measured %8.1f us  simulated %8.1f us (%d cycles)  %+6.1f %%" %
+                      (name, measured, us, cycles, 100 * err))
+        errs = [abs(r[6]) for r in kernels]
+        print("%smean |error| %.1f %%, worst %.1f %%" % ("\n" if markdown else "  ", 100 * sum(errs) / len(errs),
+                                                      100 * max(errs)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sim", default=os.path.join(ROOT, "build", "davinci-sim"))
+    ap.add_argument("--calibration", action="store_true", help="only the single-instruction table")
+    ap.add_argument("--kernels", action="store_true", help="only the kernel table")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless every instruction takes the table's cycles (and, with --kernels, every "
+                         "kernel is within 15 %%)")
+    ap.add_argument("--markdown", action="store_true", help="print the tables as docs/validation.md has them")
+    a = ap.parse_args()
+    both = not a.calibration and not a.kernels
+    calibration = run_calibration(a.sim, "ascend_910b3.json") if a.calibration or both else None
+    kernels = run_kernels(a.sim) if a.kernels or both else None
+    print_tables(calibration, kernels, a.markdown)
+    if not a.check:
+        return 0
+    bad = []
+    for name, given, source, defined, cycles, err in calibration or []:
+        if cycles != defined:
+            bad.append("%s: %d cycles, the table defines %d" % (name, cycles, defined))
+        if given[0] == "formula" and cycles != given[1]:
+            bad.append("%s: %d cycles, the formula gives %d" % (name, cycles, given[1]))
+        if given[0] == "fit" and abs(err) > 0.05:
+            bad.append("%s: %+.1f %% from the fit (at most 5 %%)" % (name, 100 * err))
+    for name, preset, source, measured, cycles, us, err in kernels or []:
+        if abs(err) > 0.15:
+            bad.append("%s: %+.1f %% from the measurement (at most 15 %%)" % (name, 100 * err))
+    for b in bad:
+        print("validate.py: " + b, file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
