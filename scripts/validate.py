@@ -39,93 +39,104 @@ PTO_CUBE = "PTO-ISA cce_costmodel_cube.hpp"
 PTO_VEC = "PTO-ISA cce_costmodel vector fit (910B3)"
 PTO_DEV = "PTO-ISA costmodel st golden (910B3, CANN 9.0.0)"
 
+def mm(m, k, n, dtype):
+    """One MATMUL command of m x k x n (its L0 addresses: simulate_command)."""
+    return {"op": "matmul", "m": m, "k": k, "n": n, "dtype": dtype}
+
+
+def vec(op, rows, cols, dtype, **more):
+    """One VECTOR command on rows x cols (its L1 addresses: simulate_command)."""
+    return dict({"op": "vector", "vector_op": op, "rows": rows, "cols": cols, "dtype": dtype}, **more)
+
+
 # (name, command, what the source gives, source, simulated cycles this
 # model defines). A source value is ("formula", cycles), ("fit", slope,
 # intercept, repeats) or ("device", cycles).
 CALIBRATION = [
     # The cube: 6 + ceil(M/16) ceil(K/k0) ceil(N/16) (x2 for float32),
     # k0 = 32 / element bytes.
-    ("matmul f16 31x33x17", {"op": "matmul", "m": 31, "k": 33, "n": 17, "dtype": "float16"},
+    ("matmul f16 31x33x17", mm(31, 33, 17, "float16"),
      ("formula", 6 + 2 * 3 * 2), PTO_CUBE, 18),
-    ("matmul f32 31x33x17", {"op": "matmul", "m": 31, "k": 33, "n": 17, "dtype": "float32"},
+    ("matmul f32 31x33x17", mm(31, 33, 17, "float32"),
      ("formula", 6 + 2 * 5 * 2 * 2), PTO_CUBE, 46),
-    ("matmul f16 40x50x60", {"op": "matmul", "m": 40, "k": 50, "n": 60, "dtype": "float16"},
+    ("matmul f16 40x50x60", mm(40, 50, 60, "float16"),
      ("formula", 6 + 3 * 4 * 4), PTO_CUBE, 54),
-    ("matmul int8 6x7x8", {"op": "matmul", "m": 6, "k": 7, "n": 8, "dtype": "int8"},
+    ("matmul int8 6x7x8", mm(6, 7, 8, "int8"),
      ("formula", 6 + 1 * 1 * 1), PTO_CUBE, 7),
-    ("matmul f32 120x110x50", {"op": "matmul", "m": 120, "k": 110, "n": 50, "dtype": "float32"},
+    ("matmul f32 120x110x50", mm(120, 110, 50, "float32"),
      ("formula", 6 + 8 * 14 * 4 * 2), PTO_CUBE, 902),
-    ("matmul f16 128x128x64", {"op": "matmul", "m": 128, "k": 64, "n": 128, "dtype": "float16"},
+    ("matmul f16 128x128x64", mm(128, 64, 128, "float16"),
      ("formula", 6 + 8 * 4 * 8), PTO_CUBE, 262),
     # The vector unit: one repeat = 256 bytes of source.
-    ("add f32 64x64", {"op": "vector", "vector_op": "add", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("add f32 64x64", vec("add", 64, 64, "float32"),
      ("fit", 2.11, 24, 64), PTO_VEC, 160),
-    ("add f32 64x64 (device)", {"op": "vector", "vector_op": "add", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("add f32 64x64 (device)", vec("add", 64, 64, "float32"),
      ("device", 160), PTO_DEV, 160),
-    ("add f16 16x256 (device)", {"op": "vector", "vector_op": "add", "rows": 16, "cols": 256, "dtype": "float16"},
+    ("add f16 16x256 (device)", vec("add", 16, 256, "float16"),
      ("device", 92), PTO_DEV, 92),
-    ("sub f32 64x64 (device)", {"op": "vector", "vector_op": "sub", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("sub f32 64x64 (device)", vec("sub", 64, 64, "float32"),
      ("device", 153), PTO_DEV, 160),
-    ("sub f16 16x256 (device)", {"op": "vector", "vector_op": "sub", "rows": 16, "cols": 256, "dtype": "float16"},
+    ("sub f16 16x256 (device)", vec("sub", 16, 256, "float16"),
      ("device", 68), PTO_DEV, 92),
-    ("maximum f32 64x64", {"op": "vector", "vector_op": "maximum", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("maximum f32 64x64", vec("maximum", 64, 64, "float32"),
      ("fit", 2.01, 23, 64), PTO_VEC, 152),
-    ("mul f32 64x64", {"op": "vector", "vector_op": "mul", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("mul f32 64x64", vec("mul", 64, 64, "float32"),
      ("fit", 2.3, 25, 64), PTO_VEC, 173),
-    ("mul f32 64x64 (device)", {"op": "vector", "vector_op": "mul", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("mul f32 64x64 (device)", vec("mul", 64, 64, "float32"),
      ("device", 168), PTO_DEV, 173),
-    ("mul f16 16x256 (device)", {"op": "vector", "vector_op": "mul", "rows": 16, "cols": 256, "dtype": "float16"},
+    ("mul f16 16x256 (device)", vec("mul", 16, 256, "float16"),
      ("device", 96), PTO_DEV, 99),
-    ("div f32 64x64", {"op": "vector", "vector_op": "div", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("div f32 64x64", vec("div", 64, 64, "float32"),
      ("fit", 4.03, 31, 64), PTO_VEC, 289),
-    ("div f32 64x64 (device)", {"op": "vector", "vector_op": "div", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("div f32 64x64 (device)", vec("div", 64, 64, "float32"),
      ("device", 288), PTO_DEV, 289),
-    ("div f16 64x64 (device)", {"op": "vector", "vector_op": "div", "rows": 64, "cols": 64, "dtype": "float16"},
+    ("div f16 64x64 (device)", vec("div", 64, 64, "float16"),
      ("device", 304), PTO_DEV, 160),
-    ("exp f32 64x64", {"op": "vector", "vector_op": "exp", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("exp f32 64x64", vec("exp", 64, 64, "float32"),
      ("fit", 2.00, 31, 64), PTO_VEC, 159),
-    ("exp f32 64x64 (device)", {"op": "vector", "vector_op": "exp", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("exp f32 64x64 (device)", vec("exp", 64, 64, "float32"),
      ("device", 159), PTO_DEV, 159),
-    ("exp f16 64x64 (device)", {"op": "vector", "vector_op": "exp", "rows": 64, "cols": 64, "dtype": "float16"},
+    ("exp f16 64x64 (device)", vec("exp", 64, 64, "float16"),
      ("device", 95), PTO_DEV, 95),
-    ("exp f16 32x32 (device)", {"op": "vector", "vector_op": "exp", "rows": 32, "cols": 32, "dtype": "float16"},
+    ("exp f16 32x32 (device)", vec("exp", 32, 32, "float16"),
      ("device", 47), PTO_DEV, 47),
-    ("exp f32 32x32 (device)", {"op": "vector", "vector_op": "exp", "rows": 32, "cols": 32, "dtype": "float32"},
+    ("exp f32 32x32 (device)", vec("exp", 32, 32, "float32"),
      ("device", 63), PTO_DEV, 63),
-    ("sqrt f32 64x64 (device)", {"op": "vector", "vector_op": "sqrt", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("sqrt f32 64x64 (device)", vec("sqrt", 64, 64, "float32"),
      ("device", 160), PTO_DEV, 159),
-    ("sqrt f16 64x64 (device)", {"op": "vector", "vector_op": "sqrt", "rows": 64, "cols": 64, "dtype": "float16"},
+    ("sqrt f16 64x64 (device)", vec("sqrt", 64, 64, "float16"),
      ("device", 160), PTO_DEV, 95),
-    ("relu f32 64x64", {"op": "vector", "vector_op": "relu", "rows": 64, "cols": 64, "dtype": "float32"},
+    ("relu f32 64x64", vec("relu", 64, 64, "float32"),
      ("fit", 1.00, 23, 64), PTO_VEC, 87),
-    ("cast f32->f16 4x64 (device)", {"op": "vector", "vector_op": "cast", "rows": 4, "cols": 64, "dtype": "float32",
-                                     "cast_to": "float16"}, ("device", 33), PTO_DEV, 33),
-    ("cast f16->f32 4x64 (device)", {"op": "vector", "vector_op": "cast", "rows": 4, "cols": 64, "dtype": "float16"},
+    ("cast f32->f16 4x64 (device)", vec("cast", 4, 64, "float32", cast_to="float16"), ("device", 33), PTO_DEV, 33),
+    ("cast f16->f32 4x64 (device)", vec("cast", 4, 64, "float16"),
      ("device", 33), PTO_DEV, 31),
-    ("select f16 1x128 (device)", {"op": "vector", "vector_op": "select", "rows": 1, "cols": 128, "dtype": "float16"},
+    ("select f16 1x128 (device)", vec("select", 1, 128, "float16"),
      ("device", 19), PTO_DEV, 19),
-    ("select f16 4x128 (device)", {"op": "vector", "vector_op": "select", "rows": 4, "cols": 128, "dtype": "float16"},
+    ("select f16 4x128 (device)", vec("select", 4, 128, "float16"),
      ("device", 67), PTO_DEV, 67),
-    ("select f32 4x64 (device)", {"op": "vector", "vector_op": "select", "rows": 4, "cols": 64, "dtype": "float32"},
+    ("select f32 4x64 (device)", vec("select", 4, 64, "float32"),
      ("device", 67), PTO_DEV, 67),
-    ("copy f32 64x128 (device)", {"op": "vector", "vector_op": "copy", "rows": 64, "cols": 128, "dtype": "float32"},
+    ("copy f32 64x128 (device)", vec("copy", 64, 128, "float32"),
      ("device", 1029), PTO_DEV, 1029),
-    ("transpose f32 128x128 (device)", {"op": "vector", "vector_op": "transpose", "rows": 128, "cols": 128,
-                                        "dtype": "float32"}, ("device", 501), PTO_DEV, 501),
-    ("reduce_sum f32 64x64 (device)", {"op": "vector", "vector_op": "reduce_sum", "rows": 64, "cols": 64,
-                                       "dtype": "float32"}, ("device", 492), PTO_DEV, 492),
-    ("reduce_max f32 64x64 (device)", {"op": "vector", "vector_op": "reduce_max", "rows": 64, "cols": 64,
-                                       "dtype": "float32"}, ("device", 480), PTO_DEV, 492),
-    ("reduce_sum f16 64x128 (device)", {"op": "vector", "vector_op": "reduce_sum", "rows": 64, "cols": 128,
-                                        "dtype": "float16"}, ("device", 495), PTO_DEV, 556),
-    ("reduce_max f16 64x128 (device)", {"op": "vector", "vector_op": "reduce_max", "rows": 64, "cols": 128,
-                                        "dtype": "float16"}, ("device", 481), PTO_DEV, 556),
+    ("transpose f32 128x128 (device)", vec("transpose", 128, 128, "float32"), ("device", 501), PTO_DEV, 501),
+    ("reduce_sum f32 64x64 (device)", vec("reduce_sum", 64, 64, "float32"), ("device", 492), PTO_DEV, 492),
+    ("reduce_max f32 64x64 (device)", vec("reduce_max", 64, 64, "float32"), ("device", 480), PTO_DEV, 492),
+    ("reduce_sum f16 64x128 (device)", vec("reduce_sum", 64, 128, "float16"), ("device", 495), PTO_DEV, 556),
+    ("reduce_max f16 64x128 (device)", vec("reduce_max", 64, 128, "float16"), ("device", 481), PTO_DEV, 556),
 ]
+
+def flash_shapes(s):
+    return ["q=%d,128" % s, "kt=128,%d" % s, "v=%d,128" % s]
+
 
 PTO_GEMM = "PTO-ISA gemm_performance README (24 cores, 910B1 run)"
 TORCH_MM = "torch.mm sweep, 910B2 (zzc0721/torch-performance-test-data #109)"
 
-# (name, preset, extra --set, --op matmul shape, measured microseconds, source).
+PTO_FA = "PTO-ISA flash_atten README (910B2, manual kernel)"
+
+# (name, preset, extra --set, what to run, measured microseconds, source);
+# what to run is an --op matmul shape or a model with its --shape arguments.
 KERNELS = [
     ("gemm f16 1536^3", "ascend_910b2.json", ["clock_ghz=1.85"], (1536, 1536, 1536), 38.8, PTO_GEMM),
     ("gemm f16 3072^3", "ascend_910b2.json", ["clock_ghz=1.85"], (3072, 3072, 3072), 206.7, PTO_GEMM),
@@ -134,6 +145,9 @@ KERNELS = [
     ("gemm f16 2048^3", "ascend_910b2.json", [], (2048, 2048, 2048), 2 * 2048**3 / 251.01e6, TORCH_MM),
     ("gemm f16 4096^3", "ascend_910b2.json", [], (4096, 4096, 4096), 2 * 4096**3 / 314.52e6, TORCH_MM),
     ("gemm f16 8192^3", "ascend_910b2.json", [], (8192, 8192, 8192), 2 * 8192**3 / 305.46e6, TORCH_MM),
+    # One head of 128, batch 1, S queries against S keys, float16.
+    ("flash attn S=1024", "ascend_910b2.json", [], ("models/flash_attention.pto", flash_shapes(1024)), 20.960, PTO_FA),
+    ("flash attn S=2048", "ascend_910b2.json", [], ("models/flash_attention.pto", flash_shapes(2048)), 32.461, PTO_FA),
 ]
 
 
@@ -179,12 +193,17 @@ def simulate_command(sim, preset, command):
         return int(rows[0]["end"]) - int(rows[0]["start"])
 
 
-def simulate_kernel(sim, preset, sets, shape):
-    """(cycles, microseconds) of --op matmul on `preset`."""
+def simulate_kernel(sim, preset, sets, what):
+    """(cycles, microseconds) of --op matmul or a model on `preset`."""
     with tempfile.TemporaryDirectory() as d:
         report = os.path.join(d, "report.json")
-        args = [sim, "-q", "--config", os.path.join(ROOT, "configs", preset), "--op", "matmul",
-                "--shape", ",".join(str(x) for x in shape), "--report-json", report]
+        args = [sim, "-q", "--config", os.path.join(ROOT, "configs", preset), "--report-json", report]
+        if isinstance(what[0], int):
+            args += ["--op", "matmul", "--shape", ",".join(str(x) for x in what)]
+        else:
+            args += [os.path.join(ROOT, what[0])]
+            for shape in what[1]:
+                args += ["--shape", shape]
         for s in sets:
             args += ["--set", s]
         subprocess.run(args, check=True)
