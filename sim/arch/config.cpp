@@ -265,10 +265,6 @@ void apply_param(const ParamSpec& p, const json& value, Config& c, const std::st
     fail(origin, std::string(p.path) + ": expected " + p.expected + ", got " + compact(value));
 }
 
-// Walks one JSON object whose keys live under `prefix` ("" at the top).
-// nlohmann::json keeps object keys sorted, so "first problem in document
-// order" here means first in key order: deterministic, if not the file's
-// textual order.
 // Keys an earlier release had, and what replaced them: a file written for
 // it is told where its value now goes rather than guessed at.
 struct ReplacedKey {
@@ -289,6 +285,10 @@ std::string unknown_key(const std::string& path, std::size_t depth) {
     return path + ": unknown key" + (near.empty() ? std::string() : " (did you mean " + near + "?)");
 }
 
+// Walks one JSON object whose keys live under `prefix` ("" at the top).
+// nlohmann::json keeps object keys sorted, so "first problem in document
+// order" here means first in key order: deterministic, if not the file's
+// textual order.
 void apply_object(const json& object, const std::string& prefix, std::size_t depth, Config& c,
                   const std::string& origin) {
     for (const auto& item : object.items()) {
