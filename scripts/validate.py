@@ -26,7 +26,6 @@ last run and what each remaining error is attributed to.
 import argparse
 import csv
 import json
-import math
 import os
 import subprocess
 import sys
@@ -38,102 +37,86 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PTO_CUBE = "PTO-ISA cce_costmodel_cube.hpp"
 PTO_VEC = "PTO-ISA cce_costmodel vector fit (910B3)"
 PTO_DEV = "PTO-ISA costmodel st golden (910B3, CANN 9.0.0)"
+PTO_FA = "PTO-ISA flash_atten README (910B2, manual kernel)"
+TORCH_MM = "torch.mm sweep, 910B2 (zzc0721/torch-performance-test-data #109)"
+PTO_GEMM = "PTO-ISA gemm_performance README (24 cores, 910B1 run)"
+
+SHORT = {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int8": "int8", "int32": "int32"}
+
+
+def label(command, given):
+    """The row's name: the instruction, its dtype and shape ("add f32 64x64")."""
+    dtype = SHORT[command["dtype"]]
+    if command["op"] == "matmul":
+        name = "matmul %s %dx%dx%d" % (dtype, command["m"], command["k"], command["n"])
+    else:
+        if command["vector_op"] == "cast":  # the ISA's default target is float32
+            dtype += "->" + SHORT[command.get("cast_to", "float32")]
+        name = "%s %s %dx%d" % (command["vector_op"], dtype, command["rows"], command["cols"])
+    return name + (" (device)" if given[0] == "device" else "")
+
 
 def mm(m, k, n, dtype):
-    """One MATMUL command of m x k x n (its L0 addresses: simulate_command)."""
+    """One MATMUL command of m x k x n (its L0 addresses: with_addresses)."""
     return {"op": "matmul", "m": m, "k": k, "n": n, "dtype": dtype}
 
 
 def vec(op, rows, cols, dtype, **more):
-    """One VECTOR command on rows x cols (its L1 addresses: simulate_command)."""
+    """One VECTOR command on rows x cols (its L1 addresses: with_addresses)."""
     return dict({"op": "vector", "vector_op": op, "rows": rows, "cols": cols, "dtype": dtype}, **more)
 
 
-# (name, command, what the source gives, source, simulated cycles this
-# model defines). A source value is ("formula", cycles), ("fit", slope,
-# intercept, repeats) or ("device", cycles).
-CALIBRATION = [
-    # The cube: 6 + ceil(M/16) ceil(K/k0) ceil(N/16) (x2 for float32),
-    # k0 = 32 / element bytes.
-    ("matmul f16 31x33x17", mm(31, 33, 17, "float16"),
-     ("formula", 6 + 2 * 3 * 2), PTO_CUBE, 18),
-    ("matmul f32 31x33x17", mm(31, 33, 17, "float32"),
-     ("formula", 6 + 2 * 5 * 2 * 2), PTO_CUBE, 46),
-    ("matmul f16 40x50x60", mm(40, 50, 60, "float16"),
-     ("formula", 6 + 3 * 4 * 4), PTO_CUBE, 54),
-    ("matmul int8 6x7x8", mm(6, 7, 8, "int8"),
-     ("formula", 6 + 1 * 1 * 1), PTO_CUBE, 7),
-    ("matmul f32 120x110x50", mm(120, 110, 50, "float32"),
-     ("formula", 6 + 8 * 14 * 4 * 2), PTO_CUBE, 902),
-    ("matmul f16 128x128x64", mm(128, 64, 128, "float16"),
-     ("formula", 6 + 8 * 4 * 8), PTO_CUBE, 262),
-    # The vector unit: one repeat = 256 bytes of source.
-    ("add f32 64x64", vec("add", 64, 64, "float32"),
-     ("fit", 2.11, 24, 64), PTO_VEC, 160),
-    ("add f32 64x64 (device)", vec("add", 64, 64, "float32"),
-     ("device", 160), PTO_DEV, 160),
-    ("add f16 16x256 (device)", vec("add", 16, 256, "float16"),
-     ("device", 92), PTO_DEV, 92),
-    ("sub f32 64x64 (device)", vec("sub", 64, 64, "float32"),
-     ("device", 153), PTO_DEV, 160),
-    ("sub f16 16x256 (device)", vec("sub", 16, 256, "float16"),
-     ("device", 68), PTO_DEV, 92),
-    ("maximum f32 64x64", vec("maximum", 64, 64, "float32"),
-     ("fit", 2.01, 23, 64), PTO_VEC, 152),
-    ("mul f32 64x64", vec("mul", 64, 64, "float32"),
-     ("fit", 2.3, 25, 64), PTO_VEC, 173),
-    ("mul f32 64x64 (device)", vec("mul", 64, 64, "float32"),
-     ("device", 168), PTO_DEV, 173),
-    ("mul f16 16x256 (device)", vec("mul", 16, 256, "float16"),
-     ("device", 96), PTO_DEV, 99),
-    ("div f32 64x64", vec("div", 64, 64, "float32"),
-     ("fit", 4.03, 31, 64), PTO_VEC, 289),
-    ("div f32 64x64 (device)", vec("div", 64, 64, "float32"),
-     ("device", 288), PTO_DEV, 289),
-    ("div f16 64x64 (device)", vec("div", 64, 64, "float16"),
-     ("device", 304), PTO_DEV, 160),
-    ("exp f32 64x64", vec("exp", 64, 64, "float32"),
-     ("fit", 2.00, 31, 64), PTO_VEC, 159),
-    ("exp f32 64x64 (device)", vec("exp", 64, 64, "float32"),
-     ("device", 159), PTO_DEV, 159),
-    ("exp f16 64x64 (device)", vec("exp", 64, 64, "float16"),
-     ("device", 95), PTO_DEV, 95),
-    ("exp f16 32x32 (device)", vec("exp", 32, 32, "float16"),
-     ("device", 47), PTO_DEV, 47),
-    ("exp f32 32x32 (device)", vec("exp", 32, 32, "float32"),
-     ("device", 63), PTO_DEV, 63),
-    ("sqrt f32 64x64 (device)", vec("sqrt", 64, 64, "float32"),
-     ("device", 160), PTO_DEV, 159),
-    ("sqrt f16 64x64 (device)", vec("sqrt", 64, 64, "float16"),
-     ("device", 160), PTO_DEV, 95),
-    ("relu f32 64x64", vec("relu", 64, 64, "float32"),
-     ("fit", 1.00, 23, 64), PTO_VEC, 87),
-    ("cast f32->f16 4x64 (device)", vec("cast", 4, 64, "float32", cast_to="float16"), ("device", 33), PTO_DEV, 33),
-    ("cast f16->f32 4x64 (device)", vec("cast", 4, 64, "float16"),
-     ("device", 33), PTO_DEV, 31),
-    ("select f16 1x128 (device)", vec("select", 1, 128, "float16"),
-     ("device", 19), PTO_DEV, 19),
-    ("select f16 4x128 (device)", vec("select", 4, 128, "float16"),
-     ("device", 67), PTO_DEV, 67),
-    ("select f32 4x64 (device)", vec("select", 4, 64, "float32"),
-     ("device", 67), PTO_DEV, 67),
-    ("copy f32 64x128 (device)", vec("copy", 64, 128, "float32"),
-     ("device", 1029), PTO_DEV, 1029),
-    ("transpose f32 128x128 (device)", vec("transpose", 128, 128, "float32"), ("device", 501), PTO_DEV, 501),
-    ("reduce_sum f32 64x64 (device)", vec("reduce_sum", 64, 64, "float32"), ("device", 492), PTO_DEV, 492),
-    ("reduce_max f32 64x64 (device)", vec("reduce_max", 64, 64, "float32"), ("device", 480), PTO_DEV, 492),
-    ("reduce_sum f16 64x128 (device)", vec("reduce_sum", 64, 128, "float16"), ("device", 495), PTO_DEV, 556),
-    ("reduce_max f16 64x128 (device)", vec("reduce_max", 64, 128, "float16"), ("device", 481), PTO_DEV, 556),
-]
-
 def flash_shapes(s):
+    """The --shape arguments of models/flash_attention.pto at sequence length s."""
     return ["q=%d,128" % s, "kt=128,%d" % s, "v=%d,128" % s]
 
 
-PTO_GEMM = "PTO-ISA gemm_performance README (24 cores, 910B1 run)"
-TORCH_MM = "torch.mm sweep, 910B2 (zzc0721/torch-performance-test-data #109)"
-
-PTO_FA = "PTO-ISA flash_atten README (910B2, manual kernel)"
+# (command, what the source gives, source, simulated cycles this model
+# defines); a row's name in the tables comes from its command (label). A
+# source value is ("formula", cycles), ("fit", slope, intercept, repeats)
+# or ("device", cycles).
+CALIBRATION = [
+    # The cube: 6 + ceil(M/16) ceil(K/k0) ceil(N/16) (x2 for float32),
+    # k0 = 32 / element bytes.
+    (mm(31, 33, 17, "float16"), ("formula", 6 + 2 * 3 * 2), PTO_CUBE, 18),
+    (mm(31, 33, 17, "float32"), ("formula", 6 + 2 * 5 * 2 * 2), PTO_CUBE, 46),
+    (mm(40, 50, 60, "float16"), ("formula", 6 + 3 * 4 * 4), PTO_CUBE, 54),
+    (mm(6, 7, 8, "int8"), ("formula", 6 + 1 * 1 * 1), PTO_CUBE, 7),
+    (mm(120, 110, 50, "float32"), ("formula", 6 + 8 * 14 * 4 * 2), PTO_CUBE, 902),
+    (mm(128, 64, 128, "float16"), ("formula", 6 + 8 * 4 * 8), PTO_CUBE, 262),
+    # The vector unit: one repeat = 256 bytes of source.
+    (vec("add", 64, 64, "float32"), ("fit", 2.11, 24, 64), PTO_VEC, 160),
+    (vec("add", 64, 64, "float32"), ("device", 160), PTO_DEV, 160),
+    (vec("add", 16, 256, "float16"), ("device", 92), PTO_DEV, 92),
+    (vec("sub", 64, 64, "float32"), ("device", 153), PTO_DEV, 160),
+    (vec("sub", 16, 256, "float16"), ("device", 68), PTO_DEV, 92),
+    (vec("maximum", 64, 64, "float32"), ("fit", 2.01, 23, 64), PTO_VEC, 152),
+    (vec("mul", 64, 64, "float32"), ("fit", 2.3, 25, 64), PTO_VEC, 173),
+    (vec("mul", 64, 64, "float32"), ("device", 168), PTO_DEV, 173),
+    (vec("mul", 16, 256, "float16"), ("device", 96), PTO_DEV, 99),
+    (vec("div", 64, 64, "float32"), ("fit", 4.03, 31, 64), PTO_VEC, 289),
+    (vec("div", 64, 64, "float32"), ("device", 288), PTO_DEV, 289),
+    (vec("div", 64, 64, "float16"), ("device", 304), PTO_DEV, 160),
+    (vec("exp", 64, 64, "float32"), ("fit", 2.00, 31, 64), PTO_VEC, 159),
+    (vec("exp", 64, 64, "float32"), ("device", 159), PTO_DEV, 159),
+    (vec("exp", 64, 64, "float16"), ("device", 95), PTO_DEV, 95),
+    (vec("exp", 32, 32, "float16"), ("device", 47), PTO_DEV, 47),
+    (vec("exp", 32, 32, "float32"), ("device", 63), PTO_DEV, 63),
+    (vec("sqrt", 64, 64, "float32"), ("device", 160), PTO_DEV, 159),
+    (vec("sqrt", 64, 64, "float16"), ("device", 160), PTO_DEV, 95),
+    (vec("relu", 64, 64, "float32"), ("fit", 1.00, 23, 64), PTO_VEC, 87),
+    (vec("cast", 4, 64, "float32", cast_to="float16"), ("device", 33), PTO_DEV, 33), (vec("cast", 4, 64, "float16"),
+     ("device", 33), PTO_DEV, 31),
+    (vec("select", 1, 128, "float16"), ("device", 19), PTO_DEV, 19),
+    (vec("select", 4, 128, "float16"), ("device", 67), PTO_DEV, 67),
+    (vec("select", 4, 64, "float32"), ("device", 67), PTO_DEV, 67),
+    (vec("copy", 64, 128, "float32"), ("device", 1029), PTO_DEV, 1029),
+    (vec("transpose", 128, 128, "float32"), ("device", 501), PTO_DEV, 501),
+    (vec("reduce_sum", 64, 64, "float32"), ("device", 492), PTO_DEV, 492),
+    (vec("reduce_max", 64, 64, "float32"), ("device", 480), PTO_DEV, 492),
+    (vec("reduce_sum", 64, 128, "float16"), ("device", 495), PTO_DEV, 556),
+    (vec("reduce_max", 64, 128, "float16"), ("device", 481), PTO_DEV, 556),
+]
 
 # (name, preset, extra --set, what to run, measured microseconds, source);
 # what to run is an --op matmul shape or a model with its --shape arguments.
@@ -162,9 +145,8 @@ def source_value(given):
     return float(given[1])
 
 
-def simulate_command(sim, preset, command):
-    """Cycles of one command run alone on one cluster of `preset`."""
-    engine = "cube0" if command["op"] == "matmul" else "vector0"
+def with_addresses(command):
+    """`command` with the buffer addresses it needs to pass the program check."""
     command = dict(command)
     if command["op"] == "matmul":
         # The split L0's A, B and C buffers (64, 64 and 128 KiB).
@@ -177,20 +159,30 @@ def simulate_command(sim, preset, command):
             command["src1"] = 0x10000
         if sources == 3:
             command["src2"] = 0x20000
-    program = {"schema_version": 1, "blocks": [{"name": "micro", "num_flags": 0,
-                                                 "streams": [{"engine": engine, "commands": [command]}]}]}
+    return command
+
+
+def simulate_commands(sim, preset, commands):
+    """Cycles of each command, run alone (one block each, one after the
+    other) on one cluster of `preset`: one simulator run for the table."""
+    blocks = [{"name": "micro%d" % i, "num_flags": 0,
+               "streams": [{"engine": "cube0" if c["op"] == "matmul" else "vector0",
+                            "commands": [with_addresses(c)]}]} for i, c in enumerate(commands)]
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "program.json")
         with open(path, "w") as f:
-            json.dump(program, f)
+            json.dump({"schema_version": 1, "blocks": blocks}, f)
         timing = os.path.join(d, "timing.csv")
         subprocess.run([sim, "-q", "--config", os.path.join(ROOT, "configs", preset), "--set", "chip.clusters=1",
                         "--program-json", path, "--timing-csv", timing], check=True)
         with open(timing) as f:
             rows = list(csv.DictReader(f))
-        if len(rows) != 1:
-            raise RuntimeError("expected one command in %s, got %d" % (timing, len(rows)))
-        return int(rows[0]["end"]) - int(rows[0]["start"])
+    if sorted(int(r["block"]) for r in rows) != list(range(len(commands))):
+        raise RuntimeError("expected one command per block in %s" % timing)
+    cycles = [0] * len(commands)
+    for r in rows:
+        cycles[int(r["block"])] = int(r["end"]) - int(r["start"])
+    return cycles
 
 
 def simulate_kernel(sim, preset, sets, what):
@@ -217,11 +209,9 @@ def error(simulated, measured):
 
 
 def run_calibration(sim, preset):
-    rows = []
-    for name, command, given, source, defined in CALIBRATION:
-        cycles = simulate_command(sim, preset, command)
-        rows.append((name, given, source, defined, cycles, error(cycles, source_value(given))))
-    return rows
+    simulated = simulate_commands(sim, preset, [row[0] for row in CALIBRATION])
+    return [(label(command, given), given, source, defined, cycles, error(cycles, source_value(given)))
+            for (command, given, source, defined), cycles in zip(CALIBRATION, simulated)]
 
 
 def run_kernels(sim):
@@ -239,6 +229,12 @@ def describe(given):
     return "%s %d" % (given[0], given[1])
 
 
+def print_summary(errors, markdown):
+    errs = [abs(e) for e in errors]
+    print("%smean |error| %.1f %%, worst %.1f %%" % ("\n" if markdown else "  ", 100 * sum(errs) / len(errs),
+                                                  100 * max(errs)))
+
+
 def print_tables(calibration, kernels, markdown):
     if calibration is not None:
         print("## Calibration: single instructions on configs/ascend_910b3.json, one cluster\n" if markdown else
@@ -251,9 +247,8 @@ def print_tables(calibration, kernels, markdown):
                 print("| %s | %s | %s | %d | %+.1f %% |" % (name, describe(given), source, cycles, 100 * err))
             else:
                 print("  %-34s %-26s sim %6d  %+6.1f %%" % (name, describe(given), cycles, 100 * err))
-        errs = [abs(r[5]) for r in calibration]
-        print("%smean |error| %.1f %%, worst %.1f %%\n" % ("\n" if markdown else "  ", 100 * sum(errs) / len(errs),
-                                                        100 * max(errs)))
+        print_summary([r[5] for r in calibration], markdown)
+        print()
     if kernels is not None:
         print("## Validation: kernels compiled by davinci-sim\n" if markdown else "validation (whole kernels):")
         if markdown:
@@ -266,9 +261,7 @@ def print_tables(calibration, kernels, markdown):
             else:
                 print("  %-18s measured %8.1f us  simulated %8.1f us (%d cycles)  %+6.1f %%" %
                       (name, measured, us, cycles, 100 * err))
-        errs = [abs(r[6]) for r in kernels]
-        print("%smean |error| %.1f %%, worst %.1f %%" % ("\n" if markdown else "  ", 100 * sum(errs) / len(errs),
-                                                      100 * max(errs)))
+        print_summary([r[6] for r in kernels], markdown)
 
 
 def main():
