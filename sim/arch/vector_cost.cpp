@@ -43,19 +43,12 @@ VectorClass vector_class(VectorOp op) {
 }
 
 VectorClassTiming vector_class_timing(const Config& c, VectorClass k) {
-    auto t = [](int64_t head, Hundredths rate) { return VectorClassTiming{uint64_t(head), uint64_t(rate.value)}; };
     switch (k) {
-    case VectorClass::Copy: return t(c.vector_copy_head, c.vector_copy_rate);
-    case VectorClass::Cast: return t(c.vector_cast_head, c.vector_cast_rate);
-    case VectorClass::Select: return t(c.vector_select_head, c.vector_select_rate);
-    case VectorClass::Relu: return t(c.vector_relu_head, c.vector_relu_rate);
-    case VectorClass::Add: return t(c.vector_add_head, c.vector_add_rate);
-    case VectorClass::MinMax: return t(c.vector_minmax_head, c.vector_minmax_rate);
-    case VectorClass::Mul: return t(c.vector_mul_head, c.vector_mul_rate);
-    case VectorClass::Transcendental: return t(c.vector_transcendental_head, c.vector_transcendental_rate);
-    case VectorClass::Divide: return t(c.vector_divide_head, c.vector_divide_rate);
-    case VectorClass::Transpose: return t(c.vector_transpose_head, c.vector_transpose_rate);
-    case VectorClass::Reduce: return t(c.vector_reduce_head, c.vector_reduce_rate);
+#define VECTOR_CLASS(Enum, key, ops, rate, note) \
+    case VectorClass::Enum:                      \
+        return {uint64_t(c.vector_##key##_head), uint64_t(c.vector_##key##_rate.value)};
+#include "sim/arch/vector_classes.def"
+#undef VECTOR_CLASS
     }
     return {};
 }

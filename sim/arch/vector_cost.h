@@ -13,7 +13,11 @@
 namespace arch {
 
 // The classes of vector ops that share a start-up and a rate (§8).
-enum class VectorClass { Copy, Cast, Select, Relu, Add, MinMax, Mul, Transcendental, Divide, Transpose, Reduce };
+enum class VectorClass {
+#define VECTOR_CLASS(Enum, key, ops, rate, note) Enum,
+#include "sim/arch/vector_classes.def"
+#undef VECTOR_CLASS
+};
 
 VectorClass vector_class(VectorOp op);
 
