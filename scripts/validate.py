@@ -3,7 +3,8 @@
 
 Two tables, kept apart:
 
-* calibration: single instructions (one MATMUL, one VECTOR command) on
+* calibration: single instructions (one MATMUL, one VECTOR command, one
+  load from global memory: a TLOAD of one or more DMA copies) on
   configs/ascend_910b3.json, the SKU the PTO-ISA fits and device goldens
   were measured on. Each row gives what the source says (a formula, a fit
   or a cycle count measured on the device) and the cycles this model
@@ -37,17 +38,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PTO_CUBE = "PTO-ISA cce_costmodel_cube.hpp"
 PTO_VEC = "PTO-ISA cce_costmodel vector fit (910B3)"
 PTO_DEV = "PTO-ISA costmodel st golden (910B3, CANN 9.0.0)"
+PTO_TLOAD = "PTO-ISA costmodel st golden, TLOAD (910B3, CANN 9.0.0)"
 PTO_FA = "PTO-ISA flash_atten README (910B2, manual kernel)"
 TORCH_MM = "torch.mm sweep, 910B2 (zzc0721/torch-performance-test-data #109)"
 PTO_GEMM = "PTO-ISA gemm_performance README (24 cores, 910B1 run)"
 
-SHORT = {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int8": "int8", "int32": "int32"}
+SHORT = {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int8": "int8", "int16": "int16", "uint8": "uint8",
+         "int32": "int32"}
 
 
 def label(command, given):
     """The row's name: the instruction, its dtype and shape ("add f32 64x64")."""
     dtype = SHORT[command["dtype"]]
-    if command["op"] == "matmul":
+    if command["op"] == "load":
+        copies = command["copies"]
+        name = "TLOAD %s %dx%d B%s" % (dtype, command["rows"], command["row_bytes"],
+                                       " x %d copies" % copies if copies > 1 else "")
+    elif command["op"] == "matmul":
         name = "matmul %s %dx%dx%d" % (dtype, command["m"], command["k"], command["n"])
     else:
         if command["vector_op"] == "cast":  # the ISA's default target is float32
@@ -64,6 +71,14 @@ def mm(m, k, n, dtype):
 def vec(op, rows, cols, dtype, **more):
     """One VECTOR command on rows x cols (its L1 addresses: with_addresses)."""
     return dict({"op": "vector", "vector_op": op, "rows": rows, "cols": cols, "dtype": dtype}, **more)
+
+
+def load(dtype, rows, row_bytes, copies=1):
+    """A TLOAD from global memory: `copies` DMA copies of rows x row_bytes,
+    one after another on one engine (timed from the first's start to the
+    last's end), of data the kernel's host has just written, which the
+    table takes to be in L2: a load of the same bytes warms it first."""
+    return {"op": "load", "dtype": dtype, "rows": rows, "row_bytes": row_bytes, "copies": copies}
 
 
 def flash_shapes(s):
@@ -116,6 +131,19 @@ CALIBRATION = [
     (vec("reduce_max", 64, 64, "float32"), ("device", 480), PTO_DEV, 492),
     (vec("reduce_sum", 64, 128, "float16"), ("device", 495), PTO_DEV, 556),
     (vec("reduce_max", 64, 128, "float16"), ("device", 481), PTO_DEV, 556),
+    # Loads from global memory into the Unified Buffer (TLOAD): each DMA
+    # copy takes 1 + ceil(bytes / 128) + 263 cycles, one after another
+    # (cluster.ddr_read_bytes_per_cycle, l2.hit_latency_cycles,
+    # dma.max_outstanding 1). A DN (column-major) tile's copy is its
+    # columns: 4 of 64 floats here.
+    (load("float32", 128, 512), ("device", 776), PTO_TLOAD, 776),
+    (load("float32", 32, 256, 8), ("device", 2624), PTO_TLOAD, 2624),
+    (load("float32", 128, 508), ("device", 773), PTO_TLOAD, 772),
+    (load("int16", 128, 254), ("device", 519), PTO_TLOAD, 518),
+    (load("uint8", 128, 127), ("device", 392), PTO_TLOAD, 391),
+    (load("int16", 2, 256, 32), ("device", 8576), PTO_TLOAD, 8576),
+    (load("float32", 32, 240, 8), ("device", 2497), PTO_TLOAD, 2592),
+    (load("float32", 4, 256, 32), ("device", 8704), PTO_TLOAD, 8704),
 ]
 
 # (name, preset, extra --set, what to run, measured microseconds, source);
@@ -162,12 +190,31 @@ def with_addresses(command):
     return command
 
 
+def load_stream(command):
+    """dma0's commands for a TLOAD row: the warm-up, then the copies."""
+    rows, row_bytes, copies = command["rows"], command["row_bytes"], command["copies"]
+    size = rows * row_bytes
+
+    def copy(at, n_rows):
+        return {"op": "dma", "src": "DDR", "dst": "L1", "src_addr": at, "dst_addr": 0, "rows": n_rows,
+                "row_bytes": row_bytes, "src_stride": row_bytes, "dst_stride": row_bytes}
+    return [copy(0, rows * copies)] + [copy(i * size, rows) for i in range(copies)]
+
+
+def block_for(i, command):
+    if command["op"] == "load":
+        stream = {"engine": "dma0", "commands": load_stream(command)}
+    else:
+        stream = {"engine": "cube0" if command["op"] == "matmul" else "vector0", "commands": [with_addresses(command)]}
+    return {"name": "micro%d" % i, "num_flags": 0, "streams": [stream]}
+
+
 def simulate_commands(sim, preset, commands):
-    """Cycles of each command, run alone (one block each, one after the
-    other) on one cluster of `preset`: one simulator run for the table."""
-    blocks = [{"name": "micro%d" % i, "num_flags": 0,
-               "streams": [{"engine": "cube0" if c["op"] == "matmul" else "vector0",
-                            "commands": [with_addresses(c)]}]} for i, c in enumerate(commands)]
+    """Cycles of each row, run alone (one block each, one after the other)
+    on one cluster of `preset`: one simulator run for the table. A row's
+    cycles run from the start of its first timed command to the end of its
+    last (a load's warm-up is not timed)."""
+    blocks = [block_for(i, c) for i, c in enumerate(commands)]
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "program.json")
         with open(path, "w") as f:
@@ -177,12 +224,16 @@ def simulate_commands(sim, preset, commands):
                         "--program-json", path, "--timing-csv", timing], check=True)
         with open(timing) as f:
             rows = list(csv.DictReader(f))
-    if sorted(int(r["block"]) for r in rows) != list(range(len(commands))):
-        raise RuntimeError("expected one command per block in %s" % timing)
-    cycles = [0] * len(commands)
+    if sorted(set(int(r["block"]) for r in rows)) != list(range(len(commands))):
+        raise RuntimeError("expected a block per row in %s" % timing)
+    first, last = {}, {}
     for r in rows:
-        cycles[int(r["block"])] = int(r["end"]) - int(r["start"])
-    return cycles
+        b = int(r["block"])
+        if commands[b]["op"] == "load" and int(r["index"]) == 0:
+            continue  # the warm-up
+        first[b] = min(first.get(b, int(r["start"])), int(r["start"]))
+        last[b] = max(last.get(b, 0), int(r["end"]))
+    return [last[b] - first[b] for b in range(len(commands))]
 
 
 def simulate_kernel(sim, preset, sets, what):
@@ -246,7 +297,7 @@ def print_tables(calibration, kernels, markdown):
             if markdown:
                 print("| %s | %s | %s | %d | %+.1f %% |" % (name, describe(given), source, cycles, 100 * err))
             else:
-                print("  %-34s %-26s sim %6d  %+6.1f %%" % (name, describe(given), cycles, 100 * err))
+                print("  %-40s %-26s sim %6d  %+6.1f %%" % (name, describe(given), cycles, 100 * err))
         print_summary([r[5] for r in calibration], markdown)
         print()
     if kernels is not None:

@@ -27,6 +27,10 @@
 // the L2's and the L2 looks up every burst it grants (§6.1): the transfer
 // completes when its data is there, and the DDR channel behind it serves
 // the L2's fills and write-backs. Its requests carry a DdrRegionExtension.
+//
+// On the DDR side each cluster's requests also cross its read or write
+// path (§6.2, DmaPaths): a transfer completes no sooner than it leaves its
+// path, plus the latency.
 #pragma once
 
 #include <memory>
@@ -37,6 +41,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "sim/hw/dma_paths.h"
 #include "sim/hw/l2_memory.h"
 #include "sim/hw/round_robin_link.h"
 
@@ -47,6 +52,10 @@ struct LinkParams {
     uint64_t bytes_per_cycle = 1;
     uint64_t burst_bytes = 1;
     uint64_t latency_cycles = 0;
+    // The DDR side's per-cluster read and write paths (§6.2): requester r
+    // is of cluster r / requesters_per_cluster; a rate of 0 is no limit.
+    int requesters_per_cluster = 1;
+    uint64_t read_path_bytes_per_cycle = 0, write_path_bytes_per_cycle = 0;
 };
 
 class ArbitratedMemory : public sc_core::sc_module {
@@ -78,6 +87,7 @@ private:
 
     LinkParams params_;
     std::unique_ptr<RoundRobinLink> link_;  // sized once the socket is bound
+    std::unique_ptr<DmaPaths> paths_;       // likewise
     const arch::Config* l2_config_ = nullptr;
     trace::Recorder* recorder_ = nullptr;
     std::unique_ptr<L2Memory> l2_;

@@ -10,11 +10,14 @@ namespace {
 // The link the cluster DMA engines request: the DDR channel, or the L2's
 // port when there is an L2 (§6.1).
 LinkParams ddr_params(const arch::Config& c) {
+    LinkParams p{uint64_t(c.ddr_bytes()), uint64_t(c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
+                 uint64_t(c.ddr_latency_cycles)};
     if (c.l2_present())
-        return {uint64_t(c.ddr_bytes()), uint64_t(c.l2_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
-                uint64_t(c.l2_hit_latency_cycles)};
-    return {uint64_t(c.ddr_bytes()), uint64_t(c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
-            uint64_t(c.ddr_latency_cycles)};
+        p.bytes_per_cycle = uint64_t(c.l2_bytes_per_cycle), p.latency_cycles = uint64_t(c.l2_hit_latency_cycles);
+    p.requesters_per_cluster = int(c.dma_engines);
+    p.read_path_bytes_per_cycle = uint64_t(c.ddr_read_bytes_per_cycle);
+    p.write_path_bytes_per_cycle = uint64_t(c.ddr_write_bytes_per_cycle);
+    return p;
 }
 
 std::vector<std::unique_ptr<Cluster>> make_clusters(const arch::Config& c, trace::Recorder* recorder) {

@@ -98,6 +98,7 @@ struct Request {
     uint64_t remaining = 0;     // bytes not yet granted
     uint64_t bytes = 0;         // the request's size
     uint64_t ready = 0;         // with an L2: the latest data-ready cycle of its bursts (§6.1)
+    uint64_t path_leaves = 0;   // DDR side: the cycle it leaves its cluster's read or write path (§6.2; 0: none)
     bool eligible_now = false;  // eligible with bytes left at the start of this cycle's arbitration
     uint64_t waited = 0;        // cycles it waited for the link (§9)
     EngineRun* owner = nullptr;
@@ -238,10 +239,11 @@ struct Sim {
 
     Link ddr;  // the DDR channel, or the L2's port when there is an L2 (§6.1)
     std::unique_ptr<L2> l2;
-    std::vector<Link> l1;  // per cluster
-    uint64_t P = 0;        // blocks in flight at most
-    uint32_t used = 0;     // clusters in use: min(P, clusters)
-    uint32_t S = 1;        // slots per cluster: ceil(P / clusters)
+    std::vector<Link> l1;             // per cluster
+    std::vector<uint64_t> path_free;  // §6.2, per cluster and direction (cl * 2 + write): the last request's exit
+    uint64_t P = 0;                   // blocks in flight at most
+    uint32_t used = 0;                // clusters in use: min(P, clusters)
+    uint32_t S = 1;                   // slots per cluster: ceil(P / clusters)
     uint32_t engines_per_cluster = 0;
     std::vector<std::unique_ptr<ActiveBlock>> running;  // per cluster and slot (cl * S + k): its block, if any
     std::vector<EngineState> engine_states;  // per cluster and engine (cl * engines_per_cluster + engine_slot)
@@ -484,6 +486,7 @@ struct Sim {
             r.remaining = c.dma.bytes();
             r.bytes = r.remaining;
             r.ready = 0;
+            r.path_leaves = 0;
             r.waited = 0;
             r.owner = &e;
             r.block = &b;
@@ -594,6 +597,23 @@ struct Sim {
         return ready;
     }
 
+    // Step 2, §6.2: the DDR requests that become eligible at `now` take
+    // their places on their clusters' read and write paths, in requester
+    // order (which, within a cluster, is engine order).
+    void place_on_paths(uint64_t now) {
+        if (path_free.empty()) path_free.assign(size_t(cfg.clusters) * 2, 0);
+        for (size_t r = 0; r < ddr.requests.size(); ++r) {
+            Request& q = ddr.requests[r];
+            if (!q.active || q.eligible_at != now) continue;
+            const bool write = q.owner->stream->commands[q.index].dma.dst == arch::Space::DDR;
+            const uint64_t rate = uint64_t(write ? cfg.ddr_write_bytes_per_cycle : cfg.ddr_read_bytes_per_cycle);
+            if (rate == 0) continue;
+            uint64_t& free = path_free[r / size_t(cfg.dma_engines) * 2 + (write ? 1 : 0)];
+            free = std::max(free, now) + ceil_div(q.bytes, rate);
+            q.path_leaves = free;
+        }
+    }
+
     // Step 2: every grant whose byte slot falls in cycle `now`.
     void arbitrate(Link& L, uint64_t now) {
         size_t n = L.requests.size();
@@ -632,6 +652,7 @@ struct Sim {
                     // the engine may issue its next request now.
                     q.active = false;
                     uint64_t end = std::max((at + b - 1) / L.W + 1 + L.Lat, q.ready);
+                    if (q.path_leaves) end = std::max(end, q.path_leaves + L.Lat);  // §6.2
                     EngineState& es = *q.owner->engine;
                     if (!es.ends.empty()) end = std::max(end, es.ends.back());  // §5: ends in start order
                     es.busy = false;
@@ -799,7 +820,8 @@ struct Sim {
             activity = false;
             for (size_t k = 0; k < running.size(); ++k)  // 1
                 if (running[k] && !running[k]->started && running[k]->start == now) start_block(k, now);
-            arbitrate(ddr, now);  // 2
+            place_on_paths(now);  // 2, before the link: nothing else depends on it
+            arbitrate(ddr, now);
             for (Link& L : l1) arbitrate(L, now);
             ends_and_starts(now);  // 3
             account(now);          // 3b

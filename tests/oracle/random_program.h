@@ -85,6 +85,10 @@ inline nlohmann::json random_config(Rng& r) {
         j["vector"][k] = {{"head_cycles", r.range(0, 40)}, {"cycles_per_repeat", rate}};
     }
     j["sync"] = {{"flag_latency_cycles", r.range(0, 5)}};
+    // §6.2: the clusters' read and write paths, each limited half the time,
+    // below, near and above the shared link's rate.
+    for (const char* k : {"ddr_read_bytes_per_cycle", "ddr_write_bytes_per_cycle"})
+        j["cluster"][k] = r.chance(50) ? r.pick<uint64_t>({1, 3, 8, 16, 33, 64, 100, 2000}) : 0;
     return j;
 }
 

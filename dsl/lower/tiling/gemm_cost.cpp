@@ -15,20 +15,30 @@ namespace {
 using arch::ceil_div;
 
 // One arbitrated link of §6: bandwidth W, latency Lat, used by DMA engines
-// that keep K requests in flight (§5).
+// that keep K requests in flight (§5), behind their cluster's path of P
+// bytes per cycle in this direction (§6.2; 0: no limit).
 struct Link {
-    int64_t W, Lat, K;
+    int64_t W, Lat, K, P = 0;
 
     // Cycles the link is occupied moving `bytes` of one request: it moves W
     // bytes per cycle whatever the burst size (byte slots, §6).
     int64_t busy(int64_t bytes) const { return ceil_div(bytes, W); }
+    // Cycles the cluster's path takes to pass them (§6.2).
+    int64_t path(int64_t bytes) const { return P ? ceil_div(bytes, P) : 0; }
+    // How long one request's bytes take to get through, link and path.
+    int64_t moving(int64_t bytes, double sharing) const { return std::max(shared(busy(bytes), sharing), path(bytes)); }
+    // Two requests' bytes of one cluster, side by side on the link and one
+    // after the other on the path.
+    int64_t moving(int64_t a, int64_t b, double sharing) const {
+        return std::max(shared(busy(a) + busy(b), sharing), path(a) + path(b));
+    }
 
     // One DMA command of `bytes` while `sharing` requesters (this one
     // included, on average) move as much at the same time: round-robin
     // interleaves their bursts, so it ends when all of them have gone, plus
     // the cycle before its request is eligible and the latency after its
     // last burst.
-    int64_t transfer(int64_t bytes, double sharing) const { return 1 + shared(busy(bytes), sharing) + Lat; }
+    int64_t transfer(int64_t bytes, double sharing) const { return 1 + moving(bytes, sharing) + Lat; }
     static int64_t shared(int64_t cycles, double sharing) {
         return int64_t(std::ceil(double(cycles) * sharing - 1e-9));
     }
@@ -37,7 +47,7 @@ struct Link {
     // burst onto the link, so the two pay one latency.
     int64_t queued(int64_t a_bytes, int64_t b_bytes, double sharing) const {
         if (K == 1) return transfer(a_bytes, sharing) + transfer(b_bytes, sharing);
-        return 1 + shared(busy(a_bytes) + busy(b_bytes), sharing) + Lat;
+        return 1 + moving(a_bytes, b_bytes, sharing) + Lat;
     }
     // `n` DMA commands of `bytes` each queued on one engine: with K = 1
     // each waits for the previous one's data; with more, up to K follow
@@ -46,7 +56,7 @@ struct Link {
     // waits.
     int64_t stream(int64_t n, int64_t bytes, double sharing) const {
         if (n <= 0) return 0;
-        const int64_t one = shared(busy(bytes), sharing);
+        const int64_t one = moving(bytes, sharing);
         if (K == 1) return n * (1 + one + Lat);
         if (K >= n || (K - 1) * one >= Lat + 1) return 1 + n * one + Lat;
         // Each command starts when the one K places back ends (§5): a
@@ -71,7 +81,8 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // With an L2 (§6.1) the link is still costed as the DDR channel: the
     // L2's hits are not modelled (docs/timing-model.md §10 says how far off
     // that is).
-    const Link ddr{c.ddr_bytes_per_cycle, c.ddr_latency_cycles, c.dma_max_outstanding};
+    const Link ddr{c.ddr_bytes_per_cycle, c.ddr_latency_cycles, c.dma_max_outstanding, c.ddr_read_bytes_per_cycle};
+    const Link ddr_out{c.ddr_bytes_per_cycle, c.ddr_latency_cycles, c.dma_max_outstanding, c.ddr_write_bytes_per_cycle};
     const Link l1{c.l1_bytes_per_cycle, c.l1_latency_cycles, c.dma_max_outstanding};
     const int64_t flag = c.flag_latency_cycles;
     const int64_t e = arch::dtype_bytes(g.in), eo = arch::dtype_bytes(g.out);
@@ -135,7 +146,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
         if (!has_a || !has_b)
             return (has_a ? ddr.transfer(a_panel(d), sharing) : 0) + (has_b ? ddr.transfer(b_panel(d), sharing) : 0);
         if (c.dma_engines == 1) return ddr.queued(a_panel(d), b_panel(d), sharing);
-        return 1 + Link::shared(ddr.busy(a_panel(d)) + ddr.busy(b_panel(d)), sharing) + ddr.Lat;
+        return 1 + ddr.moving(a_panel(d), b_panel(d), sharing) + ddr.Lat;
     };
 
     const int64_t steps = ceil_div(g.K, t.kb);
@@ -156,11 +167,9 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t panel_cmds = int64_t(has_a) + int64_t(has_b);
     auto panel_pace = [&](int64_t d, int64_t load) -> int64_t {
         if (!panels || ddr.K == 1) return load;
-        const int64_t sa = Link::shared(ddr.busy(a_panel(d)), sharing),
-                      sb = Link::shared(ddr.busy(b_panel(d)), sharing);
+        const int64_t sa = ddr.moving(a_panel(d), sharing), sb = ddr.moving(b_panel(d), sharing);
         const int64_t one_cmd = 1 + (c.dma_engines > 1 ? sa + sb : std::max(sa, sb)) + ddr.Lat;
-        return std::max(Link::shared(ddr.busy(a_panel(d)) + ddr.busy(b_panel(d)), sharing),
-                        ceil_div(one_cmd * panel_cmds, ddr.K));
+        return std::max(ddr.moving(a_panel(d), b_panel(d), sharing), ceil_div(one_cmd * panel_cmds, ddr.K));
     };
     const int64_t pace_kb = panel_pace(t.kb, load_kb);
 
@@ -183,8 +192,8 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     if (has_a && has_b && c.dma_engines > 1) {
         a_in = b_in = first_kb == t.kb ? load_kb : panel_load(first_kb);
     } else if (has_a && has_b && ddr.K > 1) {
-        a_in = 1 + Link::shared(ddr.busy(a_panel(first_kb)), sharing) + ddr.Lat;
-        b_in = 1 + Link::shared(ddr.busy(a_panel(first_kb)) + ddr.busy(b_panel(first_kb)), sharing) + ddr.Lat;
+        a_in = 1 + ddr.moving(a_panel(first_kb), sharing) + ddr.Lat;
+        b_in = 1 + ddr.moving(a_panel(first_kb), b_panel(first_kb), sharing) + ddr.Lat;
     } else {
         a_in = has_a ? ddr.transfer(a_panel(first_kb), sharing) : 0;
         b_in = has_b ? a_in + ddr.transfer(b_panel(first_kb), sharing) : 0;
@@ -245,7 +254,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     if (g.c_on_chip) {
         b.total = written_back;
     } else if (g.epilogue_vector.empty()) {
-        b.total = written_back + flag + ddr.stream(cubes, c_tile, sharing);
+        b.total = written_back + flag + ddr_out.stream(cubes, c_tile, sharing);
     } else {
         int64_t chain = 0;
         for (const GemmShape::VectorStep& s : g.epilogue_vector) {
@@ -264,7 +273,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
         const int64_t units = std::max<int64_t>(1, c.vector_units);
         b.total = 0;
         for (int64_t first = 0, round = 1; first < cubes; first += units, ++round)
-            b.total = std::max(b.total, start + round * chain + flag + ddr.stream(cubes - first, c_tile, sharing));
+            b.total = std::max(b.total, start + round * chain + flag + ddr_out.stream(cubes - first, c_tile, sharing));
     }
     // What the block moves over DDR: for how long it keeps the link busy.
     const int64_t operands = rows * cols * g.epilogue_streamed_bytes + cols * g.epilogue_column_bytes;

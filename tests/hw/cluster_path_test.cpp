@@ -1,0 +1,41 @@
+// The SystemC model's read and write paths (docs/timing-model.md §6.2) on
+// the cases worked out by hand in tests/support/path_cases.h, which the
+// oracle is checked on in tests/oracle/oracle_path_test.cpp. One
+// simulation per test.
+#include <nlohmann/json.hpp>
+
+#include "hw_test_util.h"
+#include "tests/support/path_cases.h"
+
+using namespace hwtest;
+using namespace pathcases;
+
+namespace {
+
+arch::Config from(const std::string& text) { return arch::config_from_json(nlohmann::json::parse(text), "test"); }
+
+void expect_ends(const SimRun& r, const std::vector<Expected>& want) {
+    for (const Expected& w : want) {
+        EXPECT_EQ(r.at(w.block, w.engine, w.index).start, w.start) << arch::engine_name(w.engine) << " " << w.index;
+        EXPECT_EQ(r.at(w.block, w.engine, w.index).end, w.end) << arch::engine_name(w.engine) << " " << w.index;
+    }
+}
+
+TEST(ClusterPath, TwoEnginesShareTheReadPath) {
+    SimRun r = simulate(from(two_engines_config()), two_engines_share_the_read_path());
+    expect_ends(r, two_engines_share_the_read_path_ends());
+    EXPECT_EQ(r.stats.total_cycles, 235u);
+    EXPECT_EQ(r.stats.ddr_bytes_read, 448u);
+    EXPECT_EQ(r.stats.ddr_bytes_written, 64u);
+}
+
+TEST(ClusterPath, ClustersHaveTheirOwnPaths) {
+    expect_ends(simulate(from(one_engine_config()), clusters_have_their_own_paths()),
+                clusters_have_their_own_paths_ends());
+}
+
+TEST(ClusterPath, BehindAnL2ThePathPaysTheHitLatency) {
+    expect_ends(simulate(from(behind_an_l2_config()), behind_an_l2()), behind_an_l2_ends());
+}
+
+}  // namespace
