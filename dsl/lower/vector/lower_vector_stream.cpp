@@ -21,16 +21,44 @@ constexpr int64_t kL1Alignment = 32;
 
 int64_t align_up(int64_t v) { return (v + kL1Alignment - 1) / kL1Alignment * kL1Alignment; }
 
-int64_t slots(BufferKind k, int64_t depth) { return k == BufferKind::Streamed || k == BufferKind::Result ? depth : 1; }
+// A Scratch buffer has a slot per vector unit the stream runs on
+// (`units`): each unit runs its chunks in order.
+int64_t slots(BufferKind k, int64_t depth, int64_t units) {
+    return k == BufferKind::Streamed || k == BufferKind::Result ? depth : k == BufferKind::Scratch ? units : 1;
+}
+
+int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth, int64_t units) {
+    int64_t total = 0;
+    for (const BufferSpec& b : buffers) total += slots(b.kind, depth, units) * align_up(b.per_unit * n + b.fixed);
+    return total;
+}
+
+int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers, int64_t depth, int64_t units) {
+    const int64_t l1 = c.l1_bytes();
+    if (l1_bytes_needed(buffers, 1, depth, units) > l1) return 0;
+    // Monotone in n: double, then bisect.
+    int64_t lo = 1, hi = 2;
+    while (l1_bytes_needed(buffers, hi, depth, units) <= l1) {
+        lo = hi;
+        if (hi > (int64_t{1} << 40)) return hi;  // no per-unit bytes: any chunk fits
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        (l1_bytes_needed(buffers, mid, depth, units) <= l1 ? lo : hi) = mid;
+    }
+    return lo;
+}
 
 // The L1 address of every slot, for chunks of at most n units:
 // addr[k][s] = buffer k, slot s.
-std::vector<std::vector<uint64_t>> layout(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth) {
+std::vector<std::vector<uint64_t>> layout(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth,
+                                          int64_t units) {
     std::vector<std::vector<uint64_t>> addr;
     int64_t next = 0;
     for (const BufferSpec& b : buffers) {
         std::vector<uint64_t> a;
-        for (int64_t s = 0; s < slots(b.kind, depth); ++s) {
+        for (int64_t s = 0; s < slots(b.kind, depth, units); ++s) {
             a.push_back(uint64_t(next));
             next += align_up(b.per_unit * n + b.fixed);
         }
@@ -40,12 +68,13 @@ std::vector<std::vector<uint64_t>> layout(const std::vector<BufferSpec>& buffers
 }
 
 // `stored`: the chunk's ordinal among the block's storing chunks (its
-// Result slot).
+// Result slot); `unit`: the vector unit it runs on (its Scratch slot).
 BufferAddrs slot_addrs(const std::vector<BufferSpec>& buffers, const std::vector<std::vector<uint64_t>>& addr,
-                       int64_t chunk, int64_t stored) {
+                       int64_t chunk, int64_t stored, int64_t unit = 0) {
     BufferAddrs a;
     for (size_t k = 0; k < addr.size(); ++k) {
-        const int64_t i = buffers[k].kind == BufferKind::Result ? stored : chunk;
+        const BufferKind kind = buffers[k].kind;
+        const int64_t i = kind == BufferKind::Result ? stored : kind == BufferKind::Scratch ? unit : chunk;
         a.push_back(addr[k][size_t(i % int64_t(addr[k].size()))]);
     }
     return a;
@@ -56,9 +85,7 @@ BufferAddrs slot_addrs(const std::vector<BufferSpec>& buffers, const std::vector
 int64_t stream_depth(const LowerContext& ctx) { return ctx.buffering(2); }
 
 int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth) {
-    int64_t total = 0;
-    for (const BufferSpec& b : buffers) total += slots(b.kind, depth) * align_up(b.per_unit * n + b.fixed);
-    return total;
+    return l1_bytes_needed(buffers, n, depth, 1);
 }
 
 int64_t max_chunk_units(const LowerContext& ctx, const std::vector<BufferSpec>& buffers) {
@@ -66,20 +93,7 @@ int64_t max_chunk_units(const LowerContext& ctx, const std::vector<BufferSpec>& 
 }
 
 int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers, int64_t depth) {
-    const int64_t l1 = c.l1_bytes();
-    if (l1_bytes_needed(buffers, 1, depth) > l1) return 0;
-    // Monotone in n: double, then bisect.
-    int64_t lo = 1, hi = 2;
-    while (l1_bytes_needed(buffers, hi, depth) <= l1) {
-        lo = hi;
-        if (hi > (int64_t{1} << 40)) return hi;  // no per-unit bytes: any chunk fits
-        hi *= 2;
-    }
-    while (hi - lo > 1) {
-        int64_t mid = lo + (hi - lo) / 2;
-        (l1_bytes_needed(buffers, mid, depth) <= l1 ? lo : hi) = mid;
-    }
-    return lo;
+    return max_chunk_units(c, buffers, depth, 1);
 }
 
 arch::DmaArgs load_dma(uint64_t ddr, uint64_t l1, uint64_t bytes) {
@@ -155,12 +169,33 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
                                (depth != 2 ? " with pypo.config.BUFFERS = " + std::to_string(depth) : std::string()) +
                                ", a cluster has " + std::to_string(c.l1_bytes()),
                            CompileError::Capacity::L1);
+
+    const int dmas = int(c.dma_engines);
+    const EngineId load{EngineKind::ClusterDma, 0};
+    // Stores get their own queue when there is one, so a store never waits
+    // behind a load (and the other way round).
+    const EngineId store{EngineKind::ClusterDma, dmas - 1};
+    const bool shared = load == store;
+
+    // Several vector units share a block's chunks, chunk i on unit i % V,
+    // each with its own Scratch slot, when the stream allows it: its
+    // groups are single units (a multi-pass row op carries a row's
+    // statistics in Scratch from pass to pass, on one unit), its stores
+    // have their own queue, and V Scratch slots still leave room for a
+    // chunk. A block whose prologue computes (into Resident buffers, which
+    // every chunk reads) keeps its chunks on vector0.
+    int64_t units_v = 1;
+    if (c.vector_units > 1 && s.group == 1 && !shared) {
+        const int64_t spread_fit = max_chunk_units(c, s.buffers, depth, c.vector_units);
+        if (spread_fit > 0) units_v = c.vector_units, fit = spread_fit;
+    }
     const int64_t n_max = std::min(fit, s.max_chunk_units);
 
     // One block per cluster that may run at once (more would only queue:
     // every chunk already overlaps its transfers with compute), the units
     // split evenly so the clusters finish together; fewer blocks when there
-    // are fewer units. Chunks split each block's units evenly too.
+    // are fewer units. Chunks split each block's units evenly too, into at
+    // least one per vector unit.
     if (s.units % s.group != 0) throw std::logic_error("vector stream units not in whole groups: " + s.name);
     const int64_t groups = s.units / s.group;
     const int64_t blocks = std::min(parallel_clusters(ctx), groups);
@@ -172,22 +207,21 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
     for (int64_t b = 0; b < blocks; ++b) {
         const int64_t first = b * groups / blocks * s.group, end = (b + 1) * groups / blocks * s.group;
         const int64_t units = end - first;
-        const int64_t m = arch::ceil_div(units, n_max);
+        int64_t m = arch::ceil_div(units, n_max);
+        // Fewer chunks than units: split further where a chunk moves
+        // nothing over DDR (its inputs and its result on chip), which
+        // costs each extra chunk only its commands' heads.
+        if (m < units_v) {
+            const ChunkCommands probe = s.chunk(first, units, BufferAddrs(s.buffers.size(), 0));
+            if (probe.loads.empty() && probe.stores.empty()) m = std::min(units, units_v);
+        }
         for (int64_t j = 0; j < m; ++j) {
             int64_t f = first + j * units / m, e = first + (j + 1) * units / m;
             chunks[size_t(b)].push_back({f, e - f});
             largest = std::max(largest, e - f);
         }
     }
-    const auto addr = layout(s.buffers, largest, depth);
-
-    const int dmas = int(c.dma_engines);
-    const EngineId load{EngineKind::ClusterDma, 0};
-    // Stores get their own queue when there is one, so a store never waits
-    // behind a load (and the other way round).
-    const EngineId store{EngineKind::ClusterDma, dmas - 1};
-    const EngineId vec{EngineKind::Vector, 0};
-    const bool shared = load == store;
+    const auto addr = layout(s.buffers, largest, depth, units_v);
 
     for (int64_t b = 0; b < blocks; ++b) {
         const std::vector<Range>& ranges = chunks[size_t(b)];
@@ -198,32 +232,43 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         BlockBuilder block(w.active() ? s.name + "[" + std::to_string(w.r0 + first) + ":" + std::to_string(w.r0 + end) +
                                             ", " + std::to_string(w.c0) + ":" + std::to_string(w.c0 + w.cols) + "]"
                                       : s.name + "[" + std::to_string(first) + ":" + std::to_string(end) + "]");
-        // Counting semaphores, one token per chunk: inputs in L1 (dma -> vector),
-        // input slot free again (vector -> dma), result in L1 (vector -> store),
-        // result slot free again (store -> vector; not needed when stores and
-        // loads share dma0, whose queue already orders store i before load i + B
-        // and so before chunk i + B's compute, which waits for that load; with
-        // no loads (on-chip inputs) nothing would, and the flag is needed
-        // once a slot is used twice).
+        std::vector<VectorStep> prologue_compute;
+        ChunkCommands prologue;
+        if (s.prologue) {
+            prologue = s.prologue(first, end - first, slot_addrs(s.buffers, addr, 0, 0));
+            prologue_compute = std::move(prologue.compute);
+        }
+        const int64_t V = prologue_compute.empty() ? std::min(units_v, m) : 1;
+        auto unit_of = [V](int64_t i) { return i % V; };
+        // Counting semaphores, one token per chunk, one of each per vector
+        // unit (a flag is waited on by one engine): inputs in L1 (dma ->
+        // vector), input slot free again (vector -> dma), result in L1
+        // (vector -> store), result slot free again (store -> vector; not
+        // needed when stores and loads share dma0, whose queue already
+        // orders store i before load i + B and so before chunk i + B's
+        // compute, which waits for that load; with no loads (on-chip
+        // inputs) nothing would, and the flag is needed once a slot is used
+        // twice).
         auto stores_at = [&](int64_t i) { return !s.stores || s.stores(ranges[size_t(i)].first); };
-        int64_t storing = 0;
-        for (int64_t i = 0; i < m; ++i) storing += stores_at(i) ? 1 : 0;
+        std::vector<int64_t> storing_chunks;  // the storing chunks' indices, in order
+        for (int64_t i = 0; i < m; ++i)
+            if (stores_at(i)) storing_chunks.push_back(i);
+        const int64_t storing = int64_t(storing_chunks.size());
         const bool chunk_loads =
             !s.chunk(ranges.front().first, ranges.front().count, slot_addrs(s.buffers, addr, 0, 0)).loads.empty();
         const bool guard_out = !shared || (!chunk_loads && storing > depth);
-        const FlagId in_ready = block.new_flag(), in_free = block.new_flag(), out_ready = block.new_flag();
-        const FlagId out_free = guard_out ? block.new_flag() : 0;
-        auto& loads = block.stream(load);
-        auto& computes = block.stream(vec);
-
-        std::vector<VectorStep> prologue_compute;
-        size_t last_prologue_load = 0;  // + 1; 0 = none
-        if (s.prologue) {
-            ChunkCommands p = s.prologue(first, end - first, slot_addrs(s.buffers, addr, 0, 0));
-            for (const DmaStep& d : p.loads) loads.push_back(dma_command(d.dma, ctx.tag(d.label, d.op)));
-            last_prologue_load = p.loads.empty() ? 0 : loads.size();
-            prologue_compute = std::move(p.compute);
+        std::vector<FlagId> in_ready, in_free, out_ready, out_free;
+        for (int64_t u = 0; u < V; ++u) {
+            in_ready.push_back(block.new_flag());
+            in_free.push_back(block.new_flag());
+            out_ready.push_back(block.new_flag());
+            out_free.push_back(guard_out ? block.new_flag() : 0);
         }
+        auto& loads = block.stream(load);
+
+        size_t last_prologue_load = 0;  // + 1; 0 = none
+        for (const DmaStep& d : prologue.loads) loads.push_back(dma_command(d.dma, ctx.tag(d.label, d.op)));
+        last_prologue_load = prologue.loads.empty() ? 0 : loads.size();
         // The storing chunks (`storing`, above): the k-th takes Result slot
         // k % B, waits for the store of the (k - B)-th and its own store
         // frees the slot for the (k + B)-th (every chunk, when s.stores is
@@ -237,19 +282,22 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         };
         int64_t k = 0;  // storing chunks so far
         for (int64_t i = 0; i < m; ++i) {
+            const int64_t u = unit_of(i);
+            auto& computes = block.stream(EngineId{EngineKind::Vector, int(u)});
             const bool will_store = stores_at(i);
             ChunkCommands cc =
-                s.chunk(ranges[size_t(i)].first, ranges[size_t(i)].count, slot_addrs(s.buffers, addr, i, k));
+                s.chunk(ranges[size_t(i)].first, ranges[size_t(i)].count, slot_addrs(s.buffers, addr, i, k, u));
             // On-chip inputs need no loads, an on-chip output no stores
             // (dsl/lower/buffer_plan.h); then their flags are left out.
             if (cc.compute.empty()) throw std::logic_error("vector stream chunk without compute: " + s.name);
             if (!will_store && !cc.stores.empty())
                 throw std::logic_error("vector stream chunk stores where s.stores says not: " + s.name);
             const bool loads_in = !cc.loads.empty(), stores_out = !cc.stores.empty();
-            // Without chunk loads the first chunk still waits for the
-            // prologue's (a broadcast operand next to an on-chip input).
-            const bool waits_prologue = i == 0 && !loads_in && last_prologue_load > 0;
-            if (waits_prologue) loads[last_prologue_load - 1].sets.push_back(in_ready);
+            // Without chunk loads the first chunk of each unit still waits
+            // for the prologue's (a broadcast operand next to an on-chip
+            // input).
+            const bool waits_prologue = i < V && !loads_in && last_prologue_load > 0;
+            if (waits_prologue) loads[last_prologue_load - 1].sets.push_back(in_ready[size_t(u)]);
             // On a shared queue, the stores of chunks up to i - B go before
             // the load of chunk i: the load waits for the vector unit to
             // finish chunk i - B, as those stores do, and the vector unit
@@ -258,8 +306,9 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
 
             for (size_t j = 0; j < cc.loads.size(); ++j) {
                 arch::Command d = dma_command(cc.loads[j].dma, ctx.tag(cc.loads[j].label, cc.loads[j].op));
-                if (j == 0 && i >= depth) d.waits.push_back(in_free);
-                if (j + 1 == cc.loads.size()) d.sets.push_back(in_ready);
+                // Chunk i - B's unit frees the slot.
+                if (j == 0 && i >= depth) d.waits.push_back(in_free[size_t(unit_of(i - depth))]);
+                if (j + 1 == cc.loads.size()) d.sets.push_back(in_ready[size_t(u)]);
                 loads.push_back(std::move(d));
             }
 
@@ -268,12 +317,12 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             for (size_t j = 0; j < steps.size(); ++j) {
                 arch::Command v = vector_command(steps[j].vec, ctx.tag(steps[j].label, steps[j].op));
                 if (j == 0) {
-                    if (loads_in || waits_prologue) v.waits.push_back(in_ready);
-                    if (stores_out && guard_out && k >= depth) v.waits.push_back(out_free);
+                    if (loads_in || waits_prologue) v.waits.push_back(in_ready[size_t(u)]);
+                    if (stores_out && guard_out && k >= depth) v.waits.push_back(out_free[size_t(u)]);
                 }
                 if (j + 1 == steps.size()) {
-                    if (loads_in && i + depth < m) v.sets.push_back(in_free);
-                    if (stores_out) v.sets.push_back(out_ready);
+                    if (loads_in && i + depth < m) v.sets.push_back(in_free[size_t(u)]);
+                    if (stores_out) v.sets.push_back(out_ready[size_t(u)]);
                 }
                 computes.push_back(std::move(v));
             }
@@ -281,8 +330,11 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             std::vector<arch::Command> st;
             for (size_t j = 0; j < cc.stores.size(); ++j) {
                 arch::Command d = dma_command(cc.stores[j].dma, ctx.tag(cc.stores[j].label, cc.stores[j].op));
-                if (j == 0) d.waits.push_back(out_ready);
-                if (guard_out && j + 1 == cc.stores.size() && k + depth < storing) d.sets.push_back(out_free);
+                if (j == 0) d.waits.push_back(out_ready[size_t(u)]);
+                // The store frees its Result slot for the (k + B)-th storing
+                // chunk, on that chunk's unit.
+                if (guard_out && j + 1 == cc.stores.size() && k + depth < storing)
+                    d.sets.push_back(out_free[size_t(unit_of(storing_chunks[size_t(k + depth)]))]);
                 st.push_back(std::move(d));
             }
             if (will_store) ++k;

@@ -6,7 +6,9 @@
 // The pipeline picks the largest chunk that fits L1, splits the units evenly
 // into one block per cluster, and in every block streams the chunks:
 // dma0 loads a chunk's inputs DDR -> L1, vector0 runs the chunk's VECTOR
-// commands, and the last DMA engine stores the results L1 -> DDR; inputs
+// commands (with several vector units, the chunks take turns on them:
+// docs/timing-model.md §10), and the last DMA engine stores the results
+// L1 -> DDR; inputs
 // and results are double-buffered (or single/triple under
 // pypo.config.BUFFERS), so transfers overlap compute.
 #pragma once
@@ -26,7 +28,7 @@ namespace dsl {
 enum class BufferKind {
     Resident,  // loaded (or computed) once per block, before the first chunk
     Streamed,  // a chunk's input or output: B slots (the depth, 2 by default), chunk i uses slot i % B
-    Scratch,   // vector temporaries of one chunk: one slot (the vector unit runs in order)
+    Scratch,   // vector temporaries of one chunk: a slot per vector unit the stream runs on (each runs in order)
     // A result of a stream whose chunks do not all store (VectorStream::
     // stores): B slots, the k-th storing chunk uses slot k % B. The same as
     // Streamed when every chunk stores.
