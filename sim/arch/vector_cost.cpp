@@ -28,8 +28,8 @@ VectorClass vector_class(VectorOp op) {
     case VectorOp::Maximum:
     case VectorOp::Minimum: return VectorClass::MinMax;
     case VectorOp::Mul: return VectorClass::Mul;
+    case VectorOp::Sqrt: return VectorClass::Sqrt;
     case VectorOp::Exp:
-    case VectorOp::Sqrt:
     case VectorOp::Sigmoid:
     case VectorOp::Tanh:
     case VectorOp::Gelu: return VectorClass::Transcendental;
@@ -44,9 +44,10 @@ VectorClass vector_class(VectorOp op) {
 
 VectorClassTiming vector_class_timing(const Config& c, VectorClass k) {
     switch (k) {
-#define VECTOR_CLASS(Enum, key, ops, rate, note) \
-    case VectorClass::Enum:                      \
-        return {uint64_t(c.vector_##key##_head), uint64_t(c.vector_##key##_rate.value)};
+#define VECTOR_CLASS(Enum, key, ops, rate, note)                                        \
+    case VectorClass::Enum:                                                             \
+        return {uint64_t(c.vector_##key##_head), uint64_t(c.vector_##key##_rate.value), \
+                uint64_t(c.vector_##key##_element_bytes)};
 #include "sim/arch/vector_classes.def"
 #undef VECTOR_CLASS
     }
@@ -55,11 +56,13 @@ VectorClassTiming vector_class_timing(const Config& c, VectorClass k) {
 
 VectorCost vector_cost(const Config& c, const VectorArgs& v) {
     const uint64_t width = uint64_t(c.vector_bytes_per_cycle);
-    const uint64_t elem = uint64_t(dtype_bytes(v.dtype));
     const VectorClassTiming timing = vector_class_timing(c, vector_class(v.op));
+    // A class that computes in wider elements than the dtype's counts its
+    // repeats at that width (a float16 division runs at float32's).
+    const uint64_t elem = std::max<uint64_t>(dtype_bytes(v.dtype), timing.element_bytes);
     VectorCost cost{};
     cost.head_cycles = timing.head_cycles;
-    cost.repeats = ceil_div(v.src_bytes(), width);
+    cost.repeats = ceil_div(v.elements() * elem, width);
     cost.data_cycles = ceil_div(cost.repeats * timing.rate_hundredths, uint64_t{100});
     if (vector_op_is_reduce(v.op)) {
         // Each lane accumulates a partial of its row; a row's partials then

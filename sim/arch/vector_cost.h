@@ -21,16 +21,18 @@ enum class VectorClass {
 
 VectorClass vector_class(VectorOp op);
 
-// A class's start-up in cycles and its rate in hundredths of a cycle per repeat.
+// A class's start-up in cycles, its rate in hundredths of a cycle per
+// repeat, and the narrowest element it computes in, in bytes.
 struct VectorClassTiming {
     uint64_t head_cycles;
     uint64_t rate_hundredths;
+    uint64_t element_bytes;
 };
 VectorClassTiming vector_class_timing(const arch::Config& c, VectorClass k);
 
 struct VectorCost {
     uint64_t head_cycles;   // the op class's start-up
-    uint64_t repeats;       // ceil(N * e / W): the source in repeats of W bytes
+    uint64_t repeats;       // ceil(N * max(e, E) / W): the source in repeats of W bytes, at the class's width E
     uint64_t data_cycles;   // ceil(repeats * rate / 100)
     uint64_t tree_cycles;   // reductions: combining each row's lane partials
     uint64_t total_cycles;  // head + data_cycles + tree_cycles

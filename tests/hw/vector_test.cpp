@@ -43,6 +43,7 @@ arch::Config distinct_passes() {
     arch::Config c = arch::default_config();
     c.vector_transcendental_rate = arch::Hundredths{300};
     c.vector_divide_rate = arch::Hundredths{500};
+    c.vector_sqrt_rate = arch::Hundredths{600};
     return c;
 }
 
@@ -55,12 +56,15 @@ TEST(Vector, OnePassOpsAtTheWidthBoundary) {
     run_back_to_back(distinct_passes(), cases);
 }
 
-// Transcendental (sqrt included: on Ascend it costs an exp, not a div), 3
-// cycles per repeat: 8 + 3*1, 8 + 3*1, 8 + 3*2.
+// Transcendental, 3 cycles per repeat: 8 + 3*1, 8 + 3*1, 8 + 3*2; sqrt,
+// its own class (on Ascend it costs an exp's repeats, but at float32's
+// width), 6: 8 + 6, 8 + 6, 8 + 12.
 TEST(Vector, TranscendentalOpsTakeTheirPasses) {
     std::vector<Expect> cases;
-    for (VectorOp op : {VectorOp::Gelu, VectorOp::Sigmoid, VectorOp::Tanh, VectorOp::Exp, VectorOp::Sqrt})
+    for (VectorOp op : {VectorOp::Gelu, VectorOp::Sigmoid, VectorOp::Tanh, VectorOp::Exp})
         for (auto [n, cycles] : {std::pair{63u, 11u}, {64u, 11u}, {65u, 14u}}) cases.push_back({vec(op, 1, n), cycles});
+    for (auto [n, cycles] : {std::pair{63u, 14u}, {64u, 14u}, {65u, 20u}})
+        cases.push_back({vec(VectorOp::Sqrt, 1, n), cycles});
     run_back_to_back(distinct_passes(), cases);
 }
 
@@ -139,7 +143,7 @@ TEST(VectorCost, Formula) {
     EXPECT_EQ(cost.tree_cycles, 18u);
     EXPECT_EQ(cost.total_cycles, 30u);
     EXPECT_EQ(arch::vector_class(VectorOp::Gelu), arch::VectorClass::Transcendental);
-    EXPECT_EQ(arch::vector_class(VectorOp::Sqrt), arch::VectorClass::Transcendental);
+    EXPECT_EQ(arch::vector_class(VectorOp::Sqrt), arch::VectorClass::Sqrt);
     EXPECT_EQ(arch::vector_class(VectorOp::Div), arch::VectorClass::Divide);
     EXPECT_EQ(arch::vector_class(VectorOp::Transpose), arch::VectorClass::Transpose);
     EXPECT_EQ(arch::vector_class(VectorOp::Cast), arch::VectorClass::Cast);
@@ -150,6 +154,27 @@ TEST(VectorCost, Formula) {
     EXPECT_EQ(arch::vector_class(VectorOp::Mul), arch::VectorClass::Mul);
     EXPECT_EQ(arch::vector_class(VectorOp::Argmax), arch::VectorClass::Reduce);
     EXPECT_EQ(arch::vector_class_timing(c, arch::VectorClass::Transcendental).rate_hundredths, 400u);
+}
+
+// A class that computes in wider elements counts a narrower dtype's
+// repeats at its width (PTO-ISA's 910B3 goldens: TDIV float16 64 x 64 in
+// 304 cycles, float32 in 288). 64 x 64 float16 at 256 B a repeat: 32
+// repeats as its own, 64 at 4 bytes; float32 is 64 either way. A reduce's
+// lanes narrow with the width: 64 float32 lanes, a tree of 6 levels a row.
+TEST(VectorCost, ElementBytesWidensNarrowerDtypes) {
+    arch::Config c = arch::default_config();
+    c.vector_bytes_per_cycle = 256;
+    c.vector_divide_head = 31, c.vector_divide_rate = arch::Hundredths{403};
+    EXPECT_EQ(arch::vector_cost(c, vec(VectorOp::Div, 64, 64, DType::Float16).vec).repeats, 32u);
+    c.vector_divide_element_bytes = 4;
+    EXPECT_EQ(arch::vector_cost(c, vec(VectorOp::Div, 64, 64, DType::Float16).vec).repeats, 64u);
+    EXPECT_EQ(arch::vector_cost(c, vec(VectorOp::Div, 64, 64, DType::Float16).vec).total_cycles, 31u + 258);
+    EXPECT_EQ(arch::vector_cost(c, vec(VectorOp::Div, 64, 64, DType::Float32).vec).total_cycles, 31u + 258);
+    EXPECT_EQ(arch::vector_cost(c, vec(VectorOp::Mul, 64, 64, DType::Float16).vec).repeats, 32u);  // its own class
+    c.vector_reduce_element_bytes = 4;
+    const arch::VectorCost r = arch::vector_cost(c, vec(VectorOp::ReduceSum, 2, 128, DType::Float16).vec);
+    EXPECT_EQ(r.repeats, 4u);
+    EXPECT_EQ(r.tree_cycles, 2u * 6);
 }
 
 // A measured fit (PTO-ISA's TADD float32 on a 910B3: 2.11 cycles per

@@ -390,30 +390,34 @@ struct Sim {
         uint64_t W = uint64_t(cfg.vector_bytes_per_cycle);
         uint64_t e = uint64_t(arch::dtype_bytes(v.dtype));  // the source's type, also for a cast
         uint64_t N = uint64_t(v.rows) * uint64_t(v.cols);
-        uint64_t repeats = ceil_div(N * e, W);
-        int64_t head = 0;
+        int64_t head = 0, width = 1;  // width: the class's narrowest element
         arch::Hundredths rate;
+#define ORACLE_CLASS(key) \
+    head = cfg.vector_##key##_head, rate = cfg.vector_##key##_rate, width = cfg.vector_##key##_element_bytes
         switch (v.op) {
-        case Op::Copy: head = cfg.vector_copy_head, rate = cfg.vector_copy_rate; break;
-        case Op::Cast: head = cfg.vector_cast_head, rate = cfg.vector_cast_rate; break;
-        case Op::Select: head = cfg.vector_select_head, rate = cfg.vector_select_rate; break;
-        case Op::Relu: head = cfg.vector_relu_head, rate = cfg.vector_relu_rate; break;
+        case Op::Copy: ORACLE_CLASS(copy); break;
+        case Op::Cast: ORACLE_CLASS(cast); break;
+        case Op::Select: ORACLE_CLASS(select); break;
+        case Op::Relu: ORACLE_CLASS(relu); break;
         case Op::Add:
-        case Op::Sub: head = cfg.vector_add_head, rate = cfg.vector_add_rate; break;
+        case Op::Sub: ORACLE_CLASS(add); break;
         case Op::Maximum:
-        case Op::Minimum: head = cfg.vector_minmax_head, rate = cfg.vector_minmax_rate; break;
-        case Op::Mul: head = cfg.vector_mul_head, rate = cfg.vector_mul_rate; break;
+        case Op::Minimum: ORACLE_CLASS(minmax); break;
+        case Op::Mul: ORACLE_CLASS(mul); break;
+        case Op::Sqrt: ORACLE_CLASS(sqrt); break;
         case Op::Exp:
-        case Op::Sqrt:
         case Op::Sigmoid:
         case Op::Tanh:
-        case Op::Gelu: head = cfg.vector_transcendental_head, rate = cfg.vector_transcendental_rate; break;
-        case Op::Div: head = cfg.vector_divide_head, rate = cfg.vector_divide_rate; break;
-        case Op::Transpose: head = cfg.vector_transpose_head, rate = cfg.vector_transpose_rate; break;
+        case Op::Gelu: ORACLE_CLASS(transcendental); break;
+        case Op::Div: ORACLE_CLASS(divide); break;
+        case Op::Transpose: ORACLE_CLASS(transpose); break;
         case Op::ReduceSum:
         case Op::ReduceMax:
-        case Op::Argmax: head = cfg.vector_reduce_head, rate = cfg.vector_reduce_rate; break;
+        case Op::Argmax: ORACLE_CLASS(reduce); break;
         }
+#undef ORACLE_CLASS
+        if (uint64_t(width) > e) e = uint64_t(width);  // §8: counted at the class's element width
+        uint64_t repeats = ceil_div(N * e, W);
         uint64_t cycles = uint64_t(head) + ceil_div(repeats * uint64_t(rate.value), uint64_t{100});
         if (v.op == Op::ReduceSum || v.op == Op::ReduceMax || v.op == Op::Argmax) {
             uint64_t lanes = std::max<uint64_t>(1, W / e);

@@ -30,18 +30,19 @@ std::vector<uint64_t> lengths(const std::vector<arch::Command>& cmds, const arch
 using L = std::vector<uint64_t>;
 
 // float16 N = 63, 64, 65 -> 126, 128, 130 B -> 1, 1, 2 cycles per pass.
-// With transcendental 3, divide 5 (distinct on purpose):
-//   one pass: 9, 9, 10; exp, sqrt: 8+3, 8+3, 8+6; div: 8+5, 8+5, 8+10;
-//   transpose: 8+2, 8+2, 8+4.
+// With transcendental 3, sqrt 6, divide 5 (distinct on purpose):
+//   one pass: 9, 9, 10; exp: 8+3, 8+3, 8+6; sqrt: 8+6, 8+6, 8+12;
+//   div: 8+5, 8+5, 8+10; transpose: 8+2, 8+2, 8+4.
 TEST(OracleVector, PassesPerCostClassAtTheWidthBoundary) {
-    arch::Config cfg =
-        config(R"({"vector": {"transcendental": {"cycles_per_repeat": 3}, "divide": {"cycles_per_repeat": 5}}})");
+    arch::Config cfg = config(R"({"vector": {"transcendental": {"cycles_per_repeat": 3},
+                                             "sqrt": {"cycles_per_repeat": 6}, "divide": {"cycles_per_repeat": 5}}})");
     auto three = [](VectorOp op) { return std::vector<arch::Command>{vec(op, 1, 63), vec(op, 1, 64), vec(op, 1, 65)}; };
     for (VectorOp op : {VectorOp::Copy, VectorOp::Add, VectorOp::Sub, VectorOp::Mul, VectorOp::Maximum,
                         VectorOp::Minimum, VectorOp::Select, VectorOp::Relu, VectorOp::Cast})
         EXPECT_EQ(lengths(three(op), cfg), (L{9, 9, 10})) << arch::vector_op_name(op);
-    for (VectorOp op : {VectorOp::Gelu, VectorOp::Sigmoid, VectorOp::Tanh, VectorOp::Exp, VectorOp::Sqrt})
+    for (VectorOp op : {VectorOp::Gelu, VectorOp::Sigmoid, VectorOp::Tanh, VectorOp::Exp})
         EXPECT_EQ(lengths(three(op), cfg), (L{11, 11, 14})) << arch::vector_op_name(op);
+    EXPECT_EQ(lengths(three(VectorOp::Sqrt), cfg), (L{14, 14, 20}));
     for (VectorOp op : {VectorOp::Div}) EXPECT_EQ(lengths(three(op), cfg), (L{13, 13, 18})) << arch::vector_op_name(op);
     EXPECT_EQ(lengths(three(VectorOp::Transpose), cfg), (L{10, 10, 12}));
 }
@@ -64,6 +65,21 @@ TEST(OracleVector, FractionalRateRoundsUpPerCommand) {
         config(R"({"vector": {"bytes_per_cycle": 256, "add": {"head_cycles": 24, "cycles_per_repeat": 2.11}}})");
     EXPECT_EQ(lengths({vec(VectorOp::Add, 64, 64, DType::Float32), vec(VectorOp::Sub, 1, 65, DType::Float32)}, cfg),
               (L{160, 29}));
+}
+
+// A class with element_bytes wider than the dtype counts that width: a
+// float16 cast of 1 x 65 at 4 bytes is 260 B -> 3 repeats (2 at its own
+// width), a float16 sqrt 4 x 64 at 4 bytes 1024 B -> 8 repeats of rate 2
+// (sqrt's own class: exp, beside it, keeps its 4 repeats of rate 4); a
+// float16 reduce_sum 2 x 128 at 4 bytes: 1024 B -> 8, lanes 128 / 4 = 32,
+// a tree of 5 levels a row.
+TEST(OracleVector, ElementBytesWidensNarrowerDtypes) {
+    arch::Config cfg = config(R"({"vector": {"cast": {"element_bytes": 4}, "reduce": {"element_bytes": 4},
+                                             "sqrt": {"element_bytes": 4, "cycles_per_repeat": 2}}})");
+    EXPECT_EQ(lengths({vec(VectorOp::Cast, 1, 65, DType::Float16), vec(VectorOp::Sqrt, 4, 64, DType::Float16),
+                       vec(VectorOp::Exp, 4, 64, DType::Float16), vec(VectorOp::ReduceSum, 2, 128, DType::Float16)},
+                      cfg),
+              (L{8 + 3, 8 + 16, 8 + 16, 8 + 8 + 2 * 5}));
 }
 
 // Cast is timed by its source bytes: float32 -> float16, 33 elements = 132 B

@@ -79,10 +79,14 @@ inline nlohmann::json random_config(Rng& r) {
     // §8: every op class its own head and rate; rates whole (the documents'
     // passes) or with two decimals (measured fits such as 2.11), whose
     // rounding up the oracle must repeat.
-    for (const char* k : {"copy", "cast", "select", "relu", "add", "minmax", "mul", "transcendental", "divide",
+    // Each class computes in its dtype's elements or wider ones (§8: a
+    // narrower dtype's repeats count the class's element bytes).
+    for (const char* k : {"copy", "cast", "select", "relu", "add", "minmax", "mul", "transcendental", "sqrt", "divide",
                           "transpose", "reduce"}) {
         const double rate = r.chance(50) ? double(r.range(1, 6)) : double(r.range(1, 700)) / 100.0;
-        j["vector"][k] = {{"head_cycles", r.range(0, 40)}, {"cycles_per_repeat", rate}};
+        j["vector"][k] = {{"head_cycles", r.range(0, 40)},
+                          {"cycles_per_repeat", rate},
+                          {"element_bytes", r.pick<uint64_t>({1, 1, 2, 4, 8})}};
     }
     j["sync"] = {{"flag_latency_cycles", r.range(0, 5)}};
     // §6.2: the clusters' read and write paths, each limited half the time,
