@@ -194,8 +194,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
     // One block per cluster that may run at once (more would only queue:
     // every chunk already overlaps its transfers with compute), the units
     // split evenly so the clusters finish together; fewer blocks when there
-    // are fewer units. Chunks split each block's units evenly too, into at
-    // least one per vector unit.
+    // are fewer units. Chunks split each block's units evenly too.
     if (s.units % s.group != 0) throw std::logic_error("vector stream units not in whole groups: " + s.name);
     const int64_t groups = s.units / s.group;
     const int64_t blocks = std::min(parallel_clusters(ctx), groups);
