@@ -148,7 +148,7 @@ CALIBRATION = [
 ]
 
 # (name, preset, extra --set, what to run, measured microseconds, source);
-# what to run is an --op matmul shape or a model with its --shape arguments.
+# what to run is an --op matmul shape or a model with its --shape (and --param) arguments.
 KERNELS = [
     ("gemm f16 1536^3", "ascend_910b2.json", ["clock_ghz=1.85"], (1536, 1536, 1536), 38.8, PTO_GEMM),
     ("gemm f16 3072^3", "ascend_910b2.json", ["clock_ghz=1.85"], (3072, 3072, 3072), 206.7, PTO_GEMM),
@@ -157,9 +157,14 @@ KERNELS = [
     ("gemm f16 2048^3", "ascend_910b2.json", [], (2048, 2048, 2048), 2 * 2048**3 / 251.01e6, TORCH_MM),
     ("gemm f16 4096^3", "ascend_910b2.json", [], (4096, 4096, 4096), 2 * 4096**3 / 314.52e6, TORCH_MM),
     ("gemm f16 8192^3", "ascend_910b2.json", [], (8192, 8192, 8192), 2 * 8192**3 / 305.46e6, TORCH_MM),
-    # One head of 128, batch 1, S queries against S keys, float16.
-    ("flash attn S=1024", "ascend_910b2.json", [], ("models/flash_attention.pto", flash_shapes(1024)), 20.960, PTO_FA),
-    ("flash attn S=2048", "ascend_910b2.json", [], ("models/flash_attention.pto", flash_shapes(2048)), 32.461, PTO_FA),
+    # One head of 128, batch 1, S queries against S keys, float16, with the
+    # vendor kernel's default tiling (PTO-ISA flash_atten
+    # scripts/generate_cases.py: CUBE_S0 = 128 query rows a core, the
+    # model's bands; TILE_S1 = 256 keys a step, the model's `block`).
+    ("flash attn S=1024", "ascend_910b2.json", [],
+     ("models/flash_attention.pto", flash_shapes(1024), ["block=256"]), 20.960, PTO_FA),
+    ("flash attn S=2048", "ascend_910b2.json", [],
+     ("models/flash_attention.pto", flash_shapes(2048), ["block=256"]), 32.461, PTO_FA),
 ]
 
 
@@ -248,6 +253,8 @@ def simulate_kernel(sim, preset, sets, what):
             args += [os.path.join(ROOT, what[0])]
             for shape in what[1]:
                 args += ["--shape", shape]
+            for param in what[2] if len(what) > 2 else []:
+                args += ["--param", param]
         for s in sets:
             args += ["--set", s]
         subprocess.run(args, check=True)
@@ -270,8 +277,9 @@ def run_kernels(sim):
     rows = []
     for name, preset, sets, shape, measured, source in KERNELS:
         cycles, us = simulate_kernel(sim, preset, sets, shape)
-        rows.append((name, preset + "".join(" --set " + s for s in sets), source, measured, cycles, us,
-                     error(us, measured)))
+        params = shape[2] if isinstance(shape[0], str) and len(shape) > 2 else []
+        rows.append((name, preset + "".join(" --set " + s for s in sets) + "".join(" --param " + p for p in params),
+                     source, measured, cycles, us, error(us, measured)))
     return rows
 
 
