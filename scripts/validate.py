@@ -160,11 +160,12 @@ KERNELS = [
     # One head of 128, batch 1, S queries against S keys, float16, with the
     # vendor kernel's default tiling (PTO-ISA flash_atten
     # scripts/generate_cases.py: CUBE_S0 = 128 query rows a core, the
-    # model's bands; TILE_S1 = 256 keys a step, the model's `block`).
+    # model's bands, all S0 / 128 of them spread over the cores at once,
+    # the model's `qblock` = S; TILE_S1 = 256 keys a step, its `block`).
     ("flash attn S=1024", "ascend_910b2.json", [],
-     ("models/flash_attention.pto", flash_shapes(1024), ["block=256"]), 20.960, PTO_FA),
+     ("models/flash_attention.pto", flash_shapes(1024), ["qblock=1024", "block=256"]), 20.960, PTO_FA),
     ("flash attn S=2048", "ascend_910b2.json", [],
-     ("models/flash_attention.pto", flash_shapes(2048), ["block=256"]), 32.461, PTO_FA),
+     ("models/flash_attention.pto", flash_shapes(2048), ["qblock=2048", "block=256"]), 32.461, PTO_FA),
 ]
 
 
