@@ -24,8 +24,11 @@ ArbitratedMemory::ArbitratedMemory(sc_core::sc_module_name name, const LinkParam
 void ArbitratedMemory::before_end_of_elaboration() {
     int n = int(socket.size());
     link_ = std::make_unique<RoundRobinLink>(n, params_.bytes_per_cycle, params_.burst_bytes, params_.latency_cycles);
-    paths_ = std::make_unique<DmaPaths>(n, params_.requesters_per_cluster, params_.read_path_bytes_per_cycle,
-                                        params_.write_path_bytes_per_cycle);
+    // Only a memory with a limited path needs them (§6.2): no L1 port, and
+    // no DDR side unless a rate is set.
+    if (params_.read_path_bytes_per_cycle || params_.write_path_bytes_per_cycle)
+        paths_ = std::make_unique<DmaPaths>(n, params_.requesters_per_cluster, params_.read_path_bytes_per_cycle,
+                                            params_.write_path_bytes_per_cycle);
     if (l2_config_) {
         l2_ = std::make_unique<L2Memory>(*l2_config_, n, recorder_);
         link_->observe(l2_.get());
@@ -59,7 +62,7 @@ void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& tran
     decide(requester);
     done_[size_t(requester)] = 0;
     link_->request(requester, bytes, now_cycles());
-    paths_->request(requester, !trans.is_read(), bytes, now_cycles() + 1);
+    if (paths_) paths_->request(requester, !trans.is_read(), bytes, now_cycles() + 1);
     schedule_wake();
     while (!done_[size_t(requester)]) {
         suspend(*granted_[size_t(requester)]);
@@ -89,7 +92,7 @@ void ArbitratedMemory::decide(int self) {
         const size_t r = size_t(c.requester);
         done_[r] = 1;
         // §6.2: no sooner than it leaves its path, plus the latency.
-        const uint64_t path = paths_->leaves(c.requester);
+        const uint64_t path = paths_ ? paths_->leaves(c.requester) : 0;
         completes_at_[r] = path ? std::max(c.cycle, path + params_.latency_cycles) : c.cycle;
         link_wait_[r] = c.link_wait;
         // The one woken at this cycle is running or about to.

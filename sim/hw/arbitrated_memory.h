@@ -87,7 +87,7 @@ private:
 
     LinkParams params_;
     std::unique_ptr<RoundRobinLink> link_;  // sized once the socket is bound
-    std::unique_ptr<DmaPaths> paths_;       // likewise
+    std::unique_ptr<DmaPaths> paths_;       // likewise; null without a limited path
     const arch::Config* l2_config_ = nullptr;
     trace::Recorder* recorder_ = nullptr;
     std::unique_ptr<L2Memory> l2_;

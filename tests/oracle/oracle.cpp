@@ -239,11 +239,12 @@ struct Sim {
 
     Link ddr;  // the DDR channel, or the L2's port when there is an L2 (§6.1)
     std::unique_ptr<L2> l2;
-    std::vector<Link> l1;             // per cluster
-    std::vector<uint64_t> path_free;  // §6.2, per cluster and direction (cl * 2 + write): the last request's exit
-    uint64_t P = 0;                   // blocks in flight at most
-    uint32_t used = 0;                // clusters in use: min(P, clusters)
-    uint32_t S = 1;                   // slots per cluster: ceil(P / clusters)
+    std::vector<Link> l1;  // per cluster
+    // §6.2, per cluster and direction (cl * 2 + write): the last request's exit.
+    std::vector<uint64_t> path_free = std::vector<uint64_t>(size_t(cfg.clusters) * 2, 0);
+    uint64_t P = 0;     // blocks in flight at most
+    uint32_t used = 0;  // clusters in use: min(P, clusters)
+    uint32_t S = 1;     // slots per cluster: ceil(P / clusters)
     uint32_t engines_per_cluster = 0;
     std::vector<std::unique_ptr<ActiveBlock>> running;  // per cluster and slot (cl * S + k): its block, if any
     std::vector<EngineState> engine_states;  // per cluster and engine (cl * engines_per_cluster + engine_slot)
@@ -605,7 +606,6 @@ struct Sim {
     // their places on their clusters' read and write paths, in requester
     // order (which, within a cluster, is engine order).
     void place_on_paths(uint64_t now) {
-        if (path_free.empty()) path_free.assign(size_t(cfg.clusters) * 2, 0);
         for (size_t r = 0; r < ddr.requests.size(); ++r) {
             Request& q = ddr.requests[r];
             if (!q.active || q.eligible_at != now) continue;

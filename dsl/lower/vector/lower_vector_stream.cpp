@@ -231,13 +231,9 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         BlockBuilder block(w.active() ? s.name + "[" + std::to_string(w.r0 + first) + ":" + std::to_string(w.r0 + end) +
                                             ", " + std::to_string(w.c0) + ":" + std::to_string(w.c0 + w.cols) + "]"
                                       : s.name + "[" + std::to_string(first) + ":" + std::to_string(end) + "]");
-        std::vector<VectorStep> prologue_compute;
         ChunkCommands prologue;
-        if (s.prologue) {
-            prologue = s.prologue(first, end - first, slot_addrs(s.buffers, addr, 0, 0));
-            prologue_compute = std::move(prologue.compute);
-        }
-        const int64_t V = prologue_compute.empty() ? std::min(units_v, m) : 1;
+        if (s.prologue) prologue = s.prologue(first, end - first, slot_addrs(s.buffers, addr, 0, 0));
+        const int64_t V = prologue.compute.empty() ? std::min(units_v, m) : 1;
         auto unit_of = [V](int64_t i) { return i % V; };
         // Counting semaphores, one token per chunk, one of each per vector
         // unit (a flag is waited on by one engine): inputs in L1 (dma ->
@@ -265,9 +261,8 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         }
         auto& loads = block.stream(load);
 
-        size_t last_prologue_load = 0;  // + 1; 0 = none
         for (const DmaStep& d : prologue.loads) loads.push_back(dma_command(d.dma, ctx.tag(d.label, d.op)));
-        last_prologue_load = prologue.loads.empty() ? 0 : loads.size();
+        const size_t last_prologue_load = prologue.loads.empty() ? 0 : loads.size();  // + 1; 0 = none
         // The storing chunks (`storing`, above): the k-th takes Result slot
         // k % B, waits for the store of the (k - B)-th and its own store
         // frees the slot for the (k + B)-th (every chunk, when s.stores is
@@ -311,7 +306,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
                 loads.push_back(std::move(d));
             }
 
-            std::vector<VectorStep> steps = i == 0 ? std::move(prologue_compute) : std::vector<VectorStep>{};
+            std::vector<VectorStep> steps = i == 0 ? std::move(prologue.compute) : std::vector<VectorStep>{};
             steps.insert(steps.end(), cc.compute.begin(), cc.compute.end());
             for (size_t j = 0; j < steps.size(); ++j) {
                 arch::Command v = vector_command(steps[j].vec, ctx.tag(steps[j].label, steps[j].op));
