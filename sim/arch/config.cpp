@@ -95,6 +95,15 @@ struct BufferKib {
     static bool read(const json& v, int64_t& out) { return read_integer(v, 1, max, out); }
 };
 
+// A buffer that a machine may not have (vector.buffer_kib): 0 is none,
+// otherwise as BufferKib.
+struct OptionalBufferKib {
+    static constexpr const char* kind = "integer 0..1048576";
+    static constexpr const char* expected = "a non-negative integer";  // above 2^20: "is too large"
+    static constexpr int64_t max = int64_t{1} << 20;
+    static bool read(const json& v, int64_t& out) { return read_integer(v, 0, max, out); }
+};
+
 // The clock only converts cycles to seconds; the bounds keep that finite
 // and meaningful (1 MHz to 1 THz).
 struct ClockGhz {
@@ -327,13 +336,15 @@ std::string describe_default(const ParamSpec& p, const Config& defaults) {
 constexpr int64_t kMaxEngines = 16384;
 
 void check_engine_total(const Config& c, const std::string& origin) {
-    const int64_t engines = c.clusters * (2 * c.cubes_per_cluster + c.dma_engines + c.vector_units);
+    const int64_t per_vector = 1 + c.vector_dmas_per_unit();
+    const int64_t engines = c.clusters * (2 * c.cubes_per_cluster + c.dma_engines + per_vector * c.vector_units);
     if (engines > kMaxEngines)
-        fail(origin, "chip.clusters x (2 x cluster.cubes + cluster.dma_engines + cluster.vector_units) = " +
-                         std::to_string(c.clusters) + " x (2 x " + std::to_string(c.cubes_per_cluster) + " + " +
-                         std::to_string(c.dma_engines) + " + " + std::to_string(c.vector_units) +
-                         ") = " + std::to_string(engines) + " engines, at most " + std::to_string(kMaxEngines) +
-                         " (each is a simulated thread)");
+        fail(origin,
+             "chip.clusters x (2 x cluster.cubes + cluster.dma_engines + " + std::string(per_vector > 1 ? "2 x " : "") +
+                 "cluster.vector_units) = " + std::to_string(c.clusters) + " x (2 x " +
+                 std::to_string(c.cubes_per_cluster) + " + " + std::to_string(c.dma_engines) + " + " +
+                 (per_vector > 1 ? "2 x " : "") + std::to_string(c.vector_units) + ") = " + std::to_string(engines) +
+                 " engines, at most " + std::to_string(kMaxEngines) + " (each is a simulated thread)");
 }
 
 // A memory that cannot hold the smallest cube tile the compiler chooses

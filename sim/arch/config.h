@@ -33,6 +33,7 @@ struct Config {
     using NonNegativeInt_t = int64_t;
     using UnitCount_t = int64_t;
     using BufferKib_t = int64_t;
+    using OptionalBufferKib_t = int64_t;
     using ClockGhz_t = double;
     using DataflowChoice_t = Dataflow;
     using CyclesPerRepeat_t = Hundredths;
@@ -51,6 +52,16 @@ struct Config {
     bool l0_split() const { return l0a_kib > 0; }
     int64_t l1_bytes() const { return l1_kib * 1024; }
     int64_t ddr_bytes() const { return ddr_gib * (int64_t{1} << 30); }
+    // The vector units' own Unified Buffers (vector.buffer_kib > 0): each
+    // unit computes in its own and has a DMA engine moving DDR <-> UB;
+    // without, the vector units compute on the cluster's L1 (§2).
+    bool vector_buffer() const { return vector_buffer_kib > 0; }
+    int64_t ub_bytes() const { return vector_buffer_kib * 1024; }
+    // DMA engines per vector unit: one with a Unified Buffer, else none.
+    int64_t vector_dmas_per_unit() const { return vector_buffer() ? 1 : 0; }
+    // The cluster's requesters of the DDR side (§6): its DMA engines, then
+    // its vector units' DMA engines.
+    int64_t ddr_requesters_per_cluster() const { return dma_engines + vector_units * vector_dmas_per_unit(); }
     // The L2 cache (timing model §6.1), present when l2.kib > 0.
     bool l2_present() const { return l2_kib > 0; }
     int64_t l2_sets() const { return l2_kib * 1024 / (l2_line_bytes * l2_ways); }

@@ -144,7 +144,7 @@ template <class E>
 struct Names;
 template <>
 struct Names<Space> {
-    static constexpr int count = 3;
+    static constexpr int count = kSpaceCount;
     static const char* name(int i) { return space_name(Space(i)); }
 };
 template <>

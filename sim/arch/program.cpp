@@ -38,6 +38,7 @@ const char* space_name(Space s) {
     case Space::DDR: return "DDR";
     case Space::L1: return "L1";
     case Space::L0: return "L0";
+    case Space::UB: return "UB";
     }
     return "?";
 }
@@ -52,6 +53,7 @@ std::string engine_name(EngineId e) {
     case EngineKind::CubeDma: return "cube" + std::to_string(e.index) + ".dma";
     case EngineKind::Cube: return "cube" + std::to_string(e.index);
     case EngineKind::Vector: return "vector" + std::to_string(e.index);
+    case EngineKind::VectorDma: return "vector" + std::to_string(e.index) + ".dma";
     }
     return "?";
 }
@@ -61,7 +63,8 @@ std::pair<int, int64_t> engine_order(EngineId e) {
     case EngineKind::ClusterDma: return {0, e.index};
     case EngineKind::CubeDma: return {1, 2 * int64_t(e.index)};
     case EngineKind::Cube: return {1, 2 * int64_t(e.index) + 1};
-    case EngineKind::Vector: return {2, e.index};
+    case EngineKind::VectorDma: return {2, 2 * int64_t(e.index)};
+    case EngineKind::Vector: return {2, 2 * int64_t(e.index) + 1};
     }
     return {3, e.index};
 }
@@ -144,20 +147,26 @@ std::vector<EngineId> cluster_engines(const Config& c) {
         v.push_back({EngineKind::CubeDma, i});
         v.push_back({EngineKind::Cube, i});
     }
-    for (int i = 0; i < c.vector_units; ++i) v.push_back({EngineKind::Vector, i});
+    for (int i = 0; i < c.vector_units; ++i) {
+        if (c.vector_buffer()) v.push_back({EngineKind::VectorDma, i});
+        v.push_back({EngineKind::Vector, i});
+    }
     return v;
 }
 
 size_t engine_slot(const Config& c, uint32_t cluster, EngineId e) {
     const size_t dmas = size_t(c.dma_engines), cubes = size_t(c.cubes_per_cluster);
-    const size_t base = size_t(cluster) * (dmas + 2 * cubes + size_t(c.vector_units));
+    const size_t per_vector = 1 + size_t(c.vector_dmas_per_unit());
+    const size_t base = size_t(cluster) * (dmas + 2 * cubes + per_vector * size_t(c.vector_units));
+    const size_t vectors = base + dmas + 2 * cubes;
     switch (e.kind) {
     case EngineKind::ClusterDma: return base + size_t(e.index);
     case EngineKind::CubeDma: return base + dmas + 2 * size_t(e.index);
     case EngineKind::Cube: return base + dmas + 2 * size_t(e.index) + 1;
+    case EngineKind::VectorDma: return vectors + per_vector * size_t(e.index);
     case EngineKind::Vector: break;
     }
-    return base + dmas + 2 * cubes + size_t(e.index);
+    return vectors + per_vector * size_t(e.index) + per_vector - 1;
 }
 
 const char* engine_kind_name(EngineKind k) {
@@ -165,6 +174,7 @@ const char* engine_kind_name(EngineKind k) {
     case EngineKind::ClusterDma: return "dma";
     case EngineKind::CubeDma: return "cube_dma";
     case EngineKind::Cube: return "cube";
+    case EngineKind::VectorDma: return "vector_dma";
     case EngineKind::Vector: break;
     }
     return "vector";
@@ -246,7 +256,7 @@ std::string format_command(const Program& p, const Command& c) {
 uint64_t relocate(const Program& p, Space s, uint64_t addr, uint32_t slot) {
     if (s == Space::L1 && addr < p.slot_l1_bytes) return addr + uint64_t(slot) * p.slot_l1_bytes;
     if (s == Space::L0) return addr + uint64_t(slot) * p.slot_l0_bytes;
-    return addr;
+    return addr;  // DDR, and the Unified Buffers: not partitioned (co-resident blocks share them)
 }
 
 std::string format_program(const Program& p) {

@@ -38,25 +38,32 @@ inline bool dtype_is_int(DType t) { return t == DType::Int8 || t == DType::Int32
 int dtype_bytes(DType t);
 const char* dtype_name(DType t);  // "float16"
 
-enum class Space : uint8_t { DDR, L1, L0 };
+// UB: a vector unit's own Unified Buffer (vector.buffer_kib > 0), one per
+// unit, addressed by that unit and its DMA engine only. New spaces go at the
+// end (the spool codec's encoding).
+enum class Space : uint8_t { DDR, L1, L0, UB };
+constexpr int kSpaceCount = 4;
 const char* space_name(Space s);  // "DDR"
 
 // The engines of one cluster. Cluster DMA engines move DDR<->L1; each cube
 // has its own DMA engine (L1<->L0) and its MAC array; vector units compute
-// on L1 directly.
-enum class EngineKind : uint8_t { ClusterDma, CubeDma, Cube, Vector };
+// on L1 directly, or, with Unified Buffers (vector.buffer_kib > 0), on their
+// own UB, which their own DMA engine fills from DDR and drains to it.
+enum class EngineKind : uint8_t { ClusterDma, CubeDma, Cube, Vector, VectorDma };
 
 struct EngineId {
     EngineKind kind = EngineKind::ClusterDma;
-    int index = 0;  // DMA engine number for ClusterDma, vector unit number for Vector, cube number otherwise
+    int index =
+        0;  // DMA engine number for ClusterDma, vector unit number for Vector and VectorDma, cube number otherwise
     bool operator==(const EngineId& o) const { return kind == o.kind && index == o.index; }
     bool operator!=(const EngineId& o) const { return !(*this == o); }
 };
-std::string engine_name(EngineId e);  // "dma0", "cube2.dma", "cube2", "vector0"
+std::string engine_name(EngineId e);  // "dma0", "cube2.dma", "cube2", "vector0", "vector0.dma"
 
 // The order engines are listed in (streams, reports, CSV rows): cluster DMA
-// engines, then cube by cube its DMA engine and its MAC array, then the
-// vector units. A sort key, not an index: only comparisons are meaningful.
+// engines, then cube by cube its DMA engine and its MAC array, then vector
+// unit by vector unit its DMA engine (if it has one) and the unit. A sort key, not an index: only comparisons are
+// meaningful.
 std::pair<int, int64_t> engine_order(EngineId e);
 
 struct Config;
@@ -65,7 +72,7 @@ std::vector<EngineId> cluster_engines(const Config& c);
 // Engine e of cluster `cluster` numbered among every engine of the chip:
 // cluster by cluster, each in cluster_engines order (a recorder's index).
 size_t engine_slot(const Config& c, uint32_t cluster, EngineId e);
-// The kind as reports and traces name it: "dma", "cube_dma", "cube", "vector".
+// The kind as reports and traces name it: "dma", "cube_dma", "cube", "vector", "vector_dma".
 const char* engine_kind_name(EngineKind k);
 
 enum class Opcode : uint8_t { Dma, Matmul, Vector };

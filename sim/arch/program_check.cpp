@@ -32,7 +32,7 @@ struct Where {
 // its L0 addresses in [0, slot_l0).
 struct Bounds {
     const Config& config;
-    uint64_t ddr = 0, l1 = 0, l0 = 0;
+    uint64_t ddr = 0, l1 = 0, l0 = 0, ub = 0;
     uint64_t slots = 1, slot_l1 = 0, slot_l0 = 0;
 
     Bounds(const Program& p, const Config& c)
@@ -40,11 +40,14 @@ struct Bounds {
           ddr(uint64_t(c.ddr_bytes())),
           l1(uint64_t(c.l1_bytes())),
           l0(uint64_t(c.l0_bytes())),
+          ub(uint64_t(c.ub_bytes())),
           slots(uint64_t(blocks_per_cluster(p, c))),
           slot_l1(p.slot_l1_bytes),
           slot_l0(p.slot_l0_bytes) {}
 
-    uint64_t capacity(Space s) const { return s == Space::DDR ? ddr : s == Space::L1 ? l1 : l0; }
+    uint64_t capacity(Space s) const { return s == Space::DDR ? ddr : s == Space::L1 ? l1 : s == Space::L0 ? l0 : ub; }
+    // Where the vector units compute: their Unified Buffers, or L1.
+    Space vector_space() const { return config.vector_buffer() ? Space::UB : Space::L1; }
 };
 
 // A 2D region [addr, addr + (rows-1)*stride + row_bytes) must lie in the space.
@@ -71,6 +74,7 @@ bool link_allowed(EngineKind k, const DmaArgs& d) {
     auto is = [&](Space a, Space b) { return d.src == a && d.dst == b; };
     if (k == EngineKind::ClusterDma) return is(Space::DDR, Space::L1) || is(Space::L1, Space::DDR);
     if (k == EngineKind::CubeDma) return is(Space::L1, Space::L0) || is(Space::L0, Space::L1);
+    if (k == EngineKind::VectorDma) return is(Space::DDR, Space::UB) || is(Space::UB, Space::DDR);
     return false;
 }
 
@@ -190,13 +194,14 @@ void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
     if (v.op != VectorOp::Cast && v.cast_to != VectorArgs{}.cast_to)
         fail(w, "vector " + op + " takes no cast_to (only cast does)");
     // A source reads what its descriptor reaches (a broadcast row statistic
-    // of n rows reads n elements, wherever in L1 it is kept).
+    // of n rows reads n elements, wherever in L1 or the UB it is kept).
     const uint64_t e = uint64_t(dtype_bytes(v.dtype));
     auto reached = [&](int i) { return source_elements_reached(v.source(i), v.elements()) * e; };
-    check_region(w, c, Space::L1, v.src0, 1, reached(0), 0, "first source");
-    if (v.src1 != kNoAddress) check_region(w, c, Space::L1, v.src1, 1, reached(1), 0, "second source");
-    if (v.src2 != kNoAddress) check_region(w, c, Space::L1, v.src2, 1, reached(2), 0, "third source");
-    check_region(w, c, Space::L1, v.dst, 1, v.dst_bytes(), 0, "destination");
+    const Space s = c.vector_space();
+    check_region(w, c, s, v.src0, 1, reached(0), 0, "first source");
+    if (v.src1 != kNoAddress) check_region(w, c, s, v.src1, 1, reached(1), 0, "second source");
+    if (v.src2 != kNoAddress) check_region(w, c, s, v.src2, 1, reached(2), 0, "third source");
+    check_region(w, c, s, v.dst, 1, v.dst_bytes(), 0, "destination");
 }
 
 void check_command(const Where& w, const Bounds& c, const Command& cmd, uint16_t num_flags) {
@@ -287,6 +292,7 @@ int64_t engine_limit(EngineKind k, const Config& c) {
     switch (k) {
     case EngineKind::ClusterDma: return c.dma_engines;
     case EngineKind::Vector: return c.vector_units;
+    case EngineKind::VectorDma: return c.vector_units * c.vector_dmas_per_unit();
     case EngineKind::CubeDma:
     case EngineKind::Cube: break;
     }
@@ -348,6 +354,10 @@ void check_block(const Program& p, const Config& c, size_t b, const Block& blk) 
     for (size_t s = 0; s < blk.streams.size(); ++s) {
         const Stream& st = blk.streams[s];
         Where w{b, &st, 0};
+        if (st.engine.kind == EngineKind::VectorDma && !c.vector_buffer())
+            fail(w,
+                 "engine does not exist on this hardware (a vector unit has a DMA engine only with its own "
+                 "Unified Buffer, vector.buffer_kib > 0)");
         if (st.engine.index < 0 || st.engine.index >= engine_limit(st.engine.kind, c))
             fail(w, "engine does not exist on this hardware");
         for (size_t o = 0; o < s; ++o)

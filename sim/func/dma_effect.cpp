@@ -20,7 +20,7 @@ uint64_t extent(uint64_t rows, uint64_t row_bytes, uint64_t stride) {
     return rows == 0 ? 0 : (rows - 1) * stride + row_bytes;
 }
 
-int cube_of(Space s, int cube) { return s == Space::L0 ? cube : -1; }
+int unit_of(Space s, int unit) { return s == Space::L0 || s == Space::UB ? unit : -1; }
 
 // Row by row; along a row the patch element (c, ky, kx) advances by
 // counters, not divisions, and elements move as E-byte words.
@@ -53,8 +53,8 @@ void im2col_rows(const arch::Im2col& g, const DmaArgs& d, const uint8_t* slab, u
 
 void im2col(Memory& m, int cube, const DmaArgs& d) {
     const arch::Im2col& g = *d.im2col;
-    const uint8_t* slab = m.span(d.src, cube_of(d.src, cube), d.src_addr, g.slab_bytes(), "im2col source");
-    uint8_t* dst = m.span(d.dst, cube_of(d.dst, cube), d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride),
+    const uint8_t* slab = m.span(d.src, unit_of(d.src, cube), d.src_addr, g.slab_bytes(), "im2col source");
+    uint8_t* dst = m.span(d.dst, unit_of(d.dst, cube), d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride),
                           "im2col destination");
     if (g.kh == 0 || g.kw == 0 || g.out_w == 0) throw FunctionalError("im2col with an empty kernel or output row");
     if (g.element_bytes == 4) return im2col_rows<4>(g, d, slab, dst);
@@ -118,9 +118,9 @@ void apply_dma(Memory& m, int cube, const DmaArgs& d) {
     // A float32 source row holds twice the bytes of the 2-byte row written.
     const uint64_t src_row = d.convert_f32_to_f16 ? 2 * uint64_t(d.row_bytes) : d.row_bytes;
     const uint8_t* src =
-        m.span(d.src, cube_of(d.src, cube), d.src_addr, extent(d.rows, src_row, d.src_stride), "DMA source");
+        m.span(d.src, unit_of(d.src, cube), d.src_addr, extent(d.rows, src_row, d.src_stride), "DMA source");
     uint8_t* dst =
-        m.span(d.dst, cube_of(d.dst, cube), d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride), "DMA destination");
+        m.span(d.dst, unit_of(d.dst, cube), d.dst_addr, extent(d.rows, d.row_bytes, d.dst_stride), "DMA destination");
     for (uint64_t r = 0; r < d.rows; ++r) {
         const uint8_t* s = src + r * d.src_stride;
         uint8_t* t = dst + r * d.dst_stride;

@@ -9,13 +9,15 @@
 
 namespace func {
 
-// `cube` is the cube whose L0 a cube DMA engine reaches (-1 for a cluster
+// `unit` is the cube whose L0 a cube DMA engine reaches, or the vector unit
+// whose Unified Buffer a vector unit's DMA engine reaches (-1 for a cluster
 // DMA engine).
-void apply_dma(Memory& m, int cube, const arch::DmaArgs& d);
+void apply_dma(Memory& m, int unit, const arch::DmaArgs& d);
 // C (+)= A * B in cube `cube`'s L0: operands read as float (float16 inputs
 // exactly), products accumulated in float32, k in order.
 void apply_matmul(Memory& m, int cube, const arch::MatmulArgs& mm);
-// The vector unit: every result rounded to the command's dtype.
-void apply_vector(Memory& m, const arch::VectorArgs& v);
+// Vector unit `unit`, in its Unified Buffer or the cluster's L1: every
+// result rounded to the command's dtype.
+void apply_vector(Memory& m, int unit, const arch::VectorArgs& v);
 
 }  // namespace func

@@ -52,11 +52,11 @@ void Executor::run_block(uint32_t index, Interleaving order) {
                 try {
                     switch (c.op) {
                     case arch::Opcode::Dma:
-                        apply_dma(memory_, stream.engine.kind == arch::EngineKind::CubeDma ? stream.engine.index : -1,
-                                  c.dma);
+                        apply_dma(memory_,
+                                  stream.engine.kind == arch::EngineKind::ClusterDma ? -1 : stream.engine.index, c.dma);
                         break;
                     case arch::Opcode::Matmul: apply_matmul(memory_, stream.engine.index, c.mm); break;
-                    case arch::Opcode::Vector: apply_vector(memory_, c.vec); break;
+                    case arch::Opcode::Vector: apply_vector(memory_, stream.engine.index, c.vec); break;
                     }
                 } catch (const FunctionalError& e) {
                     const std::string what = "block " + std::to_string(index) + " " + block.name + ", " +

@@ -7,19 +7,28 @@ namespace func {
 Memory::Memory(const arch::Config& c, uint64_t ddr_bytes)
     : ddr_(ddr_bytes, 0),
       l1_(size_t(std::max<int64_t>(c.clusters, 1)), std::vector<uint8_t>(size_t(c.l1_bytes()), 0)),
-      l0_(size_t(c.cubes_per_cluster), std::vector<uint8_t>(size_t(c.l0_bytes()), 0)) {}
+      l0_(size_t(c.cubes_per_cluster), std::vector<uint8_t>(size_t(c.l0_bytes()), 0)),
+      ub_(c.vector_buffer() ? size_t(c.vector_units) : 0, std::vector<uint8_t>(size_t(c.ub_bytes()), 0)) {}
 
-uint8_t* Memory::span(arch::Space space, int cube, uint64_t addr, uint64_t bytes, const char* what) {
+namespace {
+
+std::vector<uint8_t>& unit_memory(std::vector<std::vector<uint8_t>>& units, const char* kind, int unit,
+                                  const char* what) {
+    if (unit < 0 || size_t(unit) >= units.size())
+        throw FunctionalError(std::string(what) + " names " + kind + " " + std::to_string(unit) + ", the cluster has " +
+                              std::to_string(units.size()));
+    return units[size_t(unit)];
+}
+
+}  // namespace
+
+uint8_t* Memory::span(arch::Space space, int unit, uint64_t addr, uint64_t bytes, const char* what) {
     std::vector<uint8_t>* m = nullptr;
     switch (space) {
     case arch::Space::DDR: m = &ddr_; break;
     case arch::Space::L1: m = &l1_[cluster_]; break;
-    case arch::Space::L0:
-        if (cube < 0 || size_t(cube) >= l0_.size())
-            throw FunctionalError(std::string(what) + " names cube " + std::to_string(cube) + ", the cluster has " +
-                                  std::to_string(l0_.size()));
-        m = &l0_[size_t(cube)];
-        break;
+    case arch::Space::L0: m = &unit_memory(l0_, "cube", unit, what); break;
+    case arch::Space::UB: m = &unit_memory(ub_, "the Unified Buffer of vector unit", unit, what); break;
     }
     if (addr > m->size() || bytes > m->size() - addr)
         throw FunctionalError(std::string(what) + " " + arch::space_name(space) + " [" + std::to_string(addr) + ", " +
@@ -39,6 +48,7 @@ void Memory::poison_scratch(uint64_t keep_from) {
     std::vector<uint8_t>& l1 = l1_[cluster_];
     std::fill(l1.begin(), l1.begin() + std::ptrdiff_t(std::min<uint64_t>(keep_from, l1.size())), uint8_t(0xff));
     for (auto& l0 : l0_) std::fill(l0.begin(), l0.end(), uint8_t(0xff));
+    for (auto& ub : ub_) std::fill(ub.begin(), ub.end(), uint8_t(0xff));
 }
 
 }  // namespace func

@@ -21,15 +21,23 @@ using arch::DType;
 using arch::VectorOp;
 using arch::VectorSource;
 
+// The memory a vector unit computes in: its own Unified Buffer, or the
+// cluster's L1 (sim/arch/program.h).
+struct VectorMemory {
+    Memory& memory;
+    int unit;
+    uint8_t* span(uint64_t addr, uint64_t bytes, const char* what) const {
+        return memory.span(memory.vector_space(), unit, addr, bytes, what);
+    }
+};
+
 // The rows x cols elements source `s` names at `addr`, as float.
-void gather(Memory& m, uint64_t addr, const VectorSource& s, DType t, uint64_t rows, uint64_t cols,
+void gather(const VectorMemory& m, uint64_t addr, const VectorSource& s, DType t, uint64_t rows, uint64_t cols,
             std::vector<float>& out, const char* what) {
     const uint64_t n = rows * cols, e = uint64_t(arch::dtype_bytes(t));
     out.resize(n);
     switch (s.kind) {
-    case VectorSource::Kind::Contiguous:
-        load_run(m.span(arch::Space::L1, -1, addr, n * e, what), t, n, out.data());
-        return;
+    case VectorSource::Kind::Contiguous: load_run(m.span(addr, n * e, what), t, n, out.data()); return;
     case VectorSource::Kind::Scalar: {
         // An immediate in the command's precision.
         float v = float(s.scalar);
@@ -54,9 +62,9 @@ void gather(Memory& m, uint64_t addr, const VectorSource& s, DType t, uint64_t r
         if (s.first + n > space)
             throw FunctionalError(std::string(what) + ": view of " + std::to_string(space) + " elements read from " +
                                   std::to_string(s.first) + " for " + std::to_string(n));
-        if (lo < 0 && uint64_t(-lo) * e > addr) throw FunctionalError(std::string(what) + ": view starts below L1");
-        const uint8_t* base =
-            m.span(arch::Space::L1, -1, addr + uint64_t(lo) * e, uint64_t(hi - lo + 1) * e, what) - lo * int64_t(e);
+        if (lo < 0 && uint64_t(-lo) * e > addr)
+            throw FunctionalError(std::string(what) + ": view starts below its memory");
+        const uint8_t* base = m.span(addr + uint64_t(lo) * e, uint64_t(hi - lo + 1) * e, what) - lo * int64_t(e);
         // An odometer over dims, starting at element `first`.
         std::vector<uint64_t> idx(rank, 0);
         int64_t off = 0;
@@ -92,9 +100,8 @@ void gather(Memory& m, uint64_t addr, const VectorSource& s, DType t, uint64_t r
                                   std::to_string(rows) + " rows");
         const uint64_t planes = rows / w.out_h, row = uint64_t(w.width) * w.depth, plane = w.height * row;
         if (w.origin < 0 && uint64_t(-w.origin) * e > addr)
-            throw FunctionalError(std::string(what) + ": window starts below L1");
-        const uint8_t* slab =
-            m.span(arch::Space::L1, -1, addr + uint64_t(w.origin * int64_t(e)), planes * plane * e, what);
+            throw FunctionalError(std::string(what) + ": window starts below its memory");
+        const uint8_t* slab = m.span(addr + uint64_t(w.origin * int64_t(e)), planes * plane * e, what);
         const float fill = float(w.fill);
         for (uint64_t r = 0; r < rows; ++r) {
             const uint64_t p = r / w.out_h, oy = r % w.out_h;
@@ -167,7 +174,8 @@ int32_t argmax_row(const float* v, uint64_t n) {
 
 }  // namespace
 
-void apply_vector(Memory& m, const arch::VectorArgs& v) {
+void apply_vector(Memory& memory, int unit, const arch::VectorArgs& v) {
+    const VectorMemory m{memory, unit};
     const uint64_t rows = v.rows, cols = v.cols, n = rows * cols;
     const DType t = v.dtype;
     const DType out_t = v.dst_dtype();
@@ -179,7 +187,7 @@ void apply_vector(Memory& m, const arch::VectorArgs& v) {
     if (v.op == VectorOp::Argmax) {
         // Indices are written as integers, not through the float path (exact
         // at any row length).
-        uint8_t* out = m.span(arch::Space::L1, -1, v.dst, rows * 4, "VECTOR destination");
+        uint8_t* out = m.span(v.dst, rows * 4, "VECTOR destination");
         for (uint64_t r = 0; r < rows; ++r) {
             const int32_t index = argmax_row(a.data() + r * cols, cols);
             std::memcpy(out + r * 4, &index, 4);
@@ -224,7 +232,7 @@ void apply_vector(Memory& m, const arch::VectorArgs& v) {
     // store_run rounds to the destination's dtype: the op's precision (a
     // cast's target).
     const uint64_t e = uint64_t(arch::dtype_bytes(out_t));
-    store_run(m.span(arch::Space::L1, -1, v.dst, out_n * e, "VECTOR destination"), out_t, out_n, y.data());
+    store_run(m.span(v.dst, out_n * e, "VECTOR destination"), out_t, out_n, y.data());
 }
 
 }  // namespace func

@@ -26,9 +26,7 @@ void ArbitratedMemory::before_end_of_elaboration() {
     link_ = std::make_unique<RoundRobinLink>(n, params_.bytes_per_cycle, params_.burst_bytes, params_.latency_cycles);
     // Only a memory with a limited path needs them (§6.2): no L1 port, and
     // no DDR side unless a rate is set.
-    if (params_.read_path_bytes_per_cycle || params_.write_path_bytes_per_cycle)
-        paths_ = std::make_unique<DmaPaths>(n, params_.requesters_per_cluster, params_.read_path_bytes_per_cycle,
-                                            params_.write_path_bytes_per_cycle);
+    if (params_.paths.limited()) paths_ = std::make_unique<DmaPaths>(n, params_.paths);
     if (l2_config_) {
         l2_ = std::make_unique<L2Memory>(*l2_config_, n, recorder_);
         link_->observe(l2_.get());

@@ -28,7 +28,7 @@
 // completes when its data is there, and the DDR channel behind it serves
 // the L2's fills and write-backs. Its requests carry a DdrRegionExtension.
 //
-// On the DDR side each cluster's requests also cross its read or write
+// On the DDR side each request also crosses its engine's read or write
 // path (§6.2, DmaPaths): a transfer completes no sooner than it leaves its
 // path, plus the latency.
 #pragma once
@@ -52,10 +52,8 @@ struct LinkParams {
     uint64_t bytes_per_cycle = 1;
     uint64_t burst_bytes = 1;
     uint64_t latency_cycles = 0;
-    // The DDR side's per-cluster read and write paths (§6.2): requester r
-    // is of cluster r / requesters_per_cluster; a rate of 0 is no limit.
-    int requesters_per_cluster = 1;
-    uint64_t read_path_bytes_per_cycle = 0, write_path_bytes_per_cycle = 0;
+    // The DDR side's read and write paths (§6.2); none limited on the others.
+    PathLayout paths;
 };
 
 class ArbitratedMemory : public sc_core::sc_module {

@@ -7,16 +7,24 @@ namespace hw {
 
 namespace {
 
-// The link the cluster DMA engines request: the DDR channel, or the L2's
+// The link the DDR-side DMA engines request: the DDR channel, or the L2's
 // port when there is an L2 (§6.1).
 LinkParams ddr_params(const arch::Config& c) {
-    LinkParams p{uint64_t(c.ddr_bytes()), uint64_t(c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
-                 uint64_t(c.ddr_latency_cycles)};
+    LinkParams p;
+    p.capacity_bytes = uint64_t(c.ddr_bytes()), p.bytes_per_cycle = uint64_t(c.ddr_bytes_per_cycle);
+    p.burst_bytes = uint64_t(c.ddr_burst_bytes), p.latency_cycles = uint64_t(c.ddr_latency_cycles);
     if (c.l2_present())
         p.bytes_per_cycle = uint64_t(c.l2_bytes_per_cycle), p.latency_cycles = uint64_t(c.l2_hit_latency_cycles);
-    p.requesters_per_cluster = int(c.dma_engines);
-    p.read_path_bytes_per_cycle = uint64_t(c.ddr_read_bytes_per_cycle);
-    p.write_path_bytes_per_cycle = uint64_t(c.ddr_write_bytes_per_cycle);
+    // A cluster's requesters (Cluster::bind_ddr): its DMA engines, on the
+    // cluster's paths (0), then its vector units' DMA engines, each on its
+    // own (1 + unit).
+    p.paths.rates.push_back({uint64_t(c.ddr_read_bytes_per_cycle), uint64_t(c.ddr_write_bytes_per_cycle)});
+    p.paths.group_of.assign(size_t(c.dma_engines), 0);
+    for (int64_t v = 0; v < c.vector_units * c.vector_dmas_per_unit(); ++v) {
+        p.paths.group_of.push_back(int(1 + v));
+        p.paths.rates.push_back(
+            {uint64_t(c.vector_ddr_read_bytes_per_cycle), uint64_t(c.vector_ddr_write_bytes_per_cycle)});
+    }
     return p;
 }
 
@@ -49,13 +57,13 @@ Chip::Chip(sc_core::sc_module_name name, const arch::Config& config, const arch:
 std::vector<trace::LinkStats> Chip::link_stats() const {
     std::vector<trace::LinkStats> out;
     if (const L2Memory* l2 = ddr_.l2()) {
-        out.push_back({"l2", "l2_l1", uint64_t(config_.l2_bytes_per_cycle), ddr_.bytes_read(), ddr_.bytes_written(),
-                       ddr_.busy_cycles()});
+        out.push_back({"l2", config_.vector_buffer() ? "l2_l1_ub" : "l2_l1", uint64_t(config_.l2_bytes_per_cycle),
+                       ddr_.bytes_read(), ddr_.bytes_written(), ddr_.busy_cycles()});
         out.push_back({"ddr", "ddr_l2", uint64_t(config_.ddr_bytes_per_cycle), l2->ddr_bytes_read(),
                        l2->ddr_bytes_written(), l2->ddr_busy_cycles()});
     } else {
-        out.push_back({"ddr", "ddr_l1", uint64_t(config_.ddr_bytes_per_cycle), ddr_.bytes_read(), ddr_.bytes_written(),
-                       ddr_.busy_cycles()});
+        out.push_back({"ddr", config_.vector_buffer() ? "ddr_l1_ub" : "ddr_l1", uint64_t(config_.ddr_bytes_per_cycle),
+                       ddr_.bytes_read(), ddr_.bytes_written(), ddr_.busy_cycles()});
     }
     for (auto& c : clusters_) {
         std::string prefix = "cluster" + std::to_string(c->index());

@@ -9,8 +9,10 @@ namespace hw {
 namespace {
 
 LinkParams l1_params(const arch::Config& c) {
-    return {uint64_t(c.l1_bytes()), uint64_t(c.l1_bytes_per_cycle), uint64_t(c.l1_burst_bytes),
-            uint64_t(c.l1_latency_cycles)};
+    LinkParams p;
+    p.capacity_bytes = uint64_t(c.l1_bytes()), p.bytes_per_cycle = uint64_t(c.l1_bytes_per_cycle);
+    p.burst_bytes = uint64_t(c.l1_burst_bytes), p.latency_cycles = uint64_t(c.l1_latency_cycles);
+    return p;
 }
 
 }  // namespace
@@ -36,6 +38,13 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
         cubes_.back()->on_finished = finished;
     }
     for (int i = 0; i < config.vector_units; ++i) {
+        if (config.vector_buffer()) {
+            arch::EngineId dma_id{arch::EngineKind::VectorDma, i};
+            vector_dmas_.push_back(std::make_unique<DmaEngine>(("vector" + std::to_string(i) + "_dma").c_str(), dma_id,
+                                                               index, flags_, recorder,
+                                                               size_t(config.dma_max_outstanding)));
+            vector_dmas_.back()->on_finished = finished;
+        }
         arch::EngineId id{arch::EngineKind::Vector, i};
         vectors_.push_back(
             std::make_unique<VectorUnit>(arch::engine_name(id).c_str(), id, index, flags_, recorder, config));
@@ -64,7 +73,10 @@ std::vector<Engine*> Cluster::engines() const {
         all.push_back(cube_dmas_[i].get());
         all.push_back(cubes_[i].get());
     }
-    for (auto& e : vectors_) all.push_back(e.get());
+    for (size_t i = 0; i < vectors_.size(); ++i) {
+        if (i < vector_dmas_.size()) all.push_back(vector_dmas_[i].get());
+        all.push_back(vectors_[i].get());
+    }
     return all;
 }
 

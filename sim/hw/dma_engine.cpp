@@ -19,9 +19,9 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, arch::EngineId id, uint32_t c
 
 Engine::Executed DmaEngine::execute(const arch::Command& cmd) {
     const arch::DmaArgs& d = cmd.dma;
-    // The far memory is the one further from the cubes: DDR, or L1 for a
-    // cube's engine. Data flowing towards the cubes is a read of it.
-    bool towards_cubes = d.dst > d.src;  // Space orders DDR < L1 < L0
+    // The far memory is the one further from the compute units: DDR, or L1
+    // for a cube's engine. Data flowing towards them is a read of it.
+    bool towards_cubes = d.dst > d.src;  // Space orders DDR < L1 < L0, and DDR < UB
     payload_.set_command(towards_cubes ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     payload_.set_address(towards_cubes ? d.src_addr : d.dst_addr);
     payload_.set_data_ptr(nullptr);

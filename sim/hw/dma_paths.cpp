@@ -6,17 +6,19 @@
 
 namespace hw {
 
-DmaPaths::DmaPaths(int requesters, int requesters_per_cluster, uint64_t read_bytes_per_cycle,
-                   uint64_t write_bytes_per_cycle)
-    : per_cluster_(std::max(requesters_per_cluster, 1)),
+DmaPaths::DmaPaths(int requesters, const PathLayout& layout)
+    : group_of_(layout.group_of.empty() ? std::vector<int>{0} : layout.group_of),
+      groups_(std::max<size_t>(layout.rates.size(), 1)),
       leaves_(size_t(requesters), 0),
       placed_(size_t(requesters), 1),
       writes_(size_t(requesters), 0) {
-    const int clusters = (requesters + per_cluster_ - 1) / per_cluster_;
-    for (int c = 0; c < clusters; ++c) {
-        paths_.push_back(Path{read_bytes_per_cycle, 0, {}});
-        paths_.push_back(Path{write_bytes_per_cycle, 0, {}});
-    }
+    const size_t clusters = (size_t(requesters) + group_of_.size() - 1) / group_of_.size();
+    for (size_t c = 0; c < clusters; ++c)
+        for (size_t g = 0; g < groups_; ++g) {
+            const PathRates r = g < layout.rates.size() ? layout.rates[g] : PathRates{};
+            paths_.push_back(Path{r.read_bytes_per_cycle, 0, {}});
+            paths_.push_back(Path{r.write_bytes_per_cycle, 0, {}});
+        }
 }
 
 void DmaPaths::request(int requester, bool write, uint64_t bytes, uint64_t eligible) {

@@ -1,8 +1,9 @@
 // The clusters' read and write paths to DDR (timing model §6.2). Each
 // cluster's DMA engines reach the DDR side through one path per direction
-// (Ascend: MTE2 reads, MTE3 writes), which takes their requests one after
-// another, in the order they become eligible (in one cycle, by requester
-// number), at its own rate. A request leaves its path at q; its command
+// (Ascend: MTE2 reads, MTE3 writes), and each vector unit's DMA engine
+// through paths of its own (the AIV's MTE2 and MTE3); a path takes its
+// requests one after another, in the order they become eligible (in one
+// cycle, by requester number), at its own rate. A request leaves its path at q; its command
 // ends no sooner than q plus the link's latency. The shared link (§6) still
 // arbitrates every burst: the path only bounds when the command ends.
 #pragma once
@@ -13,11 +14,28 @@
 
 namespace hw {
 
+// The rates of one pair of paths; 0 is a path without a limit.
+struct PathRates {
+    uint64_t read_bytes_per_cycle = 0, write_bytes_per_cycle = 0;
+};
+
+// Which paths a cluster's requesters cross: requester r of the link is
+// requester r % group_of.size() of cluster r / group_of.size(), and crosses
+// its cluster's pair of paths number group_of[r % group_of.size()], whose
+// rates are rates[that number].
+struct PathLayout {
+    std::vector<int> group_of;
+    std::vector<PathRates> rates;
+    bool limited() const {
+        for (const PathRates& r : rates)
+            if (r.read_bytes_per_cycle || r.write_bytes_per_cycle) return true;
+        return false;
+    }
+};
+
 class DmaPaths {
 public:
-    // `requesters_per_cluster`: requester r belongs to cluster
-    // r / requesters_per_cluster. A rate of 0 is a path without a limit.
-    DmaPaths(int requesters, int requesters_per_cluster, uint64_t read_bytes_per_cycle, uint64_t write_bytes_per_cycle);
+    DmaPaths(int requesters, const PathLayout& layout);
 
     // A request of `bytes` by `requester`, eligible from cycle `eligible`.
     void request(int requester, bool write, uint64_t bytes, uint64_t eligible);
@@ -40,11 +58,14 @@ private:
         std::vector<Waiting> waiting;
     };
     Path& path_of(int requester, bool write) {
-        return paths_[std::size_t(requester / per_cluster_) * 2 + (write ? 1 : 0)];
+        const std::size_t cluster = std::size_t(requester) / group_of_.size();
+        const std::size_t group = std::size_t(group_of_[std::size_t(requester) % group_of_.size()]);
+        return paths_[(cluster * groups_ + group) * 2 + (write ? 1 : 0)];
     }
 
-    int per_cluster_;
-    std::vector<Path> paths_;       // cluster * 2 + (write ? 1 : 0)
+    std::vector<int> group_of_;
+    std::size_t groups_;
+    std::vector<Path> paths_;       // (cluster * groups + group) * 2 + (write ? 1 : 0)
     std::vector<uint64_t> leaves_;  // per requester: when its last request leaves its path
     std::vector<char> placed_;      // per requester: its last request has its place on the path
     std::vector<char> writes_;      // per requester: its last request writes

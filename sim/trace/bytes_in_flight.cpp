@@ -8,7 +8,9 @@ std::vector<StepSeries> link_bytes_in_flight(const arch::Config& c, const std::v
     std::vector<std::vector<std::pair<uint64_t, int64_t>>> deltas(size_t(1 + c.clusters));
     for (const TimedCommand& t : cmds) {
         if (!t.cmd || t.cmd->op != arch::Opcode::Dma) continue;
-        size_t link = t.rec.engine.kind == arch::EngineKind::ClusterDma ? 0 : 1 + size_t(t.rec.cluster);
+        const bool ddr_side =
+            t.rec.engine.kind == arch::EngineKind::ClusterDma || t.rec.engine.kind == arch::EngineKind::VectorDma;
+        size_t link = ddr_side ? 0 : 1 + size_t(t.rec.cluster);
         if (link >= deltas.size()) continue;
         const int64_t bytes = int64_t(t.cmd->dma.bytes());
         deltas[link].push_back({t.rec.start, bytes});

@@ -13,7 +13,7 @@ void add(std::vector<Region>& out, arch::Space space, bool write, uint64_t addr,
 
 }  // namespace
 
-void command_regions(const arch::Command& c, std::vector<Region>& out) {
+void command_regions(const arch::Command& c, std::vector<Region>& out, arch::Space vector_space) {
     using arch::Space;
     switch (c.op) {
     case arch::Opcode::Dma: {
@@ -35,10 +35,10 @@ void command_regions(const arch::Command& c, std::vector<Region>& out) {
     }
     case arch::Opcode::Vector: {
         const arch::VectorArgs& v = c.vec;
-        add(out, Space::L1, false, v.src0, 1, v.src_bytes(), 0);
-        if (v.src1 != arch::kNoAddress) add(out, Space::L1, false, v.src1, 1, v.src_bytes(), 0);
-        if (v.src2 != arch::kNoAddress) add(out, Space::L1, false, v.src2, 1, v.src_bytes(), 0);
-        add(out, Space::L1, true, v.dst, 1, v.dst_bytes(), 0);
+        add(out, vector_space, false, v.src0, 1, v.src_bytes(), 0);
+        if (v.src1 != arch::kNoAddress) add(out, vector_space, false, v.src1, 1, v.src_bytes(), 0);
+        if (v.src2 != arch::kNoAddress) add(out, vector_space, false, v.src2, 1, v.src_bytes(), 0);
+        add(out, vector_space, true, v.dst, 1, v.dst_bytes(), 0);
         break;
     }
     case arch::Opcode::Matmul: {

@@ -35,8 +35,10 @@ struct Region {
     uint64_t bytes() const { return rows * row_bytes; }
 };
 
-// Appends the command's L1 and L0 regions to `out`, reads before writes.
-// Rows that follow each other without a gap are given as one row.
-void command_regions(const arch::Command& c, std::vector<Region>& out);
+// Appends the command's L1, L0 and UB regions to `out`, reads before
+// writes; a VECTOR command's are in `vector_space` (UB when the vector units
+// have Unified Buffers, arch::Config::vector_buffer). Rows that follow each
+// other without a gap are given as one row.
+void command_regions(const arch::Command& c, std::vector<Region>& out, arch::Space vector_space = arch::Space::L1);
 
 }  // namespace trace

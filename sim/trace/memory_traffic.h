@@ -15,8 +15,10 @@ struct LevelTraffic {
 };
 
 struct MemoryTraffic {
-    LevelTraffic ddr, l1, l0;
-    LevelTraffic& level(arch::Space s) { return s == arch::Space::DDR ? ddr : s == arch::Space::L1 ? l1 : l0; }
+    LevelTraffic ddr, l1, l0, ub;  // ub: the vector units' Unified Buffers, together
+    LevelTraffic& level(arch::Space s) {
+        return s == arch::Space::DDR ? ddr : s == arch::Space::L1 ? l1 : s == arch::Space::L0 ? l0 : ub;
+    }
     MemoryTraffic& operator+=(const MemoryTraffic& o);
 };
 
@@ -25,7 +27,7 @@ struct MemoryTraffic {
 // written; an im2col load reads the expanded tile, as the L1 port carries
 // it); a MATMUL reads its operand bytes from L0 (arch::matmul_cost; the
 // accumulator stays in the cube); a VECTOR command reads its sources and
-// writes its result in L1.
+// writes its result in L1, or in its unit's Unified Buffer if it has one.
 void add_command_traffic(MemoryTraffic& m, const arch::Config& config, const arch::Command& c);
 
 }  // namespace trace

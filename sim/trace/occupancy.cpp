@@ -1,5 +1,7 @@
 #include "sim/trace/occupancy.h"
 
+#include <cstdint>
+
 #include <algorithm>
 #include <tuple>
 
@@ -118,31 +120,40 @@ StepSeries live_bytes(std::vector<Access>& accesses) {
 std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch::Program& p,
                                                const std::vector<TimedCommand>& cmds) {
     const size_t clusters = size_t(std::max<int64_t>(0, c.clusters)),
-                 cubes = size_t(std::max<int64_t>(0, c.cubes_per_cluster));
-    // Memories: each cluster's L1, then its cubes' L0s.
-    std::vector<std::vector<Access>> memories(clusters * (1 + cubes));
+                 cubes = size_t(std::max<int64_t>(0, c.cubes_per_cluster)),
+                 ubs = c.vector_buffer() ? size_t(c.vector_units) : 0;
+    const arch::Space vector_space = c.vector_buffer() ? arch::Space::UB : arch::Space::L1;
+    // Memories: each cluster's L1, then its cubes' L0s, then its vector units' UBs.
+    const size_t per_cluster = 1 + cubes + ubs;
+    std::vector<std::vector<Access>> memories(clusters * per_cluster);
     std::vector<Region> regions;
     uint32_t seq = 0;
     for (const TimedCommand& t : cmds) {
         if (!t.cmd || t.rec.cluster >= clusters) continue;
         regions.clear();
-        command_regions(*t.cmd, regions);
+        command_regions(*t.cmd, regions, vector_space);
         const arch::EngineKind kind = t.rec.engine.kind;
         const bool on_cube = kind == arch::EngineKind::CubeDma || kind == arch::EngineKind::Cube;
+        const bool on_vector = kind == arch::EngineKind::VectorDma || kind == arch::EngineKind::Vector;
+        const size_t unit = t.rec.engine.index < 0 ? SIZE_MAX : size_t(t.rec.engine.index);
         for (Region& r : regions) {
             r.addr = arch::relocate(p, r.space, r.addr, t.rec.slot);
-            size_t m = t.rec.cluster * (1 + cubes);
+            size_t m = t.rec.cluster * per_cluster;
             if (r.space == arch::Space::L0) {
-                if (!on_cube || t.rec.engine.index < 0 || size_t(t.rec.engine.index) >= cubes) continue;
-                m += 1 + size_t(t.rec.engine.index);
+                if (!on_cube || unit >= cubes) continue;
+                m += 1 + unit;
+            } else if (r.space == arch::Space::UB) {
+                if (!on_vector || unit >= ubs) continue;
+                m += 1 + cubes + unit;
             }
             memories[m].push_back({r.write ? t.rec.end : t.rec.start, t.rec.end, seq++, !r.write, r});
         }
     }
     std::vector<ClusterOccupancy> out(clusters);
     for (size_t cl = 0; cl < clusters; ++cl) {
-        out[cl].l1 = live_bytes(memories[cl * (1 + cubes)]);
-        for (size_t k = 0; k < cubes; ++k) out[cl].l0.push_back(live_bytes(memories[cl * (1 + cubes) + 1 + k]));
+        out[cl].l1 = live_bytes(memories[cl * per_cluster]);
+        for (size_t k = 0; k < cubes; ++k) out[cl].l0.push_back(live_bytes(memories[cl * per_cluster + 1 + k]));
+        for (size_t k = 0; k < ubs; ++k) out[cl].ub.push_back(live_bytes(memories[cl * per_cluster + 1 + cubes + k]));
     }
     return out;
 }

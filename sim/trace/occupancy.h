@@ -1,7 +1,7 @@
 // Memory occupancy over time, computed after the run from the commands'
 // address ranges (sim/trace/memory_access.h) and their start and end
-// cycles: for each cluster's L1 and each cube's L0, the number of LIVE
-// bytes at every cycle.
+// cycles: for each cluster's L1, each cube's L0 and each vector unit's
+// Unified Buffer, the number of LIVE bytes at every cycle.
 //
 // A byte is live while it holds data that a command still has to read:
 //
@@ -43,6 +43,7 @@ namespace trace {
 struct ClusterOccupancy {
     StepSeries l1;               // live bytes in the cluster's L1
     std::vector<StepSeries> l0;  // live bytes in each cube's L0, by cube index
+    std::vector<StepSeries> ub;  // live bytes in each vector unit's Unified Buffer (none without them)
 };
 
 // One entry per cluster of `c` (commands of clusters beyond it are ignored).

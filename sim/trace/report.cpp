@@ -43,6 +43,9 @@ struct LinkEnds {
 LinkEnds link_ends(const std::string& kind) {
     if (kind == "ddr_l1") return {"DDR", "L1", true};
     if (kind == "l2_l1") return {"L2", "L1", true};
+    // With Unified Buffers the DDR side also serves the vector units' DMA engines.
+    if (kind == "ddr_l1_ub") return {"DDR", "L1/UB", true};
+    if (kind == "l2_l1_ub") return {"L2", "L1/UB", true};
     if (kind == "ddr_l2") return {"DDR", "L2", true};
     if (kind == "l1_l0") return {"L1", "L0", true};
     if (kind == "l0_cube") return {"L0", "cube", false};
@@ -181,13 +184,18 @@ struct Level {
     const char* key;
     LevelTraffic traffic;
 };
+// The levels a run has: L2 with an L2, UB when the vector units' Unified
+// Buffers moved bytes.
 std::vector<Level> levels(const RunStats& s) {
+    std::vector<Level> out;
     if (s.l2)
-        return {{"DDR", "ddr", {s.ddr_bytes_read, s.ddr_bytes_written}},
-                {"L2", "l2", s.memory.ddr},
-                {"L1", "l1", s.memory.l1},
-                {"L0", "l0", s.memory.l0}};
-    return {{"DDR", "ddr", s.memory.ddr}, {"L1", "l1", s.memory.l1}, {"L0", "l0", s.memory.l0}};
+        out = {{"DDR", "ddr", {s.ddr_bytes_read, s.ddr_bytes_written}},
+               {"L2", "l2", s.memory.ddr},
+               {"L1", "l1", s.memory.l1},
+               {"L0", "l0", s.memory.l0}};
+    else out = {{"DDR", "ddr", s.memory.ddr}, {"L1", "l1", s.memory.l1}, {"L0", "l0", s.memory.l0}};
+    if (s.memory.ub.read || s.memory.ub.written) out.push_back({"UB", "ub", s.memory.ub});
+    return out;
 }
 
 // "read 1,200 hits / 34 misses (97.2 % hits)": one kind of L2 lookup.

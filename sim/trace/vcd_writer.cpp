@@ -126,7 +126,8 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
     std::vector<FlagTokens> flags = flag_tokens(cmds);
 
     // Declarations: per cluster its engines (busy, cmd, queue), the
-    // occupancy of its L1 and its cubes' L0s, its flags; then the links.
+    // occupancy of its L1, its cubes' L0s and its vector units' UBs, its
+    // flags; then the links.
     std::vector<Signal> sig;
     std::map<std::tuple<uint32_t, std::pair<int, int64_t>>, size_t> engine_base;  // (cluster, engine order) -> busy
     size_t next_flag = 0;
@@ -143,6 +144,8 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
         sig.push_back({cluster + ".occupancy", "l1", 64, "", std::move(o.l1)});
         for (size_t k = 0; k < o.l0.size(); ++k)
             sig.push_back({cluster + ".occupancy", "cube" + std::to_string(k) + "_l0", 64, "", std::move(o.l0[k])});
+        for (size_t k = 0; k < o.ub.size(); ++k)
+            sig.push_back({cluster + ".occupancy", "vector" + std::to_string(k) + "_ub", 64, "", std::move(o.ub[k])});
         for (; next_flag < flags.size() && flags[next_flag].cluster == uint64_t(cl); ++next_flag)
             sig.push_back({cluster + ".flags", "f" + std::to_string(flags[next_flag].flag), 32, "",
                            std::move(flags[next_flag].tokens)});

@@ -245,8 +245,8 @@ TEST(ProgramJson, Errors) {
               "p.json: blocks[0].deps[0]: expected an integer from 0 to 4294967295, got 0.0");
     EXPECT_EQ(error_of(R"({"blocks": [{"streams": [{}]}]})"), "p.json: blocks[0].streams[0]: missing key \"engine\"");
     EXPECT_EQ(error_of(R"({"blocks": [{"streams": [{"engine": "cube01"}]}]})"),
-              "p.json: blocks[0].streams[0].engine: unknown engine \"cube01\" (expected dmaN, cubeN.dma, cubeN or "
-              "vectorN)");
+              "p.json: blocks[0].streams[0].engine: unknown engine \"cube01\" (expected dmaN, cubeN.dma, cubeN, "
+              "vectorN.dma or vectorN)");
     EXPECT_EQ(error_of(with_command(R"({"rows": 1})")),
               "p.json: blocks[0].streams[0].commands[1]: missing key \"op\" (\"dma\", \"matmul\" or \"vector\")");
     EXPECT_EQ(error_of(with_command(R"({"op": "conv"})")),
@@ -257,7 +257,8 @@ TEST(ProgramJson, Errors) {
     EXPECT_EQ(error_of(with_command(R"({"op": "dma", "rows": -1})")),
               "p.json: blocks[0].streams[0].commands[1].rows: expected an integer from 0 to 4294967295, got -1");
     EXPECT_EQ(error_of(with_command(R"({"op": "dma", "src": "l1"})")),
-              "p.json: blocks[0].streams[0].commands[1].src: unknown value \"l1\" (expected one of: DDR, L1, L0)");
+              "p.json: blocks[0].streams[0].commands[1].src: unknown value \"l1\" (expected one of: DDR, L1, L0, "
+              "UB)");
     EXPECT_EQ(error_of(with_command(R"({"op": "dma", "convert_f32_to_f16": 1})")),
               "p.json: blocks[0].streams[0].commands[1].convert_f32_to_f16: expected true or false, got 1");
     EXPECT_EQ(error_of(with_command(R"({"op": "dma", "waits": [1, "f2"]})")),

@@ -213,7 +213,7 @@ void expect_casts(const std::vector<CastCase>& cases) {
         f.put(Space::L1, 0, c.from, c.in);
         arch::VectorArgs v = vec(arch::VectorOp::Cast, c.from, 1, uint32_t(c.in.size()), 0, arch::kNoAddress, 256);
         v.cast_to = c.to;
-        func::apply_vector(f.m, v);
+        func::apply_vector(f.m, 0, v);
         EXPECT_EQ(f.get(Space::L1, 256, c.to, c.out.size()), c.out)
             << arch::dtype_name(c.from) << " -> " << arch::dtype_name(c.to);
     }
@@ -223,10 +223,44 @@ TEST(VectorEffect, Float16ResultsAreRounded) {
     Fixture f;
     f.put(Space::L1, 0, DType::Float16, {1.0f, 60000.0f});
     f.put(Space::L1, 64, DType::Float16, {0x1p-11f, 60000.0f});
-    func::apply_vector(f.m, vec(arch::VectorOp::Add, DType::Float16, 1, 2, 0, 64, 128));
+    func::apply_vector(f.m, 0, vec(arch::VectorOp::Add, DType::Float16, 1, 2, 0, 64, 128));
     const std::vector<float> got = f.get(Space::L1, 128, DType::Float16, 2);
     EXPECT_EQ(got[0], 1.0f);          // 1 + 2^-11 ties to even
     EXPECT_TRUE(std::isinf(got[1]));  // overflow
+}
+
+// With Unified Buffers each vector unit computes in its own: unit 1's DMA
+// engine loads DDR into UB 1, unit 1 adds there, and stores the sum back;
+// unit 0's UB and L1 are untouched.
+TEST(VectorEffect, EachVectorUnitComputesInItsOwnUnifiedBuffer) {
+    Fixture f;
+    f.config.vector_units = 2, f.config.vector_buffer_kib = 1;
+    func::Memory ub{f.config, 4096};
+    f.m = ub;
+    f.put(Space::DDR, 0, DType::Float16, {1, 2, 3, 4});
+    arch::DmaArgs in;
+    in.src = Space::DDR, in.dst = Space::UB, in.rows = 1, in.row_bytes = 8;
+    func::apply_dma(f.m, 1, in);
+    func::apply_vector(f.m, 1, vec(arch::VectorOp::Add, DType::Float16, 1, 4, 0, 0, 512));
+    arch::DmaArgs out;
+    out.src = Space::UB, out.dst = Space::DDR, out.src_addr = 512, out.dst_addr = 64, out.rows = 1, out.row_bytes = 8;
+    func::apply_dma(f.m, 1, out);
+    EXPECT_EQ(f.get(Space::DDR, 64, DType::Float16, 4), (std::vector<float>{2, 4, 6, 8}));
+    EXPECT_EQ(f.get(Space::UB, 512, DType::Float16, 4, 1), (std::vector<float>{2, 4, 6, 8}));
+    EXPECT_EQ(f.get(Space::UB, 512, DType::Float16, 4, 0), (std::vector<float>{0, 0, 0, 0}));
+    EXPECT_EQ(f.get(Space::L1, 512, DType::Float16, 4), (std::vector<float>{0, 0, 0, 0}));
+    try {
+        func::apply_vector(f.m, 2, vec(arch::VectorOp::Add, DType::Float16, 1, 4, 0, 0, 512));
+        FAIL() << "no error";
+    } catch (const func::FunctionalError& e) {
+        EXPECT_STREQ(e.what(), "VECTOR source 0 names the Unified Buffer of vector unit 2, the cluster has 2");
+    }
+    try {
+        func::apply_vector(f.m, 0, vec(arch::VectorOp::Add, DType::Float16, 1, 4, 0, 0, 1020));
+        FAIL() << "no error";
+    } catch (const func::FunctionalError& e) {
+        EXPECT_STREQ(e.what(), "VECTOR destination UB [1020, 1028) outside its 1024 bytes");
+    }
 }
 
 // bfloat16 operands are read exactly and summed in float32: 256 + 1 + 1
@@ -292,7 +326,7 @@ TEST(VectorEffect, Int8ArithmeticSaturates) {
     Fixture f;
     f.put(Space::L1, 0, DType::Int8, {100, -100, 3});
     f.put(Space::L1, 64, DType::Int8, {100, -100, -5});
-    func::apply_vector(f.m, vec(arch::VectorOp::Add, DType::Int8, 1, 3, 0, 64, 128));
+    func::apply_vector(f.m, 0, vec(arch::VectorOp::Add, DType::Int8, 1, 3, 0, 64, 128));
     EXPECT_EQ(f.get(Space::L1, 128, DType::Int8, 3), (std::vector<float>{127, -128, -2}));
 }
 
@@ -322,7 +356,7 @@ TEST(VectorEffect, BFloat16ResultsAreRounded) {
     Fixture f;
     f.put(Space::L1, 0, DType::BFloat16, {1.0f, 1.0f, 3e38f});
     f.put(Space::L1, 64, DType::BFloat16, {0x1p-8f, 0x1.8p-8f, 3e38f});
-    func::apply_vector(f.m, vec(arch::VectorOp::Add, DType::BFloat16, 1, 3, 0, 64, 128));
+    func::apply_vector(f.m, 0, vec(arch::VectorOp::Add, DType::BFloat16, 1, 3, 0, 64, 128));
     const std::vector<float> got = f.get(Space::L1, 128, DType::BFloat16, 3);
     EXPECT_EQ(got[0], 1.0f);
     EXPECT_EQ(got[1], 1.0078125f);
@@ -337,14 +371,14 @@ TEST(VectorEffect, BroadcastScalarAndWindowSources) {
     arch::VectorSource per_row;
     per_row.kind = arch::VectorSource::Kind::Strided, per_row.dims = {2, 3}, per_row.strides = {1, 0};
     v.in1 = std::make_shared<const arch::VectorSource>(per_row);
-    func::apply_vector(f.m, v);
+    func::apply_vector(f.m, 0, v);
     EXPECT_EQ(f.get(Space::L1, 128, DType::Float32, 6), (std::vector<float>{11, 12, 13, 24, 25, 26}));
 
     arch::VectorSource half;
     half.kind = arch::VectorSource::Kind::Scalar, half.scalar = 0.5;
     v.in1 = std::make_shared<const arch::VectorSource>(half);
     v.op = arch::VectorOp::Mul;
-    func::apply_vector(f.m, v);
+    func::apply_vector(f.m, 0, v);
     EXPECT_EQ(f.get(Space::L1, 128, DType::Float32, 6), (std::vector<float>{0.5, 1, 1.5, 2, 2.5, 3}));
 
     // Window position (0, 0) of a 3x3 window, stride 1, padding 1, over a
@@ -355,7 +389,7 @@ TEST(VectorEffect, BroadcastScalarAndWindowSources) {
     win.window.height = 2, win.window.width = 3, win.window.out_h = 2, win.window.pad_h = 1, win.window.pad_w = 1,
     win.window.fill = -7;
     w.in0 = std::make_shared<const arch::VectorSource>(win);
-    func::apply_vector(f.m, w);
+    func::apply_vector(f.m, 0, w);
     EXPECT_EQ(f.get(Space::L1, 256, DType::Float32, 6), (std::vector<float>{-7, -7, -7, -7, 1, 2}));
 }
 
@@ -365,12 +399,12 @@ TEST(VectorEffect, MinimumAndMaximumPropagateNaN) {
     const float nan = std::nanf("");
     f.put(Space::L1, 0, DType::Float32, {1, nan, 5, -2});
     f.put(Space::L1, 64, DType::Float32, {3, 0, nan, -2});
-    func::apply_vector(f.m, vec(arch::VectorOp::Minimum, DType::Float32, 1, 4, 0, 64, 128));
+    func::apply_vector(f.m, 0, vec(arch::VectorOp::Minimum, DType::Float32, 1, 4, 0, 64, 128));
     std::vector<float> got = f.get(Space::L1, 128, DType::Float32, 4);
     EXPECT_EQ(got[0], 1.0f);
     EXPECT_TRUE(std::isnan(got[1]) && std::isnan(got[2]));
     EXPECT_EQ(got[3], -2.0f);
-    func::apply_vector(f.m, vec(arch::VectorOp::Maximum, DType::Float32, 1, 4, 0, 64, 128));
+    func::apply_vector(f.m, 0, vec(arch::VectorOp::Maximum, DType::Float32, 1, 4, 0, 64, 128));
     got = f.get(Space::L1, 128, DType::Float32, 4);
     EXPECT_EQ(got[0], 3.0f);
     EXPECT_TRUE(std::isnan(got[1]) && std::isnan(got[2]));
@@ -386,7 +420,7 @@ TEST(VectorEffect, SelectTakesXWhereTheConditionIsNonzero) {
     f.put(Space::L1, 192, DType::Float32, {0, -0.0f, 1e-40f, nan, -std::numeric_limits<float>::infinity(), 0.5});
     arch::VectorArgs v = vec(arch::VectorOp::Select, DType::Float32, 2, 3, 0, 64, 128);
     v.src2 = 192;
-    func::apply_vector(f.m, v);
+    func::apply_vector(f.m, 0, v);
     EXPECT_EQ(f.get(Space::L1, 128, DType::Float32, 6), (std::vector<float>{-1, -2, 3, 4, 5, 6}));
 }
 
@@ -399,10 +433,10 @@ TEST(VectorEffect, ArgmaxWritesTheFirstLargestIndexAsInt32) {
     f.put(Space::L1, 0, DType::Float16, {3, 7, 7, 1, -5, -9, -2, -2, 0, nan, 4, nan});
     arch::VectorArgs v = vec(arch::VectorOp::Argmax, DType::Float16, 3, 4, 0, arch::kNoAddress, 64);
     EXPECT_EQ(v.dst_bytes(), 12u);
-    func::apply_vector(f.m, v);
+    func::apply_vector(f.m, 0, v);
     EXPECT_EQ(f.get(Space::L1, 64, DType::Int32, 3), (std::vector<float>{1, 2, 1}));
     f.put(Space::L1, 0, DType::Int8, {-128, -128, 5, 127, 127, 0});
-    func::apply_vector(f.m, vec(arch::VectorOp::Argmax, DType::Int8, 2, 3, 0, arch::kNoAddress, 64));
+    func::apply_vector(f.m, 0, vec(arch::VectorOp::Argmax, DType::Int8, 2, 3, 0, arch::kNoAddress, 64));
     EXPECT_EQ(f.get(Space::L1, 64, DType::Int32, 2), (std::vector<float>{2, 0}));
 }
 
@@ -410,12 +444,12 @@ TEST(VectorEffect, ReductionsCombinePairwiseInTheirPrecision) {
     Fixture f;
     // 2048 + 1 + 1 + 1: pairwise in float16, (2048 + 1) + (1 + 1) = 2048 + 2 = 2050.
     f.put(Space::L1, 0, DType::Float16, {2048, 1, 1, 1});
-    func::apply_vector(f.m, vec(arch::VectorOp::ReduceSum, DType::Float16, 1, 4, 0, arch::kNoAddress, 64));
+    func::apply_vector(f.m, 0, vec(arch::VectorOp::ReduceSum, DType::Float16, 1, 4, 0, arch::kNoAddress, 64));
     EXPECT_EQ(f.get(Space::L1, 64, DType::Float16, 1)[0], 2050.0f);
     f.put(Space::L1, 0, DType::Float32, {3, -1, 7, 2, 5, 9});
-    func::apply_vector(f.m, vec(arch::VectorOp::ReduceMax, DType::Float32, 2, 3, 0, arch::kNoAddress, 64));
+    func::apply_vector(f.m, 0, vec(arch::VectorOp::ReduceMax, DType::Float32, 2, 3, 0, arch::kNoAddress, 64));
     EXPECT_EQ(f.get(Space::L1, 64, DType::Float32, 2), (std::vector<float>{7, 9}));
-    func::apply_vector(f.m, vec(arch::VectorOp::Transpose, DType::Float32, 2, 3, 0, arch::kNoAddress, 128));
+    func::apply_vector(f.m, 0, vec(arch::VectorOp::Transpose, DType::Float32, 2, 3, 0, arch::kNoAddress, 128));
     EXPECT_EQ(f.get(Space::L1, 128, DType::Float32, 6), (std::vector<float>{3, 2, -1, 5, 7, 9}));
 }
 

@@ -93,6 +93,14 @@ inline nlohmann::json random_config(Rng& r) {
     // below, near and above the shared link's rate.
     for (const char* k : {"ddr_read_bytes_per_cycle", "ddr_write_bytes_per_cycle"})
         j["cluster"][k] = r.chance(50) ? r.pick<uint64_t>({1, 3, 8, 16, 33, 64, 100, 2000}) : 0;
+    // Vector units with their own Unified Buffers and DMA engines (§2) a
+    // third of the time (large enough for the vector commands' regions
+    // below), their own paths (§6.2) each limited half the time.
+    if (r.chance(33)) {
+        j["vector"]["buffer_kib"] = r.pick<uint64_t>({160, 192, 256});
+        for (const char* k : {"ddr_read_bytes_per_cycle", "ddr_write_bytes_per_cycle"})
+            j["vector"][k] = r.chance(50) ? r.pick<uint64_t>({1, 5, 16, 64, 128, 2000}) : 0;
+    }
     return j;
 }
 
@@ -101,12 +109,15 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
     arch::Command c;
     switch (kind) {
     case arch::EngineKind::ClusterDma:
-    case arch::EngineKind::CubeDma: {
+    case arch::EngineKind::CubeDma:
+    case arch::EngineKind::VectorDma: {
         c.op = arch::Opcode::Dma;
         arch::DmaArgs& d = c.dma;
         bool far_to_near = r.chance(50);
-        Space far = kind == arch::EngineKind::ClusterDma ? Space::DDR : Space::L1;
-        Space near = kind == arch::EngineKind::ClusterDma ? Space::L1 : Space::L0;
+        Space far = kind == arch::EngineKind::CubeDma ? Space::L1 : Space::DDR;
+        Space near = kind == arch::EngineKind::ClusterDma ? Space::L1
+                     : kind == arch::EngineKind::CubeDma  ? Space::L0
+                                                          : Space::UB;
         d.src = far_to_near ? far : near;
         d.dst = far_to_near ? near : far;
         d.rows = uint32_t(r.range(1, 4));
@@ -115,7 +126,7 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
         uint64_t src_row = d.convert_f32_to_f16 ? 2 * uint64_t(d.row_bytes) : d.row_bytes;
         d.src_stride = src_row + r.range(0, 64);
         d.dst_stride = d.row_bytes + r.range(0, 64);
-        // L0 (32 KiB) and L1 regions stay well inside their capacity.
+        // L0 (32 KiB), L1 and UB regions stay well inside their capacity.
         auto addr = [&](Space s) {
             return s == Space::DDR ? r.range(0, 1 << 20) : r.range(0, s == Space::L0 ? 8192 : 65536);
         };
@@ -183,6 +194,7 @@ inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
     maybe(arch::EngineKind::CubeDma, cfg.cubes_per_cluster);
     maybe(arch::EngineKind::Cube, cfg.cubes_per_cluster);
     maybe(arch::EngineKind::Vector, cfg.vector_units);
+    maybe(arch::EngineKind::VectorDma, cfg.vector_units * cfg.vector_dmas_per_unit());
     // Streams in a shuffled order: the listing order must not matter.
     for (size_t i = engines.size(); i > 1; --i) std::swap(engines[i - 1], engines[size_t(r.range(0, i - 1))]);
     for (const arch::EngineId& e : engines) b.streams.push_back({e, {}});
