@@ -340,10 +340,10 @@ void check_engine_total(const Config& c, const std::string& origin) {
     const int64_t engines = c.clusters * (2 * c.cubes_per_cluster + c.dma_engines + per_vector * c.vector_units);
     if (engines > kMaxEngines)
         fail(origin,
-             "chip.clusters x (2 x cluster.cubes + cluster.dma_engines + " + std::string(per_vector > 1 ? "2 x " : "") +
+             "chip.clusters x (2 x cluster.cubes + cluster.dma_engines + " + std::string(per_vector > 1 ? "3 x " : "") +
                  "cluster.vector_units) = " + std::to_string(c.clusters) + " x (2 x " +
                  std::to_string(c.cubes_per_cluster) + " + " + std::to_string(c.dma_engines) + " + " +
-                 (per_vector > 1 ? "2 x " : "") + std::to_string(c.vector_units) + ") = " + std::to_string(engines) +
+                 (per_vector > 1 ? "3 x " : "") + std::to_string(c.vector_units) + ") = " + std::to_string(engines) +
                  " engines, at most " + std::to_string(kMaxEngines) + " (each is a simulated thread)");
 }
 

@@ -57,10 +57,11 @@ struct Config {
     // without, the vector units compute on the cluster's L1 (§2).
     bool vector_buffer() const { return vector_buffer_kib > 0; }
     int64_t ub_bytes() const { return vector_buffer_kib * 1024; }
-    // DMA engines per vector unit: one with a Unified Buffer, else none.
-    int64_t vector_dmas_per_unit() const { return vector_buffer() ? 1 : 0; }
+    // DMA engines per vector unit: a load and a store engine with a
+    // Unified Buffer, else none.
+    int64_t vector_dmas_per_unit() const { return vector_buffer() ? 2 : 0; }
     // The cluster's requesters of the DDR side (§6): its DMA engines, then
-    // its vector units' DMA engines.
+    // its vector units' load and store engines, unit by unit.
     int64_t ddr_requesters_per_cluster() const { return dma_engines + vector_units * vector_dmas_per_unit(); }
     // The L2 cache (timing model §6.1), present when l2.kib > 0.
     bool l2_present() const { return l2_kib > 0; }

@@ -53,7 +53,8 @@ std::string engine_name(EngineId e) {
     case EngineKind::CubeDma: return "cube" + std::to_string(e.index) + ".dma";
     case EngineKind::Cube: return "cube" + std::to_string(e.index);
     case EngineKind::Vector: return "vector" + std::to_string(e.index);
-    case EngineKind::VectorDma: return "vector" + std::to_string(e.index) + ".dma";
+    case EngineKind::VectorLoad: return "vector" + std::to_string(e.index) + ".load";
+    case EngineKind::VectorStore: return "vector" + std::to_string(e.index) + ".store";
     }
     return "?";
 }
@@ -63,8 +64,9 @@ std::pair<int, int64_t> engine_order(EngineId e) {
     case EngineKind::ClusterDma: return {0, e.index};
     case EngineKind::CubeDma: return {1, 2 * int64_t(e.index)};
     case EngineKind::Cube: return {1, 2 * int64_t(e.index) + 1};
-    case EngineKind::VectorDma: return {2, 2 * int64_t(e.index)};
-    case EngineKind::Vector: return {2, 2 * int64_t(e.index) + 1};
+    case EngineKind::VectorLoad: return {2, 3 * int64_t(e.index)};
+    case EngineKind::Vector: return {2, 3 * int64_t(e.index) + 1};
+    case EngineKind::VectorStore: return {2, 3 * int64_t(e.index) + 2};
     }
     return {3, e.index};
 }
@@ -148,25 +150,27 @@ std::vector<EngineId> cluster_engines(const Config& c) {
         v.push_back({EngineKind::Cube, i});
     }
     for (int i = 0; i < c.vector_units; ++i) {
-        if (c.vector_buffer()) v.push_back({EngineKind::VectorDma, i});
+        if (c.vector_buffer()) v.push_back({EngineKind::VectorLoad, i});
         v.push_back({EngineKind::Vector, i});
+        if (c.vector_buffer()) v.push_back({EngineKind::VectorStore, i});
     }
     return v;
 }
 
 size_t engine_slot(const Config& c, uint32_t cluster, EngineId e) {
     const size_t dmas = size_t(c.dma_engines), cubes = size_t(c.cubes_per_cluster);
-    const size_t per_vector = 1 + size_t(c.vector_dmas_per_unit());
+    const size_t per_vector = 1 + size_t(c.vector_dmas_per_unit()), loads = c.vector_buffer() ? 1 : 0;
     const size_t base = size_t(cluster) * (dmas + 2 * cubes + per_vector * size_t(c.vector_units));
     const size_t vectors = base + dmas + 2 * cubes;
     switch (e.kind) {
     case EngineKind::ClusterDma: return base + size_t(e.index);
     case EngineKind::CubeDma: return base + dmas + 2 * size_t(e.index);
     case EngineKind::Cube: return base + dmas + 2 * size_t(e.index) + 1;
-    case EngineKind::VectorDma: return vectors + per_vector * size_t(e.index);
+    case EngineKind::VectorLoad: return vectors + per_vector * size_t(e.index);
+    case EngineKind::VectorStore: return vectors + per_vector * size_t(e.index) + 2;
     case EngineKind::Vector: break;
     }
-    return vectors + per_vector * size_t(e.index) + per_vector - 1;
+    return vectors + per_vector * size_t(e.index) + loads;
 }
 
 const char* engine_kind_name(EngineKind k) {
@@ -174,7 +178,8 @@ const char* engine_kind_name(EngineKind k) {
     case EngineKind::ClusterDma: return "dma";
     case EngineKind::CubeDma: return "cube_dma";
     case EngineKind::Cube: return "cube";
-    case EngineKind::VectorDma: return "vector_dma";
+    case EngineKind::VectorLoad: return "vector_load";
+    case EngineKind::VectorStore: return "vector_store";
     case EngineKind::Vector: break;
     }
     return "vector";

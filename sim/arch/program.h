@@ -48,21 +48,27 @@ const char* space_name(Space s);  // "DDR"
 // The engines of one cluster. Cluster DMA engines move DDR<->L1; each cube
 // has its own DMA engine (L1<->L0) and its MAC array; vector units compute
 // on L1 directly, or, with Unified Buffers (vector.buffer_kib > 0), on their
-// own UB, which their own DMA engine fills from DDR and drains to it.
-enum class EngineKind : uint8_t { ClusterDma, CubeDma, Cube, Vector, VectorDma };
+// own UB, which two DMA engines of their own fill from DDR (VectorLoad,
+// Ascend's MTE2 of a vector core) and drain to it (VectorStore, its MTE3).
+enum class EngineKind : uint8_t { ClusterDma, CubeDma, Cube, Vector, VectorLoad, VectorStore };
+inline bool is_vector_dma(EngineKind k) { return k == EngineKind::VectorLoad || k == EngineKind::VectorStore; }
+// The engines that request the DDR side (§6): the cluster's DMA engines and
+// the vector units' load and store engines.
+inline bool requests_ddr(EngineKind k) { return k == EngineKind::ClusterDma || is_vector_dma(k); }
 
 struct EngineId {
     EngineKind kind = EngineKind::ClusterDma;
-    int index =
-        0;  // DMA engine number for ClusterDma, vector unit number for Vector and VectorDma, cube number otherwise
+    int index = 0;  // DMA engine number for ClusterDma, vector unit number for Vector and its DMA engines, cube number
+                    // otherwise
     bool operator==(const EngineId& o) const { return kind == o.kind && index == o.index; }
     bool operator!=(const EngineId& o) const { return !(*this == o); }
 };
-std::string engine_name(EngineId e);  // "dma0", "cube2.dma", "cube2", "vector0", "vector0.dma"
+std::string engine_name(EngineId e);  // "dma0", "cube2.dma", "cube2", "vector0", "vector0.load", "vector0.store"
 
 // The order engines are listed in (streams, reports, CSV rows): cluster DMA
 // engines, then cube by cube its DMA engine and its MAC array, then vector
-// unit by vector unit its DMA engine (if it has one) and the unit. A sort key, not an index: only comparisons are
+// unit by vector unit its load engine (if it has one), the unit and its
+// store engine (if it has one). A sort key, not an index: only comparisons are
 // meaningful.
 std::pair<int, int64_t> engine_order(EngineId e);
 
@@ -72,7 +78,7 @@ std::vector<EngineId> cluster_engines(const Config& c);
 // Engine e of cluster `cluster` numbered among every engine of the chip:
 // cluster by cluster, each in cluster_engines order (a recorder's index).
 size_t engine_slot(const Config& c, uint32_t cluster, EngineId e);
-// The kind as reports and traces name it: "dma", "cube_dma", "cube", "vector", "vector_dma".
+// The kind as reports and traces name it: "dma", "cube_dma", "cube", "vector", "vector_load", "vector_store".
 const char* engine_kind_name(EngineKind k);
 
 enum class Opcode : uint8_t { Dma, Matmul, Vector };

@@ -74,7 +74,8 @@ bool link_allowed(EngineKind k, const DmaArgs& d) {
     auto is = [&](Space a, Space b) { return d.src == a && d.dst == b; };
     if (k == EngineKind::ClusterDma) return is(Space::DDR, Space::L1) || is(Space::L1, Space::DDR);
     if (k == EngineKind::CubeDma) return is(Space::L1, Space::L0) || is(Space::L0, Space::L1);
-    if (k == EngineKind::VectorDma) return is(Space::DDR, Space::UB) || is(Space::UB, Space::DDR);
+    if (k == EngineKind::VectorLoad) return is(Space::DDR, Space::UB);
+    if (k == EngineKind::VectorStore) return is(Space::UB, Space::DDR);
     return false;
 }
 
@@ -292,7 +293,8 @@ int64_t engine_limit(EngineKind k, const Config& c) {
     switch (k) {
     case EngineKind::ClusterDma: return c.dma_engines;
     case EngineKind::Vector: return c.vector_units;
-    case EngineKind::VectorDma: return c.vector_units * c.vector_dmas_per_unit();
+    case EngineKind::VectorLoad:
+    case EngineKind::VectorStore: return c.vector_buffer() ? c.vector_units : 0;
     case EngineKind::CubeDma:
     case EngineKind::Cube: break;
     }
@@ -354,10 +356,10 @@ void check_block(const Program& p, const Config& c, size_t b, const Block& blk) 
     for (size_t s = 0; s < blk.streams.size(); ++s) {
         const Stream& st = blk.streams[s];
         Where w{b, &st, 0};
-        if (st.engine.kind == EngineKind::VectorDma && !c.vector_buffer())
+        if (is_vector_dma(st.engine.kind) && !c.vector_buffer())
             fail(w,
-                 "engine does not exist on this hardware (a vector unit has a DMA engine only with its own "
-                 "Unified Buffer, vector.buffer_kib > 0)");
+                 "engine does not exist on this hardware (a vector unit has load and store engines only with "
+                 "its own Unified Buffer, vector.buffer_kib > 0)");
         if (st.engine.index < 0 || st.engine.index >= engine_limit(st.engine.kind, c))
             fail(w, "engine does not exist on this hardware");
         for (size_t o = 0; o < s; ++o)

@@ -19,8 +19,8 @@ DType read_dtype(const Reader& r, const json& v, const std::string& path) {
     return DType(r.name(v, path, isa::Names<DType>::count, isa::Names<DType>::name));
 }
 
-// "dma0", "cube2.dma", "cube2", "vector1", "vector1.dma": a prefix and a
-// decimal index.
+// "dma0", "cube2.dma", "cube2", "vector1", "vector1.load", "vector1.store":
+// a prefix, a decimal index and a suffix.
 EngineId read_engine(const Reader& r, const json& v, const std::string& path) {
     const std::string& s = r.string(v, path);
     auto parse = [&](const std::string& prefix, const std::string& suffix, EngineKind kind, EngineId& out) {
@@ -35,10 +35,11 @@ EngineId read_engine(const Reader& r, const json& v, const std::string& path) {
     };
     EngineId id;
     if (parse("dma", "", EngineKind::ClusterDma, id) || parse("cube", ".dma", EngineKind::CubeDma, id) ||
-        parse("cube", "", EngineKind::Cube, id) || parse("vector", ".dma", EngineKind::VectorDma, id) ||
-        parse("vector", "", EngineKind::Vector, id))
+        parse("cube", "", EngineKind::Cube, id) || parse("vector", ".load", EngineKind::VectorLoad, id) ||
+        parse("vector", ".store", EngineKind::VectorStore, id) || parse("vector", "", EngineKind::Vector, id))
         return id;
-    r.fail(path, "unknown engine " + compact(v) + " (expected dmaN, cubeN.dma, cubeN, vectorN.dma or vectorN)");
+    r.fail(path, "unknown engine " + compact(v) +
+                     " (expected dmaN, cubeN.dma, cubeN, vectorN, vectorN.load or vectorN.store)");
 }
 
 Stream read_stream(const Reader& r, const json& v, const std::string& path, size_t tag_count) {

@@ -5,7 +5,7 @@
 // One object per program: {"source", "max_parallel", "slot_l1_bytes",
 // "slot_l0_bytes", "tensors", "tags", "blocks"} (the slot sizes only when
 // the memories are partitioned, arch::Program); a block is {"name", "deps", "num_flags", "streams"}; a stream is
-// {"engine": "dma0" | "cube1.dma" | "cube1" | "vector0", "commands"}; a
+// {"engine": "dma0" | "cube1.dma" | "cube1" | "vector0" | "vector0.load" | "vector0.store", "commands"}; a
 // command is {"op": "dma" | "matmul" | "vector", ..., "waits", "sets",
 // "tag", "issue_cycles"} with the fields of arch::DmaArgs, MatmulArgs or
 // VectorArgs as isa_fields.def declares them (docs/isa.md lists them; the

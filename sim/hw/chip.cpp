@@ -16,12 +16,12 @@ LinkParams ddr_params(const arch::Config& c) {
     if (c.l2_present())
         p.bytes_per_cycle = uint64_t(c.l2_bytes_per_cycle), p.latency_cycles = uint64_t(c.l2_hit_latency_cycles);
     // A cluster's requesters (Cluster::bind_ddr): its DMA engines, on the
-    // cluster's paths (0), then its vector units' DMA engines, each on its
-    // own (1 + unit).
+    // cluster's paths (0), then its vector units' load and store engines,
+    // each unit's on its own pair (1 + unit).
     p.paths.rates.push_back({uint64_t(c.ddr_read_bytes_per_cycle), uint64_t(c.ddr_write_bytes_per_cycle)});
     p.paths.group_of.assign(size_t(c.dma_engines), 0);
-    for (int64_t v = 0; v < c.vector_units * c.vector_dmas_per_unit(); ++v) {
-        p.paths.group_of.push_back(int(1 + v));
+    for (int64_t v = 0; c.vector_buffer() && v < c.vector_units; ++v) {
+        p.paths.group_of.insert(p.paths.group_of.end(), 2, int(1 + v));
         p.paths.rates.push_back(
             {uint64_t(c.vector_ddr_read_bytes_per_cycle), uint64_t(c.vector_ddr_write_bytes_per_cycle)});
     }

@@ -38,11 +38,12 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
         cubes_.back()->on_finished = finished;
     }
     for (int i = 0; i < config.vector_units; ++i) {
-        if (config.vector_buffer()) {
-            arch::EngineId dma_id{arch::EngineKind::VectorDma, i};
-            vector_dmas_.push_back(std::make_unique<DmaEngine>(("vector" + std::to_string(i) + "_dma").c_str(), dma_id,
-                                                               index, flags_, recorder,
-                                                               size_t(config.dma_max_outstanding)));
+        for (arch::EngineKind k : {arch::EngineKind::VectorLoad, arch::EngineKind::VectorStore}) {
+            if (!config.vector_buffer()) break;
+            const std::string name =
+                "vector" + std::to_string(i) + (k == arch::EngineKind::VectorLoad ? "_load" : "_store");
+            vector_dmas_.push_back(std::make_unique<DmaEngine>(name.c_str(), arch::EngineId{k, i}, index, flags_,
+                                                               recorder, size_t(config.dma_max_outstanding)));
             vector_dmas_.back()->on_finished = finished;
         }
         arch::EngineId id{arch::EngineKind::Vector, i};
@@ -74,8 +75,9 @@ std::vector<Engine*> Cluster::engines() const {
         all.push_back(cubes_[i].get());
     }
     for (size_t i = 0; i < vectors_.size(); ++i) {
-        if (i < vector_dmas_.size()) all.push_back(vector_dmas_[i].get());
+        if (2 * i < vector_dmas_.size()) all.push_back(vector_dmas_[2 * i].get());
         all.push_back(vectors_[i].get());
+        if (2 * i + 1 < vector_dmas_.size()) all.push_back(vector_dmas_[2 * i + 1].get());
     }
     return all;
 }

@@ -1,8 +1,8 @@
 // A cluster: its L1 (whose port its cubes' DMA engines share), its DDR-side
 // DMA engines, its cubes (each a DMA engine and a MAC array with an L0) and
 // its vector units (each with a private L1 port, so not bound to l1_; or,
-// with Unified Buffers, computing in its own and with a DMA engine of its
-// own on the DDR side).
+// with Unified Buffers, computing in its own and with a load and a store
+// engine of its own on the DDR side).
 // It holds up to `slots` blocks at once (timing-model §4), each with its own
 // flags: every engine gets its stream of the block, and the block ends when
 // the last engine's last command ends (at its start if it has no commands).
@@ -34,7 +34,7 @@ public:
     template <typename Socket>
     void bind_ddr(Socket& ddr_socket) {
         for (auto& dma : cluster_dmas_) dma->socket.bind(ddr_socket);
-        for (auto& dma : vector_dmas_) dma->socket.bind(ddr_socket);
+        for (auto& dma : vector_dmas_) dma->socket.bind(ddr_socket);  // unit by unit: load, store
     }
 
     // Before the simulation: how many blocks the cluster holds at once.
@@ -62,10 +62,11 @@ private:
     std::vector<std::unique_ptr<DmaEngine>> cube_dmas_;
     std::vector<std::unique_ptr<CubeUnit>> cubes_;
     std::vector<std::unique_ptr<VectorUnit>> vectors_;
-    std::vector<std::unique_ptr<DmaEngine>> vector_dmas_;  // one per vector unit with a Unified Buffer
-    std::vector<int> running_;                             // per slot: engines still running its block
-    std::vector<uint64_t> block_end_;                      // per slot: the largest command end so far
-    std::vector<std::pair<uint32_t, uint64_t>> empty_;     // slots whose block has no commands, and its start
+    // With Unified Buffers: per vector unit its load and its store engine.
+    std::vector<std::unique_ptr<DmaEngine>> vector_dmas_;
+    std::vector<int> running_;                          // per slot: engines still running its block
+    std::vector<uint64_t> block_end_;                   // per slot: the largest command end so far
+    std::vector<std::pair<uint32_t, uint64_t>> empty_;  // slots whose block has no commands, and its start
     sc_core::sc_event_queue empty_end_;
 };
 

@@ -8,8 +8,7 @@ std::vector<StepSeries> link_bytes_in_flight(const arch::Config& c, const std::v
     std::vector<std::vector<std::pair<uint64_t, int64_t>>> deltas(size_t(1 + c.clusters));
     for (const TimedCommand& t : cmds) {
         if (!t.cmd || t.cmd->op != arch::Opcode::Dma) continue;
-        const bool ddr_side =
-            t.rec.engine.kind == arch::EngineKind::ClusterDma || t.rec.engine.kind == arch::EngineKind::VectorDma;
+        const bool ddr_side = arch::requests_ddr(t.rec.engine.kind);
         size_t link = ddr_side ? 0 : 1 + size_t(t.rec.cluster);
         if (link >= deltas.size()) continue;
         const int64_t bytes = int64_t(t.cmd->dma.bytes());

@@ -134,7 +134,7 @@ std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch
         command_regions(*t.cmd, regions, vector_space);
         const arch::EngineKind kind = t.rec.engine.kind;
         const bool on_cube = kind == arch::EngineKind::CubeDma || kind == arch::EngineKind::Cube;
-        const bool on_vector = kind == arch::EngineKind::VectorDma || kind == arch::EngineKind::Vector;
+        const bool on_vector = arch::is_vector_dma(kind) || kind == arch::EngineKind::Vector;
         const size_t unit = t.rec.engine.index < 0 ? SIZE_MAX : size_t(t.rec.engine.index);
         for (Region& r : regions) {
             r.addr = arch::relocate(p, r.space, r.addr, t.rec.slot);

@@ -142,8 +142,7 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
                 add_interval(t, busy[cached->second], r.end - added, r.end);
             }
             if (dma == 0 || t.n == 0) continue;
-            const bool ddr_side =
-                r.engine.kind == arch::EngineKind::ClusterDma || r.engine.kind == arch::EngineKind::VectorDma;
+            const bool ddr_side = arch::requests_ddr(r.engine.kind);
             size_t link = ddr_side                                                             ? 0
                           : r.engine.kind == arch::EngineKind::CubeDma && r.cluster < clusters ? 1 + r.cluster
                                                                                                : link_names.size();

@@ -246,7 +246,7 @@ TEST(ProgramJson, Errors) {
     EXPECT_EQ(error_of(R"({"blocks": [{"streams": [{}]}]})"), "p.json: blocks[0].streams[0]: missing key \"engine\"");
     EXPECT_EQ(error_of(R"({"blocks": [{"streams": [{"engine": "cube01"}]}]})"),
               "p.json: blocks[0].streams[0].engine: unknown engine \"cube01\" (expected dmaN, cubeN.dma, cubeN, "
-              "vectorN.dma or vectorN)");
+              "vectorN, vectorN.load or vectorN.store)");
     EXPECT_EQ(error_of(with_command(R"({"rows": 1})")),
               "p.json: blocks[0].streams[0].commands[1]: missing key \"op\" (\"dma\", \"matmul\" or \"vector\")");
     EXPECT_EQ(error_of(with_command(R"({"op": "conv"})")),

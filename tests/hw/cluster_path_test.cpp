@@ -38,11 +38,11 @@ TEST(ClusterPath, BehindAnL2ThePathPaysTheHitLatency) {
     expect_ends(simulate(from(behind_an_l2_config()), behind_an_l2()), behind_an_l2_ends());
 }
 
-TEST(ClusterPath, AVectorUnitWithABufferHasItsOwnDmaEngineAndPaths) {
-    SimRun r = simulate(from(vector_buffer_config()), vector_unit_has_its_own_paths());
-    expect_ends(r, vector_unit_has_its_own_paths_ends());
-    EXPECT_EQ(r.stats.total_cycles, 235u);
-    EXPECT_EQ(r.stats.ddr_bytes_read, 384u);
+TEST(ClusterPath, AVectorUnitWithABufferHasItsOwnEnginesAndPaths) {
+    SimRun r = simulate(from(vector_buffer_config()), vector_unit_has_its_own_engines_and_paths());
+    expect_ends(r, vector_unit_has_its_own_engines_and_paths_ends());
+    EXPECT_EQ(r.stats.total_cycles, 236u);
+    EXPECT_EQ(r.stats.ddr_bytes_read, 448u);
     EXPECT_EQ(r.stats.ddr_bytes_written, 64u);
 }
 

@@ -193,11 +193,12 @@ TEST(ProgramCheck, CubeEngineThatDoesNotExist) {
     EXPECT_THROW(arch::check_program(p, arch::default_config()), arch::ProgramError);
 }
 
-// A vector unit's DMA engine exists only with a Unified Buffer, which then
-// holds the vector unit's operands: L1 is not its memory any more.
+// A vector unit's load and store engines exist only with a Unified
+// Buffer, which then holds the vector unit's operands: L1 is not its memory
+// any more.
 TEST(ProgramCheck, VectorUnitsDmaEngineAndUnifiedBuffer) {
     arch::Program p;
-    p.blocks.push_back(block({stream({EngineKind::VectorDma, 0}, {dma(Space::DDR, Space::UB, 64)})}));
+    p.blocks.push_back(block({stream({EngineKind::VectorLoad, 0}, {dma(Space::DDR, Space::UB, 64)})}));
     auto message = [&](const arch::Config& c) {
         try {
             arch::check_program(p, c);
@@ -207,17 +208,17 @@ TEST(ProgramCheck, VectorUnitsDmaEngineAndUnifiedBuffer) {
         return std::string("no error");
     };
     EXPECT_EQ(message(arch::default_config()),
-              "invalid program: block 0, vector0.dma command 0: engine does not exist on this hardware (a vector unit "
-              "has a DMA engine only with its own Unified Buffer, vector.buffer_kib > 0)");
+              "invalid program: block 0, vector0.load command 0: engine does not exist on this hardware (a vector "
+              "unit has load and store engines only with its own Unified Buffer, vector.buffer_kib > 0)");
     arch::Config ub = arch::default_config();
     ub.vector_buffer_kib = 16;
     EXPECT_EQ(message(ub), "no error");
     p.blocks[0].streams[0].commands[0].dma.dst_addr = 16 * 1024 - 32;
     EXPECT_EQ(message(ub),
-              "invalid program: block 0, vector0.dma command 0: destination region ends at byte 16416, beyond UB "
+              "invalid program: block 0, vector0.load command 0: destination region ends at byte 16416, beyond UB "
               "capacity 16384");
-    p.blocks[0].streams[0].commands[0] = dma(Space::DDR, Space::L1, 64);
-    EXPECT_EQ(message(ub), "invalid program: block 0, vector0.dma command 0: engine cannot move DDR -> L1");
+    p.blocks[0].streams[0].commands[0] = dma(Space::UB, Space::DDR, 64);
+    EXPECT_EQ(message(ub), "invalid program: block 0, vector0.load command 0: engine cannot move UB -> DDR");
     // The vector unit's operands are in its UB (vec() puts its destination at 0x20000).
     p.blocks[0].streams = {stream({EngineKind::Vector, 0}, {vec(arch::VectorOp::Exp, 1, 64)})};
     EXPECT_EQ(message(ub),

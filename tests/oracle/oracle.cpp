@@ -241,10 +241,11 @@ struct Sim {
     std::unique_ptr<L2> l2;
     std::vector<Link> l1;  // per cluster
     // §6.2: the DDR side's requesters of one cluster, its DMA engines then
-    // its vector units' (with Unified Buffers); its path pairs, the
-    // cluster's then one per vector unit; per cluster, pair and direction
-    // ((cl * pairs + pair) * 2 + write): the last request's exit.
-    size_t ddr_per_cluster = size_t(cfg.dma_engines) + (cfg.vector_buffer_kib > 0 ? size_t(cfg.vector_units) : 0);
+    // per vector unit (with Unified Buffers) its load and store engines;
+    // its path pairs, the cluster's then one per vector unit; per cluster,
+    // pair and direction ((cl * pairs + pair) * 2 + write): the last
+    // request's exit.
+    size_t ddr_per_cluster = size_t(cfg.dma_engines) + (cfg.vector_buffer_kib > 0 ? 2 * size_t(cfg.vector_units) : 0);
     size_t pairs = 1 + (cfg.vector_buffer_kib > 0 ? size_t(cfg.vector_units) : 0);
     std::vector<uint64_t> path_free = std::vector<uint64_t>(size_t(cfg.clusters) * pairs * 2, 0);
     uint64_t P = 0;     // blocks in flight at most
@@ -264,7 +265,8 @@ struct Sim {
           cfg(c),
           ddr(uint64_t(c.l2_kib ? c.l2_bytes_per_cycle : c.ddr_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
               uint64_t(c.l2_kib ? c.l2_hit_latency_cycles : c.ddr_latency_cycles),
-              size_t(c.clusters) * (size_t(c.dma_engines) + (c.vector_buffer_kib > 0 ? size_t(c.vector_units) : 0))) {
+              size_t(c.clusters) *
+                  (size_t(c.dma_engines) + (c.vector_buffer_kib > 0 ? 2 * size_t(c.vector_units) : 0))) {
         if (c.l2_kib) {
             l2 = std::make_unique<L2>();
             l2->L = uint64_t(c.l2_line_bytes);
@@ -284,7 +286,7 @@ struct Sim {
         S = uint32_t(ceil_div(P, uint64_t(c.clusters)));
         if (S > 1 && c.flag_latency_cycles < 1) fail("several blocks per cluster need flag_latency_cycles >= 1");
         running.resize(size_t(used) * S);
-        engines_per_cluster = uint32_t(c.dma_engines + 2 * c.cubes_per_cluster + 2 * c.vector_units);
+        engines_per_cluster = uint32_t(c.dma_engines + 2 * c.cubes_per_cluster + 3 * c.vector_units);
         engine_states.resize(size_t(used) * engines_per_cluster);
         for (EngineState& e : engine_states) e.last_slot = S - 1;
         assigned.assign(p.blocks.size(), false);
@@ -303,11 +305,12 @@ struct Sim {
             for (size_t si = 0; si < blk.streams.size(); ++si) {
                 const arch::Stream& s = blk.streams[si];
                 std::string w = where + ", " + arch::engine_name(s.engine);
-                int64_t limit = s.engine.kind == arch::EngineKind::ClusterDma ? cfg.dma_engines
-                                : s.engine.kind == arch::EngineKind::Vector   ? cfg.vector_units
-                                : s.engine.kind == arch::EngineKind::VectorDma
-                                    ? (cfg.vector_buffer_kib > 0 ? cfg.vector_units : 0)
-                                    : cfg.cubes_per_cluster;
+                int64_t limit =
+                    s.engine.kind == arch::EngineKind::ClusterDma ? cfg.dma_engines
+                    : s.engine.kind == arch::EngineKind::Vector   ? cfg.vector_units
+                    : s.engine.kind == arch::EngineKind::VectorLoad || s.engine.kind == arch::EngineKind::VectorStore
+                        ? (cfg.vector_buffer_kib > 0 ? cfg.vector_units : 0)
+                        : cfg.cubes_per_cluster;
                 if (s.engine.index < 0 || s.engine.index >= limit) fail(w + ": no such engine");
                 for (size_t sj = 0; sj < si; ++sj)
                     if (blk.streams[sj].engine == s.engine) fail(w + ": two streams for one engine");
@@ -324,12 +327,13 @@ struct Sim {
                                       (c.dma.src == arch::Space::L1 && c.dma.dst == arch::Space::DDR);
                         bool l1_l0 = (c.dma.src == arch::Space::L1 && c.dma.dst == arch::Space::L0) ||
                                      (c.dma.src == arch::Space::L0 && c.dma.dst == arch::Space::L1);
-                        bool ddr_ub = (c.dma.src == arch::Space::DDR && c.dma.dst == arch::Space::UB) ||
-                                      (c.dma.src == arch::Space::UB && c.dma.dst == arch::Space::DDR);
-                        if (s.engine.kind == arch::EngineKind::ClusterDma  ? !ddr_l1
-                            : s.engine.kind == arch::EngineKind::CubeDma   ? !l1_l0
-                            : s.engine.kind == arch::EngineKind::VectorDma ? !ddr_ub
-                                                                           : true)
+                        bool ddr_ub = c.dma.src == arch::Space::DDR && c.dma.dst == arch::Space::UB;
+                        bool ub_ddr = c.dma.src == arch::Space::UB && c.dma.dst == arch::Space::DDR;
+                        if (s.engine.kind == arch::EngineKind::ClusterDma    ? !ddr_l1
+                            : s.engine.kind == arch::EngineKind::CubeDma     ? !l1_l0
+                            : s.engine.kind == arch::EngineKind::VectorLoad  ? !ddr_ub
+                            : s.engine.kind == arch::EngineKind::VectorStore ? !ub_ddr
+                                                                             : true)
                             fail(wc + ": DMA not allowed on this engine");
                         if (c.dma.bytes() == 0) fail(wc + ": empty DMA");
                     } else if (c.op == arch::Opcode::Vector) {
@@ -616,7 +620,7 @@ struct Sim {
     // Step 2, §6.2: the DDR requests that become eligible at `now` take
     // their places on their read and write paths, in requester order
     // (which, within a cluster, is engine order): a cluster DMA engine's
-    // are its cluster's, a vector unit's DMA engine's its own.
+    // are its cluster's, a vector unit's load and store engines' the unit's.
     void place_on_paths(uint64_t now) {
         for (size_t r = 0; r < ddr.requests.size(); ++r) {
             Request& q = ddr.requests[r];
@@ -624,7 +628,7 @@ struct Sim {
             const bool write = q.owner->stream->commands[q.index].dma.dst == arch::Space::DDR;
             const size_t cluster = r / ddr_per_cluster, within = r % ddr_per_cluster;
             const bool vector = within >= size_t(cfg.dma_engines);
-            const size_t pair = vector ? 1 + within - size_t(cfg.dma_engines) : 0;
+            const size_t pair = vector ? 1 + (within - size_t(cfg.dma_engines)) / 2 : 0;
             const int64_t rate_key =
                 vector ? (write ? cfg.vector_ddr_write_bytes_per_cycle : cfg.vector_ddr_read_bytes_per_cycle)
                        : (write ? cfg.ddr_write_bytes_per_cycle : cfg.ddr_read_bytes_per_cycle);
@@ -732,18 +736,19 @@ struct Sim {
     }
 
     // The engine's place among its cluster's engines: DMA engines, then per
-    // cube its DMA engine and the cube, then per vector unit the unit and
-    // its DMA engine (any fixed order).
+    // cube its DMA engine and the cube, then per vector unit the unit, its
+    // load and its store engine (any fixed order).
     uint32_t engine_slot(arch::EngineId id) const {
         const uint32_t vectors = uint32_t(cfg.dma_engines + 2 * cfg.cubes_per_cluster);
         switch (id.kind) {
         case arch::EngineKind::ClusterDma: return uint32_t(id.index);
         case arch::EngineKind::CubeDma: return uint32_t(cfg.dma_engines + 2 * id.index);
         case arch::EngineKind::Cube: return uint32_t(cfg.dma_engines + 2 * id.index + 1);
-        case arch::EngineKind::VectorDma: return vectors + 2 * uint32_t(id.index) + 1;
+        case arch::EngineKind::VectorLoad: return vectors + 3 * uint32_t(id.index) + 1;
+        case arch::EngineKind::VectorStore: return vectors + 3 * uint32_t(id.index) + 2;
         case arch::EngineKind::Vector: break;
         }
-        return vectors + 2 * uint32_t(id.index);
+        return vectors + 3 * uint32_t(id.index);
     }
 
     void make_active(uint32_t block, uint32_t cluster, uint32_t slot, uint64_t start) {
@@ -766,10 +771,12 @@ struct Sim {
             if (e.stream->engine.kind == arch::EngineKind::ClusterDma) {
                 e.link = &ddr;
                 e.requester = size_t(cluster) * ddr_per_cluster + size_t(e.stream->engine.index);
-            } else if (e.stream->engine.kind == arch::EngineKind::VectorDma) {
+            } else if (e.stream->engine.kind == arch::EngineKind::VectorLoad ||
+                       e.stream->engine.kind == arch::EngineKind::VectorStore) {
                 e.link = &ddr;
-                e.requester =
-                    size_t(cluster) * ddr_per_cluster + size_t(cfg.dma_engines) + size_t(e.stream->engine.index);
+                e.requester = size_t(cluster) * ddr_per_cluster + size_t(cfg.dma_engines) +
+                              2 * size_t(e.stream->engine.index) +
+                              (e.stream->engine.kind == arch::EngineKind::VectorStore ? 1 : 0);
             } else if (e.stream->engine.kind == arch::EngineKind::CubeDma) {
                 e.link = &l1[cluster];
                 e.requester = size_t(e.stream->engine.index);

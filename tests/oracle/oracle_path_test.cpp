@@ -32,9 +32,9 @@ TEST(OraclePath, BehindAnL2ThePathPaysTheHitLatency) {
     expect_ends(oracle::run(behind_an_l2(), config(behind_an_l2_config())), behind_an_l2_ends());
 }
 
-TEST(OraclePath, AVectorUnitWithABufferHasItsOwnDmaEngineAndPaths) {
-    expect_ends(oracle::run(vector_unit_has_its_own_paths(), config(vector_buffer_config())),
-                vector_unit_has_its_own_paths_ends());
+TEST(OraclePath, AVectorUnitWithABufferHasItsOwnEnginesAndPaths) {
+    expect_ends(oracle::run(vector_unit_has_its_own_engines_and_paths(), config(vector_buffer_config())),
+                vector_unit_has_its_own_engines_and_paths_ends());
 }
 
 // Without a limit (the default) the paths play no part: the same program

@@ -110,10 +110,13 @@ inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
     switch (kind) {
     case arch::EngineKind::ClusterDma:
     case arch::EngineKind::CubeDma:
-    case arch::EngineKind::VectorDma: {
+    case arch::EngineKind::VectorLoad:
+    case arch::EngineKind::VectorStore: {
         c.op = arch::Opcode::Dma;
         arch::DmaArgs& d = c.dma;
-        bool far_to_near = r.chance(50);
+        bool far_to_near = kind == arch::EngineKind::VectorStore  ? false
+                           : kind == arch::EngineKind::VectorLoad ? true
+                                                                  : r.chance(50);
         Space far = kind == arch::EngineKind::CubeDma ? Space::L1 : Space::DDR;
         Space near = kind == arch::EngineKind::ClusterDma ? Space::L1
                      : kind == arch::EngineKind::CubeDma  ? Space::L0
@@ -194,7 +197,10 @@ inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
     maybe(arch::EngineKind::CubeDma, cfg.cubes_per_cluster);
     maybe(arch::EngineKind::Cube, cfg.cubes_per_cluster);
     maybe(arch::EngineKind::Vector, cfg.vector_units);
-    maybe(arch::EngineKind::VectorDma, cfg.vector_units * cfg.vector_dmas_per_unit());
+    if (cfg.vector_buffer()) {
+        maybe(arch::EngineKind::VectorLoad, cfg.vector_units);
+        maybe(arch::EngineKind::VectorStore, cfg.vector_units);
+    }
     // Streams in a shuffled order: the listing order must not matter.
     for (size_t i = engines.size(); i > 1; --i) std::swap(engines[i - 1], engines[size_t(r.range(0, i - 1))]);
     for (const arch::EngineId& e : engines) b.streams.push_back({e, {}});

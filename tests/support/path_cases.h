@@ -91,34 +91,43 @@ inline std::vector<Expected> behind_an_l2_ends() {
     return {{0, dma_engine(0), 0, 1, 105}, {0, dma_engine(0), 1, 105, 117}};
 }
 
-// A vector unit with its own Unified Buffer (timing model §2) has its own
-// DMA engine, a requester of the DDR side after the cluster's DMA engines,
-// with paths of its own: the cluster's read path 16 B/cycle, the vector
-// unit's read path 8 B/cycle and its write path 4 B/cycle.
+// A vector unit with its own Unified Buffer (timing model §2) has a load
+// and a store engine of its own, requesters of the DDR side after the
+// cluster's DMA engines, with paths of its own: the cluster's read path
+// 16 B/cycle, the vector unit's read path 8 B/cycle and its write path 4.
 inline std::string vector_buffer_config() {
     return R"({"cluster": {"ddr_read_bytes_per_cycle": 16},
               "vector": {"buffer_kib": 64, "ddr_read_bytes_per_cycle": 8, "ddr_write_bytes_per_cycle": 4},
               "dma": {"max_outstanding": 1}})";
 }
 
-// dma0 loads 256 B into L1; vector0.dma loads 128 B into its UB, then
-// stores 64 B of it. Requesters: dma0 0, vector0.dma 1, both eligible at 2.
-// The link alternates: dma0 [2,4) vector0.dma [4,6) dma0 [6,8)
-// vector0.dma [8,10) (its last: 110), dma0 [10,12) [12,14) (114). The
+// dma0 loads 256 B into L1; vector0.load loads 128 B into its UB (setting
+// f0), then 64 B more; vector0.store stores 64 B once f0 is set.
+// Requesters: dma0 0, vector0.load 1, vector0.store 2. dma0 and the load
+// are eligible at 2; the link alternates: dma0 [2,4) load [4,6) dma0
+// [6,8) load [8,10) (its last: 110), dma0 [10,12) [12,14) (114). The
 // paths are not shared: dma0's read path [2, 18) (ends max(114, 118) =
-// 118), vector0.dma's own [2, 18) (ends max(110, 118) = 118; on the
-// cluster's path it would have waited to [18, 34) and ended at 134). The
-// store starts at 118, eligible at 119: link [119, 121), its write path
-// [119, 135): ends 235.
-inline arch::Program vector_unit_has_its_own_paths() {
+// 118), the vector unit's own [2, 18) (ends max(110, 118) = 118; behind
+// dma0 on the cluster's path it would have waited to [18, 34): 134).
+// At 118 the second load starts (eligible 119: link [119, 121), read path
+// [119, 127): ends 227) and f0 is set: the store starts at 119 (the flag's
+// latency), on its own engine, not behind the load. Eligible at 120, the
+// link is the load's until 121: [121, 123), its write path [120, 136):
+// ends 236.
+inline arch::Program vector_unit_has_its_own_engines_and_paths() {
     arch::Program p;
     p.blocks.push_back(
         block({stream(dma_engine(0), {load(256)}),
-               stream(vector_dma(0), {dma(Space::DDR, Space::UB, 128), dma(Space::UB, Space::DDR, 64)})}));
+               stream(vector_load(0), {dma(Space::DDR, Space::UB, 128, {}, {0}), dma(Space::DDR, Space::UB, 64)}),
+               stream(vector_store(0), {dma(Space::UB, Space::DDR, 64, {0})})},
+              1));
     return p;
 }
-inline std::vector<Expected> vector_unit_has_its_own_paths_ends() {
-    return {{0, dma_engine(0), 0, 1, 118}, {0, vector_dma(0), 0, 1, 118}, {0, vector_dma(0), 1, 118, 235}};
+inline std::vector<Expected> vector_unit_has_its_own_engines_and_paths_ends() {
+    return {{0, dma_engine(0), 0, 1, 118},
+            {0, vector_load(0), 0, 1, 118},
+            {0, vector_load(0), 1, 118, 227},
+            {0, vector_store(0), 0, 119, 236}};
 }
 
 }  // namespace pathcases

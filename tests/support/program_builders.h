@@ -18,7 +18,8 @@ inline EngineId dma_engine(int j) { return {EngineKind::ClusterDma, j}; }
 inline EngineId cube_dma(int i) { return {EngineKind::CubeDma, i}; }
 inline EngineId cube(int i) { return {EngineKind::Cube, i}; }
 inline EngineId vector_unit(int i) { return {EngineKind::Vector, i}; }
-inline EngineId vector_dma(int i) { return {EngineKind::VectorDma, i}; }
+inline EngineId vector_load(int i) { return {EngineKind::VectorLoad, i}; }
+inline EngineId vector_store(int i) { return {EngineKind::VectorStore, i}; }
 
 // A DMA of `bytes` bytes (one row) from `src` to `dst`.
 inline arch::Command dma(Space src, Space dst, uint32_t bytes, std::vector<FlagId> waits = {},
