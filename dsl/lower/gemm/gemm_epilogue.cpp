@@ -39,10 +39,15 @@ std::string fold_major_unfused_reason(const arch::Config& c) {
 
 const char* const kOnChipResultUnfused = "its result is kept on chip";
 
+const char* const kVectorBufferUnfused =
+    "the vector units compute in their own Unified Buffers (vector.buffer_kib), which the cube's output tiles reach "
+    "only through DDR or the L2";
+
 std::string epilogue_unfused_reason(const arch::Config& c, const TaskGraph& g, const OpNode& head) {
     // A vector chain runs unfused only when not one row fits L1, which the
     // graph alone does not tell.
     if (head.epilogue.empty() || op_kind_fusion(head.kind) != OpFusion::Head) return "";
+    if (c.vector_buffer()) return kVectorBufferUnfused;
     if (g.tensors[size_t(head.output)].placement != Placement::DDR) return kOnChipResultUnfused;
     // As fold_major_applies: a ws or is array, B in DDR (a convolution's
     // filters always are), no tile=.

@@ -79,6 +79,9 @@ GemmEpilogue build_epilogue(LowerContext& ctx, const OpNode& head, int& out);
 // chunk by chunk, and with a result kept on chip.
 std::string fold_major_unfused_reason(const arch::Config& c);
 extern const char* const kOnChipResultUnfused;
+// With Unified Buffers (vector.buffer_kib) the vector units cannot read the
+// cube's output tiles in L1: a fusion group runs unfused, through DDR/L2.
+extern const char* const kVectorBufferUnfused;
 
 // The same judged from the graph alone (placements, tile=), for
 // --dump-graph: "" when `head`'s group runs fused on this hardware. (The

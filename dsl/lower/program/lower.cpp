@@ -246,6 +246,35 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
     ctx.window = {};
 }
 
+// With Unified Buffers (vector.buffer_kib) the vector units compute in
+// their own buffers, which reach the cluster's L1 only through DDR or the
+// L2 (docs/timing-model.md §2): a tensor kept on chip that a vector-unit
+// operation reads or writes (through views too) is kept in DDR instead,
+// said in a note.
+void keep_vector_operands_in_ddr(const TaskGraph& g, const arch::Config& config, std::vector<bool>& in_ddr,
+                                 std::vector<std::string>& notes) {
+    if (!config.vector_buffer()) return;
+    for (const OpNode& op : g.ops) {
+        if (op_kind_unit_of(op.kind) != OpUnit::Vector) continue;
+        std::vector<int> touched = op.inputs;
+        touched.push_back(op.output);
+        for (int t : touched)
+            for (;;) {
+                const TensorNode& n = g.tensors[size_t(t)];
+                if (n.placement != Placement::DDR && !in_ddr[size_t(t)]) {
+                    in_ddr[size_t(t)] = true;
+                    notes.push_back("tensor '" + n.name + "' (" + placement_name(n.placement) +
+                                    ") kept in DDR: the vector units compute in their own Unified Buffers "
+                                    "(vector.buffer_kib), which reach it only through DDR or the L2 ('" +
+                                    g.tensors[size_t(op.output)].name + "' is a vector-unit operation)");
+                }
+                const int p = n.producer;
+                if (p < 0 || !is_view_kind(g.ops[size_t(p)].kind)) break;
+                t = g.ops[size_t(p)].inputs[0];
+            }
+    }
+}
+
 // Lowers the program with the tensors `in_ddr` kept in DDR; throws
 // PlacementMismatch when a consumer cannot follow an on-chip tensor's
 // placement.
@@ -440,6 +469,7 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
     const TaskGraph& g = passed.graph();
     std::vector<bool> in_ddr(g.tensors.size(), false);
     std::vector<std::string> notes;
+    keep_vector_operands_in_ddr(g, config, in_ddr, notes);
     // A program with on-chip tensors may be lowered again (below), so its
     // blocks go to the sink only once it is complete. Meanwhile they are
     // kept encoded (arch::encode_block, about 26 bytes a command, not the

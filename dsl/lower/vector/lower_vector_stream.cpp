@@ -33,8 +33,9 @@ int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n, int64
     return total;
 }
 
-int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers, int64_t depth, int64_t units) {
-    const int64_t l1 = c.l1_bytes();
+// The most units a chunk may hold in `capacity` bytes (L1, or a Unified Buffer).
+int64_t max_chunk_units(int64_t capacity, const std::vector<BufferSpec>& buffers, int64_t depth, int64_t units) {
+    const int64_t l1 = capacity;
     if (l1_bytes_needed(buffers, 1, depth, units) > l1) return 0;
     // Monotone in n: double, then bisect.
     int64_t lo = 1, hi = 2;
@@ -80,6 +81,153 @@ BufferAddrs slot_addrs(const std::vector<BufferSpec>& buffers, const std::vector
     return a;
 }
 
+struct Range {
+    int64_t first, count;
+};
+
+// The engines one sequence of a block's chunks runs on: the cluster's DMA
+// engines and its vector units from `vector0` on (with the L1 the vector
+// units compute on), or one vector unit with its own Unified Buffer, load
+// and store engines (timing model §2).
+struct Lane {
+    EngineId load, store;
+    int vector0 = 0;
+    bool ub = false;
+};
+
+// With Unified Buffers a chunk's buffers are in its unit's UB: the
+// stream's DDR -> L1 loads become DDR -> UB, its L1 -> DDR stores UB -> DDR.
+arch::DmaArgs on_lane(const Lane& lane, arch::DmaArgs d, const std::string& stream) {
+    if (!lane.ub) return d;
+    const bool load = d.src == arch::Space::DDR && d.dst == arch::Space::L1;
+    const bool store = d.src == arch::Space::L1 && d.dst == arch::Space::DDR;
+    if ((!load && !store) || d.rearrange || d.gather || d.im2col || d.convert_f32_to_f16)
+        throw std::logic_error("vector stream transfer a vector unit's load or store engine cannot make: " + stream);
+    (load ? d.dst : d.src) = arch::Space::UB;
+    return d;
+}
+
+// The commands of one block's chunks `ranges` (each a Range of units) on
+// `lane`, with `units_v` vector units taking turns, chunk i on unit i % V:
+// loads, computes and stores double-buffered (depth B) and synchronised by
+// flags.
+void emit_chunks(LowerContext& ctx, BlockBuilder& block, const VectorStream& s, const std::vector<Range>& ranges,
+                 int64_t first, int64_t end, const std::vector<std::vector<uint64_t>>& addr, int64_t depth,
+                 int64_t units_v, const Lane& lane) {
+    const int64_t m = int64_t(ranges.size());
+    const EngineId load = lane.load, store = lane.store;
+    const bool shared = load == store;
+    ChunkCommands prologue;
+    if (s.prologue) prologue = s.prologue(first, end - first, slot_addrs(s.buffers, addr, 0, 0));
+    const int64_t V = prologue.compute.empty() ? std::min(units_v, m) : 1;
+    auto unit_of = [V](int64_t i) { return i % V; };
+    // Counting semaphores, one token per chunk, one of each per vector
+    // unit (a flag is waited on by one engine): inputs in L1 (dma ->
+    // vector), input slot free again (vector -> dma), result in L1
+    // (vector -> store), result slot free again (store -> vector; not
+    // needed when stores and loads share dma0, whose queue already
+    // orders store i before load i + B and so before chunk i + B's
+    // compute, which waits for that load; with no loads (on-chip
+    // inputs) nothing would, and the flag is needed once a slot is used
+    // twice).
+    auto stores_at = [&](int64_t i) { return !s.stores || s.stores(ranges[size_t(i)].first); };
+    std::vector<int64_t> storing_chunks;  // the storing chunks' indices, in order
+    for (int64_t i = 0; i < m; ++i)
+        if (stores_at(i)) storing_chunks.push_back(i);
+    const int64_t storing = int64_t(storing_chunks.size());
+    const bool chunk_loads =
+        !s.chunk(ranges.front().first, ranges.front().count, slot_addrs(s.buffers, addr, 0, 0)).loads.empty();
+    const bool guard_out = !shared || (!chunk_loads && storing > depth);
+    std::vector<FlagId> in_ready, in_free, out_ready, out_free;
+    for (int64_t u = 0; u < V; ++u) {
+        in_ready.push_back(block.new_flag());
+        in_free.push_back(block.new_flag());
+        out_ready.push_back(block.new_flag());
+        out_free.push_back(guard_out ? block.new_flag() : 0);
+    }
+    auto& loads = block.stream(load);
+
+    for (const DmaStep& d : prologue.loads)
+        loads.push_back(dma_command(on_lane(lane, d.dma, s.name), ctx.tag(d.label, d.op)));
+    const size_t last_prologue_load = prologue.loads.empty() ? 0 : loads.size();  // + 1; 0 = none
+    // The storing chunks (`storing`, above): the k-th takes Result slot
+    // k % B, waits for the store of the (k - B)-th and its own store
+    // frees the slot for the (k + B)-th (every chunk, when s.stores is
+    // null).
+    // On a shared queue, stores wait in the load queue (chunk index, commands).
+    std::vector<std::pair<int64_t, std::vector<arch::Command>>> pending;
+    size_t flushed = 0;
+    auto flush_to = [&](int64_t last_chunk) {
+        for (; flushed < pending.size() && pending[flushed].first <= last_chunk; ++flushed)
+            for (arch::Command& st : pending[flushed].second) loads.push_back(std::move(st));
+    };
+    int64_t k = 0;  // storing chunks so far
+    for (int64_t i = 0; i < m; ++i) {
+        const int64_t u = unit_of(i);
+        auto& computes = block.stream(EngineId{EngineKind::Vector, lane.vector0 + int(u)});
+        const bool will_store = stores_at(i);
+        ChunkCommands cc =
+            s.chunk(ranges[size_t(i)].first, ranges[size_t(i)].count, slot_addrs(s.buffers, addr, i, k, u));
+        // On-chip inputs need no loads, an on-chip output no stores
+        // (dsl/lower/buffer_plan.h); then their flags are left out.
+        if (cc.compute.empty()) throw std::logic_error("vector stream chunk without compute: " + s.name);
+        if (!will_store && !cc.stores.empty())
+            throw std::logic_error("vector stream chunk stores where s.stores says not: " + s.name);
+        const bool loads_in = !cc.loads.empty(), stores_out = !cc.stores.empty();
+        // Without chunk loads the first chunk of each unit still waits
+        // for the prologue's (a broadcast operand next to an on-chip
+        // input).
+        const bool waits_prologue = i < V && !loads_in && last_prologue_load > 0;
+        if (waits_prologue) loads[last_prologue_load - 1].sets.push_back(in_ready[size_t(u)]);
+        // On a shared queue, the stores of chunks up to i - B go before
+        // the load of chunk i: the load waits for the vector unit to
+        // finish chunk i - B, as those stores do, and the vector unit
+        // needs both before it can run chunk i.
+        if (shared && i >= depth) flush_to(i - depth);
+
+        for (size_t j = 0; j < cc.loads.size(); ++j) {
+            arch::Command d =
+                dma_command(on_lane(lane, cc.loads[j].dma, s.name), ctx.tag(cc.loads[j].label, cc.loads[j].op));
+            // Chunk i - B's unit frees the slot.
+            if (j == 0 && i >= depth) d.waits.push_back(in_free[size_t(unit_of(i - depth))]);
+            if (j + 1 == cc.loads.size()) d.sets.push_back(in_ready[size_t(u)]);
+            loads.push_back(std::move(d));
+        }
+
+        std::vector<VectorStep> steps = i == 0 ? std::move(prologue.compute) : std::vector<VectorStep>{};
+        steps.insert(steps.end(), cc.compute.begin(), cc.compute.end());
+        for (size_t j = 0; j < steps.size(); ++j) {
+            arch::Command v = vector_command(steps[j].vec, ctx.tag(steps[j].label, steps[j].op));
+            if (j == 0) {
+                if (loads_in || waits_prologue) v.waits.push_back(in_ready[size_t(u)]);
+                if (stores_out && guard_out && k >= depth) v.waits.push_back(out_free[size_t(u)]);
+            }
+            if (j + 1 == steps.size()) {
+                if (loads_in && i + depth < m) v.sets.push_back(in_free[size_t(u)]);
+                if (stores_out) v.sets.push_back(out_ready[size_t(u)]);
+            }
+            computes.push_back(std::move(v));
+        }
+
+        std::vector<arch::Command> st;
+        for (size_t j = 0; j < cc.stores.size(); ++j) {
+            arch::Command d =
+                dma_command(on_lane(lane, cc.stores[j].dma, s.name), ctx.tag(cc.stores[j].label, cc.stores[j].op));
+            if (j == 0) d.waits.push_back(out_ready[size_t(u)]);
+            // The store frees its Result slot for the (k + B)-th storing
+            // chunk, on that chunk's unit.
+            if (guard_out && j + 1 == cc.stores.size() && k + depth < storing)
+                d.sets.push_back(out_free[size_t(unit_of(storing_chunks[size_t(k + depth)]))]);
+            st.push_back(std::move(d));
+        }
+        if (will_store) ++k;
+        if (shared) pending.emplace_back(i, std::move(st));
+        else
+            for (arch::Command& d : st) block.stream(store).push_back(std::move(d));
+    }
+    if (shared) flush_to(m);
+}
+
 }  // namespace
 
 int64_t stream_depth(const LowerContext& ctx) { return ctx.buffering(2); }
@@ -93,7 +241,8 @@ int64_t max_chunk_units(const LowerContext& ctx, const std::vector<BufferSpec>& 
 }
 
 int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers, int64_t depth) {
-    return max_chunk_units(c, buffers, depth, 1);
+    // With Unified Buffers a chunk is held by its vector unit's UB.
+    return max_chunk_units(c.vector_buffer() ? c.ub_bytes() : c.l1_bytes(), buffers, depth, 1);
 }
 
 arch::DmaArgs load_dma(uint64_t ddr, uint64_t l1, uint64_t bytes) {
@@ -161,14 +310,17 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
     // its load (its result) waits for the vector unit (the store) to release
     // chunk i - B.
     const int64_t depth = stream_depth(ctx);
-    int64_t fit = max_chunk_units(c, s.buffers, depth);
+    const bool ub = c.vector_buffer();
+    const int64_t capacity = ub ? c.ub_bytes() : c.l1_bytes();
+    int64_t fit = max_chunk_units(capacity, s.buffers, depth, 1);
     if (fit == 0)
         throw CompileError(op.loc,
                            std::string(op_kind_name(op.kind)) + " does not fit the hardware: one chunk needs " +
-                               std::to_string(l1_bytes_needed(s.buffers, 1, depth)) + " bytes of L1" +
+                               std::to_string(l1_bytes_needed(s.buffers, 1, depth)) +
+                               (ub ? " bytes of a vector unit's Unified Buffer" : " bytes of L1") +
                                (depth != 2 ? " with pypo.config.BUFFERS = " + std::to_string(depth) : std::string()) +
-                               ", a cluster has " + std::to_string(c.l1_bytes()),
-                           CompileError::Capacity::L1);
+                               (ub ? ", which has " : ", a cluster has ") + std::to_string(capacity),
+                           ub ? CompileError::Capacity::None : CompileError::Capacity::L1);
 
     const int dmas = int(c.dma_engines);
     const EngineId load{EngineKind::ClusterDma, 0};
@@ -183,10 +335,14 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
     // statistics in Scratch from pass to pass, on one unit), its stores
     // have their own queue, and V Scratch slots still leave room for a
     // chunk. A block whose prologue computes (into Resident buffers, which
-    // every chunk reads) keeps its chunks on vector0.
+    // every chunk reads) keeps its chunks on vector0. With Unified
+    // Buffers each unit has its own buffers and load and store engines:
+    // the units take turns whenever the groups are single units.
     int64_t units_v = 1;
-    if (c.vector_units > 1 && s.group == 1 && !shared) {
-        const int64_t spread_fit = max_chunk_units(c, s.buffers, depth, c.vector_units);
+    if (ub) {
+        if (s.group == 1) units_v = c.vector_units;
+    } else if (c.vector_units > 1 && s.group == 1 && !shared) {
+        const int64_t spread_fit = max_chunk_units(capacity, s.buffers, depth, c.vector_units);
         if (spread_fit > 0) units_v = c.vector_units, fit = spread_fit;
     }
     const int64_t n_max = std::min(fit, s.max_chunk_units);
@@ -198,9 +354,6 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
     if (s.units % s.group != 0) throw std::logic_error("vector stream units not in whole groups: " + s.name);
     const int64_t groups = s.units / s.group;
     const int64_t blocks = std::min(parallel_clusters(ctx), groups);
-    struct Range {
-        int64_t first, count;
-    };
     std::vector<std::vector<Range>> chunks(static_cast<size_t>(blocks));
     int64_t largest = 0;
     for (int64_t b = 0; b < blocks; ++b) {
@@ -209,10 +362,11 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         int64_t m = arch::ceil_div(units, n_max);
         // Fewer chunks than units: split further where a chunk moves
         // nothing over DDR (its inputs and its result on chip), which
-        // costs each extra chunk only its commands' heads.
+        // costs each extra chunk only its commands' heads; with Unified
+        // Buffers always, as each unit moves its own chunks' data.
         if (m < units_v) {
             const ChunkCommands probe = s.chunk(first, units, BufferAddrs(s.buffers.size(), 0));
-            if (probe.loads.empty() && probe.stores.empty()) m = std::min(units, units_v);
+            if (ub || (probe.loads.empty() && probe.stores.empty())) m = std::min(units, units_v);
         }
         for (int64_t j = 0; j < m; ++j) {
             int64_t f = first + j * units / m, e = first + (j + 1) * units / m;
@@ -220,123 +374,31 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             largest = std::max(largest, e - f);
         }
     }
-    const auto addr = layout(s.buffers, largest, depth, units_v);
+    // With Unified Buffers every unit's UB has the same layout, one
+    // Scratch slot each.
+    const auto addr = layout(s.buffers, largest, depth, ub ? 1 : units_v);
 
     for (int64_t b = 0; b < blocks; ++b) {
         const std::vector<Range>& ranges = chunks[size_t(b)];
         const int64_t first = ranges.front().first, end = ranges.back().first + ranges.back().count;
-        const int64_t m = int64_t(ranges.size());
         // Over a part of a partitioned tensor: the part's rows and columns.
         const LowerContext::Window& w = ctx.window;
         BlockBuilder block(w.active() ? s.name + "[" + std::to_string(w.r0 + first) + ":" + std::to_string(w.r0 + end) +
                                             ", " + std::to_string(w.c0) + ":" + std::to_string(w.c0 + w.cols) + "]"
                                       : s.name + "[" + std::to_string(first) + ":" + std::to_string(end) + "]");
-        ChunkCommands prologue;
-        if (s.prologue) prologue = s.prologue(first, end - first, slot_addrs(s.buffers, addr, 0, 0));
-        const int64_t V = prologue.compute.empty() ? std::min(units_v, m) : 1;
-        auto unit_of = [V](int64_t i) { return i % V; };
-        // Counting semaphores, one token per chunk, one of each per vector
-        // unit (a flag is waited on by one engine): inputs in L1 (dma ->
-        // vector), input slot free again (vector -> dma), result in L1
-        // (vector -> store), result slot free again (store -> vector; not
-        // needed when stores and loads share dma0, whose queue already
-        // orders store i before load i + B and so before chunk i + B's
-        // compute, which waits for that load; with no loads (on-chip
-        // inputs) nothing would, and the flag is needed once a slot is used
-        // twice).
-        auto stores_at = [&](int64_t i) { return !s.stores || s.stores(ranges[size_t(i)].first); };
-        std::vector<int64_t> storing_chunks;  // the storing chunks' indices, in order
-        for (int64_t i = 0; i < m; ++i)
-            if (stores_at(i)) storing_chunks.push_back(i);
-        const int64_t storing = int64_t(storing_chunks.size());
-        const bool chunk_loads =
-            !s.chunk(ranges.front().first, ranges.front().count, slot_addrs(s.buffers, addr, 0, 0)).loads.empty();
-        const bool guard_out = !shared || (!chunk_loads && storing > depth);
-        std::vector<FlagId> in_ready, in_free, out_ready, out_free;
-        for (int64_t u = 0; u < V; ++u) {
-            in_ready.push_back(block.new_flag());
-            in_free.push_back(block.new_flag());
-            out_ready.push_back(block.new_flag());
-            out_free.push_back(guard_out ? block.new_flag() : 0);
+        if (!ub) {
+            emit_chunks(ctx, block, s, ranges, first, end, addr, depth, units_v, Lane{load, store, 0, false});
+        } else {
+            // Chunk i on unit i % V, each unit a pipeline of its own.
+            const int64_t V = std::min<int64_t>(units_v, int64_t(ranges.size()));
+            for (int64_t u = 0; u < V; ++u) {
+                std::vector<Range> own;
+                for (size_t i = size_t(u); i < ranges.size(); i += size_t(V)) own.push_back(ranges[i]);
+                emit_chunks(ctx, block, s, own, first, end, addr, depth, 1,
+                            Lane{EngineId{EngineKind::VectorLoad, int(u)}, EngineId{EngineKind::VectorStore, int(u)},
+                                 int(u), true});
+            }
         }
-        auto& loads = block.stream(load);
-
-        for (const DmaStep& d : prologue.loads) loads.push_back(dma_command(d.dma, ctx.tag(d.label, d.op)));
-        const size_t last_prologue_load = prologue.loads.empty() ? 0 : loads.size();  // + 1; 0 = none
-        // The storing chunks (`storing`, above): the k-th takes Result slot
-        // k % B, waits for the store of the (k - B)-th and its own store
-        // frees the slot for the (k + B)-th (every chunk, when s.stores is
-        // null).
-        // On a shared queue, stores wait in the load queue (chunk index, commands).
-        std::vector<std::pair<int64_t, std::vector<arch::Command>>> pending;
-        size_t flushed = 0;
-        auto flush_to = [&](int64_t last_chunk) {
-            for (; flushed < pending.size() && pending[flushed].first <= last_chunk; ++flushed)
-                for (arch::Command& st : pending[flushed].second) loads.push_back(std::move(st));
-        };
-        int64_t k = 0;  // storing chunks so far
-        for (int64_t i = 0; i < m; ++i) {
-            const int64_t u = unit_of(i);
-            auto& computes = block.stream(EngineId{EngineKind::Vector, int(u)});
-            const bool will_store = stores_at(i);
-            ChunkCommands cc =
-                s.chunk(ranges[size_t(i)].first, ranges[size_t(i)].count, slot_addrs(s.buffers, addr, i, k, u));
-            // On-chip inputs need no loads, an on-chip output no stores
-            // (dsl/lower/buffer_plan.h); then their flags are left out.
-            if (cc.compute.empty()) throw std::logic_error("vector stream chunk without compute: " + s.name);
-            if (!will_store && !cc.stores.empty())
-                throw std::logic_error("vector stream chunk stores where s.stores says not: " + s.name);
-            const bool loads_in = !cc.loads.empty(), stores_out = !cc.stores.empty();
-            // Without chunk loads the first chunk of each unit still waits
-            // for the prologue's (a broadcast operand next to an on-chip
-            // input).
-            const bool waits_prologue = i < V && !loads_in && last_prologue_load > 0;
-            if (waits_prologue) loads[last_prologue_load - 1].sets.push_back(in_ready[size_t(u)]);
-            // On a shared queue, the stores of chunks up to i - B go before
-            // the load of chunk i: the load waits for the vector unit to
-            // finish chunk i - B, as those stores do, and the vector unit
-            // needs both before it can run chunk i.
-            if (shared && i >= depth) flush_to(i - depth);
-
-            for (size_t j = 0; j < cc.loads.size(); ++j) {
-                arch::Command d = dma_command(cc.loads[j].dma, ctx.tag(cc.loads[j].label, cc.loads[j].op));
-                // Chunk i - B's unit frees the slot.
-                if (j == 0 && i >= depth) d.waits.push_back(in_free[size_t(unit_of(i - depth))]);
-                if (j + 1 == cc.loads.size()) d.sets.push_back(in_ready[size_t(u)]);
-                loads.push_back(std::move(d));
-            }
-
-            std::vector<VectorStep> steps = i == 0 ? std::move(prologue.compute) : std::vector<VectorStep>{};
-            steps.insert(steps.end(), cc.compute.begin(), cc.compute.end());
-            for (size_t j = 0; j < steps.size(); ++j) {
-                arch::Command v = vector_command(steps[j].vec, ctx.tag(steps[j].label, steps[j].op));
-                if (j == 0) {
-                    if (loads_in || waits_prologue) v.waits.push_back(in_ready[size_t(u)]);
-                    if (stores_out && guard_out && k >= depth) v.waits.push_back(out_free[size_t(u)]);
-                }
-                if (j + 1 == steps.size()) {
-                    if (loads_in && i + depth < m) v.sets.push_back(in_free[size_t(u)]);
-                    if (stores_out) v.sets.push_back(out_ready[size_t(u)]);
-                }
-                computes.push_back(std::move(v));
-            }
-
-            std::vector<arch::Command> st;
-            for (size_t j = 0; j < cc.stores.size(); ++j) {
-                arch::Command d = dma_command(cc.stores[j].dma, ctx.tag(cc.stores[j].label, cc.stores[j].op));
-                if (j == 0) d.waits.push_back(out_ready[size_t(u)]);
-                // The store frees its Result slot for the (k + B)-th storing
-                // chunk, on that chunk's unit.
-                if (guard_out && j + 1 == cc.stores.size() && k + depth < storing)
-                    d.sets.push_back(out_free[size_t(unit_of(storing_chunks[size_t(k + depth)]))]);
-                st.push_back(std::move(d));
-            }
-            if (will_store) ++k;
-            if (shared) pending.emplace_back(i, std::move(st));
-            else
-                for (arch::Command& d : st) block.stream(store).push_back(std::move(d));
-        }
-        if (shared) flush_to(m);
         ctx.add_block(block);
     }
 }
