@@ -21,6 +21,9 @@ std::optional<WeightDequant> weight_dequant(const LowerContext& ctx, const OpNod
     if (d.kind != OpKind::Dequantize) return std::nullopt;
     const arch::Dataflow flow = ctx.config.cube_dataflow;
     if (flow == arch::Dataflow::WS || flow == arch::Dataflow::IS) return std::nullopt;
+    // Vector units with their own Unified Buffers cannot dequantise a
+    // panel in L1: the dequantize then runs on its own, through DDR.
+    if (ctx.config.vector_buffer()) return std::nullopt;
     const TensorNode& q = ctx.tensor(d.inputs[0]);
     const TensorNode& s = ctx.tensor(d.inputs[1]);
     if (q.shape.size() != 2 || q.dtype != arch::DType::Int8 || !program_data(q) || !program_data(s))

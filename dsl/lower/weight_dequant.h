@@ -24,7 +24,8 @@ struct WeightDequant {
 // neither a program output nor on chip; the weight is a 2-D int8 program
 // input or weight and the scale one of the dequantize's dtype, which is
 // the matmul's; the cube is not a weight- or input-stationary array (whose
-// fold-major schedule has no panels).
+// fold-major schedule has no panels), and the vector units compute in L1
+// (not in Unified Buffers of their own).
 std::optional<WeightDequant> weight_dequant(const LowerContext& ctx, const OpNode& matmul);
 
 // Whether `dequantize` is taken over by the matmul that reads it.

@@ -574,6 +574,25 @@ TEST(OracleCrossCheck, SuperResolutionNaiveModel) {
     cross_check(model("super_resolution_naive.pto"), "", {{"img", {1, 1, 24, 32}}});
 }
 
+// Vector units with their own Unified Buffers (docs/timing-model.md §2):
+// each unit's chunks on its own load engine, unit and store engine, over
+// their own paths; fused epilogues run unfused, through DDR. The tiled
+// lowerings, the fusion chains and the cube epilogues, with limited paths
+// and without.
+TEST(OracleCrossCheck, UnifiedBuffers) {
+    const std::string ub = R"({"cluster": {"vector_units": 2, "dma_engines": 2}, "vector": {"buffer_kib": 64}})";
+    const std::string paths =
+        R"({"cluster": {"vector_units": 2, "dma_engines": 2, "ddr_read_bytes_per_cycle": 24},
+            "vector": {"buffer_kib": 96, "ddr_read_bytes_per_cycle": 16, "ddr_write_bytes_per_cycle": 8},
+            "dma": {"max_outstanding": 1}})";
+    for (const std::string& config : {ub, paths}) {
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/walls.pto", config);
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/vector_chains.pto", config);
+        TempDir dir;
+        cross_check(dir.file("fused.pto", kFusedSource), config);
+    }
+}
+
 }  // namespace
 
 // embedding and argmax: the DMA gather (ids loaded, then the rows they

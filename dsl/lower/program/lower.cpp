@@ -250,10 +250,12 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
 // their own buffers, which reach the cluster's L1 only through DDR or the
 // L2 (docs/timing-model.md §2): a tensor kept on chip that a vector-unit
 // operation reads or writes (through views too) is kept in DDR instead,
-// said in a note.
+// all of them said in one note.
 void keep_vector_operands_in_ddr(const TaskGraph& g, const arch::Config& config, std::vector<bool>& in_ddr,
                                  std::vector<std::string>& notes) {
     if (!config.vector_buffer()) return;
+    std::string kept;
+    int count = 0;
     for (const OpNode& op : g.ops) {
         if (op_kind_unit_of(op.kind) != OpUnit::Vector) continue;
         std::vector<int> touched = op.inputs;
@@ -263,16 +265,18 @@ void keep_vector_operands_in_ddr(const TaskGraph& g, const arch::Config& config,
                 const TensorNode& n = g.tensors[size_t(t)];
                 if (n.placement != Placement::DDR && !in_ddr[size_t(t)]) {
                     in_ddr[size_t(t)] = true;
-                    notes.push_back("tensor '" + n.name + "' (" + placement_name(n.placement) +
-                                    ") kept in DDR: the vector units compute in their own Unified Buffers "
-                                    "(vector.buffer_kib), which reach it only through DDR or the L2 ('" +
-                                    g.tensors[size_t(op.output)].name + "' is a vector-unit operation)");
+                    kept += (count++ ? ", '" : "'") + n.name + "' (" + placement_name(n.placement) + ")";
                 }
                 const int p = n.producer;
                 if (p < 0 || !is_view_kind(g.ops[size_t(p)].kind)) break;
                 t = g.ops[size_t(p)].inputs[0];
             }
     }
+    if (count)
+        notes.push_back(std::string(count == 1 ? "tensor " : std::to_string(count) + " tensors ") + kept +
+                        " kept in DDR: vector-unit operations read or write " + (count == 1 ? "it" : "them") +
+                        ", and the vector units compute in their own Unified Buffers (vector.buffer_kib), which "
+                        "reach on-chip tensors only through DDR or the L2");
 }
 
 // Lowers the program with the tensors `in_ddr` kept in DDR; throws

@@ -78,10 +78,11 @@ TEST(LowerVectorUB, EachUnitHasItsOwnFlags) {
 
 TEST(LowerVectorUB, AChunkThatDoesNotFitTheBufferIsRefused) {
     try {
-        lower("import pypto as pypo\n"
-              "x = pypo.input(\"x\", shape=(4, 65536), dtype=\"float32\")\n"
-              "pypo.output(\"y\", pypo.op.softmax(x, axis=-1))\n",
-              ub_config(1));
+        lower(
+            "import pypto as pypo\n"
+            "x = pypo.input(\"x\", shape=(4, 65536), dtype=\"float32\")\n"
+            "pypo.output(\"y\", pypo.op.softmax(x, axis=-1))\n",
+            ub_config(1));
         FAIL() << "no error";
     } catch (const dsl::CompileError& e) {
         EXPECT_NE(e.message().find("bytes of a vector unit's Unified Buffer, which has 1024"), std::string::npos)
@@ -105,8 +106,9 @@ TEST(LowerVectorUB, FusedEpiloguesAndOnChipOperandsGoThroughDdr) {
         return std::any_of(p.notes.begin(), p.notes.end(),
                            [&](const std::string& n) { return n.find(text) != std::string::npos; });
     };
-    EXPECT_TRUE(noted("ran unfused: the vector units compute in their own Unified Buffers (vector.buffer_kib), "
-                      "which the cube's output tiles reach only through DDR or the L2"));
+    EXPECT_TRUE(
+        noted("ran unfused: the vector units compute in their own Unified Buffers (vector.buffer_kib), "
+              "which the cube's output tiles reach only through DDR or the L2"));
     // No block has both a cube and a vector unit at work: the relu runs
     // after its matmul, in blocks of its own.
     for (const arch::Block& b : p.blocks) {
@@ -128,8 +130,9 @@ TEST(LowerVectorUB, AnOnChipTensorAVectorOperationReadsIsKeptInDdr) {
         ub_config(192));
     ASSERT_FALSE(p.notes.empty());
     EXPECT_EQ(p.notes[0],
-              "tensor 'exp_1' (L1) kept in DDR: the vector units compute in their own Unified Buffers "
-              "(vector.buffer_kib), which reach it only through DDR or the L2 ('exp_1' is a vector-unit operation)");
+              "tensor 'exp_1' (L1) kept in DDR: vector-unit operations read or write it, and the vector units "
+              "compute in their own Unified Buffers (vector.buffer_kib), which reach on-chip tensors only through "
+              "DDR or the L2");
 }
 
 }  // namespace
