@@ -179,7 +179,8 @@ KNOWN_MISSES = {
                        "not published",
     "gemm f16 7680^3": "the same: the device's TLOAD ratio is 98.4 % of the run",
     "flash attn S=2048": "2,915 dependent blocks with L2 round trips where the chip keeps a query block's step on one "
-                         "core (issue 20: vector cores with their own buffer, the cube -> vector path)",
+                         "core (issue 20: a lowering that keeps it on one cluster, the cube's tiles reaching the "
+                         "vector units' own buffers through the L2)",
 }
 
 

@@ -380,7 +380,8 @@ void lower_elementwise(LowerContext& ctx, const OpNode& op, const std::vector<Ve
     }
     // Alone: the first of its rows whose single row fits L1, else single
     // elements. A group's members then run on their own (lowered after it).
-    if (!members.empty()) ctx.epilogue_unfused = "not one row of the group's buffers fits L1";
+    if (!members.empty())
+        ctx.epilogue_unfused = std::string("not one row of the group's buffers fits ") + vector_memory_name(ctx.config);
     if (ctx.window.active()) return lower_vector_stream(ctx, op, build(ctx.window.cols, {}));
     std::vector<int64_t> cols = row_views(ctx, op);
     cols.push_back(1);

@@ -232,6 +232,10 @@ void emit_chunks(LowerContext& ctx, BlockBuilder& block, const VectorStream& s, 
 
 int64_t stream_depth(const LowerContext& ctx) { return ctx.buffering(2); }
 
+const char* vector_memory_name(const arch::Config& c) {
+    return c.vector_buffer() ? "a vector unit's Unified Buffer" : "L1";
+}
+
 int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n, int64_t depth) {
     return l1_bytes_needed(buffers, n, depth, 1);
 }

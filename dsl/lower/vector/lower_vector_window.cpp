@@ -133,7 +133,11 @@ void lower_window_reduce(LowerContext& ctx, const OpNode& op, const WindowReduce
         ElementwiseChain trial(ctx, y.dtype, y.name);
         return max_chunk_units(ctx, stream(band, fused, &trial).buffers) > 0;
     };
-    if (fused && !fits(1)) fused = false;
+    if (fused && !fits(1)) {
+        fused = false;
+        ctx.epilogue_unfused =
+            std::string("not one output row of the group's buffers fits ") + vector_memory_name(ctx.config);
+    }
     int64_t band = w.OH;
     while (band > 1 && !fits(band)) --band;
     if (band < w.OH) band = unit_extent(ctx, w.OH, w.planes, band);
