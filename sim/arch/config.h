@@ -60,9 +60,6 @@ struct Config {
     // DMA engines per vector unit: a load and a store engine with a
     // Unified Buffer, else none.
     int64_t vector_dmas_per_unit() const { return vector_buffer() ? 2 : 0; }
-    // The cluster's requesters of the DDR side (§6): its DMA engines, then
-    // its vector units' load and store engines, unit by unit.
-    int64_t ddr_requesters_per_cluster() const { return dma_engines + vector_units * vector_dmas_per_unit(); }
     // The L2 cache (timing model §6.1), present when l2.kib > 0.
     bool l2_present() const { return l2_kib > 0; }
     int64_t l2_sets() const { return l2_kib * 1024 / (l2_line_bytes * l2_ways); }

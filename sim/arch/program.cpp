@@ -142,6 +142,8 @@ uint64_t VectorArgs::dst_bytes() const {
     return (vector_op_is_reduce(op) ? uint64_t(rows) : elements()) * e;
 }
 
+Space vector_space(const Config& c) { return c.vector_buffer() ? Space::UB : Space::L1; }
+
 std::vector<EngineId> cluster_engines(const Config& c) {
     std::vector<EngineId> v;
     for (int i = 0; i < c.dma_engines; ++i) v.push_back({EngineKind::ClusterDma, i});

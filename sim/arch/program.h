@@ -73,6 +73,9 @@ std::string engine_name(EngineId e);  // "dma0", "cube2.dma", "cube2", "vector0"
 std::pair<int, int64_t> engine_order(EngineId e);
 
 struct Config;
+// Where `c`'s vector units compute: their own Unified Buffers
+// (vector.buffer_kib > 0), or the cluster's L1.
+Space vector_space(const Config& c);
 // Every engine of one cluster of `c`, in engine_order.
 std::vector<EngineId> cluster_engines(const Config& c);
 // Engine e of cluster `cluster` numbered among every engine of the chip:

@@ -46,8 +46,6 @@ struct Bounds {
           slot_l0(p.slot_l0_bytes) {}
 
     uint64_t capacity(Space s) const { return s == Space::DDR ? ddr : s == Space::L1 ? l1 : s == Space::L0 ? l0 : ub; }
-    // Where the vector units compute: their Unified Buffers, or L1.
-    Space vector_space() const { return config.vector_buffer() ? Space::UB : Space::L1; }
 };
 
 // A 2D region [addr, addr + (rows-1)*stride + row_bytes) must lie in the space.
@@ -198,7 +196,7 @@ void check_vector(const Where& w, const Bounds& c, const VectorArgs& v) {
     // of n rows reads n elements, wherever in L1 or the UB it is kept).
     const uint64_t e = uint64_t(dtype_bytes(v.dtype));
     auto reached = [&](int i) { return source_elements_reached(v.source(i), v.elements()) * e; };
-    const Space s = c.vector_space();
+    const Space s = vector_space(c.config);
     check_region(w, c, s, v.src0, 1, reached(0), 0, "first source");
     if (v.src1 != kNoAddress) check_region(w, c, s, v.src1, 1, reached(1), 0, "second source");
     if (v.src2 != kNoAddress) check_region(w, c, s, v.src2, 1, reached(2), 0, "third source");

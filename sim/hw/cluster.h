@@ -30,7 +30,7 @@ public:
     Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Config& config, trace::Recorder* recorder);
 
     // Binds the DDR-side DMA engines to the DDR channel: the cluster's,
-    // then the vector units' (arch::Config::ddr_requesters_per_cluster).
+    // then the vector units' (the requester order of timing model §6).
     template <typename Socket>
     void bind_ddr(Socket& ddr_socket) {
         for (auto& dma : cluster_dmas_) dma->socket.bind(ddr_socket);

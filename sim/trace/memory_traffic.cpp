@@ -17,7 +17,7 @@ void add_command_traffic(MemoryTraffic& m, const arch::Config& config, const arc
     switch (c.op) {
     case arch::Opcode::Matmul: m.l0.read += arch::matmul_cost(config, c.mm).operand_bytes; break;
     case arch::Opcode::Vector: {
-        LevelTraffic& level = config.vector_buffer() ? m.ub : m.l1;
+        LevelTraffic& level = m.level(arch::vector_space(config));
         level.read += c.vec.src_bytes() * (1 + (c.vec.src1 != arch::kNoAddress) + (c.vec.src2 != arch::kNoAddress));
         level.written += c.vec.dst_bytes();
         break;

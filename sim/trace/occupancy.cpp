@@ -122,7 +122,6 @@ std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch
     const size_t clusters = size_t(std::max<int64_t>(0, c.clusters)),
                  cubes = size_t(std::max<int64_t>(0, c.cubes_per_cluster)),
                  ubs = c.vector_buffer() ? size_t(c.vector_units) : 0;
-    const arch::Space vector_space = c.vector_buffer() ? arch::Space::UB : arch::Space::L1;
     // Memories: each cluster's L1, then its cubes' L0s, then its vector units' UBs.
     const size_t per_cluster = 1 + cubes + ubs;
     std::vector<std::vector<Access>> memories(clusters * per_cluster);
@@ -131,7 +130,7 @@ std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch
     for (const TimedCommand& t : cmds) {
         if (!t.cmd || t.rec.cluster >= clusters) continue;
         regions.clear();
-        command_regions(*t.cmd, regions, vector_space);
+        command_regions(*t.cmd, regions, arch::vector_space(c));
         const arch::EngineKind kind = t.rec.engine.kind;
         const bool on_cube = kind == arch::EngineKind::CubeDma || kind == arch::EngineKind::Cube;
         const bool on_vector = arch::is_vector_dma(kind) || kind == arch::EngineKind::Vector;

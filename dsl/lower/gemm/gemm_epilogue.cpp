@@ -43,6 +43,12 @@ const char* const kVectorBufferUnfused =
     "the vector units compute in their own Unified Buffers (vector.buffer_kib), which the cube's output tiles reach "
     "only through DDR or the L2";
 
+std::string gemm_epilogue_blocked(const arch::Config& c, bool fold_major, bool c_on_chip) {
+    if (c.vector_buffer()) return kVectorBufferUnfused;
+    if (fold_major) return fold_major_unfused_reason(c);
+    return c_on_chip ? kOnChipResultUnfused : "";
+}
+
 std::string epilogue_unfused_reason(const arch::Config& c, const TaskGraph& g, const OpNode& head) {
     // A vector chain runs unfused only when not one row fits L1, which the
     // graph alone does not tell.

@@ -82,6 +82,10 @@ extern const char* const kOnChipResultUnfused;
 // With Unified Buffers (vector.buffer_kib) the vector units cannot read the
 // cube's output tiles in L1: a fusion group runs unfused, through DDR/L2.
 extern const char* const kVectorBufferUnfused;
+// Why a cube operation's schedule cannot run its fusion group's epilogue on
+// its C tiles, "" when it can: Unified Buffers, a fold-major schedule, a
+// result kept on chip, in that order.
+std::string gemm_epilogue_blocked(const arch::Config& c, bool fold_major, bool c_on_chip);
 
 // The same judged from the graph alone (placements, tile=), for
 // --dump-graph: "" when `head`'s group runs fused on this hardware. (The

@@ -149,15 +149,13 @@ void lower_conv2d_op(LowerContext& ctx, const OpNode& op) {
     const bool fold_major = fold_major_applies(ctx.config, shape);
     // The fusion group's epilogue runs on the k-stepped schedule's C tiles.
     int out = op.output;
-    const bool ub = ctx.config.vector_buffer();
-    const GemmEpilogue epilogue = fold_major || ub ? GemmEpilogue{} : build_epilogue(ctx, op, out);
-    if (fold_major || ub) out = op.output;
+    const std::string blocked = gemm_epilogue_blocked(ctx.config, fold_major, false);
+    const GemmEpilogue epilogue = blocked.empty() ? build_epilogue(ctx, op, out) : GemmEpilogue{};
+    if (!blocked.empty()) out = op.output;
     epilogue.describe(shape);
     ctx.epilogue_fused = !epilogue.empty();
     if (!op.epilogue.empty() && !ctx.epilogue_fused)
-        ctx.epilogue_unfused = ub           ? kVectorBufferUnfused
-                               : fold_major ? fold_major_unfused_reason(ctx.config)
-                                            : kOnChipResultUnfused;
+        ctx.epilogue_unfused = blocked.empty() ? kOnChipResultUnfused : blocked;
     const FoldPlan plan = fold_major ? plan_fold_major(ctx, op, shape) : FoldPlan{};
     if (fold_major && ctx.explaining) ctx.explaining->gemm = GemmExplanation{}, ctx.explaining->gemm->fold_major = true;
     const MatmulTiling t = fold_major ? MatmulTiling{} : gemm_tiling_or_fail(ctx, op, shape);

@@ -35,18 +35,17 @@ int64_t l1_bytes_needed(const std::vector<BufferSpec>& buffers, int64_t n, int64
 
 // The most units a chunk may hold in `capacity` bytes (L1, or a Unified Buffer).
 int64_t max_chunk_units(int64_t capacity, const std::vector<BufferSpec>& buffers, int64_t depth, int64_t units) {
-    const int64_t l1 = capacity;
-    if (l1_bytes_needed(buffers, 1, depth, units) > l1) return 0;
+    if (l1_bytes_needed(buffers, 1, depth, units) > capacity) return 0;
     // Monotone in n: double, then bisect.
     int64_t lo = 1, hi = 2;
-    while (l1_bytes_needed(buffers, hi, depth, units) <= l1) {
+    while (l1_bytes_needed(buffers, hi, depth, units) <= capacity) {
         lo = hi;
         if (hi > (int64_t{1} << 40)) return hi;  // no per-unit bytes: any chunk fits
         hi *= 2;
     }
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
-        (l1_bytes_needed(buffers, mid, depth, units) <= l1 ? lo : hi) = mid;
+        (l1_bytes_needed(buffers, mid, depth, units) <= capacity ? lo : hi) = mid;
     }
     return lo;
 }
@@ -232,6 +231,8 @@ void emit_chunks(LowerContext& ctx, BlockBuilder& block, const VectorStream& s, 
 
 int64_t stream_depth(const LowerContext& ctx) { return ctx.buffering(2); }
 
+int64_t vector_capacity(const arch::Config& c) { return c.vector_buffer() ? c.ub_bytes() : c.l1_bytes(); }
+
 const char* vector_memory_name(const arch::Config& c) {
     return c.vector_buffer() ? "a vector unit's Unified Buffer" : "L1";
 }
@@ -246,7 +247,7 @@ int64_t max_chunk_units(const LowerContext& ctx, const std::vector<BufferSpec>& 
 
 int64_t max_chunk_units(const arch::Config& c, const std::vector<BufferSpec>& buffers, int64_t depth) {
     // With Unified Buffers a chunk is held by its vector unit's UB.
-    return max_chunk_units(c.vector_buffer() ? c.ub_bytes() : c.l1_bytes(), buffers, depth, 1);
+    return max_chunk_units(vector_capacity(c), buffers, depth, 1);
 }
 
 arch::DmaArgs load_dma(uint64_t ddr, uint64_t l1, uint64_t bytes) {
@@ -315,7 +316,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
     // chunk i - B.
     const int64_t depth = stream_depth(ctx);
     const bool ub = c.vector_buffer();
-    const int64_t capacity = ub ? c.ub_bytes() : c.l1_bytes();
+    const int64_t capacity = vector_capacity(c);
     int64_t fit = max_chunk_units(capacity, s.buffers, depth, 1);
     if (fit == 0)
         throw CompileError(op.loc,
@@ -368,10 +369,11 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         // nothing over DDR (its inputs and its result on chip), which
         // costs each extra chunk only its commands' heads; with Unified
         // Buffers always, as each unit moves its own chunks' data.
-        if (m < units_v) {
+        auto moves_nothing = [&] {
             const ChunkCommands probe = s.chunk(first, units, BufferAddrs(s.buffers.size(), 0));
-            if (ub || (probe.loads.empty() && probe.stores.empty())) m = std::min(units, units_v);
-        }
+            return probe.loads.empty() && probe.stores.empty();
+        };
+        if (m < units_v && (ub || moves_nothing())) m = std::min(units, units_v);
         for (int64_t j = 0; j < m; ++j) {
             int64_t f = first + j * units / m, e = first + (j + 1) * units / m;
             chunks[size_t(b)].push_back({f, e - f});

@@ -86,8 +86,9 @@ struct VectorStream {
     std::function<ChunkCommands(int64_t first, int64_t count, const BufferAddrs&)> chunk;
 };
 
-// Where a chunk's buffers are, as messages name it: "L1", or "a vector
-// unit's Unified Buffer" (vector.buffer_kib).
+// Where a chunk's buffers are: its bytes, and as messages name it: "L1",
+// or "a vector unit's Unified Buffer" (vector.buffer_kib).
+int64_t vector_capacity(const arch::Config& c);
 const char* vector_memory_name(const arch::Config& c);
 
 // The buffering depth of the streams: pypo.config.BUFFERS, else 2.
