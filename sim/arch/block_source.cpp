@@ -17,6 +17,6 @@ std::vector<BlockRange> block_ranges(std::vector<uint32_t> blocks) {
     return out;
 }
 
-DispatchInfo dispatch_info(const Block& b) { return {block_ranges(b.deps), b.drain, b.cluster}; }
+DispatchInfo dispatch_info(const Block& b) { return {block_ranges(b.deps), b.drain, b.cluster, block_side(b)}; }
 
 }  // namespace arch

@@ -24,6 +24,7 @@ struct DispatchInfo {
     std::vector<BlockRange> deps;
     uint32_t drain = 0;
     int32_t cluster = Block::kAnyCluster;
+    Side side = Side::Cube;  // block_side: what a cluster holds it on with vector.separate_cores
 };
 DispatchInfo dispatch_info(const Block& b);
 

@@ -154,6 +154,19 @@ struct DataflowChoice {
     }
 };
 
+// A machine's yes-or-no property: JSON true or false (not 0 or 1, which
+// are more likely a count given to the wrong key).
+struct Switch {
+    static constexpr const char* kind = "true|false";
+    static constexpr const char* expected = "true or false";
+    static constexpr int64_t max = 0;  // not an integer kind
+    static bool read(const json& v, bool& out) {
+        if (!v.is_boolean()) return false;
+        out = v.get<bool>();
+        return true;
+    }
+};
+
 // Everything the loader needs to know about one parameter. Captureless
 // lambdas give each parameter typed access to its own member without a
 // parameter name being written anywhere but the .def file.
@@ -428,6 +441,10 @@ void check_config(const Config& c, const std::string& origin) {
         fail(origin, "l2.kib: " + std::to_string(c.l2_kib) + " KiB is not a whole number of sets of l2.ways x " +
                          "l2.line_bytes = " + std::to_string(c.l2_ways) + " x " + std::to_string(c.l2_line_bytes) +
                          " bytes");
+    if (c.vector_separate_cores && !c.vector_buffer())
+        fail(origin,
+             "vector.separate_cores: true needs vector.buffer_kib > 0 (without buffers of their own the vector "
+             "units compute in the cluster's L1, beside the cubes, and cannot take blocks apart from them)");
     check_engine_total(c, origin);
     check_smallest_tile(c, origin);
 }

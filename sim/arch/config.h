@@ -37,6 +37,7 @@ struct Config {
     using ClockGhz_t = double;
     using DataflowChoice_t = Dataflow;
     using CyclesPerRepeat_t = Hundredths;
+    using Switch_t = bool;
 #include "sim/arch/config_params.def"
 #undef X
 
@@ -60,6 +61,9 @@ struct Config {
     // DMA engines per vector unit: a load and a store engine with a
     // Unified Buffer, else none.
     int64_t vector_dmas_per_unit() const { return vector_buffer() ? 2 : 0; }
+    // Dispatch sides per cluster (timing model §4): the cube side and the
+    // vector side with vector.separate_cores, else one (the whole cluster).
+    int64_t dispatch_sides() const { return vector_separate_cores ? 2 : 1; }
     // The L2 cache (timing model §6.1), present when l2.kib > 0.
     bool l2_present() const { return l2_kib > 0; }
     int64_t l2_sets() const { return l2_kib * 1024 / (l2_line_bytes * l2_ways); }

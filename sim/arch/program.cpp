@@ -43,6 +43,14 @@ const char* space_name(Space s) {
     return "?";
 }
 
+const char* side_name(Side s) { return s == Side::Vector ? "the vector cores" : "the cube core"; }
+
+Side block_side(const Block& b) {
+    for (const Stream& s : b.streams)
+        if (!s.commands.empty()) return engine_side(s.engine.kind);
+    return Side::Cube;
+}
+
 const char* rearrange_kind_name(Rearrange::Kind k) {
     return k == Rearrange::Kind::Transpose ? "transpose" : "pixel_shuffle";
 }

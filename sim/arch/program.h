@@ -55,6 +55,15 @@ inline bool is_vector_dma(EngineKind k) { return k == EngineKind::VectorLoad || 
 // The engines that request the DDR side (§6): the cluster's DMA engines and
 // the vector units' load and store engines.
 inline bool requests_ddr(EngineKind k) { return k == EngineKind::ClusterDma || is_vector_dma(k); }
+// The two sides of a cluster that vector.separate_cores dispatches apart
+// (timing model §4): the cube core (the cluster's DMA engines, the cubes and
+// their DMA engines) and the vector cores (the vector units and their load
+// and store engines).
+enum class Side : uint8_t { Cube, Vector };
+inline Side engine_side(EngineKind k) {
+    return k == EngineKind::Vector || is_vector_dma(k) ? Side::Vector : Side::Cube;
+}
+const char* side_name(Side s);  // "the cube core", "the vector cores"
 
 struct EngineId {
     EngineKind kind = EngineKind::ClusterDma;
@@ -240,6 +249,11 @@ struct Block {
     uint16_t num_flags = 0;
     std::vector<Stream> streams;  // at most one per engine
 };
+// The side a block runs on (§4): that of the engine of its first stream
+// with commands; the cube side for a block without commands. With
+// vector.separate_cores, arch::check_program requires every stream with
+// commands to be on that side.
+Side block_side(const Block& b);
 
 struct TensorPlacement {
     std::string name;

@@ -18,8 +18,18 @@ LinkParams l1_params(const arch::Config& c) {
 }  // namespace
 
 Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Config& config, trace::Recorder* recorder)
-    : sc_module(name), index_(index), config_(config), l1_("l1", l1_params(config)), empty_end_("empty_end") {
+    : sc_module(name),
+      index_(index),
+      config_(config),
+      separate_(config.vector_separate_cores),
+      l1_("l1", l1_params(config)),
+      empty_end_("empty_end") {
     auto finished = [this](uint32_t slot, uint64_t end) { engine_finished(slot, end); };
+    // A vector-side engine's slot k is lane slots_ + k when the sides are apart.
+    auto vector_finished = [this](uint32_t slot, uint64_t end) {
+        engine_finished(uint32_t(separate_ ? slots_ : 0) + slot, end);
+    };
+    FlagBoards& vector_flags = flags_of(arch::Side::Vector);
     for (int i = 0; i < config.dma_engines; ++i) {
         arch::EngineId id{arch::EngineKind::ClusterDma, i};
         cluster_dmas_.push_back(std::make_unique<DmaEngine>(arch::engine_name(id).c_str(), id, index, flags_, recorder,
@@ -42,14 +52,14 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
             if (!config.vector_buffer()) break;
             const std::string name =
                 "vector" + std::to_string(i) + (k == arch::EngineKind::VectorLoad ? "_load" : "_store");
-            vector_dmas_.push_back(std::make_unique<DmaEngine>(name.c_str(), arch::EngineId{k, i}, index, flags_,
+            vector_dmas_.push_back(std::make_unique<DmaEngine>(name.c_str(), arch::EngineId{k, i}, index, vector_flags,
                                                                recorder, size_t(config.dma_max_outstanding)));
-            vector_dmas_.back()->on_finished = finished;
+            vector_dmas_.back()->on_finished = vector_finished;
         }
         arch::EngineId id{arch::EngineKind::Vector, i};
         vectors_.push_back(
-            std::make_unique<VectorUnit>(arch::engine_name(id).c_str(), id, index, flags_, recorder, config));
-        vectors_.back()->on_finished = finished;
+            std::make_unique<VectorUnit>(arch::engine_name(id).c_str(), id, index, vector_flags, recorder, config));
+        vectors_.back()->on_finished = vector_finished;
     }
     set_slots(1);
     SC_HAS_PROCESS(Cluster);
@@ -59,11 +69,16 @@ Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Confi
 }
 
 void Cluster::set_slots(size_t slots) {
+    slots_ = slots;
     flags_.clear();
-    for (size_t k = 0; k < slots; ++k)
+    vector_flags_.clear();
+    for (size_t k = 0; k < slots; ++k) {
         flags_.push_back(std::make_unique<FlagBoard>(uint64_t(config_.flag_latency_cycles)));
-    running_.assign(slots, 0);
-    block_end_.assign(slots, 0);
+        if (separate_) vector_flags_.push_back(std::make_unique<FlagBoard>(uint64_t(config_.flag_latency_cycles)));
+    }
+    const size_t lanes = (separate_ ? 2 : 1) * slots;
+    running_.assign(lanes, 0);
+    block_end_.assign(lanes, 0);
     for (Engine* e : engines()) e->set_slots(slots);
 }
 
@@ -82,19 +97,20 @@ std::vector<Engine*> Cluster::engines() const {
     return all;
 }
 
-void Cluster::run_block(const arch::Block& block, uint32_t block_index, uint32_t slot, uint64_t start_cycle) {
-    flags_[slot]->reset(block.num_flags);
-    block_end_[slot] = start_cycle;
-    running_[slot] = 0;
+void Cluster::run_block(const arch::Block& block, uint32_t block_index, uint32_t lane, uint64_t start_cycle) {
+    const uint32_t slot = lane % uint32_t(slots_);
+    flags_of(lane < slots_ ? arch::Side::Cube : arch::Side::Vector)[slot]->reset(block.num_flags);
+    block_end_[lane] = start_cycle;
+    running_[lane] = 0;
     for (Engine* e : engines()) {
         for (const arch::Stream& s : block.streams) {
             if (s.engine != e->id() || s.commands.empty()) continue;
-            ++running_[slot];
+            ++running_[lane];
             e->start(&s, block_index, slot, start_cycle);
         }
     }
-    if (running_[slot] == 0) {
-        empty_.emplace_back(slot, start_cycle);
+    if (running_[lane] == 0) {
+        empty_.emplace_back(lane, start_cycle);
         empty_end_.notify(cycles(start_cycle - now_cycles()));
     }
 }
@@ -103,16 +119,16 @@ void Cluster::end_empty_blocks() {
     count_activation();
     const uint64_t now = now_cycles();
     std::vector<std::pair<uint32_t, uint64_t>> later;
-    for (const auto& [slot, start] : empty_) {
-        if (start == now) on_block_finished(index_, slot, start);
-        else later.emplace_back(slot, start);
+    for (const auto& [lane, start] : empty_) {
+        if (start == now) on_block_finished(index_, lane, start);
+        else later.emplace_back(lane, start);
     }
     empty_.swap(later);
 }
 
-void Cluster::engine_finished(uint32_t slot, uint64_t end) {
-    block_end_[slot] = std::max(block_end_[slot], end);
-    if (--running_[slot] == 0) on_block_finished(index_, slot, block_end_[slot]);
+void Cluster::engine_finished(uint32_t lane, uint64_t end) {
+    block_end_[lane] = std::max(block_end_[lane], end);
+    if (--running_[lane] == 0) on_block_finished(index_, lane, block_end_[lane]);
 }
 
 std::vector<std::string> Cluster::stuck_engines() const {

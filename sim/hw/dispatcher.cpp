@@ -21,13 +21,14 @@ Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& progra
       wake_("wake") {
     in_flight_limit_ = size_t(arch::blocks_in_flight(program, config));
     slots_ = size_t(arch::blocks_per_cluster(program, config));
+    sides_ = size_t(config.dispatch_sides());
     clusters_.resize(size_t(arch::clusters_in_use(program, config)));
-    running_block_.assign(clusters_.size() * slots_, -1);
-    free_at_.assign(clusters_.size() * slots_, 0);
+    running_block_.assign(clusters_.size() * sides_ * slots_, -1);
+    free_at_.assign(clusters_.size() * sides_ * slots_, 0);
     for (Cluster* c : clusters_) {
         c->set_slots(slots_);
-        c->on_block_finished = [this](uint32_t cluster, uint32_t slot, uint64_t end) {
-            block_finished(cluster, slot, end);
+        c->on_block_finished = [this](uint32_t cluster, uint32_t lane, uint64_t end) {
+            block_finished(cluster, lane, end);
         };
     }
     SC_HAS_PROCESS(Dispatcher);
@@ -48,21 +49,33 @@ void Dispatcher::decide(uint64_t cycle) {
     // A slot that frees at this very cycle may already have reported it
     // (decisions for cycle e - 1 run at e): only count it from its cycle on.
     auto is_free = [&](size_t slot) { return running_block_[slot] < 0 && free_at_[slot] <= cycle; };
-    size_t in_flight = 0;
-    std::vector<size_t> held(clusters_.size(), 0);  // per cluster: slots not free
+    // Each side of each cluster (c * sides_ + side) is dispatched as a
+    // cluster of its own: its blocks held, its blocks in flight.
+    std::vector<size_t> in_flight(sides_, 0);
+    std::vector<size_t> held(clusters_.size() * sides_, 0);  // per cluster and side: slots not free
     for (size_t i = 0; i < running_block_.size(); ++i)
-        if (!is_free(i)) ++in_flight, ++held[i / slots_];
-    // The cluster with a free slot holding the fewest blocks, lowest-numbered
-    // first; clusters_.size() for none.
-    auto pick = [&](size_t first, size_t last) {
+        if (!is_free(i)) ++in_flight[(i / slots_) % sides_], ++held[i / slots_];
+    // The cluster with a free slot on `side` holding the fewest blocks there,
+    // lowest-numbered first; clusters_.size() for none.
+    auto pick = [&](size_t first, size_t last, size_t side) {
         size_t best = clusters_.size();
-        for (size_t c = first; c < last; ++c)
-            if (held[c] < slots_ && (best == clusters_.size() || held[c] < held[best])) best = c;
+        for (size_t c = first; c < last; ++c) {
+            const size_t h = held[c * sides_ + side];
+            if (h < slots_ && (best == clusters_.size() || h < held[best * sides_ + side])) best = c;
+        }
         return best;
     };
-    for (size_t b = next_unassigned_; b < blocks_.size() && in_flight < in_flight_limit_; ++b) {
+    std::vector<bool> full(sides_, false);  // no more blocks go to this side in this decision
+    size_t full_sides = 0;
+    for (size_t b = next_unassigned_; b < blocks_.size() && full_sides < sides_; ++b) {
         if (start_[b] != kNotYet) continue;
         const arch::DispatchInfo& block = blocks_.info(b);
+        const size_t side = sides_ == 1 ? 0 : size_t(block.side);
+        if (full[side]) continue;
+        if (in_flight[side] >= in_flight_limit_) {
+            full[side] = true, ++full_sides;
+            continue;
+        }
         bool ready = std::all_of(block.deps.begin(), block.deps.end(),
                                  [&](const arch::BlockRange& r) { return ended(r, cycle); });
         // After a print, the whole program before it must drain first.
@@ -70,20 +83,22 @@ void Dispatcher::decide(uint64_t cycle) {
         if (!ready) continue;
         // A pinned block waits for its cluster; later blocks may still go.
         const bool pinned = block.cluster != arch::Block::kAnyCluster;
-        const size_t c = pinned ? pick(size_t(block.cluster), size_t(block.cluster) + 1) : pick(0, clusters_.size());
+        const size_t c =
+            pinned ? pick(size_t(block.cluster), size_t(block.cluster) + 1, side) : pick(0, clusters_.size(), side);
         if (c == clusters_.size()) {
-            if (pinned) continue;
-            break;  // every cluster is full
+            if (!pinned) full[side] = true, ++full_sides;  // every cluster's side is full
+            continue;
         }
+        const size_t first_slot = (c * sides_ + side) * slots_;
         size_t slot = 0;
-        while (!is_free(c * slots_ + slot)) ++slot;
-        running_block_[c * slots_ + slot] = int(b);
-        ++held[c];
-        ++in_flight;
+        while (!is_free(first_slot + slot)) ++slot;
+        running_block_[first_slot + slot] = int(b);
+        ++held[c * sides_ + side];
+        ++in_flight[side];
         start_[b] = cycle + dispatch_cycles_;
         cluster_of_[b] = uint32_t(c);
         slot_of_[b] = uint32_t(slot);
-        clusters_[c]->run_block(blocks_.acquire(b), uint32_t(b), uint32_t(slot), start_[b]);
+        clusters_[c]->run_block(blocks_.acquire(b), uint32_t(b), uint32_t(side * slots_ + slot), start_[b]);
     }
 }
 
@@ -96,8 +111,8 @@ bool Dispatcher::ended(const arch::BlockRange& r, uint64_t cycle) const {
     return true;
 }
 
-void Dispatcher::block_finished(uint32_t cluster, uint32_t slot, uint64_t end) {
-    const size_t i = size_t(cluster) * slots_ + slot;
+void Dispatcher::block_finished(uint32_t cluster, uint32_t lane, uint64_t end) {
+    const size_t i = size_t(cluster) * sides_ * slots_ + lane;
     int b = running_block_[i];
     running_block_[i] = -1;
     free_at_[i] = end;

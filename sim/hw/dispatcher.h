@@ -2,7 +2,8 @@
 // lowest-numbered block whose dependencies have ended goes to the cluster
 // with a free slot that holds the fewest blocks (the lowest-numbered among
 // equals), at most P = max_parallel blocks in flight, ceil(P / clusters) per
-// cluster. A slot freeing at cycle e is seen in the decision of cycle e,
+// cluster; with vector.separate_cores each side of a cluster (its cube core,
+// its vector cores) is dispatched so on its own. A slot freeing at cycle e is seen in the decision of cycle e,
 // which the dispatcher makes at e + 1, once every event of cycle e is known.
 #pragma once
 
@@ -29,24 +30,28 @@ public:
     uint64_t block_start(size_t b) const { return start_[b]; }
     uint64_t block_end(size_t b) const { return end_[b]; }
     uint32_t block_cluster(size_t b) const { return cluster_of_[b]; }
-    uint32_t block_slot(size_t b) const { return slot_of_[b]; }
+    uint32_t block_slot(size_t b) const { return slot_of_[b]; }  // within its side
 
 private:
     static constexpr uint64_t kNotYet = ~uint64_t{0};
     void run();
     void decide(uint64_t cycle);
-    void block_finished(uint32_t cluster, uint32_t slot, uint64_t end);
+    void block_finished(uint32_t cluster, uint32_t lane, uint64_t end);
     // Every block of `r` has ended by `cycle`.
     bool ended(const arch::BlockRange& r, uint64_t cycle) const;
 
     arch::BlockSource& blocks_;
     std::vector<Cluster*> clusters_;
     uint64_t dispatch_cycles_;
-    trace::Recorder* recorder_;       // told of every finished block (may be null)
-    size_t slots_ = 1;                // blocks a cluster holds at once
-    size_t in_flight_limit_ = 0;      // P
-    std::vector<int> running_block_;  // per cluster and slot (c * slots_ + k), -1 when free
-    std::vector<uint64_t> free_at_;   // per cluster and slot, the cycle it last freed
+    trace::Recorder* recorder_;   // told of every finished block (may be null)
+    size_t slots_ = 1;            // blocks a side of a cluster holds at once
+    size_t sides_ = 1;            // 2 with vector.separate_cores (arch::Side), else 1
+    size_t in_flight_limit_ = 0;  // P, per side
+    // Per cluster, side and slot, in that order (a cluster's lane
+    // side * slots_ + k): the block it holds, -1 when free, and the cycle it
+    // last freed.
+    std::vector<int> running_block_;
+    std::vector<uint64_t> free_at_;
     std::vector<uint64_t> start_, end_;
     std::vector<uint32_t> cluster_of_, slot_of_;
     size_t done_ = 0;

@@ -133,6 +133,24 @@ TEST(Config, DataflowChoices) {
     }
 }
 
+// A Switch (vector.separate_cores): JSON true or false, written back as such;
+// a number is refused, and the key needs the vector units' own buffers.
+TEST(Config, SwitchSeparateCores) {
+    EXPECT_FALSE(arch::default_config().vector_separate_cores);
+    EXPECT_EQ(arch::default_config().dispatch_sides(), 1);
+    const arch::Config c =
+        arch::config_from_json(json{{"vector", {{"buffer_kib", 192}, {"separate_cores", true}}}}, "x");
+    EXPECT_TRUE(c.vector_separate_cores);
+    EXPECT_EQ(c.dispatch_sides(), 2);
+    EXPECT_EQ(arch::config_to_json(c)["vector"]["separate_cores"], true);
+    EXPECT_EQ(json_error(R"({"vector": {"buffer_kib": 192, "separate_cores": 1}})"),
+              "configs/x.json: vector.separate_cores: expected true or false, got 1");
+    EXPECT_EQ(json_error(R"({"vector": {"separate_cores": true}})"),
+              "configs/x.json: vector.separate_cores: true needs vector.buffer_kib > 0 (without buffers of their own "
+              "the vector units compute in the cluster's L1, beside the cubes, and cannot take blocks apart from "
+              "them)");
+}
+
 TEST(Config, DataflowMessages) {
     EXPECT_EQ(json_error(R"({"cube": {"dataflow": "xyz"}})"),
               "configs/x.json: cube.dataflow: expected one of fractal, os, ws, is, got \"xyz\"");

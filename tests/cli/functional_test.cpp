@@ -73,15 +73,27 @@ INSTANTIATE_TEST_SUITE_P(Programs, Checked, testing::ValuesIn(checked_programs()
 // buffers (a depthwise convolution's smallest chunk needs 181,440 bytes).
 class CheckedWithUnifiedBuffers : public testing::TestWithParam<std::string> {};
 
-TEST_P(CheckedWithUnifiedBuffers, MatchesTheReference) {
-    const std::string config = write_file(
-        "unified_buffers.json", R"({"cluster": {"vector_units": 2, "dma_engines": 2}, "vector": {"buffer_kib": 192}})");
-    Outcome o = run("-q --check --config '" + config + "' " + extra_args(GetParam()) + GetParam());
+void expect_checked_with_unified_buffers(const std::string& program, bool separate_cores) {
+    const std::string config =
+        write_file("unified_buffers.json",
+                   std::string(R"({"cluster": {"vector_units": 2, "dma_engines": 2}, "vector": )") +
+                       R"({"buffer_kib": 192, "separate_cores": )" + (separate_cores ? "true" : "false") + "}}");
+    Outcome o = run("-q --check --config '" + config + "' " + extra_args(program) + program);
     ASSERT_EQ(o.status, 0) << o.out << o.err;
     EXPECT_GT(count(o.out, "-> pass\n"), 0u) << o.out;
     EXPECT_EQ(count(o.out, "FAIL"), 0u) << o.out;
 }
 
+TEST_P(CheckedWithUnifiedBuffers, MatchesTheReference) { expect_checked_with_unified_buffers(GetParam(), false); }
+
+// And with the vector units as cores of their own (vector.separate_cores,
+// §4): the program check then also requires every block the compiler
+// makes to run on one side of its cluster.
+class CheckedWithSeparateVectorCores : public testing::TestWithParam<std::string> {};
+
+TEST_P(CheckedWithSeparateVectorCores, MatchesTheReference) { expect_checked_with_unified_buffers(GetParam(), true); }
+
+INSTANTIATE_TEST_SUITE_P(Programs, CheckedWithSeparateVectorCores, testing::ValuesIn(checked_programs()), test_name);
 INSTANTIATE_TEST_SUITE_P(Programs, CheckedWithUnifiedBuffers, testing::ValuesIn(checked_programs()), test_name);
 
 // The timed run never sees the data: cycles, the timing CSV and the JSON

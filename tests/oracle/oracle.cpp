@@ -69,6 +69,12 @@
 // S = ceil(P / clusters) slots; a block's flags are its own; an engine is
 // shared by the blocks in its cluster's slots and runs one command at a time.
 //
+// Separate vector cores (vector.separate_cores, §4): each cluster has S
+// slots on each of its two sides, the cube core (DMA engines, cubes and
+// their DMA engines) and the vector cores (vector units and their load and
+// store engines); a block goes to the side of its first engine with
+// commands, and P bounds each side's blocks in flight on its own.
+//
 // Deadlock: if in some cycle nothing happened and nothing is pending (no
 // command in flight, no request on a link, no block waiting to start, no
 // engine merely waiting out a flag's latency or its next command's issue
@@ -248,11 +254,13 @@ struct Sim {
     size_t ddr_per_cluster = size_t(cfg.dma_engines) + (cfg.vector_buffer_kib > 0 ? 2 * size_t(cfg.vector_units) : 0);
     size_t pairs = 1 + (cfg.vector_buffer_kib > 0 ? size_t(cfg.vector_units) : 0);
     std::vector<uint64_t> path_free = std::vector<uint64_t>(size_t(cfg.clusters) * pairs * 2, 0);
-    uint64_t P = 0;     // blocks in flight at most
-    uint32_t used = 0;  // clusters in use: min(P, clusters)
-    uint32_t S = 1;     // slots per cluster: ceil(P / clusters)
+    uint64_t P = 0;      // blocks in flight at most
+    uint32_t used = 0;   // clusters in use: min(P, clusters)
+    uint32_t S = 1;      // slots per cluster and side: ceil(P / clusters)
+    uint32_t sides = 1;  // 2 with separate vector cores: the cube side 0, the vector side 1
     uint32_t engines_per_cluster = 0;
-    std::vector<std::unique_ptr<ActiveBlock>> running;  // per cluster and slot (cl * S + k): its block, if any
+    // Per cluster, side and slot ((cl * sides + side) * S + k): its block, if any.
+    std::vector<std::unique_ptr<ActiveBlock>> running;
     std::vector<EngineState> engine_states;  // per cluster and engine (cl * engines_per_cluster + engine_slot)
     std::vector<Timed> timed;                // every command in flight whose end is known
     std::vector<bool> assigned, ended;
@@ -285,7 +293,8 @@ struct Sim {
         used = uint32_t(std::min<uint64_t>(P, uint64_t(c.clusters)));
         S = uint32_t(ceil_div(P, uint64_t(c.clusters)));
         if (S > 1 && c.flag_latency_cycles < 1) fail("several blocks per cluster need flag_latency_cycles >= 1");
-        running.resize(size_t(used) * S);
+        sides = c.vector_separate_cores ? 2 : 1;
+        running.resize(size_t(used) * sides * S);
         engines_per_cluster = uint32_t(c.dma_engines + 2 * c.cubes_per_cluster + 3 * c.vector_units);
         engine_states.resize(size_t(used) * engines_per_cluster);
         for (EngineState& e : engine_states) e.last_slot = S - 1;
@@ -489,8 +498,8 @@ struct Sim {
         // streams' heads' counts go (their cycles were idle for this one).
         e.engine->flag_wait += e.head_flag;
         e.engine->issue += e.head_issue;
-        for (uint32_t k = 0; k < S; ++k)
-            if (auto& slot = running[size_t(b.cluster) * S + k])
+        for (uint32_t k = 0; k < sides * S; ++k)
+            if (auto& slot = running[size_t(b.cluster) * sides * S + k])
                 for (EngineRun& other : slot->engines)
                     if (other.engine == e.engine) other.head_flag = other.head_issue = 0;
         ++e.engine->in_flight;
@@ -555,10 +564,12 @@ struct Sim {
                 for (uint32_t x = 0; x < engines_per_cluster; ++x) {
                     EngineState& es = engine_states[size_t(cl) * engines_per_cluster + x];
                     if (es.busy) continue;
-                    // Round-robin over the slots, after the one served last.
+                    // Round-robin over the slots of its side, after the one
+                    // served last.
+                    const size_t lanes = (size_t(cl) * sides + (sides == 2 ? engine_is_vector_side(x) : 0)) * S;
                     for (uint32_t i = 1; i <= S && !es.busy; ++i) {
                         uint32_t k = (es.last_slot + i) % S;
-                        auto& slot = running[size_t(cl) * S + k];
+                        auto& slot = running[lanes + k];
                         if (!slot || !slot->started) continue;
                         for (EngineRun& e : slot->engines) {
                             if (e.engine != &es || e.next == e.stream->commands.size()) continue;
@@ -751,12 +762,26 @@ struct Sim {
         return vectors + 3 * uint32_t(id.index);
     }
 
-    void make_active(uint32_t block, uint32_t cluster, uint32_t slot, uint64_t start) {
+    // Engine slot x (engine_slot's numbering) is a vector unit or one of its
+    // load and store engines: the vector side (§4).
+    uint32_t engine_is_vector_side(uint32_t x) const {
+        return x >= uint32_t(cfg.dma_engines + 2 * cfg.cubes_per_cluster) ? 1 : 0;
+    }
+
+    // The side block b runs on: that of its first stream with commands.
+    uint32_t side_of(const arch::Block& b) const {
+        if (sides == 1) return 0;
+        for (const arch::Stream& st : b.streams)
+            if (!st.commands.empty()) return engine_is_vector_side(engine_slot(st.engine));
+        return 0;
+    }
+
+    void make_active(uint32_t block, uint32_t cluster, uint32_t lane, uint64_t start) {
         const arch::Block& blk = prog.blocks[block];
         auto b = std::make_unique<ActiveBlock>();
         b->id = block;
         b->cluster = cluster;
-        b->slot = slot;
+        b->slot = lane % S;
         b->start = start;
         b->last_end = start;
         b->sets.resize(blk.num_flags);
@@ -784,7 +809,7 @@ struct Sim {
             for (size_t i = 0; i < e.stream->commands.size(); ++i) res.commands[e.first_timing + i].cluster = cluster;
         }
         res.blocks[block].cluster = cluster;
-        running[size_t(cluster) * S + slot] = std::move(b);
+        running[size_t(cluster) * sides * S + lane] = std::move(b);
     }
 
     // Step 5.
@@ -797,27 +822,31 @@ struct Sim {
             // free slot and holds the fewest blocks, lowest-numbered first,
             // into its lowest-numbered free slot. Free: no block given to it
             // that has not ended.
-            size_t in_flight = 0;
-            std::vector<uint32_t> held(used, 0);
+            // With two sides, each side of every cluster on its own.
+            std::vector<size_t> in_flight(sides, 0);
+            std::vector<uint32_t> held(size_t(used) * sides, 0);  // per cluster and side
             for (size_t i = 0; i < running.size(); ++i)
-                if (running[i]) ++in_flight, ++held[i / S];
-            if (in_flight >= P) return;
+                if (running[i]) ++in_flight[(i / S) % sides], ++held[i / S];
             uint32_t cluster = used;
             size_t block = prog.blocks.size();
+            uint32_t side = 0;
             for (size_t i = 0; i < prog.blocks.size() && block == prog.blocks.size(); ++i) {
                 if (assigned[i] || !ready(uint32_t(i))) continue;
+                side = side_of(prog.blocks[i]);
+                if (in_flight[side] >= P) continue;
                 const int32_t pin = prog.blocks[i].cluster;
                 for (uint32_t c = 0; c < used; ++c) {
-                    if (held[c] == S || (pin >= 0 && uint32_t(pin) != c)) continue;
-                    if (cluster == used || held[c] < held[cluster]) cluster = c;
+                    const uint32_t h = held[size_t(c) * sides + side];
+                    if (h == S || (pin >= 0 && uint32_t(pin) != c)) continue;
+                    if (cluster == used || h < held[size_t(cluster) * sides + side]) cluster = c;
                 }
                 if (cluster != used) block = i;
             }
             if (block == prog.blocks.size()) return;
             uint32_t slot = 0;
-            while (running[size_t(cluster) * S + slot]) ++slot;
+            while (running[(size_t(cluster) * sides + side) * S + slot]) ++slot;
             assigned[block] = true;
-            make_active(uint32_t(block), cluster, slot, d + uint64_t(cfg.dispatch_cycles));
+            make_active(uint32_t(block), cluster, side * S + slot, d + uint64_t(cfg.dispatch_cycles));
             activity = true;
         }
     }

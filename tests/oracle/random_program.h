@@ -100,6 +100,8 @@ inline nlohmann::json random_config(Rng& r) {
         j["vector"]["buffer_kib"] = r.pick<uint64_t>({160, 192, 256});
         for (const char* k : {"ddr_read_bytes_per_cycle", "ddr_write_bytes_per_cycle"})
             j["vector"][k] = r.chance(50) ? r.pick<uint64_t>({1, 5, 16, 64, 128, 2000}) : 0;
+        // Half of those take blocks apart from the cube core (§4).
+        j["vector"]["separate_cores"] = r.chance(50);
     }
     return j;
 }
@@ -193,13 +195,20 @@ inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
         for (int i = 0; i < count; ++i)
             if (r.chance(45)) engines.push_back({k, i});
     };
-    maybe(arch::EngineKind::ClusterDma, cfg.dma_engines);
-    maybe(arch::EngineKind::CubeDma, cfg.cubes_per_cluster);
-    maybe(arch::EngineKind::Cube, cfg.cubes_per_cluster);
-    maybe(arch::EngineKind::Vector, cfg.vector_units);
-    if (cfg.vector_buffer()) {
-        maybe(arch::EngineKind::VectorLoad, cfg.vector_units);
-        maybe(arch::EngineKind::VectorStore, cfg.vector_units);
+    // With separate vector cores a block uses one side of the cluster (§4).
+    const bool cube_side = !cfg.vector_separate_cores || r.chance(50);
+    const bool vector_side = !cfg.vector_separate_cores || !cube_side;
+    if (cube_side) {
+        maybe(arch::EngineKind::ClusterDma, cfg.dma_engines);
+        maybe(arch::EngineKind::CubeDma, cfg.cubes_per_cluster);
+        maybe(arch::EngineKind::Cube, cfg.cubes_per_cluster);
+    }
+    if (vector_side) {
+        maybe(arch::EngineKind::Vector, cfg.vector_units);
+        if (cfg.vector_buffer()) {
+            maybe(arch::EngineKind::VectorLoad, cfg.vector_units);
+            maybe(arch::EngineKind::VectorStore, cfg.vector_units);
+        }
     }
     // Streams in a shuffled order: the listing order must not matter.
     for (size_t i = engines.size(); i > 1; --i) std::swap(engines[i - 1], engines[size_t(r.range(0, i - 1))]);
