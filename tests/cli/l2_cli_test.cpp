@@ -41,9 +41,10 @@ TEST(L2Cli, ReadmeExampleGemm2048OnTheAscendPreset) {
     EXPECT_EQ(l2["writebacks"], 0);
     EXPECT_EQ(l2["flush_bytes"], 2048ull * 2048 * 2);
     EXPECT_EQ(with["memory"]["l2"]["read"], without["memory"]["ddr"]["read"]);
-    // The link kinds: the DMA commands cross the L2's port, DDR serves the L2.
-    ASSERT_EQ(with["links"][0]["name"], "l2_l1");
-    EXPECT_EQ(with["links"][0]["label"], "L2 <-> L1");
+    // The link kinds: the DMA commands cross the L2's port, DDR serves the L2
+    // (the preset's vector cores load into their Unified Buffers over it too).
+    ASSERT_EQ(with["links"][0]["name"], "l2_l1_ub");
+    EXPECT_EQ(with["links"][0]["label"], "L2 <-> L1/UB");
     ASSERT_EQ(with["links"][1]["name"], "ddr_l2");
     EXPECT_EQ(with["links"][1]["label"], "DDR <-> L2");
     EXPECT_EQ(with["links"][1]["bytes"], 2ull * 2048 * 2048 * 2);  // the flush is not link traffic
@@ -61,7 +62,7 @@ TEST(L2Cli, TextReportShowsLookupsAndTheFlush) {
                          "  write lookups    16,384 hits / 16,384 misses (50.0 % hits)\n"),
               std::string::npos)
         << o.out;
-    EXPECT_NE(o.out.find("  L2 <-> L1 "), std::string::npos);
+    EXPECT_NE(o.out.find("  L2 <-> L1/UB "), std::string::npos);
     EXPECT_NE(o.out.find("  DDR <-> L2 "), std::string::npos);
 }
 

@@ -106,6 +106,15 @@ arch::DmaArgs on_lane(const Lane& lane, arch::DmaArgs d, const std::string& stre
     return d;
 }
 
+// A load's label on `lane`: the lowerings name a load's destination L1
+// ("x -> L1"); on a Unified Buffer lane it lands in the UB.
+std::string lane_label(const Lane& lane, const std::string& label) {
+    static const std::string l1 = " -> L1";
+    if (!lane.ub || label.size() < l1.size() || label.compare(label.size() - l1.size(), l1.size(), l1) != 0)
+        return label;
+    return label.substr(0, label.size() - l1.size()) + " -> UB";
+}
+
 // The commands of one block's chunks `ranges` (each a Range of units) on
 // `lane`, with `units_v` vector units taking turns, chunk i on unit i % V:
 // loads, computes and stores double-buffered (depth B) and synchronised by
@@ -147,7 +156,7 @@ void emit_chunks(LowerContext& ctx, BlockBuilder& block, const VectorStream& s, 
     auto& loads = block.stream(load);
 
     for (const DmaStep& d : prologue.loads)
-        loads.push_back(dma_command(on_lane(lane, d.dma, s.name), ctx.tag(d.label, d.op)));
+        loads.push_back(dma_command(on_lane(lane, d.dma, s.name), ctx.tag(lane_label(lane, d.label), d.op)));
     const size_t last_prologue_load = prologue.loads.empty() ? 0 : loads.size();  // + 1; 0 = none
     // The storing chunks (`storing`, above): the k-th takes Result slot
     // k % B, waits for the store of the (k - B)-th and its own store
@@ -185,8 +194,8 @@ void emit_chunks(LowerContext& ctx, BlockBuilder& block, const VectorStream& s, 
         if (shared && i >= depth) flush_to(i - depth);
 
         for (size_t j = 0; j < cc.loads.size(); ++j) {
-            arch::Command d =
-                dma_command(on_lane(lane, cc.loads[j].dma, s.name), ctx.tag(cc.loads[j].label, cc.loads[j].op));
+            arch::Command d = dma_command(on_lane(lane, cc.loads[j].dma, s.name),
+                                          ctx.tag(lane_label(lane, cc.loads[j].label), cc.loads[j].op));
             // Chunk i - B's unit frees the slot.
             if (j == 0 && i >= depth) d.waits.push_back(in_free[size_t(unit_of(i - depth))]);
             if (j + 1 == cc.loads.size()) d.sets.push_back(in_ready[size_t(u)]);
