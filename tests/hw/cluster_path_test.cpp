@@ -2,24 +2,13 @@
 // the cases worked out by hand in tests/support/path_cases.h, which the
 // oracle is checked on in tests/oracle/oracle_path_test.cpp. One
 // simulation per test.
-#include <nlohmann/json.hpp>
-
-#include "hw_test_util.h"
+#include "hand_case_checks.h"
 #include "tests/support/path_cases.h"
 
 using namespace hwtest;
 using namespace pathcases;
 
 namespace {
-
-arch::Config from(const std::string& text) { return arch::config_from_json(nlohmann::json::parse(text), "test"); }
-
-void expect_ends(const SimRun& r, const std::vector<Expected>& want) {
-    for (const Expected& w : want) {
-        EXPECT_EQ(r.at(w.block, w.engine, w.index).start, w.start) << arch::engine_name(w.engine) << " " << w.index;
-        EXPECT_EQ(r.at(w.block, w.engine, w.index).end, w.end) << arch::engine_name(w.engine) << " " << w.index;
-    }
-}
 
 TEST(ClusterPath, TwoEnginesShareTheReadPath) {
     SimRun r = simulate(from(two_engines_config()), two_engines_share_the_read_path());

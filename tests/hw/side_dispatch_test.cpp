@@ -2,9 +2,7 @@
 // (docs/timing-model.md §4) on the case worked out by hand in
 // tests/support/side_dispatch_cases.h, which the oracle is checked on in
 // tests/oracle/oracle_side_dispatch_test.cpp.
-#include <nlohmann/json.hpp>
-
-#include "hw_test_util.h"
+#include "hand_case_checks.h"
 #include "sim/arch/program_check.h"
 #include "tests/support/side_dispatch_cases.h"
 
@@ -12,15 +10,6 @@ using namespace hwtest;
 using namespace sidecases;
 
 namespace {
-
-arch::Config from(const std::string& text) { return arch::config_from_json(nlohmann::json::parse(text), "test"); }
-
-void expect_ends(const SimRun& r, const std::vector<Expected>& want) {
-    for (const Expected& w : want) {
-        EXPECT_EQ(r.at(w.block, w.engine, w.index).start, w.start) << arch::engine_name(w.engine) << " " << w.index;
-        EXPECT_EQ(r.at(w.block, w.engine, w.index).end, w.end) << arch::engine_name(w.engine) << " " << w.index;
-    }
-}
 
 TEST(SideDispatch, EachSideOfAClusterHoldsItsOwnBlock) {
     const SimRun r = simulate(from(config_text(true)), two_sides());

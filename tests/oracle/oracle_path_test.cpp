@@ -3,20 +3,13 @@
 // cluster_path_test.cpp checks the SystemC model on the same cases.
 #include <gtest/gtest.h>
 
-#include "tests/oracle/oracle.h"
-#include "tests/oracle/oracle_test_util.h"
+#include "tests/oracle/hand_case_checks.h"
 #include "tests/support/path_cases.h"
 
 namespace {
 
 using namespace oracle_test;
 using namespace pathcases;
-
-void expect_ends(const oracle::Result& r, const std::vector<Expected>& want) {
-    for (const Expected& w : want)
-        EXPECT_EQ(at(r, w.block, w.engine, w.index), (StartEnd{w.start, w.end}))
-            << "block " << w.block << " " << arch::engine_name(w.engine) << " command " << w.index;
-}
 
 TEST(OraclePath, TwoEnginesShareTheReadPath) {
     expect_ends(oracle::run(two_engines_share_the_read_path(), config(two_engines_config())),

@@ -3,20 +3,13 @@
 // tests/hw/side_dispatch_test.cpp checks the SystemC model on it.
 #include <gtest/gtest.h>
 
-#include "tests/oracle/oracle.h"
-#include "tests/oracle/oracle_test_util.h"
+#include "tests/oracle/hand_case_checks.h"
 #include "tests/support/side_dispatch_cases.h"
 
 namespace {
 
 using namespace oracle_test;
 using namespace sidecases;
-
-void expect_ends(const oracle::Result& r, const std::vector<Expected>& want) {
-    for (const Expected& w : want)
-        EXPECT_EQ(at(r, w.block, w.engine, w.index), (StartEnd{w.start, w.end}))
-            << "block " << w.block << " " << arch::engine_name(w.engine) << " command " << w.index;
-}
 
 TEST(OracleSideDispatch, EachSideOfAClusterHoldsItsOwnBlock) {
     const oracle::Result r = oracle::run(two_sides(), config(config_text(true)));
