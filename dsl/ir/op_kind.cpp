@@ -39,6 +39,11 @@ const char* op_kind_unit(OpKind k) {
 OpPrecision op_kind_precision(OpKind k) { return kOps[size_t(k)].precision; }
 bool op_kind_on_chip(OpKind k) { return kOps[size_t(k)].on_chip == OpOnChip::OnChip; }
 OpFusion op_kind_fusion(OpKind k) { return kOps[size_t(k)].fusion; }
+
+bool is_view_kind(OpKind k) {
+    return k == OpKind::Reshape || k == OpKind::Flatten || k == OpKind::Slide || k == OpKind::Slice ||
+           k == OpKind::Update;
+}
 bool op_kind_is_internal(OpKind k) { return kOps[size_t(k)].access == OpAccess::Internal; }
 
 const std::vector<std::string>& op_kind_names() {

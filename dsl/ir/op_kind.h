@@ -32,6 +32,9 @@ const char* op_kind_unit(OpKind k);  // "cube", "vector", "dma"
 OpPrecision op_kind_precision(OpKind k);
 bool op_kind_on_chip(OpKind k);
 OpFusion op_kind_fusion(OpKind k);
+// The kinds whose result lives in their first input's bytes: the views
+// and update.
+bool is_view_kind(OpKind k);
 // True for the operations only the compiler inserts (format_convert, move).
 bool op_kind_is_internal(OpKind k);
 // The names of the operations a program can call, in declaration order

@@ -176,6 +176,11 @@ struct TaskGraph {
     int buffers = 0;
     // pypo.config.FUSION (and --no-fusion): whether the fusion pass runs.
     bool fusion = true;
+    // The target's vector units compute in Unified Buffers of their own
+    // (vector.buffer_kib > 0), set by whoever compiles for it: the tensors
+    // they touch are then kept in DDR (dsl/ir/vector_unit_tensors.h), and
+    // the fusion pass groups them as DDR tensors.
+    bool vector_buffers = false;
     // pypo.param constants, in the order the program declares them.
     std::vector<ProgramParam> params;
 };

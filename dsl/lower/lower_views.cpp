@@ -4,11 +4,6 @@
 
 namespace dsl {
 
-bool is_view_kind(OpKind k) {
-    return k == OpKind::Reshape || k == OpKind::Flatten || k == OpKind::Slide || k == OpKind::Slice ||
-           k == OpKind::Update;
-}
-
 namespace {
 
 // The version of a tensor a read sees: through views, to an update's

@@ -34,10 +34,6 @@
 
 namespace dsl {
 
-// The kinds whose result lives in their first input's bytes: the views
-// and update.
-bool is_view_kind(OpKind k);
-
 // The tensor whose bytes `tensor` names, following chains of views to the
 // stored tensor; -1 if `tensor` is not a view.
 int view_source(const TaskGraph& g, int tensor);

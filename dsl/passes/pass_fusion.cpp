@@ -1,5 +1,7 @@
 #include "dsl/passes/pass_fusion.h"
 
+#include "dsl/ir/vector_unit_tensors.h"
+
 #include <algorithm>
 #include <optional>
 #include <sstream>
@@ -198,9 +200,11 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
 
 }  // namespace
 
-TaskGraph apply_fusion(const TaskGraph& in) {
+namespace {
+
+// The groups of `in`, its tensors' placements as they are.
+TaskGraph group(const TaskGraph& in) {
     TaskGraph g = in;
-    if (!g.fusion) return g;
     const std::vector<std::vector<int>> readers = tensor_consumers(g);
     std::vector<bool> views(g.tensors.size(), false);
     for (const OpNode& op : g.ops)
@@ -231,6 +235,25 @@ TaskGraph apply_fusion(const TaskGraph& in) {
         if (chain.empty()) continue;
         head.epilogue = chain;
         for (int k : chain) g.ops[size_t(k)].fused_into = int(i);
+    }
+    return g;
+}
+
+}  // namespace
+
+TaskGraph apply_fusion(const TaskGraph& in) {
+    if (!in.fusion) return in;
+    if (!in.vector_buffers) return group(in);
+    // The tensors the lowering keeps in DDR for vector units with buffers of
+    // their own are grouped as the DDR tensors they will be; the graph keeps
+    // their placements (the lowering's note names them).
+    TaskGraph as_lowered = in;
+    for (int t : tensors_vector_units_touch(in)) as_lowered.tensors[size_t(t)].placement = Placement::DDR;
+    as_lowered = group(as_lowered);
+    TaskGraph g = in;
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        g.ops[i].epilogue = as_lowered.ops[i].epilogue;
+        g.ops[i].fused_into = as_lowered.ops[i].fused_into;
     }
     return g;
 }

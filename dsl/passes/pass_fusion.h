@@ -33,6 +33,11 @@
 // anything its lowering reads.
 // The group is one streamed vector op (dsl/lower/vector/lower_vector_chain.h).
 //
+// With TaskGraph::vector_buffers (vector units with Unified Buffers of
+// their own) the tensors they touch count as DDR tensors: the lowering
+// keeps them there (dsl/ir/vector_unit_tensors.h); the graph keeps their
+// placements.
+//
 // With TaskGraph::fusion false (pypo.config.FUSION = False, --no-fusion)
 // the pass leaves the graph alone.
 #pragma once

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "dsl/ir/vector_unit_tensors.h"
 #include "dsl/lower/gemm/gemm_epilogue.h"
 #include "dsl/lower/gemm/lower_matmul.h"
 #include "dsl/lower/lower_context.h"
@@ -256,21 +257,11 @@ void keep_vector_operands_in_ddr(const TaskGraph& g, const arch::Config& config,
     if (!config.vector_buffer()) return;
     std::string kept;
     int count = 0;
-    for (const OpNode& op : g.ops) {
-        if (op_kind_unit_of(op.kind) != OpUnit::Vector) continue;
-        std::vector<int> touched = op.inputs;
-        touched.push_back(op.output);
-        for (int t : touched)
-            for (;;) {
-                const TensorNode& n = g.tensors[size_t(t)];
-                if (n.placement != Placement::DDR && !in_ddr[size_t(t)]) {
-                    in_ddr[size_t(t)] = true;
-                    kept += (count++ ? ", '" : "'") + n.name + "' (" + placement_name(n.placement) + ")";
-                }
-                const int p = n.producer;
-                if (p < 0 || !is_view_kind(g.ops[size_t(p)].kind)) break;
-                t = g.ops[size_t(p)].inputs[0];
-            }
+    for (int t : tensors_vector_units_touch(g)) {
+        const TensorNode& n = g.tensors[size_t(t)];
+        if (n.placement == Placement::DDR || in_ddr[size_t(t)]) continue;
+        in_ddr[size_t(t)] = true;
+        kept += (count++ ? ", '" : "'") + n.name + "' (" + placement_name(n.placement) + ")";
     }
     if (count)
         notes.push_back(std::string(count == 1 ? "tensor " : std::to_string(count) + " tensors ") + kept +

@@ -94,6 +94,8 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     out.params = graph.params;
     dsl::check_dag(graph);
     if (opt.no_fusion) graph.fusion = false;
+    // What the graph passes need to know of the target.
+    graph.vector_buffers = config.vector_buffer();
     // The graph views stop after the front end, so they work for every
     // program the language accepts, lowered or not.
     const bool wrote = write_graph_outputs(opt, graph);

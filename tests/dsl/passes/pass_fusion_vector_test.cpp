@@ -171,3 +171,19 @@ TEST(PassFusionVector, CubeEpiloguesTakeClipMinimumAndAGateSwiglu) {
                           "pypo.output(\"y\", pypo.op.swiglu(g, pypo.op.matmul(a, w)))\n"),
               "");
 }
+
+// On-chip results (target='L1') are not grouped; on a target whose vector
+// units compute in Unified Buffers of their own (TaskGraph::vector_buffers)
+// the lowering keeps in DDR what they touch, and the pass groups those as
+// the DDR tensors they will be, keeping the graph's placements.
+TEST(PassFusionVector, OnChipResultsChainWhenTheVectorUnitsHaveTheirOwnBuffers) {
+    const std::string body = std::string(kInputs) +
+                             "t = pypo.op.relu(x, target='L1')\n"
+                             "pypo.output(\"y\", pypo.op.exp(pypo.op.sigmoid(t, target='L1')))\n";
+    dsl::TaskGraph e = dsl::elaborate_source(dsl_test::source("import pypto as pypo\n" + body));
+    EXPECT_EQ(dsl::format_fusion_groups(dsl::run_graph_passes(e).graph()), "");
+    e.vector_buffers = true;
+    const dsl::TaskGraph passed = dsl::run_graph_passes(e).graph();
+    EXPECT_EQ(dsl::format_fusion_groups(passed), "fusion groups: 1\n  y: relu -> sigmoid -> exp  (ops 0, 1, 2)\n");
+    EXPECT_EQ(passed.tensors[size_t(passed.ops[0].output)].placement, dsl::Placement::L1);
+}
