@@ -83,9 +83,19 @@ def load(dtype, rows, row_bytes, copies=1):
     return {"op": "load", "dtype": dtype, "rows": rows, "row_bytes": row_bytes, "copies": copies}
 
 
-def flash_shapes(s):
-    """The --shape arguments of models/flash_attention.pto at sequence length s."""
-    return ["q=%d,128" % s, "kt=128,%d" % s, "v=%d,128" % s]
+def flash_attention(s, measured_us):
+    """The kernel row of models/flash_attention.pto at sequence length s,
+    measured in PTO-ISA's flash_atten README: one head of 128, batch 1, S
+    queries against S keys, float16, with the vendor kernel's default
+    tiling (its scripts/generate_cases.py: CUBE_S0 = 128 query rows a core,
+    the model's bands, all S0 / 128 of them spread over the cores at once,
+    the model's `qblock` = S; TILE_S1 = 256 keys a step, its `block`; the
+    cube's tile CUBE_S0 x CUBE_S1, "CUBE_S1 is fixed at 128", the matmuls'
+    `tile=(tm, tn)`)."""
+    shapes = ["q=%d,128" % s, "kt=128,%d" % s, "v=%d,128" % s]
+    params = ["qblock=%d" % s, "block=256", "tm=128", "tn=128"]
+    return ("flash attn S=%d" % s, "ascend_910b2.json", [], ("models/flash_attention.pto", shapes, params),
+            measured_us, PTO_FA)
 
 
 # (command, what the source gives, source, simulated cycles this model
@@ -159,31 +169,14 @@ KERNELS = [
     ("gemm f16 2048^3", "ascend_910b2.json", [], (2048, 2048, 2048), 2 * 2048**3 / 251.01e6, TORCH_MM),
     ("gemm f16 4096^3", "ascend_910b2.json", [], (4096, 4096, 4096), 2 * 4096**3 / 314.52e6, TORCH_MM),
     ("gemm f16 8192^3", "ascend_910b2.json", [], (8192, 8192, 8192), 2 * 8192**3 / 305.46e6, TORCH_MM),
-    # One head of 128, batch 1, S queries against S keys, float16, with the
-    # vendor kernel's default tiling (PTO-ISA flash_atten
-    # scripts/generate_cases.py: CUBE_S0 = 128 query rows a core, the
-    # model's bands, all S0 / 128 of them spread over the cores at once,
-    # the model's `qblock` = S; TILE_S1 = 256 keys a step, its `block`;
-    # the cube's tile CUBE_S0 x CUBE_S1, "CUBE_S1 is fixed at 128", the
-    # matmuls' `tile=(tm, tn)`).
-    ("flash attn S=1024", "ascend_910b2.json", [],
-     ("models/flash_attention.pto", flash_shapes(1024), ["qblock=1024", "block=256", "tm=128", "tn=128"]), 20.960,
-     PTO_FA),
-    ("flash attn S=2048", "ascend_910b2.json", [],
-     ("models/flash_attention.pto", flash_shapes(2048), ["qblock=2048", "block=256", "tm=128", "tn=128"]), 32.461,
-     PTO_FA),
+    flash_attention(1024, 20.960),
+    flash_attention(2048, 32.461),
     # The same table's longer sequences, less bound by the launch and the
     # pipeline's warm-up; S = 32,768 (3,262.645 us) is left out for the
     # simulation's time (about 35 s).
-    ("flash attn S=4096", "ascend_910b2.json", [],
-     ("models/flash_attention.pto", flash_shapes(4096), ["qblock=4096", "block=256", "tm=128", "tn=128"]), 88.902,
-     PTO_FA),
-    ("flash attn S=8192", "ascend_910b2.json", [],
-     ("models/flash_attention.pto", flash_shapes(8192), ["qblock=8192", "block=256", "tm=128", "tn=128"]), 292.626,
-     PTO_FA),
-    ("flash attn S=16384", "ascend_910b2.json", [],
-     ("models/flash_attention.pto", flash_shapes(16384), ["qblock=16384", "block=256", "tm=128", "tn=128"]), 909.058,
-     PTO_FA),
+    flash_attention(4096, 88.902),
+    flash_attention(8192, 292.626),
+    flash_attention(16384, 909.058),
     # A vector-bound kernel: z = x + y over 8192 x 8192 float16 on 48
     # vector cores at 1.85 GHz (an A2 SKU; the 910B2 preset's 24 cores at
     # that clock), msprof's Task Duration of the case whose kernel is what

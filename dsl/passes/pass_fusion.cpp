@@ -1,10 +1,11 @@
 #include "dsl/passes/pass_fusion.h"
 
-#include "dsl/ir/vector_unit_tensors.h"
-
 #include <algorithm>
 #include <optional>
 #include <sstream>
+#include <utility>
+
+#include "dsl/ir/vector_unit_tensors.h"
 
 namespace dsl {
 
@@ -198,13 +199,8 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
     }
 }
 
-}  // namespace
-
-namespace {
-
-// The groups of `in`, its tensors' placements as they are.
-TaskGraph group(const TaskGraph& in) {
-    TaskGraph g = in;
+// `g` with its groups, by its tensors' placements as they are.
+TaskGraph group(TaskGraph g) {
     const std::vector<std::vector<int>> readers = tensor_consumers(g);
     std::vector<bool> views(g.tensors.size(), false);
     for (const OpNode& op : g.ops)
@@ -245,16 +241,13 @@ TaskGraph apply_fusion(const TaskGraph& in) {
     if (!in.fusion) return in;
     if (!in.vector_buffers) return group(in);
     // The tensors the lowering keeps in DDR for vector units with buffers of
-    // their own are grouped as the DDR tensors they will be; the graph keeps
-    // their placements (the lowering's note names them).
-    TaskGraph as_lowered = in;
-    for (int t : tensors_vector_units_touch(in)) as_lowered.tensors[size_t(t)].placement = Placement::DDR;
-    as_lowered = group(as_lowered);
+    // their own are grouped as the DDR tensors they will be; the graph then
+    // gets their placements back (the lowering's note names them).
+    const std::vector<int> kept = tensors_vector_units_touch(in);
     TaskGraph g = in;
-    for (size_t i = 0; i < g.ops.size(); ++i) {
-        g.ops[i].epilogue = as_lowered.ops[i].epilogue;
-        g.ops[i].fused_into = as_lowered.ops[i].fused_into;
-    }
+    for (int t : kept) g.tensors[size_t(t)].placement = Placement::DDR;
+    g = group(std::move(g));
+    for (int t : kept) g.tensors[size_t(t)].placement = in.tensors[size_t(t)].placement;
     return g;
 }
 

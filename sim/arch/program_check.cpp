@@ -364,11 +364,8 @@ void check_block(const Program& p, const Config& c, size_t b, const Block& blk) 
             if (blk.streams[o].engine == st.engine) fail(w, "engine has two streams in one block");
         if (c.vector_separate_cores && !st.commands.empty() && engine_side(st.engine.kind) != block_side(blk))
             fail(w, std::string("engine is on ") + side_name(engine_side(st.engine.kind)) +
-                        ", the block's first "
-                        "engine with commands on " +
-                        side_name(block_side(blk)) +
-                        ": with vector.separate_cores a block "
-                        "runs on one side of the cluster");
+                        ", the block's first engine with commands on " + side_name(block_side(blk)) +
+                        ": with vector.separate_cores a block runs on one side of the cluster");
         const MatmulArgs* prev_matmul = nullptr;
         for (size_t i = 0; i < st.commands.size(); ++i) {
             w.command = i;

@@ -18,16 +18,11 @@ LinkParams l1_params(const arch::Config& c) {
 }  // namespace
 
 Cluster::Cluster(sc_core::sc_module_name name, uint32_t index, const arch::Config& config, trace::Recorder* recorder)
-    : sc_module(name),
-      index_(index),
-      config_(config),
-      separate_(config.vector_separate_cores),
-      l1_("l1", l1_params(config)),
-      empty_end_("empty_end") {
+    : sc_module(name), index_(index), config_(config), l1_("l1", l1_params(config)), empty_end_("empty_end") {
     auto finished = [this](uint32_t slot, uint64_t end) { engine_finished(slot, end); };
     // A vector-side engine's slot k is lane slots_ + k when the sides are apart.
     auto vector_finished = [this](uint32_t slot, uint64_t end) {
-        engine_finished(uint32_t(separate_ ? slots_ : 0) + slot, end);
+        engine_finished(uint32_t(config_.vector_separate_cores ? slots_ : 0) + slot, end);
     };
     FlagBoards& vector_flags = flags_of(arch::Side::Vector);
     for (int i = 0; i < config.dma_engines; ++i) {
@@ -74,9 +69,10 @@ void Cluster::set_slots(size_t slots) {
     vector_flags_.clear();
     for (size_t k = 0; k < slots; ++k) {
         flags_.push_back(std::make_unique<FlagBoard>(uint64_t(config_.flag_latency_cycles)));
-        if (separate_) vector_flags_.push_back(std::make_unique<FlagBoard>(uint64_t(config_.flag_latency_cycles)));
+        if (config_.vector_separate_cores)
+            vector_flags_.push_back(std::make_unique<FlagBoard>(uint64_t(config_.flag_latency_cycles)));
     }
-    const size_t lanes = (separate_ ? 2 : 1) * slots;
+    const size_t lanes = size_t(config_.dispatch_sides()) * slots;
     running_.assign(lanes, 0);
     block_end_.assign(lanes, 0);
     for (Engine* e : engines()) e->set_slots(slots);

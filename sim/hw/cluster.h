@@ -56,12 +56,13 @@ private:
     void engine_finished(uint32_t lane, uint64_t end);
     // The flag boards of `side`'s engines: the vector side's own with
     // vector.separate_cores, else the cluster's.
-    FlagBoards& flags_of(arch::Side side) { return side == arch::Side::Vector && separate_ ? vector_flags_ : flags_; }
+    FlagBoards& flags_of(arch::Side side) {
+        return side == arch::Side::Vector && config_.vector_separate_cores ? vector_flags_ : flags_;
+    }
     void end_empty_blocks();  // blocks without commands end at their start
 
     uint32_t index_;
     const arch::Config& config_;
-    bool separate_;            // vector.separate_cores
     size_t slots_ = 1;         // per side
     FlagBoards flags_;         // per slot
     FlagBoards vector_flags_;  // per slot, the vector side's with vector.separate_cores
