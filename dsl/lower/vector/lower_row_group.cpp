@@ -1,0 +1,147 @@
+// A row group (dsl/passes/pass_fusion.h): a row reduction and the
+// row-wise operations and row reductions after it that read its result,
+// run as one streamed vector op whose unit is one row of every tensor of
+// the group (docs/timing-model.md §10, "Fusion"). A chunk of rows loads
+// the rows of the tensors the group reads from DDR, runs every member's
+// VECTOR commands on them in program order (a row statistic, one element
+// a row, is read broadcast over its row), and stores the rows of each
+// result that is read outside the group or is a program output; the
+// others are the chunk's temporaries. So a softmax written out of its
+// steps, or a flash-attention step's running statistics, takes one pass
+// over the rows instead of one stream per operation.
+#include <map>
+
+#include "dsl/lower/vector/lower_vector.h"
+#include "dsl/lower/vector/lower_vector_inputs.h"
+#include "dsl/lower/vector/lower_vector_stream.h"
+#include "dsl/lower/vector_instruction.h"
+
+namespace dsl {
+
+namespace {
+
+using arch::VectorOp;
+
+// Where a step's operand is: a result of the group (its buffer) or an
+// input of the stream (VectorInputs' handle: a loaded row operand or a
+// number).
+struct Ref {
+    bool result = false;
+    int h = -1;
+    int64_t width = 0;  // elements a row
+};
+
+struct Step {
+    VectorOp op = VectorOp::Copy;
+    Ref a, b;
+    int dst = -1;           // its buffer
+    int64_t cols = 0;       // elements a row it computes (a reduction: of the row it reduces)
+    int32_t program_op = -1;
+    std::string label;
+};
+
+struct Store {
+    int tensor = -1, buffer = -1;
+    int64_t width = 0;
+    int32_t op = -1;
+};
+
+}  // namespace
+
+bool lower_row_group(LowerContext& ctx, const OpNode& head) {
+    const TaskGraph& g = ctx.graph;
+    const TensorNode& y = ctx.tensor(head.output);
+    const arch::DType dtype = y.dtype;
+    const int64_t e = arch::dtype_bytes(dtype);
+    if (ctx.window.active()) {
+        ctx.epilogue_unfused = "it reads a part of an on-chip tensor";
+        return false;
+    }
+    std::vector<int> ops{int(&head - g.ops.data())};
+    ops.insert(ops.end(), head.epilogue.begin(), head.epilogue.end());
+    std::vector<bool> member(g.ops.size(), false);
+    for (int k : ops) member[size_t(k)] = true;
+
+    VectorStream s;
+    s.name = g.tensors[size_t(g.ops[size_t(ops.back())].output)].name;
+    s.units = element_count(ctx.tensor(head.inputs[0]).shape) / ctx.tensor(head.inputs[0]).shape.back();
+    VectorInputs in(ctx, dtype, s.name);
+    std::map<int, int> buffer_of;  // a group result -> its buffer
+    std::vector<Step> steps;
+    std::vector<Store> stores;
+    for (int k : ops) {
+        const OpNode& op = g.ops[size_t(k)];
+        const TensorNode& out = ctx.tensor(op.output);
+        in.charge_to(int32_t(k));
+        auto operand = [&](int t) {
+            const int64_t w = ctx.tensor(t).shape.back();
+            if (auto it = buffer_of.find(t); it != buffer_of.end()) return Ref{true, it->second, w};
+            return Ref{false, in.streamed(s, t, w, true), w};
+        };
+        // A result is stored when anything outside the group reads it or it
+        // is an output of the program; else it lives in the chunk only.
+        bool stored = out.role != TensorRole::Intermediate;
+        for (const OpNode& r : g.ops)
+            for (int t : r.inputs)
+                if (t == op.output && !member[size_t(&r - g.ops.data())]) stored = true;
+        const int64_t w = out.shape.back();
+        const int dst = int(s.buffers.size());
+        s.buffers.push_back({stored ? BufferKind::Streamed : BufferKind::Scratch, w * e, 0});
+        buffer_of[op.output] = dst;
+        if (stored) stores.push_back({op.output, dst, w, int32_t(k)});
+        const std::string label = out.name + ": ";
+        if (op.kind == OpKind::ReduceSum || op.kind == OpKind::ReduceMean || op.kind == OpKind::ReduceMax) {
+            const Ref x = operand(op.inputs[0]);
+            const VectorOp red = op.kind == OpKind::ReduceMax ? VectorOp::ReduceMax : VectorOp::ReduceSum;
+            steps.push_back({red, x, {}, dst, x.width, int32_t(k), label + arch::vector_op_name(red)});
+            if (op.kind == OpKind::ReduceMean) {
+                const Ref inv_n{false, in.constant(s, 1, 1.0 / double(x.width), true), 1};
+                steps.push_back({VectorOp::Mul, {true, dst, 1}, inv_n, dst, 1, int32_t(k),
+                                 label + arch::vector_op_name(VectorOp::Mul)});
+            }
+            continue;
+        }
+        const VectorOp v = vector_instruction(op.kind);
+        std::vector<Ref> src;
+        for (int t : op.inputs) src.push_back(operand(t));
+        if (op.attrs.count("scalar")) {
+            const bool first = op.attrs.count("scalar_first") && op.attrs.at("scalar_first").b;
+            const Ref c{false, in.constant(s, w, op.attrs.at("scalar").f, true), w};
+            src.insert(first ? src.begin() : src.end(), c);
+        }
+        steps.push_back({v, src[0], src.size() > 1 ? src[1] : Ref{}, dst, w, int32_t(k), label + arch::vector_op_name(v)});
+    }
+    if (max_chunk_units(ctx, s.buffers) == 0) {
+        ctx.epilogue_unfused = std::string("not one row of the group's buffers fits ") + vector_memory_name(ctx.config);
+        return false;
+    }
+    s.chunk = [&ctx, in, steps, stores, dtype](int64_t first, int64_t n, const BufferAddrs& a) {
+        ChunkCommands cc;
+        in.chunk(cc, first, n, a);
+        auto addr = [&](const Ref& r) {
+            if (r.h < 0) return arch::kNoAddress;
+            return r.result ? a[size_t(r.h)] : in.addr_at(r.h, a, first);
+        };
+        // A number is an immediate; a row statistic read by a step over
+        // longer rows is one element a row, broadcast over it.
+        auto source = [&](const Ref& r, int64_t cols) {
+            if (r.h >= 0 && !r.result && in.source(r.h, 0).kind == arch::VectorSource::Kind::Scalar)
+                return in.source(r.h, 0);
+            if (r.h >= 0 && r.width == 1 && cols > 1) return per_row_source(n, cols);
+            return arch::VectorSource{};
+        };
+        for (const Step& st : steps) {
+            const arch::VectorArgs v =
+                vector_args(st.op, dtype, n, st.cols, addr(st.a), addr(st.b), a[size_t(st.dst)]);
+            cc.compute.push_back({with_sources(v, source(st.a, st.cols), source(st.b, st.cols)), st.label,
+                                  st.program_op});
+        }
+        for (const Store& o : stores) store_units(cc, ctx, o.tensor, o.width, first, n, a[size_t(o.buffer)], o.op);
+        return cc;
+    };
+    lower_vector_stream(ctx, head, s);
+    ctx.epilogue_fused = true;
+    return true;
+}
+
+}  // namespace dsl
