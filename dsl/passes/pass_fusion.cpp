@@ -174,10 +174,23 @@ bool reads_on_chip(const TaskGraph& g, const OpNode& h) {
     return false;
 }
 
+// A tensor a vector chain's member may read that is computed after the
+// chain's head (o * rescale + p @ v: the product comes after the
+// multiply): in DDR, with no update between the head and the member (it
+// could overwrite what the head reads). The chain is then lowered where
+// its last member is (deferred_chain, dsl/lower/program/lower.cpp).
+bool ready_late(const TaskGraph& g, int t, int head, int member) {
+    if (!in_ddr(g, t)) return false;
+    for (int k = head + 1; k < member; ++k)
+        if (g.ops[size_t(k)].kind == OpKind::Update) return false;
+    return true;
+}
+
 // Whether `op` can run on the chunks of `cur` (the result of the vector
 // chain of `head` so far), in place in L1: a member (member_of) whose
-// tensor operand is ready in DDR before the head or is the head's own
-// input (read where the head reads it, in place when on chip), not after
+// tensor operand is ready in DDR before the head, or later (ready_late),
+// or is the head's own input (read where the head reads it, in place when
+// on chip), not after
 // a pooling head (whose units are bands of output rows, not rows of the
 // operand); batch_norm not after a head that broadcasts an operand or
 // reads an on-chip tensor.
@@ -192,46 +205,189 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
                !reads_on_chip(g, h);
     case Member::Reads::Tensor: {
         const bool heads_input = std::find(h.inputs.begin(), h.inputs.end(), m->other) != h.inputs.end();
-        return !is_window_op(h.kind) && (heads_input || ready_before(g, m->other, head));
+        return !is_window_op(h.kind) && (heads_input || ready_before(g, m->other, head) ||
+                                         ready_late(g, m->other, head, int(&op - g.ops.data())));
     }
     case Member::Reads::Column: return false;  // read broadcast by cube epilogues only
     default: return true;
     }
 }
 
+// Row groups. A row reduction: reduce_sum, reduce_mean or reduce_max over
+// the last axis alone, keepdims, of a tensor of rank 2 or more.
+bool row_reduction(const TaskGraph& g, const OpNode& op) {
+    if (op.kind != OpKind::ReduceSum && op.kind != OpKind::ReduceMean && op.kind != OpKind::ReduceMax) return false;
+    const size_t rank = g.tensors[size_t(op.inputs[0])].shape.size();
+    return rank >= 2 && op.attrs.at("axis").ints == std::vector<int64_t>{int64_t(rank) - 1} &&
+           op.attrs.at("keepdims").b;
+}
+
+// The operations a row group runs besides row reductions: one VECTOR
+// instruction each on rows of its operands.
+bool row_wise(const OpNode& op) {
+    switch (op.kind) {
+    case OpKind::Relu:
+    case OpKind::Sigmoid:
+    case OpKind::Tanh:
+    case OpKind::Exp:
+    case OpKind::Sqrt: return op.inputs.size() == 1;
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Maximum:
+    case OpKind::Minimum: return op.inputs.size() == 2 || (op.inputs.size() == 1 && op.attrs.count("scalar") > 0);
+    default: return false;
+    }
+}
+
+// The leading axes of a tensor: a row group's tensors all have the same.
+std::vector<int64_t> rows_of(const TensorNode& t) { return {t.shape.begin(), t.shape.end() - 1}; }
+
+// A tensor a row group may load from DDR: stored bytes of its own (no
+// view: its rows are then runs of the tensor), of the group's rows and
+// dtype, ready before the group's head.
+bool row_operand(const TaskGraph& g, int t, int head) {
+    const TensorNode& n = g.tensors[size_t(t)];
+    const TensorNode& h = g.tensors[size_t(g.ops[size_t(head)].output)];
+    return ready_before(g, t, head) && (n.producer < 0 || !is_view_kind(g.ops[size_t(n.producer)].kind)) &&
+           n.shape.size() == h.shape.size() && rows_of(n) == rows_of(h) && n.dtype == h.dtype;
+}
+
+// The unit operation k runs in: its row group's head, or itself.
+int unit_of(const TaskGraph& g, int k) { return g.ops[size_t(k)].fused_into >= 0 ? g.ops[size_t(k)].fused_into : k; }
+
+// Whether tensor `t` is computed from tensor `f` through an operation
+// outside f's unit (a row group runs as one): a group that read both would
+// wait for the chain from f to t, where one that reads f alone need not.
+// (A unit depends only on tensors produced before its head, so no unit
+// with a head before f's is searched.)
+bool after(const TaskGraph& g, int t, int f) {
+    const int tp = g.tensors[size_t(t)].producer, fp = g.tensors[size_t(f)].producer;
+    if (tp < 0 || fp < 0) return false;
+    const int target = unit_of(g, fp);
+    std::vector<int> todo{unit_of(g, tp)};
+    if (todo.front() == target) return false;
+    std::vector<bool> seen(g.ops.size(), false);
+    while (!todo.empty()) {
+        const int u = todo.back();
+        todo.pop_back();
+        std::vector<int> ops{u};
+        ops.insert(ops.end(), g.ops[size_t(u)].epilogue.begin(), g.ops[size_t(u)].epilogue.end());
+        for (int k : ops)
+            for (int in : g.ops[size_t(k)].inputs) {
+                const int p = g.tensors[size_t(in)].producer;
+                if (p < 0) continue;
+                const int v = unit_of(g, p);
+                if (v == target) return true;
+                if (v > target && !seen[size_t(v)]) seen[size_t(v)] = true, todo.push_back(v);
+            }
+    }
+    return false;
+}
+
+// Whether `op` joins the row group of `head`, whose results so far are
+// `in_group` and whose operands from DDR so far are `operands`: a row reduction or a row-wise operation with a DDR
+// result of the group's rows and dtype that reads at least one of them, whose other tensor operands are row operands,
+// each of the result's row length or of one element a row (a row statistic, broadcast over the row), none computed from
+// another operand of the group (after(); a flash-attention step's output, computed from the step's statistics through
+// the next matmul, is left to an operation of its own, so the next step's statistics need not wait for it).
+bool joins_row_group(const TaskGraph& g, int head, const std::vector<bool>& in_group, const std::vector<int>& operands,
+                     const OpNode& op) {
+    if (op.fused_into >= 0 || !op.epilogue.empty()) return false;
+    const bool reduces = row_reduction(g, op);
+    if (!reduces && !row_wise(op)) return false;
+    const TensorNode& y = g.tensors[size_t(op.output)];
+    const TensorNode& h = g.tensors[size_t(g.ops[size_t(head)].output)];
+    if (!in_ddr(g, op.output) || y.shape.size() != h.shape.size() || rows_of(y) != rows_of(h) || y.dtype != h.dtype)
+        return false;
+    bool reads_group = false;
+    for (int t : op.inputs) {
+        if (in_group[size_t(t)]) reads_group = true;
+        else if (!row_operand(g, t, head)) return false;
+        else
+            for (int f : operands)
+                if (after(g, t, f)) return false;
+        const int64_t w = g.tensors[size_t(t)].shape.back();
+        if (!reduces && w != y.shape.back() && w != 1) return false;
+    }
+    return reads_group;
+}
+
+// Groups each row reduction of a DDR tensor with the row-wise operations
+// and row reductions after it that read its result or one another's
+// (joins_row_group), in program order, up to the last reader of the
+// group's results or a print(...) that drains or an update (which
+// overwrites bytes in place).
+void group_rows(TaskGraph& g, const std::vector<std::vector<int>>& readers) {
+    std::vector<bool> in_group(g.tensors.size(), false);
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        OpNode& head = g.ops[i];
+        if (head.fused_into >= 0 || !row_reduction(g, head) || !in_ddr(g, head.output) ||
+            !row_operand(g, head.inputs[0], int(i)))
+            continue;
+        std::vector<int> members, results{head.output}, operands{head.inputs[0]};
+        in_group[size_t(head.output)] = true;
+        int reach = readers[size_t(head.output)].empty() ? int(i) : readers[size_t(head.output)].back();
+        for (int k = int(i) + 1; k <= reach && k < int(g.ops.size()); ++k) {
+            const OpNode& op = g.ops[size_t(k)];
+            if (op.kind == OpKind::Update || drains_between(g, int(i), k)) break;
+            if (!joins_row_group(g, int(i), in_group, operands, op)) continue;
+            for (int t : op.inputs)
+                if (!in_group[size_t(t)]) operands.push_back(t);
+            members.push_back(k);
+            results.push_back(op.output);
+            in_group[size_t(op.output)] = true;
+            if (!readers[size_t(op.output)].empty()) reach = std::max(reach, readers[size_t(op.output)].back());
+        }
+        for (int t : results) in_group[size_t(t)] = false;
+        if (members.empty()) continue;
+        head.epilogue = members;
+        for (int k : members) g.ops[size_t(k)].fused_into = int(i);
+    }
+}
+
 // `g` with its groups, by its tensors' placements as they are.
 TaskGraph group(TaskGraph g) {
     const std::vector<std::vector<int>> readers = tensor_consumers(g);
+    group_rows(g, readers);
     std::vector<bool> views(g.tensors.size(), false);
     for (const OpNode& op : g.ops)
         if (op_kind_unit_of(op.kind) == OpUnit::Dma)
             for (int t : op.inputs) views[size_t(t)] = true;
-    for (size_t i = 0; i < g.ops.size(); ++i) {
-        OpNode& head = g.ops[i];
-        if (head.fused_into >= 0) continue;
-        // A cube operation's operands may be on chip (read in place from
-        // L1); its result is the tile the chain runs on, stored to DDR. A
-        // vector chain's head is the first operation of the chain: its
-        // inputs reach L1 as its own lowering loads them.
-        const bool cube = op_kind_fusion(head.kind) == OpFusion::Head;
-        if (cube ? !in_ddr(g, head.output) : !vector_head(g, head)) continue;
-        int cur = head.output;
-        std::vector<int> chain;
-        for (;;) {
-            const TensorNode& c = g.tensors[size_t(cur)];
-            if (c.role != TensorRole::Intermediate || views[size_t(cur)] || readers[size_t(cur)].size() != 1) break;
-            const int next = readers[size_t(cur)].front();
-            const OpNode& op = g.ops[size_t(next)];
-            if (drains_between(g, int(i), next) ||
-                !(cube ? joins(g, int(i), chain.size(), cur, op) : joins_vector_chain(g, int(i), cur, op)))
-                break;
-            chain.push_back(next);
-            cur = op.output;
+    // Cube groups first, so an operation both could take (an add of a
+    // matmul's result and a chain's, computed before the matmul) runs in
+    // the cube's epilogue; where the vector units have buffers of their own
+    // the epilogue cannot run fused (dsl/lower/gemm/gemm_epilogue.h), so
+    // there the vector chains come first.
+    for (const bool cube_phase : {!g.vector_buffers, g.vector_buffers})
+        for (size_t i = 0; i < g.ops.size(); ++i) {
+            OpNode& head = g.ops[i];
+            if (head.fused_into >= 0 || !head.epilogue.empty()) continue;
+            // A cube operation's operands may be on chip (read in place from
+            // L1); its result is the tile the chain runs on, stored to DDR. A
+            // vector chain's head is the first operation of the chain: its
+            // inputs reach L1 as its own lowering loads them.
+            const bool cube = op_kind_fusion(head.kind) == OpFusion::Head;
+            if (cube != cube_phase) continue;
+            if (cube ? !in_ddr(g, head.output) : !vector_head(g, head)) continue;
+            int cur = head.output;
+            std::vector<int> chain;
+            for (;;) {
+                const TensorNode& c = g.tensors[size_t(cur)];
+                if (c.role != TensorRole::Intermediate || views[size_t(cur)] || readers[size_t(cur)].size() != 1) break;
+                const int next = readers[size_t(cur)].front();
+                const OpNode& op = g.ops[size_t(next)];
+                if (op.fused_into >= 0 || !op.epilogue.empty() || drains_between(g, int(i), next) ||
+                    !(cube ? joins(g, int(i), chain.size(), cur, op) : joins_vector_chain(g, int(i), cur, op)))
+                    break;
+                chain.push_back(next);
+                cur = op.output;
+            }
+            if (chain.empty()) continue;
+            head.epilogue = chain;
+            for (int k : chain) g.ops[size_t(k)].fused_into = int(i);
         }
-        if (chain.empty()) continue;
-        head.epilogue = chain;
-        for (int k : chain) g.ops[size_t(k)].fused_into = int(i);
-    }
     return g;
 }
 

@@ -30,8 +30,24 @@
 // before the head or read by the head itself (not after a pooling head),
 // or batch_norm's scale and shift (not after a head that broadcasts an
 // operand or reads an on-chip tensor). The head's own inputs may be
-// anything its lowering reads.
+// anything its lowering reads. A member's tensor operand may also be
+// computed after the head (in DDR, no update in between): the chain then
+// runs where its last member is (o * rescale + p @ v in one pass).
 // The group is one streamed vector op (dsl/lower/vector/lower_vector_chain.h).
+//
+// Row groups, formed first: a row reduction (reduce_sum, reduce_mean,
+// reduce_max over the last axis, keepdims) of a DDR tensor heads a group
+// of the row reductions and row-wise operations (relu, sigmoid, tanh, exp,
+// sqrt, add, sub, mul, div, maximum, minimum) after it that read its
+// result or a member's, with DDR results of the head's leading axes and
+// dtype, whose other operands are numbers or DDR tensors of those rows and
+// dtype ready before the head, each of its result's row length or one
+// element a row (broadcast over it), and none computed from another
+// operand of the group. A print(...) that drains or an update ends the
+// search. The group is one stream over rows
+// (dsl/lower/vector/lower_row_group.cpp): a softmax written out of its
+// steps, or a flash-attention step's statistics, in one pass; members'
+// results that are read outside the group are stored.
 //
 // With TaskGraph::vector_buffers (vector units with Unified Buffers of
 // their own) the tensors they touch count as DDR tensors: the lowering

@@ -43,11 +43,33 @@ TEST(RowGroups, OnTheAscendPresetToo) {
     EXPECT_EQ(fused["ddr_bytes_written"], 262144);
 }
 
-TEST(RowGroups, CheckAgainstTheReference) {
-    for (const std::string args : {"", "--config configs/ascend_910b2.json"}) {
-        Outcome o = run("-q --check " + args + " tests/cli/softmax_steps.pto");
-        EXPECT_EQ(o.status, 0) << args << "\n" << o.out << o.err;
+// The functional model runs the fused commands: every output of
+// tests/functional/row_groups.pto (a softmax and a layer norm out of their
+// steps, two flash-attention steps) is the one --no-fusion computes, byte
+// for byte, with the vector units in L1 and in buffers of their own (where
+// the output's update is a vector chain run after its matmul).
+TEST(RowGroups, FusedOutputsAreTheUnfusedOnes) {
+    for (const std::string config : {"", "--config configs/ascend_910b2.json "}) {
+        const std::string fused = (scratch() / "rows_fused").string(), apart = (scratch() / "rows_apart").string();
+        const std::string program = " tests/functional/row_groups.pto";
+        ASSERT_EQ(run("-q " + config + "--outputs '" + fused + "'" + program).status, 0);
+        ASSERT_EQ(run("-q --no-fusion " + config + "--outputs '" + apart + "'" + program).status, 0);
+        int files = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(fused)) {
+            const std::string name = entry.path().filename().string();
+            EXPECT_EQ(slurp(entry.path().string()), slurp(apart + "/" + name)) << config << name;
+            ++files;
+        }
+        EXPECT_EQ(files, 3) << config;
     }
+}
+
+TEST(RowGroups, CheckAgainstTheReference) {
+    for (const std::string args : {"", "--config configs/ascend_910b2.json"})
+        for (const char* program : {" tests/cli/softmax_steps.pto", " tests/functional/row_groups.pto"}) {
+            Outcome o = run("-q --check " + args + program);
+            EXPECT_EQ(o.status, 0) << args << program << "\n" << o.out << o.err;
+        }
 }
 
 }  // namespace

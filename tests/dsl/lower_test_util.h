@@ -21,8 +21,9 @@ inline arch::Config config(const std::string& json = "{}") {
 // Lowers `text` and checks the program is valid for the hardware.
 inline arch::Program lower(const std::string& text, const arch::Config& c = config(),
                            const dsl::LowerOptions& options = {}) {
-    arch::Program p =
-        dsl::lower(dsl::run_graph_passes(dsl::elaborate_source(dsl_test::source(text))), c, "t.pto", options);
+    dsl::TaskGraph g = dsl::elaborate_source(dsl_test::source(text));
+    g.vector_buffers = c.vector_buffer();  // as the driver tells the passes (sim/cli/driver/compile.cpp)
+    arch::Program p = dsl::lower(dsl::run_graph_passes(g), c, "t.pto", options);
     arch::check_program(p, c);
     return p;
 }

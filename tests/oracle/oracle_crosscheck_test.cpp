@@ -49,7 +49,9 @@ void cross_check(const std::string& program_path, const std::string& config_json
 
     arch::Program program;
     try {
-        program = dsl::lower(dsl::run_graph_passes(dsl::elaborate_file(program_path, shapes)), config, program_path);
+        dsl::TaskGraph g = dsl::elaborate_file(program_path, shapes);
+        g.vector_buffers = config.vector_buffer();  // as the driver tells the passes (sim/cli/driver/compile.cpp)
+        program = dsl::lower(dsl::run_graph_passes(g), config, program_path);
     } catch (const std::exception& e) {
         FAIL() << "front end failed on " << program_path << ":\n" << e.what();
     }
@@ -151,10 +153,13 @@ TEST(OracleCrossCheck, TiledVectorLowerings) {
 }
 
 // Vector fusion groups (docs/timing-model.md §10 "Fusion"): element-wise
-// and pooling heads whose chains run in place on their chunks.
+// and pooling heads whose chains run in place on their chunks, and row
+// groups (a row reduction and the row-wise operations after it, results
+// stored from the group where others read them).
 TEST(OracleCrossCheck, VectorFusionChains) {
     cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/vector_chains.pto");
     cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/cli/mbv1_block.pto");
+    cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/row_groups.pto");
 }
 
 // The vector unit's minimum (a command of its own), clip (maximum and
@@ -588,6 +593,8 @@ TEST(OracleCrossCheck, UnifiedBuffers) {
     for (const std::string& config : {ub, paths}) {
         cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/walls.pto", config);
         cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/vector_chains.pto", config);
+        // Row groups and a vector chain run after the matmul it adds.
+        cross_check(std::string(DAVINCI_SOURCE_DIR) + "/tests/functional/row_groups.pto", config);
         TempDir dir;
         cross_check(dir.file("fused.pto", kFusedSource), config);
     }

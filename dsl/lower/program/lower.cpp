@@ -270,6 +270,46 @@ void keep_vector_operands_in_ddr(const TaskGraph& g, const arch::Config& config,
                         "reach on-chip tensors only through DDR or the L2");
 }
 
+// A vector chain (dsl/passes/pass_fusion.h) with a member that reads a
+// tensor computed after the chain's head: it can only run once that
+// tensor is there.
+bool deferred_chain(const TaskGraph& g, const OpNode& head) {
+    if (head.epilogue.empty() || op_kind_fusion(head.kind) == OpFusion::Head) return false;
+    const int h = int(&head - g.ops.data());
+    for (int k : head.epilogue)
+        for (int t : g.ops[size_t(k)].inputs)
+            if (g.tensors[size_t(t)].producer > h && g.tensors[size_t(t)].producer < k &&
+                g.ops[size_t(g.tensors[size_t(t)].producer)].fused_into != h)
+                return true;
+    return false;
+}
+
+// The order the operations are lowered in: the program's, except that a
+// deferred chain (its head, then its members) is lowered where its last
+// member is. Nothing between reads the chain's intermediates (each has
+// its next member as its only reader), and the pass allows no update
+// there.
+std::vector<int> lowering_order(const TaskGraph& g) {
+    std::vector<int> order;
+    std::vector<int> deferred_at(g.ops.size(), -1);  // a deferred chain's op -> its head
+    for (size_t i = 0; i < g.ops.size(); ++i)
+        if (deferred_chain(g, g.ops[i])) {
+            deferred_at[i] = int(i);
+            for (int k : g.ops[i].epilogue) deferred_at[size_t(k)] = int(i);
+        }
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+        if (deferred_at[i] < 0) {
+            order.push_back(int(i));
+            continue;
+        }
+        const OpNode& head = g.ops[size_t(deferred_at[i])];
+        if (int(i) != head.epilogue.back()) continue;
+        order.push_back(deferred_at[i]);
+        order.insert(order.end(), head.epilogue.begin(), head.epilogue.end());
+    }
+    return order;
+}
+
 // Lowers the program with the tensors `in_ddr` kept in DDR; throws
 // PlacementMismatch when a consumer cannot follow an on-chip tensor's
 // placement.
@@ -337,7 +377,10 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         program.ops.push_back(std::move(info));
     }
     std::vector<bool> fused(g.ops.size(), false);  // a cube operation that ran its epilogue
-    for (size_t i = 0; i < g.ops.size(); ++i) {
+    std::vector<bool> lowered(g.ops.size(), false);
+    for (const int n : lowering_order(g)) {
+        const size_t i = size_t(n);
+        lowered[i] = true;
         const OpNode& op = g.ops[i];
         // An operation of a fused epilogue ran with its cube operation.
         if (op.fused_into >= 0 && fused[size_t(op.fused_into)]) {
@@ -361,7 +404,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             reads.insert(reads.end(), g.ops[size_t(k)].inputs.begin(), g.ops[size_t(k)].inputs.end());
         for (int in : reads) {
             int producer = g.tensors[size_t(in)].producer;
-            if (producer >= 0 && producer < int(i))
+            if (producer >= 0 && lowered[size_t(producer)] && producer != int(i))
                 ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
         }
         // An update overwrites bytes the earlier readers of the version it

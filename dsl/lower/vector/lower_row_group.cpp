@@ -34,8 +34,8 @@ struct Ref {
 struct Step {
     VectorOp op = VectorOp::Copy;
     Ref a, b;
-    int dst = -1;           // its buffer
-    int64_t cols = 0;       // elements a row it computes (a reduction: of the row it reduces)
+    int dst = -1;      // its buffer
+    int64_t cols = 0;  // elements a row it computes (a reduction: of the row it reduces)
     int32_t program_op = -1;
     std::string label;
 };
@@ -96,7 +96,12 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
             steps.push_back({red, x, {}, dst, x.width, int32_t(k), label + arch::vector_op_name(red)});
             if (op.kind == OpKind::ReduceMean) {
                 const Ref inv_n{false, in.constant(s, 1, 1.0 / double(x.width), true), 1};
-                steps.push_back({VectorOp::Mul, {true, dst, 1}, inv_n, dst, 1, int32_t(k),
+                steps.push_back({VectorOp::Mul,
+                                 {true, dst, 1},
+                                 inv_n,
+                                 dst,
+                                 1,
+                                 int32_t(k),
                                  label + arch::vector_op_name(VectorOp::Mul)});
             }
             continue;
@@ -109,7 +114,8 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
             const Ref c{false, in.constant(s, w, op.attrs.at("scalar").f, true), w};
             src.insert(first ? src.begin() : src.end(), c);
         }
-        steps.push_back({v, src[0], src.size() > 1 ? src[1] : Ref{}, dst, w, int32_t(k), label + arch::vector_op_name(v)});
+        steps.push_back(
+            {v, src[0], src.size() > 1 ? src[1] : Ref{}, dst, w, int32_t(k), label + arch::vector_op_name(v)});
     }
     if (max_chunk_units(ctx, s.buffers) == 0) {
         ctx.epilogue_unfused = std::string("not one row of the group's buffers fits ") + vector_memory_name(ctx.config);
@@ -131,10 +137,9 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
             return arch::VectorSource{};
         };
         for (const Step& st : steps) {
-            const arch::VectorArgs v =
-                vector_args(st.op, dtype, n, st.cols, addr(st.a), addr(st.b), a[size_t(st.dst)]);
-            cc.compute.push_back({with_sources(v, source(st.a, st.cols), source(st.b, st.cols)), st.label,
-                                  st.program_op});
+            const arch::VectorArgs v = vector_args(st.op, dtype, n, st.cols, addr(st.a), addr(st.b), a[size_t(st.dst)]);
+            cc.compute.push_back(
+                {with_sources(v, source(st.a, st.cols), source(st.b, st.cols)), st.label, st.program_op});
         }
         for (const Store& o : stores) store_units(cc, ctx, o.tensor, o.width, first, n, a[size_t(o.buffer)], o.op);
         return cc;

@@ -52,6 +52,10 @@ void lower_batch_norm(LowerContext& ctx, const OpNode& op);
 void lower_layer_norm(LowerContext& ctx, const OpNode& op);
 void lower_softmax(LowerContext& ctx, const OpNode& op);
 void lower_reduce(LowerContext& ctx, const OpNode& op);  // reduce_sum, reduce_mean, reduce_max
+// A row reduction heading a row group (its OpNode::epilogue, dsl/passes/
+// pass_fusion.h): the group as one stream (lower_row_group.cpp); false,
+// with LowerContext::epilogue_unfused saying why, when it cannot run so.
+bool lower_row_group(LowerContext& ctx, const OpNode& head);
 void lower_argmax(LowerContext& ctx, const OpNode& op);  // argmax: int32 indices along one axis
 void lower_global_avg_pool(LowerContext& ctx, const OpNode& op);
 void lower_pool(LowerContext& ctx, const OpNode& op);  // max_pool, avg_pool

@@ -33,14 +33,23 @@ TEST(PassFusionVector, AMemberMayReadTheHeadsOwnInput) {
               "fusion groups: 1\n  y: sigmoid -> mul  (ops 0, 1)\n");
 }
 
-// A tensor computed after the head is not ready when its chunks are: the
-// add does not join relu's chain, but joins that of exp, which comes after
-// relu.
-TEST(PassFusionVector, AnOperandComputedAfterTheHeadStopsTheChain) {
+// A tensor computed after the head is not ready when the head's chunks
+// are: the add still joins relu's chain, which then runs where the add is
+// (after the exp, which is left alone); an update between them stops the
+// chain (it could overwrite what the head reads), and the add joins the
+// exp's.
+TEST(PassFusionVector, AnOperandComputedAfterTheHeadDefersTheChain) {
     EXPECT_EQ(groups(std::string(kInputs) + "t = pypo.op.relu(x)\n"
                                             "u = pypo.op.exp(r)\n"
                                             "pypo.output(\"y\", pypo.op.add(t, u))\n"),
-              "fusion groups: 1\n  y: exp -> add  (ops 1, 2)\n");
+              "fusion groups: 1\n  y: relu -> add  (ops 0, 2)\n");
+    EXPECT_EQ(groups(std::string(kInputs) + "k = pypo.input(\"k\", shape=(4, 8))\n"
+                                            "t = pypo.op.relu(x)\n"
+                                            "k[0:2] = pypo.op.exp(k[2:4])\n"
+                                            "u = pypo.op.exp(r)\n"
+                                            "pypo.output(\"y\", pypo.op.add(t, u))\n"
+                                            "pypo.output(\"k2\", k)\n"),
+              "fusion groups: 1\n  y: exp -> add  (ops 4, 5)\n");
 }
 
 // cast and silu head and join chains; a cast changes the chain's dtype,
@@ -61,12 +70,11 @@ TEST(PassFusionVector, CastAndSiluHeadAndJoin) {
 
 // After a cast to float32 a member's operands have the new dtype: one in
 // float32 (c) joins; r, float16, is promoted (a cast computed after the
-// head, op 2), so the add does not join relu's chain but that of the
-// promotion's cast, whose other operand (cast_1) is ready before it.
+// head, op 2, which is left alone), and its result joins relu's chain.
 TEST(PassFusionVector, AfterACastOperandsHaveTheNewDtype) {
     EXPECT_EQ(groups(std::string(kInputs) +
                      "pypo.output(\"y\", pypo.op.add(pypo.op.cast(pypo.op.relu(x), dtype=\"float32\"), r))\n"),
-              "fusion groups: 2\n  cast_1: relu -> cast  (ops 0, 1)\n  y: cast -> add  (ops 2, 3)\n");
+              "fusion groups: 1\n  y: relu -> cast -> add  (ops 0, 1, 3)\n");
     EXPECT_EQ(groups(std::string(kInputs) + "c = pypo.input(\"c\", shape=(2, 4, 8, 8), dtype=\"float32\")\n"
                                             "pypo.output(\"y\", pypo.op.add(pypo.op.cast(pypo.op.relu(x), "
                                             "dtype=\"float32\"), c))\n"),

@@ -99,8 +99,7 @@ TEST(LowerVectorUB, FusedEpiloguesAndOnChipOperandsGoThroughDdr) {
         "a = pypo.input(\"a\", shape=(256, 256), dtype=\"float16\")\n"
         "b = pypo.input(\"b\", shape=(256, 256), dtype=\"float16\")\n"
         "c = pypo.op.matmul(a, b, target='L1')\n"
-        "d = pypo.op.relu(pypo.op.matmul(c, b))\n"
-        "pypo.output(\"d\", pypo.op.exp(d))\n",
+        "pypo.output(\"d\", pypo.op.relu(pypo.op.matmul(c, b)))\n",
         ub_config(192));
     auto noted = [&](const std::string& text) {
         return std::any_of(p.notes.begin(), p.notes.end(),
@@ -119,6 +118,26 @@ TEST(LowerVectorUB, FusedEpiloguesAndOnChipOperandsGoThroughDdr) {
     }
     // c stays on chip: only matmuls read it.
     EXPECT_FALSE(noted("tensor 'c'"));
+}
+
+// There the vector chains are formed before the cube groups (which could
+// not run fused): a relu after a matmul heads a chain with the exp after
+// it, one pass of a vector unit's buffer, and the matmul has no group.
+TEST(LowerVectorUB, AMatmulsEpilogueRunsAsAVectorChain) {
+    const std::string text =
+        "import pypto as pypo\n"
+        "a = pypo.input(\"a\", shape=(256, 256), dtype=\"float16\")\n"
+        "b = pypo.input(\"b\", shape=(256, 256), dtype=\"float16\")\n"
+        "pypo.output(\"d\", pypo.op.exp(pypo.op.relu(pypo.op.matmul(a, b))))\n";
+    const arch::Program p = lower(text, ub_config(192));
+    EXPECT_TRUE(p.notes.empty()) << p.notes.front();
+    ASSERT_EQ(p.ops.size(), 3u);
+    EXPECT_EQ(p.ops[2].fused_into, 1);  // the exp runs with the relu
+    EXPECT_EQ(p.ops[1].fused_into, -1);
+    // On the same machine with the vector units in L1, the matmul runs both.
+    const arch::Program l1 = lower(text);
+    EXPECT_EQ(l1.ops[1].fused_into, 0);
+    EXPECT_EQ(l1.ops[2].fused_into, 0);
 }
 
 TEST(LowerVectorUB, AnOnChipTensorAVectorOperationReadsIsKeptInDdr) {
