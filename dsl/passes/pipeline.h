@@ -11,7 +11,8 @@
 //   5. fusion (pass_fusion.h): a matmul or conv2d and the element-wise
 //      chain that consumes its result become one group, lowered on chip;
 //      so does a chain of element-wise operations after an element-wise
-//      or pooling operation (a vector chain). The one fact of the target
+//      or pooling operation (a vector chain), and a row reduction with the
+//      row-wise operations after it (a row group). The one fact of the target
 //      a pass uses: TaskGraph::vector_buffers (the fusion pass groups the
 //      tensors such vector units touch as DDR tensors).
 // Each runs once per compilation: the lowering takes only a PassedGraph,
