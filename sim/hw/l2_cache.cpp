@@ -2,11 +2,13 @@
 
 namespace hw {
 
-L2Cache::L2Cache(uint64_t sets, uint64_t ways) : sets_(sets), ways_(ways), ways_of_sets_(sets * ways) {}
+L2Cache::L2Cache(uint64_t sets, uint64_t ways) : sets_(sets), ways_(ways), sets_of_ways_(sets) {}
 
 L2Cache::Outcome L2Cache::access(uint64_t line, bool write) {
-    const size_t base = size_t((line % sets_) * ways_);
-    Way* set = &ways_of_sets_[base];
+    const size_t index = size_t(line % sets_), base = index * size_t(ways_);
+    std::unique_ptr<Way[]>& ways = sets_of_ways_[index];
+    if (!ways) ways = std::make_unique<Way[]>(ways_);
+    Way* set = ways.get();
     ++clock_;
     Outcome out;
     Way* victim = nullptr;
@@ -14,6 +16,7 @@ L2Cache::Outcome L2Cache::access(uint64_t line, bool write) {
         Way& way = set[w];
         if (way.line_plus_one == line + 1) {
             way.last_use = clock_;
+            dirty_ += write && !way.dirty;
             way.dirty = way.dirty || write;
             ++(write ? stats_.write_hits : stats_.read_hits);
             out.hit = true;
@@ -30,17 +33,13 @@ L2Cache::Outcome L2Cache::access(uint64_t line, bool write) {
         out.victim = victim->line_plus_one - 1;
         ++stats_.writebacks;
     }
-    out.way = size_t(victim - ways_of_sets_.data());
+    out.way = base + size_t(victim - set);
+    dirty_ -= victim->line_plus_one != 0 && victim->dirty;
+    dirty_ += write;
     victim->line_plus_one = line + 1;
     victim->last_use = clock_;
     victim->dirty = write;
     return out;
-}
-
-uint64_t L2Cache::dirty_lines() const {
-    uint64_t n = 0;
-    for (const Way& w : ways_of_sets_) n += w.line_plus_one != 0 && w.dirty;
-    return n;
 }
 
 }  // namespace hw
