@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <random>
+#include <vector>
 
 #include "cli_util.h"
 
@@ -62,6 +64,81 @@ TEST(RowGroups, FusedOutputsAreTheUnfusedOnes) {
         }
         EXPECT_EQ(files, 3) << config;
     }
+}
+
+// A random program of row reductions, row-wise operations and numbers
+// over (R, C) tensors and (R, 1) row statistics, seeded: the groups the
+// pass forms in it (and the chains around them) must compute what
+// --no-fusion computes, byte for byte.
+std::string random_rows_program(std::mt19937& rng) {
+    auto pick = [&](int n) { return int(std::uniform_int_distribution<int>(0, n - 1)(rng)); };
+    struct T {
+        std::string name;
+        bool row;  // (R, 1)
+    };
+    std::vector<T> ts{{"x0", false}, {"x1", false}, {"s0", true}};
+    std::string text =
+        "import pypto as pypo\n"
+        "x0 = pypo.input('x0', shape=(40, 72))\n"
+        "x1 = pypo.input('x1', shape=(40, 72))\n"
+        "s0 = pypo.input('s0', shape=(40, 1))\n";
+    const int ops = 6 + pick(8);
+    for (int k = 0; k < ops; ++k) {
+        const std::string y = "t" + std::to_string(k);
+        const T a = ts[size_t(pick(int(ts.size())))], b = ts[size_t(pick(int(ts.size())))];
+        switch (pick(4)) {
+        case 0: {  // a row reduction of a full tensor
+            std::vector<T> full;
+            for (const T& t : ts)
+                if (!t.row) full.push_back(t);
+            const char* red[] = {"reduce_sum", "reduce_max", "reduce_mean"};
+            text += y + " = pypo.op." + red[pick(3)] + "(" + full[size_t(pick(int(full.size())))].name +
+                    ", axis=-1, keepdims=True)\n";
+            ts.push_back({y, true});
+            break;
+        }
+        case 1: {
+            const char* un[] = {"relu", "sigmoid", "tanh"};
+            text += y + " = pypo.op." + un[pick(3)] + "(" + a.name + ")\n";
+            ts.push_back({y, a.row});
+            break;
+        }
+        case 2: {
+            const char* bin[] = {"add", "sub", "mul", "maximum", "minimum"};
+            text += y + " = pypo.op." + bin[pick(5)] + "(" + a.name + ", " + b.name + ")\n";
+            ts.push_back({y, a.row && b.row});
+            break;
+        }
+        default:
+            text += y + " = pypo.op." + (pick(2) ? "mul(" + a.name + ", 0.5)" : "add(" + a.name + ", 1.0)") + "\n";
+            ts.push_back({y, a.row});
+        }
+    }
+    text += "pypo.output('y', " + ts.back().name + ")\n";
+    text += "pypo.output('z', " + ts[ts.size() - 2].name + ")\n";
+    return text;
+}
+
+TEST(RowGroups, RandomProgramsComputeWhatTheUnfusedOnesDo) {
+    std::mt19937 rng(20261205);
+    int grouped = 0;
+    for (int n = 0; n < 24; ++n) {
+        const std::string program = write_file("rows_random_" + std::to_string(n) + ".pto", random_rows_program(rng));
+        for (const std::string config : {"", "--config configs/ascend_910b2.json "}) {
+            const std::string fused = (scratch() / "rr_fused").string(), apart = (scratch() / "rr_apart").string();
+            std::filesystem::remove_all(fused), std::filesystem::remove_all(apart);
+            Outcome f = run("--functional " + config + "--outputs '" + fused + "' '" + program + "'");
+            ASSERT_EQ(f.status, 0) << f.err << slurp(program);
+            grouped += f.out.find("(reduce_") != std::string::npos;
+            ASSERT_EQ(run("-q --no-fusion " + config + "--outputs '" + apart + "' '" + program + "'").status, 0);
+            for (const char* out : {"/y.npy", "/z.npy"}) {
+                ASSERT_TRUE(std::filesystem::exists(fused + out) && std::filesystem::exists(apart + out)) << out;
+                EXPECT_EQ(slurp(fused + out), slurp(apart + out)) << config << out << "\n" << slurp(program);
+            }
+        }
+    }
+    // The programs exercise the groups: 30 of the 48 runs form at least one.
+    EXPECT_EQ(grouped, 30);
 }
 
 TEST(RowGroups, CheckAgainstTheReference) {
