@@ -7,13 +7,11 @@
 #include "dsl/passes/pass_fusion.h"
 #include "dsl/passes/pipeline.h"
 #include "tests/dsl/lower_test_util.h"
+#include "tests/dsl/passes/fusion_groups_util.h"
 
 namespace {
 
-std::string groups(const std::string& body) {
-    const dsl::TaskGraph e = dsl::elaborate_source(dsl_test::source("import pypto as pypo\n" + body));
-    return dsl::format_fusion_groups(dsl::run_graph_passes(e).graph());
-}
+using fusion_test::groups;
 
 const char* kInputs =
     "x = pypo.input(\"x\", shape=(2, 4, 8, 8))\n"
