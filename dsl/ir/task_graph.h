@@ -101,10 +101,11 @@ struct OpNode {
     // cast, a format conversion, a copy). Links a compiled operation back
     // to the program's, for automatic mixed precision.
     int origin = -1;
-    // Set by the fusion pass (dsl/passes/pass_fusion.h): on a cube
-    // operation, the operations that run on its output tiles in L1, in
-    // order (each consuming the previous one's result); on each of those,
-    // the index of that cube operation. Empty and -1 otherwise.
+    // Set by the fusion pass (dsl/passes/pass_fusion.h): on a group's head
+    // (a cube operation, a vector chain's first operation, a row
+    // reduction), the operations that run with it, in program order; on
+    // each of those, the head's index. Empty and -1 otherwise
+    // (dsl/ir/fusion_groups.h reads them).
     std::vector<int> epilogue;
     int fused_into = -1;
 };

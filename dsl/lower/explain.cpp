@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "dsl/ir/fusion_groups.h"
+
 namespace dsl {
 
 namespace {
@@ -34,6 +36,7 @@ std::string op_text(const TaskGraph& g, int i) {
 std::string format_explanation(const TaskGraph& g, const Explanation& e) {
     std::ostringstream s;
     s << "# davinci-sim --explain: the compiler's choices per operation (docs/timing-model.md §10)\n";
+    const std::vector<std::vector<int>> readers = tensor_consumers(g);
     for (const OpExplanation& x : e.ops) {
         const OpNode& op = g.ops[size_t(x.op)];
         s << "\nop " << x.op << ": " << op_text(g, x.op) << "\n";
@@ -43,13 +46,16 @@ std::string format_explanation(const TaskGraph& g, const Explanation& e) {
         s << "  placement: " << (task.empty() ? "top level" : "task " + task) << " (placement='" << placement
           << "'), result ";
         if (x.fused) {
-            // A fused group stores only its last operation's result.
-            const bool last = g.ops[size_t(op.fused_into)].epilogue.back() == x.op;
+            // A fused group stores the results others read (a row group's)
+            // or its last operation's alone.
+            const bool stored = fused_result_stored(g, readers, x.op);
             const bool cube = op_kind_unit_of(g.ops[size_t(op.fused_into)].kind) == OpUnit::Cube;
-            s << (last   ? "stored to DDR by the group"
+            s << (stored ? "stored to DDR by the group"
                   : cube ? "kept in L1 on the group's tiles"
                          : "kept in L1 on the group's chunks")
               << "\n";
+        } else if (heads_row_group(op) && x.unfused.empty() && !fused_result_stored(g, readers, x.op)) {
+            s << "kept in L1 on the group's chunks\n";
         } else {
             s << "in " << (x.result_on_chip ? placement_name(g.tensors[size_t(op.output)].placement) : "DDR")
               << ", blocks " << (x.pinned ? "pinned to the clusters holding their on-chip parts" : "on any cluster")

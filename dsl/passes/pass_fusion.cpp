@@ -1,7 +1,9 @@
 #include "dsl/passes/pass_fusion.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
+#include <queue>
 #include <sstream>
 #include <utility>
 
@@ -20,11 +22,26 @@ bool ready_before(const TaskGraph& g, int t, int head) {
     return n.placement == Placement::DDR && n.producer < head;
 }
 
-bool drains_between(const TaskGraph& g, int head, int op) {
-    for (const LogNode& l : g.logs)
-        if (l.synchronous && l.after_op >= head && l.after_op < op) return true;
-    return false;
-}
+// Where a group must stop, answered in constant time: a print(...) that
+// drains between two operations, an update between them (it overwrites
+// bytes in place).
+class Barriers {
+public:
+    explicit Barriers(const TaskGraph& g) : drains_(g.ops.size() + 1, 0), updates_(g.ops.size() + 1, 0) {
+        for (const LogNode& l : g.logs)
+            if (l.synchronous) ++drains_[size_t(std::max(l.after_op, -1) + 1)];
+        for (size_t k = 0; k < g.ops.size(); ++k) updates_[k + 1] = g.ops[k].kind == OpKind::Update;
+        for (size_t k = 1; k < drains_.size(); ++k) drains_[k] += drains_[k - 1], updates_[k] += updates_[k - 1];
+    }
+    // A print that drains after operation `head` and before `op` (after_op in [head, op)).
+    bool drain(int head, int op) const { return drains_[size_t(op)] - drains_[size_t(head)] > 0; }
+    // An update strictly between operations `a` and `b`.
+    bool update(int a, int b) const { return b > a + 1 && updates_[size_t(b)] - updates_[size_t(a + 1)] > 0; }
+
+private:
+    std::vector<int> drains_;   // [k]: draining prints with after_op < k (a print before any operation counts at 0)
+    std::vector<int> updates_;  // [k]: updates among operations 0 .. k - 1
+};
 
 // How `op` would take part in a chain whose result so far is `cur`, by
 // the rules cube epilogues and vector chains share: it writes a DDR
@@ -176,15 +193,12 @@ bool reads_on_chip(const TaskGraph& g, const OpNode& h) {
 
 // A tensor a vector chain's member may read that is computed after the
 // chain's head (o * rescale + p @ v: the product comes after the
-// multiply): in DDR, with no update between the head and the member (it
-// could overwrite what the head reads). The chain is then lowered where
-// its last member is (deferred_chain, dsl/lower/program/lower.cpp).
-bool ready_late(const TaskGraph& g, int t, int head, int member) {
-    if (!in_ddr(g, t)) return false;
-    for (int k = head + 1; k < member; ++k)
-        if (g.ops[size_t(k)].kind == OpKind::Update) return false;
-    return true;
-}
+// multiply): in DDR, and the head reads nothing on chip (the buffer plan
+// frees an on-chip tensor after its last reader in program order, and
+// the chain's reads then move later). The chain is then lowered where its
+// last member is (deferred_chain, dsl/lower/program/lower.cpp); group()
+// allows no update up to there (it could overwrite what the head reads).
+bool ready_late(const TaskGraph& g, int t, int head) { return in_ddr(g, t) && !reads_on_chip(g, g.ops[size_t(head)]); }
 
 // Whether `op` can run on the chunks of `cur` (the result of the vector
 // chain of `head` so far), in place in L1: a member (member_of) whose
@@ -205,8 +219,8 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
                !reads_on_chip(g, h);
     case Member::Reads::Tensor: {
         const bool heads_input = std::find(h.inputs.begin(), h.inputs.end(), m->other) != h.inputs.end();
-        return !is_window_op(h.kind) && (heads_input || ready_before(g, m->other, head) ||
-                                         ready_late(g, m->other, head, int(&op - g.ops.data())));
+        return !is_window_op(h.kind) &&
+               (heads_input || ready_before(g, m->other, head) || ready_late(g, m->other, head));
     }
     case Member::Reads::Column: return false;  // read broadcast by cube epilogues only
     default: return true;
@@ -260,67 +274,81 @@ int unit_of(const TaskGraph& g, int k) { return g.ops[size_t(k)].fused_into >= 0
 // Whether tensor `t` is computed from tensor `f` through an operation
 // outside f's unit (a row group runs as one): a group that read both would
 // wait for the chain from f to t, where one that reads f alone need not.
-// (A unit depends only on tensors produced before its head, so no unit
-// with a head before f's is searched.)
-bool after(const TaskGraph& g, int t, int f) {
-    const int tp = g.tensors[size_t(t)].producer, fp = g.tensors[size_t(f)].producer;
-    if (tp < 0 || fp < 0) return false;
-    const int target = unit_of(g, fp);
-    std::vector<int> todo{unit_of(g, tp)};
-    if (todo.front() == target) return false;
-    std::vector<bool> seen(g.ops.size(), false);
-    while (!todo.empty()) {
-        const int u = todo.back();
-        todo.pop_back();
-        std::vector<int> ops{u};
-        ops.insert(ops.end(), g.ops[size_t(u)].epilogue.begin(), g.ops[size_t(u)].epilogue.end());
-        for (int k : ops)
-            for (int in : g.ops[size_t(k)].inputs) {
-                const int p = g.tensors[size_t(in)].producer;
-                if (p < 0) continue;
-                const int v = unit_of(g, p);
-                if (v == target) return true;
-                if (v > target && !seen[size_t(v)]) seen[size_t(v)] = true, todo.push_back(v);
-            }
+// Only units after f's are searched: row groups are formed first, and a
+// unit reads only tensors produced before its head.
+class Descent {
+public:
+    explicit Descent(const TaskGraph& g) : g_(&g), seen_(g.ops.size(), 0) {}
+    bool after(int t, int f) {
+        const TaskGraph& g = *g_;
+        const int tp = g.tensors[size_t(t)].producer, fp = g.tensors[size_t(f)].producer;
+        if (tp < 0 || fp < 0) return false;
+        const int target = unit_of(g, fp);
+        if (unit_of(g, tp) == target) return false;
+        ++stamp_;
+        todo_.assign(1, unit_of(g, tp));
+        while (!todo_.empty()) {
+            const int u = todo_.back();
+            todo_.pop_back();
+            const OpNode& head = g.ops[size_t(u)];
+            for (size_t k = 0; k <= head.epilogue.size(); ++k)
+                for (int in : g.ops[size_t(k == 0 ? u : head.epilogue[k - 1])].inputs) {
+                    const int p = g.tensors[size_t(in)].producer;
+                    if (p < 0) continue;
+                    const int v = unit_of(g, p);
+                    if (v == target) return true;
+                    if (v > target && seen_[size_t(v)] != stamp_) seen_[size_t(v)] = stamp_, todo_.push_back(v);
+                }
+        }
+        return false;
     }
-    return false;
-}
+
+private:
+    const TaskGraph* g_;
+    std::vector<uint32_t> seen_;  // stamp_ when visited in this search
+    uint32_t stamp_ = 0;
+    std::vector<int> todo_;
+};
 
 // Whether `op` joins the row group of `head`, whose results so far are
-// `in_group` and whose operands from DDR so far are `operands`: a row reduction or a row-wise operation with a DDR
-// result of the group's rows and dtype that reads at least one of them, whose other tensor operands are row operands,
-// each of the result's row length or of one element a row (a row statistic, broadcast over the row), none computed from
-// another operand of the group (after(); a flash-attention step's output, computed from the step's statistics through
-// the next matmul, is left to an operation of its own, so the next step's statistics need not wait for it).
+// `in_group` and whose operands from DDR so far are `operands`: a row
+// reduction or a row-wise operation with a DDR result of the group's rows
+// and dtype that reads at least one of them, whose other tensor operands
+// are row operands, each of the result's row length or of one element a
+// row (a row statistic, broadcast over the row), none computed from
+// another operand of the group (Descent; a flash-attention step's output,
+// computed from the step's statistics through the next matmul, is left to
+// an operation of its own, so the next step's statistics need not wait
+// for it).
 bool joins_row_group(const TaskGraph& g, int head, const std::vector<bool>& in_group, const std::vector<int>& operands,
-                     const OpNode& op) {
+                     Descent& descent, const OpNode& op) {
     if (op.fused_into >= 0 || !op.epilogue.empty()) return false;
+    if (std::none_of(op.inputs.begin(), op.inputs.end(), [&](int t) { return in_group[size_t(t)]; })) return false;
     const bool reduces = row_reduction(g, op);
     if (!reduces && !row_wise(op)) return false;
     const TensorNode& y = g.tensors[size_t(op.output)];
     const TensorNode& h = g.tensors[size_t(g.ops[size_t(head)].output)];
     if (!in_ddr(g, op.output) || y.shape.size() != h.shape.size() || rows_of(y) != rows_of(h) || y.dtype != h.dtype)
         return false;
-    bool reads_group = false;
     for (int t : op.inputs) {
-        if (in_group[size_t(t)]) reads_group = true;
-        else if (!row_operand(g, t, head)) return false;
-        else
-            for (int f : operands)
-                if (after(g, t, f)) return false;
         const int64_t w = g.tensors[size_t(t)].shape.back();
         if (!reduces && w != y.shape.back() && w != 1) return false;
+        if (in_group[size_t(t)]) continue;
+        if (!row_operand(g, t, head)) return false;
+        for (int f : operands)
+            if (descent.after(t, f)) return false;
     }
-    return reads_group;
+    return true;
 }
 
 // Groups each row reduction of a DDR tensor with the row-wise operations
 // and row reductions after it that read its result or one another's
-// (joins_row_group), in program order, up to the last reader of the
-// group's results or a print(...) that drains or an update (which
-// overwrites bytes in place).
-void group_rows(TaskGraph& g, const std::vector<std::vector<int>>& readers) {
+// (joins_row_group), in program order: only the readers of the group's
+// results are candidates, and the search stops at a print(...) that
+// drains or an update.
+void group_rows(TaskGraph& g, const std::vector<std::vector<int>>& readers, const Barriers& barriers) {
     std::vector<bool> in_group(g.tensors.size(), false);
+    Descent descent(g);
     for (size_t i = 0; i < g.ops.size(); ++i) {
         OpNode& head = g.ops[i];
         if (head.fused_into >= 0 || !row_reduction(g, head) || !in_ddr(g, head.output) ||
@@ -328,17 +356,23 @@ void group_rows(TaskGraph& g, const std::vector<std::vector<int>>& readers) {
             continue;
         std::vector<int> members, results{head.output}, operands{head.inputs[0]};
         in_group[size_t(head.output)] = true;
-        int reach = readers[size_t(head.output)].empty() ? int(i) : readers[size_t(head.output)].back();
-        for (int k = int(i) + 1; k <= reach && k < int(g.ops.size()); ++k) {
+        std::priority_queue<int, std::vector<int>, std::greater<int>> candidates(readers[size_t(head.output)].begin(),
+                                                                                 readers[size_t(head.output)].end());
+        int last = int(i);
+        while (!candidates.empty()) {
+            const int k = candidates.top();
+            candidates.pop();
+            if (k == last) continue;  // a reader of two of the group's results
+            last = k;
+            if (barriers.update(int(i), k + 1) || barriers.drain(int(i), k)) break;
             const OpNode& op = g.ops[size_t(k)];
-            if (op.kind == OpKind::Update || drains_between(g, int(i), k)) break;
-            if (!joins_row_group(g, int(i), in_group, operands, op)) continue;
+            if (!joins_row_group(g, int(i), in_group, operands, descent, op)) continue;
             for (int t : op.inputs)
                 if (!in_group[size_t(t)]) operands.push_back(t);
             members.push_back(k);
             results.push_back(op.output);
             in_group[size_t(op.output)] = true;
-            if (!readers[size_t(op.output)].empty()) reach = std::max(reach, readers[size_t(op.output)].back());
+            for (int r : readers[size_t(op.output)]) candidates.push(r);
         }
         for (int t : results) in_group[size_t(t)] = false;
         if (members.empty()) continue;
@@ -350,7 +384,8 @@ void group_rows(TaskGraph& g, const std::vector<std::vector<int>>& readers) {
 // `g` with its groups, by its tensors' placements as they are.
 TaskGraph group(TaskGraph g) {
     const std::vector<std::vector<int>> readers = tensor_consumers(g);
-    group_rows(g, readers);
+    const Barriers barriers(g);
+    group_rows(g, readers, barriers);
     std::vector<bool> views(g.tensors.size(), false);
     for (const OpNode& op : g.ops)
         if (op_kind_unit_of(op.kind) == OpUnit::Dma)
@@ -373,14 +408,19 @@ TaskGraph group(TaskGraph g) {
             if (cube ? !in_ddr(g, head.output) : !vector_head(g, head)) continue;
             int cur = head.output;
             std::vector<int> chain;
+            bool late = false;  // a member reads a tensor computed after the head: the chain is deferred
             for (;;) {
                 const TensorNode& c = g.tensors[size_t(cur)];
                 if (c.role != TensorRole::Intermediate || views[size_t(cur)] || readers[size_t(cur)].size() != 1) break;
                 const int next = readers[size_t(cur)].front();
                 const OpNode& op = g.ops[size_t(next)];
-                if (op.fused_into >= 0 || !op.epilogue.empty() || drains_between(g, int(i), next) ||
+                if (op.fused_into >= 0 || !op.epilogue.empty() || barriers.drain(int(i), next) ||
                     !(cube ? joins(g, int(i), chain.size(), cur, op) : joins_vector_chain(g, int(i), cur, op)))
                     break;
+                for (int t : op.inputs) late = late || (t != cur && g.tensors[size_t(t)].producer > int(i));
+                // A deferred chain reads what its head reads where its last
+                // member is: no update may come between.
+                if (late && barriers.update(int(i), next)) break;
                 chain.push_back(next);
                 cur = op.output;
             }

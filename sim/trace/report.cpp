@@ -160,8 +160,9 @@ uint64_t format_conversions(const RunStats& s) {
         std::count_if(s.ops.begin(), s.ops.end(), [](const OpStats& o) { return o.kind == "format_convert"; }));
 }
 
-// The fusion groups (dsl/passes/pass_fusion.h): each cube operation and the
-// operations computed on its tiles in L1.
+// The fusion groups (dsl/passes/pass_fusion.h) that ran fused: each head (a
+// cube operation, a vector chain's first operation, a row reduction) and
+// the operations computed with it.
 std::string format_fusion_groups(const RunStats& s) {
     std::map<int32_t, std::vector<size_t>> groups;
     for (size_t i = 0; i < s.ops.size(); ++i)

@@ -141,6 +141,30 @@ TEST(RowGroups, RandomProgramsComputeWhatTheUnfusedOnesDo) {
     EXPECT_EQ(grouped, 30);
 }
 
+// --explain says which of a row group's results the group stores: those
+// read outside it (e, an output) and its last; the others live in the
+// chunks.
+TEST(RowGroups, ExplainSaysWhichResultsAreStored) {
+    const std::string pto =
+        write_file("rows_explain.pto",
+                   "import pypto as pypo\n"
+                   "x = pypo.input('x', shape=(64, 256))\n"
+                   "m = pypo.op.reduce_max(x, axis=-1, keepdims=True)\n"
+                   "e = pypo.op.exp(pypo.op.sub(x, m))\n"
+                   "pypo.output('e', e)\n"
+                   "pypo.output('y', pypo.op.div(e, pypo.op.reduce_sum(e, axis=-1, keepdims=True)))\n");
+    const std::string out = (scratch() / "rows_explain.txt").string();
+    ASSERT_EQ(run("-q --explain '" + out + "' '" + pto + "'").status, 0);
+    const std::string text = slurp(out);
+    for (const char* line : {"op 0: reduce_max_1 = reduce_max(x)\n  placement: top level (placement='any'), result "
+                             "kept in L1 on the group's chunks",
+                             "op 2: e = exp(sub_1)\n  placement: top level (placement='any'), result stored to DDR by "
+                             "the group",
+                             "op 3: reduce_sum_1 = reduce_sum(e)\n  placement: top level (placement='any'), result "
+                             "kept in L1 on the group's chunks"})
+        EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+}
+
 TEST(RowGroups, CheckAgainstTheReference) {
     for (const std::string args : {"", "--config configs/ascend_910b2.json"})
         for (const char* program : {" tests/cli/softmax_steps.pto", " tests/functional/row_groups.pto"}) {

@@ -403,9 +403,13 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         for (int k : op.epilogue)
             reads.insert(reads.end(), g.ops[size_t(k)].inputs.begin(), g.ops[size_t(k)].inputs.end());
         for (int in : reads) {
-            int producer = g.tensors[size_t(in)].producer;
-            if (producer >= 0 && lowered[size_t(producer)] && producer != int(i))
-                ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
+            const int producer = g.tensors[size_t(in)].producer;
+            // The group's own results are computed in its blocks.
+            if (producer < 0 || producer == int(i) || g.ops[size_t(producer)].fused_into == int(i)) continue;
+            if (!lowered[size_t(producer)])
+                throw std::logic_error("operation " + std::to_string(i) + " lowered before its operand's producer " +
+                                       std::to_string(producer));
+            ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
         }
         // An update overwrites bytes the earlier readers of the version it
         // replaces must have read first.

@@ -10,6 +10,9 @@
 // steps, or a flash-attention step's running statistics, takes one pass
 // over the rows instead of one stream per operation.
 #include <map>
+#include <stdexcept>
+
+#include "dsl/ir/fusion_groups.h"
 
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
@@ -53,14 +56,12 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
     const TensorNode& y = ctx.tensor(head.output);
     const arch::DType dtype = y.dtype;
     const int64_t e = arch::dtype_bytes(dtype);
-    if (ctx.window.active()) {
-        ctx.epilogue_unfused = "it reads a part of an on-chip tensor";
-        return false;
-    }
+    // Its tensors are all in DDR (the pass's rule): no part of an on-chip
+    // tensor to follow.
+    if (ctx.window.active()) throw std::logic_error("a row group over a part of an on-chip tensor: " + y.name);
     std::vector<int> ops{int(&head - g.ops.data())};
     ops.insert(ops.end(), head.epilogue.begin(), head.epilogue.end());
-    std::vector<bool> member(g.ops.size(), false);
-    for (int k : ops) member[size_t(k)] = true;
+    const std::vector<std::vector<int>> readers = tensor_consumers(g);
 
     VectorStream s;
     s.name = g.tensors[size_t(g.ops[size_t(ops.back())].output)].name;
@@ -80,10 +81,7 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
         };
         // A result is stored when anything outside the group reads it or it
         // is an output of the program; else it lives in the chunk only.
-        bool stored = out.role != TensorRole::Intermediate;
-        for (const OpNode& r : g.ops)
-            for (int t : r.inputs)
-                if (t == op.output && !member[size_t(&r - g.ops.data())]) stored = true;
+        const bool stored = fused_result_stored(g, readers, k);
         const int64_t w = out.shape.back();
         const int dst = int(s.buffers.size());
         s.buffers.push_back({stored ? BufferKind::Streamed : BufferKind::Scratch, w * e, 0});

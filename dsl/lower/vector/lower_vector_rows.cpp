@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "dsl/ir/fusion_groups.h"
 #include "dsl/lower/placement_mismatch.h"
 #include "dsl/lower/vector/lower_vector.h"
 #include "dsl/lower/vector/lower_vector_inputs.h"
@@ -414,7 +415,7 @@ void lower_reduction_runs(LowerContext& ctx, const OpNode& op, std::vector<AxisR
 }  // namespace
 
 void lower_reduce(LowerContext& ctx, const OpNode& op) {
-    if (!op.epilogue.empty() && lower_row_group(ctx, op)) return;
+    if (heads_row_group(op) && lower_row_group(ctx, op)) return;
     if (lower_slide_reduce(ctx, op)) return;
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const std::vector<AxisRun> runs = axis_runs(x, op.attrs.at("axis").ints);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 
+#include "dsl/ir/fusion_groups.h"
 #include "dsl/lower/program/lower.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/hw/chip.h"
@@ -48,8 +49,8 @@ bool ran_fused(const dsl::TaskGraph& g, const arch::Program& p, int head) {
 
 bool stored(const dsl::TaskGraph& g, const arch::Program& p, int i) {
     const dsl::OpNode& op = g.ops[size_t(i)];
-    if (ran_fused(g, p, i)) return false;
-    return op.fused_into < 0 || !ran_fused(g, p, op.fused_into) || g.ops[size_t(op.fused_into)].epilogue.back() == i;
+    const int head = op.epilogue.empty() ? op.fused_into : i;
+    return head < 0 || !ran_fused(g, p, head) || dsl::fused_result_stored(g, dsl::tensor_consumers(g), i);
 }
 
 // Why op `i` of `g` (as computed in memory `m`) is abnormal, "" if it is
@@ -99,9 +100,11 @@ std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memo
 std::string still_abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memory& m, int i) {
     if (stored(g, p, i)) return abnormal(g, p, m, i);
     const dsl::OpNode& op = g.ops[size_t(i)];
-    const int head = op.epilogue.empty() ? op.fused_into : i;
-    const std::string why = abnormal(g, p, m, g.ops[size_t(head)].epilogue.back());
-    return why.empty() ? "" : "its fusion group's " + why;
+    const dsl::OpNode& head = g.ops[size_t(op.epilogue.empty() ? op.fused_into : i)];
+    for (int k : head.epilogue)
+        if (stored(g, p, k))
+            if (const std::string why = abnormal(g, p, m, k); !why.empty()) return "its fusion group's " + why;
+    return "";
 }
 
 bool is_mixed_compute(const dsl::TaskGraph& elaborated, int origin) {

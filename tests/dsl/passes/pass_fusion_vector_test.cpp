@@ -50,6 +50,35 @@ TEST(PassFusionVector, AnOperandComputedAfterTheHeadDefersTheChain) {
               "fusion groups: 1\n  y: exp -> add  (ops 4, 5)\n");
 }
 
+// A chain whose head reads an on-chip tensor is not deferred: the buffer
+// plan frees that tensor's L1 after its last reader in program order, and
+// another (u) may be placed there before the chain would run.
+TEST(PassFusionVector, AChainReadingOnChipIsNotDeferred) {
+    EXPECT_EQ(groups("x = pypo.input(\"x\", shape=(64, 64))\n"
+                     "w = pypo.input(\"w\", shape=(64, 64))\n"
+                     "h = pypo.op.mul(pypo.op.relu(x, target='L1'), 2.0)\n"
+                     "p = pypo.op.matmul(pypo.op.exp(x, target='L1'), w)\n"
+                     "pypo.output(\"p\", p)\n"
+                     "pypo.output(\"y\", pypo.op.add(h, p))\n"),
+              "");
+}
+
+// A deferred chain takes no member after an update: the chain would read
+// what its head reads after the update overwrote it. The add (op 2, its
+// late member) joins; the multiply after the update (op 4) does not.
+TEST(PassFusionVector, ADeferredChainStopsAtAnUpdate) {
+    EXPECT_EQ(groups("x = pypo.input(\"x\", shape=(64, 64))\n"
+                     "w = pypo.input(\"w\", shape=(64, 64))\n"
+                     "k = pypo.input(\"k\", shape=(64,))\n"
+                     "h = pypo.op.relu(x)\n"
+                     "p = pypo.op.matmul(w, w)\n"
+                     "pypo.output(\"p\", p)\n"
+                     "a = pypo.op.add(h, p)\n"
+                     "x[5, :] = k\n"
+                     "pypo.output(\"y\", pypo.op.mul(a, 2.0))\n"),
+              "fusion groups: 1\n  add_1: relu -> add  (ops 0, 2)\n");
+}
+
 // cast and silu head and join chains; a cast changes the chain's dtype,
 // and an operand of a later member must have the new one.
 TEST(PassFusionVector, CastAndSiluHeadAndJoin) {
