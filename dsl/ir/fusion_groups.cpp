@@ -2,10 +2,7 @@
 
 namespace dsl {
 
-bool heads_row_group(const OpNode& op) {
-    return !op.epilogue.empty() &&
-           (op.kind == OpKind::ReduceSum || op.kind == OpKind::ReduceMean || op.kind == OpKind::ReduceMax);
-}
+bool heads_row_group(const OpNode& op) { return !op.epilogue.empty() && is_reduce_kind(op.kind); }
 
 bool fused_result_stored(const TaskGraph& g, const std::vector<std::vector<int>>& readers, int op) {
     const OpNode& o = g.ops[size_t(op)];

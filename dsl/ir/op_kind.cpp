@@ -44,6 +44,7 @@ bool is_view_kind(OpKind k) {
     return k == OpKind::Reshape || k == OpKind::Flatten || k == OpKind::Slide || k == OpKind::Slice ||
            k == OpKind::Update;
 }
+bool is_reduce_kind(OpKind k) { return k == OpKind::ReduceSum || k == OpKind::ReduceMean || k == OpKind::ReduceMax; }
 bool op_kind_is_internal(OpKind k) { return kOps[size_t(k)].access == OpAccess::Internal; }
 
 const std::vector<std::string>& op_kind_names() {

@@ -35,6 +35,8 @@ OpFusion op_kind_fusion(OpKind k);
 // The kinds whose result lives in their first input's bytes: the views
 // and update.
 bool is_view_kind(OpKind k);
+// reduce_sum, reduce_mean and reduce_max.
+bool is_reduce_kind(OpKind k);
 // True for the operations only the compiler inserts (format_convert, move).
 bool op_kind_is_internal(OpKind k);
 // The names of the operations a program can call, in declaration order

@@ -99,8 +99,7 @@ void check_slide_views(const TaskGraph& g) {
     const std::string readers =
         ": a slide view is read only by reduce_sum, reduce_mean or reduce_max over its window axes";
     for (const OpNode& op : g.ops) {
-        const bool reduces =
-            op.kind == OpKind::ReduceSum || op.kind == OpKind::ReduceMean || op.kind == OpKind::ReduceMax;
+        const bool reduces = is_reduce_kind(op.kind);
         for (int in : op.inputs)
             if (!reduces && slide_view(g, in))
                 throw CompileError(

@@ -230,7 +230,7 @@ bool joins_vector_chain(const TaskGraph& g, int head, int cur, const OpNode& op)
 // Row groups. A row reduction: reduce_sum, reduce_mean or reduce_max over
 // the last axis alone, keepdims, of a tensor of rank 2 or more.
 bool row_reduction(const TaskGraph& g, const OpNode& op) {
-    if (op.kind != OpKind::ReduceSum && op.kind != OpKind::ReduceMean && op.kind != OpKind::ReduceMax) return false;
+    if (!is_reduce_kind(op.kind)) return false;
     const size_t rank = g.tensors[size_t(op.inputs[0])].shape.size();
     return rank >= 2 && op.attrs.at("axis").ints == std::vector<int64_t>{int64_t(rank) - 1} &&
            op.attrs.at("keepdims").b;

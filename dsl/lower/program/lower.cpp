@@ -101,7 +101,7 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
 // alone): it can read an on-chip tensor where it is, part by part (whole
 // rows), and keep its result, row r's statistic for row r, on chip.
 bool reduces_rows(const TaskGraph& g, const OpNode& op) {
-    if (op.kind != OpKind::ReduceSum && op.kind != OpKind::ReduceMean && op.kind != OpKind::ReduceMax) return false;
+    if (!is_reduce_kind(op.kind)) return false;
     const size_t rank = g.tensors[size_t(op.inputs[0])].shape.size();
     return op.attrs.at("axis").ints == std::vector<int64_t>{int64_t(rank) - 1};
 }

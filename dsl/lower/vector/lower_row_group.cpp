@@ -88,7 +88,7 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
         buffer_of[op.output] = dst;
         if (stored) stores.push_back({op.output, dst, w, int32_t(k)});
         const std::string label = out.name + ": ";
-        if (op.kind == OpKind::ReduceSum || op.kind == OpKind::ReduceMean || op.kind == OpKind::ReduceMax) {
+        if (is_reduce_kind(op.kind)) {
             const Ref x = operand(op.inputs[0]);
             const VectorOp red = op.kind == OpKind::ReduceMax ? VectorOp::ReduceMax : VectorOp::ReduceSum;
             steps.push_back({red, x, {}, dst, x.width, int32_t(k), label + arch::vector_op_name(red)});
