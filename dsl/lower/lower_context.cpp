@@ -24,8 +24,17 @@ uint64_t LowerContext::ddr_scratch(const std::string& name, const std::vector<in
 }
 
 void LowerContext::add_block(BlockBuilder& block) {
-    for (uint32_t d : deps) block.depend_on(d);
     arch::Block b = block.finish();
+    DdrFootprint footprint = ddr_footprint(b);
+    std::vector<uint32_t> wait = deps;
+    for (uint32_t d : data_deps) {
+        const SpanList& wrote = block_writes_[d];
+        if (overlap(wrote, footprint.reads) || overlap(wrote, footprint.writes)) wait.push_back(d);
+    }
+    std::sort(wait.begin(), wait.end());
+    wait.erase(std::unique(wait.begin(), wait.end()), wait.end());
+    b.deps.insert(b.deps.end(), wait.begin(), wait.end());
+    block_writes_.push_back(std::move(footprint.writes));
     b.drain = drain;
     if (pinned) b.cluster = placement->place(b, pin);
     if (options.block_sink) {

@@ -9,6 +9,7 @@
 #include "dsl/lower/block_builder.h"
 #include "dsl/lower/buffer_plan.h"
 #include "dsl/lower/cluster_placement.h"
+#include "dsl/lower/ddr_footprint.h"
 #include "dsl/lower/lower_options.h"
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
@@ -60,9 +61,14 @@ struct LowerContext {
     std::string epilogue_unfused;
 
     // The operation being lowered: its index in Program::ops (for tags) and
-    // the blocks it must wait for (its producers', and a print's drain).
+    // the blocks it must wait for: `deps` all of them (the earlier readers
+    // of bytes it overwrites, its producers' blocks of on-chip data, a
+    // stage's previous stage), `data_deps` those among them that wrote
+    // bytes the block reads or writes in DDR (its producers' blocks of DDR
+    // data: a block waits only for the parts it uses, docs/timing-model.md
+    // §10 "Block dependencies"); and a print's drain.
     int32_t program_op = -1;
-    std::vector<uint32_t> deps;
+    std::vector<uint32_t> deps, data_deps;
     uint32_t drain = 0;  // its blocks wait for blocks [0, drain) (after a print)
 
     uint64_t ddr_addr(int tensor) const { return program.tensors[size_t(tensor)].ddr_addr; }
@@ -91,14 +97,15 @@ struct LowerContext {
     uint64_t ddr_scratch(const std::string& name, const std::vector<int64_t>& shape, arch::DType dtype,
                          const SourceLoc& loc);
 
-    // Appends a finished block with the operation's dependencies (to the
-    // program, or gives it to options.block_sink).
+    // Appends a finished block with the operation's dependencies, those of
+    // data_deps it needs (to the program, or gives it to options.block_sink).
     void add_block(BlockBuilder& block);
     // Blocks emitted so far; the next one's number.
     uint32_t blocks_emitted() const { return blocks_emitted_; }
 
 private:
     uint32_t blocks_emitted_ = 0;
+    std::vector<SpanList> block_writes_;  // per block emitted, the DDR bytes it writes
 };
 
 }  // namespace dsl

@@ -8,30 +8,13 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "checked_programs.h"
 #include "cli_util.h"
 #include "tests/support/model_instances.h"
 
 using namespace clitest;
 
 namespace {
-
-std::vector<std::string> pto_files(const std::string& dir) {
-    std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(std::string(DAVINCI_SOURCE_DIR) + "/" + dir))
-        if (e.path().extension() == ".pto") names.push_back(dir + "/" + e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
-// Extra arguments a model needs (tests/support/model_instances.h).
-std::string extra_args(const std::string& path) { return testmodels::instance_args(path); }
-
-std::string test_name(const testing::TestParamInfo<std::string>& i) {
-    std::string n = std::filesystem::path(i.param).stem().string();
-    for (char& c : n)
-        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-    return n;
-}
 
 size_t count(const std::string& text, const std::string& what) {
     size_t n = 0;
@@ -49,19 +32,6 @@ TEST_P(Checked, MatchesTheReference) {
     EXPECT_NE(o.out.find("check against the reference executor"), std::string::npos) << o.out;
     EXPECT_GT(count(o.out, "-> pass\n"), 0u) << o.out;
     EXPECT_EQ(count(o.out, "FAIL"), 0u) << o.out;
-}
-
-std::vector<std::string> checked_programs() {
-    std::vector<std::string> p = pto_files("tests/functional");
-    // Its float16 overflow cannot be cured (MixedPrecisionKeepsFloat16...).
-    p.erase(std::remove(p.begin(), p.end(), "tests/functional/mixed_too_big.pto"), p.end());
-    for (const char* m : {"models/gemm_256.pto", "models/resnet_block.pto", "models/slide.pto", "models/transpose.pto",
-                          "models/memory_placement.pto", "models/super_resolution.pto",
-                          "models/super_resolution_naive.pto", "models/attention.pto", "models/kv_append.pto",
-                          "models/flash_attention.pto", "models/llama_decode.pto", "models/llama_prefill.pto",
-                          "models/qwen3_32b_decode.pto", "models/mobilenet_v2_block.pto", "models/mobilenet_v2.pto"})
-        p.push_back(m);
-    return p;
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, Checked, testing::ValuesIn(checked_programs()), test_name);

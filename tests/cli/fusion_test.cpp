@@ -95,7 +95,7 @@ TEST(Fusion, ReadmeResidualBlockExample) {
         EXPECT_NE(f.out.find(line), std::string::npos) << line << f.out;
     Outcome n = run("--no-fusion models/resnet_block.pto");
     ASSERT_EQ(n.status, 0) << n.err;
-    for (const char* line : {"total cycles       1,160,922  (1.161 ms at 1 GHz, 84 blocks)\n",
+    for (const char* line : {"total cycles       1,160,897  (1.161 ms at 1 GHz, 84 blocks)\n",
                              "DDR bytes          read 8,488,960, written 3,612,672\n"})
         EXPECT_NE(n.out.find(line), std::string::npos) << line << n.out;
 }

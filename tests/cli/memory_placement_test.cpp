@@ -64,7 +64,7 @@ TEST(MemoryPlacement, OnChipTensorsCutDdrBytesAndCycles) {
     EXPECT_LT(placed["ddr_bytes_read"].get<uint64_t>(), naive["ddr_bytes_read"].get<uint64_t>());
     EXPECT_LT(placed["total_cycles"].get<uint64_t>(), naive["total_cycles"].get<uint64_t>());
     EXPECT_EQ(naive["total_cycles"].get<uint64_t>(), 77370u);
-    EXPECT_EQ(placed["total_cycles"].get<uint64_t>(), 76835u);
+    EXPECT_EQ(placed["total_cycles"].get<uint64_t>(), 76831u);
     EXPECT_EQ(placed["macs"], naive["macs"]);
     EXPECT_TRUE(placed["notes"].empty()) << placed["notes"];
     // The copy is an operation of its own, on the DMA engines: 2 bands into 2 clusters each.
@@ -92,7 +92,9 @@ TEST(MemoryPlacement, OnChipWorkRunsWhereItsPartsAre) {
                              "block 9 sigmoid_1[0:64, 128:256]: 3 flags, after 4 5 6 7, on cluster1",
                              // sigmoid and mul: one vector chain, named after its head.
                              "block 10 sigmoid_1[64:128, 0:128]: 3 flags, after 4 5 6 7, on cluster2",
-                             "block 15 y[64:128, 128:256]: 40 flags, after 0 1 2 3 8 9 10 11, on cluster3"})
+                             // mul_1 is in DDR: y's block waits for the chain's blocks
+                             // that wrote its rows (timing model §10, "Block dependencies").
+                             "block 15 y[64:128, 128:256]: 40 flags, after 0 1 2 3 10 11, on cluster3"})
         EXPECT_NE(o.out.find(line), std::string::npos) << line << "\n" << o.out;
     // The functional run follows: each cluster's L1 holds its own parts.
     Outcome check = run("--check models/memory_placement.pto");
@@ -207,7 +209,9 @@ TEST(MemoryPlacement, ExactCyclesOfABandedBuffer) {
 
 // target= on any operation: an element-wise result over whole-row parts
 // stays on chip; an operation that cannot keep its result on chip (softmax)
-// writes it to DDR and the report says so.
+// writes it to DDR and the report says so. The add's blocks wait for
+// every block of relu's on-chip result (where they ran is the placement's
+// business) and for the softmax block that wrote their rows in DDR.
 TEST(MemoryPlacement, TargetOnEveryOperation) {
     const std::string pto = write_file("target_any.pto",
                                        "import pypto as pypo\n"
@@ -228,7 +232,7 @@ TEST(MemoryPlacement, TargetOnEveryOperation) {
         << o.out;
     EXPECT_NE(o.out.find("block 5 relu_1[16:32, 0:64]: 3 flags, after 0 1 2 3, on cluster1"), std::string::npos)
         << o.out;
-    EXPECT_NE(o.out.find("block 15 y[48:64, 0:64]: 3 flags, after 4 5 6 7 8 9 10 11, on cluster3"), std::string::npos)
+    EXPECT_NE(o.out.find("block 15 y[48:64, 0:64]: 3 flags, after 4 5 6 7 11, on cluster3"), std::string::npos)
         << o.out;
     Outcome check = run("--check '" + pto + "'");
     EXPECT_EQ(check.status, 0) << check.err;

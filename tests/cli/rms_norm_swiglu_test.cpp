@@ -107,7 +107,7 @@ TEST(Swiglu, ReadsBothInputsOnceAndWritesTheProduct) {
 // Written by hand, mul(silu(g), u) is a vector chain (silu, then the mul
 // reading u, ready before the head) with swiglu's commands, bytes and
 // cycles. Without fusion silu's result goes to DDR and comes back: one
-// more write and read of 401408 B, and 64003 cycles instead of 38528.
+// more write and read of 401408 B, and 63997 cycles instead of 38528.
 TEST(Swiglu, TheHandWrittenFormCostsTheSameFusedAndMoreApart) {
     const std::string by_hand = "pypo.op.mul(pypo.op.silu(g), u)";
     nlohmann::json f = report("swiglu_by_hand", kGateUp, by_hand);
@@ -119,7 +119,7 @@ TEST(Swiglu, TheHandWrittenFormCostsTheSameFusedAndMoreApart) {
     nlohmann::json a = report("swiglu_by_hand_apart", kGateUp, by_hand, std::string(kOneInFlight) + " --no-fusion");
     EXPECT_EQ(a["ddr_bytes_read"].get<uint64_t>(), 3u * 401408);
     EXPECT_EQ(a["ddr_bytes_written"].get<uint64_t>(), 2u * 401408);
-    EXPECT_EQ(a["total_cycles"].get<uint64_t>(), 64003u);
+    EXPECT_EQ(a["total_cycles"].get<uint64_t>(), 63997u);
 }
 
 // In the gate matmul's epilogue (fusion_test.cpp's 16 x 16 tile, 645

@@ -32,7 +32,7 @@ TEST(RowGroups, ASoftmaxOutOfItsStepsTakesOnePass) {
     EXPECT_EQ(apart["ddr_bytes_read"], 1318912);
     EXPECT_EQ(apart["ddr_bytes_written"], 788480);
     EXPECT_EQ(fused["total_cycles"], 16486);
-    EXPECT_EQ(apart["total_cycles"], 71289);
+    EXPECT_EQ(apart["total_cycles"], 71277);
     // Every member's VECTOR commands are charged to it.
     for (const nlohmann::json& op : fused["ops"]) EXPECT_GT(op["vector_cycles"].get<uint64_t>(), 0u) << op;
 }
@@ -41,7 +41,7 @@ TEST(RowGroups, OnTheAscendPresetToo) {
     const std::string preset = "--config configs/ascend_910b2.json";
     const nlohmann::json fused = report(preset, "rows_ub"), apart = report(preset + " --no-fusion", "rows_ub_apart");
     EXPECT_EQ(fused["total_cycles"], 1693);
-    EXPECT_EQ(apart["total_cycles"], 4943);
+    EXPECT_EQ(apart["total_cycles"], 4915);
     EXPECT_EQ(fused["ddr_bytes_written"], 262144);
 }
 

@@ -250,7 +250,7 @@ TEST(VectorFusion, MobileNetBlockDepthwiseIsOneChain) {
               std::string::npos)
         << o.out;
     const FusionFigures f = measure_fusion("tests/cli/mbv1_block.pto");
-    EXPECT_EQ(f.cycles, 221228u);
+    EXPECT_EQ(f.cycles, 206968u);
     EXPECT_EQ(f.read, 2651392u);
     EXPECT_EQ(f.written, 2408448u);
     EXPECT_LT(f.cycles, 519624u);

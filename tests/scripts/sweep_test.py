@@ -203,7 +203,7 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(one["params"], "layers=1")
         self.assertEqual(two["params"], "fused=True layers=2")
         self.assertEqual(int(one["total_cycles"]), 1757)
-        self.assertEqual(int(two["total_cycles"]), 3514)
+        self.assertEqual(int(two["total_cycles"]), 3510)
         # A sweep without params has no params column.
         plain = os.path.join(self.tmp, "plain")
         p = subprocess.run(["/usr/bin/python3", os.path.join(SOURCE, "scripts", "sweep.py"),

@@ -106,6 +106,11 @@ bool reduces_rows(const TaskGraph& g, const OpNode& op) {
     return op.attrs.at("axis").ints == std::vector<int64_t>{int64_t(rank) - 1};
 }
 
+// `tensor`'s bytes are in DDR (not in an on-chip tensor, nor a view of one).
+bool in_ddr_storage(const TaskGraph& g, const BufferPlan& plan, int tensor) {
+    return !plan.on_chip(tensor) && !plan.on_chip(ddr_view(g, tensor).storage);
+}
+
 // The operation uses an on-chip tensor; throws if it cannot.
 bool uses_on_chip(const TaskGraph& g, const BufferPlan& plan, const OpNode& op) {
     std::vector<int> on_chip;
@@ -398,7 +403,11 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         for (; next_log < g.logs.size() && g.logs[next_log].after_op < int(i); ++next_log)
             if (g.logs[next_log].synchronous) ctx.drain = ctx.blocks_emitted();
         ctx.deps.clear();
-        // A fusion group waits for what any of its operations reads.
+        ctx.data_deps.clear();
+        // A fusion group waits for what any of its operations reads: of the
+        // blocks that wrote an operand in DDR, for those that wrote bytes a
+        // block reads (or writes: an update's slice), of an on-chip one for
+        // all (where they ran is its placement's business).
         std::vector<int> reads = op.inputs;
         for (int k : op.epilogue)
             reads.insert(reads.end(), g.ops[size_t(k)].inputs.begin(), g.ops[size_t(k)].inputs.end());
@@ -409,7 +418,16 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             if (!lowered[size_t(producer)])
                 throw std::logic_error("operation " + std::to_string(i) + " lowered before its operand's producer " +
                                        std::to_string(producer));
-            ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(producer)].begin(), op_blocks[size_t(producer)].end());
+            std::vector<uint32_t>& wait = in_ddr_storage(g, plan, in) ? ctx.data_deps : ctx.deps;
+            for (int t = in;;) {
+                const int p = g.tensors[size_t(t)].producer;
+                if (p < 0) break;
+                wait.insert(wait.end(), op_blocks[size_t(p)].begin(), op_blocks[size_t(p)].end());
+                // An update wrote only its slice: the rest of the bytes are
+                // the version it updated.
+                if (g.ops[size_t(p)].kind != OpKind::Update) break;
+                t = g.ops[size_t(p)].inputs[0];
+            }
         }
         // An update overwrites bytes the earlier readers of the version it
         // replaces must have read first.
@@ -426,8 +444,10 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                 if (u.last_op < int(i) && u.offset < o.offset + o.bytes && o.offset < u.offset + u.bytes)
                     ctx.deps.insert(ctx.deps.end(), touched[size_t(u.tensor)].begin(), touched[size_t(u.tensor)].end());
         }
-        std::sort(ctx.deps.begin(), ctx.deps.end());
-        ctx.deps.erase(std::unique(ctx.deps.begin(), ctx.deps.end()), ctx.deps.end());
+        for (std::vector<uint32_t>* d : {&ctx.deps, &ctx.data_deps}) {
+            std::sort(d->begin(), d->end());
+            d->erase(std::unique(d->begin(), d->end()), d->end());
+        }
         const uint32_t first = ctx.blocks_emitted();
         ctx.program_op = int32_t(i);
         ctx.epilogue_fused = false;
@@ -489,7 +509,10 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         }
         ctx.explaining = nullptr;
         // An operation without commands (a view) stands for what it waited on.
-        if (first == ctx.blocks_emitted()) op_blocks[i] = ctx.deps;
+        if (first == ctx.blocks_emitted()) {
+            op_blocks[i] = ctx.deps;
+            op_blocks[i].insert(op_blocks[i].end(), ctx.data_deps.begin(), ctx.data_deps.end());
+        }
     }
     // An input updated in place is also an output, in the input's bytes.
     for (const TensorNode& t : g.tensors) {

@@ -346,7 +346,10 @@ TEST(TilingProperties, LargerL1OrL0IsNeverSlower) {
 // drain changes the cycles" explains (a second operation's first blocks
 // dispatched beside the first's slow both, and its later blocks wait for a
 // second wave: seed 4014, 336 x 320 x 1, 9,368 cycles without the print,
-// 9,146 with it), bounded here by 3 %.
+// 9,146 with it), and the order a producer's row bands end in, now that a
+// block waits only for the blocks that wrote its rows (seed 4092, 346 x
+// 448 x 8: 66,531 cycles with the print, 70,392 without, the drain making
+// the second matmul's short last band end first), bounded here by 6 %.
 TEST(TilingProperties, PrintDrainIsNeverFaster) {
     int checked = 0, anomalies = 0;
     for (uint32_t seed = 1; seed <= 100; ++seed) {
@@ -371,7 +374,7 @@ TEST(TilingProperties, PrintDrainIsNeverFaster) {
         if (double(with) >= double(without) * 0.99) continue;
         ++anomalies;
         std::cout << "dispatch anomaly: " << text << "\n";
-        EXPECT_GE(double(with), double(without) * 0.97) << text;
+        EXPECT_GE(double(with), double(without) * 0.94) << text;
     }
     EXPECT_GT(checked, 80);
     EXPECT_LE(anomalies, 3);
