@@ -29,7 +29,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
-all_targets=(frontend config program_json topology option_values sweep_file)
+all_targets=(frontend compiler config program_json topology option_values sweep_file)
 usage="usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (seconds per target, default 60; targets: ${all_targets[*]})"
 seconds=${1:-60}
 if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds == 0)); then
@@ -76,6 +76,7 @@ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=
 ((${#targets[@]} == 0)) || cmake --build build-fuzz -j"$jobs" --target "${targets[@]/#/fuzz_}"
 
 seeds_frontend=(tests/fuzz/corpus/frontend models tests/dsl/invalid tests/fuzz/regressions/frontend)
+seeds_compiler=(tests/fuzz/corpus/compiler models tests/functional tests/fuzz/regressions/compiler)
 seeds_config=(tests/fuzz/corpus/config configs tests/fuzz/regressions/config)
 seeds_program_json=(tests/fuzz/corpus/program_json tests/fuzz/seeds/program_json tests/fuzz/regressions/program_json)
 seeds_topology=(tests/fuzz/corpus/topology tests/fuzz/seeds/topology tests/fuzz/regressions/topology)
@@ -115,6 +116,8 @@ for t in "${targets[@]}"; do
   dict=()
   [[ -f tests/fuzz/$t.dict ]] && dict=(-dict="tests/fuzz/$t.dict")
   [[ -f build-fuzz/$t.dict ]] && dict=(-dict="build-fuzz/$t.dict")
+  # The compiler reads the language the front end does.
+  [[ $t == compiler ]] && dict=(-dict="tests/fuzz/frontend.dict")
   log=build-fuzz/$t.log
   echo "fuzz: $t for ${seconds}s (log: $log)" >&2
   # The first directory receives new inputs; the others are only read.

@@ -31,9 +31,14 @@ void LowerContext::add_block(BlockBuilder& block) {
         const SpanList& wrote = block_writes_[d];
         if (overlap(wrote, footprint.reads) || overlap(wrote, footprint.writes)) wait.push_back(d);
     }
+    if (overwrites)
+        for (uint32_t d = 0; d < block_writes_.size(); ++d)
+            if (overlap(block_reads_[d], footprint.writes) || overlap(block_writes_[d], footprint.writes))
+                wait.push_back(d);
     std::sort(wait.begin(), wait.end());
     wait.erase(std::unique(wait.begin(), wait.end()), wait.end());
     b.deps.insert(b.deps.end(), wait.begin(), wait.end());
+    block_reads_.push_back(std::move(footprint.reads));
     block_writes_.push_back(std::move(footprint.writes));
     b.drain = drain;
     if (pinned) b.cluster = placement->place(b, pin);

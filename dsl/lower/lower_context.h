@@ -61,14 +61,18 @@ struct LowerContext {
     std::string epilogue_unfused;
 
     // The operation being lowered: its index in Program::ops (for tags) and
-    // the blocks it must wait for: `deps` all of them (the earlier readers
-    // of bytes it overwrites, its producers' blocks of on-chip data, a
-    // stage's previous stage), `data_deps` those among them that wrote
-    // bytes the block reads or writes in DDR (its producers' blocks of DDR
-    // data: a block waits only for the parts it uses, docs/timing-model.md
-    // §10 "Block dependencies"); and a print's drain.
+    // the blocks it must wait for: `deps` all of them (its producers'
+    // blocks of on-chip data, a stage's previous stage), and of `data_deps`
+    // (its producers' blocks of DDR data) those that wrote bytes the block
+    // reads or writes in DDR: a block waits only for the parts it uses
+    // (docs/timing-model.md §10 "Block dependencies"); and a print's drain.
     int32_t program_op = -1;
     std::vector<uint32_t> deps, data_deps;
+    // The operation overwrites DDR bytes in place (an update): its blocks
+    // also wait for every earlier block that read or wrote a DDR byte they
+    // write, whichever version of the tensor, through whichever view or
+    // copy, it read.
+    bool overwrites = false;
     uint32_t drain = 0;  // its blocks wait for blocks [0, drain) (after a print)
 
     uint64_t ddr_addr(int tensor) const { return program.tensors[size_t(tensor)].ddr_addr; }
@@ -105,7 +109,7 @@ struct LowerContext {
 
 private:
     uint32_t blocks_emitted_ = 0;
-    std::vector<SpanList> block_writes_;  // per block emitted, the DDR bytes it writes
+    std::vector<SpanList> block_reads_, block_writes_;  // per block emitted, the DDR bytes it reads, writes
 };
 
 }  // namespace dsl

@@ -20,9 +20,11 @@
 //
 // Aliasing is safe because every tensor version is written once, by its
 // producer, before any reader (the graph is SSA and lowering orders blocks
-// by their producers), and an update waits for every reader of the version
-// it overwrites (update_readers): a view of an input, or an output that is
-// a view, names bytes that change only where the program says.
+// by the blocks that wrote what they read), and an update waits for every
+// earlier block that read a byte it overwrites (found by the bytes,
+// dsl/lower/lower_context.cpp):
+// a view of an input, or an output that is a view, names bytes that change
+// only where the program says.
 #pragma once
 
 #include <cstdint>
@@ -56,8 +58,10 @@ DdrView ddr_view(const TaskGraph& g, int tensor);
 void check_slice_views(const TaskGraph& g);
 
 // The operations before update `op` (in program order) that read the
-// version it overwrites, directly or through views: the update waits for
-// their blocks.
+// version it overwrites, directly or through views: the report lists them
+// among the operations the update comes after (arch::ProgramOp::inputs).
+// (Its blocks wait for every earlier block that read a byte they write,
+// found by the bytes: dsl/lower/lower_context.cpp.)
 std::vector<int> update_readers(const TaskGraph& g, int op);
 
 // A slide view: the image it windows (the stored tensor, through any

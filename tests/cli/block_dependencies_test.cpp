@@ -3,8 +3,8 @@
 // order every two blocks that touch a DDR byte one of them writes
 // (tests/support/ddr_races.h), for every checked program on the documents'
 // machine and on the Ascend 910B2 preset (vector cores of their own,
-// everything through the L2); and a consumer waits for the producer blocks
-// that wrote its rows, not for all of them.
+// everything through the L2). (tests/dsl/lower/block_dependencies_test.cpp
+// shows which blocks a consumer waits for.)
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -3,9 +3,9 @@
 // through its dependencies (transitively) or a drain (docs/timing-model.md
 // §4). The compiler's dependencies are narrowed to the data each block uses
 // (§10, "Block dependencies"); this checks them against every byte each
-// block's DMA commands touch, row by row, independently of how the compiler
-// found them. The functional run cannot: it runs blocks in program order,
-// which hides a missing dependency.
+// block's DMA commands touch, row by row, apart from how the compiler found
+// them (both take a command's DDR side from arch::ddr_side_region). The functional run cannot: it runs blocks in
+// program order, which hides a missing dependency.
 #pragma once
 
 #include <algorithm>

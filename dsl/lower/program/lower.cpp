@@ -429,11 +429,11 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                 t = g.ops[size_t(p)].inputs[0];
             }
         }
-        // An update overwrites bytes the earlier readers of the version it
-        // replaces must have read first.
-        if (op.kind == OpKind::Update)
-            for (int r : update_readers(g, int(i)))
-                ctx.deps.insert(ctx.deps.end(), op_blocks[size_t(r)].begin(), op_blocks[size_t(r)].end());
+        // An update overwrites bytes that earlier blocks may read: of any
+        // version of the tensor, through a view, a copy kept in DDR or a
+        // matmul dequantising its weights. Its blocks wait for each block
+        // that read (or wrote) what they write, found by the bytes.
+        ctx.overwrites = op.kind == OpKind::Update;
         // Each block of an operation on on-chip tensors runs where what it
         // reads is held (dsl/lower/cluster_placement.h).
         ctx.pinned = uses_on_chip(g, plan, op);
