@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz) with Debian's clang into
-# build-fuzz/ and runs each for SECONDS (default 60), one after the other:
+# build-fuzz/ and runs each for SECONDS (default 60), as many at once as the
+# machine has cores (JOBS to change it):
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     (no TARGET: all of them)
 #   frontend      arbitrary bytes as a .pto program: lex, parse, elaborate
+#   compiler      the same through the whole compiler on two machines, each
+#                 program checked and its block dependencies checked for
+#                 DDR races
 #   config        arbitrary bytes as a hardware config (JSON)
 #   program_json  arbitrary bytes as a --program-json command program
 #   topology      arbitrary bytes as a --topology SCALE-Sim layer file
@@ -103,27 +107,41 @@ run_logged() {
     result=ok
   else
     result=FAILED
-    status=1
     tail -n 40 "$log" >&2
   fi
 }
 
-for t in "${targets[@]}"; do
-  corpus=build-fuzz/corpus/$t
-  artifacts=build-fuzz/artifacts/$t/
+# One target, start to end: its summary line goes to build-fuzz/NAME.summary
+# and its status is the function's (the targets run side by side, below).
+fuzz_one() {
+  local t=$1 result=ok
+  local log=build-fuzz/$t.log
+  if [[ $t == sweep_file ]]; then
+    echo "fuzz: sweep_file for ${seconds}s (log: $log)" >&2
+    run_logged "$log" /usr/bin/python3 tests/fuzz/sweep_file_fuzz.py "$here" "$here/build/davinci-sim" \
+      --examples 1000 --seconds "$seconds"
+    local execs
+    execs=$(grep -o '[0-9]* random examples' "$log" | grep -o '^[0-9]*' || echo '?')
+    printf '%-13s %-6s examples   %-9s (hypothesis: no coverage figures)\n' sweep_file "$result" "$execs" \
+      >"build-fuzz/$t.summary"
+    [[ $result == ok ]]
+    return
+  fi
+  local corpus=build-fuzz/corpus/$t
+  local artifacts=build-fuzz/artifacts/$t/
   mkdir -p "$corpus" "$artifacts"
-  seeds_var="seeds_${t}[@]"
-  dict=()
+  local seeds_var="seeds_${t}[@]"
+  local dict=()
   [[ -f tests/fuzz/$t.dict ]] && dict=(-dict="tests/fuzz/$t.dict")
   [[ -f build-fuzz/$t.dict ]] && dict=(-dict="build-fuzz/$t.dict")
   # The compiler reads the language the front end does.
   [[ $t == compiler ]] && dict=(-dict="tests/fuzz/frontend.dict")
-  log=build-fuzz/$t.log
   echo "fuzz: $t for ${seconds}s (log: $log)" >&2
   # The first directory receives new inputs; the others are only read.
   run_logged "$log" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "build-fuzz/tests/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=30 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$artifacts" "${dict[@]}" "$corpus" "${!seeds_var}"
+  local execs last cov ft
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo '?')
@@ -132,7 +150,7 @@ for t in "${targets[@]}"; do
     # Into a fresh directory, so the result is minimal over both sets, not
     # the old corpus plus what is new; it replaces the committed one only
     # when the merge succeeded.
-    fresh=build-fuzz/merged/$t
+    local fresh=build-fuzz/merged/$t
     rm -rf "$fresh"
     mkdir -p "$fresh" "tests/fuzz/corpus/$t"
     if "build-fuzz/tests/fuzz_$t" -merge=1 -timeout=30 -rss_limit_mb=2048 "$fresh" "tests/fuzz/corpus/$t" "$corpus" \
@@ -141,18 +159,38 @@ for t in "${targets[@]}"; do
       mv "$fresh" "tests/fuzz/corpus/$t"
     else
       echo "fuzz: merging $t's corpus failed (log: $log)" >&2
-      status=1
+      result=FAILED
     fi
   fi
-  summary+=("$(printf '%-13s %-6s executions %-9s cov %-6s ft %-6s corpus %s' "$t" "$result" "$execs" "$cov" "$ft" "$(ls "$corpus" | wc -l)")")
+  printf '%-13s %-6s executions %-9s cov %-6s ft %-6s corpus %s\n' "$t" "$result" "$execs" "$cov" "$ft" \
+    "$(ls "$corpus" | wc -l)" >"build-fuzz/$t.summary"
+  [[ $result == ok ]]
+}
+
+# Each target is one process: they run JOBS at a time (the machine's cores),
+# so the whole run takes about SECONDS x targets / JOBS.
+order=("${targets[@]}")
+[[ " ${chosen[*]} " == *" sweep_file "* ]] && order+=(sweep_file)
+declare -A pid_of
+running=0
+for t in "${order[@]}"; do
+  if ((running >= jobs)); then
+    wait -n || true
+    ((running--))
+  fi
+  rm -f "build-fuzz/$t.summary"
+  fuzz_one "$t" &
+  pid_of[$t]=$!
+  ((++running))
 done
-if [[ " ${chosen[*]} " == *" sweep_file "* ]]; then
-  log=build-fuzz/sweep_file.log
-  echo "fuzz: sweep_file for ${seconds}s (log: $log)" >&2
-  run_logged "$log" /usr/bin/python3 tests/fuzz/sweep_file_fuzz.py "$here" "$here/build/davinci-sim" --examples 1000 \
-    --seconds "$seconds"
-  execs=$(grep -o '[0-9]* random examples' "$log" | grep -o '^[0-9]*' || echo '?')
-  summary+=("$(printf '%-13s %-6s examples   %-9s (hypothesis: no coverage figures)' sweep_file "$result" "$execs")")
-fi
+for t in "${order[@]}"; do
+  wait "${pid_of[$t]}" || status=1
+  if [[ -f build-fuzz/$t.summary ]]; then
+    summary+=("$(cat "build-fuzz/$t.summary")")
+  else
+    summary+=("$(printf '%-13s FAILED (no summary: see build-fuzz/%s.log)' "$t" "$t")")
+    status=1
+  fi
+done
 printf 'fuzz: %s\n' "${summary[@]}"
 exit $status
