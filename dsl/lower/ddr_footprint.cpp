@@ -20,9 +20,9 @@ void merge(SpanList& spans) {
 }
 
 ByteSpan span_of(const arch::DmaArgs& d) {
-    const arch::DdrRegion r = arch::ddr_side_region(d);
-    if (r.gathered) return {d.src_addr, d.src_addr + uint64_t(d.gather->table_rows - 1) * d.src_stride + d.row_bytes};
-    return {r.addr, r.addr + (r.rows - 1) * r.stride + r.row_bytes};
+    arch::DdrRegion r = arch::ddr_side_region(d);
+    if (r.gathered) r = arch::gather_table(d);
+    return {r.addr, r.addr + r.extent()};
 }
 
 }  // namespace

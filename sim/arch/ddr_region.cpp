@@ -17,4 +17,6 @@ DdrRegion ddr_side_region(const DmaArgs& d) {
     return {d.dst_addr, d.rows, d.row_bytes, d.dst_stride};
 }
 
+DdrRegion gather_table(const DmaArgs& d) { return {d.src_addr, d.gather->table_rows, d.row_bytes, d.src_stride}; }
+
 }  // namespace arch

@@ -18,6 +18,8 @@ struct DdrRegion {
     // timing does not see, so addr and stride mean nothing and the L2 times
     // the bytes as misses without looking them up (§6.1).
     bool gathered = false;
+    // The bytes from its first row's first byte to its last row's last.
+    uint64_t extent() const { return rows == 0 ? 0 : (rows - 1) * stride + row_bytes; }
 };
 
 // The DDR side of a DMA command whose source or destination is DDR: its
@@ -25,6 +27,9 @@ struct DdrRegion {
 // contiguous source), or its destination rows (row_bytes / e rows of
 // rows x e bytes for a transpose, which writes the transpose).
 DdrRegion ddr_side_region(const DmaArgs& d);
+// A gather's whole table (table_rows rows from src_addr), every row of
+// which its ids may choose.
+DdrRegion gather_table(const DmaArgs& d);
 
 // Calls visit(row, in_row, bytes) for each row's part of the bytes
 // [offset, offset + bytes) of the region (counted in row order), in row

@@ -4,8 +4,9 @@
 // §4). The compiler's dependencies are narrowed to the data each block uses
 // (§10, "Block dependencies"); this checks them against every byte each
 // block's DMA commands touch, row by row, apart from how the compiler found
-// them (both take a command's DDR side from arch::ddr_side_region). The functional run cannot: it runs blocks in
-// program order, which hides a missing dependency.
+// them (both take a command's DDR side from arch::ddr_side_region). The
+// functional run cannot: it runs blocks in program order, which hides a
+// missing dependency.
 #pragma once
 
 #include <algorithm>
@@ -36,8 +37,8 @@ inline std::vector<Touch> ddr_touches(const arch::Program& p) {
                 const bool write = c.dma.dst == arch::Space::DDR;
                 const arch::DdrRegion r = arch::ddr_side_region(c.dma);
                 if (r.gathered) {
-                    out.push_back({c.dma.src_addr,
-                                   c.dma.src_addr + uint64_t(c.dma.gather->table_rows) * c.dma.src_stride, b, write});
+                    const arch::DdrRegion table = arch::gather_table(c.dma);
+                    out.push_back({table.addr, table.addr + table.extent(), b, write});
                     continue;
                 }
                 for (uint64_t row = 0; row < r.rows; ++row)
