@@ -66,6 +66,8 @@ struct Config {
     int64_t dispatch_sides() const { return vector_separate_cores ? 2 : 1; }
     // The L2 cache (timing model §6.1), present when l2.kib > 0.
     bool l2_present() const { return l2_kib > 0; }
+    // The L2 has a write port of its own (§6.1).
+    bool l2_write_port() const { return l2_present() && l2_write_bytes_per_cycle > 0; }
     int64_t l2_sets() const { return l2_kib * 1024 / (l2_line_bytes * l2_ways); }
 };
 

@@ -27,9 +27,13 @@ void ArbitratedMemory::before_end_of_elaboration() {
     // Only a memory with a limited path needs them (§6.2): no L1 port, and
     // no DDR side unless a rate is set.
     if (params_.paths.limited()) paths_ = std::make_unique<DmaPaths>(n, params_.paths);
+    if (params_.write_bytes_per_cycle)
+        write_link_ = std::make_unique<RoundRobinLink>(n, params_.write_bytes_per_cycle, params_.burst_bytes,
+                                                       params_.latency_cycles);
     if (l2_config_) {
         l2_ = std::make_unique<L2Memory>(*l2_config_, n, recorder_);
         link_->observe(l2_.get());
+        if (write_link_) write_link_->observe(l2_.get());
     }
     for (int i = 0; i < n; ++i) granted_.push_back(std::make_unique<sc_core::sc_event>());
     done_.assign(size_t(n), 0);
@@ -59,7 +63,8 @@ void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& tran
     // while every pending request is eligible.
     decide(requester);
     done_[size_t(requester)] = 0;
-    link_->request(requester, bytes, now_cycles());
+    RoundRobinLink& port = write_link_ && !trans.is_read() ? *write_link_ : *link_;
+    port.request(requester, bytes, now_cycles());
     if (paths_) paths_->request(requester, !trans.is_read(), bytes, now_cycles() + 1);
     schedule_wake();
     while (!done_[size_t(requester)]) {
@@ -83,7 +88,7 @@ void ArbitratedMemory::decide(int self) {
         woken_ = -1;
         wake_at_ = RoundRobinLink::kNever;
     }
-    link_->advance(now, completed_);
+    advance_ports(now);
     for (const RoundRobinLink::Completion& c : completed_) {
         if (c.granted != now || c.cycle <= now)
             throw std::logic_error(std::string(name()) + ": last burst granted in the past");
@@ -100,10 +105,33 @@ void ArbitratedMemory::decide(int self) {
     completed_.clear();
 }
 
+void ArbitratedMemory::advance_ports(uint64_t now) {
+    if (!write_link_) {
+        link_->advance(now, completed_);
+        return;
+    }
+    // Each port's decisions change nothing of the other's, but both hand
+    // their bursts to the one L2, whose outcome depends on their order.
+    for (;;) {
+        const uint64_t reads = link_->next_decision_cycle(), writes = write_link_->next_decision_cycle();
+        const uint64_t cycle = std::min(reads, writes);
+        if (cycle > now) return;
+        if (reads == cycle) link_->advance(cycle, completed_);
+        if (writes == cycle) write_link_->advance(cycle, completed_);
+    }
+}
+
 void ArbitratedMemory::schedule_wake() {
     const uint64_t now = now_cycles();
     int next_woken = -1;
-    const uint64_t next = link_->next_final_grant(&next_woken);
+    uint64_t next = link_->next_final_grant(&next_woken);
+    if (write_link_) {
+        // The earlier of the two ports' next last bursts (the read port's
+        // on a tie: the other is woken a delta later by decide).
+        int write_woken = -1;
+        const uint64_t write_next = write_link_->next_final_grant(&write_woken);
+        if (write_next < next) next = write_next, next_woken = write_woken;
+    }
     if (next == wake_at_ && next_woken == woken_) return;
     if (wake_at_ != RoundRobinLink::kNever) granted_[size_t(woken_)]->cancel();
     woken_ = next_woken;

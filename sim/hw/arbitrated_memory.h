@@ -27,6 +27,9 @@
 // the L2's and the L2 looks up every burst it grants (§6.1): the transfer
 // completes when its data is there, and the DDR channel behind it serves
 // the L2's fills and write-backs. Its requests carry a DdrRegionExtension.
+// With a write port of its own (l2.write_bytes_per_cycle > 0), writes are
+// arbitrated on a second link; both are brought up to date together, one
+// decision cycle at a time, the read port's first within a cycle.
 //
 // On the DDR side each request also crosses its engine's read or write
 // path (§6.2, DmaPaths): a transfer completes no sooner than it leaves its
@@ -54,6 +57,10 @@ struct LinkParams {
     uint64_t latency_cycles = 0;
     // The DDR side's read and write paths (§6.2); none limited on the others.
     PathLayout paths;
+    // > 0: writes cross a port of their own at this bandwidth (the L2's
+    // write port, §6.1), with the same burst and latency; bytes_per_cycle
+    // is then the read port's.
+    uint64_t write_bytes_per_cycle = 0;
 };
 
 class ArbitratedMemory : public sc_core::sc_module {
@@ -69,7 +76,9 @@ public:
     const LinkParams& params() const { return params_; }
     uint64_t bytes_read() const { return bytes_read_; }
     uint64_t bytes_written() const { return bytes_written_; }
+    // The port's busy cycles; with a write port of its own, the read port's.
     uint64_t busy_cycles() const { return link_ ? link_->busy_cycles() : 0; }
+    uint64_t write_port_busy_cycles() const { return write_link_ ? write_link_->busy_cycles() : 0; }
     // The L2 cache behind the port, if there is one.
     const L2Memory* l2() const { return l2_.get(); }
 
@@ -84,8 +93,13 @@ private:
     void schedule_wake();
 
     LinkParams params_;
-    std::unique_ptr<RoundRobinLink> link_;  // sized once the socket is bound
-    std::unique_ptr<DmaPaths> paths_;       // likewise; null without a limited path
+    // Makes every decision of both ports at cycles <= now, in cycle order
+    // (the L2 looks their bursts up in that order, §6.1).
+    void advance_ports(uint64_t now);
+
+    std::unique_ptr<RoundRobinLink> link_;        // sized once the socket is bound
+    std::unique_ptr<RoundRobinLink> write_link_;  // likewise; only with a write port of its own
+    std::unique_ptr<DmaPaths> paths_;             // likewise; null without a limited path
     const arch::Config* l2_config_ = nullptr;
     trace::Recorder* recorder_ = nullptr;
     std::unique_ptr<L2Memory> l2_;

@@ -15,6 +15,7 @@ LinkParams ddr_params(const arch::Config& c) {
     p.burst_bytes = uint64_t(c.ddr_burst_bytes), p.latency_cycles = uint64_t(c.ddr_latency_cycles);
     if (c.l2_present())
         p.bytes_per_cycle = uint64_t(c.l2_bytes_per_cycle), p.latency_cycles = uint64_t(c.l2_hit_latency_cycles);
+    if (c.l2_write_port()) p.write_bytes_per_cycle = uint64_t(c.l2_write_bytes_per_cycle);
     // A cluster's requesters (Cluster::bind_ddr): its DMA engines, on the
     // cluster's paths (0), then its vector units' load and store engines,
     // each unit's on its own pair (1 + unit).
@@ -57,8 +58,17 @@ Chip::Chip(sc_core::sc_module_name name, const arch::Config& config, const arch:
 std::vector<trace::LinkStats> Chip::link_stats() const {
     std::vector<trace::LinkStats> out;
     if (const L2Memory* l2 = ddr_.l2()) {
-        out.push_back({"l2", config_.vector_buffer() ? "l2_l1_ub" : "l2_l1", uint64_t(config_.l2_bytes_per_cycle),
-                       ddr_.bytes_read(), ddr_.bytes_written(), ddr_.busy_cycles()});
+        const std::string l2_kind = config_.vector_buffer() ? "l2_l1_ub" : "l2_l1";
+        if (config_.l2_write_port()) {
+            // Two ports, one way each (§6.1).
+            out.push_back({"l2.read", l2_kind + "_read", uint64_t(config_.l2_bytes_per_cycle), ddr_.bytes_read(), 0,
+                           ddr_.busy_cycles()});
+            out.push_back({"l2.write", l2_kind + "_write", uint64_t(config_.l2_write_bytes_per_cycle), 0,
+                           ddr_.bytes_written(), ddr_.write_port_busy_cycles()});
+        } else {
+            out.push_back({"l2", l2_kind, uint64_t(config_.l2_bytes_per_cycle), ddr_.bytes_read(), ddr_.bytes_written(),
+                           ddr_.busy_cycles()});
+        }
         out.push_back({"ddr", "ddr_l2", uint64_t(config_.ddr_bytes_per_cycle), l2->ddr_bytes_read(),
                        l2->ddr_bytes_written(), l2->ddr_busy_cycles()});
     } else {

@@ -62,6 +62,12 @@ public:
     // the first of them.
     uint64_t next_final_grant(int* requester = nullptr) const;
 
+    // The cycle of the next arbitration decision, if no further requests
+    // arrive; kNever when nothing is pending. Two links whose observer is
+    // the same L2 are advanced decision cycle by decision cycle with it, so
+    // that the L2 sees both links' bursts in cycle order (§6.1).
+    uint64_t next_decision_cycle() const { return active_ ? cycle_of(decision_slot()) : kNever; }
+
     void observe(BurstObserver* observer) { observer_ = observer; }
 
     // Cycles in which at least one byte crossed the link.

@@ -33,27 +33,41 @@ std::string percent(double fraction) { return fmt("%5.1f %%", 100.0 * fraction);
 
 // A link kind's two ends: `upper` is the memory it serves (LinkStats).
 // Bytes read from it go upper -> lower, bytes written lower -> upper; the
-// L0 -> cube path only reads.
+// L0 -> cube path and an L2's read port only read, its write port only
+// writes (§6.1).
+enum class Ways { Both, Reads, Writes };
+
 struct LinkEnds {
     const char* upper;
     const char* lower;
-    bool both_ways;
+    Ways ways;
 };
 
 LinkEnds link_ends(const std::string& kind) {
-    if (kind == "ddr_l1") return {"DDR", "L1", true};
-    if (kind == "l2_l1") return {"L2", "L1", true};
+    if (kind == "ddr_l1") return {"DDR", "L1", Ways::Both};
+    if (kind == "l2_l1") return {"L2", "L1", Ways::Both};
+    if (kind == "l2_l1_read") return {"L2", "L1", Ways::Reads};
+    if (kind == "l2_l1_write") return {"L2", "L1", Ways::Writes};
     // With Unified Buffers the DDR side also serves the vector units' DMA engines.
-    if (kind == "ddr_l1_ub") return {"DDR", "L1/UB", true};
-    if (kind == "l2_l1_ub") return {"L2", "L1/UB", true};
-    if (kind == "ddr_l2") return {"DDR", "L2", true};
-    if (kind == "l1_l0") return {"L1", "L0", true};
-    if (kind == "l0_cube") return {"L0", "cube", false};
-    return {"?", "?", true};
+    if (kind == "ddr_l1_ub") return {"DDR", "L1/UB", Ways::Both};
+    if (kind == "l2_l1_ub") return {"L2", "L1/UB", Ways::Both};
+    if (kind == "l2_l1_ub_read") return {"L2", "L1/UB", Ways::Reads};
+    if (kind == "l2_l1_ub_write") return {"L2", "L1/UB", Ways::Writes};
+    if (kind == "ddr_l2") return {"DDR", "L2", Ways::Both};
+    if (kind == "l1_l0") return {"L1", "L0", Ways::Both};
+    if (kind == "l0_cube") return {"L0", "cube", Ways::Reads};
+    return {"?", "?", Ways::Both};
 }
 
 // "DDR <-> L1": what the link's bytes count.
-std::string link_label(const LinkEnds& e) { return std::string(e.upper) + (e.both_ways ? " <-> " : " -> ") + e.lower; }
+std::string link_label(const LinkEnds& e) {
+    switch (e.ways) {
+    case Ways::Reads: return std::string(e.upper) + " -> " + e.lower;
+    case Ways::Writes: return std::string(e.lower) + " -> " + e.upper;
+    case Ways::Both: break;
+    }
+    return std::string(e.upper) + " <-> " + e.lower;
+}
 
 // A link's bytes each way, as the text and the JSON report list them.
 struct Direction {
@@ -62,8 +76,9 @@ struct Direction {
 };
 
 std::vector<Direction> directions(const LinkEnds& e, uint64_t read, uint64_t written) {
-    std::vector<Direction> d = {{e.upper, e.lower, read}};
-    if (e.both_ways) d.push_back({e.lower, e.upper, written});
+    std::vector<Direction> d;
+    if (e.ways != Ways::Writes) d.push_back({e.upper, e.lower, read});
+    if (e.ways != Ways::Reads) d.push_back({e.lower, e.upper, written});
     return d;
 }
 
@@ -405,7 +420,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
                       percent(ratio(double(g.bytes()), double(peak) * double(s.total_cycles))).c_str(),
                       percent(g.max_instance).c_str());
         o += line;
-        if (!g.ends.both_ways) continue;
+        if (g.ends.ways != Ways::Both) continue;
         for (const Direction& d : directions(g.ends, g.bytes_read, g.bytes_written)) {
             std::snprintf(line, sizeof line, "    %-14s %-17s %6.2f B/cyc\n", (d.from + " -> " + d.to).c_str(),
                           grouped(d.bytes).c_str(), ratio(double(d.bytes), double(s.total_cycles)));

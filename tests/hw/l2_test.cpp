@@ -96,4 +96,68 @@ TEST(L2, ABurstLooksUpEveryLineItTouches) {
     EXPECT_EQ(r.stats.l2->read_hits, 1u);
 }
 
+arch::Config two_ports(int write_bytes_per_cycle) {
+    return arch::config_from_json(nlohmann::json::parse(two_port_config(write_bytes_per_cycle)), "test");
+}
+
+TEST(L2, ReadsAndWritesShareOnePort) {
+    SimRun r = simulate(two_ports(0), load_beside_store());
+    EXPECT_EQ(r.at(0, kDma, 0).end, 110u);
+    EXPECT_EQ(r.at(0, dma_engine(1), 0).end, 13u);
+    // One port, busy in cycles 2 to 9; DDR for the 4 fills.
+    ASSERT_EQ(r.stats.links[0].name, "l2");
+    EXPECT_EQ(r.stats.links[0].kind, "l2_l1");
+    EXPECT_EQ(r.stats.links[0].bytes_read, 256u);
+    EXPECT_EQ(r.stats.links[0].bytes_written, 256u);
+    EXPECT_EQ(r.stats.links[0].busy_cycles, 8u);
+    ASSERT_EQ(r.stats.links[1].name, "ddr");
+    EXPECT_EQ(r.stats.links[1].busy_cycles, 4u);
+}
+
+TEST(L2, AWritePortOfItsOwn) {
+    SimRun r = simulate(two_ports(64), load_beside_store());
+    EXPECT_EQ(r.at(0, kDma, 0).end, 107u);
+    EXPECT_EQ(r.at(0, dma_engine(1), 0).end, 9u);
+    EXPECT_EQ(r.stats.total_cycles, 107u);
+    // Each port one way, busy in cycles 2 to 5.
+    ASSERT_EQ(r.stats.links.size(), 3u + 4u + 16u);  // l2.read, l2.write, ddr; 4 clusters' L1s, 16 cubes' L0s
+    EXPECT_EQ(r.stats.links[0].name, "l2.read");
+    EXPECT_EQ(r.stats.links[0].kind, "l2_l1_read");
+    EXPECT_EQ(r.stats.links[0].peak_bytes_per_cycle, 64u);
+    EXPECT_EQ(r.stats.links[0].bytes_read, 256u);
+    EXPECT_EQ(r.stats.links[0].bytes_written, 0u);
+    EXPECT_EQ(r.stats.links[0].busy_cycles, 4u);
+    EXPECT_EQ(r.stats.links[1].name, "l2.write");
+    EXPECT_EQ(r.stats.links[1].kind, "l2_l1_write");
+    EXPECT_EQ(r.stats.links[1].bytes_read, 0u);
+    EXPECT_EQ(r.stats.links[1].bytes_written, 256u);
+    EXPECT_EQ(r.stats.links[1].busy_cycles, 4u);
+    EXPECT_EQ(r.stats.links[2].name, "ddr");
+    EXPECT_EQ(r.stats.links[2].bytes_read, 256u);
+    EXPECT_EQ(r.stats.links[2].busy_cycles, 4u);
+}
+
+TEST(L2, TheReadPortsBurstsOfACycleAreLookedUpFirst) {
+    SimRun r = simulate(two_ports(64), load_and_store_one_line());
+    EXPECT_EQ(r.at(0, kDma, 0).end, 104u);
+    EXPECT_EQ(r.at(0, dma_engine(1), 0).end, 104u);
+    EXPECT_EQ(r.stats.l2->read_misses, 1u);
+    EXPECT_EQ(r.stats.l2->write_hits, 1u);
+    EXPECT_EQ(r.stats.l2->flush_bytes, 64u);
+}
+
+// The write port is the L2's: without an L2 the key changes nothing. The
+// default DDR (32 B/cycle, 64-byte bursts, latency 100) alternates the two
+// engines' bursts, two cycles each, from cycle 2: the load's last is
+// granted at 14 and ends at 16 + 100, the store's at 16 and ends at 118.
+TEST(L2, AWritePortWithoutAnL2ChangesNothing) {
+    const arch::Config with_key = arch::config_from_json(
+        nlohmann::json::parse(R"({"cluster": {"dma_engines": 2}, "l2": {"write_bytes_per_cycle": 64}})"), "test");
+    SimRun r = simulate(with_key, load_beside_store());
+    EXPECT_EQ(r.at(0, kDma, 0).end, 116u);
+    EXPECT_EQ(r.at(0, dma_engine(1), 0).end, 118u);
+    EXPECT_EQ(r.stats.links[0].name, "ddr");
+    EXPECT_EQ(r.stats.links[0].busy_cycles, 16u);
+}
+
 }  // namespace

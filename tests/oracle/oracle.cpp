@@ -7,7 +7,8 @@
 //
 //   1. Block starts: every block whose start cycle (decision + dispatch_cycles)
 //      is `now` becomes active; its engines are ready from `now` (§4).
-//   2. Link arbitration at `now` (§6): on each link, while its next free
+//   2. Link arbitration at `now` (§6): on each link (the DDR side's first,
+//      the L2's read port before its write port when it has two: §6.1), while its next free
 //      byte slot lies in cycle `now` (or earlier: the link was idle), grant
 //      one burst of up to S bytes to the first eligible requester
 //      (eligible_at <= now) after the last one granted; the burst takes the
@@ -245,7 +246,8 @@ struct Sim {
 
     Link ddr;  // the DDR channel, or the L2's port when there is an L2 (§6.1)
     std::unique_ptr<L2> l2;
-    std::vector<Link> l1;  // per cluster
+    std::unique_ptr<Link> l2_write;  // the L2's write port, if it has one of its own (§6.1)
+    std::vector<Link> l1;            // per cluster
     // §6.2: the DDR side's requesters of one cluster, its DMA engines then
     // per vector unit (with Unified Buffers) its load and store engines;
     // its path pairs, the cluster's then one per vector unit; per cluster,
@@ -285,6 +287,9 @@ struct Sim {
             l2->lru.resize(l2->sets);
             l2->Wd = uint64_t(c.ddr_bytes_per_cycle);
             l2->ddr_latency = uint64_t(c.ddr_latency_cycles);
+            if (c.l2_write_bytes_per_cycle > 0)
+                l2_write = std::make_unique<Link>(uint64_t(c.l2_write_bytes_per_cycle), uint64_t(c.ddr_burst_bytes),
+                                                  uint64_t(c.l2_hit_latency_cycles), ddr.requests.size());
         }
         for (int64_t i = 0; i < c.clusters; ++i)
             l1.emplace_back(uint64_t(c.l1_bytes_per_cycle), uint64_t(c.l1_burst_bytes), uint64_t(c.l1_latency_cycles),
@@ -486,6 +491,13 @@ struct Sim {
         return true;
     }
 
+    // §6.1: the link a DMA command crosses: its engine's, but a command
+    // writing DDR crosses the L2's write port when it has one.
+    Link& link_for(const EngineRun& e, const arch::Command& c) {
+        if (e.link == &ddr && l2_write && c.dma.dst == arch::Space::DDR) return *l2_write;
+        return *e.link;
+    }
+
     void start_command(ActiveBlock& b, EngineRun& e, uint64_t now) {
         const arch::Command& c = e.stream->commands[e.next];
         for (arch::FlagId f : c.waits) ++b.consumed[f];
@@ -508,7 +520,7 @@ struct Sim {
         } else if (c.op == arch::Opcode::Vector) {
             timed.push_back({&b, &e, index, now + vector_cycles(c.vec)});
         } else {
-            Request& r = e.link->requests[e.requester];
+            Request& r = link_for(e, c).requests[e.requester];
             if (r.active) fail("requester already has a request");
             r.active = true;
             r.eligible_at = now + 1;  // registered
@@ -634,7 +646,8 @@ struct Sim {
     // are its cluster's, a vector unit's load and store engines' the unit's.
     void place_on_paths(uint64_t now) {
         for (size_t r = 0; r < ddr.requests.size(); ++r) {
-            Request& q = ddr.requests[r];
+            // A requester has one request at a time, on one of the L2's ports.
+            Request& q = l2_write && l2_write->requests[r].active ? l2_write->requests[r] : ddr.requests[r];
             if (!q.active || q.eligible_at != now) continue;
             const bool write = q.owner->stream->commands[q.index].dma.dst == arch::Space::DDR;
             const size_t cluster = r / ddr_per_cluster, within = r % ddr_per_cluster;
@@ -677,7 +690,8 @@ struct Sim {
                 Request& q = L.requests[r];
                 if (!q.active || q.eligible_at > now) continue;
                 uint64_t b = std::min(L.S, q.remaining);  // bursts of S bytes, the last one the rest
-                if (&L == &ddr && l2) q.ready = std::max(q.ready, look_up_burst(q, q.bytes - q.remaining, b, now));
+                if ((&L == &ddr || &L == l2_write.get()) && l2)
+                    q.ready = std::max(q.ready, look_up_burst(q, q.bytes - q.remaining, b, now));
                 L.next_slot = at + b;
                 L.slots_end[r] = at + b;
                 L.last = r;
@@ -855,6 +869,9 @@ struct Sim {
     bool pending(uint64_t now) const {
         for (const Request& q : ddr.requests)
             if (q.active) return true;
+        if (l2_write)
+            for (const Request& q : l2_write->requests)
+                if (q.active) return true;
         for (const Link& L : l1)
             for (const Request& q : L.requests)
                 if (q.active) return true;
@@ -887,6 +904,7 @@ struct Sim {
                 if (running[k] && !running[k]->started && running[k]->start == now) start_block(k, now);
             place_on_paths(now);  // 2, before the link: nothing else depends on it
             arbitrate(ddr, now);
+            if (l2_write) arbitrate(*l2_write, now);  // after the read port: the L2 looks up in this order (§6.1)
             for (Link& L : l1) arbitrate(L, now);
             ends_and_starts(now);  // 3
             account(now);          // 3b

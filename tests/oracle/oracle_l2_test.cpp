@@ -72,6 +72,32 @@ TEST(OracleL2, AGatherIsTimedAsMissesWithoutALookup) {
     EXPECT_EQ(at(plain, 0, dma_engine(0), 1), (StartEnd{104, 207}));
 }
 
+TEST(OracleL2, ReadsAndWritesShareOnePort) {
+    oracle::Result r = oracle::run(load_beside_store(), config(two_port_config(0)));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 110}));
+    EXPECT_EQ(at(r, 0, dma_engine(1), 0), (StartEnd{1, 13}));
+    EXPECT_EQ(r.l2->read_misses, 4u);
+    EXPECT_EQ(r.l2->write_misses, 4u);
+}
+
+TEST(OracleL2, AWritePortOfItsOwn) {
+    oracle::Result r = oracle::run(load_beside_store(), config(two_port_config(64)));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 107}));
+    EXPECT_EQ(at(r, 0, dma_engine(1), 0), (StartEnd{1, 9}));
+    EXPECT_EQ(r.l2->read_misses, 4u);
+    EXPECT_EQ(r.l2->write_misses, 4u);
+}
+
+TEST(OracleL2, TheReadPortsBurstsOfACycleAreLookedUpFirst) {
+    oracle::Result r = oracle::run(load_and_store_one_line(), config(two_port_config(64)));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 0), (StartEnd{1, 104}));
+    EXPECT_EQ(at(r, 0, dma_engine(1), 0), (StartEnd{1, 104}));
+    EXPECT_EQ(r.l2->read_misses, 1u);
+    EXPECT_EQ(r.l2->write_hits, 1u);
+    EXPECT_EQ(r.l2->fills, 1u);
+    EXPECT_EQ(r.l2->flush_lines, 1u);
+}
+
 // Without an L2 the same load is the §6 case: no lookups at all.
 TEST(OracleL2, NoL2NoCounts) {
     oracle::Result r = oracle::run(miss_then_hit(), config(R"({"dma": {"max_outstanding": 1}})"));

@@ -101,4 +101,44 @@ inline arch::Program gather_after_a_load() {
     return one_stream({load_from(0), g});
 }
 
+// A write port of its own (l2.write_bytes_per_cycle, §6.1). The machine:
+// two cluster DMA engines, DDR W = 256 B/cycle (so that a fill is not held
+// up by the one before), the L2's 2-way 1 KiB in 64-byte lines and its port
+// as above; `write_bytes_per_cycle` 0 shares that port, 64 adds a write
+// port as fast.
+inline std::string two_port_config(int write_bytes_per_cycle) {
+    return R"({"cluster": {"dma_engines": 2}, "ddr": {"bytes_per_cycle": 256}, "dma": {"max_outstanding": 1},)"
+           R"( "l2": {"kib": 1, "line_bytes": 64, "ways": 2, "bytes_per_cycle": 64, "hit_latency_cycles": 3,)"
+           R"( "write_bytes_per_cycle": )" +
+           std::to_string(write_bytes_per_cycle) + "}}";
+}
+
+inline arch::Program two_streams(std::vector<arch::Command> first, std::vector<arch::Command> second) {
+    arch::Program p;
+    p.blocks.push_back(block({stream(dma_engine(0), std::move(first)), stream(dma_engine(1), std::move(second))}));
+    return p;
+}
+
+// DMA engine 0 loads 256 bytes from DDR address 0 (lines 0..3) while engine
+// 1 stores 256 bytes to 4096 (lines 64..67, the same sets' other ways).
+// Both start at 1 and are eligible from 2, four bursts each.
+// * One shared port: the bursts alternate, the load's granted at 2, 4, 6,
+//   8 and the store's at 3, 5, 7, 9. Each of the load's misses queues a
+//   fill at its grant g: DDR slots from (g + 1) x 256, out at g + 2, data at
+//   g + 102; the load ends at max(9 + 3, 110) = 110. The store's write
+//   misses install their lines: it leaves the port at 10 and ends at 13.
+// * A write port of 64 B/cycle: each port grants its requester a burst a
+//   cycle, at 2, 3, 4, 5: the load's last fill arrives at 107 and it ends
+//   there; the store leaves at 6 and ends at 9.
+inline arch::Program load_beside_store() { return two_streams({load_from(0, 256)}, {store_to(4096, 256)}); }
+
+// Engine 0 loads line 0 while engine 1 stores to it, on two ports: both
+// are granted at 2, and the L2 looks the read up first (§6.1): a read miss
+// queues a fill (out at 4, data at 104) and installs the line; the write
+// then hits it, marks it dirty and waits for its data, so both end at 104,
+// and the line is the flush. (Were the write looked up first, it would miss
+// and install the line dirty, the read would hit it, no fill, and both would
+// end at 6.)
+inline arch::Program load_and_store_one_line() { return two_streams({load_from(0)}, {store_to(0)}); }
+
 }  // namespace l2cases
