@@ -63,8 +63,12 @@ void ArbitratedMemory::b_transport(int requester, tlm::tlm_generic_payload& tran
     // while every pending request is eligible.
     decide(requester);
     done_[size_t(requester)] = 0;
-    RoundRobinLink& port = write_link_ && !trans.is_read() ? *write_link_ : *link_;
-    port.request(requester, bytes, now_cycles());
+    // With two ports, the requester's last bytes on the other one may still
+    // be moving: those cycles are not link waits (§9).
+    const bool writes_apart = write_link_ && !trans.is_read();
+    RoundRobinLink& port = writes_apart ? *write_link_ : *link_;
+    const RoundRobinLink* other = !write_link_ ? nullptr : writes_apart ? link_.get() : write_link_.get();
+    port.request(requester, bytes, now_cycles(), other ? other->moving_until(requester) : 0);
     if (paths_) paths_->request(requester, !trans.is_read(), bytes, now_cycles() + 1);
     schedule_wake();
     while (!done_[size_t(requester)]) {

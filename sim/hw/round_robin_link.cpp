@@ -15,9 +15,10 @@ RoundRobinLink::RoundRobinLink(int requesters, uint64_t bytes_per_cycle, uint64_
       pending_(size_t(std::max(requesters, 1))),
       last_granted_(std::max(requesters, 1) - 1) {}
 
-void RoundRobinLink::request(int requester, uint64_t bytes, uint64_t now) {
+void RoundRobinLink::request(int requester, uint64_t bytes, uint64_t now, uint64_t moving_until) {
     Pending& p = pending_[size_t(requester)];
     assert(p.remaining == 0 && bytes > 0);
+    p.moved_until = std::max(p.moved_until, moving_until);
     p.remaining = bytes;
     p.eligible_at = now + 1;
     p.bytes = bytes;

@@ -12,6 +12,7 @@
 // full burst are skipped in O(requesters).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -47,8 +48,13 @@ public:
 
     // A transfer of `bytes` (> 0) issued at cycle `now`. One at a time per
     // requester: the next may be issued from the cycle the last burst of
-    // this one was granted.
-    void request(int requester, uint64_t bytes, uint64_t now);
+    // this one was granted. `moving_until`: the cycle after the last in
+    // which the requester's bytes cross another link (the L2's other port,
+    // §6.1), which count as its own for link waits (§9).
+    void request(int requester, uint64_t bytes, uint64_t now, uint64_t moving_until = 0);
+
+    // The cycle after the last in which `requester`'s bytes crossed the link.
+    uint64_t moving_until(int requester) const { return pending_[std::size_t(requester)].moved_until; }
 
     // Makes every arbitration decision at cycles <= now and appends the
     // transfers whose last burst was granted. Decisions at a cycle <= now are

@@ -11,8 +11,10 @@
 
 namespace trace {
 
-// Index 0: the DDR channel (cluster DMA engines); 1 + k: cluster k's L1
-// port (its cube DMA engines). One entry per link of `c`.
+// Index 0: the DDR side (the cluster DMA engines', and the vector units'
+// load and store engines' with Unified Buffers): the DDR channel, or the
+// L2's port, or its two ports together when it has a write port of its own
+// (§6.1); 1 + k: cluster k's L1 port (its cube DMA engines).
 std::vector<StepSeries> link_bytes_in_flight(const arch::Config& c, const std::vector<TimedCommand>& cmds);
 
 // Behind an L2 (timing model §6.1): the bytes of its DDR transfers from the

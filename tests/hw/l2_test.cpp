@@ -146,6 +146,16 @@ TEST(L2, TheReadPortsBurstsOfACycleAreLookedUpFirst) {
     EXPECT_EQ(r.stats.l2->flush_bytes, 64u);
 }
 
+TEST(L2, BytesMovingOnTheOtherPortAreNoLinkWait) {
+    SimRun r = simulate(arch::config_from_json(nlohmann::json::parse(slow_read_port_config()), "test"),
+                        store_while_its_load_moves());
+    EXPECT_EQ(r.at(0, kDma, 1).start, 2u);
+    EXPECT_EQ(r.at(0, kDma, 1).end, 104u);
+    EXPECT_EQ(r.at(0, kDma, 1).link_wait, 0u);
+    EXPECT_EQ(r.at(0, dma_engine(1), 0).link_wait, 2u);
+    EXPECT_EQ(r.at(0, dma_engine(2), 0).link_wait, 3u);
+}
+
 // The write port is the L2's: without an L2 the key changes nothing. The
 // default DDR (32 B/cycle, 64-byte bursts, latency 100) alternates the two
 // engines' bursts, two cycles each, from cycle 2: the load's last is

@@ -521,7 +521,9 @@ struct Sim {
             timed.push_back({&b, &e, index, now + vector_cycles(c.vec)});
         } else {
             Request& r = link_for(e, c).requests[e.requester];
-            if (r.active) fail("requester already has a request");
+            if (r.active || (l2_write && e.link == &ddr &&
+                             (ddr.requests[e.requester].active || l2_write->requests[e.requester].active)))
+                fail("requester already has a request");
             r.active = true;
             r.eligible_at = now + 1;  // registered
             r.remaining = c.dma.bytes();
@@ -669,10 +671,13 @@ struct Sim {
         size_t n = L.requests.size();
         for (Request& q : L.requests) q.eligible_now = q.active && q.eligible_at <= now;
         arbitrate_slots(L, now);
-        // Step 3b's link waits: eligible with bytes left, and no slot of this cycle.
+        // Step 3b's link waits: eligible with bytes left, and no slot of this
+        // cycle, on this link nor (§9) on the L2's other port.
+        Link* other = !l2_write ? nullptr : &L == &ddr ? l2_write.get() : &L == l2_write.get() ? &ddr : nullptr;
         for (size_t r = 0; r < n; ++r) {
             Request& q = L.requests[r];
             if (!q.eligible_now || !q.active || L.slots_end[r] > now * L.W) continue;
+            if (other && other->slots_end[r] > now * other->W) continue;
             ++q.waited;
             ++q.owner->engine->link_wait;
             q.owner->engine->link_waited_at = now;

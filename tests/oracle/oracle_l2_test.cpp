@@ -98,6 +98,14 @@ TEST(OracleL2, TheReadPortsBurstsOfACycleAreLookedUpFirst) {
     EXPECT_EQ(r.l2->flush_lines, 1u);
 }
 
+TEST(OracleL2, BytesMovingOnTheOtherPortAreNoLinkWait) {
+    oracle::Result r = oracle::run(store_while_its_load_moves(), config(slow_read_port_config()));
+    EXPECT_EQ(at(r, 0, dma_engine(0), 1), (StartEnd{2, 104}));
+    EXPECT_EQ(link_wait_of(r, 0, dma_engine(0), 1), 0u);
+    EXPECT_EQ(link_wait_of(r, 0, dma_engine(1), 0), 2u);
+    EXPECT_EQ(link_wait_of(r, 0, dma_engine(2), 0), 3u);
+}
+
 // Without an L2 the same load is the §6 case: no lookups at all.
 TEST(OracleL2, NoL2NoCounts) {
     oracle::Result r = oracle::run(miss_then_hit(), config(R"({"dma": {"max_outstanding": 1}})"));

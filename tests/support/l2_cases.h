@@ -141,4 +141,28 @@ inline arch::Program load_beside_store() { return two_streams({load_from(0, 256)
 // end at 6.)
 inline arch::Program load_and_store_one_line() { return two_streams({load_from(0)}, {store_to(0)}); }
 
+// Link waits across the two ports (§9): a slow read port (32 B/cycle, so a
+// 64-byte burst crosses it in two cycles), a write port of 64 and three DMA
+// engines with requests in flight. Engine 0 loads 64 bytes (granted at 2,
+// moving in cycles 2 and 3), then stores 64 (started at 2, eligible from
+// 3); engines 1 and 2 store 128 bytes each from 2, taking the write port's
+// cycles 2 and 3 (engine 1, then 2, in turn). Engine 0's store is granted
+// at 4: cycle 3 is not one of its link waits, since its load's bytes move
+// in it, on the other port; it ends with its load, whose fill arrives at
+// 104 (§5: a DMA engine's commands end in start order). Engine 1's second
+// burst is granted at 5 (its waits: 3 and 4), engine 2's at 6 (2, 4 and 5).
+inline std::string slow_read_port_config() {
+    return R"({"cluster": {"dma_engines": 3}, "ddr": {"bytes_per_cycle": 256}, "dma": {"max_outstanding": 8},)"
+           R"( "l2": {"kib": 1, "line_bytes": 64, "ways": 2, "bytes_per_cycle": 32, "write_bytes_per_cycle": 64,)"
+           R"( "hit_latency_cycles": 3}})";
+}
+
+inline arch::Program store_while_its_load_moves() {
+    arch::Program p;
+    p.blocks.push_back(
+        block({stream(dma_engine(0), {load_from(0), store_to(64)}), stream(dma_engine(1), {store_to(128, 128)}),
+               stream(dma_engine(2), {store_to(256, 128)})}));
+    return p;
+}
+
 }  // namespace l2cases
