@@ -25,13 +25,17 @@ void RoundRobinLink::request(int requester, uint64_t bytes, uint64_t now, uint64
     p.data_ready = 0;
     p.moved = p.moved_until > p.eligible_at ? p.moved_until - p.eligible_at : 0;
     ++active_;
+    if (!earliest_stale_) earliest_eligible_ = std::min(earliest_eligible_, p.eligible_at);
 }
 
 uint64_t RoundRobinLink::decision_slot() const {
-    uint64_t earliest = kNever;
-    for (const Pending& p : pending_)
-        if (p.remaining) earliest = std::min(earliest, p.eligible_at);
-    return std::max(next_slot_, earliest * bytes_per_cycle_);
+    if (earliest_stale_) {
+        earliest_eligible_ = kNever;
+        for (const Pending& p : pending_)
+            if (p.remaining) earliest_eligible_ = std::min(earliest_eligible_, p.eligible_at);
+        earliest_stale_ = false;
+    }
+    return std::max(next_slot_, earliest_eligible_ * bytes_per_cycle_);
 }
 
 void RoundRobinLink::occupy(uint64_t from, uint64_t to) {
@@ -96,7 +100,7 @@ int RoundRobinLink::grant_one(uint64_t at, bool& last_burst) {
         move(p, at, at + b);
         last_granted_ = id;
         last_burst = p.remaining == 0;
-        if (last_burst) --active_;
+        if (last_burst) --active_, earliest_stale_ = true;
         return id;
     }
     assert(false && "grant_one without an eligible request");

@@ -123,6 +123,10 @@ private:
     uint64_t bytes_ = 0;
     BurstObserver* observer_ = nullptr;
     mutable std::vector<uint64_t> lookahead_;  // next_final_grant's scratch, kept to spare an allocation
+    // The earliest eligible_at of the pending requests (kNever: none), found
+    // again only after a request ends: decision_slot needs it per decision.
+    mutable uint64_t earliest_eligible_ = kNever;
+    mutable bool earliest_stale_ = false;
 };
 
 }  // namespace hw
