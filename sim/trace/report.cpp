@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "sim/arch/cube_rate.h"
 #include "sim/trace/bounds.h"
@@ -44,15 +45,19 @@ struct LinkEnds {
 };
 
 LinkEnds link_ends(const std::string& kind) {
+    // The L2's read and write ports (`l2_l1_read`, ...): its one port's
+    // kind, one way.
+    for (const auto& [suffix, ways] : {std::pair<std::string, Ways>{"_read", Ways::Reads}, {"_write", Ways::Writes}})
+        if (kind.size() > suffix.size() && kind.compare(kind.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            LinkEnds port = link_ends(kind.substr(0, kind.size() - suffix.size()));
+            port.ways = ways;
+            return port;
+        }
     if (kind == "ddr_l1") return {"DDR", "L1", Ways::Both};
     if (kind == "l2_l1") return {"L2", "L1", Ways::Both};
-    if (kind == "l2_l1_read") return {"L2", "L1", Ways::Reads};
-    if (kind == "l2_l1_write") return {"L2", "L1", Ways::Writes};
     // With Unified Buffers the DDR side also serves the vector units' DMA engines.
     if (kind == "ddr_l1_ub") return {"DDR", "L1/UB", Ways::Both};
     if (kind == "l2_l1_ub") return {"L2", "L1/UB", Ways::Both};
-    if (kind == "l2_l1_ub_read") return {"L2", "L1/UB", Ways::Reads};
-    if (kind == "l2_l1_ub_write") return {"L2", "L1/UB", Ways::Writes};
     if (kind == "ddr_l2") return {"DDR", "L2", Ways::Both};
     if (kind == "l1_l0") return {"L1", "L0", Ways::Both};
     if (kind == "l0_cube") return {"L0", "cube", Ways::Reads};

@@ -8,8 +8,9 @@
 //   1. Block starts: every block whose start cycle (decision + dispatch_cycles)
 //      is `now` becomes active; its engines are ready from `now` (§4).
 //   2. Link arbitration at `now` (§6): on each link (the DDR side's first,
-//      the L2's read port before its write port when it has two: §6.1), while its next free
-//      byte slot lies in cycle `now` (or earlier: the link was idle), grant
+//      the L2's read port before its write port when it has two: §6.1),
+//      while its next free byte slot lies in cycle `now` (or earlier: the
+//      link was idle), grant
 //      one burst of up to S bytes to the first eligible requester
 //      (eligible_at <= now) after the last one granted; the burst takes the
 //      next b byte slots, W of which make a cycle. This comes before the
@@ -498,6 +499,12 @@ struct Sim {
         return *e.link;
     }
 
+    // §6.1: the L2's other port, when it has two and `L` is one of them.
+    Link* other_port(const Link& L) {
+        if (!l2_write) return nullptr;
+        return &L == &ddr ? l2_write.get() : &L == l2_write.get() ? &ddr : nullptr;
+    }
+
     void start_command(ActiveBlock& b, EngineRun& e, uint64_t now) {
         const arch::Command& c = e.stream->commands[e.next];
         for (arch::FlagId f : c.waits) ++b.consumed[f];
@@ -520,10 +527,10 @@ struct Sim {
         } else if (c.op == arch::Opcode::Vector) {
             timed.push_back({&b, &e, index, now + vector_cycles(c.vec)});
         } else {
-            Request& r = link_for(e, c).requests[e.requester];
-            if (r.active || (l2_write && e.link == &ddr &&
-                             (ddr.requests[e.requester].active || l2_write->requests[e.requester].active)))
-                fail("requester already has a request");
+            Link& L = link_for(e, c);
+            Request& r = L.requests[e.requester];
+            const Link* other = other_port(L);  // one request at a time, on either port
+            if (r.active || (other && other->requests[e.requester].active)) fail("requester already has a request");
             r.active = true;
             r.eligible_at = now + 1;  // registered
             r.remaining = c.dma.bytes();
@@ -673,7 +680,7 @@ struct Sim {
         arbitrate_slots(L, now);
         // Step 3b's link waits: eligible with bytes left, and no slot of this
         // cycle, on this link nor (§9) on the L2's other port.
-        Link* other = !l2_write ? nullptr : &L == &ddr ? l2_write.get() : &L == l2_write.get() ? &ddr : nullptr;
+        const Link* other = other_port(L);
         for (size_t r = 0; r < n; ++r) {
             Request& q = L.requests[r];
             if (!q.eligible_now || !q.active || L.slots_end[r] > now * L.W) continue;
