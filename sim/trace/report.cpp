@@ -8,6 +8,8 @@
 
 #include "sim/arch/cube_rate.h"
 #include "sim/trace/bounds.h"
+#include "sim/trace/energy_report.h"
+#include "sim/trace/memory_levels.h"
 
 namespace trace {
 
@@ -195,28 +197,6 @@ std::string format_fusion_groups(const RunStats& s) {
         o += ")\n";
     }
     return o;
-}
-
-// The memory levels as the text report (label) and the JSON report (key)
-// name them. With an L2 the DMA commands' DDR-side bytes are the L2's, and
-// DDR sees the L2's fills, write-backs and flush (§6.1, §9).
-struct Level {
-    const char* label;
-    const char* key;
-    LevelTraffic traffic;
-};
-// The levels a run has: L2 with an L2, UB when the vector units' Unified
-// Buffers moved bytes.
-std::vector<Level> levels(const RunStats& s) {
-    std::vector<Level> out;
-    if (s.l2)
-        out = {{"DDR", "ddr", {s.ddr_bytes_read, s.ddr_bytes_written}},
-               {"L2", "l2", s.memory.ddr},
-               {"L1", "l1", s.memory.l1},
-               {"L0", "l0", s.memory.l0}};
-    else out = {{"DDR", "ddr", s.memory.ddr}, {"L1", "l1", s.memory.l1}, {"L0", "l0", s.memory.l0}};
-    if (s.memory.ub.read || s.memory.ub.written) out.push_back({"UB", "ub", s.memory.ub});
-    return out;
 }
 
 // "read 1,200 hits / 34 misses (97.2 % hits)": one kind of L2 lookup.
@@ -434,12 +414,13 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     }
 
     o += "\nmemory             bytes read        bytes written\n";
-    for (const Level& l : levels(s)) {
+    for (const Level& l : memory_levels(s)) {
         char line[200];
         std::snprintf(line, sizeof line, "  %-16s %-17s %s\n", l.label, grouped(l.traffic.read).c_str(),
                       grouped(l.traffic.written).c_str());
         o += line;
     }
+    o += format_energy(run_energy(s, c), s.total_cycles, c);
 
     o += "\nDMA engines           busy      commands  bytes\n";
     for (const UnitStats& u : s.units) {
@@ -495,8 +476,9 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     j["notes"] = info.notes;
     if (s.l2) j["l2"] = l2_json(*s.l2, c);
     json memory = json::object();
-    for (const Level& l : levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};
+    for (const Level& l : memory_levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};
     j["memory"] = memory;
+    j["energy"] = energy_json(run_energy(s, c), s.total_cycles, c);
     json units = json::array();
     for (const UnitStats& u : s.units) {
         const CycleSplit split = u.split(s.total_cycles);

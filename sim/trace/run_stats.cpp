@@ -26,7 +26,10 @@ void StatsRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
         if (c.mm.dtype == arch::DType::Float32) u.float32_macs += c.mm.macs();
         if (c.mm.dtype == arch::DType::Int8) u.int8_macs += c.mm.macs();
         break;
-    case arch::Opcode::Vector: u.elements += c.vec.elements(); break;
+    case arch::Opcode::Vector:
+        u.elements += c.vec.elements();
+        u.vector_bytes += c.vec.src_bytes();
+        break;
     case arch::Opcode::Dma: u.bytes += c.dma.bytes(); break;
     }
     add_command_traffic(memory_, config_, c);

@@ -30,6 +30,7 @@ struct UnitStats {
     uint64_t int8_macs = 0;     // cubes: the MACs of int8 MATMULs (at the int8 rate, §7.1)
     uint64_t bytes = 0;         // DMA engines
     uint64_t elements = 0;      // vector units: rows * cols per command
+    uint64_t vector_bytes = 0;  // vector units: the source bytes each command works through (src_bytes)
 
     CycleSplit split(uint64_t total_cycles) const {
         return CycleSplit::of(busy_cycles, link_wait_cycles, flag_wait_cycles, issue_cycles, total_cycles);

@@ -1,0 +1,80 @@
+#include "sim/trace/energy.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "sim/trace/memory_levels.h"
+
+namespace trace {
+
+namespace {
+
+// a * b, or a + b, in femtojoules; a run's energy stays far below 2^64 fJ
+// (18 kJ), so going over it is a bug, not an input to report.
+uint64_t checked(unsigned __int128 v) {
+    if (v > std::numeric_limits<uint64_t>::max()) throw std::overflow_error("energy: more than 2^64 femtojoules");
+    return uint64_t(v);
+}
+
+uint64_t level_fj_per_byte(const std::string& key, const arch::Config& c) {
+    if (key == "ddr") return uint64_t(c.energy_ddr_fj_per_byte);
+    if (key == "l2") return uint64_t(c.energy_l2_fj_per_byte);
+    if (key == "l1") return uint64_t(c.energy_l1_fj_per_byte);
+    if (key == "l0") return uint64_t(c.energy_l0_fj_per_byte);
+    return uint64_t(c.energy_ub_fj_per_byte);
+}
+
+// Static power over the run: microwatts x seconds, in femtojoules
+// (1 uW for 1 s is 1e9 fJ; the run lasts cycles / (clock_ghz x 1e9) s),
+// rounded to the nearest femtojoule.
+uint64_t static_fj(uint64_t microwatts, uint64_t cycles, double clock_ghz) {
+    const long double fj = (long double)microwatts * (long double)cycles / (long double)clock_ghz;
+    if (!(fj < 1.8e19L)) throw std::overflow_error("energy: more than 2^64 femtojoules");
+    return uint64_t(std::llroundl(fj));
+}
+
+}  // namespace
+
+Energy run_energy(const RunStats& s, const arch::Config& c) {
+    Energy e;
+    auto dynamic = [&](std::string key, std::string label, uint64_t count, int64_t each) {
+        const uint64_t fj = checked((unsigned __int128)count * uint64_t(each));
+        if (fj) e.parts.push_back({std::move(key), std::move(label), count, uint64_t(each), fj, false});
+    };
+    uint64_t macs = 0, float32_macs = 0, int8_macs = 0, vector_bytes = 0;
+    for (const UnitStats& u : s.units) {
+        macs += u.macs;
+        float32_macs += u.float32_macs;
+        int8_macs += u.int8_macs;
+        vector_bytes += u.vector_bytes;
+    }
+    dynamic("cube_macs", "cube MACs (16-bit)", macs - float32_macs - int8_macs, c.energy_mac_fj);
+    dynamic("cube_macs_float32", "cube MACs (float32)", float32_macs, c.energy_mac_float32_fj);
+    dynamic("cube_macs_int8", "cube MACs (int8)", int8_macs, c.energy_mac_int8_fj);
+    dynamic("vector", "vector units", vector_bytes, c.energy_vector_fj_per_byte);
+    for (const Level& l : memory_levels(s))
+        dynamic(l.key, l.label, l.traffic.read + l.traffic.written, int64_t(level_fj_per_byte(l.key, c)));
+
+    // Every unit leaks for the whole run, busy or idle.
+    const uint64_t sram_kib =
+        uint64_t(c.clusters) * uint64_t(c.l1_kib + c.cubes_per_cluster * c.l0_kib + c.vector_units * c.vector_buffer_kib) +
+        uint64_t(c.l2_kib);
+    auto leak = [&](std::string key, std::string label, uint64_t microwatts) {
+        const uint64_t fj = static_fj(microwatts, s.total_cycles, c.clock_ghz);
+        if (fj) e.parts.push_back({std::move(key), std::move(label), microwatts, 0, fj, true});
+    };
+    leak("static_cubes", "cube leakage", checked((unsigned __int128)uint64_t(c.cubes_total()) * uint64_t(c.energy_cube_static_uw)));
+    leak("static_vector", "vector unit leakage",
+         checked((unsigned __int128)uint64_t(c.clusters * c.vector_units) * uint64_t(c.energy_vector_static_uw)));
+    leak("static_sram", "SRAM leakage", checked((unsigned __int128)sram_kib * uint64_t(c.energy_sram_static_uw_per_kib)));
+    leak("static_ddr", "DDR background", uint64_t(c.energy_ddr_static_uw));
+
+    for (const EnergyPart& p : e.parts) {
+        e.femtojoules = checked((unsigned __int128)e.femtojoules + p.femtojoules);
+        (p.is_static ? e.static_femtojoules : e.dynamic_femtojoules) += p.femtojoules;
+    }
+    return e;
+}
+
+}  // namespace trace

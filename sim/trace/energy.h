@@ -1,0 +1,42 @@
+// What a run cost in energy (docs/timing-model.md §9, "Energy"), in the
+// manner of Accelergy: every action the run counted exactly, times the
+// config's energy for that action (`energy.*`, integer femtojoules), plus
+// every unit's static power over the whole run (an idle unit leaks as a
+// busy one does: nothing is power-gated). The counts are the report's own
+// (RunStats), the ones the oracle agrees on, so energy needs no oracle of
+// its own.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/arch/config.h"
+#include "sim/trace/run_stats.h"
+
+namespace trace {
+
+// One part of a run's energy: what it charges, how many of it, at what
+// energy each, and the product.
+struct EnergyPart {
+    std::string key;    // for the JSON report: "cube_macs", "ddr", "static_sram"
+    std::string label;  // for the text report: "cube MACs", "DDR", "SRAM leakage"
+    uint64_t count = 0;      // actions (MACs, bytes), or microwatts for a static part
+    uint64_t each = 0;       // femtojoules per action; for a static part, femtojoules in all
+    uint64_t femtojoules = 0;
+    bool is_static = false;
+};
+
+struct Energy {
+    // Dynamic parts first (the cube's MACs by dtype, the vector units, each
+    // memory level outermost first), then the static ones; parts with no
+    // energy are left out.
+    std::vector<EnergyPart> parts;
+    uint64_t femtojoules = 0;  // the parts summed, in that order
+    uint64_t dynamic_femtojoules = 0, static_femtojoules = 0;
+    double joules() const { return double(femtojoules) * 1e-15; }
+};
+
+Energy run_energy(const RunStats& s, const arch::Config& c);
+
+}  // namespace trace

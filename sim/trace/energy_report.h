@@ -1,0 +1,25 @@
+// A run's energy (sim/trace/energy.h) as the report shows it: a text
+// section for people, a JSON object for sweep scripts.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/arch/config.h"
+#include "sim/trace/energy.h"
+
+namespace trace {
+
+// "energy ..." lines: the total, average power, energy-delay product and
+// each part with its share and its count x energy.
+std::string format_energy(const Energy& e, uint64_t total_cycles, const arch::Config& c);
+
+// {"joules", "femtojoules", "dynamic_femtojoules", "static_femtojoules",
+//  "average_watts", "energy_delay_joule_seconds", "parts": [...]}
+nlohmann::json energy_json(const Energy& e, uint64_t total_cycles, const arch::Config& c);
+
+// The run's length in seconds (cycles at clock_ghz).
+double run_seconds(uint64_t total_cycles, const arch::Config& c);
+
+}  // namespace trace

@@ -1,0 +1,131 @@
+// A run's energy (docs/timing-model.md §9, "Energy"; sim/trace/energy.h):
+// the hand sum of the run's action counts times the config's energies,
+// exactly, and what must hold by physics.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+using namespace clitest;
+
+namespace {
+
+nlohmann::json report(const std::string& args, const std::string& name) {
+    const std::string json = (scratch() / (name + ".json")).string();
+    Outcome o = run("-q --report-json '" + json + "' " + args);
+    EXPECT_EQ(o.status, 0) << o.err;
+    return nlohmann::json::parse(slurp(json));
+}
+
+// The femtojoules of the part named `key`, 0 if the run has none.
+uint64_t part(const nlohmann::json& r, const std::string& key) {
+    for (const nlohmann::json& p : r["energy"]["parts"])
+        if (p["key"] == key) return p["femtojoules"].get<uint64_t>();
+    return 0;
+}
+
+}  // namespace
+
+// A 256^3 float16 GEMM on the documents' machine (the built-in default,
+// taken at 45 nm: configs/README.md): 256^3 MACs at 2,000 fJ; DDR reads
+// A and B and writes C (4 blocks each reading all of A's rows it needs and
+// its quarter of B, as the report's memory table says), at 243,750 fJ a
+// byte; L1 and L0 at 6,566 and 2,500. No static power by default.
+TEST(Energy, GemmIsTheHandSumOfItsActions) {
+    const nlohmann::json r = report("--op matmul --shape 256,256,256", "gemm");
+    ASSERT_EQ(r["macs"], 16777216);
+    ASSERT_EQ(r["memory"]["ddr"]["read"], 524288);
+    ASSERT_EQ(r["memory"]["ddr"]["written"], 131072);
+    ASSERT_EQ(r["memory"]["l1"]["read"], 1179648);
+    ASSERT_EQ(r["memory"]["l1"]["written"], 655360);
+    ASSERT_EQ(r["memory"]["l0"]["read"], 17039360);
+    ASSERT_EQ(r["memory"]["l0"]["written"], 1048576);
+    EXPECT_EQ(part(r, "cube_macs"), 16777216ull * 2000);
+    EXPECT_EQ(part(r, "ddr"), (524288ull + 131072) * 243750);
+    EXPECT_EQ(part(r, "l1"), (1179648ull + 655360) * 6566);
+    EXPECT_EQ(part(r, "l0"), (17039360ull + 1048576) * 2500);
+    const uint64_t total = 16777216ull * 2000 + 655360ull * 243750 + 1835008ull * 6566 + 18087936ull * 2500;
+    EXPECT_EQ(r["energy"]["femtojoules"], total);
+    EXPECT_EQ(r["energy"]["dynamic_femtojoules"], total);
+    EXPECT_EQ(r["energy"]["static_femtojoules"], 0);
+    EXPECT_EQ(r["energy"]["parts"].size(), 4u);  // no vector work, no UB, no L2
+    // Average power: the energy over the run's 71,421 cycles at 1 GHz.
+    ASSERT_EQ(r["total_cycles"], 71421);
+    EXPECT_DOUBLE_EQ(r["energy"]["average_watts"].get<double>(), double(total) * 1e-15 / 71421e-9);
+    EXPECT_DOUBLE_EQ(r["energy"]["energy_delay_joule_seconds"].get<double>(), double(total) * 1e-15 * 71421e-9);
+}
+
+// A relu over 64 x 256 float16: the vector unit works through 32,768
+// bytes of elements at 200 fJ each; DDR and L1 move them in and out.
+TEST(Energy, VectorOpIsTheHandSumOfItsActions) {
+    const std::string pto = write_file("energy_relu.pto",
+                                       "import pypto as pypo\n"
+                                       "x = pypo.input(\"x\", shape=(64, 256))\n"
+                                       "pypo.output(\"y\", pypo.op.relu(x))\n");
+    const nlohmann::json r = report("'" + pto + "'", "relu");
+    ASSERT_EQ(r["memory"]["ddr"]["read"], 32768);
+    ASSERT_EQ(r["memory"]["ddr"]["written"], 32768);
+    ASSERT_EQ(r["memory"]["l1"]["read"], 65536);
+    ASSERT_EQ(r["memory"]["l1"]["written"], 65536);
+    EXPECT_EQ(part(r, "vector"), 32768ull * 200);
+    EXPECT_EQ(part(r, "ddr"), 65536ull * 243750);
+    EXPECT_EQ(part(r, "l1"), 131072ull * 6566);
+    EXPECT_EQ(r["energy"]["femtojoules"], 32768ull * 200 + 65536ull * 243750 + 131072ull * 6566);
+}
+
+// Static power is paid by every unit for the whole run: 16 cubes at 1 mW
+// and 4 x (256 + 4 x 32) KiB of SRAM at 10 uW a KiB, over 71,421 cycles
+// at 1 GHz (1 uW for 1 ns is 1 fJ).
+TEST(Energy, StaticPowerIsPaidForTheWholeRun) {
+    const nlohmann::json r =
+        report("--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set energy.sram_static_uw_per_kib=10",
+               "static");
+    ASSERT_EQ(r["total_cycles"], 71421);
+    EXPECT_EQ(part(r, "static_cubes"), 16ull * 1000 * 71421);
+    EXPECT_EQ(part(r, "static_sram"), 1536ull * 10 * 71421);
+    EXPECT_EQ(r["energy"]["static_femtojoules"], (16000ull + 15360) * 71421);
+    EXPECT_EQ(r["energy"]["femtojoules"].get<uint64_t>(),
+              r["energy"]["dynamic_femtojoules"].get<uint64_t>() + (16000ull + 15360) * 71421);
+    // At 2 GHz the same cycles last half as long.
+    const nlohmann::json fast = report(
+        "--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set clock_ghz=2", "static_fast");
+    EXPECT_EQ(part(fast, "static_cubes"), 16ull * 1000 * 71421 / 2);
+}
+
+// int8 MACs cost less energy than float16 ones (an 8-bit multiply and a
+// 32-bit add against a 16-bit float multiply and a 32-bit float add).
+TEST(Energy, Int8LowersTheMacEnergy) {
+    const nlohmann::json f16 = report("--op matmul --shape 256,256,256", "mac_f16");
+    const nlohmann::json i8 = report("--op matmul --shape 256,256,256 --dtype int8", "mac_i8");
+    ASSERT_EQ(f16["macs"], i8["macs"]);
+    EXPECT_EQ(part(i8, "cube_macs"), 0u);
+    EXPECT_EQ(part(i8, "cube_macs_int8"), 16777216ull * 300);
+    EXPECT_LT(part(i8, "cube_macs_int8"), part(f16, "cube_macs"));
+}
+
+// Fusing an element-wise chain keeps its intermediates out of DDR, and
+// so their energy.
+TEST(Energy, FusionLowersTheDdrEnergy) {
+    const std::string pto = write_file("energy_chain.pto",
+                                       "import pypto as pypo\n"
+                                       "x = pypo.input(\"x\", shape=(256, 256))\n"
+                                       "pypo.output(\"y\", pypo.op.relu(pypo.op.add(pypo.op.mul(x, x), x)))\n");
+    const nlohmann::json fused = report("'" + pto + "'", "chain_fused");
+    const nlohmann::json unfused = report("--no-fusion '" + pto + "'", "chain_unfused");
+    EXPECT_LT(part(fused, "ddr"), part(unfused, "ddr"));
+    EXPECT_LT(fused["energy"]["femtojoules"].get<uint64_t>(), unfused["energy"]["femtojoules"].get<uint64_t>());
+}
+
+// A 7B decode layer on the Ascend 910B2 preset is bound by DDR (HBM) and
+// most of its energy is DDR's: README's example, 17.240 mJ, 80.9 % HBM.
+TEST(Energy, DdrBoundDecodeIsMostlyDdrEnergy) {
+    const nlohmann::json r = report(
+        "--config configs/ascend_910b2.json --shape x=1,4096 --shape k_cache=1,1,32,128,2048 "
+        "--shape v_cache=1,1,32,2048,128 --param pos=2047 models/llama_decode.pto",
+        "decode");
+    EXPECT_GT(part(r, "ddr"), r["energy"]["femtojoules"].get<uint64_t>() / 2);
+    EXPECT_EQ(r["energy"]["femtojoules"], 17240148508056ull);
+    EXPECT_EQ(part(r, "ddr"),
+              (r["memory"]["ddr"]["read"].get<uint64_t>() + r["memory"]["ddr"]["written"].get<uint64_t>()) * 31760);
+}
