@@ -36,38 +36,61 @@ uint64_t static_fj(uint64_t microwatts, uint64_t cycles, double clock_ghz) {
 
 }  // namespace
 
+Actions run_actions(const RunStats& s) {
+    Actions a;
+    for (const UnitStats& u : s.units) {
+        a.cube_macs += u.macs;
+        a.float32_macs += u.float32_macs;
+        a.int8_macs += u.int8_macs;
+        a.vector_bytes += u.vector_bytes;
+    }
+    a.levels = memory_levels(s);
+    return a;
+}
+
+Actions op_actions(const OpStats& op, bool with_l2) {
+    return {op.cube_macs, op.float32_macs, op.int8_macs, op.vector_bytes, op_memory_levels(op, with_l2)};
+}
+
+std::vector<EnergyPart> dynamic_parts(const Actions& a, const arch::Config& c) {
+    std::vector<EnergyPart> parts;
+    auto add = [&](std::string key, std::string label, uint64_t count, int64_t each) {
+        const uint64_t fj = checked((unsigned __int128)count * uint64_t(each));
+        if (fj) parts.push_back({std::move(key), std::move(label), count, uint64_t(each), fj, false});
+    };
+    add("cube_macs", "cube MACs (16-bit)", a.cube_macs - a.float32_macs - a.int8_macs, c.energy_mac_fj);
+    add("cube_macs_float32", "cube MACs (float32)", a.float32_macs, c.energy_mac_float32_fj);
+    add("cube_macs_int8", "cube MACs (int8)", a.int8_macs, c.energy_mac_int8_fj);
+    add("vector", "vector units", a.vector_bytes, c.energy_vector_fj_per_byte);
+    for (const Level& l : a.levels)
+        add(l.key, l.label, l.traffic.read + l.traffic.written, int64_t(level_fj_per_byte(l.key, c)));
+    return parts;
+}
+
+uint64_t dynamic_femtojoules(const Actions& a, const arch::Config& c) {
+    uint64_t sum = 0;
+    for (const EnergyPart& p : dynamic_parts(a, c)) sum = checked((unsigned __int128)sum + p.femtojoules);
+    return sum;
+}
+
 Energy run_energy(const RunStats& s, const arch::Config& c) {
     Energy e;
-    auto dynamic = [&](std::string key, std::string label, uint64_t count, int64_t each) {
-        const uint64_t fj = checked((unsigned __int128)count * uint64_t(each));
-        if (fj) e.parts.push_back({std::move(key), std::move(label), count, uint64_t(each), fj, false});
-    };
-    uint64_t macs = 0, float32_macs = 0, int8_macs = 0, vector_bytes = 0;
-    for (const UnitStats& u : s.units) {
-        macs += u.macs;
-        float32_macs += u.float32_macs;
-        int8_macs += u.int8_macs;
-        vector_bytes += u.vector_bytes;
-    }
-    dynamic("cube_macs", "cube MACs (16-bit)", macs - float32_macs - int8_macs, c.energy_mac_fj);
-    dynamic("cube_macs_float32", "cube MACs (float32)", float32_macs, c.energy_mac_float32_fj);
-    dynamic("cube_macs_int8", "cube MACs (int8)", int8_macs, c.energy_mac_int8_fj);
-    dynamic("vector", "vector units", vector_bytes, c.energy_vector_fj_per_byte);
-    for (const Level& l : memory_levels(s))
-        dynamic(l.key, l.label, l.traffic.read + l.traffic.written, int64_t(level_fj_per_byte(l.key, c)));
+    e.parts = dynamic_parts(run_actions(s), c);
 
     // Every unit leaks for the whole run, busy or idle.
-    const uint64_t sram_kib =
-        uint64_t(c.clusters) * uint64_t(c.l1_kib + c.cubes_per_cluster * c.l0_kib + c.vector_units * c.vector_buffer_kib) +
-        uint64_t(c.l2_kib);
+    const uint64_t sram_kib = uint64_t(c.clusters) * uint64_t(c.l1_kib + c.cubes_per_cluster * c.l0_kib +
+                                                              c.vector_units * c.vector_buffer_kib) +
+                              uint64_t(c.l2_kib);
     auto leak = [&](std::string key, std::string label, uint64_t microwatts) {
         const uint64_t fj = static_fj(microwatts, s.total_cycles, c.clock_ghz);
         if (fj) e.parts.push_back({std::move(key), std::move(label), microwatts, 0, fj, true});
     };
-    leak("static_cubes", "cube leakage", checked((unsigned __int128)uint64_t(c.cubes_total()) * uint64_t(c.energy_cube_static_uw)));
+    leak("static_cubes", "cube leakage",
+         checked((unsigned __int128)uint64_t(c.cubes_total()) * uint64_t(c.energy_cube_static_uw)));
     leak("static_vector", "vector unit leakage",
          checked((unsigned __int128)uint64_t(c.clusters * c.vector_units) * uint64_t(c.energy_vector_static_uw)));
-    leak("static_sram", "SRAM leakage", checked((unsigned __int128)sram_kib * uint64_t(c.energy_sram_static_uw_per_kib)));
+    leak("static_sram", "SRAM leakage",
+         checked((unsigned __int128)sram_kib * uint64_t(c.energy_sram_static_uw_per_kib)));
     leak("static_ddr", "DDR background", uint64_t(c.energy_ddr_static_uw));
 
     for (const EnergyPart& p : e.parts) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/arch/config.h"
+#include "sim/trace/memory_levels.h"
 #include "sim/trace/run_stats.h"
 
 namespace trace {
@@ -19,10 +20,10 @@ namespace trace {
 // One part of a run's energy: what it charges, how many of it, at what
 // energy each, and the product.
 struct EnergyPart {
-    std::string key;    // for the JSON report: "cube_macs", "ddr", "static_sram"
-    std::string label;  // for the text report: "cube MACs", "DDR", "SRAM leakage"
-    uint64_t count = 0;      // actions (MACs, bytes), or microwatts for a static part
-    uint64_t each = 0;       // femtojoules per action; for a static part, femtojoules in all
+    std::string key;     // for the JSON report: "cube_macs", "ddr", "static_sram"
+    std::string label;   // for the text report: "cube MACs", "DDR", "SRAM leakage"
+    uint64_t count = 0;  // actions (MACs, bytes), or microwatts for a static part
+    uint64_t each = 0;   // femtojoules per action; for a static part, femtojoules in all
     uint64_t femtojoules = 0;
     bool is_static = false;
 };
@@ -36,6 +37,23 @@ struct Energy {
     uint64_t dynamic_femtojoules = 0, static_femtojoules = 0;
     double joules() const { return double(femtojoules) * 1e-15; }
 };
+
+// The actions energy charges, counted over a run or over one operation.
+struct Actions {
+    uint64_t cube_macs = 0, float32_macs = 0, int8_macs = 0;  // all the MATMULs' MACs; of them float32, int8
+    uint64_t vector_bytes = 0;
+    std::vector<Level> levels;  // bytes read and written per memory level
+};
+
+Actions run_actions(const RunStats& s);
+// An operation's: with an L2 its DDR-side bytes are the L2's, and the
+// DDR's energy behind the L2 belongs to the run, not to an operation.
+Actions op_actions(const OpStats& op, bool with_l2);
+
+// Each action's energy, the parts with none left out (the cube's MACs by
+// dtype, the vector units, each level in `a`'s order).
+std::vector<EnergyPart> dynamic_parts(const Actions& a, const arch::Config& c);
+uint64_t dynamic_femtojoules(const Actions& a, const arch::Config& c);
 
 Energy run_energy(const RunStats& s, const arch::Config& c);
 

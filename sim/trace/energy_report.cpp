@@ -31,6 +31,12 @@ double average_watts(const Energy& e, double seconds) { return seconds > 0 ? e.j
 
 }  // namespace
 
+std::string joules_text(double joules) { return si(joules, "J"); }
+
+uint64_t op_femtojoules(const OpStats& op, const arch::Config& c) {
+    return dynamic_femtojoules(op_actions(op, c.l2_kib > 0), c);
+}
+
 double run_seconds(uint64_t total_cycles, const arch::Config& c) { return double(total_cycles) / (c.clock_ghz * 1e9); }
 
 std::string format_energy(const Energy& e, uint64_t total_cycles, const arch::Config& c) {
@@ -57,7 +63,9 @@ nlohmann::json energy_json(const Energy& e, uint64_t total_cycles, const arch::C
     const double seconds = run_seconds(total_cycles, c);
     nlohmann::json parts = nlohmann::json::array();
     for (const EnergyPart& p : e.parts) {
-        nlohmann::json j = {{"key", p.key}, {"label", p.label}, {"femtojoules", p.femtojoules},
+        nlohmann::json j = {{"key", p.key},
+                            {"label", p.label},
+                            {"femtojoules", p.femtojoules},
                             {"joules", double(p.femtojoules) * 1e-15}};
         if (p.is_static) {
             j["microwatts"] = p.count;

@@ -33,6 +33,7 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
     case arch::Opcode::Matmul:
         s.cube_cycles += busy;
         s.macs += c.mm.macs();
+        s.cube_macs += c.mm.macs();
         if (c.mm.dtype == arch::DType::Float32) s.float32_macs += c.mm.macs();
         if (c.mm.dtype == arch::DType::Int8) s.int8_macs += c.mm.macs();
         break;
@@ -42,6 +43,7 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
         break;
     case arch::Opcode::Vector:
         s.vector_cycles += busy;
+        s.vector_bytes += c.vec.src_bytes();
         // A multiply of a window view by weights is a depthwise
         // convolution's taps: one MAC per element (the add that accumulates
         // it is the other half), counted though no cube runs them.
@@ -73,6 +75,8 @@ std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
         it->dma_cycles += o.dma_cycles;
         it->vector_cycles += o.vector_cycles;
         it->macs += o.macs;
+        it->cube_macs += o.cube_macs;
+        it->vector_bytes += o.vector_bytes;
         it->float32_macs += o.float32_macs;
         it->int8_macs += o.int8_macs;
         it->dma_bytes += o.dma_bytes;

@@ -25,11 +25,13 @@ struct OpStats {
     uint64_t cube_cycles = 0;    // busy cycles of MAC arrays
     uint64_t dma_cycles = 0;     // busy cycles of DMA engines (cluster and cube)
     uint64_t vector_cycles = 0;  // busy cycles of vector units
-    uint64_t macs = 0;
-    uint64_t float32_macs = 0;  // the MACs of its float32 MATMULs (at the float32 rate, §7.3)
-    uint64_t int8_macs = 0;     // the MACs of its int8 MATMULs (at the int8 rate, §7.1)
+    uint64_t macs = 0;           // a depthwise convolution's taps on the vector units count too (op_stats.cpp)
+    uint64_t cube_macs = 0;      // the MATMULs' alone
+    uint64_t float32_macs = 0;   // the MACs of its float32 MATMULs (at the float32 rate, §7.3)
+    uint64_t int8_macs = 0;      // the MACs of its int8 MATMULs (at the int8 rate, §7.1)
     uint64_t dma_bytes = 0;
-    MemoryTraffic memory;  // bytes read and written per memory level (sim/trace/memory_traffic.h)
+    uint64_t vector_bytes = 0;  // the source bytes its VECTOR commands work through (src_bytes)
+    MemoryTraffic memory;       // bytes read and written per memory level (sim/trace/memory_traffic.h)
     // The cycles of [start, end) in which at least one of its commands was
     // running, on any engine. Per operation only: task_stats leaves it 0
     // (a task's operations overlap, so their figures do not add up).

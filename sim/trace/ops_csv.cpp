@@ -4,6 +4,7 @@
 
 #include "sim/trace/bounds.h"
 #include "sim/trace/csv_field.h"
+#include "sim/trace/energy_report.h"
 
 namespace trace {
 
@@ -60,6 +61,7 @@ const std::vector<OpsCsvColumn> kColumns = {
     {"l0_bytes_read", count([](const OpStats& o) { return o.memory.l0.read; })},
     {"l0_bytes_written", count([](const OpStats& o) { return o.memory.l0.written; })},
     {"dma_bytes", count([](const OpStats& o) { return o.dma_bytes; })},
+    {"energy_fj", [](const OpsCsvCell& c) { return number(op_femtojoules(c.op, c.config)); }},
 };
 
 }  // namespace

@@ -255,27 +255,29 @@ std::string format_cycle_accounting(const RunStats& s) {
 // Operations that ran, longest first when there are too many to list.
 constexpr size_t kOpsListed = 30;
 
-std::string op_row(const OpStats& op, const char* label_width_fmt) {
+std::string op_row(const OpStats& op, const arch::Config& c, const char* label_width_fmt) {
     char line[320];
     std::string name = op.name.empty() ? "(top level)" : op.name;
     std::snprintf(line, sizeof line, label_width_fmt, name.c_str(), op.kind.c_str(), op.task.c_str(),
                   grouped(op.start).c_str(), grouped(op.end).c_str(), grouped(op.cycles()).c_str(),
-                  grouped(op.cube_cycles).c_str(), grouped(op.dma_cycles).c_str(), grouped(op.vector_cycles).c_str());
+                  grouped(op.cube_cycles).c_str(), grouped(op.dma_cycles).c_str(), grouped(op.vector_cycles).c_str(),
+                  joules_text(double(op_femtojoules(op, c)) * 1e-15).c_str());
     return line;
 }
 
-std::string format_operations(const RunStats& s) {
+std::string format_operations(const RunStats& s, const arch::Config& c) {
     std::vector<const OpStats*> ran;
     for (const OpStats& op : s.ops)
         if (op.ran()) ran.push_back(&op);
     if (ran.empty()) return "";
     size_t kind_width = 10;
     for (const OpStats* op : ran) kind_width = std::max(kind_width, op->kind.size());
-    const std::string fmt_text = "  %-18s %-" + std::to_string(kind_width) + "s %-16s %12s %12s %12s %12s %12s %12s\n";
+    const std::string fmt_text =
+        "  %-18s %-" + std::to_string(kind_width) + "s %-16s %12s %12s %12s %12s %12s %12s %12s\n";
     const char* fmt = fmt_text.c_str();
     char head[320];
     std::snprintf(head, sizeof head, fmt, "name", "kind", "task", "start", "end", "cycles", "cube busy", "DMA busy",
-                  "vector busy");
+                  "vector busy", "energy");
     std::string o = "\noperations\n" + std::string(head);
     std::vector<const OpStats*> shown = ran;
     if (shown.size() > kOpsListed) {
@@ -283,7 +285,7 @@ std::string format_operations(const RunStats& s) {
                          [](const OpStats* a, const OpStats* b) { return a->cycles() > b->cycles(); });
         shown.resize(kOpsListed);
     }
-    for (const OpStats* op : shown) o += op_row(*op, fmt);
+    for (const OpStats* op : shown) o += op_row(*op, c, fmt);
     if (shown.size() < ran.size())
         o += "  (the " + std::to_string(kOpsListed) + " longest of " + std::to_string(ran.size()) +
              " operations; --report-json lists all)\n";
@@ -297,15 +299,15 @@ std::string format_operations(const RunStats& s) {
     bool any_task = std::any_of(tasks.begin(), tasks.end(), [](const OpStats& t) { return !t.name.empty(); });
     if (any_task) {
         std::snprintf(head, sizeof head, fmt, "task", "", "", "start", "end", "cycles", "cube busy", "DMA busy",
-                      "vector busy");
+                      "vector busy", "energy");
         o += "\ntasks\n" + std::string(head);
         for (const OpStats& t : tasks)
-            if (t.ran()) o += op_row(t, fmt);
+            if (t.ran()) o += op_row(t, c, fmt);
     }
     return o;
 }
 
-nlohmann::json op_json(const OpStats& op) {
+nlohmann::json op_json(const OpStats& op, const arch::Config& c) {
     nlohmann::json e = {{"name", op.name},
                         {"kind", op.kind},
                         {"task", op.task},
@@ -314,7 +316,8 @@ nlohmann::json op_json(const OpStats& op) {
                         {"dma_cycles", op.dma_cycles},
                         {"vector_cycles", op.vector_cycles},
                         {"macs", op.macs},
-                        {"dma_bytes", op.dma_bytes}};
+                        {"dma_bytes", op.dma_bytes},
+                        {"energy_femtojoules", op_femtojoules(op, c)}};
     if (op.ran()) {
         e["start"] = op.start;
         e["end"] = op.end;
@@ -432,7 +435,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
         o += line;
     }
     o += format_cycle_accounting(s);
-    o += format_operations(s);
+    o += format_operations(s, c);
     if (!info.notes.empty()) {
         o += "\nnotes\n";
         for (const std::string& n : info.notes) o += "  " + n + "\n";
@@ -526,9 +529,9 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     }
     j["links"] = links;
     nlohmann::json ops = nlohmann::json::array(), tasks = nlohmann::json::array();
-    for (const OpStats& op : s.ops) ops.push_back(op_json(op));
+    for (const OpStats& op : s.ops) ops.push_back(op_json(op, c));
     for (const OpStats& t : task_stats(s.ops)) {
-        nlohmann::json e = op_json(t);
+        nlohmann::json e = op_json(t, c);
         e.erase("kind");
         e.erase("task");
         tasks.push_back(e);

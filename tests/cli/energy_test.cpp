@@ -78,9 +78,9 @@ TEST(Energy, VectorOpIsTheHandSumOfItsActions) {
 // and 4 x (256 + 4 x 32) KiB of SRAM at 10 uW a KiB, over 71,421 cycles
 // at 1 GHz (1 uW for 1 ns is 1 fJ).
 TEST(Energy, StaticPowerIsPaidForTheWholeRun) {
-    const nlohmann::json r =
-        report("--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set energy.sram_static_uw_per_kib=10",
-               "static");
+    const nlohmann::json r = report(
+        "--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set energy.sram_static_uw_per_kib=10",
+        "static");
     ASSERT_EQ(r["total_cycles"], 71421);
     EXPECT_EQ(part(r, "static_cubes"), 16ull * 1000 * 71421);
     EXPECT_EQ(part(r, "static_sram"), 1536ull * 10 * 71421);
@@ -88,8 +88,8 @@ TEST(Energy, StaticPowerIsPaidForTheWholeRun) {
     EXPECT_EQ(r["energy"]["femtojoules"].get<uint64_t>(),
               r["energy"]["dynamic_femtojoules"].get<uint64_t>() + (16000ull + 15360) * 71421);
     // At 2 GHz the same cycles last half as long.
-    const nlohmann::json fast = report(
-        "--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set clock_ghz=2", "static_fast");
+    const nlohmann::json fast =
+        report("--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set clock_ghz=2", "static_fast");
     EXPECT_EQ(part(fast, "static_cubes"), 16ull * 1000 * 71421 / 2);
 }
 
@@ -128,4 +128,24 @@ TEST(Energy, DdrBoundDecodeIsMostlyDdrEnergy) {
     EXPECT_EQ(r["energy"]["femtojoules"], 17240148508056ull);
     EXPECT_EQ(part(r, "ddr"),
               (r["memory"]["ddr"]["read"].get<uint64_t>() + r["memory"]["ddr"]["written"].get<uint64_t>()) * 31760);
+}
+
+// Each command belongs to one operation, so the operations' energies
+// (and the coarse tasks', their sums) add up to the run's dynamic energy;
+// with an L2 but for the DDR's behind it, which no operation is charged.
+TEST(Energy, OperationsShareTheRunsDynamicEnergy) {
+    auto sum = [](const nlohmann::json& list) {
+        uint64_t total = 0;
+        for (const nlohmann::json& o : list) total += o["energy_femtojoules"].get<uint64_t>();
+        return total;
+    };
+    const nlohmann::json block = report("models/resnet_block.pto", "ops_block");
+    EXPECT_GT(block["ops"].size(), 3u);
+    EXPECT_EQ(sum(block["ops"]), block["energy"]["dynamic_femtojoules"].get<uint64_t>());
+    EXPECT_EQ(sum(block["tasks"]), block["energy"]["dynamic_femtojoules"].get<uint64_t>());
+    const nlohmann::json decode = report(
+        "--config configs/ascend_910b2.json --shape x=1,4096 --shape k_cache=1,1,32,128,2048 "
+        "--shape v_cache=1,1,32,2048,128 --param pos=2047 models/llama_decode.pto",
+        "ops_decode");
+    EXPECT_EQ(sum(decode["ops"]), decode["energy"]["dynamic_femtojoules"].get<uint64_t>() - part(decode, "ddr"));
 }

@@ -56,7 +56,10 @@ TEST(OpsCsvCli, TheReadmeExample) {
 // x loads 64 KiB: [1, 2 + 2048 + 100) = [1, 2150) (§6), and sets f0. y is
 // two exps on vector0, 8 + 1024 cycles each (§8): the first at once,
 // [1, 1033); the second waits for f0, [2151, 3183). y's span is 3182
-// cycles, 2064 of them running: it stalls 1118, [1033, 2151).
+// cycles, 2064 of them running: it stalls 1118, [1033, 2151). Energy on
+// the documents' machine: x 65,536 B of DDR and of L1 (243,750 + 6,566
+// fJ each); y 2 x 32,768 B of vector work (200 fJ each) and 131,072 B of
+// L1.
 const char* kStall = R"({
   "ops": [{"name": "x", "kind": "load"}, {"name": "y", "kind": "exp", "task": "t", "inputs": [0]}],
   "tags": ["", {"label": "x -> L1", "op": 0}, {"label": "exp y", "op": 1}],
@@ -76,9 +79,9 @@ TEST(OpsCsvCli, StallCyclesAreTheSpanNoCommandRan) {
     EXPECT_EQ(slurp(csv),
               "op,kind,task,start,end,cycles,stall_cycles,commands,cube_cycles,vector_cycles,dma_cycles,macs,"
               "mac_utilization,compute_bound_cycles,ddr_bound_cycles,ddr_bytes_read,ddr_bytes_written,l1_bytes_read,"
-              "l1_bytes_written,l0_bytes_read,l0_bytes_written,dma_bytes,schema_version\n"
-              "x,load,,1,2150,2149,0,1,0,0,2149,0,0.0000,0,2048,65536,0,0,65536,0,0,65536,1\n"
-              "y,exp,t,1,3183,3182,1118,2,0,2064,0,0,0.0000,0,0,0,0,65536,65536,0,0,0,1\n");
+              "l1_bytes_written,l0_bytes_read,l0_bytes_written,dma_bytes,energy_fj,schema_version\n"
+              "x,load,,1,2150,2149,0,1,0,0,2149,0,0.0000,0,2048,65536,0,0,65536,0,0,65536,16404709376,1\n"
+              "y,exp,t,1,3183,3182,1118,2,0,2064,0,0,0.0000,0,0,0,0,65536,65536,0,0,0,873725952,1\n");
 }
 
 // Summed over the operations, the figures are the run's: every command of

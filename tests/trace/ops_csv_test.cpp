@@ -13,17 +13,21 @@ namespace {
 const std::string kHeader =
     "op,kind,task,start,end,cycles,stall_cycles,commands,cube_cycles,vector_cycles,dma_cycles,macs,mac_utilization,"
     "compute_bound_cycles,ddr_bound_cycles,ddr_bytes_read,ddr_bytes_written,l1_bytes_read,l1_bytes_written,"
-    "l0_bytes_read,l0_bytes_written,dma_bytes";
+    "l0_bytes_read,l0_bytes_written,dma_bytes,energy_fj";
 
 // c ran from 9 to 109 with its commands running 90 of those cycles; 12,800
 // MACs (half of them float32) on 16 cubes of 256 MAC/cycle in 100 cycles is
 // 0.5 of the chip's peak, and 6,400 + 2 x 6,400 MAC slots take 75 cycles at
-// it; 3,233 DDR bytes at 32 B/cycle take 102. "v, view" ran nothing.
+// it; 3,233 DDR bytes at 32 B/cycle take 102. Its energy on the
+// documents' machine (configs/README.md): 6,400 x 2,000 + 6,400 x 4,600
+// fJ of MACs, 3,233 x 243,750 of DDR, 3,233 x 6,566 of L1 and 9,000 x
+// 2,500 of L0. "v, view" ran nothing.
 std::vector<trace::OpStats> two_ops() {
     trace::OpStats c;
     c.name = "c", c.kind = "matmul", c.task = "";
     c.start = 9, c.end = 109, c.active_cycles = 90, c.commands = 3;
-    c.cube_cycles = 80, c.dma_cycles = 50, c.macs = 12800, c.float32_macs = 6400, c.dma_bytes = 3233;
+    c.cube_cycles = 80, c.dma_cycles = 50, c.macs = 12800, c.cube_macs = 12800, c.float32_macs = 6400,
+    c.dma_bytes = 3233;
     c.memory.ddr = {3200, 33}, c.memory.l1 = {33, 3200}, c.memory.l0 = {9000, 0};
     trace::OpStats view;
     view.name = "v, view", view.kind = "reshape", view.task = "t";
@@ -33,8 +37,8 @@ std::vector<trace::OpStats> two_ops() {
 TEST(OpsCsv, OneRowPerOperation) {
     EXPECT_EQ(trace::format_ops_csv(two_ops(), arch::default_config()),
               kHeader + ",schema_version\n" +
-                  "c,matmul,,9,109,100,10,3,80,0,50,12800,0.5000,75,102,3200,33,33,3200,9000,0,3233,1\n"
-                  "\"v, view\",reshape,t,,,,,0,0,0,0,0,,0,0,0,0,0,0,0,0,0,1\n");
+                  "c,matmul,,9,109,100,10,3,80,0,50,12800,0.5000,75,102,3200,33,33,3200,9000,0,3233,874011628,1\n"
+                  "\"v, view\",reshape,t,,,,,0,0,0,0,0,,0,0,0,0,0,0,0,0,0,0,1\n");
 }
 
 TEST(OpsCsv, AModesColumnsComeBeforeSchemaVersion) {
@@ -42,8 +46,8 @@ TEST(OpsCsv, AModesColumnsComeBeforeSchemaVersion) {
         {"layer", [](const trace::OpsCsvCell& c) { return "L" + std::to_string(c.index); }}};
     const std::string csv = trace::format_ops_csv(two_ops(), arch::default_config(), layer);
     EXPECT_EQ(csv.substr(0, csv.find('\n')), kHeader + ",layer,schema_version");
-    EXPECT_NE(csv.find(",3233,L0,1\n"), std::string::npos) << csv;
-    EXPECT_NE(csv.find(",0,L1,1\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",3233,874011628,L0,1\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",0,0,L1,1\n"), std::string::npos) << csv;
 }
 
 // traces/README.md's table under "## --ops-csv FILE" lists the columns in
