@@ -98,6 +98,10 @@ def headline(report):
         "ddr_bytes_written": report["ddr_bytes_written"],
         "ddr_bytes": report["ddr_bytes_read"] + report["ddr_bytes_written"],
         "format_conversions": report["format_conversions"],
+        # What the run cost (docs/timing-model.md §9, "Energy").
+        "energy_joules": report["energy"]["joules"],
+        "average_watts": report["energy"]["average_watts"],
+        "energy_delay_joule_seconds": report["energy"]["energy_delay_joule_seconds"],
     }
 
 

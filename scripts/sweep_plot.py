@@ -17,6 +17,9 @@ LABELS = {
     "total_cycles": "simulated cycles",
     "cube_utilization": "cube MAC utilization",
     "ddr_bytes": "DDR bytes (read + written)",
+    "energy_joules": "energy (J)",
+    "average_watts": "average power (W)",
+    "energy_delay_joule_seconds": "energy x delay (J s)",
     "wall_seconds": "wall time (s)",
     "max_rss_kib": "peak memory (KiB)",
 }

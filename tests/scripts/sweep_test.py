@@ -213,6 +213,28 @@ class SweepTest(unittest.TestCase):
         with open(os.path.join(plain, "results.csv")) as f:
             self.assertEqual(f.readline().split(",")[:4], ["key", "program", "shapes", "chip.clusters"])
 
+    def test_shipped_energy_sweep(self):
+        """configs/sweeps/l2_energy_gemm.json: cycles and energy against one
+        hardware key, each row's energy the run's own report's."""
+        self.sweep(os.path.join(SOURCE, "configs", "sweeps", "l2_energy_gemm.json"), "-j", "2")
+        rows = self.rows()
+        self.assertEqual([r["l2.kib"] for r in rows], ["0", "1024", "4096", "16384", "196608"])
+        self.assertTrue(all(r["status"] == "ok" for r in rows), rows)
+        with tempfile.TemporaryDirectory() as tmp:
+            rep = os.path.join(tmp, "r.json")
+            subprocess.run([SIM, "-q", "--config", "configs/ascend_910b2.json", "--set", "l2.kib=0", "--report-json",
+                            rep, "models/gemm_2048.pto"], cwd=SOURCE, check=True)
+            with open(rep) as f:
+                energy = json.load(f)["energy"]
+        self.assertEqual(float(rows[0]["energy_joules"]), energy["joules"])
+        self.assertEqual(float(rows[0]["average_watts"]), energy["average_watts"])
+        # Without an L2 every operand re-read is HBM's: more energy, more cycles.
+        self.assertGreater(float(rows[0]["energy_joules"]), float(rows[-1]["energy_joules"]))
+        self.assertGreater(int(rows[0]["total_cycles"]), int(rows[-1]["total_cycles"]))
+        for png in ("total_cycles_vs_l2_kib.png", "energy_joules_vs_l2_kib.png"):
+            with open(os.path.join(self.out, png), "rb") as f:
+                self.assertEqual(f.read(8), PNG_MAGIC, png)
+
     def test_bad_input_exits_2(self):
         def bad(path, message, *extra):
             p = self.sweep(path, *extra, expect=2)
