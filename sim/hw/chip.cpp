@@ -118,9 +118,11 @@ std::optional<trace::RunStats> simulate_until(const arch::Config& config, const 
     setup_systemc();
     trace::StatsRecorder stats(config);
     trace::OpStatsRecorder op_stats(program, config);
+    trace::PowerRecorder power(config);
     trace::RecorderFan fan;
     fan.add(&stats);
     fan.add(&op_stats);
+    fan.add(&power);
     if (recorder) fan.add(recorder);
     Chip chip("chip", config, program, blocks, &fan);
     if (max_cycles == 0) {
@@ -158,6 +160,7 @@ std::optional<trace::RunStats> simulate_until(const arch::Config& config, const 
     r.links = chip.link_stats();
     r.memory = stats.memory();
     r.ops = op_stats.ops();
+    r.power = power.series();
     return r;
 }
 

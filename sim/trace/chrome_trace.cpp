@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/trace/bytes_in_flight.h"
+#include "sim/trace/energy.h"
 #include "sim/trace/in_flight_lanes.h"
 #include "sim/trace/occupancy.h"
 #include "sim/trace/timed_commands.h"
@@ -76,8 +77,8 @@ struct Flow {
 }  // namespace
 
 void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
-                        const std::vector<CommandRecord>& records,
-                        const std::vector<DdrTransferRecord>& ddr_transfers) {
+                        const std::vector<CommandRecord>& records, const std::vector<DdrTransferRecord>& ddr_transfers,
+                        const PowerSeries& power, uint64_t total_cycles) {
     std::vector<TimedCommand> cmds = timed_commands(p, records);
     out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"program\":" << quoted(p.source)
         << ",\"clock_ghz\":" << json(c.clock_ghz).dump()
@@ -219,6 +220,17 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
             micros(out, s.cycle, c.clock_ghz);
             out << ",\"args\":{\"bytes\":" << uint64_t(s.value) << "}}";
         }
+
+    // Counter: the chip's power, each bin's from its start (sim/trace/power.h).
+    const PowerSeries shown = shown_power(power);
+    const std::vector<double> watts = bin_watts(shown, total_cycles, static_microwatts(c), c.clock_ghz);
+    for (size_t b = 0; b < watts.size(); ++b) {
+        out << ",\n{\"name\":\"power (W)\",\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":";
+        micros(out, b * shown.bin_cycles, c.clock_ghz);
+        char text[40];
+        std::snprintf(text, sizeof text, "%.6g", watts[b]);
+        out << ",\"args\":{\"watts\":" << text << "}}";
+    }
 
     // Counters: the live bytes in each cluster's L1 (sim/trace/occupancy.h).
     const std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, p, cmds);

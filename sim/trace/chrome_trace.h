@@ -16,6 +16,7 @@
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
+#include "sim/trace/power.h"
 #include "sim/trace/recorder.h"
 #include "sim/trace/text_out.h"
 
@@ -28,8 +29,11 @@ constexpr int kChromeTraceSchemaVersion = 1;
 
 // With an L2 cache, "L2 port bytes in flight" counts the DDR<->L1 commands
 // and "DDR bytes in flight" the L2's DDR transfers (`ddr_transfers`).
+// `power` (the run's, sim/trace/power.h) becomes the chip's "power (W)"
+// counter; none without bins.
 void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
                         const std::vector<CommandRecord>& records,
-                        const std::vector<DdrTransferRecord>& ddr_transfers = {});
+                        const std::vector<DdrTransferRecord>& ddr_transfers = {}, const PowerSeries& power = {},
+                        uint64_t total_cycles = 0);
 
 }  // namespace trace

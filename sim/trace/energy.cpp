@@ -73,25 +73,69 @@ uint64_t dynamic_femtojoules(const Actions& a, const arch::Config& c) {
     return sum;
 }
 
-Energy run_energy(const RunStats& s, const arch::Config& c) {
-    Energy e;
-    e.parts = dynamic_parts(run_actions(s), c);
+uint64_t op_femtojoules(const OpStats& op, const arch::Config& c) {
+    return dynamic_femtojoules(op_actions(op, c.l2_kib > 0), c);
+}
 
-    // Every unit leaks for the whole run, busy or idle.
+uint64_t command_femtojoules(const arch::Command& cmd, const arch::Config& c) {
+    MemoryTraffic m;
+    add_command_traffic(m, c, cmd);
+    unsigned __int128 fj = 0;
+    if (cmd.op == arch::Opcode::Matmul) {
+        const int64_t each = cmd.mm.dtype == arch::DType::Float32 ? c.energy_mac_float32_fj
+                             : cmd.mm.dtype == arch::DType::Int8  ? c.energy_mac_int8_fj
+                                                                  : c.energy_mac_fj;
+        fj += (unsigned __int128)cmd.mm.macs() * uint64_t(each);
+    } else if (cmd.op == arch::Opcode::Vector) {
+        fj += (unsigned __int128)cmd.vec.src_bytes() * uint64_t(c.energy_vector_fj_per_byte);
+    }
+    const int64_t ddr_side = c.l2_kib > 0 ? c.energy_l2_fj_per_byte : c.energy_ddr_fj_per_byte;
+    fj += (unsigned __int128)(m.ddr.read + m.ddr.written) * uint64_t(ddr_side);
+    fj += (unsigned __int128)(m.l1.read + m.l1.written) * uint64_t(c.energy_l1_fj_per_byte);
+    fj += (unsigned __int128)(m.l0.read + m.l0.written) * uint64_t(c.energy_l0_fj_per_byte);
+    fj += (unsigned __int128)(m.ub.read + m.ub.written) * uint64_t(c.energy_ub_fj_per_byte);
+    return checked(fj);
+}
+
+namespace {
+
+struct StaticPart {
+    const char* key;
+    const char* label;
+    uint64_t microwatts;
+};
+
+// Every unit leaks for the whole run, busy or idle.
+std::vector<StaticPart> static_parts(const arch::Config& c) {
     const uint64_t sram_kib = uint64_t(c.clusters) * uint64_t(c.l1_kib + c.cubes_per_cluster * c.l0_kib +
                                                               c.vector_units * c.vector_buffer_kib) +
                               uint64_t(c.l2_kib);
-    auto leak = [&](std::string key, std::string label, uint64_t microwatts) {
-        const uint64_t fj = static_fj(microwatts, s.total_cycles, c.clock_ghz);
-        if (fj) e.parts.push_back({std::move(key), std::move(label), microwatts, 0, fj, true});
+    return {
+        {"static_cubes", "cube leakage",
+         checked((unsigned __int128)uint64_t(c.cubes_total()) * uint64_t(c.energy_cube_static_uw))},
+        {"static_vector", "vector unit leakage",
+         checked((unsigned __int128)uint64_t(c.clusters * c.vector_units) * uint64_t(c.energy_vector_static_uw))},
+        {"static_sram", "SRAM leakage",
+         checked((unsigned __int128)sram_kib * uint64_t(c.energy_sram_static_uw_per_kib))},
+        {"static_ddr", "DDR background", uint64_t(c.energy_ddr_static_uw)},
     };
-    leak("static_cubes", "cube leakage",
-         checked((unsigned __int128)uint64_t(c.cubes_total()) * uint64_t(c.energy_cube_static_uw)));
-    leak("static_vector", "vector unit leakage",
-         checked((unsigned __int128)uint64_t(c.clusters * c.vector_units) * uint64_t(c.energy_vector_static_uw)));
-    leak("static_sram", "SRAM leakage",
-         checked((unsigned __int128)sram_kib * uint64_t(c.energy_sram_static_uw_per_kib)));
-    leak("static_ddr", "DDR background", uint64_t(c.energy_ddr_static_uw));
+}
+
+}  // namespace
+
+uint64_t static_microwatts(const arch::Config& c) {
+    uint64_t sum = 0;
+    for (const StaticPart& p : static_parts(c)) sum = checked((unsigned __int128)sum + p.microwatts);
+    return sum;
+}
+
+Energy run_energy(const RunStats& s, const arch::Config& c) {
+    Energy e;
+    e.parts = dynamic_parts(run_actions(s), c);
+    for (const StaticPart& p : static_parts(c)) {
+        const uint64_t fj = static_fj(p.microwatts, s.total_cycles, c.clock_ghz);
+        if (fj) e.parts.push_back({p.key, p.label, p.microwatts, 0, fj, true});
+    }
 
     for (const EnergyPart& p : e.parts) {
         e.femtojoules = checked((unsigned __int128)e.femtojoules + p.femtojoules);

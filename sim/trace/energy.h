@@ -55,6 +55,17 @@ Actions op_actions(const OpStats& op, bool with_l2);
 std::vector<EnergyPart> dynamic_parts(const Actions& a, const arch::Config& c);
 uint64_t dynamic_femtojoules(const Actions& a, const arch::Config& c);
 
+// An operation's energy: the dynamic energy of its commands' actions,
+// what the report, its JSON, the profile and --ops-csv give.
+uint64_t op_femtojoules(const OpStats& op, const arch::Config& c);
+
+// One command's: the same actions, as the run and its operation count
+// them (with an L2, a DMA command's DDR-side bytes are the L2's).
+uint64_t command_femtojoules(const arch::Command& cmd, const arch::Config& c);
+
+// Every unit's static power together, in microwatts.
+uint64_t static_microwatts(const arch::Config& c);
+
 Energy run_energy(const RunStats& s, const arch::Config& c);
 
 }  // namespace trace

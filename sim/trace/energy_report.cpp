@@ -33,18 +33,16 @@ double average_watts(const Energy& e, double seconds) { return seconds > 0 ? e.j
 
 std::string joules_text(double joules) { return si(joules, "J"); }
 
-uint64_t op_femtojoules(const OpStats& op, const arch::Config& c) {
-    return dynamic_femtojoules(op_actions(op, c.l2_kib > 0), c);
-}
-
 double run_seconds(uint64_t total_cycles, const arch::Config& c) { return double(total_cycles) / (c.clock_ghz * 1e9); }
 
-std::string format_energy(const Energy& e, uint64_t total_cycles, const arch::Config& c) {
-    const double seconds = run_seconds(total_cycles, c);
+std::string format_energy(const Energy& e, const RunStats& s, const arch::Config& c) {
+    const double seconds = run_seconds(s.total_cycles, c);
     std::string o = "\nenergy             " + si(e.joules(), "J") + "  (dynamic " +
                     si(double(e.dynamic_femtojoules) * 1e-15, "J") + ", static " +
                     si(double(e.static_femtojoules) * 1e-15, "J") + ")\n";
-    o += "  average power    " + si(average_watts(e, seconds), "W") + "\n";
+    o += "  average power    " + si(average_watts(e, seconds), "W") + ", peak " +
+         si(peak_watts(s.power, s.total_cycles, static_microwatts(c), c.clock_ghz), "W") + " (in " +
+         grouped(s.power.bin_cycles) + "-cycle bins, 1 us)\n";
     o += "  energy x delay   " + fmt("%.4g", e.joules() * seconds) + " J s\n";
     for (const EnergyPart& p : e.parts) {
         char line[256];
@@ -59,8 +57,8 @@ std::string format_energy(const Energy& e, uint64_t total_cycles, const arch::Co
     return o;
 }
 
-nlohmann::json energy_json(const Energy& e, uint64_t total_cycles, const arch::Config& c) {
-    const double seconds = run_seconds(total_cycles, c);
+nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Config& c) {
+    const double seconds = run_seconds(s.total_cycles, c);
     nlohmann::json parts = nlohmann::json::array();
     for (const EnergyPart& p : e.parts) {
         nlohmann::json j = {{"key", p.key},
@@ -80,6 +78,8 @@ nlohmann::json energy_json(const Energy& e, uint64_t total_cycles, const arch::C
             {"dynamic_femtojoules", e.dynamic_femtojoules},
             {"static_femtojoules", e.static_femtojoules},
             {"average_watts", average_watts(e, seconds)},
+            {"peak_watts", peak_watts(s.power, s.total_cycles, static_microwatts(c), c.clock_ghz)},
+            {"power_bin_cycles", s.power.bin_cycles},
             {"energy_delay_joule_seconds", e.joules() * seconds},
             {"parts", parts}};
 }

@@ -13,19 +13,15 @@ namespace trace {
 
 // "energy ..." lines: the total, average power, energy-delay product and
 // each part with its share and its count x energy.
-std::string format_energy(const Energy& e, uint64_t total_cycles, const arch::Config& c);
+std::string format_energy(const Energy& e, const RunStats& s, const arch::Config& c);
 
 // {"joules", "femtojoules", "dynamic_femtojoules", "static_femtojoules",
 //  "average_watts", "energy_delay_joule_seconds", "parts": [...]}
-nlohmann::json energy_json(const Energy& e, uint64_t total_cycles, const arch::Config& c);
+nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Config& c);
 
 // 0.001234 as "1.234 mJ": joules with the largest SI prefix that keeps a
 // digit before the point.
 std::string joules_text(double joules);
-
-// An operation's energy (the dynamic energy of its commands' actions,
-// sim/trace/energy.h): what the report, its JSON and --ops-csv give.
-uint64_t op_femtojoules(const OpStats& op, const arch::Config& c);
 
 // The run's length in seconds (cycles at clock_ghz).
 double run_seconds(uint64_t total_cycles, const arch::Config& c);

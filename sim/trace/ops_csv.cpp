@@ -4,7 +4,7 @@
 
 #include "sim/trace/bounds.h"
 #include "sim/trace/csv_field.h"
-#include "sim/trace/energy_report.h"
+#include "sim/trace/energy.h"
 
 namespace trace {
 

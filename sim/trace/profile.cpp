@@ -9,6 +9,7 @@
 
 #include "sim/arch/ceil_div.h"
 #include "sim/arch/varint.h"
+#include "sim/trace/energy.h"
 #include "sim/trace/interval_union.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/timed_commands.h"
@@ -44,7 +45,7 @@ json fractions(const Buckets& t, const std::vector<uint64_t>& v) {
     return row;
 }
 
-json op_row(const OpStats& op) {
+json op_row(const OpStats& op, const arch::Config& c) {
     json e = {{"name", op.name}, {"kind", op.kind}, {"task", op.task}};
     e["start"] = op.ran() ? json(op.start) : json(nullptr);
     e["end"] = op.ran() ? json(op.end) : json(nullptr);
@@ -55,6 +56,7 @@ json op_row(const OpStats& op) {
     e["vector_cycles"] = op.vector_cycles;
     e["macs"] = op.macs;
     e["dma_bytes"] = op.dma_bytes;
+    e["energy_femtojoules"] = op_femtojoules(op, c);
     return e;
 }
 
@@ -188,8 +190,24 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
     }
     j["links"] = links;
 
+    // Energy (docs/timing-model.md §9): the run's parts, and its power in
+    // bins of whole microseconds (sim/trace/power.h).
+    const Energy energy = run_energy(s, c);
+    json parts = json::array();
+    for (const EnergyPart& part : energy.parts)
+        parts.push_back({{"key", part.key}, {"label", part.label}, {"femtojoules", part.femtojoules}});
+    j["energy"] = {{"femtojoules", energy.femtojoules},
+                   {"dynamic_femtojoules", energy.dynamic_femtojoules},
+                   {"static_femtojoules", energy.static_femtojoules},
+                   {"parts", parts}};
+    const PowerSeries shown = shown_power(s.power);
+    j["power"] = {{"bin_cycles", shown.bin_cycles},
+                  {"static_watts", double(static_microwatts(c)) * 1e-6},
+                  {"femtojoules", shown.femtojoules},
+                  {"watts", bin_watts(shown, s.total_cycles, static_microwatts(c), c.clock_ghz)}};
+
     json ops = json::array();
-    for (const OpStats& op : s.ops) ops.push_back(op_row(op));
+    for (const OpStats& op : s.ops) ops.push_back(op_row(op, c));
     j["ops"] = ops;
 
     json path = json::array();
@@ -212,6 +230,7 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
         e["vector_cycles"] = tk.vector_cycles;
         e["macs"] = tk.macs;
         e["dma_bytes"] = tk.dma_bytes;
+        e["energy_femtojoules"] = op_femtojoules(tk, c);
         task_list.push_back(e);
     }
     j["tasks"] = task_list;

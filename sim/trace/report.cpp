@@ -8,6 +8,7 @@
 
 #include "sim/arch/cube_rate.h"
 #include "sim/trace/bounds.h"
+#include "sim/trace/energy.h"
 #include "sim/trace/energy_report.h"
 #include "sim/trace/memory_levels.h"
 
@@ -423,7 +424,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
                       grouped(l.traffic.written).c_str());
         o += line;
     }
-    o += format_energy(run_energy(s, c), s.total_cycles, c);
+    o += format_energy(run_energy(s, c), s, c);
 
     o += "\nDMA engines           busy      commands  bytes\n";
     for (const UnitStats& u : s.units) {
@@ -481,7 +482,7 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     json memory = json::object();
     for (const Level& l : memory_levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};
     j["memory"] = memory;
-    j["energy"] = energy_json(run_energy(s, c), s.total_cycles, c);
+    j["energy"] = energy_json(run_energy(s, c), s, c);
     json units = json::array();
     for (const UnitStats& u : s.units) {
         const CycleSplit split = u.split(s.total_cycles);

@@ -12,6 +12,7 @@
 #include "sim/trace/cycle_accounting.h"
 #include "sim/trace/memory_traffic.h"
 #include "sim/trace/op_stats.h"
+#include "sim/trace/power.h"
 #include "sim/trace/recorder.h"
 
 namespace trace {
@@ -72,6 +73,7 @@ struct RunStats {
     std::vector<LinkStats> links;
     std::vector<OpStats> ops;   // per program operation, in program order
     std::optional<L2Stats> l2;  // with an L2 cache
+    PowerSeries power;          // dynamic energy per microsecond (sim/trace/power.h)
 };
 
 // Accumulates per-unit figures and the memory traffic from command records.

@@ -149,3 +149,50 @@ TEST(Energy, OperationsShareTheRunsDynamicEnergy) {
         "ops_decode");
     EXPECT_EQ(sum(decode["ops"]), decode["energy"]["dynamic_femtojoules"].get<uint64_t>() - part(decode, "ddr"));
 }
+
+// Power over time (sim/trace/power.h): the profile's bins hold every
+// command's energy, so they sum to the run's dynamic energy (with an L2
+// but for its flush, which takes no time); one bin a microsecond; the
+// report's peak is the highest bin's power.
+TEST(Energy, PowerBinsHoldTheRunsDynamicEnergy) {
+    auto profile_of = [](const std::string& args, const std::string& name) {
+        const std::string path = (scratch() / (name + ".profile.json")).string();
+        const Outcome o = run("-q --profile '" + path + "' " + args);
+        EXPECT_EQ(o.status, 0) << o.err;
+        return nlohmann::json::parse(slurp(path));
+    };
+    auto sum = [](const nlohmann::json& bins) {
+        uint64_t total = 0;
+        for (const nlohmann::json& b : bins) total += b.get<uint64_t>();
+        return total;
+    };
+    const std::string gemm = "--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000";
+    const nlohmann::json r = report(gemm, "power_gemm");
+    const nlohmann::json p = profile_of(gemm, "power_gemm");
+    EXPECT_EQ(p["power"]["bin_cycles"], 1000);         // 1 us at 1 GHz
+    ASSERT_EQ(p["power"]["femtojoules"].size(), 72u);  // 71,421 cycles
+    EXPECT_EQ(sum(p["power"]["femtojoules"]), r["energy"]["dynamic_femtojoules"].get<uint64_t>());
+    EXPECT_DOUBLE_EQ(p["power"]["static_watts"].get<double>(), 0.016);  // 16 cubes at 1 mW
+    double peak = 0;
+    for (size_t b = 0; b < 71; ++b) {
+        const double watts = p["power"]["femtojoules"][b].get<uint64_t>() * 1e-15 / 1e-6 + 0.016;
+        EXPECT_DOUBLE_EQ(p["power"]["watts"][b].get<double>(), watts) << b;
+        peak = std::max(peak, watts);
+    }
+    // The last bin has 421 cycles of the run.
+    const double last = p["power"]["femtojoules"][71].get<uint64_t>() * 1e-15 / 421e-9 + 0.016;
+    EXPECT_DOUBLE_EQ(p["power"]["watts"][71].get<double>(), last);
+    EXPECT_DOUBLE_EQ(r["energy"]["peak_watts"].get<double>(), std::max(peak, last));
+    EXPECT_EQ(r["energy"]["power_bin_cycles"], 1000);
+    // The profile's energy is the report's.
+    EXPECT_EQ(p["energy"]["femtojoules"], r["energy"]["femtojoules"]);
+
+    const std::string decode =
+        "--config configs/ascend_910b2.json --shape x=1,4096 --shape k_cache=1,1,32,128,2048 "
+        "--shape v_cache=1,1,32,2048,128 --param pos=2047 models/llama_decode.pto";
+    const nlohmann::json rd = report(decode, "power_decode");
+    const nlohmann::json pd = profile_of(decode, "power_decode");
+    EXPECT_EQ(pd["power"]["bin_cycles"], 1800);  // 1 us at 1.8 GHz
+    EXPECT_EQ(sum(pd["power"]["femtojoules"]),
+              rd["energy"]["dynamic_femtojoules"].get<uint64_t>() - rd["l2"]["flush_bytes"].get<uint64_t>() * 31760);
+}

@@ -78,7 +78,7 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
     std::map<std::pair<int, int>, std::vector<std::pair<uint64_t, uint64_t>>> slices;
     std::map<uint64_t, int> flow_ends;
     std::set<int> counter_pids;
-    size_t counters = 0;
+    size_t counters = 0, power_points = 0;
     std::map<int, uint64_t> l1_live;  // per cluster process: the last L1 live-bytes value
     for (const auto& e : j["traceEvents"]) {
         std::string ph = e.at("ph");
@@ -95,6 +95,12 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
             if (e["cat"] != "block") slices[{pid, tid}].push_back({start, end});
         } else if (ph == "s" || ph == "f") {
             flow_ends[e.at("id").get<uint64_t>()] += ph == "s" ? 1 : 2;
+        } else if (ph == "C" && e["name"] == "power (W)") {
+            // The chip's power (sim/trace/power.h): a bin's, never negative.
+            ASSERT_TRUE(e["args"]["watts"].is_number()) << e.dump();
+            ASSERT_GE(e["args"]["watts"].get<double>(), 0.0) << e.dump();
+            ASSERT_EQ(pid, 0) << e.dump();
+            ++power_points;
         } else if (ph == "C") {
             // Bytes in flight on a link, or live in L1: never negative, on a
             // named process; L1 within its capacity.
@@ -118,6 +124,9 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
     }
     EXPECT_FALSE(flow_ends.empty());
     EXPECT_GT(counters, 0u);
+    // A power point per microsecond bin of the run (at most 1,000 of them).
+    EXPECT_GT(power_points, 0u);
+    EXPECT_LE(power_points, 1000u);
     // Every cluster that ran something shows its L1, empty again at the end.
     EXPECT_FALSE(l1_live.empty());
     for (const auto& [pid, last] : l1_live) EXPECT_EQ(last, 0u) << "L1 of process " << pid;

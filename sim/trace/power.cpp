@@ -1,0 +1,75 @@
+#include "sim/trace/power.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/trace/energy.h"
+
+namespace trace {
+
+uint64_t power_bin_cycles(const arch::Config& c) {
+    return std::max<uint64_t>(1, uint64_t(std::llround(c.clock_ghz * 1000.0)));
+}
+
+PowerSeries PowerSeries::merged(uint64_t factor) const {
+    PowerSeries out;
+    factor = std::max<uint64_t>(1, factor);
+    out.bin_cycles = bin_cycles * factor;
+    out.femtojoules.assign((femtojoules.size() + factor - 1) / factor, 0);
+    for (size_t i = 0; i < femtojoules.size(); ++i) out.femtojoules[i / factor] += femtojoules[i];
+    return out;
+}
+
+PowerRecorder::PowerRecorder(const arch::Config& c) : config_(c) { series_.bin_cycles = power_bin_cycles(c); }
+
+void PowerRecorder::spread(uint64_t fj, uint64_t start, uint64_t end) {
+    if (fj == 0) return;
+    const uint64_t w = series_.bin_cycles;
+    const uint64_t first = start / w, last = end > start ? (end - 1) / w : first;
+    if (series_.femtojoules.size() <= last) series_.femtojoules.resize(last + 1, 0);
+    if (first == last) {
+        series_.femtojoules[first] += fj;
+        return;
+    }
+    const uint64_t span = end - start;
+    uint64_t given = 0;
+    for (uint64_t b = first; b < last; ++b) {
+        const uint64_t overlap = std::min(end, (b + 1) * w) - std::max(start, b * w);
+        const uint64_t share = uint64_t((unsigned __int128)fj * overlap / span);
+        series_.femtojoules[b] += share;
+        given += share;
+    }
+    series_.femtojoules[last] += fj - given;
+}
+
+void PowerRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
+    spread(command_femtojoules(c, config_), r.start, r.end);
+}
+
+void PowerRecorder::on_ddr_transfer(const DdrTransferRecord& t) {
+    spread(t.bytes * uint64_t(config_.energy_ddr_fj_per_byte), t.start, t.leave);
+}
+
+std::vector<double> bin_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_microwatts,
+                              double clock_ghz) {
+    std::vector<double> out;
+    out.reserve(s.femtojoules.size());
+    for (size_t b = 0; b < s.femtojoules.size(); ++b) {
+        const uint64_t begin = b * s.bin_cycles;
+        const uint64_t end = std::min<uint64_t>(begin + s.bin_cycles, std::max(total_cycles, begin + 1));
+        const double seconds = double(end - begin) / (clock_ghz * 1e9);
+        out.push_back(double(s.femtojoules[b]) * 1e-15 / seconds + double(static_microwatts) * 1e-6);
+    }
+    return out;
+}
+
+double peak_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_microwatts, double clock_ghz) {
+    const std::vector<double> w = bin_watts(s, total_cycles, static_microwatts, clock_ghz);
+    return w.empty() ? double(static_microwatts) * 1e-6 : *std::max_element(w.begin(), w.end());
+}
+
+PowerSeries shown_power(const PowerSeries& s) {
+    return s.merged((s.femtojoules.size() + kPowerPoints - 1) / kPowerPoints);
+}
+
+}  // namespace trace
