@@ -5,7 +5,10 @@
     scripts/plot_profile.py traces/gemm.profile.json -o traces/gemm-plots
 
 writes DIR/heatmap.png (busy fraction per unit and time bucket),
-DIR/bandwidth.png (completion bandwidth per link, bytes/cycle) and
+DIR/bandwidth.png (completion bandwidth per link, bytes/cycle),
+DIR/power.png (the chip's power over time, in the profile's bins of
+whole microseconds, with its average and peak), DIR/energy.png (the
+run's energy by part, and the operations that cost most) and
 DIR/taskgraph.svg (tasks with their cycles, edges = data dependencies;
 rendered by Graphviz `dot`). Needs Debian python3-matplotlib and graphviz.
 """
@@ -70,6 +73,64 @@ def plot_bandwidth(p, path):
     plt.close(fig)
 
 
+def plot_power(p, path):
+    """The power series (docs/timing-model.md §9, "Energy") as steps, one
+    per bin, with the run's average."""
+    power = p["power"]
+    watts, w, total = power["watts"], power["bin_cycles"], p["total_cycles"]
+    starts = [b * w for b in range(len(watts))]
+    fig, ax = plt.subplots(figsize=(12, 4))
+    if watts:
+        ax.step(starts + [total], watts + [watts[-1]], where="post", linewidth=1.2, label="power")
+        joules = p["energy"]["femtojoules"] * 1e-15
+        seconds = total / (p["clock_ghz"] * 1e9)
+        if seconds > 0:
+            ax.axhline(joules / seconds, color="gray", linestyle="--", linewidth=1,
+                       label="average %.3g W" % (joules / seconds))
+        ax.legend(loc="upper right", fontsize=8)
+    ax.set_xlabel("cycles (bin = %d cycles)" % w)
+    ax.set_ylabel("power (W)")
+    ax.set_title("%s: power (peak %.3g W)" % (p["program"], max(watts) if watts else 0.0))
+    ax.set_xlim(0, max(1, total))
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# Operations shown by name in the energy chart; the rest are summed.
+TOP_OPS = 12
+
+
+def plot_energy(p, path):
+    """Two bar charts: the run's energy by part (each action's, each memory
+    level's, static power) and by operation (the costliest TOP_OPS, the
+    others together)."""
+    parts = p["energy"]["parts"]
+    ops = sorted((o for o in p["ops"] if o["energy_femtojoules"] > 0), key=lambda o: -o["energy_femtojoules"])
+    shown = [(o["name"], o["energy_femtojoules"]) for o in ops[:TOP_OPS]]
+    rest = sum(o["energy_femtojoules"] for o in ops[TOP_OPS:])
+    if rest:
+        shown.append(("%d others" % (len(ops) - TOP_OPS), rest))
+    fig, (by_part, by_op) = plt.subplots(1, 2, figsize=(12, max(3.5, 0.3 * max(len(parts), len(shown)) + 1.5)))
+    by_part.barh([q["label"] for q in parts], [q["femtojoules"] * 1e-9 for q in parts], color="tab:blue")
+    by_part.invert_yaxis()
+    by_part.set_xlabel("energy (uJ)")
+    by_part.set_title("by part (total %.4g uJ)" % (p["energy"]["femtojoules"] * 1e-9))
+    by_op.barh([name for name, _ in shown], [fj * 1e-9 for _, fj in shown], color="tab:orange")
+    by_op.invert_yaxis()
+    by_op.set_xlabel("energy (uJ)")
+    by_op.set_title("by operation (dynamic)")
+    for ax in (by_part, by_op):
+        ax.tick_params(axis="y", labelsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle("%s: energy" % p["program"])
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def quoted(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -98,9 +159,10 @@ def task_dot(p):
 
 
 def main():
-    ap = argparse.ArgumentParser(description="Plot a davinci-sim profile: heatmap.png, bandwidth.png, taskgraph.svg")
+    ap = argparse.ArgumentParser(description="Plot a davinci-sim profile: heatmap.png, bandwidth.png, power.png, "
+                                             "energy.png, taskgraph.svg")
     ap.add_argument("profile", help="profile JSON (davinci-sim profile PROGRAM -o FILE)")
-    ap.add_argument("-o", "--output", required=True, metavar="DIR", help="directory for the three files")
+    ap.add_argument("-o", "--output", required=True, metavar="DIR", help="directory for the five files")
     args = ap.parse_args()
     with open(args.profile) as f:
         p = json.load(f)
@@ -110,6 +172,8 @@ def main():
     os.makedirs(args.output, exist_ok=True)
     plot_heatmap(p, os.path.join(args.output, "heatmap.png"))
     plot_bandwidth(p, os.path.join(args.output, "bandwidth.png"))
+    plot_power(p, os.path.join(args.output, "power.png"))
+    plot_energy(p, os.path.join(args.output, "energy.png"))
     svg = os.path.join(args.output, "taskgraph.svg")
     try:
         r = subprocess.run(["dot", "-Tsvg", "-o", svg], input=task_dot(p), text=True, capture_output=True)
@@ -117,7 +181,7 @@ def main():
         sys.exit("plot_profile.py: graphviz 'dot' not found (apt-get install graphviz)")
     if r.returncode != 0:
         sys.exit("plot_profile.py: dot failed: " + r.stderr.strip())
-    for name in ("heatmap.png", "bandwidth.png", "taskgraph.svg"):
+    for name in ("heatmap.png", "bandwidth.png", "power.png", "energy.png", "taskgraph.svg"):
         print(os.path.join(args.output, name))
 
 

@@ -16,8 +16,8 @@
 namespace trace {
 
 struct PowerSeries {
-    uint64_t bin_cycles = 1;              // cycles per bin: one microsecond at clock_ghz, at least 1
-    std::vector<uint64_t> femtojoules;    // dynamic energy per bin, from cycle 0
+    uint64_t bin_cycles = 1;            // cycles per bin: one microsecond at clock_ghz, at least 1
+    std::vector<uint64_t> femtojoules;  // dynamic energy per bin, from cycle 0
     // The series with `factor` bins merged into one (the last may be
     // shorter): the same energy, coarser.
     PowerSeries merged(uint64_t factor) const;
