@@ -196,3 +196,29 @@ TEST(Energy, PowerBinsHoldTheRunsDynamicEnergy) {
     EXPECT_EQ(sum(pd["power"]["femtojoules"]),
               rd["energy"]["dynamic_femtojoules"].get<uint64_t>() - rd["l2"]["flush_bytes"].get<uint64_t>() * 31760);
 }
+
+// docs/energy.md's breakdown table: each row's run (its model, on the
+// built-in machine or the 910B2 preset) gives the energy the row says.
+TEST(Energy, DocsTableIsThisBuilds) {
+    const std::string text = slurp(std::string(DAVINCI_SOURCE_DIR) + "/docs/energy.md");
+    const std::string decode =
+        " --shape x=1,4096 --shape k_cache=1,1,32,128,2048 --shape v_cache=1,1,32,2048,128 --param pos=2047";
+    size_t rows = 0;
+    for (size_t at = text.find("\n| `models/"); at != std::string::npos; at = text.find("\n| `models/", at + 1)) {
+        const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+        const std::string model = line.substr(3, line.find('`', 3) - 3);
+        const std::string run_cell = line.substr(0, line.find('|', 2));
+        std::string args = model;
+        if (model == "models/resnet50.pto") args += " --shape input=1,3,224,224";
+        if (model == "models/llama_decode.pto") args += decode;
+        if (run_cell.find("910B2") != std::string::npos) args = "--config configs/ascend_910b2.json " + args;
+        const size_t energy_at = line.find('|', 2) + 2;
+        const std::string energy = line.substr(energy_at, line.find(" |", energy_at) - energy_at);
+        const nlohmann::json r = report(args, "docs_row" + std::to_string(rows));
+        char text_mj[32];
+        std::snprintf(text_mj, sizeof text_mj, "%#.4g mJ", r["energy"]["joules"].get<double>() * 1e3);
+        EXPECT_EQ(energy, text_mj) << line;
+        ++rows;
+    }
+    EXPECT_EQ(rows, 8u);
+}
