@@ -5,18 +5,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_report.h"
 #include "cli_util.h"
 
 using namespace clitest;
 
 namespace {
-
-nlohmann::json report(const std::string& args, const std::string& name) {
-    const std::string json = (scratch() / (name + ".json")).string();
-    Outcome o = run("-q --report-json '" + json + "' " + args);
-    EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
-}
 
 // The femtojoules of the part named `key`, 0 if the run has none.
 uint64_t part(const nlohmann::json& r, const std::string& key) {
@@ -33,7 +27,7 @@ uint64_t part(const nlohmann::json& r, const std::string& key) {
 // its quarter of B, as the report's memory table says), at 243,750 fJ a
 // byte; L1 and L0 at 6,566 and 2,500. No static power by default.
 TEST(Energy, GemmIsTheHandSumOfItsActions) {
-    const nlohmann::json r = report("--op matmul --shape 256,256,256", "gemm");
+    const nlohmann::json r = run_report("--op matmul --shape 256,256,256", "gemm");
     ASSERT_EQ(r["macs"], 16777216);
     ASSERT_EQ(r["memory"]["ddr"]["read"], 524288);
     ASSERT_EQ(r["memory"]["ddr"]["written"], 131072);
@@ -63,7 +57,7 @@ TEST(Energy, VectorOpIsTheHandSumOfItsActions) {
                                        "import pypto as pypo\n"
                                        "x = pypo.input(\"x\", shape=(64, 256))\n"
                                        "pypo.output(\"y\", pypo.op.relu(x))\n");
-    const nlohmann::json r = report("'" + pto + "'", "relu");
+    const nlohmann::json r = run_report("'" + pto + "'", "relu");
     ASSERT_EQ(r["memory"]["ddr"]["read"], 32768);
     ASSERT_EQ(r["memory"]["ddr"]["written"], 32768);
     ASSERT_EQ(r["memory"]["l1"]["read"], 65536);
@@ -78,7 +72,7 @@ TEST(Energy, VectorOpIsTheHandSumOfItsActions) {
 // and 4 x (256 + 4 x 32) KiB of SRAM at 10 uW a KiB, over 71,421 cycles
 // at 1 GHz (1 uW for 1 ns is 1 fJ).
 TEST(Energy, StaticPowerIsPaidForTheWholeRun) {
-    const nlohmann::json r = report(
+    const nlohmann::json r = run_report(
         "--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set energy.sram_static_uw_per_kib=10",
         "static");
     ASSERT_EQ(r["total_cycles"], 71421);
@@ -89,15 +83,15 @@ TEST(Energy, StaticPowerIsPaidForTheWholeRun) {
               r["energy"]["dynamic_femtojoules"].get<uint64_t>() + (16000ull + 15360) * 71421);
     // At 2 GHz the same cycles last half as long.
     const nlohmann::json fast =
-        report("--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set clock_ghz=2", "static_fast");
+        run_report("--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set clock_ghz=2", "static_fast");
     EXPECT_EQ(part(fast, "static_cubes"), 16ull * 1000 * 71421 / 2);
 }
 
 // int8 MACs cost less energy than float16 ones (an 8-bit multiply and a
 // 32-bit add against a 16-bit float multiply and a 32-bit float add).
 TEST(Energy, Int8LowersTheMacEnergy) {
-    const nlohmann::json f16 = report("--op matmul --shape 256,256,256", "mac_f16");
-    const nlohmann::json i8 = report("--op matmul --shape 256,256,256 --dtype int8", "mac_i8");
+    const nlohmann::json f16 = run_report("--op matmul --shape 256,256,256", "mac_f16");
+    const nlohmann::json i8 = run_report("--op matmul --shape 256,256,256 --dtype int8", "mac_i8");
     ASSERT_EQ(f16["macs"], i8["macs"]);
     EXPECT_EQ(part(i8, "cube_macs"), 0u);
     EXPECT_EQ(part(i8, "cube_macs_int8"), 16777216ull * 300);
@@ -111,8 +105,8 @@ TEST(Energy, FusionLowersTheDdrEnergy) {
                                        "import pypto as pypo\n"
                                        "x = pypo.input(\"x\", shape=(256, 256))\n"
                                        "pypo.output(\"y\", pypo.op.relu(pypo.op.add(pypo.op.mul(x, x), x)))\n");
-    const nlohmann::json fused = report("'" + pto + "'", "chain_fused");
-    const nlohmann::json unfused = report("--no-fusion '" + pto + "'", "chain_unfused");
+    const nlohmann::json fused = run_report("'" + pto + "'", "chain_fused");
+    const nlohmann::json unfused = run_report("--no-fusion '" + pto + "'", "chain_unfused");
     EXPECT_LT(part(fused, "ddr"), part(unfused, "ddr"));
     EXPECT_LT(fused["energy"]["femtojoules"].get<uint64_t>(), unfused["energy"]["femtojoules"].get<uint64_t>());
 }
@@ -120,7 +114,7 @@ TEST(Energy, FusionLowersTheDdrEnergy) {
 // A 7B decode layer on the Ascend 910B2 preset is bound by DDR (HBM) and
 // most of its energy is DDR's: README's example, 17.240 mJ, 80.9 % HBM.
 TEST(Energy, DdrBoundDecodeIsMostlyDdrEnergy) {
-    const nlohmann::json r = report(
+    const nlohmann::json r = run_report(
         "--config configs/ascend_910b2.json --shape x=1,4096 --shape k_cache=1,1,32,128,2048 "
         "--shape v_cache=1,1,32,2048,128 --param pos=2047 models/llama_decode.pto",
         "decode");
@@ -139,11 +133,11 @@ TEST(Energy, OperationsShareTheRunsDynamicEnergy) {
         for (const nlohmann::json& o : list) total += o["energy_femtojoules"].get<uint64_t>();
         return total;
     };
-    const nlohmann::json block = report("models/resnet_block.pto", "ops_block");
+    const nlohmann::json block = run_report("models/resnet_block.pto", "ops_block");
     EXPECT_GT(block["ops"].size(), 3u);
     EXPECT_EQ(sum(block["ops"]), block["energy"]["dynamic_femtojoules"].get<uint64_t>());
     EXPECT_EQ(sum(block["tasks"]), block["energy"]["dynamic_femtojoules"].get<uint64_t>());
-    const nlohmann::json decode = report(
+    const nlohmann::json decode = run_report(
         "--config configs/ascend_910b2.json --shape x=1,4096 --shape k_cache=1,1,32,128,2048 "
         "--shape v_cache=1,1,32,2048,128 --param pos=2047 models/llama_decode.pto",
         "ops_decode");
@@ -167,7 +161,7 @@ TEST(Energy, PowerBinsHoldTheRunsDynamicEnergy) {
         return total;
     };
     const std::string gemm = "--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000";
-    const nlohmann::json r = report(gemm, "power_gemm");
+    const nlohmann::json r = run_report(gemm, "power_gemm");
     const nlohmann::json p = profile_of(gemm, "power_gemm");
     EXPECT_EQ(p["power"]["bin_cycles"], 1000);         // 1 us at 1 GHz
     ASSERT_EQ(p["power"]["femtojoules"].size(), 72u);  // 71,421 cycles
@@ -190,7 +184,7 @@ TEST(Energy, PowerBinsHoldTheRunsDynamicEnergy) {
     const std::string decode =
         "--config configs/ascend_910b2.json --shape x=1,4096 --shape k_cache=1,1,32,128,2048 "
         "--shape v_cache=1,1,32,2048,128 --param pos=2047 models/llama_decode.pto";
-    const nlohmann::json rd = report(decode, "power_decode");
+    const nlohmann::json rd = run_report(decode, "power_decode");
     const nlohmann::json pd = profile_of(decode, "power_decode");
     EXPECT_EQ(pd["power"]["bin_cycles"], 1800);  // 1 us at 1.8 GHz
     EXPECT_EQ(sum(pd["power"]["femtojoules"]),
@@ -214,7 +208,7 @@ TEST(Energy, DocsTableIsThisBuilds) {
         if (run_cell.find("910B2") != std::string::npos) args = "--config configs/ascend_910b2.json " + args;
         const size_t energy_at = line.find('|', 2) + 2;
         const std::string energy = line.substr(energy_at, line.find(" |", energy_at) - energy_at);
-        const nlohmann::json r = report(args, "docs_row" + std::to_string(rows));
+        const nlohmann::json r = run_report(args, "docs_row" + std::to_string(rows));
         char text_mj[32];
         std::snprintf(text_mj, sizeof text_mj, "%#.4g mJ", r["energy"]["joules"].get<double>() * 1e3);
         EXPECT_EQ(energy, text_mj) << line;

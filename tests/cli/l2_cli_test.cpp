@@ -5,28 +5,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_report.h"
 #include "cli_util.h"
 
 using namespace clitest;
-
-namespace {
-
-nlohmann::json report(const std::string& args, const std::string& name) {
-    const std::string json = (scratch() / (name + ".json")).string();
-    Outcome o = run("-q --report-json '" + json + "' " + args);
-    EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
-}
-
-}  // namespace
 
 // README "The hardware model": the operands come from DDR once, the rest
 // of their re-reads hit the L2 (24 MiB of operands and result in a
 // 192 MiB L2), and C stays in it to the end, as the flush.
 TEST(L2Cli, ReadmeExampleGemm2048OnTheAscendPreset) {
-    const nlohmann::json with = report("--config configs/ascend_910b_class.json models/gemm_2048.pto", "with");
+    const nlohmann::json with = run_report("--config configs/ascend_910b_class.json models/gemm_2048.pto", "with");
     const nlohmann::json without =
-        report("--config configs/ascend_910b_class.json --set l2.kib=0 models/gemm_2048.pto", "without");
+        run_report("--config configs/ascend_910b_class.json --set l2.kib=0 models/gemm_2048.pto", "without");
     EXPECT_EQ(without["total_cycles"], 249345);
     EXPECT_EQ(without["ddr_bytes_read"], 201326592);
     EXPECT_FALSE(without.contains("l2"));
@@ -66,8 +56,8 @@ TEST(L2Cli, ReadmeExampleWritePortOnFlashAttention) {
     const std::string fa =
         "--config configs/ascend_910b2.json --shape q=8192,128 --shape kt=128,8192 --shape v=8192,128 "
         "--param qblock=8192 --param block=256 --param tm=128 --param tn=128 models/flash_attention.pto";
-    const nlohmann::json two = report(fa, "fa_two_ports");
-    const nlohmann::json one = report("--set l2.write_bytes_per_cycle=0 " + fa, "fa_one_port");
+    const nlohmann::json two = run_report(fa, "fa_two_ports");
+    const nlohmann::json one = run_report("--set l2.write_bytes_per_cycle=0 " + fa, "fa_one_port");
     EXPECT_EQ(two["total_cycles"], 594346);
     EXPECT_EQ(one["total_cycles"], 606589);
     EXPECT_EQ(two["links"][0]["name"], "l2_l1_ub_read");

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_report.h"
 #include "cli_util.h"
 
 using namespace clitest;
@@ -16,13 +17,6 @@ const char* const kUsageHead = "usage: davinci-sim [options] PROGRAM.pto\n";
 
 // The report of `args` as JSON, and the same without its "config" name
 // (which says where the configuration came from, not what it is).
-nlohmann::json report(const std::string& args, const std::string& name) {
-    const std::string path = (scratch() / (name + ".json")).string();
-    const Outcome o = run("-q " + args + " --report-json '" + path + "'");
-    EXPECT_EQ(o.status, 0) << args << ": " << o.err;
-    return nlohmann::json::parse(slurp(path));
-}
-
 nlohmann::json without_config(nlohmann::json j) {
     j.erase("config");
     return j;
@@ -47,24 +41,25 @@ void expect_error(const std::string& args, const std::string& message, bool usag
 TEST(SetOption, GivesTheReportOfTheEquivalentJsonFile) {
     const std::string file =
         write_file("set_equivalent.json", R"({"ddr": {"bytes_per_cycle": 64}, "chip": {"clusters": 8}})");
-    const nlohmann::json by_file = report("--config '" + file + "' models/gemm_256.pto", "set_by_file");
+    const nlohmann::json by_file = run_report("--config '" + file + "' models/gemm_256.pto", "set_by_file");
     const nlohmann::json by_set =
-        report("--set ddr.bytes_per_cycle=64 --set chip.clusters=8 models/gemm_256.pto", "set_by_option");
+        run_report("--set ddr.bytes_per_cycle=64 --set chip.clusters=8 models/gemm_256.pto", "set_by_option");
     EXPECT_EQ(without_config(by_set), without_config(by_file));
     EXPECT_EQ(by_set["total_cycles"], 36188u);
-    EXPECT_EQ(report("models/gemm_256.pto", "set_none")["total_cycles"], 71421u);  // the default differs
+    EXPECT_EQ(run_report("models/gemm_256.pto", "set_none")["total_cycles"], 71421u);  // the default differs
 }
 
 TEST(SetOption, AppliesOverTheConfigFile) {
     nlohmann::json edge = nlohmann::json::parse(slurp(std::string(DAVINCI_SOURCE_DIR) + "/configs/edge_npu.json"));
     edge["ddr"]["bytes_per_cycle"] = 64;
     const std::string file = write_file("set_edge_64.json", edge.dump());
-    const nlohmann::json by_file = report("--config '" + file + "' models/gemm_256.pto", "set_edge_file");
-    const nlohmann::json by_set =
-        report("--config configs/edge_npu.json --set ddr.bytes_per_cycle=64 models/gemm_256.pto", "set_edge_option");
+    const nlohmann::json by_file = run_report("--config '" + file + "' models/gemm_256.pto", "set_edge_file");
+    const nlohmann::json by_set = run_report(
+        "--config configs/edge_npu.json --set ddr.bytes_per_cycle=64 models/gemm_256.pto", "set_edge_option");
     EXPECT_EQ(without_config(by_set), without_config(by_file));
     EXPECT_EQ(by_set["total_cycles"], 22140u);
-    EXPECT_EQ(report("--config configs/edge_npu.json models/gemm_256.pto", "set_edge_none")["total_cycles"], 24700u);
+    EXPECT_EQ(run_report("--config configs/edge_npu.json models/gemm_256.pto", "set_edge_none")["total_cycles"],
+              24700u);
 }
 
 TEST(SetOption, TheReportNamesTheSettings) {
@@ -75,27 +70,29 @@ TEST(SetOption, TheReportNamesTheSettings) {
     EXPECT_EQ(o.out.substr(0, o.out.find('\n')),
               "davinci-sim: models/gemm_256.pto on configs/cluster.json with --set chip.clusters=8 "
               "--set ddr.bytes_per_cycle=64");
-    EXPECT_EQ(report("--set chip.clusters=8 models/gemm_256.pto", "set_named")["config"],
+    EXPECT_EQ(run_report("--set chip.clusters=8 models/gemm_256.pto", "set_named")["config"],
               "built-in default with --set chip.clusters=8");
 }
 
 // A word that is not JSON is a string: no shell-quoted quotes needed.
 TEST(SetOption, AWordIsAString) {
     const std::string file = write_file("set_os.json", R"({"cube": {"dataflow": "os"}})");
-    EXPECT_EQ(without_config(report("--set cube.dataflow=os models/gemm_256.pto", "set_os_word")),
-              without_config(report("--config '" + file + "' models/gemm_256.pto", "set_os_file")));
-    EXPECT_EQ(without_config(report("--set 'cube.dataflow=\"os\"' models/gemm_256.pto", "set_os_quoted")),
-              without_config(report("--config '" + file + "' models/gemm_256.pto", "set_os_file2")));
+    EXPECT_EQ(without_config(run_report("--set cube.dataflow=os models/gemm_256.pto", "set_os_word")),
+              without_config(run_report("--config '" + file + "' models/gemm_256.pto", "set_os_file")));
+    EXPECT_EQ(without_config(run_report("--set 'cube.dataflow=\"os\"' models/gemm_256.pto", "set_os_quoted")),
+              without_config(run_report("--config '" + file + "' models/gemm_256.pto", "set_os_file2")));
 }
 
 TEST(SetOption, AppliesToProgramJsonRuns) {
     const std::string program = (scratch() / "set_program.json").string();
     ASSERT_EQ(run("--emit-program-json '" + program + "' models/gemm_256.pto").status, 0);
     const std::string file = write_file("set_program_cfg.json", R"({"ddr": {"bytes_per_cycle": 64}})");
-    const nlohmann::json by_file = report("--config '" + file + "' --program-json '" + program + "'", "set_pj_file");
-    const nlohmann::json by_set = report("--set ddr.bytes_per_cycle=64 --program-json '" + program + "'", "set_pj_set");
+    const nlohmann::json by_file =
+        run_report("--config '" + file + "' --program-json '" + program + "'", "set_pj_file");
+    const nlohmann::json by_set =
+        run_report("--set ddr.bytes_per_cycle=64 --program-json '" + program + "'", "set_pj_set");
     EXPECT_EQ(without_config(by_set), without_config(by_file));
-    EXPECT_NE(by_set["total_cycles"], report("--program-json '" + program + "'", "set_pj_none")["total_cycles"]);
+    EXPECT_NE(by_set["total_cycles"], run_report("--program-json '" + program + "'", "set_pj_none")["total_cycles"]);
     expect_error("--set ddr.bytes_per_cycle=0 --program-json '" + program + "'",
                  "--set: ddr.bytes_per_cycle: expected a positive integer, got 0", false);
 }
