@@ -75,22 +75,21 @@ def plot_bandwidth(p, path):
 
 def plot_power(p, path):
     """The power series (docs/timing-model.md §9, "Energy") as steps, one
-    per bin, with the run's average."""
+    per bin, with the run's average; the title's peak is the report's (its
+    highest bin of `peak_bin_cycles`, finer than these when they merge)."""
     power = p["power"]
     watts, w, total = power["watts"], power["bin_cycles"], p["total_cycles"]
     starts = [b * w for b in range(len(watts))]
     fig, ax = plt.subplots(figsize=(12, 4))
     if watts:
         ax.step(starts + [total], watts + [watts[-1]], where="post", linewidth=1.2, label="power")
-        joules = p["energy"]["femtojoules"] * 1e-15
-        seconds = total / (p["clock_ghz"] * 1e9)
-        if seconds > 0:
-            ax.axhline(joules / seconds, color="gray", linestyle="--", linewidth=1,
-                       label="average %.3g W" % (joules / seconds))
+        ax.axhline(power["average_watts"], color="gray", linestyle="--", linewidth=1,
+                   label="average %.3g W" % power["average_watts"])
         ax.legend(loc="upper right", fontsize=8)
     ax.set_xlabel("cycles (bin = %d cycles)" % w)
     ax.set_ylabel("power (W)")
-    ax.set_title("%s: power (peak %.3g W)" % (p["program"], max(watts) if watts else 0.0))
+    ax.set_title("%s: power (peak %.3g W in %d-cycle bins)" % (p["program"], power["peak_watts"],
+                                                                power["peak_bin_cycles"]))
     ax.set_xlim(0, max(1, total))
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)

@@ -10,10 +10,13 @@ namespace trace {
 
 namespace {
 
-// a * b, or a + b, in femtojoules; a run's energy stays far below 2^64 fJ
-// (18 kJ), so going over it is a bug, not an input to report.
+// A sum or product in femtojoules. A run's energy is far below 2^64 fJ
+// (18 kJ) with any physical energies; energies the config accepts can
+// still take it past, which is the config's error.
 uint64_t checked(unsigned __int128 v) {
-    if (v > std::numeric_limits<uint64_t>::max()) throw std::overflow_error("energy: more than 2^64 femtojoules");
+    if (v > std::numeric_limits<uint64_t>::max())
+        throw arch::ConfigError(
+            "energy: this run's energy exceeds 2^64 femtojoules (18 kJ): the energy.* keys are too large for it");
     return uint64_t(v);
 }
 
@@ -27,11 +30,12 @@ uint64_t level_fj_per_byte(const std::string& key, const arch::Config& c) {
 
 // Static power over the run: microwatts x seconds, in femtojoules
 // (1 uW for 1 s is 1e9 fJ; the run lasts cycles / (clock_ghz x 1e9) s),
-// rounded to the nearest femtojoule.
+// rounded to the nearest femtojoule. IEEE double arithmetic, the same on
+// every platform (the product is exact below 2^53).
 uint64_t static_fj(uint64_t microwatts, uint64_t cycles, double clock_ghz) {
-    const long double fj = (long double)microwatts * (long double)cycles / (long double)clock_ghz;
-    if (!(fj < 1.8e19L)) throw std::overflow_error("energy: more than 2^64 femtojoules");
-    return uint64_t(std::llroundl(fj));
+    const double fj = std::nearbyint(double(checked((unsigned __int128)microwatts * cycles)) / clock_ghz);
+    if (!(fj < 18446744073709551616.0)) checked(std::numeric_limits<unsigned __int128>::max());
+    return uint64_t(fj);
 }
 
 }  // namespace
@@ -77,7 +81,7 @@ uint64_t op_femtojoules(const OpStats& op, const arch::Config& c) {
     return dynamic_femtojoules(op_actions(op, c.l2_kib > 0), c);
 }
 
-uint64_t command_femtojoules(const arch::Command& cmd, const arch::Config& c) {
+uint64_t command_femtojoules(const arch::Command& cmd, const arch::Config& c) noexcept {
     MemoryTraffic m;
     add_command_traffic(m, c, cmd);
     unsigned __int128 fj = 0;
@@ -94,7 +98,8 @@ uint64_t command_femtojoules(const arch::Command& cmd, const arch::Config& c) {
     fj += (unsigned __int128)(m.l1.read + m.l1.written) * uint64_t(c.energy_l1_fj_per_byte);
     fj += (unsigned __int128)(m.l0.read + m.l0.written) * uint64_t(c.energy_l0_fj_per_byte);
     fj += (unsigned __int128)(m.ub.read + m.ub.written) * uint64_t(c.energy_ub_fj_per_byte);
-    return checked(fj);
+    // At most the run's dynamic energy, which run_energy checks.
+    return fj > std::numeric_limits<uint64_t>::max() ? std::numeric_limits<uint64_t>::max() : uint64_t(fj);
 }
 
 namespace {
@@ -141,6 +146,7 @@ Energy run_energy(const RunStats& s, const arch::Config& c) {
         e.femtojoules = checked((unsigned __int128)e.femtojoules + p.femtojoules);
         (p.is_static ? e.static_femtojoules : e.dynamic_femtojoules) += p.femtojoules;
     }
+    if (s.l2) e.flush_femtojoules = checked((unsigned __int128)s.l2->flush_bytes * uint64_t(c.energy_ddr_fj_per_byte));
     return e;
 }
 

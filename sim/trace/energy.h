@@ -23,7 +23,7 @@ struct EnergyPart {
     std::string key;     // for the JSON report: "cube_macs", "ddr", "static_sram"
     std::string label;   // for the text report: "cube MACs", "DDR", "SRAM leakage"
     uint64_t count = 0;  // actions (MACs, bytes), or microwatts for a static part
-    uint64_t each = 0;   // femtojoules per action; for a static part, femtojoules in all
+    uint64_t each = 0;   // femtojoules per action; 0 for a static part
     uint64_t femtojoules = 0;
     bool is_static = false;
 };
@@ -35,6 +35,9 @@ struct Energy {
     std::vector<EnergyPart> parts;
     uint64_t femtojoules = 0;  // the parts summed, in that order
     uint64_t dynamic_femtojoules = 0, static_femtojoules = 0;
+    // Of the dynamic energy, the L2's flush at the end: DDR energy of the
+    // run that takes none of its cycles, so no power (sim/trace/power.h).
+    uint64_t flush_femtojoules = 0;
     double joules() const { return double(femtojoules) * 1e-15; }
 };
 
@@ -61,11 +64,15 @@ uint64_t op_femtojoules(const OpStats& op, const arch::Config& c);
 
 // One command's: the same actions, as the run and its operation count
 // them (with an L2, a DMA command's DDR-side bytes are the L2's).
-uint64_t command_femtojoules(const arch::Command& cmd, const arch::Config& c);
+// (Called as commands end, so it does not throw: a command's energy is at
+// most the run's, which run_energy checks; past 2^64 fJ it saturates.)
+uint64_t command_femtojoules(const arch::Command& cmd, const arch::Config& c) noexcept;
 
 // Every unit's static power together, in microwatts.
 uint64_t static_microwatts(const arch::Config& c);
 
+// Throws arch::ConfigError when the config's energies take the run past
+// 2^64 femtojoules.
 Energy run_energy(const RunStats& s, const arch::Config& c);
 
 }  // namespace trace

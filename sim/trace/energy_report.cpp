@@ -27,7 +27,18 @@ std::string si(double v, const char* unit) {
     return fmt("%.3f ", v / 1e-15) + "f" + unit;
 }
 
-double average_watts(const Energy& e, double seconds) { return seconds > 0 ? e.joules() / seconds : 0.0; }
+}  // namespace
+
+double average_watts(const Energy& e, double seconds) {
+    return seconds > 0 ? double(e.femtojoules - e.flush_femtojoules) * 1e-15 / seconds : 0.0;
+}
+
+namespace {
+
+// "1,800-cycle bins of 1 us": the power series' bins and their length.
+std::string bins_text(uint64_t bin_cycles, const arch::Config& c) {
+    return grouped(bin_cycles) + "-cycle bins of " + fmt("%.4g", double(bin_cycles) / (c.clock_ghz * 1e3)) + " us";
+}
 
 }  // namespace
 
@@ -42,7 +53,7 @@ std::string format_energy(const Energy& e, const RunStats& s, const arch::Config
                     si(double(e.static_femtojoules) * 1e-15, "J") + ")\n";
     o += "  average power    " + si(average_watts(e, seconds), "W") + ", peak " +
          si(peak_watts(s.power, s.total_cycles, static_microwatts(c), c.clock_ghz), "W") + " (in " +
-         grouped(s.power.bin_cycles) + "-cycle bins, 1 us)\n";
+         bins_text(s.power.bin_cycles, c) + ")\n";
     o += "  energy x delay   " + fmt("%.4g", e.joules() * seconds) + " J s\n";
     for (const EnergyPart& p : e.parts) {
         char line[256];

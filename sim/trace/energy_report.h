@@ -23,6 +23,10 @@ nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Confi
 // digit before the point.
 std::string joules_text(double joules);
 
+// The energy spent during the run over its time: the L2's flush at the end
+// takes none of its cycles, so it is energy but no power.
+double average_watts(const Energy& e, double seconds);
+
 // The run's length in seconds (cycles at clock_ghz).
 double run_seconds(uint64_t total_cycles, const arch::Config& c);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "sim/trace/energy.h"
 
@@ -24,6 +25,11 @@ PowerRecorder::PowerRecorder(const arch::Config& c) : config_(c) { series_.bin_c
 
 void PowerRecorder::spread(uint64_t fj, uint64_t start, uint64_t end) {
     if (fj == 0) return;
+    // An empty range counts in the cycle before it (none is past the run).
+    if (end == start && start > 0) --start;
+    // Past kMaxPowerBins bins, pairs merge into bins twice as long: the
+    // series stays small however long the run.
+    while ((end > start ? end - 1 : start) / series_.bin_cycles >= kMaxPowerBins) series_ = series_.merged(2);
     const uint64_t w = series_.bin_cycles;
     const uint64_t first = start / w, last = end > start ? (end - 1) / w : first;
     if (series_.femtojoules.size() <= last) series_.femtojoules.resize(last + 1, 0);
@@ -47,7 +53,9 @@ void PowerRecorder::on_command(const CommandRecord& r, const arch::Command& c) {
 }
 
 void PowerRecorder::on_ddr_transfer(const DdrTransferRecord& t) {
-    spread(t.bytes * uint64_t(config_.energy_ddr_fj_per_byte), t.start, t.leave);
+    // At most the run's DDR energy, which run_energy checks.
+    const unsigned __int128 fj = (unsigned __int128)t.bytes * uint64_t(config_.energy_ddr_fj_per_byte);
+    spread(fj > UINT64_MAX ? UINT64_MAX : uint64_t(fj), t.start, t.leave);
 }
 
 std::vector<double> bin_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_microwatts,
@@ -56,7 +64,8 @@ std::vector<double> bin_watts(const PowerSeries& s, uint64_t total_cycles, uint6
     out.reserve(s.femtojoules.size());
     for (size_t b = 0; b < s.femtojoules.size(); ++b) {
         const uint64_t begin = b * s.bin_cycles;
-        const uint64_t end = std::min<uint64_t>(begin + s.bin_cycles, std::max(total_cycles, begin + 1));
+        // The run's last bin counts the cycles of it the run has.
+        const uint64_t end = begin < total_cycles ? std::min(begin + s.bin_cycles, total_cycles) : begin + s.bin_cycles;
         const double seconds = double(end - begin) / (clock_ghz * 1e9);
         out.push_back(double(s.femtojoules[b]) * 1e-15 / seconds + double(static_microwatts) * 1e-6);
     }

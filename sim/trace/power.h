@@ -2,9 +2,11 @@
 // dynamic energy (sim/trace/energy.h, command_femtojoules) spread evenly
 // over the cycles it was in flight, and each L2 <-> DDR transfer's over
 // the cycles its bytes crossed the DDR channel, summed into bins of a
-// fixed length, one microsecond of simulated time. The L2's flush at the
-// end of the run takes no time and is in no bin; static power is the same
-// in every bin and is added where a power is reported.
+// fixed length, one microsecond of simulated time (in whole cycles; twice
+// that, four times, ... for a run past kMaxPowerBins microseconds). The
+// L2's flush at the end of the run takes none of its cycles and is in no
+// bin; static power is the same in every bin and is added where a power
+// is reported.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +17,11 @@
 
 namespace trace {
 
+// At most this many bins (2 MiB of them): past it, bins merge in pairs.
+constexpr uint64_t kMaxPowerBins = uint64_t(1) << 18;
+
 struct PowerSeries {
-    uint64_t bin_cycles = 1;            // cycles per bin: one microsecond at clock_ghz, at least 1
+    uint64_t bin_cycles = 1;            // one microsecond at clock_ghz (at least 1 cycle), or a power of two times that
     std::vector<uint64_t> femtojoules;  // dynamic energy per bin, from cycle 0
     // The series with `factor` bins merged into one (the last may be
     // shorter): the same energy, coarser.

@@ -10,6 +10,7 @@
 #include "sim/arch/ceil_div.h"
 #include "sim/arch/varint.h"
 #include "sim/trace/energy.h"
+#include "sim/trace/energy_report.h"
 #include "sim/trace/interval_union.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/timed_commands.h"
@@ -204,7 +205,10 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
     j["power"] = {{"bin_cycles", shown.bin_cycles},
                   {"static_watts", double(static_microwatts(c)) * 1e-6},
                   {"femtojoules", shown.femtojoules},
-                  {"watts", bin_watts(shown, s.total_cycles, static_microwatts(c), c.clock_ghz)}};
+                  {"watts", bin_watts(shown, s.total_cycles, static_microwatts(c), c.clock_ghz)},
+                  {"average_watts", average_watts(energy, run_seconds(s.total_cycles, c))},
+                  {"peak_watts", peak_watts(s.power, s.total_cycles, static_microwatts(c), c.clock_ghz)},
+                  {"peak_bin_cycles", s.power.bin_cycles}};
 
     json ops = json::array();
     for (const OpStats& op : s.ops) ops.push_back(op_row(op, c));

@@ -216,3 +216,34 @@ TEST(Energy, DocsTableIsThisBuilds) {
     }
     EXPECT_EQ(rows, 8u);
 }
+
+// Energies the config accepts can take a run past 2^64 femtojoules: the
+// run says so (exit 2) and writes no output.
+TEST(Energy, EnergiesTooLargeForTheRunAreAConfigError) {
+    const std::string json = (scratch() / "overflow.json").string();
+    const Outcome o =
+        run("-q --set energy.l0_fj_per_byte=2147483647 --report-json '" + json + "' models/gemm_2048.pto");
+    EXPECT_EQ(o.status, 2);
+    EXPECT_EQ(o.err,
+              "davinci-sim: error: built-in default with --set energy.l0_fj_per_byte=2147483647: energy: this run's "
+              "energy exceeds 2^64 femtojoules (18 kJ): the energy.* keys are too large for it\n");
+    EXPECT_FALSE(std::filesystem::exists(json));
+}
+
+// The power series stays small however slow the clock: at 1 MHz a
+// microsecond is one cycle, and the 34,177,478 cycles of the 2048^3 GEMM
+// would be as many bins; past 2^18 they merge in pairs, to 256 cycles.
+// The average is never above the peak: the L2's flush, which takes none of
+// the run's cycles, is energy but not power (transpose on the 910B2, whose
+// flush is most of its energy).
+TEST(Energy, PowerBinsStaySmallAndThePeakIsAtLeastTheAverage) {
+    const nlohmann::json slow = run_report("--set clock_ghz=0.001 models/gemm_2048.pto", "slow_clock");
+    EXPECT_EQ(slow["energy"]["power_bin_cycles"], 256);
+    EXPECT_GE(slow["energy"]["peak_watts"].get<double>(), slow["energy"]["average_watts"].get<double>());
+    const nlohmann::json t = run_report("--config configs/ascend_910b2.json models/transpose.pto", "flush");
+    ASSERT_GT(t["l2"]["flush_bytes"].get<uint64_t>(), 0u);
+    const double run_fj =
+        double(t["energy"]["femtojoules"].get<uint64_t>() - t["l2"]["flush_bytes"].get<uint64_t>() * 31760);
+    EXPECT_DOUBLE_EQ(t["energy"]["average_watts"].get<double>(), run_fj * 1e-15 / t["seconds"].get<double>());
+    EXPECT_GE(t["energy"]["peak_watts"].get<double>(), t["energy"]["average_watts"].get<double>());
+}

@@ -13,6 +13,7 @@
 #include "sim/cli/driver/trace_memory.h"
 #include "sim/hw/activations.h"
 #include "sim/hw/chip.h"
+#include "sim/trace/energy.h"
 #include "sim/trace/op_stats.h"
 
 namespace cli {
@@ -109,6 +110,14 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
         std::cerr << "davinci-sim: error: the simulation had not finished at cycle " << opt.max_cycles
                   << " (--max-cycles " << opt.max_cycles << "); no report or traces written\n";
         return kExitCycleLimit;
+    }
+    // Energies the config accepts can take a run's energy past what its
+    // outputs hold (sim/trace/energy.h): say so before writing any.
+    try {
+        (void)trace::run_energy(*stats, config.config);
+    } catch (const arch::ConfigError& e) {
+        std::cerr << "davinci-sim: error: " << config.name << ": " << e.what() << "\n";
+        return kExitUsage;
     }
     const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config.name, c.promotions,
                               c.notes, report_params(c.params)};
