@@ -10,13 +10,15 @@ namespace trace {
 
 namespace {
 
-// A sum or product in femtojoules. A run's energy is far below 2^64 fJ
-// (18 kJ) with any physical energies; energies the config accepts can
-// still take it past, which is the config's error.
+// A run's energy is far below 2^64 fJ (18 kJ) with any physical
+// energies; energies the config accepts can still take it past, which is
+// the config's error.
+const char* const kOverflow =
+    "energy: this run's energy exceeds 2^64 femtojoules (18 kJ): the energy.* keys are too large for it";
+
+// A sum or product in femtojoules.
 uint64_t checked(unsigned __int128 v) {
-    if (v > std::numeric_limits<uint64_t>::max())
-        throw arch::ConfigError(
-            "energy: this run's energy exceeds 2^64 femtojoules (18 kJ): the energy.* keys are too large for it");
+    if (v > std::numeric_limits<uint64_t>::max()) throw arch::ConfigError(kOverflow);
     return uint64_t(v);
 }
 
@@ -127,6 +129,25 @@ std::vector<StaticPart> static_parts(const arch::Config& c) {
 }
 
 }  // namespace
+
+std::string energy_overflow(const RunStats& s, const arch::Config& c) {
+    // Each product is below 2^64 x 2^31 and there are few of them: 128
+    // bits hold the sum.
+    const Actions a = run_actions(s);
+    unsigned __int128 total =
+        (unsigned __int128)(a.cube_macs - a.float32_macs - a.int8_macs) * uint64_t(c.energy_mac_fj) +
+        (unsigned __int128)a.float32_macs * uint64_t(c.energy_mac_float32_fj) +
+        (unsigned __int128)a.int8_macs * uint64_t(c.energy_mac_int8_fj) +
+        (unsigned __int128)a.vector_bytes * uint64_t(c.energy_vector_fj_per_byte);
+    for (const Level& l : a.levels)
+        total += (unsigned __int128)(l.traffic.read + l.traffic.written) * level_fj_per_byte(l.key, c);
+    for (const StaticPart& p : static_parts(c)) {
+        const double fj = std::nearbyint(double((unsigned __int128)p.microwatts * s.total_cycles) / c.clock_ghz);
+        if (!(fj < 18446744073709551616.0)) return kOverflow;
+        total += (unsigned __int128)fj;
+    }
+    return total > std::numeric_limits<uint64_t>::max() ? kOverflow : "";
+}
 
 uint64_t static_microwatts(const arch::Config& c) {
     uint64_t sum = 0;

@@ -113,10 +113,8 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
     }
     // Energies the config accepts can take a run's energy past what its
     // outputs hold (sim/trace/energy.h): say so before writing any.
-    try {
-        (void)trace::run_energy(*stats, config.config);
-    } catch (const arch::ConfigError& e) {
-        std::cerr << "davinci-sim: error: " << config.name << ": " << e.what() << "\n";
+    if (const std::string overflow = trace::energy_overflow(*stats, config.config); !overflow.empty()) {
+        std::cerr << "davinci-sim: error: " << config.name << ": " << overflow << "\n";
         return kExitUsage;
     }
     const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config.name, c.promotions,
