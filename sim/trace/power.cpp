@@ -37,13 +37,22 @@ void PowerRecorder::spread(uint64_t fj, uint64_t start, uint64_t end) {
         series_.femtojoules[first] += fj;
         return;
     }
+    // Each bin's share of fj is its overlap's, rounded down (the middle
+    // bins' all the same); the last bin takes the rest. 64-bit arithmetic
+    // when the product fits (nearly always: 128-bit division is a library
+    // call, a measurable share of a run).
     const uint64_t span = end - start;
-    uint64_t given = 0;
-    for (uint64_t b = first; b < last; ++b) {
-        const uint64_t overlap = std::min(end, (b + 1) * w) - std::max(start, b * w);
-        const uint64_t share = uint64_t((unsigned __int128)fj * overlap / span);
-        series_.femtojoules[b] += share;
-        given += share;
+    auto share = [&](uint64_t overlap) {
+        uint64_t product;
+        return __builtin_mul_overflow(fj, overlap, &product) ? uint64_t((unsigned __int128)fj * overlap / span)
+                                                             : product / span;
+    };
+    uint64_t given = share((first + 1) * w - start);
+    series_.femtojoules[first] += given;
+    if (last > first + 1) {
+        const uint64_t whole = share(w);
+        for (uint64_t b = first + 1; b < last; ++b) series_.femtojoules[b] += whole;
+        given += whole * (last - first - 1);
     }
     series_.femtojoules[last] += fj - given;
 }
