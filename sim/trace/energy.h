@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "sim/arch/config.h"
-#include "sim/trace/memory_levels.h"
 #include "sim/trace/run_stats.h"
 
 namespace trace {
@@ -40,23 +39,6 @@ struct Energy {
     uint64_t flush_femtojoules = 0;
     double joules() const { return double(femtojoules) * 1e-15; }
 };
-
-// The actions energy charges, counted over a run or over one operation.
-struct Actions {
-    uint64_t cube_macs = 0, float32_macs = 0, int8_macs = 0;  // all the MATMULs' MACs; of them float32, int8
-    uint64_t vector_bytes = 0;
-    std::vector<Level> levels;  // bytes read and written per memory level
-};
-
-Actions run_actions(const RunStats& s);
-// An operation's: with an L2 its DDR-side bytes are the L2's, and the
-// DDR's energy behind the L2 belongs to the run, not to an operation.
-Actions op_actions(const OpStats& op, bool with_l2);
-
-// Each action's energy, the parts with none left out (the cube's MACs by
-// dtype, the vector units, each level in `a`'s order).
-std::vector<EnergyPart> dynamic_parts(const Actions& a, const arch::Config& c);
-uint64_t dynamic_femtojoules(const Actions& a, const arch::Config& c);
 
 // An operation's energy: the dynamic energy of its commands' actions,
 // what the report, its JSON, the profile and --ops-csv give.

@@ -8,12 +8,6 @@ namespace trace {
 
 namespace {
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
-
 // 0.001234 J as "1.234 mJ": the largest SI prefix that keeps a digit
 // before the point.
 std::string si(double v, const char* unit) {
@@ -23,8 +17,8 @@ std::string si(double v, const char* unit) {
     } prefixes[] = {{1.0, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}};
     if (v == 0) return std::string("0 ") + unit;
     for (const auto& p : prefixes)
-        if (v >= p.scale) return fmt("%.3f ", v / p.scale) + p.prefix + unit;
-    return fmt("%.3f ", v / 1e-15) + "f" + unit;
+        if (v >= p.scale) return formatted("%.3f ", v / p.scale) + p.prefix + unit;
+    return formatted("%.3f ", v / 1e-15) + "f" + unit;
 }
 
 }  // namespace
@@ -37,7 +31,8 @@ namespace {
 
 // "1,800-cycle bins of 1 us": the power series' bins and their length.
 std::string bins_text(uint64_t bin_cycles, const arch::Config& c) {
-    return grouped(bin_cycles) + "-cycle bins of " + fmt("%.4g", double(bin_cycles) / (c.clock_ghz * 1e3)) + " us";
+    return grouped(bin_cycles) + "-cycle bins of " + formatted("%.4g", double(bin_cycles) / (c.clock_ghz * 1e3)) +
+           " us";
 }
 
 }  // namespace
@@ -54,7 +49,7 @@ std::string format_energy(const Energy& e, const RunStats& s, const arch::Config
     o += "  average power    " + si(average_watts(e, seconds), "W") + ", peak " +
          si(peak_watts(s.power, s.total_cycles, static_microwatts(c), c.clock_ghz), "W") + " (in " +
          bins_text(s.power.bin_cycles, c) + ")\n";
-    o += "  energy x delay   " + fmt("%.4g", e.joules() * seconds) + " J s\n";
+    o += "  energy x delay   " + formatted("%.4g", e.joules() * seconds) + " J s\n";
     for (const EnergyPart& p : e.parts) {
         char line[256];
         const std::string what = p.is_static ? grouped(p.count) + " uW over the run"

@@ -20,9 +20,4 @@ struct Level {
 // when the vector units' Unified Buffers moved bytes.
 std::vector<Level> memory_levels(const RunStats& s);
 
-// An operation's levels: its DMA commands' DDR-side bytes are DDR's, or
-// with an L2 the L2's (the L2's misses are not attributed to operations,
-// §9), then L1, L0 and UB, each when it moved bytes.
-std::vector<Level> op_memory_levels(const OpStats& op, bool with_l2);
-
 }  // namespace trace

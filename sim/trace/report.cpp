@@ -23,17 +23,17 @@ std::string grouped(uint64_t v) {
     return out;
 }
 
+std::string formatted(const char* printf_format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, printf_format, v);
+    return buf;
+}
+
 namespace {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
-
-std::string percent(double fraction) { return fmt("%5.1f %%", 100.0 * fraction); }
+std::string percent(double fraction) { return formatted("%5.1f %%", 100.0 * fraction); }
 
 // A link kind's two ends: `upper` is the memory it serves (LinkStats).
 // Bytes read from it go upper -> lower, bytes written lower -> upper; the
@@ -174,7 +174,7 @@ double average_busy(const RunStats& s, const std::string& kind) {
 
 // "98.1 /  99.9 %": a cube's MAC utilization and busy share.
 std::string utilization_and_busy(double utilization, double busy) {
-    return fmt("%5.1f", 100.0 * utilization) + " /" + fmt("%6.1f", 100.0 * busy) + " %";
+    return formatted("%5.1f", 100.0 * utilization) + " /" + formatted("%6.1f", 100.0 * busy) + " %";
 }
 
 // The layout pass's conversions (dsl/passes/pass_layout.h), ran or not.
@@ -203,7 +203,7 @@ std::string format_fusion_groups(const RunStats& s) {
 // "read 1,200 hits / 34 misses (97.2 % hits)": one kind of L2 lookup.
 std::string hits_and_misses(uint64_t hits, uint64_t misses) {
     return grouped(hits) + " hits / " + grouped(misses) + " misses (" +
-           fmt("%.1f", 100.0 * ratio(double(hits), double(hits + misses))) + " % hits)";
+           formatted("%.1f", 100.0 * ratio(double(hits), double(hits + misses))) + " % hits)";
 }
 
 nlohmann::json l2_json(const L2Stats& l, const arch::Config& c) {
@@ -347,12 +347,12 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
         o += (k ? ", " : "params: ") + info.params[k].name + "=" + info.params[k].repr +
              (k + 1 == info.params.size() ? "\n" : "");
     o += "hardware: " + std::to_string(c.clusters) + " clusters x " + std::to_string(c.cubes_per_cluster) + " cubes, " +
-         cube_shape(c) + " each, " + fmt("%g", c.clock_ghz) + " GHz\n\n";
-    std::string when = seconds < 1e-3  ? fmt("%.3f us", seconds * 1e6)
-                       : seconds < 1.0 ? fmt("%.3f ms", seconds * 1e3)
-                                       : fmt("%.3f s", seconds);
-    o += "total cycles       " + grouped(s.total_cycles) + "  (" + when + " at " + fmt("%g", c.clock_ghz) + " GHz, " +
-         grouped(s.blocks) + " blocks)\n";
+         cube_shape(c) + " each, " + formatted("%g", c.clock_ghz) + " GHz\n\n";
+    std::string when = seconds < 1e-3  ? formatted("%.3f us", seconds * 1e6)
+                       : seconds < 1.0 ? formatted("%.3f ms", seconds * 1e3)
+                                       : formatted("%.3f s", seconds);
+    o += "total cycles       " + grouped(s.total_cycles) + "  (" + when + " at " + formatted("%g", c.clock_ghz) +
+         " GHz, " + grouped(s.blocks) + " blocks)\n";
     const int64_t peak = c.macs_per_cycle() * c.cubes_total();
     o += "compute bound      " + grouped(b.compute) + "  (" + grouped(b.macs) + " MACs at " + std::to_string(peak) +
          " MAC/cycle";

@@ -41,6 +41,8 @@ struct RunInfo {
 
 // 1234567 as "1,234,567", as the report writes counts.
 std::string grouped(uint64_t v);
+// `v` through a printf format of one double ("%.3f"), at most 63 characters.
+std::string formatted(const char* printf_format, double v);
 
 std::string format_report(const RunStats& s, const arch::Config& c, const RunInfo& info);
 nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunInfo& info);
