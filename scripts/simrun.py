@@ -102,6 +102,8 @@ def headline(report):
         "energy_joules": report["energy"]["joules"],
         "average_watts": report["energy"]["average_watts"],
         "energy_delay_joule_seconds": report["energy"]["energy_delay_joule_seconds"],
+        # What the chip's units take (docs/timing-model.md §9, "Area").
+        "area_mm2": report["area"]["mm2"],
     }
 
 

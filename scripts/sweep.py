@@ -45,7 +45,7 @@ DEFAULT_SIM = os.path.join(os.path.dirname(HERE), "build", "davinci-sim")
 # CSV columns after the point's identity and grid values.
 FIGURES = ["total_cycles", "seconds", "cube_utilization", "vector_busy", "ddr_bytes_read", "ddr_bytes_written",
            "ddr_bytes", "format_conversions", "blocks", "commands", "macs", "energy_joules", "average_watts",
-           "energy_delay_joule_seconds", "wall_seconds", "cpu_seconds",
+           "energy_delay_joule_seconds", "area_mm2", "wall_seconds", "cpu_seconds",
            "max_rss_kib", "exit_status", "runner", "error"]
 
 

@@ -20,6 +20,7 @@ LABELS = {
     "energy_joules": "energy (J)",
     "average_watts": "average power (W)",
     "energy_delay_joule_seconds": "energy x delay (J s)",
+    "area_mm2": "area (mm2)",
     "wall_seconds": "wall time (s)",
     "max_rss_kib": "peak memory (KiB)",
 }

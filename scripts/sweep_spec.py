@@ -44,7 +44,7 @@ PLOT_KEYS = {"x", "y", "title"}
 # and the run's own measurements).
 Y_FIELDS = ["total_cycles", "seconds", "cube_utilization", "vector_busy", "ddr_bytes", "ddr_bytes_read",
             "ddr_bytes_written", "format_conversions", "commands", "blocks", "energy_joules", "average_watts",
-            "energy_delay_joule_seconds", "wall_seconds", "max_rss_kib"]
+            "energy_delay_joule_seconds", "area_mm2", "wall_seconds", "max_rss_kib"]
 
 
 class SpecError(Exception):

@@ -223,7 +223,7 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
 
     // Counter: the chip's power, each bin's from its start (sim/trace/power.h).
     const PowerSeries shown = shown_power(power);
-    const std::vector<double> watts = bin_watts(shown, total_cycles, static_microwatts(c), c.clock_ghz);
+    const std::vector<double> watts = bin_watts(shown, total_cycles, static_nanowatts(c), c.clock_ghz);
     for (size_t b = 0; b < watts.size(); ++b) {
         out << ",\n{\"name\":\"power (W)\",\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":";
         micros(out, b * shown.bin_cycles, c.clock_ghz);

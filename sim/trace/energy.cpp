@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/trace/chip_units.h"
 #include "sim/trace/memory_levels.h"
 
 namespace trace {
@@ -71,38 +72,36 @@ void for_each_dynamic(const RunStats& s, const arch::Config& c, F&& f) {
 }
 
 struct StaticPart {
-    const char* key;
-    const char* label;
-    u128 microwatts;
+    std::string key;
+    std::string label;
+    u128 nanowatts;
 };
 
-// Every unit leaks for the whole run, busy or idle.
+// Every unit leaks for the whole run, busy or idle: the chip's units
+// (sim/trace/chip_units.h) and DDR's background power.
 std::vector<StaticPart> static_parts(const arch::Config& c) {
-    const uint64_t sram_kib = uint64_t(c.clusters) * uint64_t(c.l1_kib + c.cubes_per_cluster * c.l0_kib +
-                                                              c.vector_units * c.vector_buffer_kib) +
-                              uint64_t(c.l2_kib);
-    return {
-        {"static_cubes", "cube leakage", u128(uint64_t(c.cubes_total())) * uint64_t(c.energy_cube_static_uw)},
-        {"static_vector", "vector unit leakage",
-         u128(uint64_t(c.clusters * c.vector_units)) * uint64_t(c.energy_vector_static_uw)},
-        {"static_sram", "SRAM leakage", u128(sram_kib) * uint64_t(c.energy_sram_static_uw_per_kib)},
-        {"static_ddr", "DDR background", uint64_t(c.energy_ddr_static_uw)},
-    };
+    std::vector<StaticPart> parts;
+    for (const ChipUnit& u : chip_units(c))
+        parts.push_back({std::string("static_") + u.key,
+                         std::string(u.key == std::string("cube_macs") ? "cube" : u.label) + " leakage",
+                         u128(u.count) * u.static_nw_each});
+    parts.push_back({"static_ddr", "DDR background", u128(uint64_t(c.energy_ddr_static_uw)) * 1000});
+    return parts;
 }
 
-// Static power over the run: microwatts x seconds, in femtojoules
-// (1 uW for 1 s is 1e9 fJ; the run lasts cycles / (clock_ghz x 1e9) s),
+// Static power over the run: nanowatts x seconds, in femtojoules
+// (1 nW for 1 s is 1e6 fJ; the run lasts cycles / (clock_ghz x 1e9) s),
 // rounded to the nearest femtojoule. IEEE double arithmetic, the same on
-// every platform (the product is exact below 2^53). `microwatts` at most
+// every platform (the product is exact below 2^53). `nanowatts` at most
 // 2^64, so the product fits 128 bits.
-double static_fj(uint64_t microwatts, uint64_t cycles, double clock_ghz) {
-    return std::nearbyint(double(u128(microwatts) * cycles) / clock_ghz);
+double static_fj(uint64_t nanowatts, uint64_t cycles, double clock_ghz) {
+    return std::nearbyint(double(u128(nanowatts) * cycles) / (clock_ghz * 1000.0));
 }
 
 // The static parts' sum, or more than 2^64 when a part is.
-u128 static_microwatts_sum(const arch::Config& c) {
+u128 static_nanowatts_sum(const arch::Config& c) {
     u128 sum = 0;
-    for (const StaticPart& p : static_parts(c)) sum += p.microwatts;
+    for (const StaticPart& p : static_parts(c)) sum += p.nanowatts;
     return sum;
 }
 
@@ -124,16 +123,16 @@ uint64_t command_femtojoules(const arch::Command& cmd, const arch::Config& c) no
     return fj > kMax ? kMax : uint64_t(fj);
 }
 
-uint64_t static_microwatts(const arch::Config& c) { return checked(static_microwatts_sum(c)); }
+uint64_t static_nanowatts(const arch::Config& c) { return checked(static_nanowatts_sum(c)); }
 
 std::string energy_overflow(const RunStats& s, const arch::Config& c) {
     u128 total = 0;  // a few products below 2^95 each
     for_each_dynamic(s, c,
                      [&](const char*, const char*, uint64_t count, uint64_t each) { total += u128(count) * each; });
     // The static power is reported too (in watts): it must fit as well.
-    if (static_microwatts_sum(c) > kMax) return kOverflow;
+    if (static_nanowatts_sum(c) > kMax) return kOverflow;
     for (const StaticPart& p : static_parts(c)) {
-        const double fj = static_fj(uint64_t(p.microwatts), s.total_cycles, c.clock_ghz);
+        const double fj = static_fj(uint64_t(p.nanowatts), s.total_cycles, c.clock_ghz);
         if (!(fj < 18446744073709551616.0)) return kOverflow;
         total += u128(fj);
     }
@@ -147,8 +146,8 @@ Energy run_energy(const RunStats& s, const arch::Config& c) {
         if (const uint64_t fj = uint64_t(u128(count) * each)) e.parts.push_back({key, label, count, each, fj, false});
     });
     for (const StaticPart& p : static_parts(c))
-        if (const uint64_t fj = uint64_t(static_fj(uint64_t(p.microwatts), s.total_cycles, c.clock_ghz)))
-            e.parts.push_back({p.key, p.label, uint64_t(p.microwatts), 0, fj, true});
+        if (const uint64_t fj = uint64_t(static_fj(uint64_t(p.nanowatts), s.total_cycles, c.clock_ghz)))
+            e.parts.push_back({p.key, p.label, uint64_t(p.nanowatts), 0, fj, true});
     for (const EnergyPart& p : e.parts) {
         e.femtojoules += p.femtojoules;
         (p.is_static ? e.static_femtojoules : e.dynamic_femtojoules) += p.femtojoules;

@@ -21,7 +21,7 @@ namespace trace {
 struct EnergyPart {
     std::string key;     // for the JSON report: "cube_macs", "ddr", "static_sram"
     std::string label;   // for the text report: "cube MACs", "DDR", "SRAM leakage"
-    uint64_t count = 0;  // actions (MACs, bytes), or microwatts for a static part
+    uint64_t count = 0;  // actions (MACs, bytes), or nanowatts for a static part
     uint64_t each = 0;   // femtojoules per action; 0 for a static part
     uint64_t femtojoules = 0;
     bool is_static = false;
@@ -50,8 +50,8 @@ uint64_t op_femtojoules(const OpStats& op, const arch::Config& c);
 // most the run's, which run_energy checks; past 2^64 fJ it saturates.)
 uint64_t command_femtojoules(const arch::Command& cmd, const arch::Config& c) noexcept;
 
-// Every unit's static power together, in microwatts.
-uint64_t static_microwatts(const arch::Config& c);
+// Every unit's static power together, in nanowatts.
+uint64_t static_nanowatts(const arch::Config& c);
 
 // The error when the config's energies take the run past 2^64
 // femtojoules, found without throwing (an exception thrown after a SystemC

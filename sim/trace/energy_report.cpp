@@ -47,12 +47,12 @@ std::string format_energy(const Energy& e, const RunStats& s, const arch::Config
                     si(double(e.dynamic_femtojoules) * 1e-15, "J") + ", static " +
                     si(double(e.static_femtojoules) * 1e-15, "J") + ")\n";
     o += "  average power    " + si(average_watts(e, seconds), "W") + ", peak " +
-         si(peak_watts(s.power, s.total_cycles, static_microwatts(c), c.clock_ghz), "W") + " (in " +
+         si(peak_watts(s.power, s.total_cycles, static_nanowatts(c), c.clock_ghz), "W") + " (in " +
          bins_text(s.power.bin_cycles, c) + ")\n";
     o += "  energy x delay   " + formatted("%.4g", e.joules() * seconds) + " J s\n";
     for (const EnergyPart& p : e.parts) {
         char line[256];
-        const std::string what = p.is_static ? grouped(p.count) + " uW over the run"
+        const std::string what = p.is_static ? si(double(p.count) * 1e-9, "W") + " over the run"
                                              : grouped(p.count) + (p.key.rfind("cube", 0) == 0 ? " MACs" : " B") +
                                                    " x " + grouped(p.each) + " fJ";
         std::snprintf(line, sizeof line, "  %-20s %-12s %5.1f %%  %s\n", p.label.c_str(),
@@ -72,7 +72,7 @@ nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Confi
                             {"femtojoules", p.femtojoules},
                             {"joules", double(p.femtojoules) * 1e-15}};
         if (p.is_static) {
-            j["microwatts"] = p.count;
+            j["nanowatts"] = p.count;
         } else {
             j["count"] = p.count;
             j["femtojoules_each"] = p.each;
@@ -84,7 +84,7 @@ nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Confi
             {"dynamic_femtojoules", e.dynamic_femtojoules},
             {"static_femtojoules", e.static_femtojoules},
             {"average_watts", average_watts(e, seconds)},
-            {"peak_watts", peak_watts(s.power, s.total_cycles, static_microwatts(c), c.clock_ghz)},
+            {"peak_watts", peak_watts(s.power, s.total_cycles, static_nanowatts(c), c.clock_ghz)},
             {"power_bin_cycles", s.power.bin_cycles},
             {"energy_delay_joule_seconds", e.joules() * seconds},
             {"parts", parts}};

@@ -67,7 +67,7 @@ void PowerRecorder::on_ddr_transfer(const DdrTransferRecord& t) {
     spread(fj > UINT64_MAX ? UINT64_MAX : uint64_t(fj), t.start, t.leave);
 }
 
-std::vector<double> bin_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_microwatts,
+std::vector<double> bin_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_nanowatts,
                               double clock_ghz) {
     std::vector<double> out;
     out.reserve(s.femtojoules.size());
@@ -76,14 +76,14 @@ std::vector<double> bin_watts(const PowerSeries& s, uint64_t total_cycles, uint6
         // The run's last bin counts the cycles of it the run has.
         const uint64_t end = begin < total_cycles ? std::min(begin + s.bin_cycles, total_cycles) : begin + s.bin_cycles;
         const double seconds = double(end - begin) / (clock_ghz * 1e9);
-        out.push_back(double(s.femtojoules[b]) * 1e-15 / seconds + double(static_microwatts) * 1e-6);
+        out.push_back(double(s.femtojoules[b]) * 1e-15 / seconds + double(static_nanowatts) * 1e-9);
     }
     return out;
 }
 
-double peak_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_microwatts, double clock_ghz) {
-    const std::vector<double> w = bin_watts(s, total_cycles, static_microwatts, clock_ghz);
-    return w.empty() ? double(static_microwatts) * 1e-6 : *std::max_element(w.begin(), w.end());
+double peak_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_nanowatts, double clock_ghz) {
+    const std::vector<double> w = bin_watts(s, total_cycles, static_nanowatts, clock_ghz);
+    return w.empty() ? double(static_nanowatts) * 1e-9 : *std::max_element(w.begin(), w.end());
 }
 
 PowerSeries shown_power(const PowerSeries& s) {

@@ -50,9 +50,8 @@ private:
 
 // Each bin's power in watts, static power included, the run's last bin
 // counted over the cycles of it the run has; and the highest of them.
-std::vector<double> bin_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_microwatts,
-                              double clock_ghz);
-double peak_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_microwatts, double clock_ghz);
+std::vector<double> bin_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_nanowatts, double clock_ghz);
+double peak_watts(const PowerSeries& s, uint64_t total_cycles, uint64_t static_nanowatts, double clock_ghz);
 
 // The series the profile and the Chrome trace show: whole bins merged so
 // that there are at most kPowerPoints of them.

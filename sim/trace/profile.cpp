@@ -203,11 +203,11 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
                    {"parts", parts}};
     const PowerSeries shown = shown_power(s.power);
     j["power"] = {{"bin_cycles", shown.bin_cycles},
-                  {"static_watts", double(static_microwatts(c)) * 1e-6},
+                  {"static_watts", double(static_nanowatts(c)) * 1e-9},
                   {"femtojoules", shown.femtojoules},
-                  {"watts", bin_watts(shown, s.total_cycles, static_microwatts(c), c.clock_ghz)},
+                  {"watts", bin_watts(shown, s.total_cycles, static_nanowatts(c), c.clock_ghz)},
                   {"average_watts", average_watts(energy, run_seconds(s.total_cycles, c))},
-                  {"peak_watts", peak_watts(s.power, s.total_cycles, static_microwatts(c), c.clock_ghz)},
+                  {"peak_watts", peak_watts(s.power, s.total_cycles, static_nanowatts(c), c.clock_ghz)},
                   {"peak_bin_cycles", s.power.bin_cycles}};
 
     json ops = json::array();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sim/arch/cube_rate.h"
+#include "sim/trace/area.h"
 #include "sim/trace/bounds.h"
 #include "sim/trace/energy.h"
 #include "sim/trace/energy_report.h"
@@ -425,6 +426,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
         o += line;
     }
     o += format_energy(run_energy(s, c), s, c);
+    o += format_area(chip_area(c));
 
     o += "\nDMA engines           busy      commands  bytes\n";
     for (const UnitStats& u : s.units) {
@@ -483,6 +485,7 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     for (const Level& l : memory_levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};
     j["memory"] = memory;
     j["energy"] = energy_json(run_energy(s, c), s, c);
+    j["area"] = area_json(chip_area(c));
     json units = json::array();
     for (const UnitStats& u : s.units) {
         const CycleSplit split = u.split(s.total_cycles);

@@ -25,7 +25,10 @@ uint64_t part(const nlohmann::json& r, const std::string& key) {
 // taken at 45 nm: configs/README.md): 256^3 MACs at 2,000 fJ; DDR reads
 // A and B and writes C (4 blocks each reading all of A's rows it needs and
 // its quarter of B, as the report's memory table says), at 243,750 fJ a
-// byte; L1 and L0 at 6,566 and 2,500. No static power by default.
+// byte; L1 and L0 at 6,566 and 2,500. Static power: the 16 cubes' 256
+// MACs at 102,955 nW, the 4 vector units' 512 bytes of width at 50,165,
+// 512 KiB of L0 at 237,129 and 1,024 KiB of L1 at 69,841 a KiB, for the
+// run's 71,421 cycles at 1 GHz (1 nW for 1 ns is 1/1000 fJ, rounded).
 TEST(Energy, GemmIsTheHandSumOfItsActions) {
     const nlohmann::json r = run_report("--op matmul --shape 256,256,256", "gemm");
     ASSERT_EQ(r["macs"], 16777216);
@@ -35,19 +38,25 @@ TEST(Energy, GemmIsTheHandSumOfItsActions) {
     ASSERT_EQ(r["memory"]["l1"]["written"], 655360);
     ASSERT_EQ(r["memory"]["l0"]["read"], 17039360);
     ASSERT_EQ(r["memory"]["l0"]["written"], 1048576);
+    ASSERT_EQ(r["total_cycles"], 71421);
     EXPECT_EQ(part(r, "cube_macs"), 16777216ull * 2000);
     EXPECT_EQ(part(r, "ddr"), (524288ull + 131072) * 243750);
     EXPECT_EQ(part(r, "l1"), (1179648ull + 655360) * 6566);
     EXPECT_EQ(part(r, "l0"), (17039360ull + 1048576) * 2500);
-    const uint64_t total = 16777216ull * 2000 + 655360ull * 243750 + 1835008ull * 6566 + 18087936ull * 2500;
-    EXPECT_EQ(r["energy"]["femtojoules"], total);
-    EXPECT_EQ(r["energy"]["dynamic_femtojoules"], total);
-    EXPECT_EQ(r["energy"]["static_femtojoules"], 0);
-    EXPECT_EQ(r["energy"]["parts"].size(), 4u);  // no vector work, no UB, no L2
+    const uint64_t dynamic = 16777216ull * 2000 + 655360ull * 243750 + 1835008ull * 6566 + 18087936ull * 2500;
+    EXPECT_EQ(part(r, "static_cube_macs"), 1882406158u);  // 256 x 102,955 x 71,421 / 1000 = ...158.08
+    EXPECT_EQ(part(r, "static_vector"), 1834411246u);     // 512 x 50,165 x 71,421 / 1000
+    EXPECT_EQ(part(r, "static_l0"), 8671227038u);         // 512 x 237,129 x 71,421 / 1000
+    EXPECT_EQ(part(r, "static_l1"), 5107828798u);         // 1,024 x 69,841 x 71,421 / 1000
+    const uint64_t leakage = 1882406158ull + 1834411246 + 8671227038 + 5107828798;
+    EXPECT_EQ(r["energy"]["dynamic_femtojoules"], dynamic);
+    EXPECT_EQ(r["energy"]["static_femtojoules"], leakage);
+    EXPECT_EQ(r["energy"]["femtojoules"], dynamic + leakage);
+    EXPECT_EQ(r["energy"]["parts"].size(), 8u);  // no vector work, no UB, no L2, no DDR background
     // Average power: the energy over the run's 71,421 cycles at 1 GHz.
-    ASSERT_EQ(r["total_cycles"], 71421);
-    EXPECT_DOUBLE_EQ(r["energy"]["average_watts"].get<double>(), double(total) * 1e-15 / 71421e-9);
-    EXPECT_DOUBLE_EQ(r["energy"]["energy_delay_joule_seconds"].get<double>(), double(total) * 1e-15 * 71421e-9);
+    const double joules = double(dynamic + leakage) * 1e-15;
+    EXPECT_DOUBLE_EQ(r["energy"]["average_watts"].get<double>(), joules / 71421e-9);
+    EXPECT_DOUBLE_EQ(r["energy"]["energy_delay_joule_seconds"].get<double>(), joules * 71421e-9);
 }
 
 // A relu over 64 x 256 float16: the vector unit works through 32,768
@@ -65,26 +74,32 @@ TEST(Energy, VectorOpIsTheHandSumOfItsActions) {
     EXPECT_EQ(part(r, "vector"), 32768ull * 200);
     EXPECT_EQ(part(r, "ddr"), 65536ull * 243750);
     EXPECT_EQ(part(r, "l1"), 131072ull * 6566);
-    EXPECT_EQ(r["energy"]["femtojoules"], 32768ull * 200 + 65536ull * 243750 + 131072ull * 6566);
+    EXPECT_EQ(r["energy"]["dynamic_femtojoules"], 32768ull * 200 + 65536ull * 243750 + 131072ull * 6566);
 }
 
-// Static power is paid by every unit for the whole run: 16 cubes at 1 mW
-// and 4 x (256 + 4 x 32) KiB of SRAM at 10 uW a KiB, over 71,421 cycles
-// at 1 GHz (1 uW for 1 ns is 1 fJ).
+// Static power is paid by every unit for the whole run, each kind of unit
+// at its own key: with the cubes' MACs at 1 uW, L0 at 10 nW a KiB and
+// the rest at none, 16 cubes of 16 MACs and 16 x 32 KiB of L0 over
+// 71,421 cycles at 1 GHz (1 nW for 1 ns is 1/1000 fJ).
 TEST(Energy, StaticPowerIsPaidForTheWholeRun) {
-    const nlohmann::json r = run_report(
-        "--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set energy.sram_static_uw_per_kib=10",
-        "static");
+    const std::string keys =
+        " --set energy.mac_static_nw=1000 --set energy.vector_static_nw_per_byte=0 --set "
+        "energy.l0_static_nw_per_kib=10 --set energy.l1_static_nw_per_kib=0";
+    const nlohmann::json r = run_report("--op matmul --shape 256,256,256" + keys, "static");
     ASSERT_EQ(r["total_cycles"], 71421);
-    EXPECT_EQ(part(r, "static_cubes"), 16ull * 1000 * 71421);
-    EXPECT_EQ(part(r, "static_sram"), 1536ull * 10 * 71421);
-    EXPECT_EQ(r["energy"]["static_femtojoules"], (16000ull + 15360) * 71421);
+    EXPECT_EQ(part(r, "static_cube_macs"), 256ull * 1000 * 71421 / 1000);
+    EXPECT_EQ(part(r, "static_l0"), 365676u);  // 512 x 10 x 71,421 / 1000 = 365,675.52, rounded
+    EXPECT_EQ(part(r, "static_vector"), 0u);
+    EXPECT_EQ(r["energy"]["static_femtojoules"], 256ull * 71421 + 365676);
     EXPECT_EQ(r["energy"]["femtojoules"].get<uint64_t>(),
-              r["energy"]["dynamic_femtojoules"].get<uint64_t>() + (16000ull + 15360) * 71421);
+              r["energy"]["dynamic_femtojoules"].get<uint64_t>() + 256ull * 71421 + 365676);
     // At 2 GHz the same cycles last half as long.
     const nlohmann::json fast =
-        run_report("--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000 --set clock_ghz=2", "static_fast");
-    EXPECT_EQ(part(fast, "static_cubes"), 16ull * 1000 * 71421 / 2);
+        run_report("--op matmul --shape 256,256,256" + keys + " --set clock_ghz=2", "static_fast");
+    EXPECT_EQ(part(fast, "static_cube_macs"), 256ull * 71421 / 2);
+    // DDR's background power, in microwatts.
+    const nlohmann::json ddr = run_report("--op matmul --shape 256,256,256 --set energy.ddr_static_uw=3", "static_ddr");
+    EXPECT_EQ(part(ddr, "static_ddr"), 3ull * 71421);
 }
 
 // int8 MACs cost less energy than float16 ones (an 8-bit multiply and a
@@ -112,14 +127,14 @@ TEST(Energy, FusionLowersTheDdrEnergy) {
 }
 
 // A 7B decode layer on the Ascend 910B2 preset is bound by DDR (HBM) and
-// most of its energy is DDR's: README's example, 17.240 mJ, 80.9 % HBM.
+// most of its energy is DDR's: README's example, 17.644 mJ, 79.1 % HBM.
 TEST(Energy, DdrBoundDecodeIsMostlyDdrEnergy) {
     const nlohmann::json r = run_report(
         "--config configs/ascend_910b2.json --shape x=1,4096 --shape k_cache=1,1,32,128,2048 "
         "--shape v_cache=1,1,32,2048,128 --param pos=2047 models/llama_decode.pto",
         "decode");
     EXPECT_GT(part(r, "ddr"), r["energy"]["femtojoules"].get<uint64_t>() / 2);
-    EXPECT_EQ(r["energy"]["femtojoules"], 17240148508056ull);
+    EXPECT_EQ(r["energy"]["femtojoules"], 17643862227941ull);
     EXPECT_EQ(part(r, "ddr"),
               (r["memory"]["ddr"]["read"].get<uint64_t>() + r["memory"]["ddr"]["written"].get<uint64_t>()) * 31760);
 }
@@ -160,13 +175,15 @@ TEST(Energy, PowerBinsHoldTheRunsDynamicEnergy) {
         for (const nlohmann::json& b : bins) total += b.get<uint64_t>();
         return total;
     };
-    const std::string gemm = "--op matmul --shape 256,256,256 --set energy.cube_static_uw=1000";
+    const std::string gemm =
+        "--op matmul --shape 256,256,256 --set energy.mac_static_nw=62500 --set energy.vector_static_nw_per_byte=0 "
+        "--set energy.l0_static_nw_per_kib=0 --set energy.l1_static_nw_per_kib=0";
     const nlohmann::json r = run_report(gemm, "power_gemm");
     const nlohmann::json p = profile_of(gemm, "power_gemm");
     EXPECT_EQ(p["power"]["bin_cycles"], 1000);         // 1 us at 1 GHz
     ASSERT_EQ(p["power"]["femtojoules"].size(), 72u);  // 71,421 cycles
     EXPECT_EQ(sum(p["power"]["femtojoules"]), r["energy"]["dynamic_femtojoules"].get<uint64_t>());
-    EXPECT_DOUBLE_EQ(p["power"]["static_watts"].get<double>(), 0.016);  // 16 cubes at 1 mW
+    EXPECT_DOUBLE_EQ(p["power"]["static_watts"].get<double>(), 0.016);  // 256 MACs at 62.5 uW
     double peak = 0;
     for (size_t b = 0; b < 71; ++b) {
         const double watts = p["power"]["femtojoules"][b].get<uint64_t>() * 1e-15 / 1e-6 + 0.016;

@@ -231,7 +231,9 @@ class SweepTest(unittest.TestCase):
         # Without an L2 every operand re-read is HBM's: more energy, more cycles.
         self.assertGreater(float(rows[0]["energy_joules"]), float(rows[-1]["energy_joules"]))
         self.assertGreater(int(rows[0]["total_cycles"]), int(rows[-1]["total_cycles"]))
-        for png in ("total_cycles_vs_l2_kib.png", "energy_joules_vs_l2_kib.png"):
+        # ... and the L2 takes its KiB's area: 192 MiB at 320 um^2 a KiB.
+        self.assertAlmostEqual(float(rows[-1]["area_mm2"]) - float(rows[0]["area_mm2"]), 196608 * 320e-6, places=6)
+        for png in ("total_cycles_vs_l2_kib.png", "energy_joules_vs_l2_kib.png", "area_mm2_vs_l2_kib.png"):
             with open(os.path.join(self.out, png), "rb") as f:
                 self.assertEqual(f.read(8), PNG_MAGIC, png)
 
