@@ -78,6 +78,9 @@ po::options_description visible_options() {
         "simulate the command program in FILE (JSON, as --emit-program-json writes) instead of a .pto")(
         "max-cycles", po::value<std::string>()->value_name("N"),
         "stop a run that has not finished by cycle N (exit status 3, no report or traces)")(
+        "tokens", po::value<std::string>()->value_name("N"),
+        "the run makes N tokens (a decode step: its batch; a prefill: batch x prompt length): the report adds "
+        "the energy and the time per token")(
         "functional",
         "also compute the values: memories hold real bytes, commands move and compute them "
         "(float16 rounding); timing is unchanged. Needs a .pto program")(
@@ -176,13 +179,15 @@ int parse_settings(const po::variables_map& vm, RunOptions& opt) {
     return 0;
 }
 
-int parse_max_cycles(const po::variables_map& vm, RunOptions& opt) {
-    if (!vm.count("max-cycles")) return 0;
-    // Parsed by hand: Boost's lexical_cast would wrap "-1" to 2^64-1.
-    const std::string n = vm["max-cycles"].as<std::string>();
+// A positive count given as OPTION N, parsed by hand: Boost's lexical_cast
+// would wrap "-1" to 2^64-1.
+int parse_positive(const po::variables_map& vm, const char* option, const char* what, uint64_t& out) {
+    if (!vm.count(option)) return 0;
+    const std::string n = vm[option].as<std::string>();
     if (n.empty() || n.size() > 19 || n.find_first_not_of("0123456789") != std::string::npos ||
-        (opt.max_cycles = std::stoull(n)) == 0)
-        return usage_error("--max-cycles: expected a positive number of cycles, got '" + n + "'");
+        (out = std::stoull(n)) == 0)
+        return usage_error(std::string("--") + option + ": expected a positive number of " + what + ", got '" + n +
+                           "'");
     return 0;
 }
 
@@ -225,7 +230,8 @@ int parse_options(const po::variables_map& vm, RunOptions& opt) {
     opt.no_fusion = vm.count("no-fusion") > 0;
     opt.quiet = vm.count("quiet") > 0;
     opt.timings = vm.count("timings") > 0;
-    if (int rc = parse_max_cycles(vm, opt)) return rc;
+    if (int rc = parse_positive(vm, "max-cycles", "cycles", opt.max_cycles)) return rc;
+    if (int rc = parse_positive(vm, "tokens", "tokens", opt.tokens)) return rc;
     return parse_functional(vm, opt);
 }
 

@@ -41,7 +41,7 @@ std::string joules_text(double joules) { return si(joules, "J"); }
 
 double run_seconds(uint64_t total_cycles, const arch::Config& c) { return double(total_cycles) / (c.clock_ghz * 1e9); }
 
-std::string format_energy(const Energy& e, const RunStats& s, const arch::Config& c) {
+std::string format_energy(const Energy& e, const RunStats& s, const arch::Config& c, uint64_t tokens) {
     const double seconds = run_seconds(s.total_cycles, c);
     std::string o = "\nenergy             " + si(e.joules(), "J") + "  (dynamic " +
                     si(double(e.dynamic_femtojoules) * 1e-15, "J") + ", static " +
@@ -50,6 +50,9 @@ std::string format_energy(const Energy& e, const RunStats& s, const arch::Config
          si(peak_watts(s.power, s.total_cycles, static_nanowatts(c), c.clock_ghz), "W") + " (in " +
          bins_text(s.power.bin_cycles, c) + ")\n";
     o += "  energy x delay   " + formatted("%.4g", e.joules() * seconds) + " J s\n";
+    if (tokens)
+        o += "  per token        " + si(e.joules() / double(tokens), "J") + ", " + si(seconds / double(tokens), "s") +
+             "  (" + grouped(tokens) + (tokens == 1 ? " token)\n" : " tokens)\n");
     for (const EnergyPart& p : e.parts) {
         char line[256];
         const std::string what = p.is_static ? si(double(p.count) * 1e-9, "W") + " over the run"
@@ -63,7 +66,7 @@ std::string format_energy(const Energy& e, const RunStats& s, const arch::Config
     return o;
 }
 
-nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Config& c) {
+nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Config& c, uint64_t tokens) {
     const double seconds = run_seconds(s.total_cycles, c);
     nlohmann::json parts = nlohmann::json::array();
     for (const EnergyPart& p : e.parts) {
@@ -79,15 +82,21 @@ nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Confi
         }
         parts.push_back(j);
     }
-    return {{"joules", e.joules()},
-            {"femtojoules", e.femtojoules},
-            {"dynamic_femtojoules", e.dynamic_femtojoules},
-            {"static_femtojoules", e.static_femtojoules},
-            {"average_watts", average_watts(e, seconds)},
-            {"peak_watts", peak_watts(s.power, s.total_cycles, static_nanowatts(c), c.clock_ghz)},
-            {"power_bin_cycles", s.power.bin_cycles},
-            {"energy_delay_joule_seconds", e.joules() * seconds},
-            {"parts", parts}};
+    nlohmann::json j = {{"joules", e.joules()},
+                        {"femtojoules", e.femtojoules},
+                        {"dynamic_femtojoules", e.dynamic_femtojoules},
+                        {"static_femtojoules", e.static_femtojoules},
+                        {"average_watts", average_watts(e, seconds)},
+                        {"peak_watts", peak_watts(s.power, s.total_cycles, static_nanowatts(c), c.clock_ghz)},
+                        {"power_bin_cycles", s.power.bin_cycles},
+                        {"energy_delay_joule_seconds", e.joules() * seconds},
+                        {"parts", parts}};
+    if (tokens) {
+        j["tokens"] = tokens;
+        j["joules_per_token"] = e.joules() / double(tokens);
+        j["seconds_per_token"] = seconds / double(tokens);
+    }
+    return j;
 }
 
 }  // namespace trace

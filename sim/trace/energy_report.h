@@ -11,13 +11,15 @@
 
 namespace trace {
 
-// "energy ..." lines: the total, average power, energy-delay product and
+// "energy ..." lines: the total, average power, energy-delay product,
+// with `tokens` (--tokens, 0: none) the energy and time per token, and
 // each part with its share and its count x energy.
-std::string format_energy(const Energy& e, const RunStats& s, const arch::Config& c);
+std::string format_energy(const Energy& e, const RunStats& s, const arch::Config& c, uint64_t tokens = 0);
 
 // {"joules", "femtojoules", "dynamic_femtojoules", "static_femtojoules",
-//  "average_watts", "energy_delay_joule_seconds", "parts": [...]}
-nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Config& c);
+//  "average_watts", "energy_delay_joule_seconds", "parts": [...]}, and
+// with tokens "tokens", "joules_per_token", "seconds_per_token".
+nlohmann::json energy_json(const Energy& e, const RunStats& s, const arch::Config& c, uint64_t tokens = 0);
 
 // 0.001234 as "1.234 mJ": joules with the largest SI prefix that keeps a
 // digit before the point.

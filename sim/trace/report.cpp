@@ -425,7 +425,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
                       grouped(l.traffic.written).c_str());
         o += line;
     }
-    o += format_energy(run_energy(s, c), s, c);
+    o += format_energy(run_energy(s, c), s, c, info.tokens);
     o += format_area(chip_area(c));
 
     o += "\nDMA engines           busy      commands  bytes\n";
@@ -484,7 +484,7 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     json memory = json::object();
     for (const Level& l : memory_levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};
     j["memory"] = memory;
-    j["energy"] = energy_json(run_energy(s, c), s, c);
+    j["energy"] = energy_json(run_energy(s, c), s, c, info.tokens);
     j["area"] = area_json(chip_area(c));
     json units = json::array();
     for (const UnitStats& u : s.units) {

@@ -37,6 +37,9 @@ struct RunInfo {
         std::string repr;
     };
     std::vector<Param> params;
+    // --tokens: the tokens the run makes, for the energy and time per
+    // token; 0 when not given.
+    uint64_t tokens = 0;
 };
 
 // 1234567 as "1,234,567", as the report writes counts.

@@ -264,3 +264,27 @@ TEST(Energy, PowerBinsStaySmallAndThePeakIsAtLeastTheAverage) {
     EXPECT_DOUBLE_EQ(t["energy"]["average_watts"].get<double>(), run_fj * 1e-15 / t["seconds"].get<double>());
     EXPECT_GE(t["energy"]["peak_watts"].get<double>(), t["energy"]["average_watts"].get<double>());
 }
+
+// --tokens N: the run makes N tokens, and the report gives the energy and
+// the time of one (the 7B decode layer of the README, batch 1: the whole
+// step; a batch of 4 would be a quarter each).
+TEST(Energy, PerTokenIsTheRunOverItsTokens) {
+    const std::string decode =
+        "--config configs/ascend_910b2.json --shape x=1,4096 --shape k_cache=1,1,32,128,2048 "
+        "--shape v_cache=1,1,32,2048,128 --param pos=2047 models/llama_decode.pto";
+    const nlohmann::json one = run_report(decode + " --tokens 1", "tokens_1");
+    EXPECT_EQ(one["energy"]["tokens"], 1);
+    EXPECT_DOUBLE_EQ(one["energy"]["joules_per_token"].get<double>(), 17643862227941e-15);
+    EXPECT_DOUBLE_EQ(one["energy"]["seconds_per_token"].get<double>(), one["total_cycles"].get<uint64_t>() / 1.8e9);
+    const nlohmann::json four = run_report("--op matmul --shape 256,256,256 --tokens 4", "tokens_4");
+    EXPECT_DOUBLE_EQ(four["energy"]["joules_per_token"].get<double>(), four["energy"]["joules"].get<double>() / 4);
+    EXPECT_DOUBLE_EQ(four["energy"]["seconds_per_token"].get<double>(), 71421e-9 / 4);
+    const Outcome text = run("--op matmul --shape 256,256,256 --tokens 4");
+    EXPECT_NE(text.out.find("\n  per token        67.016 uJ, 17.855 us  (4 tokens)\n"), std::string::npos) << text.out;
+    // Without --tokens there is no per-token figure.
+    EXPECT_FALSE(run_report("--op matmul --shape 256,256,256", "tokens_none")["energy"].contains("tokens"));
+    const Outcome bad = run("--op matmul --shape 256,256,256 --tokens 0");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_EQ(bad.err.substr(0, bad.err.find('\n')),
+              "davinci-sim: error: --tokens: expected a positive number of tokens, got '0'");
+}

@@ -117,8 +117,12 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
         std::cerr << "davinci-sim: error: " << config.name << ": " << overflow << "\n";
         return kExitUsage;
     }
-    const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json, config.name, c.promotions,
-                              c.notes, report_params(c.params)};
+    const trace::RunInfo info{opt.program_json.empty() ? opt.program : opt.program_json,
+                              config.name,
+                              c.promotions,
+                              c.notes,
+                              report_params(c.params),
+                              opt.tokens};
     const RunResult result{c.program, config.config, *stats, info, timing.records, timing.ddr_transfers};
     {
         ScopedPhase writing(timings, Phase::Outputs);

@@ -39,6 +39,7 @@ struct RunOptions {
     bool quiet = false;
     bool timings = false;     // --timings: the phase table on stderr
     uint64_t max_cycles = 0;  // 0: no bound
+    uint64_t tokens = 0;      // --tokens: the report's per-token figures; 0: none
     // --functional and what rides on it (docs/functional.md).
     bool functional = false;
     bool check = false;
