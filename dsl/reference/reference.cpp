@@ -26,6 +26,12 @@ void ref_unsupported(const TaskGraph&, const OpNode& op, const RefInputs&, RefVa
     throw ReferenceError(std::string("not supported in --check yet: ") + op_kind_name(op.kind));
 }
 
+RefValues run_reference_op(const TaskGraph& g, const OpNode& op, const std::vector<const RefValues*>& inputs) {
+    RefValues y(size_t(count(g.tensors[size_t(op.output)].shape)), 0.0);
+    kKernels[size_t(op.kind)](g, op, inputs, y);
+    return y;
+}
+
 std::vector<RefValues> run_reference(const TaskGraph& g, const std::vector<RefValues>& inputs) {
     std::vector<RefValues> v(g.tensors.size());
     for (size_t t = 0; t < g.tensors.size() && t < inputs.size(); ++t) v[t] = inputs[t];
@@ -37,9 +43,7 @@ std::vector<RefValues> run_reference(const TaskGraph& g, const std::vector<RefVa
                                      op_kind_name(op.kind) + ")");
             in.push_back(&v[size_t(t)]);
         }
-        RefValues y(size_t(count(g.tensors[size_t(op.output)].shape)), 0.0);
-        kKernels[size_t(op.kind)](g, op, in, y);
-        v[size_t(op.output)] = std::move(y);
+        v[size_t(op.output)] = run_reference_op(g, op, in);
     }
     return v;
 }

@@ -29,4 +29,10 @@ public:
 // Throws ReferenceError for an operation it cannot evaluate.
 std::vector<RefValues> run_reference(const TaskGraph& g, const std::vector<RefValues>& inputs);
 
+// One operation of `g` on the given values of its inputs (one per
+// op.inputs, each sized as its tensor): what --check's per-operation
+// comparison applies to an operation's simulated inputs. Throws
+// ReferenceError as run_reference does.
+RefValues run_reference_op(const TaskGraph& g, const OpNode& op, const std::vector<const RefValues*>& inputs);
+
 }  // namespace dsl

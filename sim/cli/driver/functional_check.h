@@ -28,13 +28,17 @@ struct OutputCheck {
     bool pass = true;
 };
 
-// Element i passes when |sim - ref| <= rtol * (|ref| + scale), or both are
-// the same infinity or both NaN.
+// Element i passes when |sim - ref| <= rtol * (|ref| + scale) + extra[i]
+// (extra empty: 0), or both are the same infinity or both NaN. `extra` is
+// an operation's own allowance beyond its result's rounding: for a sum of
+// terms, the rounding its accumulation may add (op_check.h).
 OutputCheck compare_output(const std::string& name, const std::vector<int64_t>& shape, arch::DType precision,
-                           const std::vector<float>& sim, const std::vector<double>& ref);
+                           const std::vector<float>& sim, const std::vector<double>& ref,
+                           const std::vector<double>& extra = {});
 
-// "  c (256, 256) float16: max abs error 1.2e-03 at (4, 7), max rel error ..., pass"
-std::string format_check(const OutputCheck& c);
+// "c (256, 256) (float16 tolerance ...): max abs error 1.2e-03 at (4, 7),
+// max rel error ...; worst ...": the figures of a check, without a verdict.
+std::string check_figures(const OutputCheck& c);
 // "(4, 7)"
 std::string index_text(const std::vector<int64_t>& idx);
 

@@ -10,6 +10,7 @@
 #include "dsl/ir/fusion_groups.h"
 #include "dsl/lower/program/lower.h"
 #include "dsl/support/diagnostics.h"
+#include "sim/cli/driver/stored_results.h"
 #include "sim/hw/chip.h"
 #include "sim/trace/op_stats.h"
 #include "sim/trace/run_stats.h"
@@ -23,10 +24,6 @@ struct Values {
     bool finite() const { return !inf && !nan; }
 };
 
-bool readable(const arch::TensorPlacement& t) {
-    return !t.name.empty() && t.role.find("never written") == std::string::npos && t.bytes > 0;
-}
-
 Values scan(func::Memory& m, const arch::TensorPlacement& t) {
     Values v;
     for (float x : read_tensor(m, t).values) {
@@ -36,21 +33,6 @@ Values scan(func::Memory& m, const arch::TensorPlacement& t) {
         if (x != 0) v.all_zero = false;  // NaN != 0 too
     }
     return v;
-}
-
-// Whether op `i`'s result reaches memory: not the cube operation or an
-// inner operation of a fusion group (dsl/passes/pass_fusion.h) that ran
-// fused (Program::ops' fused_into: a group on the fold-major schedule runs
-// unfused), whose results live only in L1, tile by tile.
-bool ran_fused(const dsl::TaskGraph& g, const arch::Program& p, int head) {
-    const dsl::OpNode& op = g.ops[size_t(head)];
-    return !op.epilogue.empty() && p.ops[size_t(op.epilogue.front())].fused_into == head;
-}
-
-bool stored(const dsl::TaskGraph& g, const arch::Program& p, int i) {
-    const dsl::OpNode& op = g.ops[size_t(i)];
-    const int head = op.epilogue.empty() ? op.fused_into : i;
-    return head < 0 || !ran_fused(g, p, head) || dsl::fused_result_stored(g, dsl::tensor_consumers(g), i);
 }
 
 // Why op `i` of `g` (as computed in memory `m`) is abnormal, "" if it is

@@ -1,0 +1,42 @@
+// --check, one operation at a time (docs/functional.md §5): each operation
+// of the program as written, applied by the reference executor to the
+// values its inputs had in the simulation, against the values the
+// simulation computed. Rounding then does not compound from operation to
+// operation, so a failure names the operation whose lowering is wrong.
+// An operation whose result never reaches memory (inside a fusion group)
+// is checked with the first one after it whose result does: that one's
+// region.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dsl/ir/task_graph.h"
+#include "dsl/reference/reference.h"
+#include "sim/arch/program.h"
+#include "sim/cli/driver/functional_check.h"
+#include "sim/func/memory.h"
+#include "sim/func/npy.h"
+
+namespace cli {
+
+struct OpCheck {
+    std::string kind;                 // "matmul"
+    std::string where;                // "models/x.pto:5:7"
+    std::vector<std::string> region;  // the operations checked with it, whose results are not in memory
+    OutputCheck own;                  // against the reference on its simulated inputs: decides --check
+    OutputCheck from_inputs;          // against the reference from the program's inputs: information
+};
+
+// `moved` is the program's graph after apply_moves, `reference` the
+// reference executor's values of its tensors from the program's inputs
+// (`inputs`), `lowered` and `program` what ran, and `m` the memory it left.
+std::vector<OpCheck> check_operations(const dsl::TaskGraph& moved, const std::vector<dsl::RefValues>& reference,
+                                      const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
+                                      const arch::Program& program, func::Memory& m);
+
+// "  matmul_1 (256, 512) matmul at x.pto:5:7 (float16 ...): max error ..., from the inputs ... -> pass"
+std::string format_op_check(const OpCheck& c);
+
+}  // namespace cli
