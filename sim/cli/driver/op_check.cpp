@@ -79,11 +79,19 @@ class Checker {
 public:
     Checker(const dsl::TaskGraph& moved, const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
             const arch::Program& program, func::Memory& m)
-        : g_(moved), inputs_(inputs), lowered_(lowered), program_(program), m_(m), writes_(program), sim_(moved.tensors.size()),
-          looked_(moved.tensors.size(), false), lowered_index_(moved.tensors.size(), -1) {
+        : g_(moved),
+          inputs_(inputs),
+          lowered_(lowered),
+          program_(program),
+          m_(m),
+          writes_(program),
+          sim_(moved.tensors.size()),
+          looked_(moved.tensors.size(), false),
+          lowered_index_(moved.tensors.size(), -1) {
         for (size_t t = 0; t < g_.tensors.size(); ++t)
             for (size_t j = 0; j < lowered_.tensors.size(); ++j)
-                if (lowered_.tensors[j].name == g_.tensors[t].name && lowered_.tensors[j].shape == g_.tensors[t].shape) {
+                if (lowered_.tensors[j].name == g_.tensors[t].name &&
+                    lowered_.tensors[j].shape == g_.tensors[t].shape) {
                     lowered_index_[t] = int(j);
                     break;
                 }
@@ -155,8 +163,9 @@ public:
         std::vector<double> extra;
         const int lowered_out = lowered_index_[size_t(op.output)];
         const int lowered_producer = lowered_out >= 0 ? lowered_.tensors[size_t(lowered_out)].producer : -1;
-        const bool on_cube = lowered_producer >= 0 && (lowered_.ops[size_t(lowered_producer)].kind == dsl::OpKind::Matmul ||
-                                                       lowered_.ops[size_t(lowered_producer)].kind == dsl::OpKind::Conv2d);
+        const bool on_cube =
+            lowered_producer >= 0 && (lowered_.ops[size_t(lowered_producer)].kind == dsl::OpKind::Matmul ||
+                                      lowered_.ops[size_t(lowered_producer)].kind == dsl::OpKind::Conv2d);
         if (const double gamma = accumulation_gamma(g_, op, on_cube, precision); gamma > 0) {
             std::vector<dsl::RefValues> abs_in;
             for (int i : op.inputs) {

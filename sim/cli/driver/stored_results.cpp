@@ -26,12 +26,13 @@ DdrWrites::DdrWrites(const arch::Program& p) {
         for (const arch::Stream& s : b.streams)
             for (const arch::Command& c : s.commands)
                 if (c.op == arch::Opcode::Dma && c.dma.dst == arch::Space::DDR && c.dma.rows > 0)
-                    ranges_.emplace_back(c.dma.dst_addr,
-                                         c.dma.dst_addr + uint64_t(c.dma.rows - 1) * c.dma.dst_stride + c.dma.row_bytes);
+                    ranges_.emplace_back(
+                        c.dma.dst_addr, c.dma.dst_addr + uint64_t(c.dma.rows - 1) * c.dma.dst_stride + c.dma.row_bytes);
     std::sort(ranges_.begin(), ranges_.end());
     std::vector<std::pair<uint64_t, uint64_t>> merged;
     for (const auto& r : ranges_)
-        if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
+        if (!merged.empty() && r.first <= merged.back().second)
+            merged.back().second = std::max(merged.back().second, r.second);
         else merged.push_back(r);
     ranges_ = std::move(merged);
 }
