@@ -15,6 +15,9 @@ its stdout. In the shown output:
   any text;
 * `<!-- excerpt: figures vary -->` on the line before a code block makes
   every number in its excerpts match any number (wall times, memory);
+* `<!-- excerpt: same as PATH -->` on the line before a code block
+  requires it to be the repository's file PATH, as it is (a shipped
+  example the prose shows);
 * `<!-- excerpt-file: NAME -->` on the line before a code block writes the
   block, as it is, to NAME in the scratch directory (a program the prose
   shows and then runs); `$ cat NAME` of a file that does not exist writes
@@ -168,6 +171,18 @@ def run_all(sim_dir, only=None):
             env = dict(os.environ, PATH=sim_dir + os.pathsep + os.environ.get("PATH", ""),
                        SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
             for block in blocks_of(path):
+                if block.marker and block.marker[0] == "mode" and block.marker[1].startswith("same as "):
+                    shown = os.path.join(ROOT, block.marker[1][len("same as "):])
+                    checked += 1
+                    try:
+                        with open(shown) as f:
+                            same = f.read().rstrip("\n") == "\n".join(block.lines).rstrip("\n")
+                    except OSError:
+                        same = False
+                    if not same:
+                        failures += 1
+                        print("%s:%d: the block is not %s as it is" % (rel, block.first_line,
+                                                                        os.path.relpath(shown, ROOT)))
                 if block.marker and block.marker[0] == "file":
                     with open(os.path.join(scratch, block.marker[1]), "w") as f:
                         f.write("\n".join(block.lines).rstrip("\n") + "\n")

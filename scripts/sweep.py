@@ -5,7 +5,8 @@
     scripts/sweep.py configs/sweeps/ddr_bandwidth_gemm.json --scheduler tcp://10.0.0.5:8786
 
 The sweep file (scripts/sweep_spec.py documents it) names programs, shapes,
-params (pypo.param constants, passed as --param) and a grid over configuration keys. Every point of the grid is one
+params (pypo.param constants, passed as --param), one base configuration or
+several to compare, and a grid over configuration keys. Every point of the grid is one
 davinci-sim run; they run in parallel, local processes by default, or on a
 Dask distributed cluster with --scheduler (each worker needs the davinci-sim
 binary at the --sim path; programs and configurations travel with the
@@ -15,6 +16,8 @@ tasks). Results go to OUT (default traces/sweeps/NAME/):
     results.csv       one row per point, in grid order
     results.json      the same rows as a JSON list
     Y_vs_X.png        the sweep file's plots
+
+and a comparison table on stdout (scripts/sweep_table.py).
 
 A point's KEY is a hash of its program text, shapes and whole
 configuration, so re-running the same sweep skips the points already done
@@ -40,6 +43,7 @@ sys.path.insert(0, HERE)
 
 import sweep_point  # noqa: E402
 import sweep_spec  # noqa: E402
+import sweep_table  # noqa: E402
 
 DEFAULT_SIM = os.path.join(os.path.dirname(HERE), "build", "davinci-sim")
 # CSV columns after the point's identity and grid values.
@@ -101,6 +105,8 @@ def full_row(point, result):
     if point["params"]:  # only then: a sweep without params writes what it did before
         row["params"] = sweep_spec.params_text(point["params"])
     row.update(point["values"])
+    if point["config_name"]:
+        row["config"] = point["config_name"]
     row.update(result)
     return row
 
@@ -227,9 +233,11 @@ def main(argv):
             bar.update(1)
 
     ordered = [rows[p["key"]] for p in points]
-    write_text(os.path.join(out_dir, "results.csv"), csv_text(ordered, list(spec["grid"])))
+    axes = list(spec["grid"]) + (["config"] if "base_configs" in spec else [])
+    write_text(os.path.join(out_dir, "results.csv"), csv_text(ordered, axes))
     write_text(os.path.join(out_dir, "results.json"), json.dumps(ordered, indent=1, sort_keys=True) + "\n")
     plots = sweep_plot.plot(spec, points, rows, out_dir, write_atomically)
+    print(sweep_table.comparison(spec, points, rows), end="", flush=True)
     failed = sum(1 for r in ordered if r["status"] != "ok")
     print("sweep %s: %d ok, %d failed; %s, %s" %
           (spec["name"], len(ordered) - failed, failed, os.path.join(out_dir, "results.csv"),

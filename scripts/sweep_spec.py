@@ -6,15 +6,23 @@ A sweep file (JSON; configs/sweeps/ has examples):
       "name": "l1_vs_clusters",                   # output folder name (optional: the file's name)
       "description": "...",                       # optional
       "base_config": "configs/cluster.json",      # optional: the built-in default otherwise
+      # or, instead, several machines compared, the axis "config":
+      # "base_configs": {"default": "configs/cluster.json", "910b2": "configs/ascend_910b2.json"},
       "programs": [                               # a path, or an object with shapes/params
         "models/resnet_block.pto",
         {"program": "models/super_resolution.pto",
          "shapes": [{"img": [1, 1, 240, 320]}, {"img": [1, 1, 480, 640]}]},
         {"program": "layers.pto", "params": [{"layers": 1}, {"layers": 2}]}
       ],
-      "grid": {"cluster.l1_kib": [128, 256, 512], "chip.clusters": [1, 2, 4]},
+      "grid": {"cluster.l1_kib": [128, 256, 512], "chip.clusters": [1, 2, 4]},   # optional
       "plots": [{"x": "cluster.l1_kib", "y": "total_cycles"}]   # optional
     }
+
+A plot's x is an axis: a grid key, "config" (with base_configs), a
+dimension of a program's shapes, "shape:TENSOR.DIM" (the dimension DIM,
+from 0, of tensor TENSOR's bound shape: "shape:a.0"), or a param,
+"param:NAME". Without a grid (or with an empty one) each program's shapes
+and params are the points.
 
 A program's "params" are its pypo.param constants, passed as davinci-sim
 --param NAME=VALUE (a list of objects, one point each, like "shapes"; JSON
@@ -37,7 +45,7 @@ import os
 import re
 import subprocess
 
-TOP_KEYS = {"name", "description", "base_config", "programs", "grid", "plots"}
+TOP_KEYS = {"name", "description", "base_config", "base_configs", "programs", "grid", "plots"}
 PROGRAM_KEYS = {"program", "shapes", "params"}
 PLOT_KEYS = {"x", "y", "title"}
 # Figures a plot may show on its y axis (the row fields of simrun.headline,
@@ -183,6 +191,13 @@ def point_key(program_rel, source, shapes, config, params=None):
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+def _read_base(file):
+    base = _read_json(file, "base configuration")
+    if not isinstance(base, dict):
+        raise SpecError("base configuration %s is not a JSON object" % file)
+    return base
+
+
 def shapes_text(shapes):
     return " ".join("%s=%s" % (n, ",".join(map(str, d))) for n, d in sorted(shapes.items()))
 
@@ -195,26 +210,38 @@ def load(path, sim):
     if not isinstance(spec, dict):
         raise SpecError("%s: a sweep file is a JSON object" % path)
     _check_keys(spec, TOP_KEYS, path)
-    for required in ("programs", "grid"):
-        if required not in spec:
-            raise SpecError("%s: missing '%s'" % (path, required))
+    if "programs" not in spec:
+        raise SpecError("%s: missing 'programs'" % path)
     spec.setdefault("name", os.path.splitext(os.path.basename(path))[0])
     if not isinstance(spec["name"], str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", spec["name"]):
         raise SpecError("%s: name must be letters, digits, '_', '.' or '-', got %s" % (path, json.dumps(spec["name"])))
 
     if not isinstance(spec.get("description", ""), str):
         raise SpecError("%s: description must be a string, got %s" % (path, json.dumps(spec["description"])))
-    base = {}
+    if "base_config" in spec and "base_configs" in spec:
+        raise SpecError("%s: give base_config (one machine) or base_configs (several, by name), not both" % path)
+    bases = {"": {}}  # name -> configuration; "" when the sweep has no base_configs
     if "base_config" in spec:
         if not isinstance(spec["base_config"], str) or not spec["base_config"]:
             raise SpecError("%s: base_config must be the path of a configuration file, got %s" %
                             (path, json.dumps(spec["base_config"])))
-        base = _read_json(spec["base_config"], "base configuration")
-        if not isinstance(base, dict):
-            raise SpecError("base configuration %s is not a JSON object" % spec["base_config"])
+        bases = {"": _read_base(spec["base_config"])}
+    if "base_configs" in spec:
+        named = spec["base_configs"]
+        if not isinstance(named, dict) or not named:
+            raise SpecError("%s: base_configs must be a non-empty object of name -> configuration file" % path)
+        bases = {}
+        for name, file in named.items():
+            if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+                raise SpecError("%s: base_configs: a name is letters, digits, '_', '.' or '-', got %s" %
+                                (path, json.dumps(name)))
+            if not isinstance(file, str) or not file:
+                raise SpecError("%s: base_configs: %s must be the path of a configuration file, got %s" %
+                                (path, name, json.dumps(file)))
+            bases[name] = _read_base(file)
 
-    grid = spec["grid"]
-    if not isinstance(grid, dict) or not grid:
+    grid = spec.setdefault("grid", {})
+    if not isinstance(grid, dict):
         raise SpecError("%s: grid must be an object of config key -> list of values" % path)
     known = config_keys(sim)
     for key, values in grid.items():
@@ -258,23 +285,46 @@ def load(path, sim):
             program_rel = os.path.basename(program)
         for shapes, params in itertools.product(_shapes(entry.get("shapes", {}), where),
                                                 _params(entry.get("params", {}), where)):
-            for combo in itertools.product(*grid.values()):
+            for (base_name, base), combo in itertools.product(bases.items(), itertools.product(*grid.values())):
                 values = dict(zip(grid.keys(), combo))
                 config = json.loads(json.dumps(base))
                 for k, v in values.items():
                     _set_dotted(config, k, v)
                 key = point_key(program_rel, source, shapes, config, params)
                 if key in seen:
-                    raise SpecError("%s: %s %s is listed twice" %
-                                    (where, program, " ".join(filter(None, [shapes_text(shapes), params_text(params)]))))
+                    raise SpecError("%s: %s %s is listed twice%s" %
+                                    (where, program, " ".join(filter(None, [shapes_text(shapes), params_text(params)])),
+                                     " (base configs that are the same machine?)" if len(bases) > 1 else ""))
                 seen.add(key)
+                axes = dict(values)
+                if base_name:
+                    axes["config"] = base_name
+                for tensor, dims in sorted(shapes.items()):
+                    for d, n in enumerate(dims):
+                        axes["shape:%s.%d" % (tensor, d)] = n
+                for name, x in sorted(params.items()):
+                    axes["param:" + name] = x
                 points.append({"key": key, "program": program, "program_rel": program_rel, "source": source,
-                               "shapes": shapes, "params": params, "values": values, "config": config})
+                               "shapes": shapes, "params": params, "values": values, "config_name": base_name,
+                               "axes": axes, "config": config})
+
+    # Every axis and its values, in the order they first appear: the grid
+    # keys, then "config", then the shapes' dimensions and the params.
+    axes = {k: list(v) for k, v in grid.items()}
+    if "base_configs" in spec:
+        axes["config"] = list(bases)
+    for point in points:
+        for k, v in point["axes"].items():
+            seen_values = axes.setdefault(k, [])
+            if v not in seen_values:
+                seen_values.append(v)
+    spec["axes"] = axes
 
     plots = spec.get("plots")
     if plots is None:
-        first = next(iter(grid))
-        plots = [{"x": first, "y": "total_cycles"}, {"x": first, "y": "cube_utilization"}]
+        # The first axis that varies; none: no plots.
+        varying = [k for k, v in axes.items() if len(v) > 1]
+        plots = [{"x": varying[0], "y": "total_cycles"}, {"x": varying[0], "y": "cube_utilization"}] if varying else []
     if not isinstance(plots, list):
         raise SpecError("%s: plots must be a list" % path)
     for j, p in enumerate(plots):
@@ -285,8 +335,10 @@ def load(path, sim):
         for field in ("x", "y", "title"):
             if field in p and not isinstance(p[field], str):
                 raise SpecError("%s: %s must be a string, got %s" % (where, field, json.dumps(p[field])))
-        if p["x"] not in grid:
-            raise SpecError("%s: x '%s' is not a grid key%s" % (where, p["x"], _did_you_mean(p["x"], list(grid))))
+        if p["x"] not in axes:
+            raise SpecError("%s: x '%s' is not an axis of this sweep%s; axes: %s (grid keys, 'config' with "
+                            "base_configs, shape:TENSOR.DIM, param:NAME)" %
+                            (where, p["x"], _did_you_mean(p["x"], list(axes)), ", ".join(axes) or "none"))
         if p["y"] not in Y_FIELDS:
             raise SpecError("%s: y '%s' is not a figure%s; figures: %s" %
                             (where, p["y"], _did_you_mean(p["y"], Y_FIELDS), ", ".join(Y_FIELDS)))

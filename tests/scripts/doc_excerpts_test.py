@@ -45,6 +45,14 @@ $ cat shown.txt | wc -l
 ```
 '''
 
+SAME = '''# Shipped
+
+<!-- excerpt: same as shipped.txt -->
+```
+line one
+```
+'''
+
 STALE = '''# Another
 
     $ echo now
@@ -53,10 +61,12 @@ STALE = '''# Another
 
 
 class DocExcerpts(unittest.TestCase):
-    def run_on(self, text):
+    def run_on(self, text, shipped="line one\n"):
         with tempfile.TemporaryDirectory() as root:
             with open(os.path.join(root, "README.md"), "w") as f:
                 f.write(text)
+            with open(os.path.join(root, "shipped.txt"), "w") as f:
+                f.write(shipped)
             return subprocess.run(["/usr/bin/python3", os.path.join(SOURCE, "scripts", "doc_excerpts.py"), "--root",
                                    root], capture_output=True, text=True)
 
@@ -71,6 +81,12 @@ class DocExcerpts(unittest.TestCase):
         self.assertIn("README.md:3: $ echo now: the output differs from the shown one", p.stdout)
         self.assertIn("    -then", p.stdout)
         self.assertIn("    +now", p.stdout)
+
+    def test_a_shipped_file_shown_as_it_is(self):
+        self.assertEqual(self.run_on(SAME).returncode, 0)
+        p = self.run_on(SAME, shipped="line two\n")
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("README.md:5: the block is not shipped.txt as it is", p.stdout)
 
     def test_numbers_must_match_unless_they_vary(self):
         p = self.run_on(GOOD.replace("<!-- excerpt: figures vary -->\n", ""))

@@ -237,6 +237,53 @@ class SweepTest(unittest.TestCase):
             with open(os.path.join(self.out, png), "rb") as f:
                 self.assertEqual(f.read(8), PNG_MAGIC, png)
 
+    def test_two_machines_over_sizes(self):
+        """configs/sweeps/gemm_two_machines.json: base_configs make the
+        machine an axis, a param the x axis, and the sweep prints a table of
+        cycles per machine with the second's speed-up; each cell is the
+        run's own report (the 1024^3 row: configs/README.md's table)."""
+        p = self.sweep(os.path.join(SOURCE, "configs", "sweeps", "gemm_two_machines.json"), "-j", "2", "-q")
+        rows = self.rows()
+        self.assertEqual([(r["params"], r["config"]) for r in rows],
+                         [("k=256 m=256 n=256", "cluster"), ("k=256 m=256 n=256", "910b2"),
+                          ("k=512 m=512 n=512", "cluster"), ("k=512 m=512 n=512", "910b2"),
+                          ("k=1024 m=1024 n=1024", "cluster"), ("k=1024 m=1024 n=1024", "910b2")])
+        self.assertEqual([int(r["total_cycles"]) for r in rows[4:]], [4309622, 23195])
+        table = p.stdout.split("\n")
+        self.assertEqual(table[0], "sweep gemm_two_machines: simulated cycles, speed-up over cluster")
+        self.assertEqual(table[1].split(), ["program", "params", "cluster", "cycles", "910b2", "cycles", "910b2", "vs",
+                                            "cluster"])
+        self.assertEqual(table[4].split(), ["models/gemm.pto", "k=1024", "m=1024", "n=1024", "4,309,622", "23,195",
+                                            "%.2fx" % (4309622 / 23195)])
+        for png in ("total_cycles_vs_param_m.png", "energy_joules_vs_param_m.png"):
+            with open(os.path.join(self.out, png), "rb") as f:
+                self.assertEqual(f.read(8), PNG_MAGIC, png)
+
+    def test_empty_grid_and_a_shape_axis(self):
+        """No grid: the programs' shapes are the points, and a shape
+        dimension (shape:TENSOR.DIM) is an axis a plot can use."""
+        spec = {"name": "shapes", "programs": [
+            {"program": "models/super_resolution.pto", "shapes": [{"img": [1, 1, 24, 32]}, {"img": [1, 1, 48, 64]}]}],
+            "plots": [{"x": "shape:img.2", "y": "total_cycles"}]}
+        path = os.path.join(self.tmp, "shapes.json")
+        with open(path, "w") as f:
+            json.dump(spec, f)
+        p = self.sweep(path, "-q")
+        small, large = self.rows()
+        self.assertEqual(int(large["total_cycles"]), direct_cycles("models/super_resolution.pto", {},
+                                                                   shapes=["img=1,1,48,64"]))
+        self.assertIn(["models/super_resolution.pto", "img=1,1,48,64", "{:,}".format(int(large["total_cycles"]))],
+                      [line.split() for line in p.stdout.split("\n")])
+        with open(os.path.join(self.out, "total_cycles_vs_shape_img_2.png"), "rb") as f:
+            self.assertEqual(f.read(8), PNG_MAGIC)
+        # An axis the sweep does not have is refused, with the axes it has.
+        spec["plots"] = [{"x": "shape:img.7", "y": "total_cycles"}]
+        with open(path, "w") as f:
+            json.dump(spec, f)
+        p = self.sweep(path, expect=2)
+        self.assertIn("x 'shape:img.7' is not an axis of this sweep (did you mean shape:img.3?); axes: shape:img.0, "
+                      "shape:img.1, shape:img.2, shape:img.3", p.stderr)
+
     def test_bad_input_exits_2(self):
         def bad(path, message, *extra):
             p = self.sweep(path, *extra, expect=2)
@@ -257,6 +304,16 @@ class SweepTest(unittest.TestCase):
         bad(sweep_file(self.tmp, {"chip.clusters": [1]}, programs=[{"program": "models/gemm_256.pto", "params": []}]),
             "programs[0]: params is an empty list")
         bad(sweep_file(self.tmp, self.GRID), "--scheduler must look like tcp://HOST:PORT", "--scheduler", "localhost")
+        both = os.path.join(self.tmp, "both.json")
+        with open(both, "w") as f:
+            json.dump({"programs": ["models/gemm_256.pto"], "base_config": "configs/cluster.json",
+                       "base_configs": {"a": "configs/cluster.json"}}, f)
+        bad(both, "give base_config (one machine) or base_configs (several, by name), not both")
+        same = os.path.join(self.tmp, "same.json")
+        with open(same, "w") as f:
+            json.dump({"programs": ["models/gemm_256.pto"],
+                       "base_configs": {"a": "configs/cluster.json", "b": "configs/cluster.json"}}, f)
+        bad(same, "models/gemm_256.pto  is listed twice (base configs that are the same machine?)")
         self.assertFalse(os.path.exists(self.out))
 
 
