@@ -29,7 +29,12 @@ Sources:
   hwcomponents (github.com/Accelergy-Project/hwcomponents, commit
   373ccd99569512f947efecf12738a9f043d4abf8, hwcomponents/scaling/techscaling.py):
   area by the area table, leakage power as energy at the same supply
-  (0.9 V), both interpolated linearly in the table's node index.
+  (0.9 V). Between two of the table's nodes this script interpolates
+  linearly in the node's position: 40 nm lies 5/13 of the way from 45 to
+  32 nm, index 3.385. (Accelergy's own interpolation at that commit puts
+  40 nm at 3.615, weighting the two nodes the other way round; it would
+  give area x 1.74 and leakage x 1.28 from 40 to 45 nm, x 0.155 and
+  x 0.178 from 22 to 7 nm.)
 
     /usr/bin/python3 scripts/area_leakage.py            # the keys, per preset
     /usr/bin/python3 scripts/area_leakage.py --check    # the configs hold them
@@ -91,15 +96,27 @@ CACTI = {
 }
 FAST, L2_CELLS = ("itrs-lstp", "itrs-hp"), ("itrs-lstp", "itrs-lstp")
 
-# The presets: their node, and the memories each level's figure is taken
-# from (KiB of each buffer of the level; the L2 as one 1 MiB bank).
+# The presets: their node, and the config whose memories each level's
+# figure is taken from (scripts/area_leakage.py reads their sizes: the
+# buffers of a level, KiB each). The L2 is a 1 MiB bank; the documents'
+# machine has no Unified Buffer, and its figure is a 192 KiB one's, the
+# 910B's size.
 PRESETS = {
-    # The documents' machine, at 45 nm like its energies: L0 32 KiB, L1
-    # 256 KiB, a 192 KiB Unified Buffer where one is configured, the L2.
-    "default": dict(node=45, l0=[32], l1=[256], ub=[192], l2=[1024]),
-    # The 910B: L0A and L0B 64 KiB, L0C 128 KiB, L1 512 KiB, UB 192 KiB.
-    "ascend": dict(node=7, cacti_node=22, l0=[64, 64, 128], l1=[512], ub=[192], l2=[1024]),
+    "default": dict(node=45, config="configs/cluster.json", ub=[192]),
+    "ascend": dict(node=7, cacti_node=22, config="configs/ascend_910b2.json"),
 }
+L2_BANK_KIB = 1024
+
+
+def memories(preset):
+    """The KiB of each buffer of each level, from the preset's config."""
+    p = PRESETS[preset]
+    with open(os.path.join(ROOT, p["config"])) as f:
+        cfg = json.load(f)
+    cube, cluster, vector = cfg.get("cube", {}), cfg.get("cluster", {}), cfg.get("vector", {})
+    split = [cube[k] for k in ("l0a_kib", "l0b_kib", "l0c_kib") if cube.get(k)]
+    return {"l0": split or [cube["l0_kib"]], "l1": [cluster["l1_kib"]],
+            "ub": p.get("ub") or [vector["buffer_kib"]], "l2": [L2_BANK_KIB]}
 LEVEL_CELLS = {"l0": FAST, "l1": FAST, "ub": FAST, "l2": L2_CELLS}
 
 
@@ -151,11 +168,16 @@ def keys(preset):
     }
     cacti_node = p.get("cacti_node", node)
     a_sram, l_sram = area_factor(cacti_node, node), leakage_factor(cacti_node, node)
+    sizes = memories(preset)
     for level in ("l0", "l1", "ub", "l2"):
         cells = LEVEL_CELLS[level]
-        kib = sum(p[level])
-        mm2 = sum(CACTI[(cacti_node, k) + cells][0] for k in p[level])
-        mw = sum(CACTI[(cacti_node, k) + cells][1] for k in p[level])
+        for k in sizes[level]:
+            if (cacti_node, k) + cells not in CACTI:
+                raise SystemExit("area_leakage.py: no CACTI result for a %d KiB %s at %d nm (%s, %s): add the case "
+                                 "to CACTI and rerun it with --cacti" % ((k, level, cacti_node) + cells))
+        kib = sum(sizes[level])
+        mm2 = sum(CACTI[(cacti_node, k) + cells][0] for k in sizes[level])
+        mw = sum(CACTI[(cacti_node, k) + cells][1] for k in sizes[level])
         out["area.%s_um2_per_kib" % level] = mm2 * 1e6 / kib * a_sram
         out["energy.%s_static_nw_per_kib" % level] = mw * 1e6 / kib * l_sram
     return {k: int(round(v)) for k, v in out.items()}

@@ -89,8 +89,10 @@ po::options_description visible_options() {
         "and dtype); repeatable. Inputs not given get seeded random values")(
         "seed", po::value<uint64_t>()->value_name("N"), "with --functional: the seed of the random inputs (default 0)")(
         "check",
-        "with --functional: compare every output with the reference executor (the task graph in float64, "
-        "no lowering); exit status 1 when one is beyond tolerance")("quiet,q", "do not print the text report")(
+        "with --functional: compare every operation with the reference executor (the task graph in float64, "
+        "no lowering) applied to its simulated inputs, and every output with the reference run from the "
+        "program's inputs (information); exit status 1 when an operation is beyond tolerance")(
+        "quiet,q", "do not print the text report")(
         "timings",
         "after the run, print on stderr where its wall time went: seconds and microseconds per command for "
         "parse, lower, check, spool, simulate and outputs, and the SystemC process activations and delta "

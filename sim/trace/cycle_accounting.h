@@ -34,18 +34,27 @@ struct CycleSplit {
     uint64_t sum() const { return busy + link_wait + flag_wait + issue + idle; }
 };
 
+// The waits before one command (above): its flag-wait and issue cycles,
+// given the end of the last command its engine had in flight before it.
+struct WaitsBefore {
+    uint64_t flag = 0, issue = 0;
+    static WaitsBefore of(const CommandRecord& r, uint64_t engine_latest_end) {
+        const uint64_t w = std::max(r.ready, engine_latest_end);
+        if (r.start <= w) return {};
+        const uint64_t flag = std::min(std::max(r.flags_at, w), r.start) - w;
+        return {flag, r.start - w - flag};
+    }
+};
+
 // Accumulates one engine's figures from its commands' records, which an
 // engine's recorder sees in the order they end: for one engine, also the
 // order they start (§5).
 class CycleAccount {
 public:
     void add(const CommandRecord& r) {
-        const uint64_t w = std::max(r.ready, in_flight_.latest_end());
-        if (r.start > w) {
-            const uint64_t flag = std::min(std::max(r.flags_at, w), r.start) - w;
-            flag_wait_ += flag;
-            issue_ += r.start - w - flag;
-        }
+        const WaitsBefore waits = WaitsBefore::of(r, in_flight_.latest_end());
+        flag_wait_ += waits.flag;
+        issue_ += waits.issue;
         in_flight_.add(r.start, r.end);
         link_wait_ += r.link_wait;
     }

@@ -20,7 +20,7 @@ namespace trace {
 // energy each, and the product.
 struct EnergyPart {
     std::string key;     // for the JSON report: "cube_macs", "ddr", "static_l1"
-    std::string label;   // for the text report: "cube MACs", "DDR", "SRAM leakage"
+    std::string label;   // for the text report: "cube MACs", "DDR", "L1 leakage"
     uint64_t count = 0;  // actions (MACs, bytes), or nanowatts for a static part
     uint64_t each = 0;   // femtojoules per action; 0 for a static part
     uint64_t femtojoules = 0;

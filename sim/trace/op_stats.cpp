@@ -1,5 +1,7 @@
 #include "sim/trace/op_stats.h"
 
+#include "sim/trace/cycle_accounting.h"
+
 #include <algorithm>
 
 namespace trace {
@@ -27,8 +29,13 @@ void OpStatsRecorder::on_command(const CommandRecord& r, const arch::Command& c)
     s.start = std::min(s.start, r.start);
     s.end = std::max(s.end, r.end);
     ++s.commands;
+    IntervalUnion& engine = engine_busy_[arch::engine_slot(config_, r.cluster, r.engine)];
+    const WaitsBefore waits = WaitsBefore::of(r, engine.latest_end());
+    s.flag_wait_cycles += waits.flag;
+    s.issue_cycles += waits.issue;
+    s.link_wait_cycles += r.link_wait;
     // A DMA engine's overlapping commands count once (timing model §9).
-    const uint64_t busy = engine_busy_[arch::engine_slot(config_, r.cluster, r.engine)].add(r.start, r.end);
+    const uint64_t busy = engine.add(r.start, r.end);
     switch (c.op) {
     case arch::Opcode::Matmul:
         s.cube_cycles += busy;
@@ -81,6 +88,9 @@ std::vector<OpStats> task_stats(const std::vector<OpStats>& ops) {
         it->int8_macs += o.int8_macs;
         it->dma_bytes += o.dma_bytes;
         it->memory += o.memory;
+        it->link_wait_cycles += o.link_wait_cycles;
+        it->flag_wait_cycles += o.flag_wait_cycles;
+        it->issue_cycles += o.issue_cycles;
     }
     return tasks;
 }

@@ -32,6 +32,11 @@ struct OpStats {
     uint64_t dma_bytes = 0;
     uint64_t vector_bytes = 0;  // the source bytes its VECTOR commands work through (src_bytes)
     MemoryTraffic memory;       // bytes read and written per memory level (sim/trace/memory_traffic.h)
+    // The cycle accounting of its commands (timing model §9), summed over
+    // them: their DMA requests' link waits, and the flag-wait and issue
+    // cycles before each on its engine, as the units' accounting counts
+    // them (so the operations' sums are the units').
+    uint64_t link_wait_cycles = 0, flag_wait_cycles = 0, issue_cycles = 0;
     // The cycles of [start, end) in which at least one of its commands was
     // running, on any engine. Per operation only: task_stats leaves it 0
     // (a task's operations overlap, so their figures do not add up).

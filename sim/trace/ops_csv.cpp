@@ -32,6 +32,16 @@ std::string mac_utilization(const OpsCsvCell& c) {
     return text;
 }
 
+// The fusion group an operation ran in (docs/timing-model.md §10): its
+// head's name, for the head too; empty for an operation that ran alone.
+std::string fusion_group(const OpsCsvCell& c) {
+    if (c.op.fused_into >= 0 && size_t(c.op.fused_into) < c.ops.size())
+        return csv_field(c.ops[size_t(c.op.fused_into)].name);
+    for (const OpStats& o : c.ops)
+        if (o.fused_into == int32_t(c.index)) return csv_field(c.op.name);
+    return "";
+}
+
 const std::vector<OpsCsvColumn> kColumns = {
     {"op", [](const OpsCsvCell& c) { return csv_field(c.op.name); }},
     {"kind", [](const OpsCsvCell& c) { return csv_field(c.op.kind); }},
@@ -62,6 +72,10 @@ const std::vector<OpsCsvColumn> kColumns = {
     {"l0_bytes_written", count([](const OpStats& o) { return o.memory.l0.written; })},
     {"dma_bytes", count([](const OpStats& o) { return o.dma_bytes; })},
     {"energy_fj", [](const OpsCsvCell& c) { return number(op_femtojoules(c.op, c.config)); }},
+    {"fusion_group", fusion_group},
+    {"link_wait_cycles", count([](const OpStats& o) { return o.link_wait_cycles; })},
+    {"flag_wait_cycles", count([](const OpStats& o) { return o.flag_wait_cycles; })},
+    {"issue_cycles", count([](const OpStats& o) { return o.issue_cycles; })},
 };
 
 }  // namespace
@@ -78,7 +92,7 @@ std::string format_ops_csv(const std::vector<OpStats>& ops, const arch::Config& 
     out += "schema_version\n";
     const std::string row_end = std::to_string(kOpsCsvSchemaVersion) + "\n";
     for (size_t i = 0; i < ops.size(); ++i) {
-        const OpsCsvCell cell{ops[i], i, c};
+        const OpsCsvCell cell{ops[i], i, c, ops};
         for (const OpsCsvColumn* col : columns) out += col->cell(cell) + ",";
         out += row_end;
     }

@@ -25,6 +25,7 @@ struct OpsCsvCell {
     const OpStats& op;
     size_t index;
     const arch::Config& config;
+    const std::vector<OpStats>& ops;  // every operation, for what relates them (a fusion group)
 };
 
 struct OpsCsvColumn {

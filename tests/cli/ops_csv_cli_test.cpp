@@ -56,7 +56,8 @@ TEST(OpsCsvCli, TheReadmeExample) {
 // x loads 64 KiB: [1, 2 + 2048 + 100) = [1, 2150) (§6), and sets f0. y is
 // two exps on vector0, 8 + 1024 cycles each (§8): the first at once,
 // [1, 1033); the second waits for f0, [2151, 3183). y's span is 3182
-// cycles, 2064 of them running: it stalls 1118, [1033, 2151). Energy on
+// cycles, 2064 of them running: it stalls 1118, [1033, 2151), the flag
+// wait of its second exp, vector0 free and waiting for f0. Energy on
 // the documents' machine: x 65,536 B of DDR and of L1 (243,750 + 6,566
 // fJ each); y 2 x 32,768 B of vector work (200 fJ each) and 131,072 B of
 // L1.
@@ -79,9 +80,10 @@ TEST(OpsCsvCli, StallCyclesAreTheSpanNoCommandRan) {
     EXPECT_EQ(slurp(csv),
               "op,kind,task,start,end,cycles,stall_cycles,commands,cube_cycles,vector_cycles,dma_cycles,macs,"
               "mac_utilization,compute_bound_cycles,ddr_bound_cycles,ddr_bytes_read,ddr_bytes_written,l1_bytes_read,"
-              "l1_bytes_written,l0_bytes_read,l0_bytes_written,dma_bytes,energy_fj,schema_version\n"
-              "x,load,,1,2150,2149,0,1,0,0,2149,0,0.0000,0,2048,65536,0,0,65536,0,0,65536,16404709376,1\n"
-              "y,exp,t,1,3183,3182,1118,2,0,2064,0,0,0.0000,0,0,0,0,65536,65536,0,0,0,873725952,1\n");
+              "l1_bytes_written,l0_bytes_read,l0_bytes_written,dma_bytes,energy_fj,fusion_group,link_wait_cycles,"
+              "flag_wait_cycles,issue_cycles,schema_version\n"
+              "x,load,,1,2150,2149,0,1,0,0,2149,0,0.0000,0,2048,65536,0,0,65536,0,0,65536,16404709376,,0,0,0,1\n"
+              "y,exp,t,1,3183,3182,1118,2,0,2064,0,0,0.0000,0,0,0,0,65536,65536,0,0,0,873725952,,0,1118,0,1\n");
 }
 
 // Summed over the operations, the figures are the run's: every command of
@@ -96,19 +98,25 @@ TEST(OpsCsvCli, SummedOverTheOperationsTheyAreTheRunsFigures) {
         for (const auto& row : read_csv(slurp(csv)))
             for (const char* column :
                  {"commands", "cube_cycles", "vector_cycles", "dma_cycles", "macs", "ddr_bytes_read",
-                  "ddr_bytes_written", "l1_bytes_read", "l1_bytes_written", "l0_bytes_read", "l0_bytes_written"})
+                  "ddr_bytes_written", "l1_bytes_read", "l1_bytes_written", "l0_bytes_read", "l0_bytes_written",
+                  "link_wait_cycles", "flag_wait_cycles", "issue_cycles"})
                 sum[column] += std::stoull(row.at(column));
         for (const char* level : {"ddr", "l1", "l0"}) {
             EXPECT_EQ(sum[std::string(level) + "_bytes_read"], r["memory"][level]["read"].get<uint64_t>()) << model;
             EXPECT_EQ(sum[std::string(level) + "_bytes_written"], r["memory"][level]["written"].get<uint64_t>())
                 << model;
         }
-        std::map<std::string, uint64_t> busy;
+        std::map<std::string, uint64_t> busy, waits;
         uint64_t commands = 0;
         for (const auto& u : r["units"]) {
             busy[u["kind"].get<std::string>()] += u["busy_cycles"].get<uint64_t>();
             commands += u["commands"].get<uint64_t>();
+            for (const char* wait : {"link_wait_cycles", "flag_wait_cycles", "issue_cycles"})
+                waits[wait] += u[wait].get<uint64_t>();
         }
+        // The cycle accounting of the operations' commands is the units'.
+        for (const char* wait : {"link_wait_cycles", "flag_wait_cycles", "issue_cycles"})
+            EXPECT_EQ(sum[wait], waits[wait]) << model << " " << wait;
         EXPECT_EQ(sum["commands"], commands) << model;
         EXPECT_EQ(sum["cube_cycles"], busy["cube"]) << model;
         EXPECT_EQ(sum["vector_cycles"], busy["vector"]) << model;

@@ -134,7 +134,8 @@ TEST(Topology, OpsCsvGainsScaleSimColumnsBeforeSchemaVersion) {
     const std::string common =
         "op,kind,task,start,end,cycles,stall_cycles,commands,cube_cycles,vector_cycles,dma_cycles,macs,"
         "mac_utilization,compute_bound_cycles,ddr_bound_cycles,ddr_bytes_read,ddr_bytes_written,l1_bytes_read,"
-        "l1_bytes_written,l0_bytes_read,l0_bytes_written,dma_bytes,energy_fj";
+        "l1_bytes_written,l0_bytes_read,l0_bytes_written,dma_bytes,energy_fj,fusion_group,link_wait_cycles,flag_wait_"
+        "cycles,issue_cycles";
     const std::string topo = write_file("header_topo.csv", "Layer Name, M, N, K,\ng, 7, 9, 11,\n");
     const std::string out = (scratch() / "header_topo_report.csv").string();
     Outcome o = run("-q " + kArray + " --topology '" + topo + "' --ops-csv '" + out + "'");

@@ -13,7 +13,7 @@ namespace {
 const std::string kHeader =
     "op,kind,task,start,end,cycles,stall_cycles,commands,cube_cycles,vector_cycles,dma_cycles,macs,mac_utilization,"
     "compute_bound_cycles,ddr_bound_cycles,ddr_bytes_read,ddr_bytes_written,l1_bytes_read,l1_bytes_written,"
-    "l0_bytes_read,l0_bytes_written,dma_bytes,energy_fj";
+    "l0_bytes_read,l0_bytes_written,dma_bytes,energy_fj,fusion_group,link_wait_cycles,flag_wait_cycles,issue_cycles";
 
 // c ran from 9 to 109 with its commands running 90 of those cycles; 12,800
 // MACs (half of them float32) on 16 cubes of 256 MAC/cycle in 100 cycles is
@@ -21,7 +21,8 @@ const std::string kHeader =
 // it; 3,233 DDR bytes at 32 B/cycle take 102. Its energy on the
 // documents' machine (configs/README.md): 6,400 x 2,000 + 6,400 x 4,600
 // fJ of MACs, 3,233 x 243,750 of DDR, 3,233 x 6,566 of L1 and 9,000 x
-// 2,500 of L0. "v, view" ran nothing.
+// 2,500 of L0. Its commands waited 7 cycles for links, 5 for flags and 3
+// for loop control. "v, view" ran nothing, in c's fusion group.
 std::vector<trace::OpStats> two_ops() {
     trace::OpStats c;
     c.name = "c", c.kind = "matmul", c.task = "";
@@ -29,16 +30,18 @@ std::vector<trace::OpStats> two_ops() {
     c.cube_cycles = 80, c.dma_cycles = 50, c.macs = 12800, c.cube_macs = 12800, c.float32_macs = 6400,
     c.dma_bytes = 3233;
     c.memory.ddr = {3200, 33}, c.memory.l1 = {33, 3200}, c.memory.l0 = {9000, 0};
+    c.link_wait_cycles = 7, c.flag_wait_cycles = 5, c.issue_cycles = 3;
     trace::OpStats view;
-    view.name = "v, view", view.kind = "reshape", view.task = "t";
+    view.name = "v, view", view.kind = "reshape", view.task = "t", view.fused_into = 0;
     return {c, view};
 }
 
 TEST(OpsCsv, OneRowPerOperation) {
-    EXPECT_EQ(trace::format_ops_csv(two_ops(), arch::default_config()),
-              kHeader + ",schema_version\n" +
-                  "c,matmul,,9,109,100,10,3,80,0,50,12800,0.5000,75,102,3200,33,33,3200,9000,0,3233,874011628,1\n"
-                  "\"v, view\",reshape,t,,,,,0,0,0,0,0,,0,0,0,0,0,0,0,0,0,0,1\n");
+    EXPECT_EQ(
+        trace::format_ops_csv(two_ops(), arch::default_config()),
+        kHeader + ",schema_version\n" +
+            "c,matmul,,9,109,100,10,3,80,0,50,12800,0.5000,75,102,3200,33,33,3200,9000,0,3233,874011628,c,7,5,3,1\n"
+            "\"v, view\",reshape,t,,,,,0,0,0,0,0,,0,0,0,0,0,0,0,0,0,0,c,0,0,0,1\n");
 }
 
 TEST(OpsCsv, AModesColumnsComeBeforeSchemaVersion) {
@@ -46,8 +49,8 @@ TEST(OpsCsv, AModesColumnsComeBeforeSchemaVersion) {
         {"layer", [](const trace::OpsCsvCell& c) { return "L" + std::to_string(c.index); }}};
     const std::string csv = trace::format_ops_csv(two_ops(), arch::default_config(), layer);
     EXPECT_EQ(csv.substr(0, csv.find('\n')), kHeader + ",layer,schema_version");
-    EXPECT_NE(csv.find(",3233,874011628,L0,1\n"), std::string::npos) << csv;
-    EXPECT_NE(csv.find(",0,0,L1,1\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",3233,874011628,c,7,5,3,L0,1\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",0,c,0,0,0,L1,1\n"), std::string::npos) << csv;
 }
 
 // traces/README.md's table under "## --ops-csv FILE" lists the columns in

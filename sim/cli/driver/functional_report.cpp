@@ -14,35 +14,7 @@
 
 namespace cli {
 
-namespace {
-
-// The least precise dtype among `tensor` and everything it is computed from.
-// An integer output computed with no float rounding on its way (integers
-// only, or quantised straight from the inputs) is checked exactly: its own
-// dtype; otherwise a float rounding may move it by one, and the path's
-// least precise float dtype says by how much.
-arch::DType path_precision(const dsl::TaskGraph& g, int tensor) {
-    std::vector<int> todo{tensor};
-    std::vector<bool> seen(g.tensors.size(), false);
-    arch::DType least = arch::DType::Float32;
-    bool computed_float = false;
-    while (!todo.empty()) {
-        const int t = todo.back();
-        todo.pop_back();
-        if (seen[size_t(t)]) continue;
-        seen[size_t(t)] = true;
-        const arch::DType d = g.tensors[size_t(t)].dtype;
-        if (!arch::dtype_is_int(d) && g.tensors[size_t(t)].producer >= 0) computed_float = true;
-        if (d == arch::DType::BFloat16) least = d;  // nothing is less precise
-        if (d == arch::DType::Float16 && least != arch::DType::BFloat16) least = d;
-        if (const int p = g.tensors[size_t(t)].producer; p >= 0)
-            for (int in : g.ops[size_t(p)].inputs) todo.push_back(in);
-    }
-    const arch::DType own = g.tensors[size_t(tensor)].dtype;
-    return arch::dtype_is_int(own) && !computed_float ? own : least;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // Outputs (--outputs), the check against the reference (--check) and the
 // mixed-precision switches, after the timed run. Returns the exit status.
@@ -138,7 +110,7 @@ int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& 
         for (const auto& [index, t] : outputs)
             out << "  "
                 << check_figures(compare_output(g.tensors[size_t(index)].name, t.shape,
-                                                path_precision(plan.lowered, index), t.values, ref[size_t(index)]))
+                                                computed_precision(plan.lowered, index), t.values, ref[size_t(index)]))
                 << "\n";
     }
     // Printed under --quiet too: it is what --functional was asked for.

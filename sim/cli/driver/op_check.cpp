@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <set>
 
 #include "dsl/reference/indexing.h"
 #include "sim/cli/driver/functional_run.h"
@@ -63,6 +64,10 @@ double accumulation_gamma(const dsl::TaskGraph& g, const dsl::OpNode& op, bool o
     }
 }
 
+// The role of a buffer's tensor after an in-place update of it
+// (dsl/lower/program/lower.cpp), followed by the buffer's name.
+const char* const kUpdatedInPlace = "updated in place: ";
+
 std::string where_text(const dsl::SourceLoc& loc) {
     return (loc.file ? loc.file->path : std::string("?")) + ":" + std::to_string(loc.line) + ":" +
            std::to_string(loc.col);
@@ -88,6 +93,20 @@ public:
           sim_(moved.tensors.size()),
           looked_(moved.tensors.size(), false),
           lowered_index_(moved.tensors.size(), -1) {
+        // A buffer updated in place holds its last update's values at the
+        // end: the buffer and every earlier update of it were rewritten
+        // after they were computed (an update names the buffer it writes,
+        // or the update before it).
+        std::map<std::string, std::string> root, last;  // update -> buffer; buffer -> its last update
+        for (const arch::TensorPlacement& p : program_.tensors)
+            if (const size_t at = p.role.find(kUpdatedInPlace); at != std::string::npos) {
+                const std::string source = p.role.substr(at + std::string(kUpdatedInPlace).size());
+                const std::string buffer = root.count(source) ? root[source] : source;
+                root[p.name] = buffer;
+                rewritten_.insert(buffer);
+                if (last.count(buffer)) rewritten_.insert(last[buffer]);
+                last[buffer] = p.name;
+            }
         for (size_t t = 0; t < g_.tensors.size(); ++t)
             for (size_t j = 0; j < lowered_.tensors.size(); ++j)
                 if (lowered_.tensors[j].name == g_.tensors[t].name &&
@@ -112,25 +131,25 @@ public:
         const int producer = lowered_.tensors[size_t(j)].producer;
         // Only a result a command wrote to DDR and nothing rewrote: not an
         // on-chip tensor (L1 is reused by every block of a cluster, bands
-        // by every band), not a view (of bytes that need not be
-        // contiguous, or that an in-place update rewrote), not a tensor
-        // the compiler never writes whole (a dequantisation computed in L1
-        // where the matmul reads it).
-        static const char* const kNotItsOwn[] = {"view of", "updated in place", "kept in DDR", "never written"};
+        // by every band), not one a later in-place update rewrote, not a
+        // view (of bytes that need not be contiguous) but a whole buffer
+        // updated in place, not a tensor the compiler never writes whole (a
+        // dequantisation computed in L1 where the matmul reads it).
         if (p.name != g_.tensors[size_t(t)].name || producer < 0 || !readable(p) || p.l1_addr >= 0 ||
-            !stored(lowered_, program_, producer) || !writes_.touches(p.ddr_addr, p.bytes))
+            !stored(lowered_, program_, producer) || !writes_.touches(p.ddr_addr, p.bytes) ||
+            rewritten_.count(p.name) || p.role.find("view of") != std::string::npos ||
+            p.role.find("kept in DDR") != std::string::npos)
             return sim_[size_t(t)];
-        for (const char* r : kNotItsOwn)
-            if (p.role.find(r) != std::string::npos) return sim_[size_t(t)];
+        if (const size_t at = p.role.find(kUpdatedInPlace); at != std::string::npos) {
+            const std::string source = p.role.substr(at + std::string(kUpdatedInPlace).size());
+            const auto whole = std::find_if(program_.tensors.begin(), program_.tensors.end(),
+                                            [&](const arch::TensorPlacement& q) { return q.name == source; });
+            if (whole == program_.tensors.end() || whole->ddr_addr != p.ddr_addr || whole->bytes != p.bytes)
+                return sim_[size_t(t)];
+        }
         const func::HostTensor h = read_tensor(m_, p);
         sim_[size_t(t)] = dsl::RefValues(h.values.begin(), h.values.end());
         return sim_[size_t(t)];
-    }
-
-    // The dtype tensor t was computed in: the compiled program's.
-    arch::DType ran_as(int t) const {
-        const int j = lowered_index_[size_t(t)];
-        return j >= 0 ? lowered_.tensors[size_t(j)].dtype : g_.tensors[size_t(t)].dtype;
     }
 
     OpCheck check(const dsl::OpNode& op, const dsl::RefValues& from_inputs) {
@@ -161,22 +180,20 @@ public:
         // its terms' magnitudes (the operation applied to its operands'
         // magnitudes), not to the result, which cancellation makes small.
         std::vector<double> extra;
-        const int lowered_out = lowered_index_[size_t(op.output)];
-        const int lowered_producer = lowered_out >= 0 ? lowered_.tensors[size_t(lowered_out)].producer : -1;
-        const bool on_cube =
-            lowered_producer >= 0 && (lowered_.ops[size_t(lowered_producer)].kind == dsl::OpKind::Matmul ||
-                                      lowered_.ops[size_t(lowered_producer)].kind == dsl::OpKind::Conv2d);
-        if (const double gamma = accumulation_gamma(g_, op, on_cube, precision); gamma > 0) {
+        const double gamma = arch::dtype_is_int(precision) ? 0.0 : accumulation_gamma(g_, op, on_cube(op), precision);
+        if (gamma > 0) {
             std::vector<dsl::RefValues> abs_in;
-            for (int i : op.inputs) {
-                dsl::RefValues a = value(i);
-                for (double& x : a) x = std::fabs(x);
+            for (size_t k = 0; k < op.inputs.size(); ++k) {
+                dsl::RefValues a = value(op.inputs[k]);
+                // |a| - (-|b|) for a sub: the sum of the magnitudes too.
+                const double sign = op.kind == dsl::OpKind::Sub && k == 1 ? -1.0 : 1.0;
+                for (double& x : a) x = sign * std::fabs(x);
                 abs_in.push_back(std::move(a));
             }
             std::vector<const dsl::RefValues*> in;
             for (const dsl::RefValues& a : abs_in) in.push_back(&a);
             extra = dsl::run_reference_op(g_, op, in);
-            for (double& x : extra) x *= gamma;
+            for (double& x : extra) x = gamma * std::fabs(x);
         }
         const std::vector<float>& sim = simulated_floats(op.output);
         const std::string& name = g_.tensors[size_t(op.output)].name;
@@ -186,46 +203,25 @@ public:
     }
 
 private:
-    // The precision the compiled program computed tensor `out` in from the
-    // `given` tensors: the least precise float dtype of the tensors it
-    // computed on the way (casts the compiler inserted included) and of the
-    // operands it computed them from (but a cast's), not of the given
-    // tensors themselves, whose values are exact inputs here. Integers
-    // computed from integers alone are exact; a float on the way may move
-    // one by a rounding of its least precise dtype.
+    // Whether elaborated op `op` ran on a cube: the compiled program has an
+    // operation of its kind implementing it (a depthwise convolution the
+    // compiler put on the vector units has another kind).
+    bool on_cube(const dsl::OpNode& op) const {
+        if (op.kind != dsl::OpKind::Matmul && op.kind != dsl::OpKind::Conv2d) return false;
+        const int index = int(&op - g_.ops.data());
+        for (const dsl::OpNode& l : lowered_.ops)
+            if (l.origin == index && l.kind == op.kind) return true;
+        return false;
+    }
+
+    // The precision the region computed `out` in from the `given` tensors.
     arch::DType region_precision(int out, const std::vector<int>& given) const {
         const int start = lowered_index_[size_t(out)];
         if (start < 0) return g_.tensors[size_t(out)].dtype;
-        std::vector<bool> stop(lowered_.tensors.size(), false), seen(lowered_.tensors.size(), false);
+        std::vector<bool> stop(lowered_.tensors.size(), false);
         for (int t : given)
             if (lowered_index_[size_t(t)] >= 0) stop[size_t(lowered_index_[size_t(t)])] = true;
-        arch::DType least = arch::DType::Float32;
-        bool any_float = false;
-        std::vector<int> todo{start};
-        while (!todo.empty()) {
-            const int t = todo.back();
-            todo.pop_back();
-            if (seen[size_t(t)]) continue;
-            seen[size_t(t)] = true;
-            const arch::DType d = lowered_.tensors[size_t(t)].dtype;
-            if (!arch::dtype_is_int(d)) any_float = true;
-            if (stop[size_t(t)]) continue;
-            if (!arch::dtype_is_int(d)) least = least_precise(least, d);
-            if (const int p = lowered_.tensors[size_t(t)].producer; p >= 0) {
-                const dsl::OpNode& op = lowered_.ops[size_t(p)];
-                for (int in : op.inputs) {
-                    todo.push_back(in);
-                    // An operation computes in its operands' dtype when it
-                    // is less precise than its result's (a depthwise
-                    // convolution of float16 into float32); a cast that
-                    // widens is exact.
-                    const arch::DType d_in = lowered_.tensors[size_t(in)].dtype;
-                    if (op.kind != dsl::OpKind::Cast && !arch::dtype_is_int(d_in)) least = least_precise(least, d_in);
-                }
-            }
-        }
-        const arch::DType own = lowered_.tensors[size_t(start)].dtype;
-        return arch::dtype_is_int(own) && !any_float ? own : least;
+        return computed_precision(lowered_, start, stop);
     }
 
     const std::vector<float>& simulated_floats(int t) {
@@ -239,6 +235,7 @@ private:
     const arch::Program& program_;
     func::Memory& m_;
     DdrWrites writes_;
+    std::set<std::string> rewritten_;
     std::vector<std::optional<dsl::RefValues>> sim_;
     std::vector<bool> looked_;
     std::vector<int> lowered_index_;
@@ -246,6 +243,38 @@ private:
 };
 
 }  // namespace
+
+arch::DType computed_precision(const dsl::TaskGraph& lowered, int tensor, const std::vector<bool>& given) {
+    std::vector<bool> seen(lowered.tensors.size(), false);
+    arch::DType least = arch::DType::Float32;
+    bool any_float = false;
+    std::vector<int> todo{tensor};
+    while (!todo.empty()) {
+        const int t = todo.back();
+        todo.pop_back();
+        if (seen[size_t(t)]) continue;
+        seen[size_t(t)] = true;
+        // Given values, and the program's inputs, are exact: what matters
+        // is what was computed from them.
+        const int p = lowered.tensors[size_t(t)].producer;
+        if ((size_t(t) < given.size() && given[size_t(t)]) || p < 0) continue;
+        const arch::DType d = lowered.tensors[size_t(t)].dtype;
+        if (!arch::dtype_is_int(d)) any_float = true, least = least_precise(least, d);
+        {
+            const dsl::OpNode& op = lowered.ops[size_t(p)];
+            for (int in : op.inputs) {
+                todo.push_back(in);
+                // An operation computes in its operands' dtype when it is
+                // less precise than its result's (a depthwise convolution of
+                // float16 into float32); a cast that widens is exact.
+                const arch::DType d_in = lowered.tensors[size_t(in)].dtype;
+                if (op.kind != dsl::OpKind::Cast && !arch::dtype_is_int(d_in)) least = least_precise(least, d_in);
+            }
+        }
+    }
+    const arch::DType own = lowered.tensors[size_t(tensor)].dtype;
+    return arch::dtype_is_int(own) && !any_float ? own : least;
+}
 
 std::vector<OpCheck> check_operations(const dsl::TaskGraph& moved, const std::vector<dsl::RefValues>& reference,
                                       const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,

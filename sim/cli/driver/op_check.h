@@ -36,6 +36,14 @@ std::vector<OpCheck> check_operations(const dsl::TaskGraph& moved, const std::ve
                                       const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
                                       const arch::Program& program, func::Memory& m);
 
+// The precision the compiled graph `lowered` computed `tensor` in from the
+// tensors marked `given` (indexed by tensor; empty: the program's inputs
+// alone): the least precise float dtype (bfloat16, then float16, then
+// float32) of the tensors it computed on the way and of the operands it
+// computed them from (but a widening cast's); an integer result computed
+// from no float on the way is its own dtype, checked exactly.
+arch::DType computed_precision(const dsl::TaskGraph& lowered, int tensor, const std::vector<bool>& given = {});
+
 // "  matmul_1 (256, 512) matmul at x.pto:5:7 (float16 ...): max error ..., from the inputs ... -> pass"
 std::string format_op_check(const OpCheck& c);
 
