@@ -11,8 +11,20 @@ whole microseconds, with its average and peak), DIR/energy.png (the
 run's energy by part, and the operations that cost most) and
 DIR/taskgraph.svg (tasks with their cycles, edges = data dependencies;
 rendered by Graphviz `dot`). Needs Debian python3-matplotlib and graphviz.
+
+    davinci-sim -q --ops-csv traces/ops.csv models/resnet_block.pto
+    scripts/plot_profile.py --roofline traces/ops.csv -o traces/plots
+
+writes DIR/roofline.png from a per-operation CSV (--ops-csv): each
+operation that ran MACs at its arithmetic intensity (2 x MACs per DDR
+byte read and written) and its achieved rate (2 x MACs per cycle of its
+span), under the machine's roofs, which the CSV itself gives: the peak
+compute rate, 2 x MACs over compute_bound_cycles (the float16 rate: the
+highest of the operations'), and the DDR bandwidth, DDR bytes over
+ddr_bound_cycles. With a profile too, both sets are written.
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
@@ -130,6 +142,88 @@ def plot_energy(p, path):
     plt.close(fig)
 
 
+def roofline_points(rows):
+    """(name, intensity FLOP/B, achieved FLOP/cycle, cycles) of each operation
+    that ran MACs and moved DDR bytes, and the roofs (peak FLOP/cycle, DDR
+    B/cycle) the CSV's bounds imply."""
+    points, peak, bandwidth = [], 0.0, 0.0
+    for r in rows:
+        macs, cycles = int(r["macs"] or 0), int(r["cycles"] or 0)
+        ddr = int(r["ddr_bytes_read"] or 0) + int(r["ddr_bytes_written"] or 0)
+        compute_bound, ddr_bound = int(r["compute_bound_cycles"] or 0), int(r["ddr_bound_cycles"] or 0)
+        if macs and compute_bound:
+            peak = max(peak, 2.0 * macs / compute_bound)
+        if ddr and ddr_bound:
+            bandwidth = max(bandwidth, ddr / ddr_bound)
+        if macs and cycles and ddr:
+            points.append((r["op"], 2.0 * macs / ddr, 2.0 * macs / cycles, cycles))
+    return points, peak, bandwidth
+
+
+def plot_roofline(rows, title, path):
+    points, peak, bandwidth = roofline_points(rows)
+    if not points or not peak or not bandwidth:
+        sys.exit("plot_profile.py: %s: no operation ran MACs and moved DDR bytes: nothing to place on a roofline"
+                 % title)
+    fig, ax = plt.subplots(figsize=(9, 6))
+    lo = min(min(p[1] for p in points), peak / bandwidth) / 4
+    hi = max(max(p[1] for p in points), peak / bandwidth) * 4
+    xs = [lo * (hi / lo) ** (i / 200) for i in range(201)]
+    ax.plot(xs, [min(peak, bandwidth * x) for x in xs], color="black", linewidth=1.5,
+            label="roof: %.4g FLOP/cycle, DDR %.4g B/cycle (ridge at %.3g FLOP/B)" % (peak, bandwidth,
+                                                                                     peak / bandwidth))
+    sizes = [20 + 180 * p[3] / max(q[3] for q in points) for p in points]
+    ax.scatter([p[1] for p in points], [p[2] for p in points], s=sizes, alpha=0.7, color="tab:blue", zorder=3,
+               label="operations (area: cycles)")
+    # Name the operations that take the most cycles.
+    for k, (name, x, y, _) in enumerate(sorted(points, key=lambda p: -p[3])[:6]):
+        ax.annotate(name, (x, y), fontsize=7, xytext=(6, 10 - 9 * k), textcoords="offset points",
+                    arrowprops=dict(arrowstyle="-", color="gray", lw=0.5))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity (FLOP per DDR byte, 2 x MACs)")
+    ax.set_ylabel("achieved (FLOP per cycle of the operation's span)")
+    ax.set_title("%s: roofline" % title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        sys.exit("plot_profile.py: cannot read %s: %s" % (path, e.strerror))
+    except ValueError as e:
+        sys.exit("plot_profile.py: %s is not a profile (JSON): %s" % (path, e))
+
+
+def read_ops_csv(path):
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        sys.exit("plot_profile.py: cannot read %s: %s" % (path, e.strerror))
+    except (csv.Error, UnicodeDecodeError) as e:
+        sys.exit("plot_profile.py: %s is not a CSV file: %s" % (path, e))
+    needed = {"op", "macs", "cycles", "compute_bound_cycles", "ddr_bound_cycles", "ddr_bytes_read",
+              "ddr_bytes_written"}
+    if not rows or not needed <= set(rows[0]):
+        sys.exit("plot_profile.py: %s is not a per-operation CSV (davinci-sim --ops-csv): it lacks %s" %
+                 (path, ", ".join(sorted(needed - set(rows[0] if rows else {})))))
+    try:
+        for r in rows:
+            for k in needed - {"op"}:
+                int(r[k] or 0)
+    except (ValueError, TypeError):
+        sys.exit("plot_profile.py: %s: a row of operation %r has a column that is not a whole number" %
+                 (path, r.get("op")))
+    return rows
+
+
 def quoted(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -160,14 +254,24 @@ def task_dot(p):
 def main():
     ap = argparse.ArgumentParser(description="Plot a davinci-sim profile: heatmap.png, bandwidth.png, power.png, "
                                              "energy.png, taskgraph.svg")
-    ap.add_argument("profile", help="profile JSON (davinci-sim profile PROGRAM -o FILE)")
-    ap.add_argument("-o", "--output", required=True, metavar="DIR", help="directory for the five files")
+    ap.add_argument("profile", nargs="?", help="profile JSON (davinci-sim profile PROGRAM -o FILE)")
+    ap.add_argument("--roofline", metavar="OPS.csv", help="a per-operation CSV (davinci-sim --ops-csv): "
+                    "write roofline.png")
+    ap.add_argument("-o", "--output", required=True, metavar="DIR", help="directory for the files")
     args = ap.parse_args()
-    with open(args.profile) as f:
-        p = json.load(f)
-    if p.get("schema_version") != SCHEMA_VERSION:
+    if not args.profile and not args.roofline:
+        ap.error("give a profile, --roofline OPS.csv, or both")
+    if args.roofline:
+        rows = read_ops_csv(args.roofline)
+        os.makedirs(args.output, exist_ok=True)
+        plot_roofline(rows, os.path.basename(args.roofline), os.path.join(args.output, "roofline.png"))
+        print(os.path.join(args.output, "roofline.png"))
+    if not args.profile:
+        return
+    p = read_json(args.profile)
+    if not isinstance(p, dict) or p.get("schema_version") != SCHEMA_VERSION:
         sys.exit("plot_profile.py: %s: schema_version %r, this script reads %r" %
-                 (args.profile, p.get("schema_version"), SCHEMA_VERSION))
+                 (args.profile, p.get("schema_version") if isinstance(p, dict) else None, SCHEMA_VERSION))
     os.makedirs(args.output, exist_ok=True)
     plot_heatmap(p, os.path.join(args.output, "heatmap.png"))
     plot_bandwidth(p, os.path.join(args.output, "bandwidth.png"))
