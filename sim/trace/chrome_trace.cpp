@@ -78,7 +78,8 @@ struct Flow {
 
 void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
                         const std::vector<CommandRecord>& records, const std::vector<DdrTransferRecord>& ddr_transfers,
-                        const PowerSeries& power, uint64_t total_cycles) {
+                        const PowerSeries& power, uint64_t total_cycles, const std::vector<Message>& messages,
+                        const std::vector<OpStats>& ops) {
     std::vector<TimedCommand> cmds = timed_commands(p, records);
     out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"program\":" << quoted(p.source)
         << ",\"clock_ghz\":" << json(c.clock_ghz).dump()
@@ -230,6 +231,16 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         char text[40];
         std::snprintf(text, sizeof text, "%.6g", watts[b]);
         out << ",\"args\":{\"watts\":" << text << "}}";
+    }
+
+    // The program's print and pypo.log messages: instant events on the
+    // chip, at the cycle each executed (sim/trace/messages.h).
+    for (const Message& m : messages) {
+        const uint64_t cycle = message_cycle(m, ops);
+        out << ",\n{\"name\":" << nlohmann::json(m.text).dump() << ",\"cat\":\"" << (m.print ? "print" : "log")
+            << "\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":";
+        micros(out, cycle, c.clock_ghz);
+        out << ",\"args\":{\"cycle\":" << cycle << ",\"where\":" << nlohmann::json(m.where).dump() << "}}";
     }
 
     // Counters: the live bytes in each cluster's L1 (sim/trace/occupancy.h).

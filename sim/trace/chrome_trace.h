@@ -16,6 +16,7 @@
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
+#include "sim/trace/messages.h"
 #include "sim/trace/power.h"
 #include "sim/trace/recorder.h"
 #include "sim/trace/text_out.h"
@@ -34,6 +35,7 @@ constexpr int kChromeTraceSchemaVersion = 1;
 void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
                         const std::vector<CommandRecord>& records,
                         const std::vector<DdrTransferRecord>& ddr_transfers = {}, const PowerSeries& power = {},
-                        uint64_t total_cycles = 0);
+                        uint64_t total_cycles = 0, const std::vector<Message>& messages = {},
+                        const std::vector<OpStats>& ops = {});
 
 }  // namespace trace

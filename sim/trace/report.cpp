@@ -439,6 +439,7 @@ std::string format_report(const RunStats& s, const arch::Config& c, const RunInf
     }
     o += format_cycle_accounting(s);
     o += format_operations(s, c);
+    o += format_messages(info.messages, s.ops);
     if (!info.notes.empty()) {
         o += "\nnotes\n";
         for (const std::string& n : info.notes) o += "  " + n + "\n";
@@ -480,6 +481,8 @@ nlohmann::json report_json(const RunStats& s, const arch::Config& c, const RunIn
     }
     j["promotions"] = info.promotions;
     j["notes"] = info.notes;
+    // Only when the program has messages, so other reports are unchanged.
+    if (!info.messages.empty()) j["messages"] = messages_json(info.messages, s.ops);
     if (s.l2) j["l2"] = l2_json(*s.l2, c);
     json memory = json::object();
     for (const Level& l : memory_levels(s)) memory[l.key] = {{"read", l.traffic.read}, {"written", l.traffic.written}};

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/arch/config.h"
+#include "sim/trace/messages.h"
 #include "sim/trace/run_stats.h"
 
 namespace trace {
@@ -40,6 +41,8 @@ struct RunInfo {
     // --tokens: the tokens the run makes, for the energy and time per
     // token; 0 when not given.
     uint64_t tokens = 0;
+    // The program's print and pypo.log messages (sim/trace/messages.h).
+    std::vector<Message> messages;
 };
 
 // 1234567 as "1,234,567", as the report writes counts.

@@ -93,6 +93,12 @@ void check_chrome_trace(const std::string& text, uint64_t total_cycles) {
             ASSERT_LE(start, end);
             ASSERT_LE(end, total_cycles);
             if (e["cat"] != "block") slices[{pid, tid}].push_back({start, end});
+        } else if (ph == "i") {
+            // A print or pypo.log message, on the chip, at its cycle.
+            ASSERT_EQ(pid, 0) << e.dump();
+            ASSERT_TRUE(e["name"].is_string() && e["args"]["cycle"].is_number_unsigned()) << e.dump();
+            ASSERT_LE(e["args"]["cycle"].get<uint64_t>(), total_cycles) << e.dump();
+            ASSERT_TRUE(e["cat"] == "print" || e["cat"] == "log") << e.dump();
         } else if (ph == "s" || ph == "f") {
             flow_ends[e.at("id").get<uint64_t>()] += ph == "s" ? 1 : 2;
         } else if (ph == "C" && e["name"] == "power (W)") {

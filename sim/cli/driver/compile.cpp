@@ -40,6 +40,13 @@ Outcome read_program_json(const std::string& path, const arch::Config& config, a
 void note_compilation(const dsl::TaskGraph& passed, Compiled& out) {
     out.promotions = dsl::count_promotions(passed);
     out.notes = dsl::placement_notes(passed);
+    // The graph passes keep each message after the operations emitted for
+    // the one before it: after_op indexes the compiled program's operations.
+    out.messages.clear();
+    for (const dsl::LogNode& l : passed.logs)
+        out.messages.push_back({l.text, l.synchronous, l.after_op,
+                                (l.loc.file ? l.loc.file->path : std::string("?")) + ":" + std::to_string(l.loc.line) +
+                                    ":" + std::to_string(l.loc.col)});
 }
 
 // The promotion casts --dump-graph lists after the program. The graph

@@ -16,6 +16,7 @@
 #include "sim/cli/driver/phase_timings.h"
 #include "sim/cli/driver/run_options.h"
 #include "sim/func/npy.h"
+#include "sim/trace/messages.h"
 
 namespace cli {
 
@@ -46,6 +47,9 @@ struct Compiled {
     // as compiled.
     uint64_t promotions = 0;
     std::vector<std::string> notes;
+    // The report's messages: the graph's print and pypo.log records, their
+    // place in program order that of the compiled program's operations.
+    std::vector<trace::Message> messages;
     // The report's params: the program's pypo.param values as run.
     std::vector<dsl::ProgramParam> params;
 };

@@ -74,7 +74,7 @@ std::unique_ptr<RunOutput> chrome_trace(const std::string& path, const RunSetup&
     return after_run(path, [](const std::string& to, const RunResult& r) {
         trace::write_file_atomically(to, [&](trace::TextOut& out) {
             trace::write_chrome_trace(out, r.program, r.config, r.records, r.ddr_transfers, r.stats.power,
-                                      r.stats.total_cycles);
+                                      r.stats.total_cycles, r.info.messages, r.stats.ops);
         });
     });
 }

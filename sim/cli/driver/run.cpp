@@ -122,7 +122,8 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
                               c.promotions,
                               c.notes,
                               report_params(c.params),
-                              opt.tokens};
+                              opt.tokens,
+                              c.messages};
     const RunResult result{c.program, config.config, *stats, info, timing.records, timing.ddr_transfers};
     {
         ScopedPhase writing(timings, Phase::Outputs);
