@@ -7,14 +7,15 @@ An excerpt is a line `$ COMMAND` in a code block (indented by four spaces or
 fenced with ```) of README.md, docs/*.md, configs/README.md or
 traces/README.md, followed by its output up to the next `$ ` line or the
 block's end. COMMAND runs in bash from a scratch directory that links the
-repository's build/, models/, tests/, configs/, scripts/ and docs/, with
-build/ first on PATH (`davinci-sim` is the binary), its stderr merged into
-its stdout. In the shown output:
+repository's models/, tests/, configs/, scripts/ and docs/, and has
+build/davinci-sim, the binary under test (--sim-dir), also first on PATH
+(`davinci-sim`); its stderr is merged into its stdout. In the shown output:
 
 * a line `...` stands for any number of lines, and `...` inside a line for
   any text;
 * `<!-- excerpt: figures vary -->` on the line before a code block makes
-  every number in its excerpts match any number (wall times, memory);
+  every number in its excerpts match any number, and the spaces that
+  align them any spaces (wall times, memory);
 * `<!-- excerpt: same as PATH -->` on the line before a code block
   requires it to be the repository's file PATH, as it is (a shipped
   example the prose shows);
@@ -37,7 +38,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LINKED = ["build", "models", "tests", "configs", "scripts", "docs", "dsl", "sim", "traces"]
+LINKED = ["models", "tests", "configs", "scripts", "docs", "dsl", "sim", "traces"]
 MARKER = re.compile(r"^\s*<!--\s*excerpt(-file)?:\s*(.*?)\s*-->\s*$")
 NUMBER = re.compile(r"\d[\d,.]*")
 
@@ -127,11 +128,14 @@ def line_pattern(expected, numbers_vary):
         if piece == "...":
             parts.append(".*")
         elif numbers_vary:
-            last = 0
-            for m in NUMBER.finditer(piece):
-                parts.append(re.escape(piece[last:m.start()]) + r"\d[\d,.]*")
-                last = m.end()
-            parts.append(re.escape(piece[last:]))
+            # Numbers, and the spaces that align them in columns, vary.
+            for token in re.split(r"(\d[\d,.]*|\s+)", piece):
+                if NUMBER.fullmatch(token):
+                    parts.append(r"\d[\d,.]*")
+                elif token and token.isspace():
+                    parts.append(r"\s+")
+                else:
+                    parts.append(re.escape(token))
         else:
             parts.append(re.escape(piece))
     return re.compile("".join(parts))
@@ -168,6 +172,10 @@ def run_all(sim_dir, only=None):
             for name in LINKED:
                 if os.path.exists(os.path.join(ROOT, name)):
                     os.symlink(os.path.join(ROOT, name), os.path.join(scratch, name))
+            # build/davinci-sim, as the documents write it, is the binary
+            # under test (a sanitized build's too).
+            os.makedirs(os.path.join(scratch, "build"))
+            os.symlink(os.path.join(sim_dir, "davinci-sim"), os.path.join(scratch, "build", "davinci-sim"))
             env = dict(os.environ, PATH=sim_dir + os.pathsep + os.environ.get("PATH", ""),
                        SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
             for block in blocks_of(path):
