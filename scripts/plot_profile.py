@@ -4,7 +4,9 @@
     davinci-sim profile models/gemm_256.pto -o traces/gemm.profile.json
     scripts/plot_profile.py traces/gemm.profile.json -o traces/gemm-plots
 
-writes DIR/heatmap.png (busy fraction per unit and time bucket),
+writes DIR/heatmap.png (busy fraction per unit and time bucket, or per
+unit kind and per cluster when there are many units, under the
+operations' spans),
 DIR/bandwidth.png (completion bandwidth per link, bytes/cycle),
 DIR/power.png (the chip's power over time, in the profile's bins of
 whole microseconds, with its average and peak), DIR/energy.png (the
@@ -46,20 +48,82 @@ def bucket_edges(p):
     return [min(b * w, total) for b in range(n)] + [total]
 
 
-def plot_heatmap(p, path):
+# Above this many units the heatmap shows unit kinds and clusters, not
+# units (a 24-cluster preset has 240).
+MAX_UNIT_ROWS = 48
+
+
+def heatmap_rows(p):
+    """(labels, rows, kind rows): one row per unit, or with many units one
+    per unit kind (the mean of its units' busy fractions) then one per
+    cluster (the mean of all its units'), and how many rows are kinds."""
     units, rows = p["units"], p["heatmap"]
+    if len(units) <= MAX_UNIT_ROWS or not rows:
+        return units, rows, 0
+
+    def mean_of(indices):
+        return [sum(rows[i][b] for i in indices) / len(indices) for b in range(len(rows[0]))]
+
+    kinds, clusters = {}, {}
+    for i, (name, kind) in enumerate(zip(units, p["unit_kinds"])):
+        kinds.setdefault(kind, []).append(i)
+        clusters.setdefault(name.split(".")[0], []).append(i)
+    labels = ["%s (all %d)" % (k, len(v)) for k, v in kinds.items()] + ["%s (its %d units)" % (c, len(v))
+                                                                         for c, v in clusters.items()]
+    return labels, [mean_of(v) for v in kinds.values()] + [mean_of(v) for v in clusters.values()], len(kinds)
+
+
+def op_lanes(p):
+    """The operations that ran, in start order, each with a lane of the
+    strip above the heatmap (the first lane its band fits in); and the
+    number of lanes."""
+    ran = sorted((o for o in p.get("ops", []) if (o.get("end") or 0) > (o.get("start") or 0)),
+                 key=lambda o: o["start"])
+    ends, placed = [], []  # the end of the last band on each lane
+    for o in ran:
+        lane = next((k for k, end in enumerate(ends) if end <= o["start"]), len(ends))
+        if lane == len(ends):
+            ends.append(0)
+        ends[lane] = o["end"]
+        placed.append((o, lane))
+    return placed, len(ends)
+
+
+def plot_op_bands(p, ax):
+    """The operations' spans along the time axis, a band each, the longest
+    named: which operation the heatmap's columns belong to."""
+    total = max(p["total_cycles"], 1)
+    placed, lanes = op_lanes(p)
+    for o, lane in placed:
+        ax.barh(lane, o["end"] - o["start"], left=o["start"], height=0.8, color="tab:orange", alpha=0.6,
+                edgecolor="black", linewidth=0.3)
+        if (o["end"] - o["start"]) / total > 0.04:
+            ax.text(o["start"] + (o["end"] - o["start"]) / 2, lane, o["name"], ha="center", va="center", fontsize=7,
+                    clip_on=True)
+    ax.set_ylim(lanes - 0.5 if lanes else 0.5, -0.5)
+    ax.set_yticks([])
+    ax.set_ylabel("operations", fontsize=8)
+
+
+def plot_heatmap(p, path):
+    labels, rows, kind_rows = heatmap_rows(p)
     edges = bucket_edges(p)
-    fig, ax = plt.subplots(figsize=(12, max(3.0, 0.22 * len(units) + 1.5)))
-    mesh = ax.pcolormesh(edges, range(len(units) + 1), rows or [[0]], cmap="viridis", vmin=0.0, vmax=1.0,
+    n_lanes = max(1, op_lanes(p)[1])
+    band_height = min(3.0, 0.25 * n_lanes + 0.4)
+    fig, (bands, ax) = plt.subplots(2, 1, sharex=True, figsize=(12, max(3.0, 0.22 * len(labels) + 1.5) + band_height),
+                                    gridspec_kw={"height_ratios": [band_height, max(3.0, 0.22 * len(labels) + 1.5)]})
+    plot_op_bands(p, bands)
+    mesh = ax.pcolormesh(edges, range(len(labels) + 1), rows or [[0]], cmap="viridis", vmin=0.0, vmax=1.0,
                          shading="flat")
-    ax.set_yticks([i + 0.5 for i in range(len(units))])
-    ax.set_yticklabels(units, fontsize=7 if len(units) > 24 else 9)
+    ax.set_yticks([i + 0.5 for i in range(len(labels))])
+    ax.set_yticklabels(labels, fontsize=7 if len(labels) > 24 else 9)
+    if kind_rows:
+        ax.axhline(kind_rows, color="white", linewidth=2)
     ax.invert_yaxis()
     ax.set_xlabel("cycles (bucket = %d cycles)" % p["bucket_cycles"])
-    ax.set_ylabel("unit")
-    ax.set_title("%s: utilization" % p["program"])
-    fig.colorbar(mesh, ax=ax, label="busy fraction")
-    fig.tight_layout()
+    ax.set_ylabel("unit" if labels is p["units"] else "unit kind, cluster (mean busy fraction)")
+    bands.set_title("%s: utilization" % p["program"])
+    fig.colorbar(mesh, ax=[bands, ax], label="busy fraction")
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
