@@ -7,7 +7,7 @@
 writes DIR/heatmap.png (busy fraction per unit and time bucket, or per
 unit kind and per cluster when there are many units, under the
 operations' spans),
-DIR/bandwidth.png (completion bandwidth per link, bytes/cycle),
+DIR/bandwidth.png (bytes per cycle per link, with its peak),
 DIR/power.png (the chip's power over time, in the profile's bins of
 whole microseconds, with its average and peak), DIR/energy.png (the
 run's energy by part, and the operations that cost most) and
@@ -129,25 +129,42 @@ def plot_heatmap(p, path):
 
 
 def plot_bandwidth(p, path):
+    """Each link's bytes per cycle over time (spread over each command's
+    span, traces/README.md), with its peak as a dashed line of its colour.
+    With more than six links the clusters' L1 ports are drawn as two lines,
+    their mean and the busiest in each bucket, so the legend stays short."""
     edges = bucket_edges(p)
     mids = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
     fig, ax = plt.subplots(figsize=(12, 4.5))
-    for link in p["links"]:
-        if link["bytes"] == 0:
+    moved = [link for link in p["links"] if link["bytes"] > 0]
+    series = []  # (label, values, peak)
+    l1 = [link for link in moved if link["kind"] == "l1_l0"]
+    for link in moved:
+        if len(moved) > 6 and link["kind"] == "l1_l0":
             continue
-        ax.plot(mids, link["bandwidth"], label=link["name"], linewidth=1.2)
+        series.append((link["name"], link["bandwidth"], (link["name"], link["peak_bytes_per_cycle"])))
+    if len(moved) > 6 and l1:
+        n = len(l1)
+        series.append(("L1 ports, mean of %d" % n, [sum(v) / n for v in zip(*(x["bandwidth"] for x in l1))],
+                       ("an L1 port", l1[0]["peak_bytes_per_cycle"])))
+        series.append(("L1 ports, busiest", [max(v) for v in zip(*(x["bandwidth"] for x in l1))], None))
+    for k, (label, values, peak) in enumerate(series):
+        colour = "C%d" % k
+        ax.plot(mids, values, label=label, linewidth=1.2, color=colour)
+        if peak and peak[1]:
+            ax.axhline(peak[1], color=colour, linestyle="--", linewidth=0.8,
+                       label="%s: peak %d B/cycle" % (peak[0], peak[1]))
     ax.set_xlabel("cycles")
-    ax.set_ylabel("completion bandwidth (bytes/cycle)")
+    ax.set_ylabel("bytes per cycle")
     ax.set_title("%s: link bandwidth" % p["program"])
     ax.set_xlim(0, max(1, p["total_cycles"]))
     ax.set_ylim(bottom=0)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="upper right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
-
 
 def plot_power(p, path):
     """The power series (docs/timing-model.md §9, "Energy") as steps, one

@@ -15,7 +15,7 @@ namespace trace {
 
 struct Message {
     std::string text;
-    bool print = false;    // print: a synchronisation point; else pypo.log
+    bool print = false;     // print: a synchronisation point; else pypo.log
     int32_t after_op = -1;  // the program operation before it in program order, -1 if none
     std::string where;      // "models/x.pto:6:1"
 };

@@ -40,6 +40,25 @@ void add_interval(const Buckets& t, std::vector<uint64_t>& busy, uint64_t start,
         busy[b] += std::min(end, t.end(b)) - std::max(start, t.start(b));
 }
 
+// `bytes` spread evenly over the cycles [start, end) (clipped to the run),
+// each bucket taking its share of the cycles: the cumulative share is
+// rounded down at each bucket's end, so the shares sum to `bytes` exactly.
+// A command of no cycles puts its bytes in the bucket of its start.
+void spread_bytes(const Buckets& t, std::vector<uint64_t>& into, uint64_t bytes, uint64_t start, uint64_t end) {
+    end = std::min(end, t.total);
+    if (start >= end) {
+        into[std::min(start, t.total - 1) / t.width] += bytes;
+        return;
+    }
+    uint64_t given = 0;
+    for (uint64_t b = start / t.width; b < t.n && t.start(b) < end; ++b) {
+        const uint64_t upto = std::min(end, t.end(b));
+        const uint64_t share = uint64_t((unsigned __int128)bytes * (upto - start) / (end - start)) - given;
+        into[b] += share;
+        given += share;
+    }
+}
+
 json fractions(const Buckets& t, const std::vector<uint64_t>& v) {
     json row = json::array();
     for (uint64_t b = 0; b < t.n; ++b) row.push_back(double(v[b]) / double(t.size(b)));
@@ -100,9 +119,10 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
     std::vector<std::vector<uint64_t>> busy(s.units.size(), std::vector<uint64_t>(t.n, 0));
     std::vector<IntervalUnion> unions(s.units.size(), IntervalUnion(IntervalUnion::Arrival::InStartOrder));
 
-    // Links: the DDR port (cluster DMA) and each cluster's L1 port (cube DMA).
+    // Links: the DDR port (cluster DMA; with an L2 the L2's ports, which
+    // those commands reach instead) and each cluster's L1 port (cube DMA).
     size_t clusters = size_t(std::max<int64_t>(0, c.clusters));
-    std::vector<std::string> link_names = {"ddr"};
+    std::vector<std::string> link_names = {c.l2_present() ? "l2" : "ddr"};
     for (size_t k = 0; k < clusters; ++k) link_names.push_back("cluster" + std::to_string(k) + ".l1");
     std::vector<std::vector<uint64_t>> link_bytes(link_names.size(), std::vector<uint64_t>(t.n, 0));
     std::vector<uint64_t> link_total(link_names.size(), 0);
@@ -150,9 +170,9 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
                           : r.engine.kind == arch::EngineKind::CubeDma && r.cluster < clusters ? 1 + r.cluster
                                                                                                : link_names.size();
             if (link < link_names.size()) {
-                // Completion: the bucket holding the command's last busy cycle.
-                uint64_t last = r.end > 0 ? std::min(r.end - 1, t.total - 1) : 0;
-                link_bytes[link][last / t.width] += dma - 1;
+                // Occupancy: the command's bytes spread over the cycles it
+                // was in flight, not heaped where it completed.
+                spread_bytes(t, link_bytes[link], dma - 1, r.start, r.end);
                 link_total[link] += dma - 1;
             }
         }
@@ -178,13 +198,15 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
 
     json links = json::array();
     for (size_t l = 0; l < link_names.size(); ++l) {
+        // The L2's read and write ports, when it has both, together.
         uint64_t peak = 0;
         for (const LinkStats& ls : s.links)
-            if (ls.name == link_names[l]) peak = ls.peak_bytes_per_cycle;
+            if (ls.name == link_names[l] || (l == 0 && (ls.name == "l2.read" || ls.name == "l2.write")))
+                peak += ls.peak_bytes_per_cycle;
         json bw = json::array();
         for (uint64_t b = 0; b < t.n; ++b) bw.push_back(double(link_bytes[l][b]) / double(t.size(b)));
         links.push_back({{"name", link_names[l]},
-                         {"kind", l == 0 ? "ddr_l1" : "l1_l0"},
+                         {"kind", l == 0 ? (c.l2_present() ? "l2_l1" : "ddr_l1") : "l1_l0"},
                          {"peak_bytes_per_cycle", peak},
                          {"bytes", link_total[l]},
                          {"bandwidth", bw}});

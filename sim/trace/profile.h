@@ -1,6 +1,6 @@
 // `davinci-sim profile` / `--profile FILE`: one JSON file for plotting and
 // scripts, schema "davinci-sim-profile/1" (documented in traces/README.md):
-// a utilization heatmap (unit x time bucket), completion bandwidth per link
+// a utilization heatmap (unit x time bucket), bytes in flight per link
 // and bucket, the per-operation table, the task graph with its edges and the
 // critical path. Built after the run from the command records, so the same
 // program and configuration always give the same bytes; the records are

@@ -44,11 +44,11 @@ TEST(Messages, EachHasTheCycleItExecutedAt) {
     ASSERT_EQ(r["messages"].size(), 2u);
     const uint64_t relu = op_end(r, "relu"), matmul = op_end(r, "matmul");
     ASSERT_LT(relu, matmul);  // the relu is done first: the two cycles differ
-    EXPECT_EQ(r["messages"][0], (nlohmann::json{
-                                    {"text", "small done (64, 64)"}, {"kind", "log"}, {"cycle", relu},
-                                    {"where", pto + ":7:1"}}));
-    EXPECT_EQ(r["messages"][1], (nlohmann::json{
-                                    {"text", "all-done"}, {"kind", "print"}, {"cycle", matmul}, {"where", pto + ":8:1"}}));
+    EXPECT_EQ(
+        r["messages"][0],
+        (nlohmann::json{{"text", "small done (64, 64)"}, {"kind", "log"}, {"cycle", relu}, {"where", pto + ":7:1"}}));
+    EXPECT_EQ(r["messages"][1],
+              (nlohmann::json{{"text", "all-done"}, {"kind", "print"}, {"cycle", matmul}, {"where", pto + ":8:1"}}));
     // The operation after the print waits for the drain.
     EXPECT_GT(op_end(r, "add"), matmul);
 
@@ -74,6 +74,4 @@ TEST(Messages, EachHasTheCycleItExecutedAt) {
 }
 
 // A program without messages has no "messages" key (other reports are unchanged).
-TEST(Messages, NoneNoKey) {
-    EXPECT_FALSE(run_report("models/gemm_256.pto", "no_messages").contains("messages"));
-}
+TEST(Messages, NoneNoKey) { EXPECT_FALSE(run_report("models/gemm_256.pto", "no_messages").contains("messages")); }

@@ -74,7 +74,8 @@ void check_profile(const std::string& name, const std::string& program) {
         EXPECT_NEAR(weighted / double(total), expected, 1e-9) << p["units"][u];
     }
 
-    // Completion bandwidth: bytes/cycle x bucket width sums to the bytes moved.
+    // Each command's bytes spread over its span: bytes/cycle x bucket width
+    // sums to the bytes moved.
     ASSERT_TRUE(p["links"].is_array());
     ASSERT_GE(p["links"].size(), 2u);
     EXPECT_EQ(p["links"][0]["name"], "ddr");
