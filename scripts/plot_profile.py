@@ -11,8 +11,8 @@ DIR/bandwidth.png (bytes per cycle per link, with its peak),
 DIR/power.png (the chip's power over time, in the profile's bins of
 whole microseconds, with its average and peak), DIR/energy.png (the
 run's energy by part, and the operations that cost most) and
-DIR/taskgraph.svg (tasks with their cycles, edges = data dependencies;
-rendered by Graphviz `dot`). Needs Debian python3-matplotlib and graphviz.
+DIR/taskgraph.svg (tasks around their operations, with their cycles,
+edges = data dependencies; rendered by Graphviz `dot`). Needs Debian python3-matplotlib and graphviz.
 
     davinci-sim -q --ops-csv traces/ops.csv models/resnet_block.pto
     scripts/plot_profile.py --roofline traces/ops.csv -o traces/plots
@@ -309,28 +309,50 @@ def quoted(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# Above this many operations the task graph shows tasks alone.
+MAX_OP_NODES = 400
+
+
 def task_dot(p):
+    """Graphviz: each coarse task a box around its operations (name, kind,
+    cycles), edges the data dependencies between operations; the critical
+    path in red. A program of more than MAX_OP_NODES operations shows its
+    tasks only, with their cycles and the edges between them."""
     critical = set(p["critical_path"])
     ops_by_task = {}
     for op in p["ops"]:
-        ops_by_task.setdefault(op["task"], []).append(op["name"])
-    lines = ["digraph tasks {", "  rankdir=LR;", '  node [shape=box, fontname="Helvetica"];']
-    for t in p["tasks"]:
+        ops_by_task.setdefault(op["task"], []).append(op)
+    lines = ["digraph tasks {", "  rankdir=LR;", "  compound=true;", '  node [shape=box, fontname="Helvetica"];']
+    with_ops = len(p["ops"]) <= MAX_OP_NODES
+    for k, t in enumerate(p["tasks"]):
         name = t["name"] or "(top level)"
-        if t["cycles"] is None:
-            when = "no commands"
-        else:
-            when = "%d cycles [%d, %d)" % (t["cycles"], t["start"], t["end"])
+        when = "no commands" if t["cycles"] is None else "%d cycles [%d, %d)" % (t["cycles"], t["start"], t["end"])
         label = "%s\\n%s\\n%s" % (name, when, ", ".join(t["units"]) or "-")
-        on_path = any(o in critical for o in ops_by_task.get(t["name"], []))
+        on_path = any(o["name"] in critical for o in ops_by_task.get(t["name"], []))
         style = ', penwidth=2.5, color="firebrick"' if on_path else ""
-        lines.append("  %s [label=%s%s];" % (quoted("task:" + t["name"]), quoted(label).replace("\\\\n", "\\n"),
-                                             style))
-    for e in p["task_edges"]:
-        lines.append("  %s -> %s;" % (quoted("task:" + e["from"]), quoted("task:" + e["to"])))
+        if not with_ops:
+            lines.append("  %s [label=%s%s];" % (quoted("task:" + t["name"]), quoted(label).replace("\\\\n", "\\n"),
+                                                 style))
+            continue
+        lines.append("  subgraph cluster_%d {" % k)
+        lines.append("    label=%s; fontname=\"Helvetica\";%s" % (quoted(label).replace("\\\\n", "\\n"),
+                                                                 " color=\"firebrick\"; penwidth=2;" if on_path else ""))
+        for o in ops_by_task.get(t["name"], []):
+            cycles = "-" if o["cycles"] is None else "%d cycles" % o["cycles"]
+            op_style = ', color="firebrick", penwidth=2' if o["name"] in critical else ""
+            lines.append("    %s [label=%s%s];" % (quoted("op:" + o["name"]),
+                                                   quoted("%s\\n%s, %s" % (o["name"], o["kind"], cycles)).replace(
+                                                       "\\\\n", "\\n"), op_style))
+        lines.append("  }")
+    if with_ops:
+        for o in p["ops"]:
+            for i in o.get("inputs", []):
+                lines.append("  %s -> %s;" % (quoted("op:" + i), quoted("op:" + o["name"])))
+    else:
+        for e in p["task_edges"]:
+            lines.append("  %s -> %s;" % (quoted("task:" + e["from"]), quoted("task:" + e["to"])))
     lines.append("}")
     return "\n".join(lines) + "\n"
-
 
 def main():
     ap = argparse.ArgumentParser(description="Plot a davinci-sim profile: heatmap.png, bandwidth.png, power.png, "

@@ -233,7 +233,15 @@ std::string ProfileRecorder::format(const arch::Config& c, const RunStats& s) {
                   {"peak_bin_cycles", s.power.bin_cycles}};
 
     json ops = json::array();
-    for (const OpStats& op : s.ops) ops.push_back(op_row(op, c));
+    for (const OpStats& op : s.ops) {
+        json row = op_row(op, c);
+        // The operations whose results it reads, by name: the graph.
+        json inputs = json::array();
+        for (int32_t in : op.inputs)
+            if (in >= 0 && size_t(in) < s.ops.size()) inputs.push_back(s.ops[size_t(in)].name);
+        row["inputs"] = inputs;
+        ops.push_back(row);
+    }
     j["ops"] = ops;
 
     json path = json::array();

@@ -2,7 +2,7 @@
 """scripts/plot_profile.py's heatmap on a 24-cluster profile: 240 units
 become one row per unit kind and one per cluster (a picture people can
 read), each row the mean of its units' busy fractions; with few units, a
-row per unit.
+row per unit. And its task graph: the operations inside their tasks.
 
     tests/scripts/plot_profile_test.py SOURCE_DIR SIM [unittest args]
 """
@@ -52,6 +52,27 @@ class Heatmap(unittest.TestCase):
             p = self.profile(tmp, "models/gemm_256.pto")
             labels, rows, kinds = plot_profile.heatmap_rows(p)
             self.assertEqual((labels, kinds), (p["units"], 0))
+
+
+
+class TaskGraph(unittest.TestCase):
+    def test_tasks_hold_their_operations(self):
+        """models/attention.pto: the profile's operations name their inputs,
+        and the graph puts each task's operations in a box of its own, with
+        an edge for each input."""
+        sys.path.insert(0, os.path.join(SOURCE, "scripts"))
+        import plot_profile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.json")
+            subprocess.run([SIM, "profile", "-q", "models/attention.pto", "-o", path], cwd=SOURCE, check=True)
+            with open(path) as f:
+                p = json.load(f)
+        ops = {o["name"]: o for o in p["ops"]}
+        self.assertEqual(ops["reshape_1"]["inputs"], ["matmul_1"])
+        dot = plot_profile.task_dot(p)
+        self.assertEqual(dot.count("subgraph cluster_"), len(p["tasks"]))
+        self.assertIn('"op:matmul_1" -> "op:reshape_1";', dot)
+        self.assertEqual(dot.count(" -> "), sum(len(o["inputs"]) for o in p["ops"]))
 
 
 if __name__ == "__main__":
