@@ -89,11 +89,11 @@ def op_lanes(p):
     return placed, len(ends)
 
 
-def plot_op_bands(p, ax):
-    """The operations' spans along the time axis, a band each, the longest
-    named: which operation the heatmap's columns belong to."""
+def plot_op_bands(p, ax, placed, lanes):
+    """The operations' spans along the time axis, a band each on its lane
+    (op_lanes), the longest named: which operation the heatmap's columns
+    belong to."""
     total = max(p["total_cycles"], 1)
-    placed, lanes = op_lanes(p)
     for o, lane in placed:
         ax.barh(lane, o["end"] - o["start"], left=o["start"], height=0.8, color="tab:orange", alpha=0.6,
                 edgecolor="black", linewidth=0.3)
@@ -108,11 +108,11 @@ def plot_op_bands(p, ax):
 def plot_heatmap(p, path):
     labels, rows, kind_rows = heatmap_rows(p)
     edges = bucket_edges(p)
-    n_lanes = max(1, op_lanes(p)[1])
-    band_height = min(3.0, 0.25 * n_lanes + 0.4)
+    placed, lanes = op_lanes(p)
+    band_height = min(3.0, 0.25 * max(1, lanes) + 0.4)
     fig, (bands, ax) = plt.subplots(2, 1, sharex=True, figsize=(12, max(3.0, 0.22 * len(labels) + 1.5) + band_height),
                                     gridspec_kw={"height_ratios": [band_height, max(3.0, 0.22 * len(labels) + 1.5)]})
-    plot_op_bands(p, bands)
+    plot_op_bands(p, bands, placed, lanes)
     mesh = ax.pcolormesh(edges, range(len(labels) + 1), rows or [[0]], cmap="viridis", vmin=0.0, vmax=1.0,
                          shading="flat")
     ax.set_yticks([i + 0.5 for i in range(len(labels))])

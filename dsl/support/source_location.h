@@ -21,4 +21,8 @@ struct SourceLoc {
     int col = 0;   // 1-based, in bytes
 };
 
+// "models/x.pto:5:7", as reports name a place in the program ("?" for the
+// file of a location that has none).
+std::string loc_text(const SourceLoc& loc);
+
 }  // namespace dsl

@@ -44,9 +44,7 @@ void note_compilation(const dsl::TaskGraph& passed, Compiled& out) {
     // the one before it: after_op indexes the compiled program's operations.
     out.messages.clear();
     for (const dsl::LogNode& l : passed.logs)
-        out.messages.push_back({l.text, l.synchronous, l.after_op,
-                                (l.loc.file ? l.loc.file->path : std::string("?")) + ":" + std::to_string(l.loc.line) +
-                                    ":" + std::to_string(l.loc.col)});
+        out.messages.push_back({l.text, l.synchronous, l.after_op, dsl::loc_text(l.loc)});
 }
 
 // The promotion casts --dump-graph lists after the program. The graph

@@ -100,8 +100,7 @@ PrecisionSwitch describe(const dsl::TaskGraph& elaborated, int origin, const std
     s.op = origin;
     s.name = elaborated.tensors[size_t(op.output)].name;
     s.kind = dsl::op_kind_name(op.kind);
-    s.where = (op.loc.file ? op.loc.file->path : std::string("?")) + ":" + std::to_string(op.loc.line) + ":" +
-              std::to_string(op.loc.col);
+    s.where = dsl::loc_text(op.loc);
     s.reason = reason;
     return s;
 }

@@ -9,6 +9,7 @@
 
 #include "dsl/reference/indexing.h"
 #include "sim/cli/driver/functional_run.h"
+#include "sim/cli/driver/mixed_precision.h"
 #include "sim/cli/driver/stored_results.h"
 
 namespace cli {
@@ -67,11 +68,6 @@ double accumulation_gamma(const dsl::TaskGraph& g, const dsl::OpNode& op, bool o
 // The role of a buffer's tensor after an in-place update of it
 // (dsl/lower/program/lower.cpp), followed by the buffer's name.
 const char* const kUpdatedInPlace = "updated in place: ";
-
-std::string where_text(const dsl::SourceLoc& loc) {
-    return (loc.file ? loc.file->path : std::string("?")) + ":" + std::to_string(loc.line) + ":" +
-           std::to_string(loc.col);
-}
 
 // The least precise of two float dtypes (bfloat16 < float16 < float32).
 arch::DType least_precise(arch::DType a, arch::DType b) {
@@ -155,7 +151,7 @@ public:
     OpCheck check(const dsl::OpNode& op, const dsl::RefValues& from_inputs) {
         OpCheck c;
         c.kind = dsl::op_kind_name(op.kind);
-        c.where = where_text(op.loc);
+        c.where = dsl::loc_text(op.loc);
         std::map<int, dsl::RefValues> local;  // the region's results, from the simulated values
         std::vector<int> given;               // the tensors whose simulated values it starts from
         // The value of tensor t as the region computes it.
@@ -207,11 +203,8 @@ private:
     // operation of its kind implementing it (a depthwise convolution the
     // compiler put on the vector units has another kind).
     bool on_cube(const dsl::OpNode& op) const {
-        if (op.kind != dsl::OpKind::Matmul && op.kind != dsl::OpKind::Conv2d) return false;
-        const int index = int(&op - g_.ops.data());
-        for (const dsl::OpNode& l : lowered_.ops)
-            if (l.origin == index && l.kind == op.kind) return true;
-        return false;
+        return (op.kind == dsl::OpKind::Matmul || op.kind == dsl::OpKind::Conv2d) &&
+               lowered_op(lowered_, g_, int(&op - g_.ops.data())) >= 0;
     }
 
     // The precision the region computed `out` in from the `given` tensors.
