@@ -6,7 +6,7 @@ namespace dsl {
 
 std::string SourceFile::line_text(int line) const { return std::string(line_of(text, line)); }
 
-std::string loc_text(const SourceLoc& loc) {
+std::string file_line_col(const SourceLoc& loc) {
     return (loc.file ? loc.file->path : std::string("?")) + ":" + std::to_string(loc.line) + ":" +
            std::to_string(loc.col);
 }

@@ -23,6 +23,6 @@ struct SourceLoc {
 
 // "models/x.pto:5:7", as reports name a place in the program ("?" for the
 // file of a location that has none).
-std::string loc_text(const SourceLoc& loc);
+std::string file_line_col(const SourceLoc& loc);
 
 }  // namespace dsl

@@ -44,7 +44,7 @@ void note_compilation(const dsl::TaskGraph& passed, Compiled& out) {
     // the one before it: after_op indexes the compiled program's operations.
     out.messages.clear();
     for (const dsl::LogNode& l : passed.logs)
-        out.messages.push_back({l.text, l.synchronous, l.after_op, dsl::loc_text(l.loc)});
+        out.messages.push_back({l.text, l.synchronous, l.after_op, dsl::file_line_col(l.loc)});
 }
 
 // The promotion casts --dump-graph lists after the program. The graph

@@ -100,7 +100,7 @@ PrecisionSwitch describe(const dsl::TaskGraph& elaborated, int origin, const std
     s.op = origin;
     s.name = elaborated.tensors[size_t(op.output)].name;
     s.kind = dsl::op_kind_name(op.kind);
-    s.where = dsl::loc_text(op.loc);
+    s.where = dsl::file_line_col(op.loc);
     s.reason = reason;
     return s;
 }

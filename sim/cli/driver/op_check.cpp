@@ -151,7 +151,7 @@ public:
     OpCheck check(const dsl::OpNode& op, const dsl::RefValues& from_inputs) {
         OpCheck c;
         c.kind = dsl::op_kind_name(op.kind);
-        c.where = dsl::loc_text(op.loc);
+        c.where = dsl::file_line_col(op.loc);
         std::map<int, dsl::RefValues> local;  // the region's results, from the simulated values
         std::vector<int> given;               // the tensors whose simulated values it starts from
         // The value of tensor t as the region computes it.
