@@ -100,7 +100,11 @@ def check(data):
         return
     # An accepted sweep is one the runner can use: its points serialise.
     json.dumps([p["config"] for p in points])
-    assert points and spec["plots"]
+    assert points, "an accepted sweep without points"
+    # A sweep in which nothing varies has no plots (sweep_spec.load's rule);
+    # every plot it does have names an axis and a figure.
+    for plot in spec["plots"]:
+        assert isinstance(plot, dict) and plot.get("x") and plot.get("y"), plot
 
 
 def run(examples, derandomize):
