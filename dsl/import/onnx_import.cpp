@@ -1,5 +1,6 @@
 #include "dsl/import/onnx_import.h"
 
+#include <climits>
 #include <fstream>
 #include <sstream>
 
@@ -12,9 +13,14 @@ namespace dsl {
 
 namespace {
 
-// Protobuf allows 2 GiB messages; a model this simulator runs is far
-// smaller, and reading a file is bounded before it is parsed.
-constexpr size_t kMaxModelBytes = size_t(1) << 30;
+// Protobuf parses messages of up to 2 GiB; a larger file is not a model
+// it can read, whatever its bytes (and is not read into memory).
+constexpr size_t kMaxModelBytes = size_t(INT_MAX);
+
+dsl::CompileError not_a_model(const std::string& path) {
+    return file_error(path, "not an ONNX model: the bytes do not parse as an ONNX ModelProto (truncated, or "
+                            "another format)");
+}
 
 }  // namespace
 
@@ -23,24 +29,22 @@ bool is_onnx_path(const std::string& path) {
 }
 
 ImportedModel import_onnx_bytes(const std::string& path, const std::string& bytes) {
-    if (bytes.size() > kMaxModelBytes)
-        throw file_error(path, "the model has " + std::to_string(bytes.size()) + " bytes, more than the importer's " +
-                                   "limit of " + std::to_string(kMaxModelBytes));
+    if (bytes.size() > kMaxModelBytes) throw not_a_model(path);
     onnx::ModelProto model;
     // The default recursion limit (100) bounds nested graphs and
     // attributes; a truncated or foreign file fails here.
     google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), int(bytes.size()));
-    if (!model.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
-        throw file_error(path, "not an ONNX model: the bytes do not parse as an ONNX ModelProto (truncated, or "
-                               "another format)");
+    if (!model.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) throw not_a_model(path);
     if (!model.has_ir_version())
         throw file_error(path, "not an ONNX model: it has no ir_version");
     return OnnxTranslator(path, model).run();
 }
 
 ImportedModel import_onnx_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
+    std::ifstream f(path, std::ios::binary | std::ios::ate);
     if (!f) throw file_error(path);
+    if (size_t(f.tellg()) > kMaxModelBytes) throw not_a_model(path);
+    f.seekg(0);
     std::ostringstream bytes;
     bytes << f.rdbuf();
     return import_onnx_bytes(path, bytes.str());

@@ -185,6 +185,7 @@ void gather(OnnxTranslator& t, const onnx::NodeProto& n) {
 
 void concat(OnnxTranslator& t, const onnx::NodeProto& n) {
     t.only_attrs(n, {"axis"});
+    if (n.input_size() < 1) t.fail(n, "no inputs");
     bool shapes = true;
     for (int i = 0; i < n.input_size(); ++i) shapes &= is_shape_like(t.input(n, i));
     if (shapes) {
@@ -193,7 +194,6 @@ void concat(OnnxTranslator& t, const onnx::NodeProto& n) {
             for (const std::string& e : t.int_exprs(n, i, "operand")) all.push_back(e);
         return t.set_value(n, shape_value(all, false));
     }
-    if (n.input_size() < 1) t.fail(n, "no inputs");
     const OnnxValue& first = t.tensor_input(n, 0);
     const int64_t axis = t.axis(n, t.attr_int(n, "axis", 0), first.dims.size(), "axis");
     std::vector<std::string> vars;

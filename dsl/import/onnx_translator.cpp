@@ -289,7 +289,7 @@ std::string OnnxTranslator::declare_input(const onnx::ValueInfoProto& v) {
             t.dims.push_back(-1);
         }
     }
-    if (!tensor_names_.insert(v.name()).second) fail("two tensors are named '" + comment_text(v.name()) + "'");
+    tensor_names_.insert(v.name());
     t.var = unique_var(v.name());
     t.dtype = dtype;
     t.declared = true;
@@ -340,9 +340,8 @@ ImportedModel OnnxTranslator::run() {
     if (!model_.has_graph()) fail("the model has no graph");
     for (const auto& os : model_.opset_import())
         if (os.domain().empty() || os.domain() == "ai.onnx") opset_ = os.version();
-    if (opset_ < 7 || opset_ > 17)
-        fail(opset_ == 0 ? std::string("the model imports no opset of the default domain")
-                         : "opset " + std::to_string(opset_) + " is not supported (7 to 17)");
+    if (opset_ == 0) fail("the model imports no opset of the default domain");
+    if (opset_ < 7 || opset_ > 17) fail("opset " + std::to_string(opset_) + " is not supported (7 to 17)");
     const onnx::GraphProto& g = model_.graph();
     if (g.node_size() > kMaxNodes)
         fail("the graph has " + std::to_string(g.node_size()) + " nodes, more than the importer's limit of " +
@@ -356,8 +355,11 @@ ImportedModel OnnxTranslator::run() {
         if (!values_.emplace(init.name(), std::move(c)).second)
             fail("two initializers are named '" + comment_text(init.name()) + "'");
     }
-    for (const onnx::ValueInfoProto& in : g.input())
+    std::set<std::string> inputs;
+    for (const onnx::ValueInfoProto& in : g.input()) {
+        if (!inputs.insert(in.name()).second) fail("two graph inputs are named '" + comment_text(in.name()) + "'");
         if (!values_.count(in.name())) declare_input(in);  // older models list initializers as inputs too
+    }
 
     // Nodes in an order where every input comes first (ONNX requires the
     // listed order to be one; exporters keep it, hand-made graphs may not).
