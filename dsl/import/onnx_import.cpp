@@ -18,15 +18,14 @@ namespace {
 constexpr size_t kMaxModelBytes = size_t(INT_MAX);
 
 dsl::CompileError not_a_model(const std::string& path) {
-    return file_error(path, "not an ONNX model: the bytes do not parse as an ONNX ModelProto (truncated, or "
-                            "another format)");
+    return file_error(path,
+                      "not an ONNX model: the bytes do not parse as an ONNX ModelProto (truncated, or "
+                      "another format)");
 }
 
 }  // namespace
 
-bool is_onnx_path(const std::string& path) {
-    return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
-}
+bool is_onnx_path(const std::string& path) { return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0; }
 
 ImportedModel import_onnx_bytes(const std::string& path, const std::string& bytes) {
     if (bytes.size() > kMaxModelBytes) throw not_a_model(path);
@@ -35,8 +34,7 @@ ImportedModel import_onnx_bytes(const std::string& path, const std::string& byte
     // attributes; a truncated or foreign file fails here.
     google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), int(bytes.size()));
     if (!model.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) throw not_a_model(path);
-    if (!model.has_ir_version())
-        throw file_error(path, "not an ONNX model: it has no ir_version");
+    if (!model.has_ir_version()) throw file_error(path, "not an ONNX model: it has no ir_version");
     return OnnxTranslator(path, model).run();
 }
 

@@ -10,11 +10,10 @@ namespace dsl {
 
 std::string identifier_of(const std::string& name) {
     static const std::set<std::string> reserved = {
-        "False", "None",   "True",    "and",      "as",     "assert", "async", "await",  "break",
-        "class", "continue", "def",   "del",      "elif",   "else",   "except", "finally", "for",
-        "from",  "global", "if",      "import",   "in",     "is",     "lambda", "nonlocal", "not",
-        "or",    "pass",   "raise",   "return",   "try",    "while",  "with",  "yield",  "pypo",
-        "pypto"};
+        "False",    "None",   "True",  "and",  "as",     "assert",   "async",   "await", "break", "class",
+        "continue", "def",    "del",   "elif", "else",   "except",   "finally", "for",   "from",  "global",
+        "if",       "import", "in",    "is",   "lambda", "nonlocal", "not",     "or",    "pass",  "raise",
+        "return",   "try",    "while", "with", "yield",  "pypo",     "pypto"};
     std::string id;
     for (char ch : name) id += std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' ? ch : '_';
     if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "t_" + id;

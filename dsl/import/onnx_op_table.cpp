@@ -51,10 +51,12 @@ const std::map<std::string, OnnxOpTranslate>& onnx_op_table() {
 const char* onnx_unsupported_reason(const std::string& op_type) {
     // Operators users meet often, and why the language cannot express them yet.
     static const std::map<std::string, const char*> reasons = {
-        {"Erf", "the language has no erf; a GELU exported as an Erf subgraph is not recognised yet: write "
-                "pypo.op.gelu by hand"},
-        {"Resize", "the importer does not map Resize yet (pypo.op.upsample covers nearest and half-pixel "
-                   "bilinear scaling by integer factors)"},
+        {"Erf",
+         "the language has no erf; a GELU exported as an Erf subgraph is not recognised yet: write "
+         "pypo.op.gelu by hand"},
+        {"Resize",
+         "the importer does not map Resize yet (pypo.op.upsample covers nearest and half-pixel "
+         "bilinear scaling by integer factors)"},
         {"ConvTranspose", "the language has no transposed convolution"},
         {"LRN", "the language has no local response normalisation"},
         {"Pad", "the language pads only inside conv2d and pooling"},

@@ -25,13 +25,9 @@ std::vector<int64_t> broadcast(const std::vector<int64_t>& a, const std::vector<
     return out;
 }
 
-arch::DType promoted(arch::DType a, arch::DType b) {
-    return arch::dtype_bytes(b) > arch::dtype_bytes(a) ? b : a;
-}
+arch::DType promoted(arch::DType a, arch::DType b) { return arch::dtype_bytes(b) > arch::dtype_bytes(a) ? b : a; }
 
-bool is_shape_like(const OnnxValue& v) {
-    return v.kind == Kind::Shape || (v.kind == Kind::Const && v.c.is_integer());
-}
+bool is_shape_like(const OnnxValue& v) { return v.kind == Kind::Shape || (v.kind == Kind::Const && v.c.is_integer()); }
 
 bool is_number(const std::string& e) {
     return !e.empty() && e.size() < 19 && e.find_first_not_of("-0123456789") == std::string::npos;
@@ -120,15 +116,16 @@ void binary(OnnxTranslator& t, const onnx::NodeProto& n) {
     const OnnxValue &a0 = t.input(n, 0), &b0 = t.input(n, 1);
     if (is_shape_like(a0) && is_shape_like(b0) && (a0.kind == Kind::Shape || b0.kind == Kind::Shape))
         return fold_shapes(t, n, op);
-    if (a0.kind == Kind::Shape || b0.kind == Kind::Shape)
-        t.fail(n, "mixes a shape computed at import with a tensor");
+    if (a0.kind == Kind::Shape || b0.kind == Kind::Shape) t.fail(n, "mixes a shape computed at import with a tensor");
     // A one-element float constant against a tensor of at least its rank:
     // the operation's number form, which keeps the tensor's shape.
     double x = 0;
     if (single_float(b0, x) && a0.kind == Kind::Tensor && b0.c.dims.size() <= a0.dims.size())
-        return void(t.emit(n, "pypo.op." + op + "(" + a0.var + ", " + OnnxTranslator::number(x) + ")", a0.dims, a0.dtype));
+        return void(
+            t.emit(n, "pypo.op." + op + "(" + a0.var + ", " + OnnxTranslator::number(x) + ")", a0.dims, a0.dtype));
     if (single_float(a0, x) && b0.kind == Kind::Tensor && a0.c.dims.size() <= b0.dims.size())
-        return void(t.emit(n, "pypo.op." + op + "(" + OnnxTranslator::number(x) + ", " + b0.var + ")", b0.dims, b0.dtype));
+        return void(
+            t.emit(n, "pypo.op." + op + "(" + OnnxTranslator::number(x) + ", " + b0.var + ")", b0.dims, b0.dtype));
     const std::string av = t.tensor_input(n, 0).var;
     const OnnxValue& b = t.tensor_input(n, 1);
     const OnnxValue& a = t.input(n, 0);

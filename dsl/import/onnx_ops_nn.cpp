@@ -54,7 +54,8 @@ std::vector<int64_t> window_pads(OnnxTranslator& t, const onnx::NodeProto& n, co
 
 std::vector<int64_t> pair_attr(OnnxTranslator& t, const onnx::NodeProto& n, const char* name) {
     const std::vector<int64_t> v = t.attr_ints(n, name, {1, 1});
-    if (v.size() != 2) t.fail(n, std::string(name) + " must have 2 values for a 2-D window, got " + std::to_string(v.size()));
+    if (v.size() != 2)
+        t.fail(n, std::string(name) + " must have 2 values for a 2-D window, got " + std::to_string(v.size()));
     for (int64_t x : v)
         if (x < 1) t.fail(n, std::string(name) + " must be positive, got " + OnnxTranslator::tuple(v));
     return v;
@@ -185,8 +186,8 @@ void batch_norm(OnnxTranslator& t, const onnx::NodeProto& n) {
     for (const ConstTensor* p : {&bias, &mean, &var})
         if (p->count() != C || p->dims.size() != 1) t.fail(n, "scale, B, mean and var must be 1-D of one length");
     if (scale.dims.size() != 1 || (x.dims[1] >= 0 && x.dims[1] != C))
-        t.fail(n, "scale has " + std::to_string(C) + " values, the input " + OnnxTranslator::dim_text(x, 1) +
-                      " channels");
+        t.fail(n,
+               "scale has " + std::to_string(C) + " values, the input " + OnnxTranslator::dim_text(x, 1) + " channels");
     // Inference: y = (x - mean) / sqrt(var + eps) * scale + B = x * s + (B - mean * s).
     ConstTensor s = scale, shift = bias;
     for (size_t c = 0; c < size_t(C); ++c) {

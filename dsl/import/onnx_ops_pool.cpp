@@ -19,8 +19,8 @@ int64_t pool_out(int64_t in, int64_t pad, int64_t k, int64_t s, bool ceil) {
 
 void pool(OnnxTranslator& t, const onnx::NodeProto& n) {
     const bool max = n.op_type() == "MaxPool";
-    t.only_attrs(n, {"auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads",
-                     "storage_order", "strides"});
+    t.only_attrs(n, {"auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "storage_order",
+                     "strides"});
     if (max && n.output_size() > 1 && !n.output(1).empty()) t.fail(n, "its Indices output is not mapped");
     const OnnxValue& x = t.tensor_input(n, 0);
     if (x.dims.size() != 4)
@@ -95,10 +95,14 @@ void reduce(OnnxTranslator& t, const onnx::NodeProto& n) {
     for (size_t a = 0; a < x.dims.size(); ++a)
         if (!chosen.count(int64_t(a))) dims.push_back(x.dims[a]);
         else if (keep) dims.push_back(1);
-    if (dims.empty()) t.fail(n, "reducing every axis without keepdims gives a scalar, which the language does not have");
-    std::string op = n.op_type() == "ReduceMean" ? "reduce_mean" : n.op_type() == "ReduceSum" ? "reduce_sum" : "reduce_max";
+    if (dims.empty())
+        t.fail(n, "reducing every axis without keepdims gives a scalar, which the language does not have");
+    std::string op = n.op_type() == "ReduceMean"  ? "reduce_mean"
+                     : n.op_type() == "ReduceSum" ? "reduce_sum"
+                                                  : "reduce_max";
     t.emit(n,
-           "pypo.op." + op + "(" + x.var + ", axis=" + OnnxTranslator::tuple(std::vector<int64_t>(chosen.begin(), chosen.end())) +
+           "pypo.op." + op + "(" + x.var +
+               ", axis=" + OnnxTranslator::tuple(std::vector<int64_t>(chosen.begin(), chosen.end())) +
                (keep ? ", keepdims=True)" : ")"),
            dims, x.dtype);
 }

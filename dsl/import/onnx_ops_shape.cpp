@@ -141,7 +141,8 @@ void gather(OnnxTranslator& t, const onnx::NodeProto& n) {
         std::vector<std::string> picked;
         for (int64_t i : t.known_ints(n, 1, "indices")) {
             if (i < -int64_t(e.size()) || i >= int64_t(e.size()))
-                t.fail(n, "index " + std::to_string(i) + " is out of range of " + std::to_string(e.size()) + " elements");
+                t.fail(n,
+                       "index " + std::to_string(i) + " is out of range of " + std::to_string(e.size()) + " elements");
             picked.push_back(e[size_t(i < 0 ? i + int64_t(e.size()) : i)]);
         }
         return t.set_value(n, shape_value(picked, is_scalar(idx)));
@@ -202,7 +203,8 @@ void concat(OnnxTranslator& t, const onnx::NodeProto& n) {
         const OnnxValue& v = t.tensor_input(n, i);
         vars.push_back(v.var);
         if (i && v.dims.size() == dims.size())
-            dims[size_t(axis)] = dims[size_t(axis)] < 0 || v.dims[size_t(axis)] < 0 ? -1 : dims[size_t(axis)] + v.dims[size_t(axis)];
+            dims[size_t(axis)] =
+                dims[size_t(axis)] < 0 || v.dims[size_t(axis)] < 0 ? -1 : dims[size_t(axis)] + v.dims[size_t(axis)];
     }
     std::string list = "[";
     for (size_t i = 0; i < vars.size(); ++i) list += (i ? ", " : "") + vars[i];
@@ -251,7 +253,8 @@ void squeeze(OnnxTranslator& t, const onnx::NodeProto& n) {
     }
     for (int64_t a : axes) {
         const int64_t k = t.axis(n, a, x.dims.size(), "axis");
-        if (x.dims[size_t(k)] > 1) t.fail(n, "axis " + std::to_string(a) + " has size " + std::to_string(x.dims[size_t(k)]) + ", not 1");
+        if (x.dims[size_t(k)] > 1)
+            t.fail(n, "axis " + std::to_string(a) + " has size " + std::to_string(x.dims[size_t(k)]) + ", not 1");
         dropped[size_t(k)] = true;
     }
     std::vector<std::string> target;
@@ -263,8 +266,8 @@ void squeeze(OnnxTranslator& t, const onnx::NodeProto& n) {
 void reshape(OnnxTranslator& t, const onnx::NodeProto& n) {
     t.only_attrs(n, {"allowzero", "shape"});
     const bool allowzero = t.attr_int(n, "allowzero", 0) != 0;
-    std::vector<std::string> target = t.opset() >= 5 ? t.int_exprs(n, 1, "the target shape")
-                                                     : std::vector<std::string>{};
+    std::vector<std::string> target =
+        t.opset() >= 5 ? t.int_exprs(n, 1, "the target shape") : std::vector<std::string>{};
     const OnnxValue& x = t.tensor_input(n, 0);
     int inferred = 0;
     for (size_t i = 0; i < target.size(); ++i) {
@@ -273,7 +276,8 @@ void reshape(OnnxTranslator& t, const onnx::NodeProto& n) {
         // 0 copies the input's size at that axis (unless allowzero): the
         // language has no empty tensors either way.
         if (v == 0) {
-            if (allowzero) t.fail(n, "allowzero with a 0 in the shape makes an empty tensor, which the language does not have");
+            if (allowzero)
+                t.fail(n, "allowzero with a 0 in the shape makes an empty tensor, which the language does not have");
             if (i >= x.dims.size()) t.fail(n, "a 0 at axis " + std::to_string(i) + " has no input axis to copy");
             target[i] = OnnxTranslator::dim_text(x, i);
         } else if (v == -1 && ++inferred > 1) t.fail(n, "the target shape has more than one -1");
@@ -287,7 +291,8 @@ void flatten(OnnxTranslator& t, const onnx::NodeProto& n) {
     const OnnxValue& x = t.tensor_input(n, 0);
     const int64_t r = int64_t(x.dims.size());
     int64_t axis = t.attr_int(n, "axis", 1);
-    if (axis < -r || axis > r) t.fail(n, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(r));
+    if (axis < -r || axis > r)
+        t.fail(n, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(r));
     if (axis < 0) axis += r;
     // The language's flatten(x) is ONNX's Flatten at axis 1.
     if (axis == 1) {
@@ -305,7 +310,8 @@ void transpose(OnnxTranslator& t, const onnx::NodeProto& n) {
     std::vector<int64_t> def;
     for (size_t a = x.dims.size(); a-- > 0;) def.push_back(int64_t(a));
     const std::vector<int64_t> perm = t.attr_ints(n, "perm", def);
-    if (perm.size() != x.dims.size()) t.fail(n, "perm " + OnnxTranslator::tuple(perm) + " does not list every axis once");
+    if (perm.size() != x.dims.size())
+        t.fail(n, "perm " + OnnxTranslator::tuple(perm) + " does not list every axis once");
     std::vector<int64_t> dims;
     std::vector<bool> seen(perm.size(), false);
     for (int64_t p : perm) {
@@ -331,7 +337,8 @@ void slice(OnnxTranslator& t, const onnx::NodeProto& n) {
     if (axes.empty())
         for (size_t i = 0; i < starts.size(); ++i) axes.push_back(int64_t(i));
     if (steps.empty()) steps.assign(starts.size(), 1);
-    if (axes.size() != starts.size() || steps.size() != starts.size()) t.fail(n, "starts, ends, axes and steps differ in length");
+    if (axes.size() != starts.size() || steps.size() != starts.size())
+        t.fail(n, "starts, ends, axes and steps differ in length");
     const OnnxValue& data = t.input(n, 0);
     if (is_shape_like(data) && !is_scalar(data)) {
         const std::vector<std::string> e = t.int_exprs(n, 0, "data");
@@ -354,8 +361,7 @@ void slice(OnnxTranslator& t, const onnx::NodeProto& n) {
         int64_t s = starts[i], e = ends[i];
         if (size < 0) {
             // An open size: a bound from the end or past it needs the size.
-            if (s < 0 || e < 0)
-                t.fail(n, "negative bounds need the axis' size, which the model leaves open");
+            if (s < 0 || e < 0) t.fail(n, "negative bounds need the axis' size, which the model leaves open");
             index[size_t(a)] = std::to_string(s) + ":" + (e >= INT_MAX ? "" : std::to_string(e)) +
                                (steps[i] > 1 ? ":" + std::to_string(steps[i]) : "");
             dims[size_t(a)] = -1;

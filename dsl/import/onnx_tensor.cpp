@@ -12,11 +12,20 @@ using TP = onnx::TensorProto;
 // Bytes per element in raw_data; 0 for a type this importer does not read.
 int raw_bytes(int32_t type) {
     switch (type) {
-        case TP::FLOAT: case TP::INT32: case TP::UINT32: return 4;
-        case TP::DOUBLE: case TP::INT64: case TP::UINT64: return 8;
-        case TP::FLOAT16: case TP::BFLOAT16: case TP::INT16: case TP::UINT16: return 2;
-        case TP::INT8: case TP::UINT8: case TP::BOOL: return 1;
-        default: return 0;
+    case TP::FLOAT:
+    case TP::INT32:
+    case TP::UINT32: return 4;
+    case TP::DOUBLE:
+    case TP::INT64:
+    case TP::UINT64: return 8;
+    case TP::FLOAT16:
+    case TP::BFLOAT16:
+    case TP::INT16:
+    case TP::UINT16: return 2;
+    case TP::INT8:
+    case TP::UINT8:
+    case TP::BOOL: return 1;
+    default: return 0;
     }
 }
 
@@ -44,19 +53,20 @@ double raw_element(const std::string& raw, int32_t type, size_t i) {
         return v;
     };
     switch (type) {
-        case TP::FLOAT: return get(float());
-        case TP::DOUBLE: return get(double());
-        case TP::FLOAT16: return half_to_double(get(uint16_t()));
-        case TP::BFLOAT16: return bf16_to_double(get(uint16_t()));
-        case TP::INT8: return get(int8_t());
-        case TP::UINT8: case TP::BOOL: return get(uint8_t());
-        case TP::INT16: return get(int16_t());
-        case TP::UINT16: return get(uint16_t());
-        case TP::INT32: return get(int32_t());
-        case TP::UINT32: return get(uint32_t());
-        case TP::INT64: return double(get(int64_t()));
-        case TP::UINT64: return double(get(uint64_t()));
-        default: return 0;
+    case TP::FLOAT: return get(float());
+    case TP::DOUBLE: return get(double());
+    case TP::FLOAT16: return half_to_double(get(uint16_t()));
+    case TP::BFLOAT16: return bf16_to_double(get(uint16_t()));
+    case TP::INT8: return get(int8_t());
+    case TP::UINT8:
+    case TP::BOOL: return get(uint8_t());
+    case TP::INT16: return get(int16_t());
+    case TP::UINT16: return get(uint16_t());
+    case TP::INT32: return get(int32_t());
+    case TP::UINT32: return get(uint32_t());
+    case TP::INT64: return double(get(int64_t()));
+    case TP::UINT64: return double(get(uint64_t()));
+    default: return 0;
     }
 }
 

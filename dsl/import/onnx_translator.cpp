@@ -34,12 +34,12 @@ std::string attr_type_name(int type) {
 
 bool onnx_dtype(int32_t elem_type, arch::DType& out) {
     switch (elem_type) {
-        case TP::FLOAT: out = arch::DType::Float32; return true;
-        case TP::FLOAT16: out = arch::DType::Float16; return true;
-        case TP::BFLOAT16: out = arch::DType::BFloat16; return true;
-        case TP::INT8: out = arch::DType::Int8; return true;
-        case TP::INT32: out = arch::DType::Int32; return true;
-        default: return false;
+    case TP::FLOAT: out = arch::DType::Float32; return true;
+    case TP::FLOAT16: out = arch::DType::Float16; return true;
+    case TP::BFLOAT16: out = arch::DType::BFloat16; return true;
+    case TP::INT8: out = arch::DType::Int8; return true;
+    case TP::INT32: out = arch::DType::Int32; return true;
+    default: return false;
     }
 }
 
@@ -180,8 +180,7 @@ std::vector<int64_t> OnnxTranslator::attr_ints(const onnx::NodeProto& n, const c
     return {a->ints().begin(), a->ints().end()};
 }
 
-std::string OnnxTranslator::attr_string(const onnx::NodeProto& n, const char* name,
-                                        const std::string& fallback) const {
+std::string OnnxTranslator::attr_string(const onnx::NodeProto& n, const char* name, const std::string& fallback) const {
     const AP* a = find_attr(n, name);
     if (!a) return fallback;
     if (a->type() != AP::STRING)
@@ -228,8 +227,8 @@ std::string OnnxTranslator::add_weight(const std::string& name, const ConstTenso
     std::vector<int64_t> shape = c.dims;
     // The language's tensors have at least one dimension: a scalar weight is (1,).
     if (shape.empty()) shape.push_back(1);
-    decls_ += var + " = pypo.weight(" + literal + ", shape=" + tuple(shape) + ", dtype=\"" +
-              arch::dtype_name(dtype) + "\")\n";
+    decls_ += var + " = pypo.weight(" + literal + ", shape=" + tuple(shape) + ", dtype=\"" + arch::dtype_name(dtype) +
+              "\")\n";
     ImportedWeight w;
     w.name = name;
     w.shape = shape;
@@ -245,7 +244,8 @@ std::string OnnxTranslator::weight_of(OnnxValue& c) {
         if (c.c.elem_type == TP::DOUBLE) dtype = arch::DType::Float32;
         else
             fail(node_label(*current_) + ": constant '" + comment_text(c.name) + "' of " +
-                 onnx_type_name(c.c.elem_type) + " is used as a tensor; the language's tensors are float16, "
+                 onnx_type_name(c.c.elem_type) +
+                 " is used as a tensor; the language's tensors are float16, "
                  "bfloat16, float32, int8 or int32");
     }
     OnnxValue t;
@@ -326,7 +326,8 @@ void OnnxTranslator::emit_outputs() {
         auto v = values_.find(o.name());
         if (v == values_.end()) fail("graph output '" + comment_text(o.name()) + "' is not produced by any node");
         std::string literal;
-        if (!string_literal(o.name(), literal)) fail("the name of output '" + comment_text(o.name()) + "' is not UTF-8");
+        if (!string_literal(o.name(), literal))
+            fail("the name of output '" + comment_text(o.name()) + "' is not UTF-8");
         if (v->second.kind != OnnxValue::Kind::Tensor || v->second.declared)
             fail("graph output '" + comment_text(o.name()) +
                  "' is an input, an initializer or a constant; the language's outputs are computed");

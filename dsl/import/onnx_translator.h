@@ -106,7 +106,7 @@ private:
     const onnx::ModelProto& model_;
     int64_t opset_ = 0;
     std::map<std::string, OnnxValue> values_;
-    std::set<std::string> vars_;        // identifiers taken
+    std::set<std::string> vars_;          // identifiers taken
     std::set<std::string> tensor_names_;  // pypo tensor names taken
     std::string decls_, body_;
     ImportedModel out_;
