@@ -19,8 +19,8 @@ constexpr size_t kMaxModelBytes = size_t(INT_MAX);
 
 dsl::CompileError not_a_model(const std::string& path) {
     return file_error(path,
-                      "not an ONNX model: the bytes do not parse as an ONNX ModelProto (truncated, or "
-                      "another format)");
+                      "not an ONNX model: the bytes do not parse as an ONNX ModelProto (truncated, another "
+                      "format, or nested deeper than protobuf's limit of 100)");
 }
 
 }  // namespace
