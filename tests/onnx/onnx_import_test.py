@@ -143,9 +143,31 @@ def test_conv_bn_relu_values_are_the_models():
         sys.exit("conv_bn_relu: max relative error %g against NumPy" % err)
 
 
+def test_attention_values_are_the_models():
+    """LayerNormalization, MatMul, Transpose, Div, Softmax, Add against NumPy in float64."""
+    x = np.random.default_rng(9).standard_normal((16, 32)).astype(np.float32)
+    np.save(os.path.join(WORK, "x.npy"), x)
+    (y,) = outputs_of([model("attention"), "--input", "x=x.npy"], ["y"])
+    err = np.max(np.abs(y - onnx_models.attention_reference(onnx_models.attention(), x)))
+    if err > 1e-4:
+        sys.exit("attention: max abs error %g against NumPy" % err)
+
+
+def test_data_movement_values_are_the_models():
+    """Slice, Gather, Unsqueeze, Concat, Clip, Sub, Pow, ReduceMean, Sqrt, Squeeze, Sigmoid, Tanh, Cast,
+    Identity against NumPy (the embedding's ids are random under --functional: its rows are --check's)."""
+    x = np.random.default_rng(10).standard_normal((4, 16)).astype(np.float32)
+    np.save(os.path.join(WORK, "x.npy"), x)
+    y1, rs = outputs_of([model("data_movement"), "--input", "x=x.npy"], ["y1", "rs"])
+    want_y1, want_rs, _ = onnx_models.data_movement_reference(onnx_models.data_movement(), x, np.zeros((2, 3), int))
+    err = max(np.max(np.abs(y1 - want_y1)), np.max(np.abs(rs - want_rs)))
+    if err > 1e-4:
+        sys.exit("data_movement: max abs error %g against NumPy" % err)
+
+
 def test_check_passes():
     for name, shapes in (("conv_bn_relu", []), ("gemm", []), ("mlp", ["--shape", "x=8,64"]),
-                         ("shape_fold", ["--shape", "x=2,16,4,4"])):
+                         ("shape_fold", ["--shape", "x=2,16,4,4"]), ("attention", []), ("data_movement", [])):
         run(model(name), *shapes, "-q", "--check")
 
 

@@ -85,7 +85,80 @@ def shape_fold():
                  [helper.make_tensor_value_info("logits", F16, ["N", 10])], inits)
 
 
-MODELS = {f.__name__: f for f in (conv_bn_relu, gemm, mlp, shape_fold)}
+def attention():
+    """One head of self-attention with a residual, float32: LayerNormalization, MatMul, Transpose, Div by a
+    number, Softmax, Add."""
+    rng = np.random.default_rng(5)
+    inits = [init(rng, n, (32, 32)) for n in ("wq", "wk", "wv")]
+    inits += [numpy_helper.from_array((1 + rng.standard_normal(32) * 0.1).astype(np.float32), "ln.g"),
+              init(rng, "ln.b", (32,)), numpy_helper.from_array(np.array(np.sqrt(32), np.float32), "scale")]
+    nodes = [helper.make_node("LayerNormalization", ["x", "ln.g", "ln.b"], ["h"], name="ln", axis=-1, epsilon=1e-5),
+             helper.make_node("MatMul", ["h", "wq"], ["q"], name="q"),
+             helper.make_node("MatMul", ["h", "wk"], ["k"], name="k"),
+             helper.make_node("MatMul", ["h", "wv"], ["v"], name="v"),
+             helper.make_node("Transpose", ["k"], ["kt"], name="kt", perm=[1, 0]),
+             helper.make_node("MatMul", ["q", "kt"], ["s0"], name="scores"),
+             helper.make_node("Div", ["s0", "scale"], ["s"], name="scaled"),
+             helper.make_node("Softmax", ["s"], ["p"], name="softmax", axis=-1),
+             helper.make_node("MatMul", ["p", "v"], ["a"], name="attend"),
+             helper.make_node("Add", ["a", "x"], ["y"], name="residual")]
+    return model(nodes, [helper.make_tensor_value_info("x", F32, [16, 32])],
+                 [helper.make_tensor_value_info("y", F32, [16, 32])], inits, opset=17)
+
+
+def attention_reference(m, x):
+    p = {i.name: numpy_helper.to_array(i).astype(np.float64) for i in m.graph.initializer}
+    x = x.astype(np.float64)
+    h = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * p["ln.g"] + p["ln.b"]
+    q, k, v = h @ p["wq"], h @ p["wk"], h @ p["wv"]
+    s = q @ k.T / p["scale"]
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True) @ v + x
+
+
+def data_movement():
+    """Slice, Concat, Gather (a view and token ids), Unsqueeze, Squeeze, Clip, Sub, Pow, Sqrt, ReduceMean,
+    Sigmoid, Tanh, Cast and Identity, float32."""
+    rng = np.random.default_rng(6)
+    inits = [init(rng, "table", (50, 16)), ints("starts", [1]), ints("ends", [3]), ints("axes", [0]),
+             ints("one", 1), ints("ax0", [0]), numpy_helper.from_array(np.array(2.0, np.float32), "two"),
+             numpy_helper.from_array(np.array(0.5, np.float32), "half")]
+    nodes = [helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["xs"], name="slice"),  # (2, 16)
+             helper.make_node("Gather", ["x", "one"], ["row"], name="row", axis=0),  # (16,)
+             helper.make_node("Unsqueeze", ["row", "ax0"], ["row2"], name="unsqueeze"),  # (1, 16)
+             helper.make_node("Concat", ["x", "row2"], ["xc"], name="concat", axis=0),  # (5, 16)
+             helper.make_node("Clip", ["xc", "", "half"], ["xcl"], name="clip"),
+             helper.make_node("Sub", ["xcl", "two"], ["d"], name="sub"),
+             helper.make_node("Pow", ["d", "two"], ["d2"], name="square"),
+             helper.make_node("ReduceMean", ["d2"], ["m"], name="mean", axes=[1], keepdims=1),  # (5, 1)
+             helper.make_node("Sqrt", ["m"], ["r"], name="sqrt"),
+             helper.make_node("Squeeze", ["r", "one1"], ["rs"], name="squeeze"),  # (5,)
+             helper.make_node("Constant", [], ["one1"], name="c1", value=ints("c", [1])),
+             helper.make_node("Sigmoid", ["xs"], ["sg"], name="sigmoid"),
+             helper.make_node("Tanh", ["sg"], ["th"], name="tanh"),
+             helper.make_node("Cast", ["th"], ["thc"], name="cast", to=F32),
+             helper.make_node("Identity", ["thc"], ["y1"], name="identity"),
+             helper.make_node("Gather", ["table", "ids"], ["emb"], name="embedding", axis=0),  # (2, 3, 16)
+             helper.make_node("Relu", ["emb"], ["y3"], name="relu")]
+    return model(nodes, [helper.make_tensor_value_info("x", F32, [4, 16]),
+                         helper.make_tensor_value_info("ids", TensorProto.INT64, [2, 3])],
+                 [helper.make_tensor_value_info(n, F32, None) for n in ("y1", "rs", "y3")], inits)
+
+
+def data_movement_reference(m, x, ids):
+    p = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    x = x.astype(np.float64)
+    xc = np.minimum(np.concatenate([x, x[1:2]], axis=0), 0.5)
+    rs = np.sqrt(((xc - 2) ** 2).mean(1))
+    y1 = np.tanh(1 / (1 + np.exp(-x[1:3])))
+    return y1, rs, np.maximum(p["table"].astype(np.float64)[ids], 0)
+
+
+def ints(name, values):
+    return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
+
+
+MODELS = {f.__name__: f for f in (conv_bn_relu, gemm, mlp, shape_fold, attention, data_movement)}
 
 
 def main(argv):
