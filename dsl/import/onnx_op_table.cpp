@@ -52,8 +52,8 @@ const char* onnx_unsupported_reason(const std::string& op_type) {
     // Operators users meet often, and why the language cannot express them yet.
     static const std::map<std::string, const char*> reasons = {
         {"Erf",
-         "the language has no erf; a GELU exported as an Erf subgraph is not recognised yet: write "
-         "pypo.op.gelu by hand"},
+         "the language has no erf; an Erf is mapped only inside a GELU, x * 0.5 * (1 + Erf(x / sqrt(2))), "
+         "which becomes pypo.op.gelu"},
         {"Resize",
          "the importer does not map Resize yet (pypo.op.upsample covers nearest and half-pixel "
          "bilinear scaling by integer factors)"},

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "dsl/import/onnx_gelu.h"
 #include "dsl/import/onnx_names.h"
 #include "dsl/support/diagnostics.h"
 #include "dsl/support/float_repr.h"
@@ -106,9 +107,13 @@ const OnnxValue& OnnxTranslator::input(const onnx::NodeProto& n, int i) const {
 
 const OnnxValue& OnnxTranslator::tensor_input(const onnx::NodeProto& n, int i) {
     input(n, i);
-    OnnxValue& v = values_.at(n.input(i));
+    return tensor_value(n, n.input(i));
+}
+
+OnnxValue& OnnxTranslator::tensor_value(const onnx::NodeProto& n, const std::string& name) {
+    OnnxValue& v = values_.at(name);
     if (v.kind == OnnxValue::Kind::Shape)
-        fail(n, "input '" + comment_text(n.input(i)) +
+        fail(n, "input '" + comment_text(name) +
                     "' is a shape computed at import; the language has no integer tensors of shapes");
     if (v.kind == OnnxValue::Kind::Const) weight_of(v);
     return v;
@@ -207,12 +212,12 @@ void OnnxTranslator::only_attrs(const onnx::NodeProto& n, std::initializer_list<
 // ---- outputs ----------------------------------------------------------------
 
 const OnnxValue& OnnxTranslator::emit(const onnx::NodeProto& n, const std::string& call, std::vector<int64_t> dims,
-                                      arch::DType dtype) {
+                                      arch::DType dtype, const std::string& note) {
     OnnxValue v;
     v.var = unique_var(n.output(0));
     v.dims = std::move(dims);
     v.dtype = dtype;
-    body_ += v.var + " = " + call + "  # " + node_label(n) + "\n";
+    body_ += v.var + " = " + call + "  # " + node_label(n) + note + "\n";
     values_[n.output(0)] = v;
     return values_[n.output(0)];
 }
@@ -318,6 +323,13 @@ void OnnxTranslator::translate(const onnx::NodeProto& n) {
     op->second(*this, n);
 }
 
+void OnnxTranslator::translate_gelu(const onnx::NodeProto& n, const std::string& x) {
+    current_ = &n;
+    const OnnxValue& v = tensor_value(n, x);
+    emit(n, "pypo.op.gelu(" + v.var + ")", v.dims, v.dtype,
+         ": the GELU x * 0.5 * (1 + Erf(x / sqrt(2))) of x = '" + comment_text(x) + "'");
+}
+
 void OnnxTranslator::emit_outputs() {
     const onnx::GraphProto& g = model_.graph();
     if (g.output_size() == 0) fail("the graph has no outputs");
@@ -387,11 +399,14 @@ ImportedModel OnnxTranslator::run() {
         }
         if (!pending[size_t(i)]) ready.insert(i);
     }
+    const GeluPatterns gelus = find_gelu_patterns(g);
     int done = 0;
     while (!ready.empty()) {
         const int i = *ready.begin();
         ready.erase(ready.begin());
-        translate(g.node(i));
+        const auto gelu = gelus.last_of.find(i);
+        if (gelu != gelus.last_of.end()) translate_gelu(g.node(i), gelu->second);
+        else if (!gelus.inner.count(i)) translate(g.node(i));
         ++done;
         for (int c : consumers[size_t(i)])
             if (--pending[size_t(c)] == 0) ready.insert(c);

@@ -77,7 +77,7 @@ public:
     // variable named after the ONNX output. set_value: output 0 is `v`
     // (folded, or an alias of an input: Identity).
     const OnnxValue& emit(const onnx::NodeProto& n, const std::string& call, std::vector<int64_t> dims,
-                          arch::DType dtype);
+                          arch::DType dtype, const std::string& note = "");
     void set_value(const onnx::NodeProto& n, OnnxValue v);
     // A weight of values computed at import (a folded BatchNormalization's
     // scale), named `name`: its program variable.
@@ -99,7 +99,10 @@ private:
     std::string unique_var(const std::string& onnx_name);
     std::string weight_of(OnnxValue& c);
     std::string declare_input(const onnx::ValueInfoProto& v);
+    OnnxValue& tensor_value(const onnx::NodeProto& n, const std::string& name);
     void translate(const onnx::NodeProto& n);
+    // `n` ends a GELU subgraph (onnx_gelu.h) of input `x`.
+    void translate_gelu(const onnx::NodeProto& n, const std::string& x);
     void emit_outputs();
 
     std::string path_;

@@ -26,7 +26,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         dsl::TaskGraph graph = dsl::elaborate_source(model.program);
         dsl::check_dag(graph);
-    } catch (const dsl::CompileError&) {
-    }
+    } catch (const dsl::CompileError&) {}
     return 0;
 }

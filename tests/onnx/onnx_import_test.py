@@ -7,6 +7,7 @@ CASE is one of the functions named test_* below. Models are written at test
 time by tests/onnx/onnx_models.py and tests/onnx/resnet50_onnx.py with
 Debian's python3-onnx, so the repository holds no weights."""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -165,9 +166,31 @@ def test_data_movement_values_are_the_models():
         sys.exit("data_movement: max abs error %g against NumPy" % err)
 
 
+def test_gelu_subgraph_is_one_gelu():
+    """PyTorch's exported GELU (Div, Erf, Add, Mul, Mul) becomes pypo.op.gelu, which computes the same
+    function: against NumPy's erf in float64, float16 tolerance."""
+    pto = same_run(model("feed_forward"), [], 6745)
+    line = ("g = pypo.op.gelu(h)  # node 'gelu.half' (Mul): the GELU x * 0.5 * (1 + Erf(x / sqrt(2))) of "
+            "x = 'h'\n")
+    if line not in emitted(pto) or "pypo.op.div" in emitted(pto):
+        sys.exit("feed_forward: the GELU is not one operation:\n" + emitted(pto))
+    m = onnx_models.feed_forward()
+    p = {i.name: onnx_models.numpy_helper.to_array(i).astype(np.float64) for i in m.graph.initializer}
+    x = np.random.default_rng(12).standard_normal((32, 64)).astype(np.float16)
+    np.save(os.path.join(WORK, "x.npy"), x)
+    (y,) = outputs_of(["feed_forward.onnx", "--input", "x=x.npy"], ["y"])
+    h = x.astype(np.float64) @ p["w1"]
+    erf = np.vectorize(math.erf)
+    want = (0.5 * h * (1 + erf(h / math.sqrt(2)))) @ p["w2"]
+    err = np.max(np.abs(y.astype(np.float64) - want) / (np.abs(want) + 1))
+    if err > 0.02:
+        sys.exit("feed_forward: max relative error %g against NumPy" % err)
+
+
 def test_check_passes():
     for name, shapes in (("conv_bn_relu", []), ("gemm", []), ("mlp", ["--shape", "x=8,64"]),
-                         ("shape_fold", ["--shape", "x=2,16,4,4"]), ("attention", []), ("data_movement", [])):
+                         ("shape_fold", ["--shape", "x=2,16,4,4"]), ("attention", []), ("data_movement", []),
+                         ("feed_forward", [])):
         run(model(name), *shapes, "-q", "--check")
 
 

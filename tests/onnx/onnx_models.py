@@ -154,11 +154,30 @@ def data_movement_reference(m, x, ids):
     return y1, rs, np.maximum(p["table"].astype(np.float64)[ids], 0)
 
 
+def feed_forward():
+    """A transformer's feed-forward block with GELU as PyTorch exports nn.GELU() at opsets below 20:
+    Div by sqrt(2), Erf, Add 1, Mul by x, Mul by 0.5 (onnx_gelu.h), float16."""
+    rng = np.random.default_rng(11)
+    inits = [init(rng, "w1", (64, 256), np.float16), init(rng, "w2", (256, 64), np.float16),
+             numpy_helper.from_array(np.array(1.4142135381698608, np.float16), "sqrt2"),
+             numpy_helper.from_array(np.array(1.0, np.float16), "one"),
+             numpy_helper.from_array(np.array(0.5, np.float16), "half")]
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
+             helper.make_node("Div", ["h", "sqrt2"], ["d"], name="gelu.div"),
+             helper.make_node("Erf", ["d"], ["e"], name="gelu.erf"),
+             helper.make_node("Add", ["e", "one"], ["a"], name="gelu.add"),
+             helper.make_node("Mul", ["h", "a"], ["m"], name="gelu.mul"),
+             helper.make_node("Mul", ["m", "half"], ["g"], name="gelu.half"),
+             helper.make_node("MatMul", ["g", "w2"], ["y"], name="fc2")]
+    return model(nodes, [helper.make_tensor_value_info("x", F16, [32, 64])],
+                 [helper.make_tensor_value_info("y", F16, [32, 64])], inits)
+
+
 def ints(name, values):
     return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
 
 
-MODELS = {f.__name__: f for f in (conv_bn_relu, gemm, mlp, shape_fold, attention, data_movement)}
+MODELS = {f.__name__: f for f in (conv_bn_relu, gemm, mlp, shape_fold, attention, data_movement, feed_forward)}
 
 
 def main(argv):
