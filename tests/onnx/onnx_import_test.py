@@ -208,6 +208,23 @@ def test_resnet50_matches_models_resnet50():
     expect("ResNet-50 MACs at 224 x 224", a["macs"], 4089184256)
 
 
+def test_mobilenet_v2_against_models_mobilenet_v2():
+    """MobileNet-v2 exported as PyTorch does (tests/onnx/mobilenetv2_onnx.py) is the network of
+    models/mobilenet_v2.pto, but NCHW where the program is NHWC: the same MACs and the same bytes written,
+    while each cube convolution's NHWC result is converted to NCHW (35 format conversions) and the
+    depthwise convolutions read NCHW planes (docs/onnx.md, "MobileNet-v2")."""
+    subprocess.run(["/usr/bin/python3", os.path.join(HERE, "mobilenetv2_onnx.py"), os.path.join(WORK, "mbv2.onnx")],
+                   check=True)
+    a = report("--shape", "image=1,3,224,224", "mbv2.onnx")
+    same_run("mbv2.onnx", ["--shape", "image=1,3,224,224"], 2225114)
+    b = report("--shape", "image=1,224,224,3", os.path.join(ROOT, "models", "mobilenet_v2.pto"))
+    for key in ("macs", "ddr_bytes_written", "blocks", "compute_bound_cycles"):
+        expect("mbv2.onnx vs models/mobilenet_v2.pto: " + key, a[key], b[key])
+    expect("format conversions", (a["format_conversions"], b["format_conversions"]), (35, 0))
+    expect("DDR bytes read", (a["ddr_bytes_read"], b["ddr_bytes_read"]), (37345808, 43458320))
+    expect("cycles", (a["total_cycles"], b["total_cycles"]), (2225114, 2286858))
+
+
 if __name__ == "__main__":
     os.makedirs(WORK, exist_ok=True)
     globals()["test_" + sys.argv[3]]()
