@@ -21,7 +21,7 @@
 namespace dsl {
 
 struct GeluPatterns {
-    std::set<int> inner;                  // Div, Erf, Add, Mul: not translated
+    std::set<int> inner;                 // Div, Erf, Add, Mul: not translated
     std::map<int, std::string> last_of;  // the final Mul's index -> x, the GELU's input
 };
 

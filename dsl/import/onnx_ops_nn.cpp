@@ -216,7 +216,10 @@ void layer_norm(OnnxTranslator& t, const onnx::NodeProto& n) {
         zeros.dims = s.dims;
         zeros.elem_type = onnx::TensorProto::FLOAT;
         int64_t count = 1;
-        for (int64_t d : s.dims) count *= d;
+        for (int64_t d : s.dims) {
+            if (d < 0) t.fail(n, "without B, Scale's size must be known at import (B is made of zeros that size)");
+            count *= d;
+        }
         zeros.values.assign(size_t(count), 0.0);
         shift = t.add_weight(n.output(0) + ".zero_shift", zeros, s.dtype);
     }

@@ -264,10 +264,9 @@ void squeeze(OnnxTranslator& t, const onnx::NodeProto& n) {
 }
 
 void reshape(OnnxTranslator& t, const onnx::NodeProto& n) {
-    t.only_attrs(n, {"allowzero", "shape"});
+    t.only_attrs(n, {"allowzero"});
     const bool allowzero = t.attr_int(n, "allowzero", 0) != 0;
-    std::vector<std::string> target =
-        t.opset() >= 5 ? t.int_exprs(n, 1, "the target shape") : std::vector<std::string>{};
+    std::vector<std::string> target = t.int_exprs(n, 1, "the target shape");
     const OnnxValue& x = t.tensor_input(n, 0);
     int inferred = 0;
     for (size_t i = 0; i < target.size(); ++i) {

@@ -245,7 +245,7 @@ std::string OnnxTranslator::add_weight(const std::string& name, const ConstTenso
 
 std::string OnnxTranslator::weight_of(OnnxValue& c) {
     arch::DType dtype;
-    if (!c.c.is_float() || !onnx_dtype(c.c.elem_type, dtype)) {
+    if (!onnx_dtype(c.c.elem_type, dtype)) {
         if (c.c.elem_type == TP::DOUBLE) dtype = arch::DType::Float32;
         else
             fail(node_label(*current_) + ": constant '" + comment_text(c.name) + "' of " +
