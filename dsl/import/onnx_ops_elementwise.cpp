@@ -2,7 +2,9 @@
 // form of the language's operations (add(x, 0.5)); integer operands that
 // are shapes (Shape's output and its arithmetic) are folded at import.
 #include <cctype>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 
 #include "dsl/import/onnx_names.h"
 #include "dsl/import/onnx_ops.h"
@@ -29,10 +31,6 @@ arch::DType promoted(arch::DType a, arch::DType b) { return arch::dtype_bytes(b)
 
 bool is_shape_like(const OnnxValue& v) { return v.kind == Kind::Shape || (v.kind == Kind::Const && v.c.is_integer()); }
 
-bool is_number(const std::string& e) {
-    return !e.empty() && e.size() < 19 && e.find_first_not_of("-0123456789") == std::string::npos;
-}
-
 // Integer arithmetic on shapes, folded where both sides are numbers.
 // ONNX's integer Div truncates and Python's // floors: they agree on the
 // non-negative sizes shapes hold.
@@ -49,10 +47,15 @@ void fold_shapes(OnnxTranslator& t, const onnx::NodeProto& n, const std::string&
     for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
         const std::string& x = a[a.size() == 1 ? 0 : i];
         const std::string& y = b[b.size() == 1 ? 0 : i];
-        if (is_number(x) && is_number(y)) {
-            const int64_t p = std::stoll(x), q = std::stoll(y);
+        int64_t p, q, r = 0;
+        if (OnnxTranslator::known_int(x, p) && OnnxTranslator::known_int(y, q)) {
             if (py == "//" && q == 0) t.fail(n, "division by zero in shape arithmetic");
-            v.exprs.push_back(std::to_string(py == "+" ? p + q : py == "-" ? p - q : py == "*" ? p * q : p / q));
+            const bool overflow = py == "+"   ? __builtin_add_overflow(p, q, &r)
+                                  : py == "-" ? __builtin_sub_overflow(p, q, &r)
+                                  : py == "*" ? __builtin_mul_overflow(p, q, &r)
+                                              : (p == INT64_MIN && q == -1) || ((r = p / q), false);
+            if (overflow) t.fail(n, "shape arithmetic overflows 64-bit integers: " + x + " " + py + " " + y);
+            v.exprs.push_back(std::to_string(r));
         } else v.exprs.push_back("(" + x + " " + py + " " + y + ")");
     }
     t.set_value(n, v);

@@ -31,7 +31,7 @@ std::vector<int64_t> window_pads(OnnxTranslator& t, const onnx::NodeProto& n, co
                                  const std::vector<int64_t>& dilations) {
     const std::string auto_pad = t.attr_string(n, "auto_pad", "NOTSET");
     if (auto_pad == "NOTSET") {
-        const std::vector<int64_t> pads = t.attr_ints(n, "pads", {0, 0, 0, 0});
+        const std::vector<int64_t> pads = t.attr_sizes(n, "pads", {0, 0, 0, 0});
         if (pads.size() != 4) t.fail(n, "pads must have 4 values for a 2-D window, got " + std::to_string(pads.size()));
         return {symmetric_pad(t, n, pads, 0), symmetric_pad(t, n, pads, 1)};
     }
@@ -53,7 +53,7 @@ std::vector<int64_t> window_pads(OnnxTranslator& t, const onnx::NodeProto& n, co
 }
 
 std::vector<int64_t> pair_attr(OnnxTranslator& t, const onnx::NodeProto& n, const char* name) {
-    const std::vector<int64_t> v = t.attr_ints(n, name, {1, 1});
+    const std::vector<int64_t> v = t.attr_sizes(n, name, {1, 1});
     if (v.size() != 2)
         t.fail(n, std::string(name) + " must have 2 values for a 2-D window, got " + std::to_string(v.size()));
     for (int64_t x : v)
@@ -92,7 +92,7 @@ void conv(OnnxTranslator& t, const onnx::NodeProto& n) {
     const OnnxValue& w = t.tensor_input(n, 1);
     if (w.dims.size() != 4 || w.dims[2] < 0 || w.dims[3] < 0)
         t.fail(n, "its weight must be 4-D (O, C/group, kh, kw) with known sizes");
-    const std::vector<int64_t> kernel = t.attr_ints(n, "kernel_shape", {w.dims[2], w.dims[3]});
+    const std::vector<int64_t> kernel = t.attr_sizes(n, "kernel_shape", {w.dims[2], w.dims[3]});
     if (kernel != std::vector<int64_t>{w.dims[2], w.dims[3]})
         t.fail(n, "kernel_shape " + OnnxTranslator::tuple(kernel) + " disagrees with the weight's " +
                       OnnxTranslator::tuple(std::vector<int64_t>{w.dims[2], w.dims[3]}));
@@ -218,7 +218,9 @@ void layer_norm(OnnxTranslator& t, const onnx::NodeProto& n) {
         int64_t count = 1;
         for (int64_t d : s.dims) {
             if (d < 0) t.fail(n, "without B, Scale's size must be known at import (B is made of zeros that size)");
-            count *= d;
+            if (__builtin_mul_overflow(count, d, &count) || count > kMaxTensorElements)
+                t.fail(n, "without B, Scale must have at most " + std::to_string(kMaxTensorElements) +
+                              " elements (B is made of zeros that size)");
         }
         zeros.values.assign(size_t(count), 0.0);
         shift = t.add_weight(n.output(0) + ".zero_shift", zeros, s.dtype);

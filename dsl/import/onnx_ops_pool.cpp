@@ -27,9 +27,9 @@ void pool(OnnxTranslator& t, const onnx::NodeProto& n) {
         t.fail(n, "its input has rank " + std::to_string(x.dims.size()) +
                       "; only 2-D images (N, C, H, W) are mapped (the language's pooling)");
     if (!t.has_attr(n, "kernel_shape")) t.fail(n, "kernel_shape is required");
-    const std::vector<int64_t> k = t.attr_ints(n, "kernel_shape", {});
-    const std::vector<int64_t> s = t.attr_ints(n, "strides", {1, 1});
-    const std::vector<int64_t> d = t.attr_ints(n, "dilations", {1, 1});
+    const std::vector<int64_t> k = t.attr_sizes(n, "kernel_shape", {});
+    const std::vector<int64_t> s = t.attr_sizes(n, "strides", {1, 1});
+    const std::vector<int64_t> d = t.attr_sizes(n, "dilations", {1, 1});
     if (k.size() != 2 || s.size() != 2 || k[0] < 1 || k[1] < 1 || s[0] < 1 || s[1] < 1)
         t.fail(n, "kernel_shape and strides must be two positive values each");
     if (d != std::vector<int64_t>{1, 1}) t.fail(n, "dilated pooling is not in the language");
@@ -37,7 +37,7 @@ void pool(OnnxTranslator& t, const onnx::NodeProto& n) {
     const std::string auto_pad = t.attr_string(n, "auto_pad", "NOTSET");
     if (auto_pad != "NOTSET" && auto_pad != "VALID")
         t.fail(n, "auto_pad '" + comment_text(auto_pad) + "' is not mapped for pooling (NOTSET and VALID are)");
-    std::vector<int64_t> pads = t.attr_ints(n, "pads", {0, 0, 0, 0});
+    std::vector<int64_t> pads = t.attr_sizes(n, "pads", {0, 0, 0, 0});
     if (auto_pad == "VALID") pads = {0, 0, 0, 0};
     if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3] || pads[0] < 0 || pads[1] < 0)
         t.fail(n, "pads " + OnnxTranslator::tuple(pads) +

@@ -29,19 +29,16 @@ OnnxValue shape_value(std::vector<std::string> exprs, bool scalar) {
 
 bool is_scalar(const OnnxValue& v) { return v.kind == Kind::Shape ? v.scalar : v.c.dims.empty(); }
 
-bool known(const std::string& e, int64_t& v) {
-    if (e.empty() || e.size() > 18 || e.find_first_not_of("-0123456789") != std::string::npos) return false;
-    v = std::stoll(e);
-    return true;
-}
+bool known(const std::string& e, int64_t& v) { return OnnxTranslator::known_int(e, v); }
 
 // The product of dims texts, folded where they are numbers.
 std::string product(const std::vector<std::string>& items) {
     int64_t p = 1;
     std::string rest;
     for (const std::string& e : items) {
-        int64_t v;
-        if (known(e, v)) p *= v;
+        int64_t v, q;
+        // Folded while it fits; Python's integers take the rest.
+        if (known(e, v) && !__builtin_mul_overflow(p, v, &q)) p = q;
         else rest += (rest.empty() ? "" : " * ") + e;
     }
     if (rest.empty()) return std::to_string(p);
@@ -59,12 +56,13 @@ void emit_reshape(OnnxTranslator& t, const onnx::NodeProto& n, const OnnxValue& 
         int64_t v;
         if (!known(target[i], v)) v = -2;  // an expression, known when the program runs
         if (v == -1) infer = int64_t(i);
-        else if (v >= 0) product_known *= std::max<int64_t>(v, 1);
+        else if (v >= 0) all_known &= !__builtin_mul_overflow(product_known, std::max<int64_t>(v, 1), &product_known);
         else all_known = false;
         dims.push_back(v >= 0 ? v : -1);
     }
     int64_t count = 1;
-    for (int64_t d : x.dims) count = d < 0 || count < 0 ? -1 : count * d;
+    for (int64_t d : x.dims)
+        if (d < 0 || count < 0 || __builtin_mul_overflow(count, d, &count)) count = -1;
     if (infer >= 0 && all_known && count >= 0 && product_known > 0 && count % product_known == 0)
         dims[size_t(infer)] = count / product_known;
     t.emit(n, "pypo.op.reshape(" + x.var + ", " + OnnxTranslator::tuple(target) + ")", dims, x.dtype);
@@ -167,7 +165,11 @@ void gather(OnnxTranslator& t, const onnx::NodeProto& n) {
     std::vector<int64_t> norm;
     for (int64_t i : ids) {
         if (i < 0 && size < 0) t.fail(n, "a negative index needs the axis' size, which the model leaves open");
-        norm.push_back(i < 0 ? i + size : i);
+        const int64_t k = i < 0 ? i + size : i;
+        if (k < 0 || k >= (size < 0 ? kMaxDim : size))
+            t.fail(n, "index " + std::to_string(i) + " is out of range of axis " + std::to_string(axis) + " (size " +
+                          OnnxTranslator::dim_text(x, size_t(axis)) + ")");
+        norm.push_back(k);
     }
     for (size_t k = 1; k < norm.size(); ++k)
         if (norm[k] != norm[0] + int64_t(k))
@@ -280,7 +282,7 @@ void reshape(OnnxTranslator& t, const onnx::NodeProto& n) {
             if (i >= x.dims.size()) t.fail(n, "a 0 at axis " + std::to_string(i) + " has no input axis to copy");
             target[i] = OnnxTranslator::dim_text(x, i);
         } else if (v == -1 && ++inferred > 1) t.fail(n, "the target shape has more than one -1");
-        else if (v < -1) t.fail(n, "the target shape holds " + std::to_string(v));
+        else if (v < -1 || v > kMaxDim) t.fail(n, "the target shape holds " + std::to_string(v));
     }
     emit_reshape(t, n, x, target);
 }
@@ -296,7 +298,8 @@ void flatten(OnnxTranslator& t, const onnx::NodeProto& n) {
     // The language's flatten(x) is ONNX's Flatten at axis 1.
     if (axis == 1) {
         int64_t inner = 1;
-        for (size_t a = 1; a < x.dims.size(); ++a) inner = x.dims[a] < 0 || inner < 0 ? -1 : inner * x.dims[a];
+        for (size_t a = 1; a < x.dims.size(); ++a)
+            if (x.dims[a] < 0 || inner < 0 || __builtin_mul_overflow(inner, x.dims[a], &inner)) inner = -1;
         return void(t.emit(n, "pypo.op.flatten(" + x.var + ")", {x.dims[0], x.dims.size() > 1 ? inner : 1}, x.dtype));
     }
     const std::vector<std::string> all = dims_texts(x);
@@ -370,7 +373,7 @@ void slice(OnnxTranslator& t, const onnx::NodeProto& n) {
         s = std::clamp<int64_t>(s < 0 ? s + size : s, 0, size);
         e = std::clamp<int64_t>(e < 0 ? e + size : e, 0, size);
         if (e <= s) t.fail(n, "the slice of axis " + std::to_string(a) + " is empty, which the language does not have");
-        dims[size_t(a)] = (e - s + steps[i] - 1) / steps[i];
+        dims[size_t(a)] = (e - s - 1) / steps[i] + 1;
         if (s == 0 && e == size && steps[i] == 1) continue;
         index[size_t(a)] = (s ? std::to_string(s) : "") + ":" + (e == size ? "" : std::to_string(e)) +
                            (steps[i] > 1 ? ":" + std::to_string(steps[i]) : "");

@@ -1,6 +1,7 @@
 #include "dsl/import/onnx_tensor.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace dsl {
@@ -71,6 +72,13 @@ double raw_element(const std::string& raw, int32_t type, size_t i) {
 }
 
 }  // namespace
+
+int64_t saturated_int64(double v) {
+    if (std::isnan(v)) return 0;
+    if (v >= 9223372036854775807.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return int64_t(v);
+}
 
 bool ConstTensor::is_float() const {
     return elem_type == TP::FLOAT || elem_type == TP::FLOAT16 || elem_type == TP::BFLOAT16 || elem_type == TP::DOUBLE;

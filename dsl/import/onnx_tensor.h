@@ -25,6 +25,11 @@ struct ConstTensor {
 // The ONNX name of an element type ("FLOAT", "INT64", ...), for messages.
 std::string onnx_type_name(int32_t elem_type);
 
+// An integer constant's value as int64, saturating: values are held as
+// doubles, and exporters write "to the end" as INT64_MAX, which a double
+// rounds to 2^63, outside int64.
+int64_t saturated_int64(double v);
+
 // At most this many elements in one tensor: 2^28 (512 MiB of float16), as
 // the largest weight of a model this simulator runs is far below it.
 constexpr int64_t kMaxTensorElements = int64_t(1) << 28;

@@ -1,5 +1,6 @@
 #include "dsl/import/onnx_translator.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -69,6 +70,14 @@ std::string OnnxTranslator::tuple(const std::vector<int64_t>& items) {
     return tuple(s);
 }
 
+bool OnnxTranslator::known_int(const std::string& e, int64_t& v) {
+    if (e.empty() || e.find_first_not_of("-0123456789") != std::string::npos) return false;
+    errno = 0;
+    char* end = nullptr;
+    v = std::strtoll(e.c_str(), &end, 10);
+    return errno == 0 && end == e.c_str() + e.size();
+}
+
 std::string OnnxTranslator::number(double v) {
     const float f = float(v);
     if (double(f) == v && std::isfinite(v))
@@ -132,16 +141,16 @@ std::vector<std::string> OnnxTranslator::int_exprs(const onnx::NodeProto& n, int
     const ConstTensor& c = const_input(n, i, what);
     if (!c.is_integer()) fail(n, std::string(what) + " must be integers, got " + onnx_type_name(c.elem_type));
     std::vector<std::string> e;
-    for (double x : c.values) e.push_back(std::to_string(int64_t(x)));
+    for (double x : c.values) e.push_back(std::to_string(saturated_int64(x)));
     return e;
 }
 
 std::vector<int64_t> OnnxTranslator::known_ints(const onnx::NodeProto& n, int i, const char* what) const {
     std::vector<int64_t> out;
     for (const std::string& e : int_exprs(n, i, what)) {
-        if (e.empty() || e.find_first_not_of("-0123456789") != std::string::npos || e.size() > 18)
-            fail(n, std::string(what) + " must be known when the model is imported, got " + e);
-        out.push_back(std::stoll(e));
+        int64_t v;
+        if (!known_int(e, v)) fail(n, std::string(what) + " must be known when the model is imported, got " + e);
+        out.push_back(v);
     }
     return out;
 }
@@ -183,6 +192,16 @@ std::vector<int64_t> OnnxTranslator::attr_ints(const onnx::NodeProto& n, const c
     if (a->type() != AP::INTS)
         fail(n, std::string("attribute '") + name + "' must be INTS, got " + attr_type_name(a->type()));
     return {a->ints().begin(), a->ints().end()};
+}
+
+std::vector<int64_t> OnnxTranslator::attr_sizes(const onnx::NodeProto& n, const char* name,
+                                                const std::vector<int64_t>& fallback) const {
+    const std::vector<int64_t> v = attr_ints(n, name, fallback);
+    for (int64_t x : v)
+        if (x > kMaxDim || x < -kMaxDim)
+            fail(n, std::string("attribute '") + name + "' holds " + std::to_string(x) + ", beyond the importer's " +
+                        "limit of " + std::to_string(kMaxDim));
+    return v;
 }
 
 std::string OnnxTranslator::attr_string(const onnx::NodeProto& n, const char* name, const std::string& fallback) const {

@@ -68,6 +68,10 @@ public:
     double attr_float(const onnx::NodeProto& n, const char* name, double fallback) const;
     std::vector<int64_t> attr_ints(const onnx::NodeProto& n, const char* name,
                                    const std::vector<int64_t>& fallback) const;
+    // An INTS attribute of sizes (kernel_shape, strides, pads, dilations):
+    // each within +-kMaxDim, so that window arithmetic cannot overflow.
+    std::vector<int64_t> attr_sizes(const onnx::NodeProto& n, const char* name,
+                                    const std::vector<int64_t>& fallback) const;
     std::string attr_string(const onnx::NodeProto& n, const char* name, const std::string& fallback) const;
     const onnx::TensorProto* attr_tensor(const onnx::NodeProto& n, const char* name) const;
     // Fails naming every attribute of `n` outside `known`.
@@ -88,6 +92,8 @@ public:
     // (a, b, c) as Python writes a tuple.
     static std::string tuple(const std::vector<std::string>& items);
     static std::string tuple(const std::vector<int64_t>& items);
+    // Whether program text `e` is an integer literal, and its value.
+    static bool known_int(const std::string& e, int64_t& v);
     // A number as program text: a float32 value (every FLOAT attribute and
     // constant) by its shortest float32 spelling ("0.1", not
     // "0.10000000149011612"), any other as Python's repr.
