@@ -13,6 +13,12 @@ void clip(OnnxTranslator& t, const onnx::NodeProto& n);
 void binary(OnnxTranslator& t, const onnx::NodeProto& n);  // Add, Sub, Mul, Div, Max, Min
 void pow(OnnxTranslator& t, const onnx::NodeProto& n);
 
+// onnx_window.cpp: (ph, pw), the padding of a 2-D window on both sides of
+// each axis, from `auto_pad` and `pads` of `n` over image `x`.
+std::vector<int64_t> window_pads(OnnxTranslator& t, const onnx::NodeProto& n, const OnnxValue& x,
+                                 const std::vector<int64_t>& kernel, const std::vector<int64_t>& strides,
+                                 const std::vector<int64_t>& dilations);
+
 // onnx_ops_nn.cpp
 void conv(OnnxTranslator& t, const onnx::NodeProto& n);
 void gemm(OnnxTranslator& t, const onnx::NodeProto& n);

@@ -115,7 +115,22 @@ void binary(OnnxTranslator& t, const onnx::NodeProto& n) {
                            : n.op_type() == "Div" ? "div"
                            : n.op_type() == "Max" ? "maximum"
                                                   : "minimum";
-    if (n.input_size() != 2) t.fail(n, "takes 2 inputs here, got " + std::to_string(n.input_size()));
+    // Max and Min take any number of inputs (opset 8 on): one is itself,
+    // more than two a chain of the language's two-input operation.
+    if ((op == "maximum" || op == "minimum") && n.input_size() != 2) {
+        if (n.input_size() < 1) t.fail(n, "takes at least one input");
+        std::string call = t.tensor_input(n, 0).var;
+        std::vector<int64_t> dims = t.input(n, 0).dims;
+        arch::DType dtype = t.input(n, 0).dtype;
+        for (int i = 1; i < n.input_size(); ++i) {
+            const OnnxValue& v = t.tensor_input(n, i);
+            call = "pypo.op." + op + "(" + call + ", " + v.var + ")";
+            dims = broadcast(dims, v.dims), dtype = promoted(dtype, v.dtype);
+        }
+        if (n.input_size() == 1) return t.set_value(n, t.input(n, 0));
+        return void(t.emit(n, call, dims, dtype));
+    }
+    if (n.input_size() != 2) t.fail(n, "takes 2 inputs, got " + std::to_string(n.input_size()));
     const OnnxValue &a0 = t.input(n, 0), &b0 = t.input(n, 1);
     if (is_shape_like(a0) && is_shape_like(b0) && (a0.kind == Kind::Shape || b0.kind == Kind::Shape))
         return fold_shapes(t, n, op);

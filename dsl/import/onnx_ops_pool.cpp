@@ -34,14 +34,7 @@ void pool(OnnxTranslator& t, const onnx::NodeProto& n) {
         t.fail(n, "kernel_shape and strides must be two positive values each");
     if (d != std::vector<int64_t>{1, 1}) t.fail(n, "dilated pooling is not in the language");
     if (t.attr_int(n, "storage_order", 0) != 0) t.fail(n, "storage_order 1 (column-major indices) is not mapped");
-    const std::string auto_pad = t.attr_string(n, "auto_pad", "NOTSET");
-    if (auto_pad != "NOTSET" && auto_pad != "VALID")
-        t.fail(n, "auto_pad '" + comment_text(auto_pad) + "' is not mapped for pooling (NOTSET and VALID are)");
-    std::vector<int64_t> pads = t.attr_sizes(n, "pads", {0, 0, 0, 0});
-    if (auto_pad == "VALID") pads = {0, 0, 0, 0};
-    if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3] || pads[0] < 0 || pads[1] < 0)
-        t.fail(n, "pads " + OnnxTranslator::tuple(pads) +
-                      " are not the same on both sides of each axis; the language pads both sides alike");
+    const std::vector<int64_t> pads = window_pads(t, n, x, k, s, d);
     const bool padded = pads[0] || pads[1];
     // The language's average counts the padding as zeros (ONNX's count_include_pad=1).
     if (!max && padded && t.attr_int(n, "count_include_pad", 0) == 0)
@@ -63,7 +56,7 @@ void pool(OnnxTranslator& t, const onnx::NodeProto& n) {
     }
     std::string call = std::string("pypo.op.") + (max ? "max_pool(" : "avg_pool(") + x.var +
                        ", window=" + OnnxTranslator::tuple(k) + ", stride=" + OnnxTranslator::tuple(s);
-    if (padded) call += ", padding=" + OnnxTranslator::tuple(std::vector<int64_t>{pads[0], pads[1]});
+    if (padded) call += ", padding=" + OnnxTranslator::tuple(pads);
     t.emit(n, call + ")", dims, x.dtype);
 }
 
