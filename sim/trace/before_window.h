@@ -26,8 +26,8 @@ public:
 
     struct Block {
         uint32_t cluster = 0;
-        uint64_t end = UINT64_MAX;                 // until the block ends
-        std::map<arch::FlagId, int64_t> tokens;  // outstanding at the window's start, by flag
+        uint64_t end = UINT64_MAX;                         // until the block ends
+        std::map<arch::FlagId, int64_t> tokens;            // outstanding at the window's start, by flag
         std::map<std::pair<int, int64_t>, uint32_t> done;  // commands ended before the window, by arch::engine_order
     };
     const std::map<uint32_t, Block>& blocks() const { return blocks_; }

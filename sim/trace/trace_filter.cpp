@@ -43,7 +43,8 @@ bool TraceFilter::keeps_op(const arch::Program& p, const arch::Command& c) const
     if (op < 0 || size_t(op) >= p.ops.size()) return false;
     const arch::ProgramOp& o = p.ops[size_t(op)];
     for (const std::string& glob : ops)
-        if (fnmatch(glob.c_str(), o.name.c_str(), 0) == 0 || (!o.task.empty() && fnmatch(glob.c_str(), o.task.c_str(), 0) == 0))
+        if (fnmatch(glob.c_str(), o.name.c_str(), 0) == 0 ||
+            (!o.task.empty() && fnmatch(glob.c_str(), o.task.c_str(), 0) == 0))
             return true;
     return false;
 }

@@ -159,7 +159,8 @@ TEST(TraceFilter, VcdThroughAWindowHasTheFullValuesInside) {
             continue;
         }
         EXPECT_NE(name.find(".flags.f"), std::string::npos) << name;
-        for (uint64_t t = kStart; t < kEnd; t += 97) ASSERT_EQ(value_at(full.changes[name], t), 0u) << name << " at " << t;
+        for (uint64_t t = kStart; t < kEnd; t += 97)
+            ASSERT_EQ(value_at(full.changes[name], t), 0u) << name << " at " << t;
     }
     EXPECT_EQ(window.order, full_shown);
     for (const std::string& name : window.order) {
@@ -221,15 +222,16 @@ TEST(TraceFilter, BadFiltersAreRefused) {
     }
     const Outcome alone = run("-q models/gemm_256.pto --trace-window 0:10");
     EXPECT_EQ(alone.status, 2);
-    EXPECT_EQ(alone.err.rfind(
-                  "davinci-sim: error: --trace-window chooses what --trace and --vcd show; neither is asked for\nusage:",
-                  0),
-              0u)
+    EXPECT_EQ(
+        alone.err.rfind(
+            "davinci-sim: error: --trace-window chooses what --trace and --vcd show; neither is asked for\nusage:", 0),
+        0u)
         << alone.err;
     const Outcome missing = run("-q models/gemm_256.pto --trace " + t + " --trace-clusters 2,4");
     EXPECT_EQ(missing.status, 2);
-    EXPECT_EQ(missing.err,
-              "davinci-sim: error: --trace-clusters: cluster 4 does not exist: built-in default has 4 clusters (0-3)\n");
+    EXPECT_EQ(
+        missing.err,
+        "davinci-sim: error: --trace-clusters: cluster 4 does not exist: built-in default has 4 clusters (0-3)\n");
     EXPECT_FALSE(std::filesystem::exists(t));
 }
 
