@@ -27,6 +27,7 @@ packages=(
   time                 # GNU time: peak memory of a davinci-sim run (scripts/simrun.py)
   gtkwave  # vcd2fst and fst2vcd for the VCD tests; the viewer itself
   clang-format  # scripts/format.sh and its ctest `format`
+  zlib1g-dev    # .gz outputs (sim/trace/gzip_stream.cpp)
 )
 
 missing=()

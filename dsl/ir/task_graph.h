@@ -138,6 +138,14 @@ struct LogNode {
     int after_op = -1;         // the number of operations recorded before it, minus one
     int task = -1;
     SourceLoc loc;
+    // Each tensor the message shows ("<tensor c (256, 256) float16>"): the
+    // position of that text's closing '>' and the tensor, so a functional
+    // run can add its values' statistics there.
+    struct Mention {
+        size_t at = 0;
+        int tensor = -1;
+    };
+    std::vector<Mention> tensors;
 };
 
 // A `with pypo.mem.temp_cache() as name:` block: the operations recorded

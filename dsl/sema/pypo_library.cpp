@@ -420,16 +420,19 @@ Value PypoLibrary::log(const CallSite& call, bool synchronous) {
         if (text_kw && a.value.is(Value::Kind::Str)) (a.keyword == "sep" ? sep : end) = a.value.s;
     }
     std::string text;
+    std::vector<LogNode::Mention> mentions;
     bool first = true;
     for (const Arg& a : call.args)
         if (a.keyword.empty()) {
-            text += (first ? "" : sep) + str_of(a.value);
+            if (!first) text += sep;
+            text += str_of(a.value, &mentions, text.size());
             first = false;
         }
     // The record is one line of output: the default end is implied.
     if (end != "\n") text += end;
     LogNode node;
     node.text = std::move(text);
+    node.tensors = std::move(mentions);
     node.synchronous = synchronous;
     node.after_op = int(graph_.ops.size()) - 1;
     node.task = current_task_;
@@ -438,29 +441,38 @@ Value PypoLibrary::log(const CallSite& call, bool synchronous) {
     return Value();
 }
 
-std::string PypoLibrary::str_of(const Value& v) const {
+std::string PypoLibrary::str_of(const Value& v, std::vector<LogNode::Mention>* mentions, size_t at) const {
     if (v.is(Value::Kind::Str)) return v.s;
-    return repr_of(v);
+    return repr_of(v, mentions, at);
 }
 
-std::string PypoLibrary::repr_of(const Value& v) const {
+std::string PypoLibrary::repr_of(const Value& v, std::vector<LogNode::Mention>* mentions, size_t at) const {
     switch (v.kind) {
     case Value::Kind::Tensor: {
         const TensorNode& t = graph_.tensors[size_t(v.tensor)];
-        return "<tensor " + t.name + " " + describe_tensor(v.tensor) + ">";
+        const std::string text = "<tensor " + t.name + " " + describe_tensor(v.tensor) + ">";
+        if (mentions) mentions->push_back({at + text.size() - 1, v.tensor});
+        return text;
     }
     case Value::Kind::Tuple:
     case Value::Kind::List: {
         bool tup = v.is(Value::Kind::Tuple);
         std::string out = tup ? "(" : "[";
-        for (size_t k = 0; k < v.items->size(); ++k) out += (k ? ", " : "") + repr_of((*v.items)[k]);
+        for (size_t k = 0; k < v.items->size(); ++k) {
+            if (k) out += ", ";
+            out += repr_of((*v.items)[k], mentions, at + out.size());
+        }
         if (tup && v.items->size() == 1) out += ",";
         return out + (tup ? ")" : "]");
     }
     case Value::Kind::Dict: {
         std::string out = "{";
-        for (size_t k = 0; k < v.entries->size(); ++k)
-            out += (k ? ", " : "") + repr_of((*v.entries)[k].first) + ": " + repr_of((*v.entries)[k].second);
+        for (size_t k = 0; k < v.entries->size(); ++k) {
+            if (k) out += ", ";
+            out += repr_of((*v.entries)[k].first, mentions, at + out.size());
+            out += ": ";
+            out += repr_of((*v.entries)[k].second, mentions, at + out.size());
+        }
         return out + "}";
     }
     case Value::Kind::UserFunction: return "<function " + v.func->def->name + ">";

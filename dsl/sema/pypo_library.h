@@ -43,7 +43,8 @@ public:
     std::string describe_tensor(int tensor) const;
     // How print() and pypo.log show a value: str() for strings, repr()
     // inside containers, "<tensor c (256, 256) float16>" for tensors.
-    std::string str_of(const Value& v) const;
+    // `mentions`: where each tensor's text ends in the result, offset by `at`.
+    std::string str_of(const Value& v, std::vector<LogNode::Mention>* mentions = nullptr, size_t at = 0) const;
 
     // --shape bindings for None dimensions of inputs and weights.
     void set_shape_bindings(const std::map<std::string, std::vector<int64_t>>& shapes) { bindings_ = shapes; }
@@ -124,7 +125,7 @@ private:
     Value param(const CallSite& call);
 
     std::vector<int64_t> resolve_shape(const std::string& fn, const std::string& name, const Arg& shape);
-    std::string repr_of(const Value& v) const;
+    std::string repr_of(const Value& v, std::vector<LogNode::Mention>* mentions = nullptr, size_t at = 0) const;
     // Python built-ins (pypo_builtins.cpp).
     static bool is_builtin(const std::string& name);
     Value call_builtin(const CallSite& call);

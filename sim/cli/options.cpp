@@ -13,6 +13,7 @@
 #include "sim/cli/driver/outputs.h"
 #include "sim/cli/single_op_option.h"
 #include "sim/cli/usage.h"
+#include "sim/trace/trace_filter.h"
 
 namespace po = boost::program_options;
 
@@ -81,6 +82,14 @@ po::options_description visible_options() {
         "tokens", po::value<std::string>()->value_name("N"),
         "the run makes N tokens (a decode step: its batch; a prefill: batch x prompt length): the report adds "
         "the energy and the time per token")(
+        "trace-window", po::value<std::string>()->value_name("START:END"),
+        "--trace and --vcd show cycles START to END only (either may be left out; slices crossing an edge are "
+        "clipped), and the run keeps only those commands in memory")(
+        "trace-clusters", po::value<std::string>()->value_name("LIST"),
+        "--trace and --vcd show these clusters only, e.g. 0,2,5-7")(
+        "trace-ops", po::value<std::string>()->value_name("GLOBS"),
+        "--trace and --vcd show the commands of these operations only: names or globs of operations or tasks, "
+        "separated by commas, e.g. 'matmul_*,softmax_1'")(
         "functional",
         "also compute the values: memories hold real bytes, commands move and compute them "
         "(float16 rounding); timing is unchanged. Needs a program (.pto or .onnx)")(
@@ -193,6 +202,24 @@ int parse_positive(const po::variables_map& vm, const char* option, const char* 
     return 0;
 }
 
+// --trace-window, --trace-clusters, --trace-ops: what the traces show.
+int parse_trace_filter(const po::variables_map& vm, RunOptions& opt) {
+    using Parse = bool (*)(const std::string&, trace::TraceFilter&, std::string&);
+    const std::pair<const char*, Parse> filters[] = {{"trace-window", trace::parse_trace_window},
+                                                     {"trace-clusters", trace::parse_trace_clusters},
+                                                     {"trace-ops", trace::parse_trace_ops}};
+    for (const auto& [option, parse] : filters) {
+        if (!vm.count(option)) continue;
+        std::string error;
+        if (!parse(vm[option].as<std::string>(), opt.trace_filter, error))
+            return usage_error(std::string("--") + option + ": " + error);
+        if (opt.output("trace").empty() && opt.output("vcd").empty())
+            return usage_error(std::string("--") + option +
+                               " chooses what --trace and --vcd show; neither is asked for");
+    }
+    return 0;
+}
+
 // --functional, and the options that imply it or need it.
 int parse_functional(const po::variables_map& vm, RunOptions& opt) {
     opt.check = vm.count("check") > 0;
@@ -234,6 +261,7 @@ int parse_options(const po::variables_map& vm, RunOptions& opt) {
     opt.timings = vm.count("timings") > 0;
     if (int rc = parse_positive(vm, "max-cycles", "cycles", opt.max_cycles)) return rc;
     if (int rc = parse_positive(vm, "tokens", "tokens", opt.tokens)) return rc;
+    if (int rc = parse_trace_filter(vm, opt)) return rc;
     return parse_functional(vm, opt);
 }
 

@@ -24,8 +24,10 @@ void write_file_atomically(const std::string& path, const std::function<void(Tex
 
 AtomicFile::AtomicFile(std::string path)
     : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())), out_([this](std::string_view chunk) {
-          ok_ = ok_ && std::fwrite(chunk.data(), 1, chunk.size(), file_) == chunk.size();
+          if (gzip_) gzip_->write(chunk);
+          else write_raw(chunk);
       }) {
+    if (gzip_path(path_)) gzip_ = std::make_unique<GzipStream>([this](std::string_view bytes) { write_raw(bytes); });
     file_ = std::fopen(tmp_.c_str(), "wb");
     if (!file_) fail("write");
     std::setvbuf(file_, nullptr, _IONBF, 0);  // TextOut buffers: chunks go straight to write(2)
@@ -45,8 +47,13 @@ void AtomicFile::fail(const char* what) {
     throw arch::EnvironmentError(path_ + ": cannot " + what + ": " + reason);
 }
 
+void AtomicFile::write_raw(std::string_view bytes) {
+    ok_ = ok_ && std::fwrite(bytes.data(), 1, bytes.size(), file_) == bytes.size();
+}
+
 void AtomicFile::commit() {
     out_.flush();
+    if (gzip_) gzip_->finish();
     const bool closed = std::fclose(file_) == 0;
     file_ = nullptr;
     if (!ok_ || !closed) {

@@ -1,11 +1,14 @@
 // Output files appear complete or not at all: written to a temporary name
-// beside the target, then renamed over it.
+// beside the target, then renamed over it. A file whose name ends in ".gz"
+// is written gzip-compressed (sim/trace/gzip_stream.h).
 #pragma once
 
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "sim/trace/gzip_stream.h"
 #include "sim/trace/text_out.h"
 
 namespace trace {
@@ -34,10 +37,12 @@ public:
 
 private:
     [[noreturn]] void fail(const char* what);
+    void write_raw(std::string_view bytes);
 
     std::string path_, tmp_;
     std::FILE* file_ = nullptr;
-    bool ok_ = true;  // every chunk written so far
+    bool ok_ = true;                    // every chunk written so far
+    std::unique_ptr<GzipStream> gzip_;  // for a ".gz" path: out_'s chunks pass through it
     TextOut out_;
 };
 

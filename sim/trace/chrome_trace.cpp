@@ -79,13 +79,18 @@ struct Flow {
 void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
                         const std::vector<CommandRecord>& records, const std::vector<DdrTransferRecord>& ddr_transfers,
                         const PowerSeries& power, uint64_t total_cycles, const std::vector<Message>& messages,
-                        const std::vector<OpStats>& ops) {
+                        const std::vector<OpStats>& ops, const TraceFilter& filter) {
     std::vector<TimedCommand> cmds = timed_commands(p, records);
+    if (filter.active())
+        cmds.erase(std::remove_if(cmds.begin(), cmds.end(),
+                                  [&](const TimedCommand& t) { return !t.cmd || !filter.keeps(t.rec, *t.cmd, p); }),
+                   cmds.end());
     out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"program\":" << quoted(p.source)
         << ",\"clock_ghz\":" << json(c.clock_ghz).dump()
         << ",\"time\":\"microseconds; args.cycles in clock cycles\"},\"traceEvents\":[\n";
     bool first_event = true;
     for (int64_t cl = 0; cl < c.clusters; ++cl) {
+        if (!filter.keeps_cluster(uint32_t(cl))) continue;
         int pid = int(cl + 1);
         event(out, first_event, metadata("process_name", pid, 0, "cluster " + std::to_string(cl)));
         event(out, first_event,
@@ -108,9 +113,9 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         auto [cluster, start, end] = v;
         out << ",\n{\"name\":" << quoted(p.blocks[b].name) << ",\"cat\":\"block\",\"ph\":\"X\",\"pid\":" << cluster + 1
             << ",\"tid\":0,\"ts\":";
-        micros(out, start, c.clock_ghz);
+        micros(out, filter.clip(start), c.clock_ghz);
         out << ",\"dur\":";
-        micros(out, end - start, c.clock_ghz);
+        micros(out, filter.clip(end) - filter.clip(start), c.clock_ghz);
         out << ",\"args\":{\"block\":" << b << ",\"cycles\":[" << start << "," << end << "]}}";
     }
 
@@ -160,9 +165,9 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
         else out << "\"" << opcode_name(cmd.op) << "\"";
         out << ",\"cat\":\"" << opcode_name(cmd.op) << "\",\"ph\":\"X\",\"pid\":" << t.rec.cluster + 1
             << ",\"tid\":" << tid << ",\"ts\":";
-        micros(out, t.rec.start, c.clock_ghz);
+        micros(out, filter.clip(t.rec.start), c.clock_ghz);
         out << ",\"dur\":";
-        micros(out, t.rec.end - t.rec.start, c.clock_ghz);
+        micros(out, filter.clip(t.rec.end) - filter.clip(t.rec.start), c.clock_ghz);
         out << ",\"args\":{\"cycles\":[" << t.rec.start << "," << t.rec.end << "],\"block\":" << t.rec.block
             << ",\"index\":" << t.rec.index;
         if (cmd.tag < p.tags.size()) out << tag_args[cmd.tag];
@@ -204,8 +209,9 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
     event(out, first_event,
           {{"name", "process_sort_index"}, {"ph", "M"}, {"pid", 0}, {"tid", 0}, {"args", {{"sort_index", -1}}}});
     const std::vector<StepSeries> in_flight = link_bytes_in_flight(c, cmds);
-    for (size_t link = 0; link < in_flight.size(); ++link)
-        for (const Step& s : in_flight[link]) {
+    for (size_t link = 0; link < in_flight.size(); ++link) {
+        if (link > 0 && !filter.keeps_cluster(uint32_t(link - 1))) continue;
+        for (const Step& s : filter.clip(in_flight[link])) {
             out << ",\n{\"name\":\""
                 << (link != 0        ? "L1 port"
                     : c.l2_present() ? "L2 port"
@@ -214,9 +220,10 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
             micros(out, s.cycle, c.clock_ghz);
             out << ",\"args\":{\"bytes\":" << uint64_t(s.value) << "}}";
         }
+    }
 
     if (c.l2_present())
-        for (const Step& s : ddr_transfer_bytes_in_flight(ddr_transfers)) {
+        for (const Step& s : filter.clip(ddr_transfer_bytes_in_flight(ddr_transfers))) {
             out << ",\n{\"name\":\"DDR bytes in flight\",\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":";
             micros(out, s.cycle, c.clock_ghz);
             out << ",\"args\":{\"bytes\":" << uint64_t(s.value) << "}}";
@@ -226,8 +233,9 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
     const PowerSeries shown = shown_power(power);
     const std::vector<double> watts = bin_watts(shown, total_cycles, static_nanowatts(c), c.clock_ghz);
     for (size_t b = 0; b < watts.size(); ++b) {
+        if (!filter.keeps_cycles(b * shown.bin_cycles, (b + 1) * shown.bin_cycles)) continue;
         out << ",\n{\"name\":\"power (W)\",\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":";
-        micros(out, b * shown.bin_cycles, c.clock_ghz);
+        micros(out, filter.clip(b * shown.bin_cycles), c.clock_ghz);
         char text[40];
         std::snprintf(text, sizeof text, "%.6g", watts[b]);
         out << ",\"args\":{\"watts\":" << text << "}}";
@@ -237,6 +245,7 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
     // chip, at the cycle each executed (sim/trace/messages.h).
     for (const Message& m : messages) {
         const uint64_t cycle = message_cycle(m, ops);
+        if (!filter.keeps_cycles(cycle, cycle)) continue;
         out << ",\n{\"name\":" << nlohmann::json(m.text).dump() << ",\"cat\":\"" << (m.print ? "print" : "log")
             << "\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":";
         micros(out, cycle, c.clock_ghz);
@@ -244,23 +253,26 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
     }
 
     // Counters: the live bytes in each cluster's L1 (sim/trace/occupancy.h).
-    const std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, p, cmds);
-    for (size_t cl = 0; cl < occupancy.size(); ++cl)
-        for (const Step& s : occupancy[cl].l1) {
+    const std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, p, cmds, filter.start);
+    for (size_t cl = 0; cl < occupancy.size(); ++cl) {
+        if (!filter.keeps_cluster(uint32_t(cl))) continue;
+        for (const Step& s : filter.clip(occupancy[cl].l1)) {
             out << ",\n{\"name\":\"L1 live bytes\",\"ph\":\"C\",\"pid\":" << cl + 1 << ",\"tid\":0,\"ts\":";
             micros(out, s.cycle, c.clock_ghz);
             out << ",\"args\":{\"bytes\":" << uint64_t(s.value) << "}}";
         }
+    }
 
     uint64_t flow_id = 0;
     for (const Flow& fl : flows) {
         const TimedCommand& from = *fl.from;
         const TimedCommand& to = *fl.to;
         if (from.rec.engine == to.rec.engine) continue;  // same track: no arrow needed
-        ++flow_id;
         // The arrow leaves the setting slice in its last cycle (the set
         // happens at its end) and binds to the start of the waiting one.
         uint64_t at = from.rec.end > from.rec.start ? from.rec.end - 1 : from.rec.start;
+        if (!filter.keeps_cycles(at, at) || !filter.keeps_cycles(to.rec.start, to.rec.start)) continue;
+        ++flow_id;
         out << ",\n{\"name\":\"f" << fl.flag << "\",\"cat\":\"flag\",\"id\":" << flow_id
             << ",\"ph\":\"s\",\"pid\":" << from.rec.cluster + 1 << ",\"tid\":" << tid_of(from) << ",\"ts\":";
         micros(out, at, c.clock_ghz);

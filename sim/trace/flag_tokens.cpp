@@ -4,7 +4,7 @@
 
 namespace trace {
 
-std::vector<FlagTokens> flag_tokens(const std::vector<TimedCommand>& cmds) {
+std::vector<FlagTokens> flag_tokens(const std::vector<TimedCommand>& cmds, const BeforeWindow* before) {
     uint32_t clusters = 0;
     size_t flags = 0;
     for (const TimedCommand& t : cmds) {
@@ -13,6 +13,11 @@ std::vector<FlagTokens> flag_tokens(const std::vector<TimedCommand>& cmds) {
         for (arch::FlagId f : t.cmd->sets) flags = std::max(flags, size_t(f) + 1);
         for (arch::FlagId f : t.cmd->waits) flags = std::max(flags, size_t(f) + 1);
     }
+    if (before)
+        for (const auto& [block, b] : before->blocks()) {
+            clusters = std::max(clusters, b.cluster + 1);
+            for (const auto& [f, n] : b.tokens) flags = std::max(flags, size_t(f) + 1);
+        }
     // Deltas per (cluster, flag): +1 at a set's end, -1 at a wait's start,
     // and at a block's end minus what the block left. cmds is sorted by
     // block: `left` holds the current block's balance per flag.
@@ -25,12 +30,26 @@ std::vector<FlagTokens> flag_tokens(const std::vector<TimedCommand>& cmds) {
         for (size_t f = 0; f < flags; ++f)
             if (left[f]) deltas[cluster * flags + f].push_back({end, -left[f]}), left[f] = 0;
     };
+    // A block's tokens at the window's start, and its true end.
+    auto open_block = [&](uint32_t block) {
+        if (!before) return;
+        auto it = before->blocks().find(block);
+        if (it == before->blocks().end()) return;
+        if (it->second.end != UINT64_MAX) end = it->second.end;
+        for (const auto& [f, n] : it->second.tokens) {
+            if (!n) continue;
+            deltas[cluster * flags + f].push_back({before->start(), n});
+            used[cluster * flags + f] = true;
+            left[f] += n;
+        }
+    };
     for (size_t i = 0; i < cmds.size(); ++i) {
         const TimedCommand& t = cmds[i];
         if (i == 0 || t.rec.block != cmds[i - 1].rec.block) {
             close_block();
             cluster = t.rec.cluster;
             end = 0;
+            open_block(t.rec.block);
         }
         end = std::max(end, t.rec.end);
         if (!t.cmd) continue;
@@ -46,6 +65,18 @@ std::vector<FlagTokens> flag_tokens(const std::vector<TimedCommand>& cmds) {
         }
     }
     close_block();
+    // Blocks that hold tokens through the window with no command in it.
+    if (before) {
+        size_t i = 0;
+        for (const auto& [block, b] : before->blocks()) {
+            while (i < cmds.size() && cmds[i].rec.block < block) ++i;
+            if (i < cmds.size() && cmds[i].rec.block == block) continue;
+            cluster = b.cluster;
+            end = b.end == UINT64_MAX ? before->start() : b.end;
+            open_block(block);
+            close_block();
+        }
+    }
     std::vector<FlagTokens> out;
     for (size_t k = 0; k < deltas.size(); ++k)
         if (used[k])

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/arch/program.h"
+#include "sim/trace/before_window.h"
 #include "sim/trace/step_series.h"
 #include "sim/trace/timed_commands.h"
 
@@ -28,7 +29,9 @@ struct FlagTokens {
 };
 
 // One entry per (cluster, flag index) that some command run on that cluster
-// sets or waits on, sorted by cluster, then flag.
-std::vector<FlagTokens> flag_tokens(const std::vector<TimedCommand>& cmds);
+// sets or waits on, sorted by cluster, then flag. With `before`, the
+// commands are those of a window and the tokens the blocks held at its
+// start are added there.
+std::vector<FlagTokens> flag_tokens(const std::vector<TimedCommand>& cmds, const BeforeWindow* before = nullptr);
 
 }  // namespace trace

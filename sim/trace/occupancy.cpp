@@ -56,7 +56,7 @@ private:
 };
 
 // The live bytes of one memory, from its accesses (any order).
-StepSeries live_bytes(std::vector<Access>& accesses) {
+StepSeries live_bytes(std::vector<Access>& accesses, uint64_t seen_from) {
     if (accesses.empty()) return {};
     // Segments: the address range cut at every row's start and end, so each
     // row covers whole segments and all bytes of a segment share their
@@ -89,7 +89,7 @@ StepSeries live_bytes(std::vector<Access>& accesses) {
             const uint32_t s0 = boundary[x] - 1, s1 = boundary[x + r.row_bytes] - 1;
             if (a.read) {
                 for (uint32_t s = s0; s < s1; ++s) {
-                    if (from[s] == kNone) from[s] = a.time, until[s] = a.end;
+                    if (from[s] == kNone) from[s] = seen_from ? std::min(a.time, seen_from) : a.time, until[s] = a.end;
                     else until[s] = std::max(until[s], a.end);
                 }
                 continue;
@@ -118,7 +118,7 @@ StepSeries live_bytes(std::vector<Access>& accesses) {
 }  // namespace
 
 std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch::Program& p,
-                                               const std::vector<TimedCommand>& cmds) {
+                                               const std::vector<TimedCommand>& cmds, uint64_t seen_from) {
     const size_t clusters = size_t(std::max<int64_t>(0, c.clusters)),
                  cubes = size_t(std::max<int64_t>(0, c.cubes_per_cluster)),
                  ubs = c.vector_buffer() ? size_t(c.vector_units) : 0;
@@ -150,9 +150,11 @@ std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch
     }
     std::vector<ClusterOccupancy> out(clusters);
     for (size_t cl = 0; cl < clusters; ++cl) {
-        out[cl].l1 = live_bytes(memories[cl * per_cluster]);
-        for (size_t k = 0; k < cubes; ++k) out[cl].l0.push_back(live_bytes(memories[cl * per_cluster + 1 + k]));
-        for (size_t k = 0; k < ubs; ++k) out[cl].ub.push_back(live_bytes(memories[cl * per_cluster + 1 + cubes + k]));
+        out[cl].l1 = live_bytes(memories[cl * per_cluster], seen_from);
+        for (size_t k = 0; k < cubes; ++k)
+            out[cl].l0.push_back(live_bytes(memories[cl * per_cluster + 1 + k], seen_from));
+        for (size_t k = 0; k < ubs; ++k)
+            out[cl].ub.push_back(live_bytes(memories[cl * per_cluster + 1 + cubes + k], seen_from));
     }
     return out;
 }

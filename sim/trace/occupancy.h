@@ -49,7 +49,11 @@ struct ClusterOccupancy {
 // One entry per cluster of `c` (commands of clusters beyond it are ignored).
 // Addresses are placed by the slot each command's block ran in
 // (arch::relocate: co-resident blocks use their own shares of L1 and L0).
+// `cmds` from cycle `seen_from` on (a trace's window, sim/trace/trace_filter.h):
+// a byte read with no write among them was written before, so it is live
+// from `seen_from` (0: the whole run, data placed before it, live from its
+// first read as above).
 std::vector<ClusterOccupancy> memory_occupancy(const arch::Config& c, const arch::Program& p,
-                                               const std::vector<TimedCommand>& cmds);
+                                               const std::vector<TimedCommand>& cmds, uint64_t seen_from = 0);
 
 }  // namespace trace

@@ -2,6 +2,7 @@
 // Filled by StatsRecorder (units) and the hardware model (links).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "sim/trace/op_stats.h"
 #include "sim/trace/power.h"
 #include "sim/trace/recorder.h"
+#include "sim/trace/trace_filter.h"
 
 namespace trace {
 
@@ -94,10 +96,33 @@ private:
 // Keeps every command's start and end, for `--timing-csv` and the oracle.
 class TimingRecorder : public Recorder {
 public:
-    void on_command(const CommandRecord& r, const arch::Command&) override { records.push_back(r); }
-    void on_ddr_transfer(const DdrTransferRecord& t) override { ddr_transfers.push_back(t); }
+    TimingRecorder() = default;
+    // Keeps only the commands `filter` keeps, at most `max_records` of them
+    // (then none more, and overflowed() says so); the DDR transfers in its
+    // window. `program` gives the commands' operations.
+    TimingRecorder(const TraceFilter& filter, const arch::Program& program, uint64_t max_records)
+        : filter_(&filter), program_(&program), max_records_(max_records) {}
+    void on_command(const CommandRecord& r, const arch::Command& c) override {
+        if (filter_ && !filter_->keeps(r, c, *program_)) return;
+        if (max_records_ && records.size() >= max_records_) {
+            overflowed_ = true;
+            return;
+        }
+        records.push_back(r);
+    }
+    void on_ddr_transfer(const DdrTransferRecord& t) override {
+        if (!filter_ || filter_->keeps_cycles(std::min(t.queued, t.start), std::max(t.leave, t.start + 1)))
+            ddr_transfers.push_back(t);
+    }
+    bool overflowed() const { return overflowed_; }
     std::vector<CommandRecord> records;
     std::vector<DdrTransferRecord> ddr_transfers;  // with an L2 only
+
+private:
+    const TraceFilter* filter_ = nullptr;
+    const arch::Program* program_ = nullptr;
+    uint64_t max_records_ = 0;
+    bool overflowed_ = false;
 };
 
 // Forwards to several recorders.

@@ -120,10 +120,15 @@ std::vector<StepRef> by_cycle(const std::vector<Signal>& sig) {
 }  // namespace
 
 void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records,
-               const std::vector<DdrTransferRecord>& ddr_transfers) {
+               const std::vector<DdrTransferRecord>& ddr_transfers, const TraceFilter& filter,
+               const BeforeWindow* before) {
     std::vector<TimedCommand> cmds = timed_commands(p, records);
-    std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, p, cmds);
-    std::vector<FlagTokens> flags = flag_tokens(cmds);
+    if (filter.active())
+        cmds.erase(std::remove_if(cmds.begin(), cmds.end(),
+                                  [&](const TimedCommand& t) { return !t.cmd || !filter.keeps(t.rec, *t.cmd, p); }),
+                   cmds.end());
+    std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, p, cmds, filter.start);
+    std::vector<FlagTokens> flags = filter.ops.empty() ? flag_tokens(cmds, before) : std::vector<FlagTokens>{};
 
     // Declarations: per cluster its engines (busy, cmd, queue), the
     // occupancy of its L1, its cubes' L0s and its vector units' UBs, its
@@ -132,6 +137,7 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
     std::map<std::tuple<uint32_t, std::pair<int, int64_t>>, size_t> engine_base;  // (cluster, engine order) -> busy
     size_t next_flag = 0;
     for (int64_t cl = 0; cl < c.clusters; ++cl) {
+        if (!filter.keeps_cluster(uint32_t(cl))) continue;
         std::string cluster = "cluster" + std::to_string(cl);
         for (arch::EngineId e : arch::cluster_engines(c)) {
             std::string scope = cluster + "." + scope_name(arch::engine_name(e));
@@ -154,8 +160,12 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
     sig.push_back({c.l2_present() ? "links.l2" : "links.ddr", "bytes_in_flight", 64, "", {}});
     if (c.l2_present()) sig.push_back({"links.ddr", "bytes_in_flight", 64, "", {}});
     size_t l1 = sig.size();
+    std::vector<uint32_t> link_clusters;  // of the L1 port links, in order
     for (int64_t cl = 0; cl < c.clusters; ++cl)
-        sig.push_back({"links.cluster" + std::to_string(cl) + "_l1", "bytes_in_flight", 64, "", {}});
+        if (filter.keeps_cluster(uint32_t(cl))) {
+            link_clusters.push_back(uint32_t(cl));
+            sig.push_back({"links.cluster" + std::to_string(cl) + "_l1", "bytes_in_flight", 64, "", {}});
+        }
     for (size_t i = 0; i < sig.size(); ++i) sig[i].id = id_code(i);
 
     // Engine signals from each command's start and end; links from the
@@ -191,6 +201,19 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
         }
         std::vector<const TimedCommand*>().swap(list);
     }
+    // Through a window: a stream that had begun before it starts with the
+    // commands it had not yet finished.
+    if (before)
+        for (const auto& [block, b] : before->blocks()) {
+            if (block >= p.blocks.size()) continue;
+            for (const auto& [order, done] : b.done) {
+                auto it = engine_base.find({b.cluster, order});
+                if (it == engine_base.end()) continue;
+                for (const arch::Stream& st : p.blocks[block].streams)
+                    if (arch::engine_order(st.engine) == order && done < st.commands.size())
+                        changes[it->second + 2].push_back({before->start(), 0, int64_t(st.commands.size() - done)});
+            }
+        }
     for (size_t i = 0; i < sig.size(); ++i) {
         if (!changes[i].empty()) sig[i].steps = fold(changes[i]);
         std::vector<Change>().swap(changes[i]);
@@ -198,7 +221,18 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
     std::vector<StepSeries> in_flight = link_bytes_in_flight(c, cmds);
     sig[ddr].steps = std::move(in_flight[0]);
     if (c.l2_present()) sig[ddr + 1].steps = ddr_transfer_bytes_in_flight(ddr_transfers);
-    for (int64_t cl = 0; cl < c.clusters; ++cl) sig[l1 + size_t(cl)].steps = std::move(in_flight[size_t(1 + cl)]);
+    for (size_t k = 0; k < link_clusters.size(); ++k) sig[l1 + k].steps = std::move(in_flight[1 + link_clusters[k]]);
+    // Through a window, each signal's value at its start goes under
+    // $dumpvars (the first time stamp), its later changes after it.
+    std::vector<int64_t> initial(sig.size(), 0);
+    if (filter.windowed())
+        for (size_t i = 0; i < sig.size(); ++i) {
+            sig[i].steps = filter.clip(sig[i].steps);
+            if (!sig[i].steps.empty() && sig[i].steps.front().cycle == filter.start) {
+                initial[i] = sig[i].steps.front().value;
+                sig[i].steps.erase(sig[i].steps.begin());
+            }
+        }
 
     out << "$version davinci-sim $end\n$timescale 1 ns $end\n";
     // Scopes nest by the dotted path: leave only what differs, enter the rest.
@@ -220,8 +254,8 @@ void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, cons
             << " $end\n";
     }
     for (size_t k = 0; k < open.size(); ++k) out << "$upscope $end\n";
-    out << "$enddefinitions $end\n#0\n$dumpvars\n";
-    for (const Signal& s : sig) value_line(out, 0, s);
+    out << "$enddefinitions $end\n#" << filter.start << "\n$dumpvars\n";
+    for (size_t i = 0; i < sig.size(); ++i) value_line(out, initial[i], sig[i]);
     out << "$end\n";
 
     // Every signal's steps ordered by (cycle, signal): one "#cycle" line,

@@ -31,15 +31,25 @@
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
+#include "sim/trace/before_window.h"
 #include "sim/trace/recorder.h"
 #include "sim/trace/text_out.h"
+#include "sim/trace/trace_filter.h"
 
 namespace trace {
 
 // With an L2 cache the DDR<->L1 commands cross its port, `links.l2`, and
 // `links.ddr` shows the L2's DDR transfers (`ddr_transfers`, timing model
-// §6.1) in flight.
+// §6.1) in flight. `filter` chooses what it shows (sim/trace/trace_filter.h):
+// the kept clusters' scopes, the kept commands' signals, every signal
+// from the window's start (its values there under $dumpvars) to its end;
+// the L2's DDR transfers are the chip's. Through a window the flags and the
+// queues count the commands before it too (`before`, recorded during the
+// run, sim/trace/before_window.h); with an operation filter there are no
+// flag signals (a block's flags pass tokens between the commands of
+// several operations) and an engine's signals change at the commands shown.
 void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records,
-               const std::vector<DdrTransferRecord>& ddr_transfers = {});
+               const std::vector<DdrTransferRecord>& ddr_transfers = {}, const TraceFilter& filter = {},
+               const BeforeWindow* before = nullptr);
 
 }  // namespace trace

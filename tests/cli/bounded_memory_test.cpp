@@ -118,8 +118,9 @@ TEST(BoundedMemory, TraceOfAProgramTooLargeForTheMachineIsRefused) {
     EXPECT_EQ(refused.status, 2);
     EXPECT_EQ(refused.err,
               "davinci-sim: error: --vcd keeps every command of the run in memory, about 1 KiB each: this program has "
-              "928 commands (about 0.9 MiB), more than the 0.9 MiB this machine has; --timing-csv, --summary-csv and "
-              "--profile write to disk as the run goes, or simulate a smaller instance of the program\n");
+              "928 commands (about 0.9 MiB), more than the 0.9 MiB this machine has; show part of the run "
+              "(--trace-window, --trace-clusters, --trace-ops), or use --timing-csv, --summary-csv and --profile, "
+              "which write to disk as the run goes\n");
     EXPECT_EQ(both.status, 2);
     EXPECT_EQ(both.err.rfind("davinci-sim: error: --trace with --vcd keeps every command", 0), 0u) << both.err;
     EXPECT_EQ(fits.status, 0) << fits.err;

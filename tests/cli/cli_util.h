@@ -52,6 +52,19 @@ inline std::filesystem::path scratch() {
     return dir.path();
 }
 
+// A little-endian float32 .npy (format 1.0) of `shape` ("(2, 4)") holding `v`.
+inline std::string npy_f32(const std::string& shape, const std::vector<float>& v) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    std::string out = std::string("\x93NUMPY\x01\x00", 8);
+    out += char(header.size() & 0xff);
+    out += char(header.size() >> 8);
+    out += header;
+    out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
+    return out;
+}
+
 inline std::string write_file(const std::string& name, const std::string& text) {
     std::string path = (scratch() / name).string();
     std::ofstream(path, std::ios::binary) << text;

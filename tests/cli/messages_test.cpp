@@ -1,6 +1,7 @@
 // print and pypo.log (docs/language.md §3.11) in the outputs: the text
 // report, --report-json and the Chrome trace give each message with the
-// cycle it executed at (sim/trace/messages.h).
+// cycle it executed at (sim/trace/messages.h), and with --functional the
+// statistics of the tensors it shows (sim/cli/driver/message_values.h).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -75,3 +76,38 @@ TEST(Messages, EachHasTheCycleItExecutedAt) {
 
 // A program without messages has no "messages" key (other reports are unchanged).
 TEST(Messages, NoneNoKey) { EXPECT_FALSE(run_report("models/gemm_256.pto", "no_messages").contains("messages")); }
+
+// With --functional a tensor a message shows carries its values'
+// statistics: an input's as given, a result's as computed (the relu of the
+// input below: 0, 0, 0.5, 2, 0, 3, 0, 0), NaNs and infinities counted
+// (0 / 0 five times in d; the input over +0 in e: -inf four times, +inf
+// three, 0 / 0 once); an on-chip result's values are not kept.
+TEST(Messages, FunctionalRunShowsTheTensorsValues) {
+    const std::string npy =
+        write_file("m.npy", npy_f32("(2, 4)", {-1.0f, -2.5f, 0.5f, 2.0f, -0.5f, 3.0f, -4.0f, 0.0f}));
+    const std::string pto = write_file("values.pto",
+                                       "import pypto as pypo\n"
+                                       "a = pypo.input('a', shape=(2, 4), dtype='float32')\n"
+                                       "b = pypo.op.relu(a)\n"
+                                       "c = pypo.op.exp(b, target='L1')\n"
+                                       "d = pypo.op.div(b, b)\n"
+                                       "e = pypo.op.div(a, pypo.op.sub(b, b))\n"
+                                       "print('in', a, 'out', [b, {'c': c}])\n"
+                                       "pypo.log(d, e)\n"
+                                       "pypo.output('y', pypo.op.add(c, d))\n"
+                                       "pypo.output('z', e)\n");
+    const nlohmann::json r = run_report("--functional --input a='" + npy + "' '" + pto + "'", "values");
+    ASSERT_EQ(r["messages"].size(), 2u);
+    EXPECT_EQ(r["messages"][0]["text"],
+              "in <tensor a (2, 4) float32: min -4, max 3, mean -0.3125> out [<tensor relu_1 (2, 4) float32: min 0, "
+              "max 3, mean 0.6875>, {'c': <tensor exp_1 (2, 4) float32: values not kept in memory>}]");
+    EXPECT_EQ(r["messages"][1]["text"],
+              "<tensor div_1 (2, 4) float32: min 1, max 1, mean 1, nan 5> <tensor div_2 (2, 4) float32: min -inf, "
+              "max inf, nan 1, inf 7>");
+    // Without --functional: no values.
+    const nlohmann::json t = run_report("'" + pto + "'", "values_timing");
+    ASSERT_EQ(t["messages"].size(), 2u);
+    EXPECT_EQ(
+        t["messages"][0]["text"],
+        "in <tensor a (2, 4) float32> out [<tensor relu_1 (2, 4) float32>, {'c': <tensor exp_1 (2, 4) float32>}]");
+}

@@ -110,23 +110,6 @@ TEST(Quantize, Errors) {
     }
 }
 
-namespace {
-
-// A little-endian float32 .npy (format 1.0) of `shape` holding `v`.
-std::string npy_f32(const std::string& shape, const std::vector<float>& v) {
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
-    while ((10 + header.size() + 1) % 64) header += ' ';
-    header += '\n';
-    std::string out = std::string("\x93NUMPY\x01\x00", 8);
-    out += char(header.size() & 0xff);
-    out += char(header.size() >> 8);
-    out += header;
-    out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
-    return out;
-}
-
-}  // namespace
-
 // The rounding on chosen values, through the functional model and --check
 // (exact for int8): ties to even (45.5 / 7 = 6.5 -> 6, where a multiply by
 // float32(1/7) would give 6.5000005 -> 7; 2.5 -> 2; -0.5 -> 0; 3.5 -> 4),

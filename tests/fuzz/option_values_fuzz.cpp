@@ -2,11 +2,11 @@
 // that takes text apart: --set KEY=VALUE (on the default config, then the
 // checks across keys), --shape NAME=D1,D2,... and --param NAME=VALUE (each
 // bound into a program that declares such an input and such constants, and
-// elaborated). The first byte picks the option; the rest is its text, up to
-// the first newline (an option is one argument). An error in the option's
-// own wording (a ConfigError from "--set", a false return with a reason, a
-// CompileError naming the program) is the parser doing its job; anything
-// else escaping, a crash or a sanitizer report is a bug.
+// elaborated), and the trace filters --trace-window, --trace-clusters and
+// --trace-ops (a filter accepted must be one a trace can apply). The first byte picks the option; the rest is its text,
+// up to the first newline (an option is one argument). An error in the option's own wording (a ConfigError from
+// "--set", a false return with a reason, a CompileError naming the program) is the parser doing its job; anything else
+// escaping, a crash or a sanitizer report is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -19,6 +19,7 @@
 #include "dsl/frontend/frontend.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/arch/config.h"
+#include "sim/trace/trace_filter.h"
 
 namespace {
 
@@ -85,16 +86,39 @@ void param_option(const std::string& spec) {
     elaborate({{"x", {4, 8}}}, {{name, value}});
 }
 
+// A filter accepted is well formed: a window that is not empty, clusters
+// ascending without repeats, no empty glob; and clipping a series through
+// it keeps its values inside the window.
+void trace_filter_option(uint8_t which, const std::string& text) {
+    using Parse = bool (*)(const std::string&, trace::TraceFilter&, std::string&);
+    const Parse parse[] = {trace::parse_trace_window, trace::parse_trace_clusters, trace::parse_trace_ops};
+    trace::TraceFilter f;
+    std::string error;
+    if (!parse[which % 3](text, f, error)) {
+        if (error.empty()) __builtin_trap();
+        return;
+    }
+    if (f.end <= f.start) __builtin_trap();
+    for (size_t i = 1; i < f.clusters.size(); ++i)
+        if (f.clusters[i - 1] >= f.clusters[i]) __builtin_trap();
+    for (const std::string& g : f.ops)
+        if (g.empty()) __builtin_trap();
+    const trace::StepSeries s = {{0, 3}, {f.start / 2 + 1, 5}, {f.start + 1, 7}, {f.end - 1, 2}};
+    for (const trace::Step& step : f.clip(s))
+        if (step.cycle < f.start || step.cycle >= f.end) __builtin_trap();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
     std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
     text = text.substr(0, text.find('\n'));
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
     case 0: set_option(text); break;
     case 1: shape_option(text); break;
-    default: param_option(text); break;
+    case 2: param_option(text); break;
+    default: trace_filter_option(uint8_t(data[0] / 4), text); break;
     }
     return 0;
 }

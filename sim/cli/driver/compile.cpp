@@ -9,10 +9,12 @@
 #include "dsl/lower/gemm/gemm_epilogue.h"
 #include "dsl/lower/program/lower.h"
 #include "dsl/passes/pass_fusion.h"
+#include "dsl/passes/pass_moves.h"
 #include "dsl/passes/pass_promote.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/arch/program_check.h"
 #include "sim/cli/driver/exit_status.h"
+#include "sim/cli/driver/message_values.h"
 #include "sim/cli/driver/outputs.h"
 #include "sim/cli/driver/program_file.h"
 
@@ -44,8 +46,11 @@ void note_compilation(const dsl::TaskGraph& passed, Compiled& out) {
     // The graph passes keep each message after the operations emitted for
     // the one before it: after_op indexes the compiled program's operations.
     out.messages.clear();
-    for (const dsl::LogNode& l : passed.logs)
+    out.message_tensors.clear();
+    for (const dsl::LogNode& l : passed.logs) {
         out.messages.push_back({l.text, l.synchronous, l.after_op, dsl::file_line_col(l.loc)});
+        out.message_tensors.push_back(l.tensors);
+    }
 }
 
 // The promotion casts --dump-graph lists after the program. The graph
@@ -129,6 +134,12 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     out.program = std::move(out.plan.program);  // the functional run is over: the timed run takes it
     note_compilation(out.plan.lowered, out);
     out.notes.insert(out.notes.end(), out.program.notes.begin(), out.program.notes.end());
+    {
+        // The messages' tensors, with their values as the run computed them.
+        const dsl::TaskGraph moved = dsl::apply_moves(graph);
+        SimulatedValues values(moved, out.inputs, out.plan.lowered, out.program, out.plan.run->memory());
+        add_tensor_values(out.messages, out.message_tensors, values);
+    }
     if (asks_for<ExplainOutput>(opt)) {
         // The timed program is compiled from the plan's graph: explained
         // as compiled again, its commands dropped.

@@ -50,6 +50,8 @@ struct Compiled {
     // The report's messages: the graph's print and pypo.log records, their
     // place in program order that of the compiled program's operations.
     std::vector<trace::Message> messages;
+    // The tensors each message shows, for their values under --functional.
+    std::vector<std::vector<dsl::LogNode::Mention>> message_tensors;
     // The report's params: the program's pypo.param values as run.
     std::vector<dsl::ProgramParam> params;
 };

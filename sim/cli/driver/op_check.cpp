@@ -10,6 +10,7 @@
 #include "dsl/reference/indexing.h"
 #include "sim/cli/driver/functional_run.h"
 #include "sim/cli/driver/mixed_precision.h"
+#include "sim/cli/driver/simulated_values.h"
 #include "sim/cli/driver/stored_results.h"
 
 namespace cli {
@@ -65,10 +66,6 @@ double accumulation_gamma(const dsl::TaskGraph& g, const dsl::OpNode& op, bool o
     }
 }
 
-// The role of a buffer's tensor after an in-place update of it
-// (dsl/lower/program/lower.cpp), followed by the buffer's name.
-const char* const kUpdatedInPlace = "updated in place: ";
-
 // The least precise of two float dtypes (bfloat16 < float16 < float32).
 arch::DType least_precise(arch::DType a, arch::DType b) {
     if (a == arch::DType::BFloat16 || b == arch::DType::BFloat16) return arch::DType::BFloat16;
@@ -80,73 +77,9 @@ class Checker {
 public:
     Checker(const dsl::TaskGraph& moved, const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
             const arch::Program& program, func::Memory& m)
-        : g_(moved),
-          inputs_(inputs),
-          lowered_(lowered),
-          program_(program),
-          m_(m),
-          writes_(program),
-          sim_(moved.tensors.size()),
-          looked_(moved.tensors.size(), false),
-          lowered_index_(moved.tensors.size(), -1) {
-        // A buffer updated in place holds its last update's values at the
-        // end: the buffer and every earlier update of it were rewritten
-        // after they were computed (an update names the buffer it writes,
-        // or the update before it).
-        std::map<std::string, std::string> root, last;  // update -> buffer; buffer -> its last update
-        for (const arch::TensorPlacement& p : program_.tensors)
-            if (const size_t at = p.role.find(kUpdatedInPlace); at != std::string::npos) {
-                const std::string source = p.role.substr(at + std::string(kUpdatedInPlace).size());
-                const std::string buffer = root.count(source) ? root[source] : source;
-                root[p.name] = buffer;
-                rewritten_.insert(buffer);
-                if (last.count(buffer)) rewritten_.insert(last[buffer]);
-                last[buffer] = p.name;
-            }
-        for (size_t t = 0; t < g_.tensors.size(); ++t)
-            for (size_t j = 0; j < lowered_.tensors.size(); ++j)
-                if (lowered_.tensors[j].name == g_.tensors[t].name &&
-                    lowered_.tensors[j].shape == g_.tensors[t].shape) {
-                    lowered_index_[t] = int(j);
-                    break;
-                }
-    }
+        : g_(moved), lowered_(lowered), values_(moved, inputs, lowered, program, m) {}
 
-    // The simulated values of tensor t, if the run left them in memory
-    // (or it is an input): read once.
-    const std::optional<dsl::RefValues>& simulated(int t) {
-        if (looked_[size_t(t)]) return sim_[size_t(t)];
-        looked_[size_t(t)] = true;
-        if (auto in = inputs_.find(t); in != inputs_.end()) {
-            sim_[size_t(t)] = dsl::RefValues(in->second.values.begin(), in->second.values.end());
-            return sim_[size_t(t)];
-        }
-        const int j = lowered_index_[size_t(t)];
-        if (j < 0 || size_t(j) >= program_.tensors.size()) return sim_[size_t(t)];
-        const arch::TensorPlacement& p = program_.tensors[size_t(j)];
-        const int producer = lowered_.tensors[size_t(j)].producer;
-        // Only a result a command wrote to DDR and nothing rewrote: not an
-        // on-chip tensor (L1 is reused by every block of a cluster, bands
-        // by every band), not one a later in-place update rewrote, not a
-        // view (of bytes that need not be contiguous) but a whole buffer
-        // updated in place, not a tensor the compiler never writes whole (a
-        // dequantisation computed in L1 where the matmul reads it).
-        if (p.name != g_.tensors[size_t(t)].name || producer < 0 || !readable(p) || p.l1_addr >= 0 ||
-            !stored(lowered_, program_, producer) || !writes_.touches(p.ddr_addr, p.bytes) ||
-            rewritten_.count(p.name) || p.role.find("view of") != std::string::npos ||
-            p.role.find("kept in DDR") != std::string::npos)
-            return sim_[size_t(t)];
-        if (const size_t at = p.role.find(kUpdatedInPlace); at != std::string::npos) {
-            const std::string source = p.role.substr(at + std::string(kUpdatedInPlace).size());
-            const auto whole = std::find_if(program_.tensors.begin(), program_.tensors.end(),
-                                            [&](const arch::TensorPlacement& q) { return q.name == source; });
-            if (whole == program_.tensors.end() || whole->ddr_addr != p.ddr_addr || whole->bytes != p.bytes)
-                return sim_[size_t(t)];
-        }
-        const func::HostTensor h = read_tensor(m_, p);
-        sim_[size_t(t)] = dsl::RefValues(h.values.begin(), h.values.end());
-        return sim_[size_t(t)];
-    }
+    const std::optional<dsl::RefValues>& simulated(int t) { return values_.simulated(t); }
 
     OpCheck check(const dsl::OpNode& op, const dsl::RefValues& from_inputs) {
         OpCheck c;
@@ -209,11 +142,11 @@ private:
 
     // The precision the region computed `out` in from the `given` tensors.
     arch::DType region_precision(int out, const std::vector<int>& given) const {
-        const int start = lowered_index_[size_t(out)];
+        const int start = values_.lowered_index(out);
         if (start < 0) return g_.tensors[size_t(out)].dtype;
         std::vector<bool> stop(lowered_.tensors.size(), false);
         for (int t : given)
-            if (lowered_index_[size_t(t)] >= 0) stop[size_t(lowered_index_[size_t(t)])] = true;
+            if (values_.lowered_index(t) >= 0) stop[size_t(values_.lowered_index(t))] = true;
         return computed_precision(lowered_, start, stop);
     }
 
@@ -223,15 +156,8 @@ private:
     }
 
     const dsl::TaskGraph& g_;
-    const std::map<int, func::HostTensor>& inputs_;
     const dsl::TaskGraph& lowered_;
-    const arch::Program& program_;
-    func::Memory& m_;
-    DdrWrites writes_;
-    std::set<std::string> rewritten_;
-    std::vector<std::optional<dsl::RefValues>> sim_;
-    std::vector<bool> looked_;
-    std::vector<int> lowered_index_;
+    SimulatedValues values_;
     std::vector<float> floats_;
 };
 

@@ -81,16 +81,17 @@ std::unique_ptr<RunOutput> ops_csv(const std::string& path, const RunSetup& setu
 std::unique_ptr<RunOutput> chrome_trace(const std::string& path, const RunSetup&) {
     return after_run(path, [](const std::string& to, const RunResult& r) {
         trace::write_file_atomically(to, [&](trace::TextOut& out) {
-            trace::write_chrome_trace(out, r.program, r.config, r.records, r.ddr_transfers, r.stats.power,
-                                      r.stats.total_cycles, r.info.messages, r.stats.ops);
+            trace::write_chrome_trace(out, r.traced, r.config, r.records, r.ddr_transfers, r.stats.power,
+                                      r.stats.total_cycles, r.info.messages, r.stats.ops, r.trace_filter);
         });
     });
 }
 
 std::unique_ptr<RunOutput> vcd(const std::string& path, const RunSetup&) {
     return after_run(path, [](const std::string& to, const RunResult& r) {
-        trace::write_file_atomically(
-            to, [&](trace::TextOut& out) { trace::write_vcd(out, r.program, r.config, r.records, r.ddr_transfers); });
+        trace::write_file_atomically(to, [&](trace::TextOut& out) {
+            trace::write_vcd(out, r.traced, r.config, r.records, r.ddr_transfers, r.trace_filter, r.before_window);
+        });
     });
 }
 

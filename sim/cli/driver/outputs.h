@@ -16,9 +16,11 @@
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "sim/cli/driver/run_options.h"
+#include "sim/trace/before_window.h"
 #include "sim/trace/recorder.h"
 #include "sim/trace/report.h"
 #include "sim/trace/run_stats.h"
+#include "sim/trace/trace_filter.h"
 
 namespace cli {
 
@@ -37,6 +39,12 @@ struct RunResult {
     const trace::RunInfo& info;
     const std::vector<trace::CommandRecord>& records;
     const std::vector<trace::DdrTransferRecord>& ddr_transfers;  // with an L2, when records are kept
+    // What --trace and --vcd draw: the program whose blocks they read
+    // (`program`, or with a filter only the blocks of the records kept)
+    // and the filter.
+    const arch::Program& traced;
+    const trace::TraceFilter& trace_filter;
+    const trace::BeforeWindow* before_window;  // through a window: what came before it
 };
 
 // An output of a simulation: attached (its recorders added, its file

@@ -49,7 +49,9 @@ uint64_t command_count(const Compiled& c) {
 // it is known to fit.
 Outcome read_back_whole(const RunOptions& opt, Compiled& c) {
     const std::string options = whole_program_options(opt);
-    if (options.empty()) return std::nullopt;
+    // With a filter the run keeps what it shows, up to the memory's worth
+    // (simulate_and_report), and reads back only the blocks it shows.
+    if (options.empty() || opt.trace_filter.active()) return std::nullopt;
     const std::string refusal = trace_memory_refusal(options, command_count(c), usable_memory_bytes());
     if (!refusal.empty()) {
         std::cerr << "davinci-sim: error: " << refusal << "\n";
@@ -84,12 +86,41 @@ std::optional<trace::RunStats> simulate(const RunOptions& opt, const arch::Confi
                    : hw::simulate_until(config, c.program, &recorders, opt.max_cycles);
 }
 
+// What --trace and --vcd read: the whole program, or with a trace filter
+// and a spooled program, its header and the blocks of the commands kept and
+// of those running at the window's start (the others left empty).
+arch::Program traced_blocks(const Compiled& c, const std::vector<trace::CommandRecord>& records,
+                            const trace::BeforeWindow* before) {
+    arch::Program p = c.program;
+    p.blocks.assign(c.spool->size(), arch::Block{});
+    std::vector<bool> wanted(c.spool->size());
+    for (const trace::CommandRecord& r : records) wanted[r.block] = true;
+    if (before)
+        for (const auto& [block, b] : before->blocks()) wanted[block] = true;
+    for (size_t b = 0; b < wanted.size(); ++b)
+        if (wanted[b]) p.blocks[b] = c.spool->load(b);
+    return p;
+}
+
 int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compiled& c, PhaseTimings& timings) {
-    trace::TimingRecorder timing;
+    const trace::TraceFilter& filter = opt.trace_filter;
+    for (uint32_t cluster : filter.clusters)
+        if (int64_t(cluster) >= config.config.clusters) {
+            std::cerr << "davinci-sim: error: --trace-clusters: cluster " << cluster
+                      << " does not exist: " << config.name << " has " << config.config.clusters << " clusters (0-"
+                      << config.config.clusters - 1 << ")\n";
+            return kExitUsage;
+        }
+    const uint64_t max_kept = usable_memory_bytes() / kTraceBytesPerCommand;
+    trace::TimingRecorder timing =
+        filter.active() ? trace::TimingRecorder(filter, c.program, max_kept) : trace::TimingRecorder();
     trace::RecorderFan recorders;
+    std::optional<trace::BeforeWindow> before;
     if (!whole_program_options(opt).empty()) {
-        timing.records.reserve(command_count(c));  // one record per command: no regrowth, no copies
+        // One record per command: no regrowth, no copies.
+        if (!filter.active()) timing.records.reserve(command_count(c));
         recorders.add(&timing);
+        if (filter.windowed()) recorders.add(&before.emplace(filter, c.program));
     }
     const std::vector<std::unique_ptr<RunOutput>> outputs =
         attach_run_outputs(opt, RunSetup{c.program, recorders, &opt});
@@ -124,7 +155,25 @@ int simulate_and_report(const RunOptions& opt, const LoadedConfig& config, Compi
                               report_params(c.params),
                               opt.tokens,
                               c.messages};
-    const RunResult result{c.program, config.config, *stats, info, timing.records, timing.ddr_transfers};
+    if (timing.overflowed()) {
+        std::cerr << "davinci-sim: error: " << trace_filter_refusal(whole_program_options(opt), max_kept)
+                  << "; no report or traces written\n";
+        return kExitUsage;
+    }
+    std::optional<arch::Program> traced;
+    if (filter.active() && c.spool && !whole_program_options(opt).empty()) {
+        ScopedPhase reading(timings, Phase::Spool);
+        traced = traced_blocks(c, timing.records, before ? &*before : nullptr);
+    }
+    const RunResult result{c.program,
+                           config.config,
+                           *stats,
+                           info,
+                           timing.records,
+                           timing.ddr_transfers,
+                           traced ? *traced : c.program,
+                           filter,
+                           before ? &*before : nullptr};
     {
         ScopedPhase writing(timings, Phase::Outputs);
         for (const std::unique_ptr<RunOutput>& output : outputs) output->write(result);

@@ -13,6 +13,7 @@
 #include "dsl/frontend/topology.h"
 #include "dsl/support/source_location.h"
 #include "sim/cli/driver/functional_run.h"
+#include "sim/trace/trace_filter.h"
 
 namespace cli {
 
@@ -37,9 +38,10 @@ struct RunOptions {
     bool dump_program = false;
     bool no_fusion = false;  // --no-fusion: TaskGraph::fusion off
     bool quiet = false;
-    bool timings = false;     // --timings: the phase table on stderr
-    uint64_t max_cycles = 0;  // 0: no bound
-    uint64_t tokens = 0;      // --tokens: the report's per-token figures; 0: none
+    bool timings = false;             // --timings: the phase table on stderr
+    uint64_t max_cycles = 0;          // 0: no bound
+    uint64_t tokens = 0;              // --tokens: the report's per-token figures; 0: none
+    trace::TraceFilter trace_filter;  // --trace-window, --trace-clusters, --trace-ops
     // --functional and what rides on it (docs/functional.md).
     bool functional = false;
     bool check = false;

@@ -48,8 +48,14 @@ std::string trace_memory_refusal(const std::string& options, uint64_t commands, 
     if (memory == 0 || need <= memory) return "";
     return options + " keeps every command of the run in memory, about 1 KiB each: this program has " +
            trace::grouped(commands) + " commands (about " + size_text(need) + "), more than the " + size_text(memory) +
-           " this machine has; --timing-csv, --summary-csv and --profile write to disk as the run goes, or "
-           "simulate a smaller instance of the program";
+           " this machine has; show part of the run (--trace-window, --trace-clusters, --trace-ops), or use "
+           "--timing-csv, --summary-csv and --profile, which write to disk as the run goes";
+}
+
+std::string trace_filter_refusal(const std::string& options, uint64_t max_kept) {
+    return options + " kept more than " + trace::grouped(max_kept) + " commands (about " +
+           size_text(max_kept * kTraceBytesPerCommand) +
+           ", the memory this machine has) through --trace-window, --trace-clusters and --trace-ops: narrow them";
 }
 
 }  // namespace cli
