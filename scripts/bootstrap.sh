@@ -16,6 +16,8 @@ packages=(
   libboost-program-options-dev
   nlohmann-json3-dev
   libgtest-dev
+  libonnx-dev libprotobuf-dev  # ONNX import (dsl/import/): the ONNX protobuf schema and protobuf
+  python3-onnx         # the ONNX tests' models, written at test time (tests/onnx/)
   graphviz
   python3-matplotlib   # scripts/plot_profile.py, scripts/sweep.py plots
   python3-tqdm         # scripts/sweep.py progress bar

@@ -10,6 +10,7 @@
 #   config        arbitrary bytes as a hardware config (JSON)
 #   program_json  arbitrary bytes as a --program-json command program
 #   topology      arbitrary bytes as a --topology SCALE-Sim layer file
+#   onnx          arbitrary bytes as an ONNX model (davinci-sim MODEL.onnx)
 #   option_values the text of --set KEY=VALUE, --shape and --param
 #   sweep_file    hostile sweep files for scripts/sweep.py's loader, drawn by
 #                 python3-hypothesis (tests/fuzz/sweep_file_fuzz.py; no
@@ -33,7 +34,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
-all_targets=(frontend compiler config program_json topology option_values sweep_file)
+all_targets=(frontend compiler config program_json topology onnx option_values sweep_file)
 usage="usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (seconds per target, default 60; targets: ${all_targets[*]})"
 seconds=${1:-60}
 if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds == 0)); then
@@ -84,6 +85,7 @@ seeds_compiler=(tests/fuzz/corpus/compiler models tests/functional tests/fuzz/re
 seeds_config=(tests/fuzz/corpus/config configs tests/fuzz/regressions/config)
 seeds_program_json=(tests/fuzz/corpus/program_json tests/fuzz/seeds/program_json tests/fuzz/regressions/program_json)
 seeds_topology=(tests/fuzz/corpus/topology tests/fuzz/seeds/topology tests/fuzz/regressions/topology)
+seeds_onnx=(tests/fuzz/seeds/onnx tests/onnx/hostile tests/fuzz/regressions/onnx)
 seeds_option_values=(tests/fuzz/corpus/option_values tests/fuzz/seeds/option_values tests/fuzz/regressions/option_values)
 
 # option_values' dictionary: every --set key, as --help-config lists them

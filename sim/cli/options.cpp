@@ -92,7 +92,7 @@ po::options_description visible_options() {
         "separated by commas, e.g. 'matmul_*,softmax_1'")(
         "functional",
         "also compute the values: memories hold real bytes, commands move and compute them "
-        "(float16 rounding); timing is unchanged. Needs a .pto program")(
+        "(float16 rounding); timing is unchanged. Needs a program (.pto or .onnx)")(
         "input", po::value<std::vector<std::string>>()->value_name("NAME=FILE.npy")->composing(),
         "with --functional: the values of input or weight NAME (NumPy .npy, float16/float32, the program's shape "
         "and dtype); repeatable. Inputs not given get seeded random values")(

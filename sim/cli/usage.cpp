@@ -8,6 +8,7 @@ namespace cli {
 
 const char* const kUsage =
     "usage: davinci-sim [options] PROGRAM.pto\n"
+    "       davinci-sim [options] MODEL.onnx   (an ONNX model: docs/onnx.md)\n"
     "       davinci-sim [options] --program-json PROGRAM.json\n"
     "       davinci-sim [options] --op matmul --shape M,K,N [--dtype float32]\n"
     "       davinci-sim [options] --op conv2d --shape H,W,C,R,S,F,stride [--dtype float32]\n"

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "dsl/frontend/frontend.h"
+#include "dsl/import/onnx_import.h"
 #include "dsl/ir/graph_format.h"
 #include "dsl/ir/placement_notes.h"
 #include "dsl/lower/gemm/gemm_epilogue.h"
@@ -99,8 +100,18 @@ void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGra
 
 // Throws CompileError and UsageError.
 Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled& out, PhaseTimings& timings) {
-    dsl::TaskGraph graph =
-        opt.single_op ? dsl::elaborate_source(opt.single_op) : dsl::elaborate_file(opt.program, opt.shapes, opt.params);
+    InputSpec inputs = opt.inputs;
+    dsl::TaskGraph graph;
+    if (opt.single_op) graph = dsl::elaborate_source(opt.single_op);
+    else if (dsl::is_onnx_path(opt.program)) {
+        // An ONNX model is translated to program text, which the front end
+        // reads as any program; its initializers are the weights' values.
+        dsl::ImportedModel model = dsl::import_onnx_file(opt.program);
+        graph = dsl::elaborate_source(model.program, opt.shapes, opt.params);
+        inputs.values_source = opt.program + " initializer";
+        for (dsl::ImportedWeight& w : model.weights)
+            inputs.values[w.name] = func::HostTensor{w.shape, w.dtype, std::move(w.values)};
+    } else graph = dsl::elaborate_file(opt.program, opt.shapes, opt.params);
     out.params = graph.params;
     dsl::check_dag(graph);
     if (opt.no_fusion) graph.fusion = false;
@@ -118,7 +129,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
         return std::nullopt;
     }
     out.elaborated = graph;
-    out.inputs = make_inputs(graph, opt.inputs, out.input_sources);
+    out.inputs = make_inputs(graph, inputs, out.input_sources);
     out.plan = plan_precision(graph, config, opt.program, out.inputs, inject_fault_from_env);
     out.program = std::move(out.plan.program);  // the functional run is over: the timed run takes it
     note_compilation(out.plan.lowered, out);

@@ -125,6 +125,15 @@ std::map<int, func::HostTensor> make_inputs(const dsl::TaskGraph& g, const Input
     for (const auto& [name, index] : by_name) {
         const dsl::TensorNode& t = g.tensors[size_t(index)];
         auto file = spec.files.find(name);
+        auto value = spec.values.find(name);
+        if (file == spec.files.end() && value != spec.values.end()) {
+            if (value->second.shape != t.shape || value->second.dtype != t.dtype)
+                throw std::logic_error("the imported values of '" + name + "' do not fit the program's declaration");
+            out[index] = value->second;
+            func::round_run(t.dtype, out[index].values.size(), out[index].values.data());
+            sources.push_back(name + ": " + spec.values_source);
+            continue;
+        }
         if (file == spec.files.end()) {
             out[index] = random_tensor(g, index, spec.seed);
             sources.push_back(name + ": random (seed " + std::to_string(spec.seed) + ")");

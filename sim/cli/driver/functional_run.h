@@ -28,14 +28,18 @@ public:
 struct InputSpec {
     std::map<std::string, std::string> files;  // --input NAME=FILE.npy
     uint64_t seed = 0;                         // --seed
+    // Values known without a file: an imported ONNX model's weights (its
+    // initializers), by tensor name. A --input file of the same name wins.
+    std::map<std::string, func::HostTensor> values;
+    std::string values_source;  // how the report names them: "model.onnx initializer"
 };
 
 // Parses "NAME=FILE"; throws UsageError.
 void add_input_option(InputSpec& spec, const std::string& text);
 
 // The values of every input and weight of `g` by tensor index: read from
-// its --input file (shape and dtype must be the program's), else seeded
-// random. `sources` gets one "name: file" or "name: random" per tensor.
+// its --input file (shape and dtype must be the program's), else from
+// spec.values, else seeded random. `sources` gets one "name: file" or "name: random" per tensor.
 // Throws UsageError for a file naming no input, a bad file or a mismatch.
 std::map<int, func::HostTensor> make_inputs(const dsl::TaskGraph& g, const InputSpec& spec,
                                             std::vector<std::string>& sources);

@@ -29,6 +29,14 @@ void write_graph_dot(const std::string& path, const dsl::TaskGraph& g) {
     trace::write_file_atomically(path, dsl::graph_to_dot(g));
 }
 
+// The program as the front end read it: a .pto file as it is, or the text
+// an ONNX model, --op or --topology became. Every tensor's location points
+// into it (a program has at least its outputs).
+void write_program_source(const std::string& path, const dsl::TaskGraph& g) {
+    for (const dsl::TensorNode& t : g.tensors)
+        if (t.loc.file) return trace::write_file_atomically(path, t.loc.file->text);
+}
+
 void write_program_json(const std::string& path, const arch::Program& p, arch::BlockSource& blocks) {
     trace::write_file_atomically(path, [&](trace::TextOut& out) { write_program_file(out, p, blocks); });
 }
@@ -155,6 +163,10 @@ const std::vector<OutputKind> kOutputs = {
      "summary-csv", false, SimulationOutput{attached<Profile>}},
     {"graph-dot", "FILE", "write the task graph as Graphviz to FILE and stop (render: dot -Tsvg FILE)", "dump-graph",
      false, GraphOutput{write_graph_dot}},
+    {"emit-pto", "FILE",
+     "write the program as .pto text to FILE and stop: what an ONNX model (or --op, --topology) becomes, exactly "
+     "as it is simulated",
+     "graph-dot", false, GraphOutput{write_program_source}},
     {"emit-program-json", "FILE", "write the lowered command program to FILE as JSON and stop", "program-json", false,
      ProgramOutput{write_program_json}},
     {"explain", "FILE",

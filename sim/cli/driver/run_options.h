@@ -18,7 +18,7 @@
 namespace cli {
 
 struct RunOptions {
-    std::string program;       // the .pto file (or the --op program's label)
+    std::string program;       // the .pto or .onnx file (or the --op program's label)
     std::string program_json;  // a raw arch::Program instead of a .pto
     std::string config;        // "" = the built-in default
     // --set KEY=VALUE, in order: configuration keys applied over `config`
