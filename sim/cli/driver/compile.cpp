@@ -99,8 +99,9 @@ void lower(const RunOptions& opt, const arch::Config& config, const dsl::TaskGra
 
 // Throws CompileError and UsageError.
 Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled& out, PhaseTimings& timings) {
-    dsl::TaskGraph graph =
-        opt.single_op ? dsl::elaborate_source(opt.single_op) : dsl::elaborate_file(opt.program, opt.shapes, opt.params);
+    dsl::TaskGraph graph = opt.single_op      ? dsl::elaborate_source(opt.single_op)
+                           : opt.program_text ? dsl::elaborate_source(opt.program_text, opt.shapes, opt.params)
+                                              : dsl::elaborate_file(opt.program, opt.shapes, opt.params);
     out.params = graph.params;
     dsl::check_dag(graph);
     if (opt.no_fusion) graph.fusion = false;
@@ -159,7 +160,10 @@ void apply_settings(const RunOptions& opt, LoadedConfig& out) {
 
 Outcome load_config(const RunOptions& opt, LoadedConfig& out) {
     try {
-        if (opt.config.empty()) {
+        if (!opt.config_text.empty()) {
+            out.config = arch::config_from_text(opt.config_text, opt.config);
+            out.name = opt.config;
+        } else if (opt.config.empty()) {
             out.config = arch::default_config();
             out.name = "built-in default";
         } else {
