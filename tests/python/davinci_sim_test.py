@@ -27,6 +27,7 @@ def cli_report(program, *options, cwd=None):
     with tempfile.TemporaryDirectory() as tmp:
         rep = os.path.join(tmp, "r.json")
         subprocess.run([SIM, "-q", "--report-json", rep, *options, program], cwd=cwd or SOURCE, check=True,
+                       stdout=subprocess.DEVNULL,
                        env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
         with open(rep) as f:
             return json.load(f)
