@@ -27,7 +27,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void throw_errno(const std::string& what) { throw std::system_error(errno, std::generic_category(), what); }
+[[noreturn]] void throw_errno(const std::string& what) {
+    throw std::system_error(errno, std::generic_category(), what);
+}
 
 // The run's files live in a private folder, removed whatever happens.
 class TempFolder {

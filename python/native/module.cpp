@@ -31,8 +31,8 @@ struct Request {
     bool has_text = false;
     std::string config;  // a path, the name of `config_text`, or "" (the built-in default)
     std::string config_text;
-    std::vector<std::string> shapes;                          // "x=1,3,224,224"
-    std::vector<std::string> params;                          // "layers=2"
+    std::vector<std::string> shapes;                            // "x=1,3,224,224"
+    std::vector<std::string> params;                            // "layers=2"
     std::vector<std::pair<std::string, std::string>> settings;  // (key, JSON text)
     bool functional = false;
     double timeout = 0;
@@ -48,7 +48,8 @@ ChildRun refused(const std::string& message) {
 ChildRun run(const Request& q) {
     cli::RunOptions opt;
     opt.program = q.program;
-    if (q.has_text) opt.program_text = std::make_shared<const dsl::SourceFile>(dsl::SourceFile{q.program, q.program_text});
+    if (q.has_text)
+        opt.program_text = std::make_shared<const dsl::SourceFile>(dsl::SourceFile{q.program, q.program_text});
     opt.config = q.config;
     opt.config_text = q.config_text;
     for (const std::string& spec : q.shapes) {
