@@ -121,6 +121,8 @@ def simulate(program, config=None, shapes=None, params=None, settings=None, func
             message = "davinci_sim: error: the run was killed after the timeout of %g s" % timeout
         elif run.status < 0 and not message:
             message = "davinci_sim: error: the run was ended by signal %d" % -run.status
+        elif not message:
+            message = "davinci_sim: error: the run ended with exit status %d and no message" % run.status
         raise Error(message, run.status, run.timed_out, _text(run.stdout))
     return json.loads(_text(run.report))
 

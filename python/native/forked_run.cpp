@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <system_error>
 #include <thread>
 
+#include "sim/cli/driver/exit_status.h"
 #include "sim/cli/driver/failure.h"
 #include "sim/cli/driver/run.h"
 
@@ -57,9 +59,7 @@ std::string read_all(const std::string& path) {
     return s.str();
 }
 
-// In the child: fd `fd` now writes to `path`. Only async-signal-safe calls
-// are needed here, but the child is a copy of a single caller's thread and
-// runs the whole driver anyway.
+// In the child: fd `fd` now reads or writes `path`.
 bool redirect(int fd, const std::string& path, int flags) {
     const int f = ::open(path.c_str(), flags, 0600);
     if (f < 0) return false;
@@ -68,12 +68,17 @@ bool redirect(int fd, const std::string& path, int flags) {
     return ok;
 }
 
-[[noreturn]] void child(const cli::RunOptions& opt, const TempFolder& dir) {
+[[noreturn]] void child(const cli::RunOptions& opt, const TempFolder& dir, pid_t parent) {
+    // A simulation whose interpreter is gone has no one to report to: it
+    // ends with it (the forking thread waits in wait_for until the child
+    // ends, so the signal never comes early).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     // The banner would land in the captured output of every run.
     ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
     if (!redirect(0, "/dev/null", O_RDONLY) || !redirect(1, dir.file("stdout"), O_WRONLY | O_CREAT | O_TRUNC) ||
         !redirect(2, dir.file("stderr"), O_WRONLY | O_CREAT | O_TRUNC))
-        ::_exit(4);  // kExitEnvironment: the parent reports the missing files
+        ::_exit(cli::kExitEnvironment);  // no message can be written: the parent says so
     int status;
     try {
         status = cli::run(opt);
@@ -127,9 +132,10 @@ ChildRun run_in_child(cli::RunOptions opt, double timeout_seconds) {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) throw_errno("davinci_sim: cannot start the simulation's process");
-    if (pid == 0) child(opt, dir);
+    if (pid == 0) child(opt, dir, parent);
     ChildRun out;
     out.status = wait_for(pid, timeout_seconds, out);
     out.stdout_text = read_all(dir.file("stdout"));

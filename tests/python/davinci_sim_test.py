@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 SOURCE, BUILD, SIM = None, None, None
@@ -38,6 +39,15 @@ def cli_failure(program, *options, cwd=None):
     p = subprocess.run([SIM, "-q", *options, program], cwd=cwd or SOURCE, capture_output=True, text=True,
                        env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
     return p.returncode, p.stderr
+
+
+def running(pid):
+    """Whether process `pid` runs (a zombie has ended)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
 
 
 # The fields of a report that describe the run, not the machine or the
@@ -143,6 +153,25 @@ class DavinciSimTest(unittest.TestCase):
             davinci_sim.simulate("models/gemm_2048.pto", timeout=0.05)
         self.assertTrue(e.exception.timed_out)
         self.assertEqual(e.exception.status, -9)
+
+    def test_child_ends_with_interpreter(self):
+        """A simulation whose interpreter is killed does not run on."""
+        p = subprocess.Popen(["/usr/bin/python3", "-c", "import davinci_sim; davinci_sim.simulate('models/gemm_2048.pto')"],
+                             cwd=SOURCE, env=dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python")))
+        children = []
+        deadline = time.monotonic() + 30
+        while not children and time.monotonic() < deadline:
+            time.sleep(0.05)
+            for task in os.listdir("/proc/%d/task" % p.pid):
+                with open("/proc/%d/task/%s/children" % (p.pid, task)) as f:
+                    children += [int(c) for c in f.read().split()]
+        self.assertEqual(len(children), 1)
+        p.kill()
+        p.wait()
+        deadline = time.monotonic() + 30
+        while running(children[0]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertFalse(running(children[0]), "the simulation runs on")
 
     def test_wrong_argument_types(self):
         with self.assertRaises(TypeError):
