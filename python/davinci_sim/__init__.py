@@ -114,17 +114,17 @@ def simulate(program, config=None, shapes=None, params=None, settings=None, func
     makes no report. Each call runs in a forked child process (see the
     module's docstring).
     """
-    run = _native.run(_request(program, config, shapes, params, settings, functional, timeout, program_name))
-    if run.status != 0:
-        message = _text(run.stderr).rstrip("\n")
-        if run.timed_out:
+    done = _native.run(_request(program, config, shapes, params, settings, functional, timeout, program_name))
+    if done.status != 0:
+        message = _text(done.stderr).rstrip("\n")
+        if done.timed_out:
             message = "davinci_sim: error: the run was killed after the timeout of %g s" % timeout
-        elif run.status < 0 and not message:
-            message = "davinci_sim: error: the run was ended by signal %d" % -run.status
+        elif done.status < 0 and not message:
+            message = "davinci_sim: error: the run was ended by signal %d" % -done.status
         elif not message:
-            message = "davinci_sim: error: the run ended with exit status %d and no message" % run.status
-        raise Error(message, run.status, run.timed_out, _text(run.stdout))
-    return json.loads(_text(run.report))
+            message = "davinci_sim: error: the run ended with exit status %d and no message" % done.status
+        raise Error(message, done.status, done.timed_out, _text(done.stdout))
+    return json.loads(_text(done.report))
 
 
 def run(program, config=None, shapes=None, params=None, settings=None, functional=False, timeout=None,
