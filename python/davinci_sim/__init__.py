@@ -88,6 +88,18 @@ def _request(program, config, shapes, params, settings, functional, timeout, pro
     return q
 
 
+# davinci-sim's exit status for a failure of the machine (README.md "Exit
+# status").
+_EXIT_ENVIRONMENT = 4
+
+
+def _run(request):
+    try:
+        return _native.run(request)
+    except RuntimeError as e:  # no temporary folder, no process: the machine's failure
+        raise Error("davinci_sim: error: %s" % e, _EXIT_ENVIRONMENT) from None
+
+
 def _text(b):
     return b.decode("utf-8", "replace")
 
@@ -114,7 +126,7 @@ def simulate(program, config=None, shapes=None, params=None, settings=None, func
     makes no report. Each call runs in a forked child process (see the
     module's docstring).
     """
-    done = _native.run(_request(program, config, shapes, params, settings, functional, timeout, program_name))
+    done = _run(_request(program, config, shapes, params, settings, functional, timeout, program_name))
     if done.status != 0:
         message = _text(done.stderr).rstrip("\n")
         if done.timed_out:
@@ -134,7 +146,7 @@ def run(program, config=None, shapes=None, params=None, settings=None, functiona
     (bytes), .cpu_seconds and .max_rss_kib (the child's peak, which includes
     the pages it shares with this interpreter at the fork: an upper bound).
     For callers that record failures and measurements (scripts/sweep.py)."""
-    return _native.run(_request(program, config, shapes, params, settings, functional, timeout, program_name))
+    return _run(_request(program, config, shapes, params, settings, functional, timeout, program_name))
 
 
 def config_params():

@@ -39,7 +39,7 @@ public:
     TempFolder() {
         const char* tmp = std::getenv("TMPDIR");
         std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/davinci-sim-py-XXXXXX";
-        if (!::mkdtemp(pattern.data())) throw_errno("davinci_sim: cannot make a temporary folder " + pattern);
+        if (!::mkdtemp(pattern.data())) throw_errno("cannot make a temporary folder " + pattern);
         path_ = pattern;
     }
     ~TempFolder() {
@@ -103,7 +103,7 @@ int wait_for(pid_t pid, double timeout_seconds, ChildRun& out) {
         const int options = timeout_seconds > 0 && !out.timed_out ? WNOHANG : 0;
         const pid_t w = ::wait4(pid, &raw, options, &usage);
         if (w == pid) break;
-        if (w < 0 && errno != EINTR) throw_errno("davinci_sim: waiting for the simulation");
+        if (w < 0 && errno != EINTR) throw_errno("waiting for the simulation");
         if (w == 0) {
             if (std::chrono::steady_clock::now() >= deadline) {
                 ::kill(pid, SIGKILL);
@@ -134,7 +134,7 @@ ChildRun run_in_child(cli::RunOptions opt, double timeout_seconds) {
     std::fflush(nullptr);
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
-    if (pid < 0) throw_errno("davinci_sim: cannot start the simulation's process");
+    if (pid < 0) throw_errno("cannot start the simulation's process");
     if (pid == 0) child(opt, dir, parent);
     ChildRun out;
     out.status = wait_for(pid, timeout_seconds, out);

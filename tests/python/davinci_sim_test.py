@@ -173,6 +173,17 @@ class DavinciSimTest(unittest.TestCase):
             time.sleep(0.05)
         self.assertFalse(running(children[0]), "the simulation runs on")
 
+    def test_machine_failure_is_an_error(self):
+        """No temporary folder: Error with the exit status of a machine
+        failure (4), not a crash."""
+        p = subprocess.run(["/usr/bin/python3", "-c", "import davinci_sim\ntry:\n"
+                            "    davinci_sim.simulate('models/gemm_256.pto')\n"
+                            "except davinci_sim.Error as e:\n    print(e.status, e)"],
+                           cwd=SOURCE, capture_output=True, text=True, check=True,
+                           env=dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"), TMPDIR="/nonexistent"))
+        self.assertRegex(p.stdout, r"^4 davinci_sim: error: cannot make a temporary folder /nonexistent/davinci-sim-py-"
+                                   r"\S+: No such file or directory\n$")
+
     def test_wrong_argument_types(self):
         with self.assertRaises(TypeError):
             davinci_sim.simulate(42)
