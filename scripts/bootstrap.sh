@@ -28,6 +28,8 @@ packages=(
   gtkwave  # vcd2fst and fst2vcd for the VCD tests; the viewer itself
   clang-format  # scripts/format.sh and its ctest `format`
   zlib1g-dev    # .gz outputs (sim/trace/gzip_stream.cpp)
+  pybind11-dev  # the davinci_sim Python module (python/, docs/python.md)
+  python3-dev   # its headers, for /usr/bin/python3
 )
 
 missing=()

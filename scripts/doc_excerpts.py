@@ -19,6 +19,10 @@ build/davinci-sim, the binary under test (--sim-dir), also first on PATH
 * `<!-- excerpt: same as PATH -->` on the line before a code block
   requires it to be the repository's file PATH, as it is (a shipped
   example the prose shows);
+* `<!-- excerpt: python module -->` on the line before a code block runs
+  its excerpts only when the build has the Python module (build/python,
+  linked into the scratch directory; a sanitized build has none, and
+  its excerpts are counted as skipped);
 * `<!-- excerpt-file: NAME -->` on the line before a code block writes the
   block, as it is, to NAME in the scratch directory (a program the prose
   shows and then runs); `$ cat NAME` of a file that does not exist writes
@@ -164,6 +168,7 @@ def matches(expected, actual, numbers_vary):
 def run_all(sim_dir, only=None):
     failures = 0
     checked = 0
+    skipped = 0
     for path in doc_files():
         rel = os.path.relpath(path, ROOT)
         if only and rel not in only:
@@ -176,6 +181,9 @@ def run_all(sim_dir, only=None):
             # under test (a sanitized build's too).
             os.makedirs(os.path.join(scratch, "build"))
             os.symlink(os.path.join(sim_dir, "davinci-sim"), os.path.join(scratch, "build", "davinci-sim"))
+            has_module = os.path.isdir(os.path.join(sim_dir, "python", "davinci_sim"))
+            if has_module:
+                os.symlink(os.path.join(sim_dir, "python"), os.path.join(scratch, "build", "python"))
             env = dict(os.environ, PATH=sim_dir + os.pathsep + os.environ.get("PATH", ""),
                        SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
             for block in blocks_of(path):
@@ -195,6 +203,9 @@ def run_all(sim_dir, only=None):
                     with open(os.path.join(scratch, block.marker[1]), "w") as f:
                         f.write("\n".join(block.lines).rstrip("\n") + "\n")
                 numbers_vary = block.marker == ("mode", "figures vary")
+                if block.marker == ("mode", "python module") and not has_module:
+                    skipped += len(excerpts_of(block))
+                    continue
                 for ex in excerpts_of(block):
                     m = re.fullmatch(r"cat (\S+)", ex.command)
                     if m and not os.path.exists(os.path.join(scratch, m.group(1))):
@@ -211,7 +222,8 @@ def run_all(sim_dir, only=None):
                         print("%s:%d: $ %s: the output differs from the shown one" % (rel, ex.line, ex.command))
                         for d in difflib.unified_diff(ex.expected, actual, "shown", "printed", lineterm="", n=1):
                             print("    " + d)
-    print("doc excerpts: %d checked, %s" % (checked, "%d differ" % failures if failures else "all as shown"))
+    print("doc excerpts: %d checked, %s%s" % (checked, "%d differ" % failures if failures else "all as shown",
+                                              ", %d skipped (no Python module)" % skipped if skipped else ""))
     return 1 if failures else 0
 
 

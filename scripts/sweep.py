@@ -26,6 +26,13 @@ name and renamed, so it exists only complete) and runs only the missing
 ones; --retry-failed re-runs the failed ones too. A failing point is
 recorded with its error text and does not stop the sweep.
 
+Local points run through the davinci_sim Python module (docs/python.md) when
+the build of --sim has it (build/python next to build/davinci-sim) and it
+imports: the same driver without a process of the binary per point (each
+run is still a forked child, so points stay independent). --no-module runs
+the binary instead, whose peak memory is the simulation's own (through the
+module it also counts the pages the child shares with this script).
+
 Exit status: 0 when every point succeeded, 1 when some failed (they are in
 the results), 2 for a bad sweep file or command line.
 """
@@ -111,12 +118,31 @@ def full_row(point, result):
     return row
 
 
-def run_local(tasks, jobs):
+def local_module(sim):
+    """The davinci_sim module built with the binary `sim` (its build's
+    python/ folder), or None when there is none or it does not import."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(sim)), "python")
+    if not os.path.isdir(os.path.join(folder, "davinci_sim")):
+        return None
+    sys.path.insert(0, folder)
+    try:
+        import davinci_sim
+    except ImportError as e:
+        print("sweep.py: the davinci_sim module in %s does not import (%s); running %s" % (folder, e, sim),
+              file=sys.stderr)
+        return None
+    finally:
+        sys.path.remove(folder)
+    return davinci_sim
+
+
+def run_local(tasks, jobs, module):
     """Yields (task, result) as points finish. Threads are enough: each
-    point is a davinci-sim process, the thread only waits for it."""
+    point is a child process (of the binary, or forked by the module, which
+    lets go of the interpreter while it runs), the thread only waits for it."""
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
-        futures = {pool.submit(sweep_point.run_point, t): t for t in tasks}
+        futures = {pool.submit(sweep_point.run_point, t, module): t for t in tasks}
         for f in concurrent.futures.as_completed(futures):
             yield futures[f], f.result()
     finally:
@@ -175,6 +201,8 @@ def parse_args(argv):
     ap.add_argument("--sim", default=DEFAULT_SIM, help="the davinci-sim binary (default build/davinci-sim)")
     ap.add_argument("--timeout", type=float, help="seconds a point may run before it is killed and failed")
     ap.add_argument("--retry-failed", action="store_true", help="run the points recorded as failed again")
+    ap.add_argument("--no-module", action="store_true",
+                    help="run local points with the binary even when the davinci_sim module is built")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     if args.jobs < 1:
@@ -209,9 +237,11 @@ def main(argv):
             rows[p["key"]] = done
         else:
             todo.append(p)
+    module = None if args.scheduler or args.no_module or not todo else local_module(args.sim)
     print("sweep %s: %d points, %d done before, %d to run%s" %
           (spec["name"], len(points), len(rows), len(todo),
-           " on " + args.scheduler if args.scheduler else ", %d at a time" % args.jobs), file=sys.stderr)
+           " on " + args.scheduler if args.scheduler else
+           ", %d at a time%s" % (args.jobs, " through the davinci_sim module" if module else "")), file=sys.stderr)
 
     by_key = {p["key"]: p for p in points}
     tasks = [task_of(p, os.path.abspath(args.sim), args.timeout) for p in todo]
@@ -220,7 +250,10 @@ def main(argv):
         import sweep_plot
     except ImportError as e:
         fail("%s: install Debian python3-tqdm and python3-matplotlib (scripts/bootstrap.sh does)" % e)
-    results = run_dask(tasks, args.scheduler) if args.scheduler else run_local(tasks, args.jobs)
+    if args.scheduler:
+        results = run_dask(tasks, args.scheduler)
+    else:
+        results = run_local(tasks, args.jobs, module)
     with tqdm(total=len(tasks), disable=args.quiet or not tasks, unit="point", file=sys.stderr) as bar:
         for task, result in results:
             row = full_row(by_key[task["key"]], result)

@@ -94,6 +94,23 @@ class SweepTest(unittest.TestCase):
         self.check_grid_rows(rows)
         self.assertTrue(all(r["runner"].startswith("local@") for r in rows))
 
+    def test_module_and_binary_agree(self):
+        """Local points go through the davinci_sim module when the build of
+        --sim has one (docs/python.md); --no-module runs the binary. Same
+        figures either way."""
+        has_module = os.path.isdir(os.path.join(os.path.dirname(SIM), "python", "davinci_sim"))
+        p = self.sweep(sweep_file(self.tmp, self.GRID), "-j", "2")
+        self.assertEqual("through the davinci_sim module" in p.stderr, has_module, p.stderr)
+        through_module = self.rows()
+        shutil.rmtree(self.out)
+        p = self.sweep(sweep_file(self.tmp, self.GRID), "-j", "2", "--no-module")
+        self.assertNotIn("through the davinci_sim module", p.stderr)
+        by_binary = self.rows()
+        measured = ("wall_seconds", "cpu_seconds", "max_rss_kib")
+        self.assertEqual([{k: v for k, v in r.items() if k not in measured} for r in through_module],
+                         [{k: v for k, v in r.items() if k not in measured} for r in by_binary])
+        self.check_grid_rows(through_module)
+
     def test_dask_local_cluster(self):
         from distributed import LocalCluster
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",

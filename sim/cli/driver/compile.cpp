@@ -103,6 +103,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     InputSpec inputs = opt.inputs;
     dsl::TaskGraph graph;
     if (opt.single_op) graph = dsl::elaborate_source(opt.single_op);
+    else if (opt.program_text) graph = dsl::elaborate_source(opt.program_text, opt.shapes, opt.params);
     else if (dsl::is_onnx_path(opt.program)) {
         // An ONNX model is translated to program text, which the front end
         // reads as any program; its initializers are the weights' values.
@@ -170,7 +171,10 @@ void apply_settings(const RunOptions& opt, LoadedConfig& out) {
 
 Outcome load_config(const RunOptions& opt, LoadedConfig& out) {
     try {
-        if (opt.config.empty()) {
+        if (!opt.config_text.empty()) {
+            out.config = arch::config_from_text(opt.config_text, opt.config);
+            out.name = opt.config;
+        } else if (opt.config.empty()) {
             out.config = arch::default_config();
             out.name = "built-in default";
         } else {

@@ -21,6 +21,13 @@ struct RunOptions {
     std::string program;       // the .pto or .onnx file (or the --op program's label)
     std::string program_json;  // a raw arch::Program instead of a .pto
     std::string config;        // "" = the built-in default
+    // The config's JSON text instead of the file `config`, which then only
+    // names it in messages and the report (the Python module's dicts).
+    std::string config_text;
+    // The program's text instead of the file `program`, which then only
+    // names it in diagnostics and the report (the Python module's program
+    // strings).
+    std::shared_ptr<const dsl::SourceFile> program_text;
     // --set KEY=VALUE, in order: configuration keys applied over `config`
     // (KEY as --help-config lists it, VALUE as JSON or else a string).
     std::vector<std::pair<std::string, std::string>> settings;
