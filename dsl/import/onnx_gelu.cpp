@@ -73,7 +73,9 @@ GeluPatterns find_gelu_patterns(const onnx::GraphProto& g) {
     for (int last = 0; last < g.node_size(); ++last) {
         // From the end: y = Mul(m, 0.5), m = Mul(x, a), a = Add(e, 1), e = Erf(d), d = x / sqrt(2).
         const onnx::NodeProto& y = g.node(last);
-        if (y.op_type() != "Mul" || y.input_size() != 2 || !y.domain().empty()) continue;
+        if (y.op_type() != "Mul" || y.input_size() != 2 || !y.domain().empty() || y.output_size() != 1 ||
+            y.output(0).empty())
+            continue;
         const std::string m_name = other_than(ix, y, 0.5);
         const int m = m_name.empty() || !ix.read_once(m_name) ? -1 : ix.producer(m_name, "Mul");
         if (m < 0) continue;

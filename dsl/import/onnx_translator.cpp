@@ -105,13 +105,20 @@ std::string OnnxTranslator::unique_var(const std::string& onnx_name) {
 
 // ---- inputs ---------------------------------------------------------------
 
+const OnnxValue& OnnxTranslator::value(const onnx::NodeProto& n, const std::string& name) const {
+    auto v = values_.find(name);
+    if (v == values_.end())
+        fail(n, "input '" + comment_text(name) + "' has no value (an output its producer does not compute)");
+    return v->second;
+}
+
 bool OnnxTranslator::has_input(const onnx::NodeProto& n, int i) const {
     return i < n.input_size() && !n.input(i).empty();
 }
 
 const OnnxValue& OnnxTranslator::input(const onnx::NodeProto& n, int i) const {
     if (!has_input(n, i)) fail(n, "input " + std::to_string(i) + " is missing");
-    return values_.at(n.input(i));
+    return value(n, n.input(i));
 }
 
 const OnnxValue& OnnxTranslator::tensor_input(const onnx::NodeProto& n, int i) {
@@ -120,6 +127,7 @@ const OnnxValue& OnnxTranslator::tensor_input(const onnx::NodeProto& n, int i) {
 }
 
 OnnxValue& OnnxTranslator::tensor_value(const onnx::NodeProto& n, const std::string& name) {
+    value(n, name);  // fail() for a name nothing computed
     OnnxValue& v = values_.at(name);
     if (v.kind == OnnxValue::Kind::Shape)
         fail(n, "input '" + comment_text(name) +
@@ -340,6 +348,12 @@ void OnnxTranslator::translate(const onnx::NodeProto& n) {
     }
     if (n.output_size() < 1 || n.output(0).empty()) fail(n, "the node has no output");
     op->second(*this, n);
+    // The operators the importer maps compute their first output only (each
+    // refuses the optional outputs it knows first, with its own message).
+    for (int o = 1; o < n.output_size(); ++o)
+        if (!n.output(o).empty() && !values_.count(n.output(o)))
+            fail(n, "its output " + std::to_string(o) + " ('" + comment_text(n.output(o)) +
+                        "') is not mapped: the importer computes the first output only");
 }
 
 void OnnxTranslator::translate_gelu(const onnx::NodeProto& n, const std::string& x) {

@@ -55,6 +55,8 @@ public:
     // tensor (a constant becomes a weight) or as constants.
     bool has_input(const onnx::NodeProto& n, int i) const;
     const OnnxValue& input(const onnx::NodeProto& n, int i) const;
+    // The value named `name`, read by node n (fail() if nothing computed it).
+    const OnnxValue& value(const onnx::NodeProto& n, const std::string& name) const;
     const OnnxValue& tensor_input(const onnx::NodeProto& n, int i);
     const ConstTensor& const_input(const onnx::NodeProto& n, int i, const char* what) const;
     // Input i as integer expressions: a Shape value or an integer constant.

@@ -117,6 +117,12 @@ def no_graph():
     return m
 
 
+def gelu_without_output():
+    nodes = [node("Div", ["x", "r2"], ["d"]), node("Erf", ["d"], ["e"]), node("Add", ["e", "one"], ["a"]),
+             node("Mul", ["x", "a"], ["m"]), helper.make_node("Mul", ["m", "half"], [], name="last")]
+    return mk(nodes, inits=[floats("r2", [np.sqrt(2)]), floats("one", [1]), floats("half", [0.5])])
+
+
 # (file name, catalogue heading, model or bytes, extra arguments)
 CASES = [
     ("truncated", "a truncated model", lambda: conv().SerializeToString()[:150], []),
@@ -343,6 +349,9 @@ CASES = [
      lambda: mk([node("Slice", ["x", "a", "b"])], inits=[ints("a", [5]), ints("b", [2])]), []),
     ("cast_shape_to_float", "a shape cast to a float", lambda: shape_then("Cast", to=F32), []),
     ("cast_to_int64", "a tensor cast to INT64", lambda: mk([node("Cast", ["x"], to=I64)]), []),
+    ("second_output", "a second output the operator does not compute",
+     lambda: mk([node("Relu", ["x"], ["r", "r2"]), node("Add", ["r", "r2"])]), []),
+    ("gelu_without_output", "a GELU pattern whose last Mul has no output", gelu_without_output, []),
 ]
 
 
