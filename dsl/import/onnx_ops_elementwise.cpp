@@ -165,4 +165,8 @@ void pow(OnnxTranslator& t, const onnx::NodeProto& n) {
                       "tensor, a multiply)");
 }
 
+std::vector<int64_t> broadcast_dims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    return broadcast(a, b);
+}
+
 }  // namespace dsl::onnx_ops

@@ -82,9 +82,11 @@ void matmul(OnnxTranslator& t, const onnx::NodeProto& n) {
     const OnnxValue& av = t.input(n, 0);
     if (av.dims.size() < 2 || b.dims.size() < 2)
         t.fail(n, "1-D operands are not mapped: the language's matmul multiplies matrices (at least 2-D)");
-    std::vector<int64_t> dims = av.dims.size() >= b.dims.size() ? av.dims : b.dims;
-    dims[dims.size() - 2] = av.dims[av.dims.size() - 2];
-    dims.back() = b.dims.back();
+    // NumPy's matmul: the batch dims (all but the last two) broadcast.
+    std::vector<int64_t> dims = broadcast_dims(std::vector<int64_t>(av.dims.begin(), av.dims.end() - 2),
+                                               std::vector<int64_t>(b.dims.begin(), b.dims.end() - 2));
+    dims.push_back(av.dims[av.dims.size() - 2]);
+    dims.push_back(b.dims.back());
     t.emit(n, "pypo.op.matmul(" + a + ", " + b.var + ")", dims,
            arch::dtype_bytes(b.dtype) > arch::dtype_bytes(av.dtype) ? b.dtype : av.dtype);
 }

@@ -139,6 +139,22 @@ TEST(OnnxImport, ACycleIsNamed) {
               "m.onnx: error: node 'Add' (Add): the graph has a cycle through this node\n");
 }
 
+TEST(OnnxImport, MatMulBatchDimsBroadcast) {
+    // (1, 2, 4) @ (3, 4, 5) is (3, 2, 5): equal ranks, the batch dims broadcast.
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "a", {1, 2, 4});
+    input(g, "b", {3, 4, 5});
+    node(g, "MatMul", {"a", "b"}, {"c"});
+    node(g, "Shape", {"c"}, {"s"});
+    node(g, "Reshape", {"c", "s"}, {"y"});
+    output(g, "y");
+    const dsl::ImportedModel im = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString());
+    EXPECT_NE(im.program->text.find("(3, 2, 5)"), std::string::npos) << im.program->text;
+    const dsl::TaskGraph graph = dsl::elaborate_source(im.program);
+    EXPECT_EQ(graph.ops.size(), 2u);
+}
+
 TEST(OnnxImport, SliceToInt64MaxIsToTheEnd) {
     // PyTorch writes x[1:] as Slice(x, starts=[1], ends=[INT64_MAX]); a
     // double holding INT64_MAX is 2^63, outside int64 (saturated_int64).
