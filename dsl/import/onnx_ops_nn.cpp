@@ -118,7 +118,7 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
         dtype = arch::dtype_bytes(b.dtype) > arch::dtype_bytes(dtype) ? b.dtype : dtype;
     }
     std::string call = "pypo.op.matmul(" + lhs + ", " + rhs + ")";
-    if (alpha != 1) call = "pypo.op.mul(" + call + ", " + OnnxTranslator::number(alpha) + ")";
+    if (alpha != 1) call = "pypo.op.mul(" + call + ", " + t.finite_number(n, alpha, "alpha") + ")";
     if (t.has_input(n, 2) && beta != 0) {
         const OnnxValue& c0 = t.input(n, 2);
         std::string c;
@@ -128,7 +128,7 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
             c = t.add_weight(c0.name + ".scaled", scaled, const_dtype(c0.c));
         } else {
             c = t.tensor_input(n, 2).var;
-            if (beta != 1) c = "pypo.op.mul(" + c + ", " + OnnxTranslator::number(beta) + ")";
+            if (beta != 1) c = "pypo.op.mul(" + c + ", " + t.finite_number(n, beta, "beta") + ")";
         }
         call = "pypo.op.add(" + call + ", " + c + ")";
     }
@@ -192,7 +192,7 @@ void layer_norm(OnnxTranslator& t, const onnx::NodeProto& n) {
     const OnnxValue& xv = t.input(n, 0);
     t.emit(n,
            "pypo.op.layer_norm(" + xv.var + ", " + scale + ", " + shift + ", axis=" + std::to_string(axis) +
-               ", eps=" + OnnxTranslator::number(eps) + ")",
+               ", eps=" + t.finite_number(n, eps, "epsilon") + ")",
            xv.dims, xv.dtype);
 }
 

@@ -76,6 +76,11 @@ std::vector<std::string> dims_texts(const OnnxValue& x) {
 
 // Squeeze's and Unsqueeze's axes: an attribute before opset 13, an input from it.
 std::vector<int64_t> axes_of(OnnxTranslator& t, const onnx::NodeProto& n) {
+    // `axes` is an attribute up to opset 12 and an input from opset 13.
+    if (t.opset() >= 13 && t.has_attr(n, "axes"))
+        t.fail(n, "attribute axes is " + n.op_type() + "'s up to opset 12; at opset " + std::to_string(t.opset()) +
+                      " the axes are input 1");
+    t.only_attrs(n, {"axes"});
     if (t.opset() >= 13) return t.has_input(n, 1) ? t.known_ints(n, 1, "axes") : std::vector<int64_t>{};
     return t.attr_ints(n, "axes", {});
 }
@@ -133,6 +138,9 @@ void gather(OnnxTranslator& t, const onnx::NodeProto& n) {
     t.only_attrs(n, {"axis"});
     const OnnxValue& data = t.input(n, 0);
     const OnnxValue& idx = t.input(n, 1);
+    if (idx.kind == Kind::Const && idx.c.dims.size() > 1)
+        t.fail(n, "constant indices of rank " + std::to_string(idx.c.dims.size()) +
+                      " are not mapped (a scalar or a list of indices is: a view or a shape's elements)");
     if (is_shape_like(data) && idx.kind != Kind::Tensor) {
         // An element (or elements) of a shape: picked at import.
         const std::vector<std::string> e = t.int_exprs(n, 0, "data");
@@ -214,7 +222,6 @@ void concat(OnnxTranslator& t, const onnx::NodeProto& n) {
 }
 
 void unsqueeze(OnnxTranslator& t, const onnx::NodeProto& n) {
-    t.only_attrs(n, {"axes"});
     const OnnxValue& data = t.input(n, 0);
     const std::vector<int64_t> axes = axes_of(t, n);
     if (is_shape_like(data)) {
@@ -237,7 +244,6 @@ void unsqueeze(OnnxTranslator& t, const onnx::NodeProto& n) {
 }
 
 void squeeze(OnnxTranslator& t, const onnx::NodeProto& n) {
-    t.only_attrs(n, {"axes"});
     const OnnxValue& data = t.input(n, 0);
     if (is_shape_like(data) && !is_scalar(data)) {
         const std::vector<std::string> e = t.int_exprs(n, 0, "data");

@@ -21,6 +21,11 @@ using AP = onnx::AttributeProto;
 // A graph may hold at most this many nodes: a hostile model could list
 // millions, each a line of the program.
 constexpr int kMaxNodes = 200000;
+// A shape computed at import: at most this many elements, each an
+// expression of at most this many characters (Add(s, s) and Concat(s, s)
+// double them, so a chain of such nodes would grow exponentially).
+constexpr size_t kMaxShapeElements = 64;
+constexpr size_t kMaxShapeExprChars = 4096;
 
 std::string node_label(const onnx::NodeProto& n) {
     return "node '" + comment_text(n.name().empty() ? (n.output_size() ? n.output(0) : std::string("?")) : n.name()) +
@@ -87,6 +92,16 @@ std::string OnnxTranslator::number(double v) {
             if (std::strtof(text, nullptr) == f) return float_repr(std::strtod(text, nullptr));
         }
     return float_repr(v);
+}
+
+std::string OnnxTranslator::finite_number(const onnx::NodeProto& n, double v, const std::string& what) const {
+    if (!std::isfinite(v))
+        fail(n, what + " is " +
+                    (std::isnan(v) ? "NaN"
+                     : v > 0       ? "inf"
+                                   : "-inf") +
+                    ", which the language has no literal for (its numbers are finite)");
+    return number(v);
 }
 
 int64_t OnnxTranslator::axis(const onnx::NodeProto& n, int64_t a, size_t rank, const char* what) const {
@@ -249,7 +264,18 @@ const OnnxValue& OnnxTranslator::emit(const onnx::NodeProto& n, const std::strin
     return values_[n.output(0)];
 }
 
-void OnnxTranslator::set_value(const onnx::NodeProto& n, OnnxValue v) { values_[n.output(0)] = std::move(v); }
+void OnnxTranslator::set_value(const onnx::NodeProto& n, OnnxValue v) {
+    if (v.kind == OnnxValue::Kind::Shape) {
+        if (v.exprs.size() > kMaxShapeElements)
+            fail(n, "a shape of " + std::to_string(v.exprs.size()) + " elements, more than the importer's limit of " +
+                        std::to_string(kMaxShapeElements));
+        for (const std::string& e : v.exprs)
+            if (e.size() > kMaxShapeExprChars)
+                fail(n, "a shape expression of " + std::to_string(e.size()) +
+                            " characters, more than the importer's limit of " + std::to_string(kMaxShapeExprChars));
+    }
+    values_[n.output(0)] = std::move(v);
+}
 
 std::string OnnxTranslator::add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype) {
     std::string literal;

@@ -100,6 +100,9 @@ public:
     // constant) by its shortest float32 spelling ("0.1", not
     // "0.10000000149011612"), any other as Python's repr.
     static std::string number(double v);
+    // number(v) for node n's program text; fail() for inf and NaN, which
+    // the language has no literal for (`what` names the value).
+    std::string finite_number(const onnx::NodeProto& n, double v, const std::string& what) const;
     // An axis of a rank-r tensor, negative counting from the end, checked.
     int64_t axis(const onnx::NodeProto& n, int64_t a, size_t rank, const char* what) const;
 

@@ -3,6 +3,7 @@
 // messages are docs/errors.md's; tests/onnx/ runs models end to end).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <utility>
 
@@ -153,6 +154,50 @@ TEST(OnnxImport, MatMulBatchDimsBroadcast) {
     EXPECT_NE(im.program->text.find("(3, 2, 5)"), std::string::npos) << im.program->text;
     const dsl::TaskGraph graph = dsl::elaborate_source(im.program);
     EXPECT_EQ(graph.ops.size(), 2u);
+}
+
+TEST(OnnxImport, AShapeElementTimesAConstantStaysAScalar) {
+    // Gather(Shape(x), 0) * 2 is a 0-D shape value, which Unsqueeze takes.
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "x", {4, 8});
+    for (auto [name, value] : {std::pair<const char*, int64_t>{"zero", 0}, {"two", 2}, {"minus1", -1}}) {
+        TensorProto* t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(TensorProto::INT64);
+        t->add_int64_data(value);
+    }
+    TensorProto* axes = g->add_initializer();
+    axes->set_name("axes");
+    axes->set_data_type(TensorProto::INT64);
+    axes->add_dims(1);
+    axes->add_int64_data(0);
+    node(g, "Shape", {"x"}, {"s"});
+    node(g, "Gather", {"s", "zero"}, {"n"});
+    node(g, "Mul", {"n", "two"}, {"n2"});
+    node(g, "Unsqueeze", {"n2", "axes"}, {"u"});
+    node(g, "Unsqueeze", {"minus1", "axes"}, {"v"});
+    node(g, "Concat", {"u", "v"}, {"shape"})->add_attribute()->set_name("axis");
+    node(g, "Reshape", {"x", "shape"}, {"y"});
+    output(g, "y");
+    const std::string text = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString()).program->text;
+    EXPECT_NE(text.find("(8, -1)"), std::string::npos) << text;
+}
+
+TEST(OnnxImport, AnInfiniteClipBoundBoundsNothing) {
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "x", {4, 8});
+    for (auto [name, value] : {std::pair<const char*, float>{"lo", -INFINITY}, {"hi", 6.f}}) {
+        TensorProto* t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(TensorProto::FLOAT);
+        t->add_float_data(value);
+    }
+    node(g, "Clip", {"x", "lo", "hi"}, {"y"});
+    output(g, "y");
+    const std::string text = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString()).program->text;
+    EXPECT_NE(text.find("pypo.op.minimum(x, 6.0)"), std::string::npos) << text;
 }
 
 TEST(OnnxImport, SliceToInt64MaxIsToTheEnd) {
