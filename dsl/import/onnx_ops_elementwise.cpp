@@ -29,7 +29,9 @@ std::vector<int64_t> broadcast(const std::vector<int64_t>& a, const std::vector<
 
 arch::DType promoted(arch::DType a, arch::DType b) { return arch::dtype_bytes(b) > arch::dtype_bytes(a) ? b : a; }
 
-bool is_shape_like(const OnnxValue& v) { return v.kind == Kind::Shape || (v.kind == Kind::Const && v.c.is_integer()); }
+bool is_shape_like(const OnnxValue& v) {
+    return v.kind == Kind::Shape || (v.kind == Kind::Const && v.c().is_integer());
+}
 
 // Integer arithmetic on shapes, folded where both sides are numbers.
 // ONNX's integer Div truncates and Python's // floors: they agree on the
@@ -44,7 +46,7 @@ void fold_shapes(OnnxTranslator& t, const onnx::NodeProto& n, const std::string&
     OnnxValue v;
     v.kind = Kind::Shape;
     // A constant is a scalar when it has no dims (its `scalar` is a Shape's).
-    const auto scalar = [](const OnnxValue& o) { return o.kind == Kind::Shape ? o.scalar : o.c.dims.empty(); };
+    const auto scalar = [](const OnnxValue& o) { return o.kind == Kind::Shape ? o.scalar : o.c().dims.empty(); };
     v.scalar = scalar(t.input(n, 0)) && scalar(t.input(n, 1));
     for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
         const std::string& x = a[a.size() == 1 ? 0 : i];
@@ -64,8 +66,8 @@ void fold_shapes(OnnxTranslator& t, const onnx::NodeProto& n, const std::string&
 }
 
 bool single_float(const OnnxValue& v, double& x) {
-    if (v.kind != Kind::Const || !v.c.is_float() || v.c.count() != 1) return false;
-    x = v.c.values[0];
+    if (v.kind != Kind::Const || !v.c().is_float() || v.c().count() != 1) return false;
+    x = v.c().values[0];
     return true;
 }
 
@@ -148,11 +150,11 @@ void binary(OnnxTranslator& t, const onnx::NodeProto& n) {
     // A one-element float constant against a tensor of at least its rank:
     // the operation's number form, which keeps the tensor's shape.
     double x = 0;
-    if (single_float(b0, x) && a0.kind == Kind::Tensor && b0.c.dims.size() <= a0.dims.size())
+    if (single_float(b0, x) && a0.kind == Kind::Tensor && b0.c().dims.size() <= a0.dims.size())
         return void(t.emit(n,
                            "pypo.op." + op + "(" + a0.var + ", " + t.finite_number(n, x, "the constant operand") + ")",
                            a0.dims, a0.dtype));
-    if (single_float(a0, x) && b0.kind == Kind::Tensor && a0.c.dims.size() <= b0.dims.size())
+    if (single_float(a0, x) && b0.kind == Kind::Tensor && a0.c().dims.size() <= b0.dims.size())
         return void(t.emit(n,
                            "pypo.op." + op + "(" + t.finite_number(n, x, "the constant operand") + ", " + b0.var + ")",
                            b0.dims, b0.dtype));

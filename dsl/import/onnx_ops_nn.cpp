@@ -106,10 +106,10 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
     int64_t N;
     arch::DType dtype = a.dtype;
     if (b0.kind == Kind::Const && trans_b) {
-        if (b0.c.dims.size() != 2) t.fail(n, "B must be 2-D, got rank " + std::to_string(b0.c.dims.size()));
-        rhs = t.add_weight(b0.name + ".T", transposed(b0.c), const_dtype(b0.c));
-        N = b0.c.dims[0];
-        dtype = arch::dtype_bytes(const_dtype(b0.c)) > arch::dtype_bytes(dtype) ? const_dtype(b0.c) : dtype;
+        if (b0.c().dims.size() != 2) t.fail(n, "B must be 2-D, got rank " + std::to_string(b0.c().dims.size()));
+        rhs = t.add_weight(b0.name + ".T", transposed(b0.c()), const_dtype(b0.c()));
+        N = b0.c().dims[0];
+        dtype = arch::dtype_bytes(const_dtype(b0.c())) > arch::dtype_bytes(dtype) ? const_dtype(b0.c()) : dtype;
     } else {
         const OnnxValue& b = t.tensor_input(n, 1);
         if (b.dims.size() != 2) t.fail(n, "B must be 2-D, got rank " + std::to_string(b.dims.size()));
@@ -123,9 +123,9 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
         const OnnxValue& c0 = t.input(n, 2);
         std::string c;
         if (c0.kind == Kind::Const && beta != 1) {
-            ConstTensor scaled = c0.c;
+            ConstTensor scaled = c0.c();
             for (double& v : scaled.values) v *= beta;
-            c = t.add_weight(c0.name + ".scaled", scaled, const_dtype(c0.c));
+            c = t.add_weight(c0.name + ".scaled", scaled, const_dtype(c0.c()));
         } else {
             c = t.tensor_input(n, 2).var;
             if (beta != 1) c = "pypo.op.mul(" + c + ", " + t.finite_number(n, beta, "beta") + ")";

@@ -153,7 +153,7 @@ OnnxValue& OnnxTranslator::tensor_value(const onnx::NodeProto& n, const std::str
 
 const ConstTensor& OnnxTranslator::const_input(const onnx::NodeProto& n, int i, const char* what) const {
     const OnnxValue& v = input(n, i);
-    if (v.kind == OnnxValue::Kind::Const) return v.c;
+    if (v.kind == OnnxValue::Kind::Const) return v.c();
     fail(n, std::string(what) + " (input '" + comment_text(n.input(i)) +
                 "') must be a constant: an initializer or a Constant node");
 }
@@ -298,17 +298,17 @@ std::string OnnxTranslator::add_weight(const std::string& name, const ConstTenso
 
 std::string OnnxTranslator::weight_of(OnnxValue& c) {
     arch::DType dtype;
-    if (!onnx_dtype(c.c.elem_type, dtype)) {
-        if (c.c.elem_type == TP::DOUBLE) dtype = arch::DType::Float32;
+    if (!onnx_dtype(c.c().elem_type, dtype)) {
+        if (c.c().elem_type == TP::DOUBLE) dtype = arch::DType::Float32;
         else
             fail(node_label(*current_) + ": constant '" + comment_text(c.name) + "' of " +
-                 onnx_type_name(c.c.elem_type) +
+                 onnx_type_name(c.c().elem_type) +
                  " is used as a tensor; the language's tensors are float16, "
                  "bfloat16, float32, int8 or int32");
     }
     OnnxValue t;
-    t.var = add_weight(c.name, c.c, dtype);
-    t.dims = c.c.dims.empty() ? std::vector<int64_t>{1} : c.c.dims;
+    t.var = add_weight(c.name, c.c(), dtype);
+    t.dims = c.c().dims.empty() ? std::vector<int64_t>{1} : c.c().dims;
     t.dtype = dtype;
     t.declared = true;
     c = t;
@@ -423,7 +423,9 @@ ImportedModel OnnxTranslator::run() {
         c.kind = OnnxValue::Kind::Const;
         c.name = init.name();
         std::string why;
-        if (!decode_tensor(init, c.c, why)) fail("initializer '" + comment_text(init.name()) + "': " + why);
+        ConstTensor values;
+        if (!decode_tensor(init, values, why)) fail("initializer '" + comment_text(init.name()) + "': " + why);
+        c.set_const(std::move(values));
         if (!values_.emplace(init.name(), std::move(c)).second)
             fail("two initializers are named '" + comment_text(init.name()) + "'");
     }

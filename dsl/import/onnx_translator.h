@@ -16,7 +16,9 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <memory>
 #include "dsl/import/onnx_import.h"
+
 #include "dsl/import/onnx_tensor.h"
 
 namespace dsl {
@@ -30,8 +32,11 @@ struct OnnxValue {
     std::vector<int64_t> dims;
     arch::DType dtype = arch::DType::Float16;
     bool declared = false;
-    // Const: the values; `name` is the ONNX name a weight made of it keeps.
-    ConstTensor c;
+    // Const: the values, shared by the values Identity, Cast and the like
+    // pass on (never copied); `name` is the ONNX name a weight made of it keeps.
+    std::shared_ptr<const ConstTensor> const_values;
+    const ConstTensor& c() const { return *const_values; }
+    void set_const(ConstTensor values) { const_values = std::make_shared<const ConstTensor>(std::move(values)); }
     std::string name;
     // Shape: one integer expression per element; `scalar` for a 0-D one.
     std::vector<std::string> exprs;

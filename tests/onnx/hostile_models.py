@@ -370,6 +370,7 @@ CASES = [
     ("shape_expression_long", "shape arithmetic growing past the limit", lambda: shape_doubling("Add", 12),
      ["--shape", "x=1,4,8,8"]),
     ("shape_too_long", "a shape of too many elements", lambda: shape_doubling("Concat", 5), []),
+    ("cast_float_to_int8", "a float tensor cast to INT8", lambda: mk([node("Cast", ["x"], to=TensorProto.INT8)]), []),
     ("squeeze_axes_attr_opset13", "Squeeze's axes attribute at opset 13",
      lambda: mk([node("Squeeze", ["x"], axes=[0])]), []),
 ]

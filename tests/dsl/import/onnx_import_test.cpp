@@ -200,6 +200,27 @@ TEST(OnnxImport, AnInfiniteClipBoundBoundsNothing) {
     EXPECT_NE(text.find("pypo.op.minimum(x, 6.0)"), std::string::npos) << text;
 }
 
+TEST(OnnxImport, AFoldedCastToAnIntegerTruncates) {
+    // Cast(float [8.9, 4.2]) to INT64 is [8, 4] (ONNX truncates toward zero).
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "x", {4, 8});
+    TensorProto* c = g->add_initializer();
+    c->set_name("c");
+    c->set_data_type(TensorProto::FLOAT);
+    c->add_dims(2);
+    c->add_float_data(8.9f);
+    c->add_float_data(4.2f);
+    onnx::AttributeProto* to = node(g, "Cast", {"c"}, {"k"})->add_attribute();
+    to->set_name("to");
+    to->set_type(onnx::AttributeProto::INT);
+    to->set_i(TensorProto::INT64);
+    node(g, "Reshape", {"x", "k"}, {"y"});
+    output(g, "y");
+    const std::string text = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString()).program->text;
+    EXPECT_NE(text.find("(8, 4)"), std::string::npos) << text;
+}
+
 TEST(OnnxImport, SliceToInt64MaxIsToTheEnd) {
     // PyTorch writes x[1:] as Slice(x, starts=[1], ends=[INT64_MAX]); a
     // double holding INT64_MAX is 2^63, outside int64 (saturated_int64).
