@@ -43,10 +43,14 @@ public:
     // rounding of `want`.
     bool is(const std::string& name, double want) const {
         auto c = constants_.find(name);
+        if (c == constants_.end()) return false;
+        // One element by its dims before decoding anything (every Mul and
+        // Add asks, and an initializer may be large).
+        for (int64_t d : c->second->dims())
+            if (d != 1) return false;
         ConstTensor t;
         std::string why;
-        if (c == constants_.end() || !decode_tensor(*c->second, t, why) || t.count() != 1 || !t.is_float())
-            return false;
+        if (!decode_tensor(*c->second, t, why) || t.count() != 1 || !t.is_float()) return false;
         return std::fabs(t.values[0] - want) <= 1e-3 * std::fabs(want);
     }
     const onnx::NodeProto& node(int i) const { return g_.node(i); }
