@@ -107,7 +107,7 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
     arch::DType dtype = a.dtype;
     if (b0.kind == Kind::Const && trans_b) {
         if (b0.c().dims.size() != 2) t.fail(n, "B must be 2-D, got rank " + std::to_string(b0.c().dims.size()));
-        rhs = t.add_weight(b0.name + ".T", transposed(b0.c()), const_dtype(b0.c()));
+        rhs = t.add_weight(b0.name + ".T", transposed(b0.c()), const_dtype(b0.c()), b0.const_values.get());
         N = b0.c().dims[0];
         dtype = arch::dtype_bytes(const_dtype(b0.c())) > arch::dtype_bytes(dtype) ? const_dtype(b0.c()) : dtype;
     } else {

@@ -277,7 +277,16 @@ void OnnxTranslator::set_value(const onnx::NodeProto& n, OnnxValue v) {
     values_[n.output(0)] = std::move(v);
 }
 
-std::string OnnxTranslator::add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype) {
+std::string OnnxTranslator::add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype,
+                                       const ConstTensor* source) {
+    // A weight derived again from the same constant under the same name
+    // (an Identity of an initializer, two Gemms sharing a transposed B) is
+    // the weight already made.
+    const auto key = std::make_pair(source, name);
+    if (source) {
+        auto made = weights_made_.find(key);
+        if (made != weights_made_.end() && made->second.second == dtype) return made->second.first;
+    }
     std::string literal;
     if (!string_literal(name, literal)) fail("the name of initializer '" + comment_text(name) + "' is not UTF-8");
     if (!tensor_names_.insert(name).second) fail("two tensors are named '" + comment_text(name) + "'");
@@ -293,6 +302,7 @@ std::string OnnxTranslator::add_weight(const std::string& name, const ConstTenso
     w.dtype = dtype;
     w.values.assign(c.values.begin(), c.values.end());
     out_.weights.push_back(std::move(w));
+    if (source) weights_made_[key] = {var, dtype};
     return var;
 }
 
@@ -307,7 +317,7 @@ std::string OnnxTranslator::weight_of(OnnxValue& c) {
                  "bfloat16, float32, int8 or int32");
     }
     OnnxValue t;
-    t.var = add_weight(c.name, c.c(), dtype);
+    t.var = add_weight(c.name, c.c(), dtype, c.const_values.get());
     t.dims = c.c().dims.empty() ? std::vector<int64_t>{1} : c.c().dims;
     t.dtype = dtype;
     t.declared = true;

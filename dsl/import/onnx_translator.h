@@ -92,7 +92,10 @@ public:
     void set_value(const onnx::NodeProto& n, OnnxValue v);
     // A weight of values computed at import (a folded BatchNormalization's
     // scale), named `name`: its program variable.
-    std::string add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype);
+    // `source`: the constant the weight is derived from, for reusing the
+    // weight when the same constant and name come again (nullptr: never).
+    std::string add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype,
+                           const ConstTensor* source = nullptr);
 
     // A dimension of a tensor as program text: its number, or `var.shape[i]`.
     static std::string dim_text(const OnnxValue& t, size_t i);
@@ -125,6 +128,8 @@ private:
     const onnx::ModelProto& model_;
     int64_t opset_ = 0;
     std::map<std::string, OnnxValue> values_;
+    // The weights made by add_weight with a source: (source, name) -> (var, dtype).
+    std::map<std::pair<const ConstTensor*, std::string>, std::pair<std::string, arch::DType>> weights_made_;
     std::set<std::string> vars_;          // identifiers taken
     std::set<std::string> tensor_names_;  // pypo tensor names taken
     std::string decls_, body_;

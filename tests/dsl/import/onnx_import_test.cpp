@@ -221,6 +221,39 @@ TEST(OnnxImport, AFoldedCastToAnIntegerTruncates) {
     EXPECT_NE(text.find("(8, 4)"), std::string::npos) << text;
 }
 
+TEST(OnnxImport, SharedWeightsAreOneWeight) {
+    // An Identity of an initializer, and two Gemms sharing one transposed B.
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "x", {2, 4}, TensorProto::FLOAT);
+    for (const char* name : {"w", "v"}) {
+        TensorProto* w = g->add_initializer();
+        w->set_name(name);
+        w->set_data_type(TensorProto::FLOAT);
+        w->add_dims(4);
+        w->add_dims(4);
+        for (int i = 0; i < 16; ++i) w->add_float_data(float(i));
+    }
+    node(g, "Identity", {"w"}, {"w2"});
+    node(g, "MatMul", {"x", "w"}, {"a"});
+    node(g, "MatMul", {"x", "w2"}, {"b"});
+    for (const char* out : {"c", "d"}) {
+        onnx::AttributeProto* tb = node(g, "Gemm", {"x", "v"}, {out})->add_attribute();
+        tb->set_name("transB");
+        tb->set_type(onnx::AttributeProto::INT);
+        tb->set_i(1);
+    }
+    node(g, "Add", {"a", "b"}, {"ab"});
+    node(g, "Add", {"c", "d"}, {"cd"});
+    node(g, "Add", {"ab", "cd"}, {"y"});
+    output(g, "y");
+    const dsl::ImportedModel im = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString());
+    ASSERT_EQ(im.weights.size(), 2u) << im.program->text;
+    EXPECT_EQ(im.weights[0].name, "w");
+    EXPECT_EQ(im.weights[1].name, "v.T");
+    EXPECT_EQ(dsl::elaborate_source(im.program).ops.size(), 7u) << im.program->text;
+}
+
 TEST(OnnxImport, SliceToInt64MaxIsToTheEnd) {
     // PyTorch writes x[1:] as Slice(x, starts=[1], ends=[INT64_MAX]); a
     // double holding INT64_MAX is 2^63, outside int64 (saturated_int64).
