@@ -25,6 +25,8 @@ constexpr int kMaxNodes = 200000;
 // expression of at most this many characters (Add(s, s) and Concat(s, s)
 // double them, so a chain of such nodes would grow exponentially).
 constexpr size_t kMaxShapeElements = 64;
+// All initializers together (decoded to doubles: 2 GiB at most).
+constexpr int64_t kMaxTotalInitializerElements = int64_t(1) << 28;
 constexpr size_t kMaxShapeExprChars = 4096;
 
 std::string node_label(const onnx::NodeProto& n) {
@@ -428,6 +430,18 @@ ImportedModel OnnxTranslator::run() {
     if (g.node_size() > kMaxNodes)
         fail("the graph has " + std::to_string(g.node_size()) + " nodes, more than the importer's limit of " +
              std::to_string(kMaxNodes));
+    // Every initializer is decoded up front (as doubles): their elements
+    // together within a budget, counted from the dims before any is decoded.
+    int64_t total = 0;
+    for (const TP& init : g.initializer()) {
+        int64_t count = 1;
+        for (int64_t d : init.dims())
+            if (d < 0 || __builtin_mul_overflow(count, d, &count) || count > kMaxTensorElements) count = 0;
+        total += count;  // each within kMaxTensorElements (decode_tensor refuses the others)
+        if (total > kMaxTotalInitializerElements)
+            fail("the initializers hold more than " + std::to_string(kMaxTotalInitializerElements) +
+                 " elements together, the importer's limit");
+    }
     for (const TP& init : g.initializer()) {
         OnnxValue c;
         c.kind = OnnxValue::Kind::Const;

@@ -371,6 +371,9 @@ CASES = [
      ["--shape", "x=1,4,8,8"]),
     ("shape_too_long", "a shape of too many elements", lambda: shape_doubling("Concat", 5), []),
     ("cast_float_to_int8", "a float tensor cast to INT8", lambda: mk([node("Cast", ["x"], to=TensorProto.INT8)]), []),
+    ("initializers_too_many_elements", "initializers of too many elements together",
+     lambda: mk([node("Sum", ["x", "a", "b", "c"])],
+                inits=[TensorProto(name=n, data_type=F32, dims=[1 << 27]) for n in "abc"]), []),
     ("squeeze_axes_attr_opset13", "Squeeze's axes attribute at opset 13",
      lambda: mk([node("Squeeze", ["x"], axes=[0])]), []),
 ]
