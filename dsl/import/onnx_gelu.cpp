@@ -43,10 +43,14 @@ public:
     // rounding of `want`.
     bool is(const std::string& name, double want) const {
         auto c = constants_.find(name);
+        if (c == constants_.end()) return false;
+        // One element by its dims before decoding anything (every Mul and
+        // Add asks, and an initializer may be large).
+        for (int64_t d : c->second->dims())
+            if (d != 1) return false;
         ConstTensor t;
         std::string why;
-        if (c == constants_.end() || !decode_tensor(*c->second, t, why) || t.count() != 1 || !t.is_float())
-            return false;
+        if (!decode_tensor(*c->second, t, why) || t.count() != 1 || !t.is_float()) return false;
         return std::fabs(t.values[0] - want) <= 1e-3 * std::fabs(want);
     }
     const onnx::NodeProto& node(int i) const { return g_.node(i); }
@@ -73,7 +77,9 @@ GeluPatterns find_gelu_patterns(const onnx::GraphProto& g) {
     for (int last = 0; last < g.node_size(); ++last) {
         // From the end: y = Mul(m, 0.5), m = Mul(x, a), a = Add(e, 1), e = Erf(d), d = x / sqrt(2).
         const onnx::NodeProto& y = g.node(last);
-        if (y.op_type() != "Mul" || y.input_size() != 2 || !y.domain().empty()) continue;
+        if (y.op_type() != "Mul" || y.input_size() != 2 || !y.domain().empty() || y.output_size() != 1 ||
+            y.output(0).empty())
+            continue;
         const std::string m_name = other_than(ix, y, 0.5);
         const int m = m_name.empty() || !ix.read_once(m_name) ? -1 : ix.producer(m_name, "Mul");
         if (m < 0) continue;

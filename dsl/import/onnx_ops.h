@@ -12,6 +12,8 @@ void neg(OnnxTranslator& t, const onnx::NodeProto& n);
 void clip(OnnxTranslator& t, const onnx::NodeProto& n);
 void binary(OnnxTranslator& t, const onnx::NodeProto& n);  // Add, Sub, Mul, Div, Max, Min
 void pow(OnnxTranslator& t, const onnx::NodeProto& n);
+// NumPy's broadcast of two dims lists (-1: known when the program runs).
+std::vector<int64_t> broadcast_dims(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
 
 // onnx_window.cpp: (ph, pw), the padding of a 2-D window on both sides of
 // each axis, from `auto_pad` and `pads` of `n` over image `x`.

@@ -29,7 +29,9 @@ std::vector<int64_t> broadcast(const std::vector<int64_t>& a, const std::vector<
 
 arch::DType promoted(arch::DType a, arch::DType b) { return arch::dtype_bytes(b) > arch::dtype_bytes(a) ? b : a; }
 
-bool is_shape_like(const OnnxValue& v) { return v.kind == Kind::Shape || (v.kind == Kind::Const && v.c.is_integer()); }
+bool is_shape_like(const OnnxValue& v) {
+    return v.kind == Kind::Shape || (v.kind == Kind::Const && v.c().is_integer());
+}
 
 // Integer arithmetic on shapes, folded where both sides are numbers.
 // ONNX's integer Div truncates and Python's // floors: they agree on the
@@ -43,7 +45,9 @@ void fold_shapes(OnnxTranslator& t, const onnx::NodeProto& n, const std::string&
     if (py.empty()) t.fail(n, "integer " + op + " of shapes is not folded (only +, -, * and /)");
     OnnxValue v;
     v.kind = Kind::Shape;
-    v.scalar = t.input(n, 0).scalar && t.input(n, 1).scalar;
+    // A constant is a scalar when it has no dims (its `scalar` is a Shape's).
+    const auto scalar = [](const OnnxValue& o) { return o.kind == Kind::Shape ? o.scalar : o.c().dims.empty(); };
+    v.scalar = scalar(t.input(n, 0)) && scalar(t.input(n, 1));
     for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
         const std::string& x = a[a.size() == 1 ? 0 : i];
         const std::string& y = b[b.size() == 1 ? 0 : i];
@@ -62,8 +66,8 @@ void fold_shapes(OnnxTranslator& t, const onnx::NodeProto& n, const std::string&
 }
 
 bool single_float(const OnnxValue& v, double& x) {
-    if (v.kind != Kind::Const || !v.c.is_float() || v.c.count() != 1) return false;
-    x = v.c.values[0];
+    if (v.kind != Kind::Const || !v.c().is_float() || v.c().count() != 1) return false;
+    x = v.c().values[0];
     return true;
 }
 
@@ -84,6 +88,10 @@ void neg(OnnxTranslator& t, const onnx::NodeProto& n) {
 }
 
 void clip(OnnxTranslator& t, const onnx::NodeProto& n) {
+    // min and max are attributes up to opset 10 and inputs from opset 11.
+    if (t.opset() >= 11 && (t.has_attr(n, "min") || t.has_attr(n, "max")))
+        t.fail(n, "attributes min and max are Clip's up to opset 10; at opset " + std::to_string(t.opset()) +
+                      " the bounds are inputs 1 and 2");
     t.only_attrs(n, {"min", "max"});
     bool has_lo = false, has_hi = false;
     double lo = 0, hi = 0;
@@ -100,7 +108,11 @@ void clip(OnnxTranslator& t, const onnx::NodeProto& n) {
         }
     }
     const OnnxValue& x = t.tensor_input(n, 0);
-    const std::string l = OnnxTranslator::number(lo), h = OnnxTranslator::number(hi);
+    // An infinite bound on its own side bounds nothing (ONNX's default).
+    if (has_lo && std::isinf(lo) && lo < 0) has_lo = false;
+    if (has_hi && std::isinf(hi) && hi > 0) has_hi = false;
+    const std::string l = has_lo ? t.finite_number(n, lo, "the minimum") : "",
+                      h = has_hi ? t.finite_number(n, hi, "the maximum") : "";
     if (has_lo && has_hi) t.emit(n, "pypo.op.clip(" + x.var + ", " + l + ", " + h + ")", x.dims, x.dtype);
     else if (has_lo) t.emit(n, "pypo.op.maximum(" + x.var + ", " + l + ")", x.dims, x.dtype);
     else if (has_hi) t.emit(n, "pypo.op.minimum(" + x.var + ", " + h + ")", x.dims, x.dtype);
@@ -138,12 +150,14 @@ void binary(OnnxTranslator& t, const onnx::NodeProto& n) {
     // A one-element float constant against a tensor of at least its rank:
     // the operation's number form, which keeps the tensor's shape.
     double x = 0;
-    if (single_float(b0, x) && a0.kind == Kind::Tensor && b0.c.dims.size() <= a0.dims.size())
-        return void(
-            t.emit(n, "pypo.op." + op + "(" + a0.var + ", " + OnnxTranslator::number(x) + ")", a0.dims, a0.dtype));
-    if (single_float(a0, x) && b0.kind == Kind::Tensor && a0.c.dims.size() <= b0.dims.size())
-        return void(
-            t.emit(n, "pypo.op." + op + "(" + OnnxTranslator::number(x) + ", " + b0.var + ")", b0.dims, b0.dtype));
+    if (single_float(b0, x) && a0.kind == Kind::Tensor && b0.c().dims.size() <= a0.dims.size())
+        return void(t.emit(n,
+                           "pypo.op." + op + "(" + a0.var + ", " + t.finite_number(n, x, "the constant operand") + ")",
+                           a0.dims, a0.dtype));
+    if (single_float(a0, x) && b0.kind == Kind::Tensor && a0.c().dims.size() <= b0.dims.size())
+        return void(t.emit(n,
+                           "pypo.op." + op + "(" + t.finite_number(n, x, "the constant operand") + ", " + b0.var + ")",
+                           b0.dims, b0.dtype));
     const std::string av = t.tensor_input(n, 0).var;
     const OnnxValue& b = t.tensor_input(n, 1);
     const OnnxValue& a = t.input(n, 0);
@@ -163,6 +177,10 @@ void pow(OnnxTranslator& t, const onnx::NodeProto& n) {
         t.fail(n, "exponent " + OnnxTranslator::number(p) +
                       ": the language has no power operation (exponents 0.5, 1 and 2 are mapped: sqrt, the "
                       "tensor, a multiply)");
+}
+
+std::vector<int64_t> broadcast_dims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    return broadcast(a, b);
 }
 
 }  // namespace dsl::onnx_ops

@@ -82,9 +82,11 @@ void matmul(OnnxTranslator& t, const onnx::NodeProto& n) {
     const OnnxValue& av = t.input(n, 0);
     if (av.dims.size() < 2 || b.dims.size() < 2)
         t.fail(n, "1-D operands are not mapped: the language's matmul multiplies matrices (at least 2-D)");
-    std::vector<int64_t> dims = av.dims.size() >= b.dims.size() ? av.dims : b.dims;
-    dims[dims.size() - 2] = av.dims[av.dims.size() - 2];
-    dims.back() = b.dims.back();
+    // NumPy's matmul: the batch dims (all but the last two) broadcast.
+    std::vector<int64_t> dims = broadcast_dims(std::vector<int64_t>(av.dims.begin(), av.dims.end() - 2),
+                                               std::vector<int64_t>(b.dims.begin(), b.dims.end() - 2));
+    dims.push_back(av.dims[av.dims.size() - 2]);
+    dims.push_back(b.dims.back());
     t.emit(n, "pypo.op.matmul(" + a + ", " + b.var + ")", dims,
            arch::dtype_bytes(b.dtype) > arch::dtype_bytes(av.dtype) ? b.dtype : av.dtype);
 }
@@ -104,10 +106,10 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
     int64_t N;
     arch::DType dtype = a.dtype;
     if (b0.kind == Kind::Const && trans_b) {
-        if (b0.c.dims.size() != 2) t.fail(n, "B must be 2-D, got rank " + std::to_string(b0.c.dims.size()));
-        rhs = t.add_weight(b0.name + ".T", transposed(b0.c), const_dtype(b0.c));
-        N = b0.c.dims[0];
-        dtype = arch::dtype_bytes(const_dtype(b0.c)) > arch::dtype_bytes(dtype) ? const_dtype(b0.c) : dtype;
+        if (b0.c().dims.size() != 2) t.fail(n, "B must be 2-D, got rank " + std::to_string(b0.c().dims.size()));
+        rhs = t.add_weight(b0.name + ".T", transposed(b0.c()), const_dtype(b0.c()), b0.const_values.get());
+        N = b0.c().dims[0];
+        dtype = arch::dtype_bytes(const_dtype(b0.c())) > arch::dtype_bytes(dtype) ? const_dtype(b0.c()) : dtype;
     } else {
         const OnnxValue& b = t.tensor_input(n, 1);
         if (b.dims.size() != 2) t.fail(n, "B must be 2-D, got rank " + std::to_string(b.dims.size()));
@@ -116,17 +118,17 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
         dtype = arch::dtype_bytes(b.dtype) > arch::dtype_bytes(dtype) ? b.dtype : dtype;
     }
     std::string call = "pypo.op.matmul(" + lhs + ", " + rhs + ")";
-    if (alpha != 1) call = "pypo.op.mul(" + call + ", " + OnnxTranslator::number(alpha) + ")";
+    if (alpha != 1) call = "pypo.op.mul(" + call + ", " + t.finite_number(n, alpha, "alpha") + ")";
     if (t.has_input(n, 2) && beta != 0) {
         const OnnxValue& c0 = t.input(n, 2);
         std::string c;
         if (c0.kind == Kind::Const && beta != 1) {
-            ConstTensor scaled = c0.c;
+            ConstTensor scaled = c0.c();
             for (double& v : scaled.values) v *= beta;
-            c = t.add_weight(c0.name + ".scaled", scaled, const_dtype(c0.c));
+            c = t.add_weight(c0.name + ".scaled", scaled, const_dtype(c0.c()));
         } else {
             c = t.tensor_input(n, 2).var;
-            if (beta != 1) c = "pypo.op.mul(" + c + ", " + OnnxTranslator::number(beta) + ")";
+            if (beta != 1) c = "pypo.op.mul(" + c + ", " + t.finite_number(n, beta, "beta") + ")";
         }
         call = "pypo.op.add(" + call + ", " + c + ")";
     }
@@ -190,7 +192,7 @@ void layer_norm(OnnxTranslator& t, const onnx::NodeProto& n) {
     const OnnxValue& xv = t.input(n, 0);
     t.emit(n,
            "pypo.op.layer_norm(" + xv.var + ", " + scale + ", " + shift + ", axis=" + std::to_string(axis) +
-               ", eps=" + OnnxTranslator::number(eps) + ")",
+               ", eps=" + t.finite_number(n, eps, "epsilon") + ")",
            xv.dims, xv.dtype);
 }
 

@@ -4,6 +4,7 @@
 // Concat, Unsqueeze, Squeeze, Slice, Cast on shapes), folded at import into
 // the Python integers a Reshape's target is written with.
 #include <climits>
+#include <cmath>
 
 #include "dsl/import/onnx_names.h"
 #include "dsl/import/onnx_ops.h"
@@ -16,7 +17,7 @@ using Kind = OnnxValue::Kind;
 using TP = onnx::TensorProto;
 
 bool is_shape_like(const OnnxValue& v) {
-    return v.kind == Kind::Shape || (v.kind == Kind::Const && v.c.is_integer() && v.c.dims.size() <= 1);
+    return v.kind == Kind::Shape || (v.kind == Kind::Const && v.c().is_integer() && v.c().dims.size() <= 1);
 }
 
 OnnxValue shape_value(std::vector<std::string> exprs, bool scalar) {
@@ -27,7 +28,7 @@ OnnxValue shape_value(std::vector<std::string> exprs, bool scalar) {
     return v;
 }
 
-bool is_scalar(const OnnxValue& v) { return v.kind == Kind::Shape ? v.scalar : v.c.dims.empty(); }
+bool is_scalar(const OnnxValue& v) { return v.kind == Kind::Shape ? v.scalar : v.c().dims.empty(); }
 
 bool known(const std::string& e, int64_t& v) { return OnnxTranslator::known_int(e, v); }
 
@@ -76,6 +77,11 @@ std::vector<std::string> dims_texts(const OnnxValue& x) {
 
 // Squeeze's and Unsqueeze's axes: an attribute before opset 13, an input from it.
 std::vector<int64_t> axes_of(OnnxTranslator& t, const onnx::NodeProto& n) {
+    // `axes` is an attribute up to opset 12 and an input from opset 13.
+    if (t.opset() >= 13 && t.has_attr(n, "axes"))
+        t.fail(n, "attribute axes is " + n.op_type() + "'s up to opset 12; at opset " + std::to_string(t.opset()) +
+                      " the axes are input 1");
+    t.only_attrs(n, {"axes"});
     if (t.opset() >= 13) return t.has_input(n, 1) ? t.known_ints(n, 1, "axes") : std::vector<int64_t>{};
     return t.attr_ints(n, "axes", {});
 }
@@ -92,25 +98,27 @@ void constant(OnnxTranslator& t, const onnx::NodeProto& n) {
     OnnxValue v;
     v.kind = Kind::Const;
     v.name = n.output(0);
+    ConstTensor c;
     const std::string& which = n.attribute(0).name();
     if (which == "value") {
         std::string why;
-        if (!decode_tensor(*t.attr_tensor(n, "value"), v.c, why)) t.fail(n, "its value: " + why);
+        if (!decode_tensor(*t.attr_tensor(n, "value"), c, why)) t.fail(n, "its value: " + why);
     } else if (which == "value_float") {
-        v.c.elem_type = TP::FLOAT, v.c.values = {t.attr_float(n, "value_float", 0)};
+        c.elem_type = TP::FLOAT, c.values = {t.attr_float(n, "value_float", 0)};
     } else if (which == "value_int") {
-        v.c.elem_type = TP::INT64, v.c.values = {double(t.attr_int(n, "value_int", 0))};
+        c.elem_type = TP::INT64, c.values = {double(t.attr_int(n, "value_int", 0))};
     } else if (which == "value_ints") {
-        v.c.elem_type = TP::INT64;
-        for (int64_t x : t.attr_ints(n, "value_ints", {})) v.c.values.push_back(double(x));
-        v.c.dims = {int64_t(v.c.values.size())};
+        c.elem_type = TP::INT64;
+        for (int64_t x : t.attr_ints(n, "value_ints", {})) c.values.push_back(double(x));
+        c.dims = {int64_t(c.values.size())};
     } else if (which == "value_floats") {
-        v.c.elem_type = TP::FLOAT;
+        c.elem_type = TP::FLOAT;
         const onnx::AttributeProto& a = n.attribute(0);
         if (a.type() != onnx::AttributeProto::FLOATS) t.fail(n, "attribute 'value_floats' must be FLOATS");
-        v.c.values.assign(a.floats().begin(), a.floats().end());
-        v.c.dims = {int64_t(v.c.values.size())};
+        c.values.assign(a.floats().begin(), a.floats().end());
+        c.dims = {int64_t(c.values.size())};
     } else t.fail(n, "attribute '" + comment_text(which) + "' is not supported by the importer");
+    v.set_const(std::move(c));
     t.set_value(n, v);
 }
 
@@ -120,7 +128,7 @@ void shape(OnnxTranslator& t, const onnx::NodeProto& n) {
     std::vector<std::string> all;
     if (x.kind == Kind::Tensor) all = dims_texts(x);
     else if (x.kind == Kind::Const)
-        for (int64_t d : x.c.dims) all.push_back(std::to_string(d));
+        for (int64_t d : x.c().dims) all.push_back(std::to_string(d));
     else if (!x.scalar) all = {std::to_string(x.exprs.size())};
     const int64_t r = int64_t(all.size());
     int64_t start = t.attr_int(n, "start", 0), end = t.attr_int(n, "end", r);
@@ -133,6 +141,9 @@ void gather(OnnxTranslator& t, const onnx::NodeProto& n) {
     t.only_attrs(n, {"axis"});
     const OnnxValue& data = t.input(n, 0);
     const OnnxValue& idx = t.input(n, 1);
+    if (idx.kind == Kind::Const && idx.c().dims.size() > 1)
+        t.fail(n, "constant indices of rank " + std::to_string(idx.c().dims.size()) +
+                      " are not mapped (a scalar or a list of indices is: a view or a shape's elements)");
     if (is_shape_like(data) && idx.kind != Kind::Tensor) {
         // An element (or elements) of a shape: picked at import.
         const std::vector<std::string> e = t.int_exprs(n, 0, "data");
@@ -159,7 +170,7 @@ void gather(OnnxTranslator& t, const onnx::NodeProto& n) {
     const OnnxValue& x = t.tensor_input(n, 0);
     const int64_t axis = t.axis(n, t.attr_int(n, "axis", 0), x.dims.size(), "axis");
     const std::vector<int64_t> ids = t.known_ints(n, 1, "indices");
-    const bool scalar = t.input(n, 1).kind == Kind::Const ? t.input(n, 1).c.dims.empty() : t.input(n, 1).scalar;
+    const bool scalar = t.input(n, 1).kind == Kind::Const ? t.input(n, 1).c().dims.empty() : t.input(n, 1).scalar;
     if (ids.empty()) t.fail(n, "no indices");
     const int64_t size = x.dims[size_t(axis)];
     std::vector<int64_t> norm;
@@ -214,7 +225,6 @@ void concat(OnnxTranslator& t, const onnx::NodeProto& n) {
 }
 
 void unsqueeze(OnnxTranslator& t, const onnx::NodeProto& n) {
-    t.only_attrs(n, {"axes"});
     const OnnxValue& data = t.input(n, 0);
     const std::vector<int64_t> axes = axes_of(t, n);
     if (is_shape_like(data)) {
@@ -237,7 +247,6 @@ void unsqueeze(OnnxTranslator& t, const onnx::NodeProto& n) {
 }
 
 void squeeze(OnnxTranslator& t, const onnx::NodeProto& n) {
-    t.only_attrs(n, {"axes"});
     const OnnxValue& data = t.input(n, 0);
     if (is_shape_like(data) && !is_scalar(data)) {
         const std::vector<std::string> e = t.int_exprs(n, 0, "data");
@@ -393,8 +402,13 @@ void cast(OnnxTranslator& t, const onnx::NodeProto& n) {
     if (data.kind != Kind::Tensor) {
         if (is_shape_like(data) && to_int) return t.set_value(n, data);
         if (data.kind == Kind::Const) {
+            // Folded: ONNX's cast of a float to an integer truncates toward zero.
+            ConstTensor values = data.c();
+            if (to_int && values.is_float())
+                for (double& v : values.values) v = std::trunc(v);
+            values.elem_type = int32_t(to);
             OnnxValue c = data;
-            c.c.elem_type = int32_t(to);
+            c.set_const(std::move(values));
             c.name = n.output(0);
             return t.set_value(n, c);
         }
@@ -406,6 +420,10 @@ void cast(OnnxTranslator& t, const onnx::NodeProto& n) {
                       ": the language's tensors are float16, bfloat16, float32, int8 or int32");
     const OnnxValue& x = t.tensor_input(n, 0);
     if (dtype == x.dtype) return t.set_value(n, x);
+    const auto is_int = [](arch::DType d) { return d == arch::DType::Int8 || d == arch::DType::Int32; };
+    if (is_int(dtype) && !is_int(x.dtype))
+        t.fail(n, "cast of a float tensor to " + onnx_type_name(int32_t(to)) +
+                      " is not mapped: ONNX truncates toward zero and the language's cast rounds half to even");
     t.emit(n, "pypo.op.cast(" + x.var + ", \"" + arch::dtype_name(dtype) + "\")", x.dims, dtype);
 }
 

@@ -21,6 +21,13 @@ using AP = onnx::AttributeProto;
 // A graph may hold at most this many nodes: a hostile model could list
 // millions, each a line of the program.
 constexpr int kMaxNodes = 200000;
+// A shape computed at import: at most this many elements, each an
+// expression of at most this many characters (Add(s, s) and Concat(s, s)
+// double them, so a chain of such nodes would grow exponentially).
+constexpr size_t kMaxShapeElements = 64;
+// All initializers together (decoded to doubles: 2 GiB at most).
+constexpr int64_t kMaxTotalInitializerElements = int64_t(1) << 28;
+constexpr size_t kMaxShapeExprChars = 4096;
 
 std::string node_label(const onnx::NodeProto& n) {
     return "node '" + comment_text(n.name().empty() ? (n.output_size() ? n.output(0) : std::string("?")) : n.name()) +
@@ -89,6 +96,16 @@ std::string OnnxTranslator::number(double v) {
     return float_repr(v);
 }
 
+std::string OnnxTranslator::finite_number(const onnx::NodeProto& n, double v, const std::string& what) const {
+    if (!std::isfinite(v))
+        fail(n, what + " is " +
+                    (std::isnan(v) ? "NaN"
+                     : v > 0       ? "inf"
+                                   : "-inf") +
+                    ", which the language has no literal for (its numbers are finite)");
+    return number(v);
+}
+
 int64_t OnnxTranslator::axis(const onnx::NodeProto& n, int64_t a, size_t rank, const char* what) const {
     const int64_t r = int64_t(rank);
     if (a < -r || a >= r)
@@ -105,13 +122,20 @@ std::string OnnxTranslator::unique_var(const std::string& onnx_name) {
 
 // ---- inputs ---------------------------------------------------------------
 
+const OnnxValue& OnnxTranslator::value(const onnx::NodeProto& n, const std::string& name) const {
+    auto v = values_.find(name);
+    if (v == values_.end())
+        fail(n, "input '" + comment_text(name) + "' has no value (an output its producer does not compute)");
+    return v->second;
+}
+
 bool OnnxTranslator::has_input(const onnx::NodeProto& n, int i) const {
     return i < n.input_size() && !n.input(i).empty();
 }
 
 const OnnxValue& OnnxTranslator::input(const onnx::NodeProto& n, int i) const {
     if (!has_input(n, i)) fail(n, "input " + std::to_string(i) + " is missing");
-    return values_.at(n.input(i));
+    return value(n, n.input(i));
 }
 
 const OnnxValue& OnnxTranslator::tensor_input(const onnx::NodeProto& n, int i) {
@@ -120,6 +144,7 @@ const OnnxValue& OnnxTranslator::tensor_input(const onnx::NodeProto& n, int i) {
 }
 
 OnnxValue& OnnxTranslator::tensor_value(const onnx::NodeProto& n, const std::string& name) {
+    value(n, name);  // fail() for a name nothing computed
     OnnxValue& v = values_.at(name);
     if (v.kind == OnnxValue::Kind::Shape)
         fail(n, "input '" + comment_text(name) +
@@ -130,7 +155,7 @@ OnnxValue& OnnxTranslator::tensor_value(const onnx::NodeProto& n, const std::str
 
 const ConstTensor& OnnxTranslator::const_input(const onnx::NodeProto& n, int i, const char* what) const {
     const OnnxValue& v = input(n, i);
-    if (v.kind == OnnxValue::Kind::Const) return v.c;
+    if (v.kind == OnnxValue::Kind::Const) return v.c();
     fail(n, std::string(what) + " (input '" + comment_text(n.input(i)) +
                 "') must be a constant: an initializer or a Constant node");
 }
@@ -241,9 +266,29 @@ const OnnxValue& OnnxTranslator::emit(const onnx::NodeProto& n, const std::strin
     return values_[n.output(0)];
 }
 
-void OnnxTranslator::set_value(const onnx::NodeProto& n, OnnxValue v) { values_[n.output(0)] = std::move(v); }
+void OnnxTranslator::set_value(const onnx::NodeProto& n, OnnxValue v) {
+    if (v.kind == OnnxValue::Kind::Shape) {
+        if (v.exprs.size() > kMaxShapeElements)
+            fail(n, "a shape of " + std::to_string(v.exprs.size()) + " elements, more than the importer's limit of " +
+                        std::to_string(kMaxShapeElements));
+        for (const std::string& e : v.exprs)
+            if (e.size() > kMaxShapeExprChars)
+                fail(n, "a shape expression of " + std::to_string(e.size()) +
+                            " characters, more than the importer's limit of " + std::to_string(kMaxShapeExprChars));
+    }
+    values_[n.output(0)] = std::move(v);
+}
 
-std::string OnnxTranslator::add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype) {
+std::string OnnxTranslator::add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype,
+                                       const ConstTensor* source) {
+    // A weight derived again from the same constant under the same name
+    // (an Identity of an initializer, two Gemms sharing a transposed B) is
+    // the weight already made.
+    const auto key = std::make_pair(source, name);
+    if (source) {
+        auto made = weights_made_.find(key);
+        if (made != weights_made_.end() && made->second.second == dtype) return made->second.first;
+    }
     std::string literal;
     if (!string_literal(name, literal)) fail("the name of initializer '" + comment_text(name) + "' is not UTF-8");
     if (!tensor_names_.insert(name).second) fail("two tensors are named '" + comment_text(name) + "'");
@@ -259,22 +304,23 @@ std::string OnnxTranslator::add_weight(const std::string& name, const ConstTenso
     w.dtype = dtype;
     w.values.assign(c.values.begin(), c.values.end());
     out_.weights.push_back(std::move(w));
+    if (source) weights_made_[key] = {var, dtype};
     return var;
 }
 
 std::string OnnxTranslator::weight_of(OnnxValue& c) {
     arch::DType dtype;
-    if (!onnx_dtype(c.c.elem_type, dtype)) {
-        if (c.c.elem_type == TP::DOUBLE) dtype = arch::DType::Float32;
+    if (!onnx_dtype(c.c().elem_type, dtype)) {
+        if (c.c().elem_type == TP::DOUBLE) dtype = arch::DType::Float32;
         else
             fail(node_label(*current_) + ": constant '" + comment_text(c.name) + "' of " +
-                 onnx_type_name(c.c.elem_type) +
+                 onnx_type_name(c.c().elem_type) +
                  " is used as a tensor; the language's tensors are float16, "
                  "bfloat16, float32, int8 or int32");
     }
     OnnxValue t;
-    t.var = add_weight(c.name, c.c, dtype);
-    t.dims = c.c.dims.empty() ? std::vector<int64_t>{1} : c.c.dims;
+    t.var = add_weight(c.name, c.c(), dtype, c.const_values.get());
+    t.dims = c.c().dims.empty() ? std::vector<int64_t>{1} : c.c().dims;
     t.dtype = dtype;
     t.declared = true;
     c = t;
@@ -340,6 +386,12 @@ void OnnxTranslator::translate(const onnx::NodeProto& n) {
     }
     if (n.output_size() < 1 || n.output(0).empty()) fail(n, "the node has no output");
     op->second(*this, n);
+    // The operators the importer maps compute their first output only (each
+    // refuses the optional outputs it knows first, with its own message).
+    for (int o = 1; o < n.output_size(); ++o)
+        if (!n.output(o).empty() && !values_.count(n.output(o)))
+            fail(n, "its output " + std::to_string(o) + " ('" + comment_text(n.output(o)) +
+                        "') is not mapped: the importer computes the first output only");
 }
 
 void OnnxTranslator::translate_gelu(const onnx::NodeProto& n, const std::string& x) {
@@ -378,12 +430,26 @@ ImportedModel OnnxTranslator::run() {
     if (g.node_size() > kMaxNodes)
         fail("the graph has " + std::to_string(g.node_size()) + " nodes, more than the importer's limit of " +
              std::to_string(kMaxNodes));
+    // Every initializer is decoded up front (as doubles): their elements
+    // together within a budget, counted from the dims before any is decoded.
+    int64_t total = 0;
+    for (const TP& init : g.initializer()) {
+        int64_t count = 1;
+        for (int64_t d : init.dims())
+            if (d < 0 || __builtin_mul_overflow(count, d, &count) || count > kMaxTensorElements) count = 0;
+        total += count;  // each within kMaxTensorElements (decode_tensor refuses the others)
+        if (total > kMaxTotalInitializerElements)
+            fail("the initializers hold more than " + std::to_string(kMaxTotalInitializerElements) +
+                 " elements together, the importer's limit");
+    }
     for (const TP& init : g.initializer()) {
         OnnxValue c;
         c.kind = OnnxValue::Kind::Const;
         c.name = init.name();
         std::string why;
-        if (!decode_tensor(init, c.c, why)) fail("initializer '" + comment_text(init.name()) + "': " + why);
+        ConstTensor values;
+        if (!decode_tensor(init, values, why)) fail("initializer '" + comment_text(init.name()) + "': " + why);
+        c.set_const(std::move(values));
         if (!values_.emplace(init.name(), std::move(c)).second)
             fail("two initializers are named '" + comment_text(init.name()) + "'");
     }

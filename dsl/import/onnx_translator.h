@@ -16,7 +16,9 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <memory>
 #include "dsl/import/onnx_import.h"
+
 #include "dsl/import/onnx_tensor.h"
 
 namespace dsl {
@@ -30,8 +32,11 @@ struct OnnxValue {
     std::vector<int64_t> dims;
     arch::DType dtype = arch::DType::Float16;
     bool declared = false;
-    // Const: the values; `name` is the ONNX name a weight made of it keeps.
-    ConstTensor c;
+    // Const: the values, shared by the values Identity, Cast and the like
+    // pass on (never copied); `name` is the ONNX name a weight made of it keeps.
+    std::shared_ptr<const ConstTensor> const_values;
+    const ConstTensor& c() const { return *const_values; }
+    void set_const(ConstTensor values) { const_values = std::make_shared<const ConstTensor>(std::move(values)); }
     std::string name;
     // Shape: one integer expression per element; `scalar` for a 0-D one.
     std::vector<std::string> exprs;
@@ -55,6 +60,8 @@ public:
     // tensor (a constant becomes a weight) or as constants.
     bool has_input(const onnx::NodeProto& n, int i) const;
     const OnnxValue& input(const onnx::NodeProto& n, int i) const;
+    // The value named `name`, read by node n (fail() if nothing computed it).
+    const OnnxValue& value(const onnx::NodeProto& n, const std::string& name) const;
     const OnnxValue& tensor_input(const onnx::NodeProto& n, int i);
     const ConstTensor& const_input(const onnx::NodeProto& n, int i, const char* what) const;
     // Input i as integer expressions: a Shape value or an integer constant.
@@ -85,7 +92,10 @@ public:
     void set_value(const onnx::NodeProto& n, OnnxValue v);
     // A weight of values computed at import (a folded BatchNormalization's
     // scale), named `name`: its program variable.
-    std::string add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype);
+    // `source`: the constant the weight is derived from, for reusing the
+    // weight when the same constant and name come again (nullptr: never).
+    std::string add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype,
+                           const ConstTensor* source = nullptr);
 
     // A dimension of a tensor as program text: its number, or `var.shape[i]`.
     static std::string dim_text(const OnnxValue& t, size_t i);
@@ -98,6 +108,9 @@ public:
     // constant) by its shortest float32 spelling ("0.1", not
     // "0.10000000149011612"), any other as Python's repr.
     static std::string number(double v);
+    // number(v) for node n's program text; fail() for inf and NaN, which
+    // the language has no literal for (`what` names the value).
+    std::string finite_number(const onnx::NodeProto& n, double v, const std::string& what) const;
     // An axis of a rank-r tensor, negative counting from the end, checked.
     int64_t axis(const onnx::NodeProto& n, int64_t a, size_t rank, const char* what) const;
 
@@ -115,6 +128,8 @@ private:
     const onnx::ModelProto& model_;
     int64_t opset_ = 0;
     std::map<std::string, OnnxValue> values_;
+    // The weights made by add_weight with a source: (source, name) -> (var, dtype).
+    std::map<std::pair<const ConstTensor*, std::string>, std::pair<std::string, arch::DType>> weights_made_;
     std::set<std::string> vars_;          // identifiers taken
     std::set<std::string> tensor_names_;  // pypo tensor names taken
     std::string decls_, body_;

@@ -117,6 +117,21 @@ def no_graph():
     return m
 
 
+def gelu_without_output():
+    nodes = [node("Div", ["x", "r2"], ["d"]), node("Erf", ["d"], ["e"]), node("Add", ["e", "one"], ["a"]),
+             node("Mul", ["x", "a"], ["m"]), helper.make_node("Mul", ["m", "half"], [], name="last")]
+    return mk(nodes, inits=[floats("r2", [np.sqrt(2)]), floats("one", [1]), floats("half", [0.5])])
+
+
+def shape_doubling(op, count):
+    nodes = [node("Shape", ["x"], ["s0"])]
+    for i in range(count):
+        nodes.append(helper.make_node(op, ["s%d" % i] * 2, ["s%d" % (i + 1)], name="%s%d" % (op.lower(), i),
+                                      **({"axis": 0} if op == "Concat" else {})))
+    nodes.append(node("Reshape", ["x", "s%d" % count]))
+    return mk(nodes, inputs=[vi("x", [1, 4, "H", 8])])
+
+
 # (file name, catalogue heading, model or bytes, extra arguments)
 CASES = [
     ("truncated", "a truncated model", lambda: conv().SerializeToString()[:150], []),
@@ -343,6 +358,24 @@ CASES = [
      lambda: mk([node("Slice", ["x", "a", "b"])], inits=[ints("a", [5]), ints("b", [2])]), []),
     ("cast_shape_to_float", "a shape cast to a float", lambda: shape_then("Cast", to=F32), []),
     ("cast_to_int64", "a tensor cast to INT64", lambda: mk([node("Cast", ["x"], to=I64)]), []),
+    ("second_output", "a second output the operator does not compute",
+     lambda: mk([node("Relu", ["x"], ["r", "r2"]), node("Add", ["r", "r2"])]), []),
+    ("gelu_without_output", "a GELU pattern whose last Mul has no output", gelu_without_output, []),
+    ("gather_indices_2d", "Gather indices of rank 2",
+     lambda: mk([node("Gather", ["x", "k"], axis=1)], inits=[ints("k", [[0, 1], [2, 3]])]), []),
+    ("constant_inf", "an infinite constant operand",
+     lambda: mk([node("Mul", ["x", "c"])], inits=[floats("c", [np.inf])]), []),
+    ("clip_attrs_opset11", "Clip's min attribute at opset 11",
+     lambda: mk([node("Clip", ["x"], min=0.0)], opset=11), []),
+    ("shape_expression_long", "shape arithmetic growing past the limit", lambda: shape_doubling("Add", 12),
+     ["--shape", "x=1,4,8,8"]),
+    ("shape_too_long", "a shape of too many elements", lambda: shape_doubling("Concat", 5), []),
+    ("cast_float_to_int8", "a float tensor cast to INT8", lambda: mk([node("Cast", ["x"], to=TensorProto.INT8)]), []),
+    ("initializers_too_many_elements", "initializers of too many elements together",
+     lambda: mk([node("Sum", ["x", "a", "b", "c"])],
+                inits=[TensorProto(name=n, data_type=F32, dims=[1 << 27]) for n in "abc"]), []),
+    ("squeeze_axes_attr_opset13", "Squeeze's axes attribute at opset 13",
+     lambda: mk([node("Squeeze", ["x"], axes=[0])]), []),
 ]
 
 

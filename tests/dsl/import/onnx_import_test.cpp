@@ -3,6 +3,7 @@
 // messages are docs/errors.md's; tests/onnx/ runs models end to end).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <utility>
 
@@ -137,6 +138,120 @@ TEST(OnnxImport, ACycleIsNamed) {
     output(g, "b");
     EXPECT_EQ(import_error(m.SerializeAsString()),
               "m.onnx: error: node 'Add' (Add): the graph has a cycle through this node\n");
+}
+
+TEST(OnnxImport, MatMulBatchDimsBroadcast) {
+    // (1, 2, 4) @ (3, 4, 5) is (3, 2, 5): equal ranks, the batch dims broadcast.
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "a", {1, 2, 4});
+    input(g, "b", {3, 4, 5});
+    node(g, "MatMul", {"a", "b"}, {"c"});
+    node(g, "Shape", {"c"}, {"s"});
+    node(g, "Reshape", {"c", "s"}, {"y"});
+    output(g, "y");
+    const dsl::ImportedModel im = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString());
+    EXPECT_NE(im.program->text.find("(3, 2, 5)"), std::string::npos) << im.program->text;
+    const dsl::TaskGraph graph = dsl::elaborate_source(im.program);
+    EXPECT_EQ(graph.ops.size(), 2u);
+}
+
+TEST(OnnxImport, AShapeElementTimesAConstantStaysAScalar) {
+    // Gather(Shape(x), 0) * 2 is a 0-D shape value, which Unsqueeze takes.
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "x", {4, 8});
+    for (auto [name, value] : {std::pair<const char*, int64_t>{"zero", 0}, {"two", 2}, {"minus1", -1}}) {
+        TensorProto* t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(TensorProto::INT64);
+        t->add_int64_data(value);
+    }
+    TensorProto* axes = g->add_initializer();
+    axes->set_name("axes");
+    axes->set_data_type(TensorProto::INT64);
+    axes->add_dims(1);
+    axes->add_int64_data(0);
+    node(g, "Shape", {"x"}, {"s"});
+    node(g, "Gather", {"s", "zero"}, {"n"});
+    node(g, "Mul", {"n", "two"}, {"n2"});
+    node(g, "Unsqueeze", {"n2", "axes"}, {"u"});
+    node(g, "Unsqueeze", {"minus1", "axes"}, {"v"});
+    node(g, "Concat", {"u", "v"}, {"shape"})->add_attribute()->set_name("axis");
+    node(g, "Reshape", {"x", "shape"}, {"y"});
+    output(g, "y");
+    const std::string text = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString()).program->text;
+    EXPECT_NE(text.find("(8, -1)"), std::string::npos) << text;
+}
+
+TEST(OnnxImport, AnInfiniteClipBoundBoundsNothing) {
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "x", {4, 8});
+    for (auto [name, value] : {std::pair<const char*, float>{"lo", -INFINITY}, {"hi", 6.f}}) {
+        TensorProto* t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(TensorProto::FLOAT);
+        t->add_float_data(value);
+    }
+    node(g, "Clip", {"x", "lo", "hi"}, {"y"});
+    output(g, "y");
+    const std::string text = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString()).program->text;
+    EXPECT_NE(text.find("pypo.op.minimum(x, 6.0)"), std::string::npos) << text;
+}
+
+TEST(OnnxImport, AFoldedCastToAnIntegerTruncates) {
+    // Cast(float [8.9, 4.2]) to INT64 is [8, 4] (ONNX truncates toward zero).
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "x", {4, 8});
+    TensorProto* c = g->add_initializer();
+    c->set_name("c");
+    c->set_data_type(TensorProto::FLOAT);
+    c->add_dims(2);
+    c->add_float_data(8.9f);
+    c->add_float_data(4.2f);
+    onnx::AttributeProto* to = node(g, "Cast", {"c"}, {"k"})->add_attribute();
+    to->set_name("to");
+    to->set_type(onnx::AttributeProto::INT);
+    to->set_i(TensorProto::INT64);
+    node(g, "Reshape", {"x", "k"}, {"y"});
+    output(g, "y");
+    const std::string text = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString()).program->text;
+    EXPECT_NE(text.find("(8, 4)"), std::string::npos) << text;
+}
+
+TEST(OnnxImport, SharedWeightsAreOneWeight) {
+    // An Identity of an initializer, and two Gemms sharing one transposed B.
+    onnx::ModelProto m = model();
+    onnx::GraphProto* g = m.mutable_graph();
+    input(g, "x", {2, 4}, TensorProto::FLOAT);
+    for (const char* name : {"w", "v"}) {
+        TensorProto* w = g->add_initializer();
+        w->set_name(name);
+        w->set_data_type(TensorProto::FLOAT);
+        w->add_dims(4);
+        w->add_dims(4);
+        for (int i = 0; i < 16; ++i) w->add_float_data(float(i));
+    }
+    node(g, "Identity", {"w"}, {"w2"});
+    node(g, "MatMul", {"x", "w"}, {"a"});
+    node(g, "MatMul", {"x", "w2"}, {"b"});
+    for (const char* out : {"c", "d"}) {
+        onnx::AttributeProto* tb = node(g, "Gemm", {"x", "v"}, {out})->add_attribute();
+        tb->set_name("transB");
+        tb->set_type(onnx::AttributeProto::INT);
+        tb->set_i(1);
+    }
+    node(g, "Add", {"a", "b"}, {"ab"});
+    node(g, "Add", {"c", "d"}, {"cd"});
+    node(g, "Add", {"ab", "cd"}, {"y"});
+    output(g, "y");
+    const dsl::ImportedModel im = dsl::import_onnx_bytes("m.onnx", m.SerializeAsString());
+    ASSERT_EQ(im.weights.size(), 2u) << im.program->text;
+    EXPECT_EQ(im.weights[0].name, "w");
+    EXPECT_EQ(im.weights[1].name, "v.T");
+    EXPECT_EQ(dsl::elaborate_source(im.program).ops.size(), 7u) << im.program->text;
 }
 
 TEST(OnnxImport, SliceToInt64MaxIsToTheEnd) {
