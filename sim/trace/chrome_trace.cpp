@@ -80,11 +80,9 @@ void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config
                         const std::vector<CommandRecord>& records, const std::vector<DdrTransferRecord>& ddr_transfers,
                         const PowerSeries& power, uint64_t total_cycles, const std::vector<Message>& messages,
                         const std::vector<OpStats>& ops, const TraceFilter& filter) {
+    // `records` are those the filter kept (the run's TimingRecorder applies
+    // it as commands end): here it only clips and chooses the tracks.
     std::vector<TimedCommand> cmds = timed_commands(p, records);
-    if (filter.active())
-        cmds.erase(std::remove_if(cmds.begin(), cmds.end(),
-                                  [&](const TimedCommand& t) { return !t.cmd || !filter.keeps(t.rec, *t.cmd, p); }),
-                   cmds.end());
     out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"program\":" << quoted(p.source)
         << ",\"clock_ghz\":" << json(c.clock_ghz).dump()
         << ",\"time\":\"microseconds; args.cycles in clock cycles\"},\"traceEvents\":[\n";

@@ -32,9 +32,10 @@ constexpr int kChromeTraceSchemaVersion = 1;
 // With an L2 cache, "L2 port bytes in flight" counts the DDR<->L1 commands
 // and "DDR bytes in flight" the L2's DDR transfers (`ddr_transfers`).
 // `power` (the run's, sim/trace/power.h) becomes the chip's "power (W)"
-// counter; none without bins. `filter` chooses what it shows
-// (sim/trace/trace_filter.h); the DDR transfers, the power and the
-// messages are the chip's, seen through its window only.
+// counter; none without bins. `filter` is the one the run recorded
+// `records` through (sim/trace/trace_filter.h, TimingRecorder): the trace
+// clips to its window and shows its clusters; the DDR transfers, the power
+// and the messages are the chip's, seen through its window only.
 void write_chrome_trace(TextOut& out, const arch::Program& p, const arch::Config& c,
                         const std::vector<CommandRecord>& records,
                         const std::vector<DdrTransferRecord>& ddr_transfers = {}, const PowerSeries& power = {},

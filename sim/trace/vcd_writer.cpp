@@ -122,11 +122,9 @@ std::vector<StepRef> by_cycle(const std::vector<Signal>& sig) {
 void write_vcd(TextOut& out, const arch::Program& p, const arch::Config& c, const std::vector<CommandRecord>& records,
                const std::vector<DdrTransferRecord>& ddr_transfers, const TraceFilter& filter,
                const BeforeWindow* before) {
+    // `records` are those the filter kept (the run's TimingRecorder applies
+    // it as commands end): here it only clips and chooses the tracks.
     std::vector<TimedCommand> cmds = timed_commands(p, records);
-    if (filter.active())
-        cmds.erase(std::remove_if(cmds.begin(), cmds.end(),
-                                  [&](const TimedCommand& t) { return !t.cmd || !filter.keeps(t.rec, *t.cmd, p); }),
-                   cmds.end());
     std::vector<ClusterOccupancy> occupancy = memory_occupancy(c, p, cmds, filter.start);
     std::vector<FlagTokens> flags = filter.ops.empty() ? flag_tokens(cmds, before) : std::vector<FlagTokens>{};
 

@@ -40,7 +40,8 @@ namespace trace {
 
 // With an L2 cache the DDR<->L1 commands cross its port, `links.l2`, and
 // `links.ddr` shows the L2's DDR transfers (`ddr_transfers`, timing model
-// §6.1) in flight. `filter` chooses what it shows (sim/trace/trace_filter.h):
+// §6.1) in flight. `filter` is the one the run recorded `records` through
+// (sim/trace/trace_filter.h, TimingRecorder); the VCD shows
 // the kept clusters' scopes, the kept commands' signals, every signal
 // from the window's start (its values there under $dumpvars) to its end;
 // the L2's DDR transfers are the chip's. Through a window the flags and the
