@@ -49,6 +49,81 @@ uint64_t BufferPlan::l1_at(int tensor, uint64_t offset) const {
     return l1_addr(tensor) + (t.band_bytes ? offset % t.band_bytes : offset);
 }
 
+UbBands ub_bands(int64_t rows, int64_t clusters, int64_t units) {
+    UbBands b;
+    b.cluster_rows = (rows + clusters - 1) / clusters;
+    b.unit_rows = (b.cluster_rows + units - 1) / units;
+    return b;
+}
+
+uint64_t BufferPlan::ub_addr(int tensor) const { return ub_bytes - ub_region + ub_of(tensor).offset; }
+
+uint64_t BufferPlan::ub_at(int tensor, uint64_t offset) const {
+    const UbTensor& t = ub_of(tensor);
+    const uint64_t in_cluster = offset % (uint64_t(t.bands.cluster_rows) * t.row_bytes);
+    return ub_addr(tensor) + in_cluster % (uint64_t(t.bands.unit_rows) * t.row_bytes);
+}
+
+void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ub,
+                     int64_t clusters, const std::vector<int>& first_at, const std::vector<int>& last_at) {
+    plan.ub_bytes = uint64_t(c.ub_bytes());
+    plan.ub_clusters = clusters, plan.ub_units = c.vector_units;
+    plan.ub_index_of.assign(g.tensors.size(), -1);
+    for (size_t t = 0; t < g.tensors.size() && t < in_ub.size(); ++t) {
+        if (!in_ub[t]) continue;
+        const TensorNode& n = g.tensors[t];
+        UbTensor u;
+        u.tensor = int(t);
+        u.row_bytes = uint64_t(n.shape.back() * arch::dtype_bytes(n.dtype));
+        u.bands = ub_bands(tensor_rows(n), clusters, c.vector_units);
+        u.bytes = uint64_t(u.bands.unit_rows) * u.row_bytes;
+        u.first_op = first_at[size_t(n.producer)];
+        u.last_op = last_at[size_t(n.producer)];
+        for (size_t i = 0; i < g.ops.size(); ++i)
+            for (int in : g.ops[i].inputs)
+                if (in == int(t)) u.last_op = std::max(u.last_op, last_at[i]);
+        plan.ub_index_of[t] = int(plan.ub_tensors.size());
+        plan.ub_tensors.push_back(u);
+    }
+    // First fit, in order of first use, below the UB's last KiB.
+    std::vector<size_t> order(plan.ub_tensors.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return plan.ub_tensors[a].first_op < plan.ub_tensors[b].first_op; });
+    const uint64_t room = plan.ub_bytes > 1024 ? plan.ub_bytes - 1024 : 0;
+    std::vector<size_t> placed;
+    for (size_t k : order) {
+        UbTensor& o = plan.ub_tensors[k];
+        std::vector<const UbTensor*> live;
+        for (size_t j : placed)
+            if (plan.ub_tensors[j].first_op <= o.last_op && o.first_op <= plan.ub_tensors[j].last_op)
+                live.push_back(&plan.ub_tensors[j]);
+        std::sort(live.begin(), live.end(), [](const UbTensor* a, const UbTensor* b) { return a->offset < b->offset; });
+        uint64_t offset = 0;
+        for (const UbTensor* l : live)
+            if (offset + o.bytes > l->offset && l->offset + l->bytes > offset)
+                offset = align(l->offset + l->bytes, kAlignment);
+        if (offset + o.bytes > room) {
+            std::string names;
+            uint64_t together = o.bytes;
+            for (const UbTensor* l : live) {
+                together += l->bytes;
+                names += (names.empty() ? " with '" : ", '") + g.tensors[size_t(l->tensor)].name + "' (" +
+                         std::to_string(l->bytes) + " B)";
+            }
+            throw PlacementMismatch{o.tensor, "a vector unit's band of its rows" + names +
+                                                  (names.empty() ? "" : " in the Unified Buffer at the same time") +
+                                                  " needs " + std::to_string(together) + " bytes, of the " +
+                                                  std::to_string(room) + " that tensors may take of the unit's " +
+                                                  std::to_string(plan.ub_bytes) + " (the last KiB is the streams')"};
+        }
+        o.offset = offset;
+        plan.ub_region = std::max(plan.ub_region, offset + o.bytes);
+        placed.push_back(k);
+    }
+    plan.ub_region = align(plan.ub_region, 1024);
+}
+
 BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr, int64_t bands,
                         int64_t granule) {
     // A slide view has no bytes of its own to plan: refuse the readers that

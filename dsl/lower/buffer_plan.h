@@ -62,13 +62,57 @@ struct OnChipTensor {
     uint64_t band_bytes = 0;
 };
 
+// The vector units' bands of a tensor's rows (docs/timing-model.md §10,
+// "Tensors kept in the Unified Buffers"): cluster c holds rows
+// [c * cluster_rows, (c + 1) * cluster_rows), and its vector unit u the
+// unit_rows of them from c * cluster_rows + u * unit_rows on (fewer at the
+// end, none past the rows). Every stream over such a tensor takes its rows
+// so, whatever its chunks, so a row is always in the same unit's buffer.
+struct UbBands {
+    int64_t cluster_rows = 0, unit_rows = 0;
+};
+UbBands ub_bands(int64_t rows, int64_t clusters, int64_t units);
+
+// A tensor kept in the vector units' Unified Buffers: each unit holds its
+// band of rows (UbBands) at the same UB address, row r of the band at
+// `row_bytes * r` from it.
+struct UbTensor {
+    int tensor = -1;
+    uint64_t row_bytes = 0;
+    UbBands bands;
+    uint64_t bytes = 0;             // one unit's band: bands.unit_rows * row_bytes
+    uint64_t offset = 0;            // within the UB region
+    int first_op = 0, last_op = 0;  // lifetime, in lowering positions, inclusive
+};
+
 struct BufferPlan {
     std::vector<OnChipTensor> tensors;
     std::vector<int> index_of;  // per graph tensor: index into `tensors`, -1 = in DDR
     uint64_t region = 0;        // bytes at the top of L1, a multiple of 1024
     uint64_t l1_bytes = 0;      // the cluster's whole L1
+    // Tensors kept in the vector units' Unified Buffers, in a region at the
+    // top of every unit's UB (as `region` in L1), planned over `clusters`
+    // clusters of `units` vector units.
+    std::vector<UbTensor> ub_tensors;
+    std::vector<int> ub_index_of;  // per graph tensor: index into `ub_tensors`, -1 = not there
+    uint64_t ub_region = 0;        // a multiple of 1024
+    uint64_t ub_bytes = 0;         // a unit's whole UB
+    int64_t ub_clusters = 0, ub_units = 0;
 
+    // In L1 (not a tensor kept in the Unified Buffers: in_ub).
     bool on_chip(int tensor) const { return index_of[size_t(tensor)] >= 0; }
+    bool in_ub(int tensor) const { return !ub_index_of.empty() && ub_index_of[size_t(tensor)] >= 0; }
+    const UbTensor& ub_of(int tensor) const { return ub_tensors[size_t(ub_index_of[size_t(tensor)])]; }
+    // Its UB byte address, the same in every vector unit.
+    uint64_t ub_addr(int tensor) const;
+    // Where byte `offset` of the tensor is in the UB of the unit holding it.
+    uint64_t ub_at(int tensor, uint64_t offset) const;
+    // Read and written where it is (in L1 or the UBs) rather than in DDR.
+    bool in_place(int tensor) const { return on_chip(tensor) || in_ub(tensor); }
+    // l1_at or ub_at, whichever holds it.
+    uint64_t place_at(int tensor, uint64_t offset) const {
+        return on_chip(tensor) ? l1_at(tensor, offset) : ub_at(tensor, offset);
+    }
     // Its L1 byte address, the same in every cluster.
     uint64_t l1_addr(int tensor) const;
     // Where byte `offset` of the tensor is, in the L1 of the cluster that
@@ -92,5 +136,16 @@ int64_t tensor_rows(const TensorNode& t);
 // use), each a multiple of `granule` rows (ceil(rows / bands) rounded up).
 BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr = {},
                         int64_t bands = 0, int64_t granule = 1);
+
+// The tensors `in_ub` (per graph tensor) kept in the vector units' Unified
+// Buffers, over `clusters` clusters: each unit's band (UbBands) placed
+// first fit by lifetime, 64-byte aligned, in a region at the top of the
+// UB, which must leave at least 1 KiB of it to the streams. The lifetimes
+// are counted in steps of the lowering (per operation, from `first_at` to
+// `last_at`: a deferred chain is lowered where its last member is, a fused
+// member with its head or on its own). Throws PlacementMismatch (not a
+// capacity one) for the first tensor that does not fit.
+void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ub,
+                     int64_t clusters, const std::vector<int>& first_at, const std::vector<int>& last_at);
 
 }  // namespace dsl

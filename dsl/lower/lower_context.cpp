@@ -42,6 +42,14 @@ void LowerContext::add_block(BlockBuilder& block) {
     block_writes_.push_back(std::move(footprint.writes));
     b.drain = drain;
     if (pinned) b.cluster = placement->place(b, pin);
+    else if (block_cluster >= 0) b.cluster = block_cluster;
+    if (!ub_deps.empty()) {
+        for (uint32_t d : ub_deps)
+            if (b.cluster == arch::Block::kAnyCluster || block_clusters_[d] == b.cluster) b.deps.push_back(d);
+        std::sort(b.deps.begin(), b.deps.end());
+        b.deps.erase(std::unique(b.deps.begin(), b.deps.end()), b.deps.end());
+    }
+    block_clusters_.push_back(b.cluster);
     if (options.block_sink) {
         options.block_sink(program, blocks_emitted_++, b);
         recycle(std::move(b));

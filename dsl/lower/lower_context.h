@@ -38,6 +38,18 @@ struct LowerContext {
     // buffer's copy, a stream over one part of a partitioned tensor), or
     // -1: the placement chooses.
     int32_t pin = -1;
+    // The tensors kept in the vector units' Unified Buffers that the
+    // operation (with its fusion group) reads or writes, all of `ub_rows`
+    // rows (0: none): its streams take those rows in the units' bands
+    // (dsl/lower/buffer_plan.h UbBands), each block on its cluster
+    // (`block_cluster` while it is added). The lowerings that read or
+    // write such a tensor in place note it in `ub_followed`; one that
+    // does not is found out after the operation (its tensors are then
+    // kept in DDR instead).
+    std::vector<int> ub_tensors;
+    int64_t ub_rows = 0;
+    int32_t block_cluster = -1;
+    mutable std::vector<int> ub_followed;
     // An element-wise operation lowered over one part of a partitioned
     // on-chip tensor (its rows r0.. of `rows`, columns c0.. of `cols`, of a
     // tensor viewed as rows of `row_elems`); inactive (rows < 0) otherwise.
@@ -68,6 +80,12 @@ struct LowerContext {
     // (docs/timing-model.md §10 "Block dependencies"); and a print's drain.
     int32_t program_op = -1;
     std::vector<uint32_t> deps, data_deps;
+    // Of `ub_deps` (its producers' blocks of tensors kept in the Unified
+    // Buffers, and the blocks that used the UB bytes its results take)
+    // those on the block's cluster: every stream over such tensors takes
+    // their rows in the same bands, so only those touched the rows, and
+    // the bytes, the block uses.
+    std::vector<uint32_t> ub_deps;
     // The operation overwrites DDR bytes in place (an update): its blocks
     // also wait for every earlier block that read or wrote a DDR byte they
     // write, whichever version of the tensor, through whichever view or
@@ -77,6 +95,13 @@ struct LowerContext {
 
     uint64_t ddr_addr(int tensor) const { return program.tensors[size_t(tensor)].ddr_addr; }
     bool on_chip(int tensor) const { return plan.on_chip(tensor); }
+    // Read and written where it is, in L1 or in the Unified Buffers.
+    bool in_place(int tensor) const { return plan.in_place(tensor); }
+    // Byte `offset` of such a tensor, where the block at hand finds it.
+    uint64_t place_at(int tensor, uint64_t offset) const {
+        if (plan.in_ub(tensor)) ub_followed.push_back(tensor);
+        return plan.place_at(tensor, offset);
+    }
     uint64_t l1_addr(int tensor) const { return plan.l1_addr(tensor); }
     const TensorNode& tensor(int index) const { return graph.tensors[size_t(index)]; }
     uint32_t tag(const std::string& label) { return tags(label, program_op); }
@@ -110,6 +135,7 @@ struct LowerContext {
 private:
     uint32_t blocks_emitted_ = 0;
     std::vector<SpanList> block_reads_, block_writes_;  // per block emitted, the DDR bytes it reads, writes
+    std::vector<int32_t> block_clusters_;               // per block emitted, its cluster (Block::cluster)
 };
 
 }  // namespace dsl

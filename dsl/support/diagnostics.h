@@ -18,8 +18,10 @@ class CompileError : public std::runtime_error {
 public:
     // The on-chip memory a program does not fit, when the message gives its
     // capacity in bytes: a caller may add where the rest of it went (the
-    // lowering names the on-chip tensors' region and MAX_PARALLEL's slots).
-    enum class Capacity { None, L1, L0 };
+    // lowering names the on-chip tensors' region and MAX_PARALLEL's slots;
+    // UB: a vector unit's Unified Buffer, which the tensors kept there
+    // share with the streams).
+    enum class Capacity { None, L1, L0, UB };
 
     CompileError(SourceLoc loc, std::string message, Capacity capacity = Capacity::None);
 

@@ -290,7 +290,8 @@ std::string format_program_header(const Program& p, size_t blocks) {
         os << "tensor " << t.name << " (";
         for (size_t i = 0; i < t.shape.size(); ++i) os << (i ? ", " : "") << t.shape[i];
         os << ") " << dtype_name(t.dtype) << " " << t.role << " at ";
-        if (t.l1_addr >= 0) os << "L1:" << hex(uint64_t(t.l1_addr));  // the same in every cluster
+        if (t.l1_addr >= 0) os << "L1:" << hex(uint64_t(t.l1_addr));       // the same in every cluster
+        else if (t.ub_addr >= 0) os << "UB:" << hex(uint64_t(t.ub_addr));  // the same in every vector unit
         else os << "DDR:" << hex(t.ddr_addr);
         os << ", " << t.bytes << " B\n";
     }

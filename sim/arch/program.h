@@ -265,6 +265,10 @@ struct TensorPlacement {
     // An on-chip tensor (kept in cluster 0's L1, not in DDR): its L1 byte
     // address; -1 for a tensor in DDR at ddr_addr.
     int64_t l1_addr = -1;
+    // A tensor kept in the vector units' Unified Buffers (in bands of rows,
+    // one per vector unit of each cluster, docs/timing-model.md §10): its
+    // UB byte address, the same in every unit; -1 otherwise.
+    int64_t ub_addr = -1;
 };
 
 // What a command is for: a readable label and the program operation it

@@ -80,7 +80,7 @@ Block read_block(const Reader& r, const json& v, const std::string& path, size_t
 }
 
 TensorPlacement read_tensor(const Reader& r, const json& v, const std::string& path) {
-    r.object(v, path, {"name", "shape", "dtype", "ddr_addr", "l1_addr", "bytes", "role"}, "a tensor");
+    r.object(v, path, {"name", "shape", "dtype", "ddr_addr", "l1_addr", "ub_addr", "bytes", "role"}, "a tensor");
     TensorPlacement t;
     if (v.contains("name")) t.name = r.string(v.at("name"), Reader::join(path, "name"));
     if (v.contains("shape")) {
@@ -92,6 +92,8 @@ TensorPlacement read_tensor(const Reader& r, const json& v, const std::string& p
     if (v.contains("ddr_addr")) t.ddr_addr = r.unsigned_int(v.at("ddr_addr"), Reader::join(path, "ddr_addr"), kU64);
     if (v.contains("l1_addr"))
         t.l1_addr = int64_t(r.unsigned_int(v.at("l1_addr"), Reader::join(path, "l1_addr"), uint64_t(INT64_MAX)));
+    if (v.contains("ub_addr"))
+        t.ub_addr = int64_t(r.unsigned_int(v.at("ub_addr"), Reader::join(path, "ub_addr"), uint64_t(INT64_MAX)));
     if (v.contains("bytes")) t.bytes = r.unsigned_int(v.at("bytes"), Reader::join(path, "bytes"), kU64);
     if (v.contains("role")) t.role = r.string(v.at("role"), Reader::join(path, "role"));
     return t;
@@ -122,6 +124,7 @@ json program_to_json(const Program& p) {
                            {"bytes", t.bytes},
                            {"role", t.role}});
         if (t.l1_addr >= 0) tensors.back()["l1_addr"] = t.l1_addr;
+        if (t.ub_addr >= 0) tensors.back()["ub_addr"] = t.ub_addr;
     }
     json blocks = json::array();
     for (const Block& b : p.blocks) blocks.push_back(block_to_json(b));

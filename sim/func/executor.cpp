@@ -11,14 +11,16 @@ namespace func {
 uint64_t ddr_extent(const arch::Program& p) {
     uint64_t end = 0;
     for (const arch::TensorPlacement& t : p.tensors)
-        if (t.l1_addr < 0 && !t.name.empty()) end = std::max(end, t.ddr_addr + t.bytes);
+        if (t.l1_addr < 0 && t.ub_addr < 0 && !t.name.empty()) end = std::max(end, t.ddr_addr + t.bytes);
     return end;
 }
 
 Executor::Executor(const arch::Config& c, const arch::Program& p)
-    : program_(p), memory_(c, ddr_extent(p)), on_chip_from_(uint64_t(c.l1_bytes())) {
-    for (const arch::TensorPlacement& t : p.tensors)
+    : program_(p), memory_(c, ddr_extent(p)), on_chip_from_(uint64_t(c.l1_bytes())), ub_from_(uint64_t(c.ub_bytes())) {
+    for (const arch::TensorPlacement& t : p.tensors) {
         if (t.l1_addr >= 0) on_chip_from_ = std::min(on_chip_from_, uint64_t(t.l1_addr));
+        if (t.ub_addr >= 0) ub_from_ = std::min(ub_from_, uint64_t(t.ub_addr));
+    }
 }
 
 void Executor::run(Interleaving order) {
@@ -30,7 +32,7 @@ void Executor::run_block(uint32_t index, Interleaving order) {
     // A block pinned to a cluster uses that cluster's L1 (where its on-chip
     // tensors' parts are); any other touches only scratch, below them.
     memory_.use_cluster(block.cluster == arch::Block::kAnyCluster ? 0 : size_t(block.cluster));
-    memory_.poison_scratch(on_chip_from_);
+    memory_.poison_scratch(on_chip_from_, ub_from_);
     std::vector<size_t> next(block.streams.size(), 0);
     std::vector<uint32_t> tokens(block.num_flags, 0);
     auto ready = [&](const arch::Command& c) {

@@ -47,6 +47,7 @@ private:
     const arch::Program& program_;
     Memory memory_;
     uint64_t on_chip_from_;  // L1 below this is per-block scratch
+    uint64_t ub_from_;       // and the UBs below this
 };
 
 }  // namespace func

@@ -58,8 +58,8 @@ TEST(L2Cli, ReadmeExampleWritePortOnFlashAttention) {
         "--param qblock=8192 --param block=256 --param tm=128 --param tn=128 models/flash_attention.pto";
     const nlohmann::json two = run_report(fa, "fa_two_ports");
     const nlohmann::json one = run_report("--set l2.write_bytes_per_cycle=0 " + fa, "fa_one_port");
-    EXPECT_EQ(two["total_cycles"], 594346);
-    EXPECT_EQ(one["total_cycles"], 606589);
+    EXPECT_EQ(two["total_cycles"], 590069);
+    EXPECT_EQ(one["total_cycles"], 591000);
     EXPECT_EQ(two["links"][0]["name"], "l2_l1_ub_read");
     EXPECT_EQ(two["links"][1]["name"], "l2_l1_ub_write");
     EXPECT_EQ(one["links"][0]["name"], "l2_l1_ub");

@@ -25,7 +25,8 @@ std::vector<uint8_t> run(const arch::Program& p, func::Interleaving order) {
     func::Executor ex(arch::default_config(), p);
     uint32_t state = 12345;
     for (const arch::TensorPlacement& t : p.tensors) {
-        if (t.l1_addr >= 0 || (t.role.rfind("input", 0) != 0 && t.role.rfind("weight", 0) != 0)) continue;
+        if (t.l1_addr >= 0 || t.ub_addr >= 0 || (t.role.rfind("input", 0) != 0 && t.role.rfind("weight", 0) != 0))
+            continue;
         const size_t n = t.bytes / size_t(arch::dtype_bytes(t.dtype));
         std::vector<float> v(n);
         for (float& x : v) x = float((state = state * 1664525u + 1013904223u) >> 8) / float(1 << 24) - 0.5f;

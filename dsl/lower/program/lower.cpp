@@ -46,6 +46,18 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
         const TensorNode& t = g.tensors[i];
         if (view_source(g, int(i)) >= 0 || kept_copy_of(g, plan, int(i)) >= 0) continue;
         uint64_t bytes = tensor_bytes(t);
+        if (plan.in_ub(int(i))) {
+            p.tensors[i] = {t.name,
+                            t.shape,
+                            t.dtype,
+                            0,
+                            bytes,
+                            std::string(tensor_role_name(t.role)) + ", in " + placement_name(t.placement) +
+                                ", kept in the vector units' Unified Buffers in bands of " +
+                                std::to_string(plan.ub_of(int(i)).bands.unit_rows) + " rows"};
+            p.tensors[i].ub_addr = int64_t(plan.ub_addr(int(i)));
+            continue;
+        }
         if (t.placement != Placement::DDR && (plan.on_chip(int(i)) || t.producer < 0)) {
             std::string role = std::string(tensor_role_name(t.role)) + ", in " + placement_name(t.placement);
             p.tensors[i] = {t.name, t.shape, t.dtype, 0, bytes, role};
@@ -106,9 +118,10 @@ bool reduces_rows(const TaskGraph& g, const OpNode& op) {
     return op.attrs.at("axis").ints == std::vector<int64_t>{int64_t(rank) - 1};
 }
 
-// `tensor`'s bytes are in DDR (not in an on-chip tensor, nor a view of one).
+// `tensor`'s bytes are in DDR (not in an on-chip tensor, nor a view of one,
+// nor in the Unified Buffers).
 bool in_ddr_storage(const TaskGraph& g, const BufferPlan& plan, int tensor) {
-    return !plan.on_chip(tensor) && !plan.on_chip(ddr_view(g, tensor).storage);
+    return !plan.in_place(tensor) && !plan.on_chip(ddr_view(g, tensor).storage);
 }
 
 // The operation uses an on-chip tensor; throws if it cannot.
@@ -252,19 +265,47 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
     ctx.window = {};
 }
 
+// The fusion group operation `k` runs in: its head's index, or its own.
+int group_of(const TaskGraph& g, int k) {
+    const int h = g.ops[size_t(k)].fused_into;
+    return h >= 0 ? h : k;
+}
+
 // With Unified Buffers (vector.buffer_kib) the vector units compute in
 // their own buffers, which reach the cluster's L1 only through DDR or the
-// L2 (docs/timing-model.md §2): a tensor kept on chip that a vector-unit
-// operation reads or writes (through views too) is kept in DDR instead,
-// all of them said in one note.
-void keep_vector_operands_in_ddr(const TaskGraph& g, const arch::Config& config, std::vector<bool>& in_ddr,
-                                 std::vector<std::string>& notes) {
+// L2 (docs/timing-model.md §2). A tensor kept on chip that vector-unit
+// operations alone write and read, whole (no view of it), and that is read
+// outside its writer's fusion group, is kept in the vector units' buffers
+// instead (`in_ub`, docs/timing-model.md §10, "Tensors kept in the Unified
+// Buffers"); any other on-chip tensor a vector-unit operation reads or
+// writes (through views too) is kept in DDR, all of them said in one note.
+void keep_vector_operands(const TaskGraph& g, const arch::Config& config, std::vector<bool>& in_ddr,
+                          std::vector<bool>& in_ub, std::vector<std::string>& notes) {
     if (!config.vector_buffer()) return;
+    const std::vector<std::vector<int>> readers = tensor_consumers(g);
+    auto vector_op = [&](int k) {
+        const OpKind kind = g.ops[size_t(k)].kind;
+        return op_kind_unit_of(kind) == OpUnit::Vector && !is_view_kind(kind) && kind != OpKind::Move;
+    };
+    auto in_buffers = [&](int t) {
+        const TensorNode& n = g.tensors[size_t(t)];
+        if (n.producer < 0 || n.role == TensorRole::Output || n.shape.empty() || !vector_op(n.producer)) return false;
+        bool outside = false;
+        for (int r : readers[size_t(t)]) {
+            if (!vector_op(r)) return false;
+            outside = outside || group_of(g, r) != group_of(g, n.producer);
+        }
+        return outside;
+    };
     std::string kept;
     int count = 0;
     for (int t : tensors_vector_units_touch(g)) {
         const TensorNode& n = g.tensors[size_t(t)];
         if (n.placement == Placement::DDR || in_ddr[size_t(t)]) continue;
+        if (in_buffers(t)) {
+            in_ub[size_t(t)] = true;
+            continue;
+        }
         in_ddr[size_t(t)] = true;
         kept += (count++ ? ", '" : "'") + n.name + "' (" + placement_name(n.placement) + ")";
     }
@@ -273,6 +314,21 @@ void keep_vector_operands_in_ddr(const TaskGraph& g, const arch::Config& config,
                         " kept in DDR: vector-unit operations read or write " + (count == 1 ? "it" : "them") +
                         ", and the vector units compute in their own Unified Buffers (vector.buffer_kib), which "
                         "reach on-chip tensors only through DDR or the L2");
+}
+
+// The note naming the tensors kept in the Unified Buffers, if any.
+void note_ub_tensors(const TaskGraph& g, const BufferPlan& plan, std::vector<std::string>& notes) {
+    if (plan.ub_tensors.empty()) return;
+    std::string kept;
+    for (const UbTensor& u : plan.ub_tensors) {
+        const TensorNode& n = g.tensors[size_t(u.tensor)];
+        kept += (kept.empty() ? "'" : ", '") + n.name + "' (" + placement_name(n.placement) + ")";
+    }
+    const size_t count = plan.ub_tensors.size();
+    notes.push_back(std::string(count == 1 ? "tensor " : std::to_string(count) + " tensors ") + kept +
+                    " kept in the vector units' Unified Buffers, each unit holding its band of rows (" +
+                    std::to_string(plan.ub_region) +
+                    " bytes of each UB): vector-unit operations alone write and read " + (count == 1 ? "it" : "them"));
 }
 
 // A vector chain (dsl/passes/pass_fusion.h) with a member that reads a
@@ -318,13 +374,35 @@ std::vector<int> lowering_order(const TaskGraph& g) {
 // Lowers the program with the tensors `in_ddr` kept in DDR; throws
 // PlacementMismatch when a consumer cannot follow an on-chip tensor's
 // placement.
+// Where each operation may be lowered, as steps of lowering_order: a
+// fusion group's member with its head (when the head runs its group) or at
+// its own step (when not), so from `first_at` to `last_at`.
+void lowering_steps(const TaskGraph& g, std::vector<int>& first_at, std::vector<int>& last_at) {
+    const std::vector<int> order = lowering_order(g);
+    std::vector<int> step(g.ops.size(), 0);
+    for (size_t k = 0; k < order.size(); ++k) step[size_t(order[k])] = int(k);
+    first_at = last_at = step;
+    for (size_t i = 0; i < g.ops.size(); ++i)
+        if (const int h = g.ops[i].fused_into; h >= 0) {
+            first_at[i] = std::min(step[i], step[size_t(h)]);
+            last_at[i] = std::max(step[i], step[size_t(h)]);
+        }
+}
+
 arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const std::string& source,
-                         const LowerOptions& options, const std::vector<bool>& in_ddr, int64_t band_granule) {
+                         const LowerOptions& options, const std::vector<bool>& in_ddr, const std::vector<bool>& in_ub,
+                         int64_t band_granule) {
     arch::Program program;
     program.source = source;
     program.max_parallel = uint32_t(std::max(g.max_parallel, 0));
+    std::vector<bool> not_in_l1 = in_ddr;
+    for (size_t t = 0; t < in_ub.size(); ++t)
+        if (in_ub[t]) not_in_l1[t] = true;
     BufferPlan plan =
-        plan_buffers(g, config, in_ddr, band_granule ? arch::clusters_in_use(program, config) : 0, band_granule);
+        plan_buffers(g, config, not_in_l1, band_granule ? arch::clusters_in_use(program, config) : 0, band_granule);
+    std::vector<int> first_at, last_at;
+    lowering_steps(g, first_at, last_at);
+    plan_ub_tensors(plan, g, config, in_ub, arch::clusters_in_use(program, config), first_at, last_at);
     // A lowering that ends in a PlacementMismatch is done again: only the
     // last one is explained.
     if (options.explain) options.explain->ops.clear();
@@ -334,6 +412,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
     // slot's share of it and of L0 (arch::Program::slot_l1_bytes).
     arch::Config usable = config;
     usable.l1_kib -= int64_t(plan.region / 1024);
+    usable.vector_buffer_kib -= int64_t(plan.ub_region / 1024);
     const int64_t slots = arch::blocks_per_cluster(program, config);
     if (slots > 1) {
         usable.l1_kib /= slots;
@@ -364,6 +443,8 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
     // Per on-chip tensor, the blocks that read or wrote it: a tensor placed
     // where an earlier one was (its scope over) is written only after them.
     std::vector<std::vector<uint32_t>> touched(g.tensors.size());
+    // The same for the tensors kept in the Unified Buffers.
+    std::vector<std::vector<uint32_t>> touched_ub(g.tensors.size());
     // Blocks of op i, so a consumer can wait for its producers.
     std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
     size_t next_log = 0;
@@ -383,8 +464,9 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
     }
     std::vector<bool> fused(g.ops.size(), false);  // a cube operation that ran its epilogue
     std::vector<bool> lowered(g.ops.size(), false);
-    for (const int n : lowering_order(g)) {
-        const size_t i = size_t(n);
+    const std::vector<int> order = lowering_order(g);
+    for (size_t step = 0; step < order.size(); ++step) {
+        const size_t i = size_t(order[step]);
         lowered[i] = true;
         const OpNode& op = g.ops[i];
         // An operation of a fused epilogue ran with its cube operation.
@@ -404,6 +486,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             if (g.logs[next_log].synchronous) ctx.drain = ctx.blocks_emitted();
         ctx.deps.clear();
         ctx.data_deps.clear();
+        ctx.ub_deps.clear();
         // A fusion group waits for what any of its operations reads: of the
         // blocks that wrote an operand in DDR, for those that wrote bytes a
         // block reads (or writes: an update's slice), of an on-chip one for
@@ -418,7 +501,11 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             if (!lowered[size_t(producer)])
                 throw std::logic_error("operation " + std::to_string(i) + " lowered before its operand's producer " +
                                        std::to_string(producer));
-            std::vector<uint32_t>& wait = in_ddr_storage(g, plan, in) ? ctx.data_deps : ctx.deps;
+            // Of the blocks that wrote a tensor kept in the Unified Buffers,
+            // for those on the block's cluster (which wrote its rows there).
+            std::vector<uint32_t>& wait = plan.in_ub(in)                ? ctx.ub_deps
+                                          : in_ddr_storage(g, plan, in) ? ctx.data_deps
+                                                                        : ctx.deps;
             for (int t = in;;) {
                 const int p = g.tensors[size_t(t)].producer;
                 if (p < 0) break;
@@ -427,6 +514,41 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                 // the version it updated.
                 if (g.ops[size_t(p)].kind != OpKind::Update) break;
                 t = g.ops[size_t(p)].inputs[0];
+            }
+        }
+        // The tensors kept in the Unified Buffers it (with its group) reads
+        // or writes: its streams take their rows in the units' bands, and a
+        // tensor placed where an earlier one was is written only after the
+        // blocks that used that one.
+        ctx.ub_tensors.clear();
+        ctx.ub_rows = 0;
+        ctx.ub_followed.clear();
+        {
+            std::vector<int> writes{op.output};
+            for (int k : op.epilogue) writes.push_back(g.ops[size_t(k)].output);
+            std::vector<int> uses = reads;
+            uses.insert(uses.end(), writes.begin(), writes.end());
+            for (int t : uses)
+                if (plan.in_ub(t) && std::find(ctx.ub_tensors.begin(), ctx.ub_tensors.end(), t) == ctx.ub_tensors.end())
+                    ctx.ub_tensors.push_back(t);
+            for (int t : ctx.ub_tensors) {
+                const int64_t rows = tensor_rows(g.tensors[size_t(t)]);
+                if (ctx.ub_rows > 0 && rows != ctx.ub_rows)
+                    throw PlacementMismatch{t, std::string(op_kind_name(op.kind)) + " '" +
+                                                   g.tensors[size_t(op.output)].name + "' reads or writes it beside '" +
+                                                   g.tensors[size_t(ctx.ub_tensors.front())].name +
+                                                   "', whose rows differ in number"};
+                ctx.ub_rows = rows;
+            }
+            // Of the tensors sharing a written one's bytes, those lowered so
+            // far are the earlier ones (the plan keeps lifetimes apart).
+            for (int t : writes) {
+                if (!plan.in_ub(t)) continue;
+                const UbTensor& w = plan.ub_of(t);
+                for (const UbTensor& u : plan.ub_tensors)
+                    if (u.tensor != t && u.offset < w.offset + w.bytes && w.offset < u.offset + u.bytes)
+                        ctx.ub_deps.insert(ctx.ub_deps.end(), touched_ub[size_t(u.tensor)].begin(),
+                                           touched_ub[size_t(u.tensor)].end());
             }
         }
         // An update overwrites bytes that earlier blocks may read: of any
@@ -444,7 +566,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                 if (u.last_op < int(i) && u.offset < o.offset + o.bytes && o.offset < u.offset + u.bytes)
                     ctx.deps.insert(ctx.deps.end(), touched[size_t(u.tensor)].begin(), touched[size_t(u.tensor)].end());
         }
-        for (std::vector<uint32_t>* d : {&ctx.deps, &ctx.data_deps}) {
+        for (std::vector<uint32_t>* d : {&ctx.deps, &ctx.data_deps, &ctx.ub_deps}) {
             std::sort(d->begin(), d->end());
             d->erase(std::unique(d->begin(), d->end()), d->end());
         }
@@ -469,6 +591,23 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             // fit them (an error that gives their capacity in bytes): to
             // on-chip tensors (kept in DDR instead, below) or to other slots.
             if (e.capacity() == CompileError::Capacity::None) throw;
+            // The same for the region kept in every vector unit's UB for the
+            // tensors kept there.
+            if (e.capacity() == CompileError::Capacity::UB) {
+                if (plan.ub_region == 0) throw;
+                const UbTensor* top = nullptr;
+                for (const UbTensor& t : plan.ub_tensors)
+                    if (!top || t.offset + t.bytes > top->offset + top->bytes ||
+                        (t.offset + t.bytes == top->offset + top->bytes && t.first_op > top->first_op))
+                        top = &t;
+                throw PlacementMismatch{top->tensor, "the " + std::to_string(plan.ub_region) +
+                                                         " bytes of each Unified Buffer kept for tensors leave too "
+                                                         "little for " +
+                                                         op_kind_name(op.kind) + " '" +
+                                                         g.tensors[size_t(op.output)].name + "' (" +
+                                                         std::to_string(op.loc.line) + ":" +
+                                                         std::to_string(op.loc.col) + "): " + e.message()};
+            }
             const std::string& m = e.message();
             // The region kept for on-chip tensors is taken from every
             // operation's L1: where that leaves too little, the tensor at
@@ -495,6 +634,15 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                                e.capacity());
         }
         for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) op_blocks[i].push_back(b);
+        // A lowering that read or wrote a tensor kept in the Unified Buffers
+        // other than in place (in DDR, where it is not) is found out here.
+        for (int t : ctx.ub_tensors) {
+            if (std::find(ctx.ub_followed.begin(), ctx.ub_followed.end(), t) == ctx.ub_followed.end())
+                throw PlacementMismatch{t, std::string(op_kind_name(op.kind)) + " '" +
+                                               g.tensors[size_t(op.output)].name +
+                                               "' is not lowered to read or write it where it is kept"};
+            touched_ub[size_t(t)].insert(touched_ub[size_t(t)].end(), op_blocks[i].begin(), op_blocks[i].end());
+        }
         if (ctx.pinned) {
             std::vector<int> uses = op.inputs;
             uses.push_back(op.output);
@@ -514,6 +662,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             op_blocks[i].insert(op_blocks[i].end(), ctx.data_deps.begin(), ctx.data_deps.end());
         }
     }
+    note_ub_tensors(g, plan, program.notes);
     // An input updated in place is also an output, in the input's bytes.
     for (const TensorNode& t : g.tensors) {
         if (t.role != TensorRole::Output || t.producer < 0 || g.ops[size_t(t.producer)].kind != OpKind::Update)
@@ -532,9 +681,9 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
 arch::Program lower(const PassedGraph& passed, const arch::Config& config, const std::string& source,
                     const LowerOptions& options) {
     const TaskGraph& g = passed.graph();
-    std::vector<bool> in_ddr(g.tensors.size(), false);
+    std::vector<bool> in_ddr(g.tensors.size(), false), in_ub(g.tensors.size(), false);
     std::vector<std::string> notes;
-    keep_vector_operands_in_ddr(g, config, in_ddr, notes);
+    keep_vector_operands(g, config, in_ddr, in_ub, notes);
     // A program with on-chip tensors may be lowered again (below), so its
     // blocks go to the sink only once it is complete. Meanwhile they are
     // kept encoded (arch::encode_block, about 26 bytes a command, not the
@@ -556,7 +705,7 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
         encoded.clear();
         ends.clear();
         try {
-            arch::Program p = lower_once(g, config, source, held, in_ddr, band_granule);
+            arch::Program p = lower_once(g, config, source, held, in_ddr, in_ub, band_granule);
             p.notes.insert(p.notes.begin(), notes.begin(), notes.end());
             if (on_chip && options.block_sink) {
                 arch::Block block;
@@ -586,6 +735,7 @@ arch::Program lower(const PassedGraph& passed, const arch::Config& config, const
             }
             if (in_ddr[size_t(m.tensor)]) throw std::logic_error("placement mismatch on a tensor in DDR: " + m.why);
             in_ddr[size_t(m.tensor)] = true;
+            in_ub[size_t(m.tensor)] = false;
             notes.push_back("tensor '" + t.name + "' (" + placement_name(t.placement) + ") kept in DDR: " + m.why);
         }
     }

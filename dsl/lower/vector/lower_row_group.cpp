@@ -25,19 +25,20 @@ namespace {
 
 using arch::VectorOp;
 
-// Where a step's operand is: a result of the group (its buffer) or an
-// input of the stream (VectorInputs' handle: a loaded row operand or a
-// number).
+// Where a step's operand is: a result of the group (its buffer, or where
+// it is kept in the Unified Buffers: `kept`) or an input of the stream
+// (VectorInputs' handle: a loaded row operand or a number).
 struct Ref {
     bool result = false;
     int h = -1;
     int64_t width = 0;  // elements a row
+    int kept = -1;      // a result kept in the Unified Buffers: the tensor
 };
 
 struct Step {
     VectorOp op = VectorOp::Copy;
     Ref a, b;
-    int dst = -1;      // its buffer
+    Ref dst;           // a result
     int64_t cols = 0;  // elements a row it computes (a reduction: of the row it reduces)
     int32_t program_op = -1;
     std::string label;
@@ -67,7 +68,7 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
     s.name = g.tensors[size_t(g.ops[size_t(ops.back())].output)].name;
     s.units = element_count(ctx.tensor(head.inputs[0]).shape) / ctx.tensor(head.inputs[0]).shape.back();
     VectorInputs in(ctx, dtype, s.name);
-    std::map<int, int> buffer_of;  // a group result -> its buffer
+    std::map<int, Ref> buffer_of;  // a group result -> where it is
     std::vector<Step> steps;
     std::vector<Store> stores;
     for (int k : ops) {
@@ -76,17 +77,22 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
         in.charge_to(int32_t(k));
         auto operand = [&](int t) {
             const int64_t w = ctx.tensor(t).shape.back();
-            if (auto it = buffer_of.find(t); it != buffer_of.end()) return Ref{true, it->second, w};
+            if (auto it = buffer_of.find(t); it != buffer_of.end()) return it->second;
             return Ref{false, in.streamed(s, t, w, true), w};
         };
         // A result is stored when anything outside the group reads it or it
-        // is an output of the program; else it lives in the chunk only.
+        // is an output of the program; else it lives in the chunk only. One
+        // kept in the Unified Buffers is computed where it is kept.
         const bool stored = fused_result_stored(g, readers, k);
         const int64_t w = out.shape.back();
-        const int dst = int(s.buffers.size());
-        s.buffers.push_back({stored ? BufferKind::Streamed : BufferKind::Scratch, w * e, 0});
+        Ref dst{true, int(s.buffers.size()), w};
+        if (ctx.plan.in_ub(op.output)) {
+            dst.h = -1, dst.kept = op.output;
+        } else {
+            s.buffers.push_back({stored ? BufferKind::Streamed : BufferKind::Scratch, w * e, 0});
+            if (stored) stores.push_back({op.output, dst.h, w, int32_t(k)});
+        }
         buffer_of[op.output] = dst;
-        if (stored) stores.push_back({op.output, dst, w, int32_t(k)});
         const std::string label = out.name + ": ";
         if (is_reduce_kind(op.kind)) {
             const Ref x = operand(op.inputs[0]);
@@ -94,13 +100,8 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
             steps.push_back({red, x, {}, dst, x.width, int32_t(k), label + arch::vector_op_name(red)});
             if (op.kind == OpKind::ReduceMean) {
                 const Ref inv_n{false, in.constant(s, 1, 1.0 / double(x.width), true), 1};
-                steps.push_back({VectorOp::Mul,
-                                 {true, dst, 1},
-                                 inv_n,
-                                 dst,
-                                 1,
-                                 int32_t(k),
-                                 label + arch::vector_op_name(VectorOp::Mul)});
+                steps.push_back(
+                    {VectorOp::Mul, dst, inv_n, dst, 1, int32_t(k), label + arch::vector_op_name(VectorOp::Mul)});
             }
             continue;
         }
@@ -123,6 +124,8 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
         ChunkCommands cc;
         in.chunk(cc, first, n, a);
         auto addr = [&](const Ref& r) {
+            if (r.kept >= 0)
+                return ctx.place_at(r.kept, uint64_t(first * r.width * arch::dtype_bytes(ctx.tensor(r.kept).dtype)));
             if (r.h < 0) return arch::kNoAddress;
             return r.result ? a[size_t(r.h)] : in.addr_at(r.h, a, first);
         };
@@ -131,11 +134,11 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
         auto source = [&](const Ref& r, int64_t cols) {
             if (r.h >= 0 && !r.result && in.source(r.h, 0).kind == arch::VectorSource::Kind::Scalar)
                 return in.source(r.h, 0);
-            if (r.h >= 0 && r.width == 1 && cols > 1) return per_row_source(n, cols);
+            if ((r.h >= 0 || r.kept >= 0) && r.width == 1 && cols > 1) return per_row_source(n, cols);
             return arch::VectorSource{};
         };
         for (const Step& st : steps) {
-            const arch::VectorArgs v = vector_args(st.op, dtype, n, st.cols, addr(st.a), addr(st.b), a[size_t(st.dst)]);
+            const arch::VectorArgs v = vector_args(st.op, dtype, n, st.cols, addr(st.a), addr(st.b), addr(st.dst));
             cc.compute.push_back(
                 {with_sources(v, source(st.a, st.cols), source(st.b, st.cols)), st.label, st.program_op});
         }

@@ -1,7 +1,6 @@
 #include "dsl/lower/vector/lower_vector_chain.h"
 
 #include <algorithm>
-#include <optional>
 #include <stdexcept>
 
 #include "dsl/lower/placement_mismatch.h"
@@ -56,7 +55,7 @@ int64_t Gather::offset(int64_t row) const {
 }
 
 void Gather::chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a, const std::string& out) const {
-    if (l1) return;  // read in place
+    if (in_place) return;  // read in place
     const int64_t e = arch::dtype_bytes(dtype);
     int64_t r = 0;
     while (r < n) {
@@ -90,15 +89,14 @@ ElementwiseChain::Ref ElementwiseChain::operand(VectorStream& s, const OpNode& o
     // too, dsl/lower/cluster_placement.h checks it). Any other broadcast
     // operand is loaded from DDR: the tensor stays there instead, said in a
     // note.
-    if (ctx_->on_chip(t)) {
+    if (ctx_->in_place(t)) {
         std::vector<int64_t> row_stat = y.shape;
         if (!row_stat.empty()) row_stat.back() = 1;
         const bool whole_rows = !ctx_->window.active() || ctx_->window.cols == ctx_->window.row_elems;
         if (cols == last_dim(y) && cols > 1 && whole_rows && padded(tn.shape, y.shape.size()) == row_stat &&
             tn.dtype == in_.compute()) {
             Gather g;
-            g.name = tn.name, g.dtype = tn.dtype, g.compute = tn.dtype, g.l1 = ctx_->l1_addr(t);
-            g.l1_band = ctx_->plan.of(t).band_bytes;
+            g.name = tn.name, g.dtype = tn.dtype, g.compute = tn.dtype, g.in_place = ctx_, g.tensor = t;
             g.op = index_of(*ctx_, op);
             g.dims = y.shape, g.strides = broadcast_strides(tn.shape, y.shape), g.cols = cols, g.window = ctx_->window;
             g.per_row = true, g.row_elems = 1;
@@ -338,7 +336,7 @@ void lower_elementwise(LowerContext& ctx, const OpNode& op, const std::vector<Ve
         ElementwiseChain links(ctx, compute, y.name);
         links.add(s, op, -1, cols, cols, steps);
         // (The members' results are in DDR: an on-chip result is the head's alone.)
-        const bool own = !ctx.on_chip(out) || !chain.empty();
+        const bool own = !ctx.in_place(out) || !chain.empty();
         links.head_result(own ? int(s.buffers.size()) : -1, y.dtype);
         if (own) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});
         int cur = op.output;

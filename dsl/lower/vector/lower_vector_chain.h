@@ -16,7 +16,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,15 +32,16 @@ namespace dsl {
 // when its last axis is 1 and cols > 1). A chunk's rows are gathered with
 // one DMA per run of rows whose operand data are consecutive. An on-chip
 // operand broadcast over the rows' last axis alone (a row statistic, (R, 1)
-// against (R, C)) is not loaded: the commands read it where it is in L1,
-// its element r for output row r (`l1`).
+// against (R, C)) is not loaded: the commands read it where it is in L1
+// (or in the unit's UB, kept in the Unified Buffers), its element r for
+// output row r (`in_place`: tensor `tensor`).
 struct Gather {
     std::string name;
     arch::DType dtype = arch::DType::Float16;
     arch::DType compute = arch::DType::Float16;  // what it is cast to (when cast != raw)
     uint64_t ddr = 0;
-    std::optional<uint64_t> l1;          // on chip: its L1 address, read in place
-    uint64_t l1_band = 0;                // on chip in bands of rows: a band's bytes (BufferPlan::l1_at)
+    const LowerContext* in_place = nullptr;  // read in place: where the context places it
+    int tensor = -1;
     std::vector<int64_t> dims, strides;  // the output's shape, the operand's strides in it
     int64_t cols = 1, row_elems = 1;     // elements of the operand one output row reads
     bool per_row = false;
@@ -53,9 +53,8 @@ struct Gather {
     void chunk(ChunkCommands& cc, int64_t first, int64_t n, const BufferAddrs& a, const std::string& out) const;
     // Where the chunk starting at output row `first` reads it.
     uint64_t addr(const BufferAddrs& a, int64_t first) const {
-        if (!l1) return a[cast];
-        const uint64_t at = uint64_t(offset(first) * arch::dtype_bytes(dtype));
-        return *l1 + (l1_band ? at % l1_band : at);
+        if (!in_place) return a[cast];
+        return in_place->place_at(tensor, uint64_t(offset(first) * arch::dtype_bytes(dtype)));
     }
     arch::VectorSource source(int64_t n) const { return per_row ? per_row_source(n, cols) : arch::VectorSource{}; }
 };

@@ -21,9 +21,8 @@ int VectorInputs::streamed(VectorStream& s, int tensor, int64_t elems_per_unit, 
     in.how = How::Streamed;
     in.name = t.name, in.dtype = t.dtype, in.ddr = ctx_->ddr_addr(tensor), in.per_unit = elems_per_unit, in.op = op_;
     in.compute = compute_;
-    if (ctx_->on_chip(tensor)) {
+    if (ctx_->in_place(tensor)) {
         in.how = How::OnChip;
-        in.l1 = ctx_->l1_addr(tensor);
     } else {
         in.raw = int(s.buffers.size());
         s.buffers.push_back({BufferKind::Streamed, elems_per_unit * arch::dtype_bytes(t.dtype), 0});
@@ -94,7 +93,7 @@ void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const Buff
         if (in.how != How::Streamed && in.how != How::OnChip) continue;
         const uint64_t e = uint64_t(arch::dtype_bytes(in.dtype));
         const uint64_t offset = uint64_t(ctx_->unit_elem(first, in.per_unit)) * e;
-        const uint64_t at = in.how == How::OnChip ? ctx_->plan.l1_at(in.tensor, offset) : a[size_t(in.raw)];
+        const uint64_t at = in.how == How::OnChip ? ctx_->place_at(in.tensor, offset) : a[size_t(in.raw)];
         if (in.how == How::Streamed) {
             arch::DmaArgs d = load_dma(in.ddr + offset, at, uint64_t(n * in.per_unit) * e);
             if (w.strided()) {
@@ -124,8 +123,8 @@ uint64_t VectorInputs::addr(int h, const BufferAddrs& a) const {
 uint64_t VectorInputs::addr_at(int h, const BufferAddrs& a, int64_t first) const {
     const Input& in = inputs_[size_t(h)];
     if (in.how == How::OnChip && in.cast == in.raw)
-        return ctx_->plan.l1_at(in.tensor,
-                                uint64_t(ctx_->unit_elem(first, in.per_unit)) * uint64_t(arch::dtype_bytes(in.dtype)));
+        return ctx_->place_at(in.tensor,
+                              uint64_t(ctx_->unit_elem(first, in.per_unit)) * uint64_t(arch::dtype_bytes(in.dtype)));
     return a[size_t(in.cast)];
 }
 
@@ -194,7 +193,7 @@ std::string VectorInputs::label(arch::VectorOp op) const { return out_ + ": " + 
 void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, int64_t n,
                  uint64_t src, int32_t op) {
     const TensorNode& t = ctx.tensor(out);
-    if (ctx.on_chip(out)) return;
+    if (ctx.in_place(out)) return;
     const uint64_t e = uint64_t(arch::dtype_bytes(t.dtype));
     arch::DmaArgs d = store_dma(src, ctx.ddr_addr(out) + uint64_t(ctx.unit_elem(first, elems_per_unit)) * e,
                                 uint64_t(n * elems_per_unit) * e);
@@ -206,9 +205,9 @@ void store_units(ChunkCommands& cc, const LowerContext& ctx, int out, int64_t el
 }
 
 uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, uint64_t buffer) {
-    if (!ctx.on_chip(out)) return buffer;
+    if (!ctx.in_place(out)) return buffer;
     if (ctx.window.strided()) throw std::logic_error("an on-chip output over column parts: " + ctx.tensor(out).name);
-    return ctx.plan.l1_at(
+    return ctx.place_at(
         out, uint64_t(ctx.unit_elem(first, elems_per_unit)) * uint64_t(arch::dtype_bytes(ctx.tensor(out).dtype)));
 }
 

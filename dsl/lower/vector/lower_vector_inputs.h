@@ -30,7 +30,8 @@ public:
 
     // Registers an input and its buffers in `s`; returns its handle.
     // streamed: units are runs of `elems_per_unit` contiguous elements. An
-    // on-chip tensor (dsl/lower/buffer_plan.h) is read where it is in L1: no
+    // on-chip tensor (dsl/lower/buffer_plan.h) is read where it is in L1, a
+    // tensor kept in the Unified Buffers where it is in the unit's UB: no
     // buffer and no load (a cast, if needed, still gets its scratch).
     // With `share`, an input already streamed from the same tensor in the
     // same units and cast to the same compute dtype serves (a fused chain
@@ -83,7 +84,6 @@ private:
         arch::DType dtype = arch::DType::Float16;
         arch::DType compute = arch::DType::Float16;  // the dtype it is read in
         uint64_t ddr = 0;
-        uint64_t l1 = 0;             // an on-chip input's L1 address
         int64_t elements = 0;        // of the tensor (resident)
         int64_t per_unit = 0;        // elements per unit (streamed)
         int raw = -1, cast = -1;     // buffer indices; cast = raw when no cast is needed
@@ -118,7 +118,8 @@ arch::VectorSource per_column_source(int64_t rows, int64_t cols);
 arch::VectorArgs with_sources(arch::VectorArgs v, const arch::VectorSource& in0, const arch::VectorSource& in1 = {});
 
 // Where the chunk starting at unit `first` writes its result: the output
-// buffer `buffer`, or for an on-chip output its place in L1.
+// buffer `buffer`, or for an on-chip output its place in L1 (in the UB,
+// for one kept in the Unified Buffers).
 uint64_t output_addr(const LowerContext& ctx, int out, int64_t elems_per_unit, int64_t first, uint64_t buffer);
 
 // Appends the store of units [first, first + n) of `elems_per_unit`

@@ -77,7 +77,7 @@ struct RowPasses {
 // Fills the frame for op (input 0 -> output) or returns false for an
 // on-chip input or output.
 bool frame(const LowerContext& ctx, const OpNode& op, int64_t rows, int64_t R, int64_t passes, RowPasses& f) {
-    if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output)) return false;
+    if (ctx.in_place(op.inputs[0]) || ctx.in_place(op.output)) return false;
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const TensorNode& y = ctx.tensor(op.output);
     f.rows = rows, f.R = R, f.passes = passes;
@@ -190,7 +190,7 @@ bool lower_layer_norm_passes(LowerContext& ctx, const OpNode& op, int64_t rows, 
     RowPasses f;
     if (!frame(ctx, op, rows, D, 3, f)) return false;
     for (size_t k = 1; k < 3; ++k)
-        if (ctx.on_chip(op.inputs[k])) return false;
+        if (ctx.in_place(op.inputs[k])) return false;
     const bool cast = f.xt != f.t;
     const TensorNode& g = ctx.tensor(op.inputs[1]);
     const TensorNode& b = ctx.tensor(op.inputs[2]);

@@ -87,7 +87,7 @@ struct ColumnBlocks {
 // that does not fit, the stream reports the capacity.
 template <class Tail>
 bool column_blocks(LowerContext& ctx, const OpNode& op, AxisView v, Tail tail, VectorStream& s, ColumnBlocks& c) {
-    if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output)) return false;
+    if (ctx.in_place(op.inputs[0]) || ctx.in_place(op.output)) return false;
     const TensorNode& x = ctx.tensor(op.inputs[0]);
     const TensorNode& y = ctx.tensor(op.output);
     c.v = v, c.ex = arch::dtype_bytes(x.dtype), c.ec = arch::dtype_bytes(y.dtype), c.cast = x.dtype != y.dtype;
@@ -240,7 +240,7 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
     const int inv_n = mean ? in.constant(s, v.inner, 1.0 / double(v.mid)) : -1;
     // An on-chip result (a row reduction's, dsl/lower/program/lower.cpp) is
     // computed where it is kept: no buffer, no store.
-    const bool kept = ctx.on_chip(out);
+    const bool kept = ctx.in_place(out);
     const size_t yb = s.buffers.size();
     s.buffers.push_back({BufferKind::Streamed, kept ? 0 : v.inner * ec, 0});
     s.chunk = [&ctx, in, xs, tb, inv_n, yb, v, red, out, w, ec, kept](int64_t first, int64_t n, const BufferAddrs& a) {
@@ -254,7 +254,7 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
         const arch::DType t = in.compute();
         // The window is the input's rows: its row r gives output row r.
         const uint64_t dst =
-            kept ? ctx.plan.l1_at(out, uint64_t(((w.active() ? w.r0 : 0) + first) * v.inner * ec)) : a[yb];
+            kept ? ctx.place_at(out, uint64_t(((w.active() ? w.r0 : 0) + first) * v.inner * ec)) : a[yb];
         cc.compute.push_back({vector_args(red, t, n * v.inner, v.mid, src, kNone, dst), in.label(red)});
         if (inv_n >= 0)
             cc.compute.push_back(
@@ -269,7 +269,7 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
         else store_units(cc, ctx, out, v.inner, first, n, a[yb]);
         return cc;
     };
-    if (max_chunk_units(ctx, s.buffers) == 0 && ctx.on_chip(op.inputs[0]))
+    if (max_chunk_units(ctx, s.buffers) == 0 && ctx.in_place(op.inputs[0]))
         throw PlacementMismatch{op.inputs[0], std::string(op_kind_name(op.kind)) + " '" + y.name +
                                                   "' reads rows of it too long for L1 beside its own buffers"};
     if (max_chunk_units(ctx, s.buffers) == 0 && kept)
@@ -279,7 +279,7 @@ void lower_reduction(LowerContext& ctx, const OpNode& op, AxisView v, VectorOp r
     if (max_chunk_units(ctx, s.buffers) == 0) {
         if (v.inner > 1) {
             if (lower_reduction_columns(ctx, op, v, red, mean)) return;
-            if (!ctx.on_chip(op.inputs[0]) && !ctx.on_chip(op.output))
+            if (!ctx.in_place(op.inputs[0]) && !ctx.in_place(op.output))
                 return reduce_transposed(
                     ctx, op, v, red, mean ? 1.0 / double(v.mid) : 1.0,
                     {ctx.ddr_addr(op.inputs[0]), ctx.ddr_addr(op.output), ctx.tensor(op.inputs[0]).name,
@@ -424,7 +424,7 @@ void lower_reduce(LowerContext& ctx, const OpNode& op) {
     if (std::count_if(runs.begin(), runs.end(), [](const AxisRun& r) { return r.reduced; }) > 1) {
         // The stages read and write DDR; reductions are DdrOnly in
         // dsl/ir/op_table.def, so on-chip operands were refused before.
-        if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output))
+        if (ctx.in_place(op.inputs[0]) || ctx.in_place(op.output))
             throw std::logic_error("a reduction over separated axes of an on-chip tensor");
         return lower_reduction_runs(ctx, op, runs, red, mean);
     }
@@ -521,7 +521,8 @@ void lower_softmax(LowerContext& ctx, const OpNode& op) {
     };
     if (max_chunk_units(ctx, s.buffers) == 0) {
         if (v.inner > 1 && lower_softmax_columns(ctx, op, v)) return;
-        if (v.inner > 1 && !ctx.on_chip(op.inputs[0]) && !ctx.on_chip(op.output)) return softmax_transposed(ctx, op, v);
+        if (v.inner > 1 && !ctx.in_place(op.inputs[0]) && !ctx.in_place(op.output))
+            return softmax_transposed(ctx, op, v);
         if (v.inner == 1 && lower_softmax_passes(ctx, op, v.outer, v.mid)) return;
     }
     lower_vector_stream(ctx, op, s);

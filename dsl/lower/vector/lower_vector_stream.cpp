@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "dsl/lower/block_builder.h"
+#include "dsl/lower/placement_mismatch.h"
 #include "dsl/support/diagnostics.h"
 #include "sim/arch/ceil_div.h"
 #include "sim/arch/program_check.h"
@@ -236,6 +237,51 @@ void emit_chunks(LowerContext& ctx, BlockBuilder& block, const VectorStream& s, 
     if (shared) flush_to(m);
 }
 
+// A stream over tensors kept in the Unified Buffers (LowerContext::
+// ub_rows): its units are their rows, taken in the units' bands
+// (dsl/lower/buffer_plan.h UbBands) whatever the stream's own chunks, so a
+// row is read and written in the UB that holds it: one block per cluster
+// holding rows, on that cluster, and in it each unit's band in chunks of
+// at most `n_max` rows, a pipeline on that unit.
+void lower_over_ub_bands(LowerContext& ctx, const VectorStream& s, int64_t n_max, int64_t depth) {
+    const BufferPlan& plan = ctx.plan;
+    if (s.units != ctx.ub_rows || s.group != 1)
+        throw PlacementMismatch{ctx.ub_tensors.front(),
+                                "a stream of '" + s.name + "' takes " + std::to_string(s.units) +
+                                    (s.group != 1 ? " units in groups" : " units") + ", not its " +
+                                    std::to_string(ctx.ub_rows) + " rows one by one"};
+    const UbBands bands = ub_bands(ctx.ub_rows, plan.ub_clusters, plan.ub_units);
+    std::vector<std::vector<std::vector<Range>>> chunks;  // [cluster][unit]
+    int64_t largest = 0;
+    for (int64_t c = 0; c * bands.cluster_rows < s.units; ++c) {
+        const int64_t c0 = c * bands.cluster_rows, c1 = std::min(s.units, c0 + bands.cluster_rows);
+        chunks.emplace_back();
+        for (int64_t u0 = c0; u0 < c1; u0 += bands.unit_rows) {
+            const int64_t u1 = std::min(c1, u0 + bands.unit_rows), rows = u1 - u0;
+            const int64_t m = arch::ceil_div(rows, n_max);
+            chunks.back().emplace_back();
+            for (int64_t j = 0; j < m; ++j) {
+                const int64_t f = u0 + j * rows / m, e = u0 + (j + 1) * rows / m;
+                chunks.back().back().push_back({f, e - f});
+                largest = std::max(largest, e - f);
+            }
+        }
+    }
+    const auto addr = layout(s.buffers, largest, depth, 1);
+    for (size_t c = 0; c < chunks.size(); ++c) {
+        const int64_t first = chunks[c].front().front().first;
+        const int64_t end = chunks[c].back().back().first + chunks[c].back().back().count;
+        BlockBuilder block(s.name + "[" + std::to_string(first) + ":" + std::to_string(end) + "]");
+        for (size_t u = 0; u < chunks[c].size(); ++u)
+            emit_chunks(ctx, block, s, chunks[c][u], first, end, addr, depth, 1,
+                        Lane{EngineId{EngineKind::VectorLoad, int(u)}, EngineId{EngineKind::VectorStore, int(u)},
+                             int(u), true});
+        ctx.block_cluster = int32_t(c);
+        ctx.add_block(block);
+        ctx.block_cluster = -1;
+    }
+}
+
 }  // namespace
 
 int64_t stream_depth(const LowerContext& ctx) { return ctx.buffering(2); }
@@ -334,7 +380,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
                                (ub ? " bytes of a vector unit's Unified Buffer" : " bytes of L1") +
                                (depth != 2 ? " with pypo.config.BUFFERS = " + std::to_string(depth) : std::string()) +
                                (ub ? ", which has " : ", a cluster has ") + std::to_string(capacity),
-                           ub ? CompileError::Capacity::None : CompileError::Capacity::L1);
+                           ub ? CompileError::Capacity::UB : CompileError::Capacity::L1);
 
     const int dmas = int(c.dma_engines);
     const EngineId load{EngineKind::ClusterDma, 0};
@@ -360,6 +406,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
         if (spread_fit > 0) units_v = c.vector_units, fit = spread_fit;
     }
     const int64_t n_max = std::min(fit, s.max_chunk_units);
+    if (ctx.ub_rows > 0) return lower_over_ub_bands(ctx, s, n_max, depth);
 
     // One block per cluster that may run at once (more would only queue:
     // every chunk already overlaps its transfers with compute), the units

@@ -395,7 +395,7 @@ void lower_upsample(LowerContext& ctx, const OpNode& op) {
     std::vector<uint32_t> dims{0, uint32_t(H), uint32_t(f[0]), uint32_t(W), uint32_t(f[1])};
     std::vector<int64_t> strides{H * W * C, W * C, 0, C, 0};
     if (nhwc) dims.push_back(uint32_t(C)), strides.push_back(1);
-    if (max_chunk_units(ctx, s.buffers) == 0 && !ctx.on_chip(out))
+    if (max_chunk_units(ctx, s.buffers) == 0 && !ctx.in_place(out))
         return lower_upsample_bands(ctx, op, H, W, C, f[0], f[1], dims, strides);
     s.chunk = [&ctx, p, ex, x_ddr, vop, cols, out, dims, strides, xname = x.name, yname = y.name, xt = x.dtype,
                yt = y.dtype](int64_t first, int64_t n, const BufferAddrs& a) {

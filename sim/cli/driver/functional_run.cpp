@@ -166,7 +166,8 @@ std::unique_ptr<func::Executor> run_functional(const arch::Config& c, const arch
     auto ex = std::make_unique<func::Executor>(c, p);
     for (const auto& [index, h] : inputs) {
         const arch::TensorPlacement& t = p.tensors[size_t(index)];
-        if (t.l1_addr >= 0 || t.dtype != h.dtype || t.bytes != h.values.size() * uint64_t(arch::dtype_bytes(h.dtype)))
+        if (t.l1_addr >= 0 || t.ub_addr >= 0 || t.dtype != h.dtype ||
+            t.bytes != h.values.size() * uint64_t(arch::dtype_bytes(h.dtype)))
             throw std::logic_error("the compiled program moved input '" + t.name + "'");
         func::store_run(ex->memory().span(arch::Space::DDR, -1, t.ddr_addr, t.bytes, "input"), h.dtype, h.values.size(),
                         h.values.data());

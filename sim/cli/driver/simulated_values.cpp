@@ -59,7 +59,7 @@ const std::optional<dsl::RefValues>& SimulatedValues::simulated(int t) {
     const arch::TensorPlacement& p = program_.tensors[size_t(j)];
     const int producer = lowered_.tensors[size_t(j)].producer;
     // Only a result a command wrote to DDR and nothing rewrote (above).
-    if (p.name != g_.tensors[size_t(t)].name || producer < 0 || !readable(p) || p.l1_addr >= 0 ||
+    if (p.name != g_.tensors[size_t(t)].name || producer < 0 || !readable(p) || p.l1_addr >= 0 || p.ub_addr >= 0 ||
         !stored(lowered_, program_, producer) || !writes_.touches(p.ddr_addr, p.bytes) || rewritten_.count(p.name) ||
         p.role.find("view of") != std::string::npos || p.role.find("kept in DDR") != std::string::npos)
         return sim_[size_t(t)];

@@ -3,7 +3,8 @@
 // runs its own chunks, loading them with its own load engine into its UB
 // and storing them with its own store engine; on-chip tensors a vector
 // operation touches and fused epilogues go through DDR instead, each said
-// in a note.
+// in a note, but for the tensors vector-unit operations alone use, which
+// stay in the units' buffers in bands of rows.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -152,6 +153,69 @@ TEST(LowerVectorUB, AnOnChipTensorAVectorOperationReadsIsKeptInDdr) {
               "tensor 'exp_1' (L1) kept in DDR: vector-unit operations read or write it, and the vector units "
               "compute in their own Unified Buffers (vector.buffer_kib), which reach on-chip tensors only through "
               "DDR or the L2");
+}
+
+// docs/timing-model.md §10, "Tensors kept in the Unified Buffers": the
+// first row maximum is read outside the group that writes it (the second
+// reduction's group), by vector units alone, so it stays in their buffers.
+// 128 rows over 4 clusters of 2 units: bands of 32 rows a cluster, 16 a
+// unit; every stream over it takes its rows so, one block per cluster,
+// pinned, and each consumer block waits for its own cluster's producer.
+TEST(LowerVectorUB, ATensorOnlyVectorUnitsUseStaysInTheirBuffers) {
+    const arch::Program p = lower(
+        "import pypto as pypo\n"
+        "s1 = pypo.input(\"s1\", shape=(128, 64), dtype=\"float16\")\n"
+        "s2 = pypo.input(\"s2\", shape=(128, 64), dtype=\"float16\")\n"
+        "m1 = pypo.op.reduce_max(s1, axis=-1, keepdims=True, target='L1')\n"
+        "m2 = pypo.op.reduce_max(s2, axis=-1, keepdims=True, target='L1')\n"
+        "m = pypo.op.maximum(m1, m2, target='L1')\n"
+        "pypo.output(\"y\", pypo.op.sub(s2, m))\n",
+        ub_config(192));
+    ASSERT_EQ(p.notes.size(), 2u);
+    EXPECT_EQ(p.notes[1],
+              "tensor 'reduce_max_1' (L1) kept in the vector units' Unified Buffers, each unit holding its band of "
+              "rows (1024 bytes of each UB): vector-unit operations alone write and read it");
+    const arch::TensorPlacement& m1 = p.tensors[2];
+    ASSERT_EQ(m1.name, "reduce_max_1");
+    EXPECT_EQ(m1.ub_addr, 192 * 1024 - 1024);  // the region's top KiB: 16 rows of 2 bytes
+    EXPECT_EQ(m1.role, "intermediate, in L1, kept in the vector units' Unified Buffers in bands of 16 rows");
+    ASSERT_EQ(p.blocks.size(), 8u);
+    for (int c = 0; c < 4; ++c) {
+        const arch::Block& producer = p.blocks[size_t(c)];
+        const arch::Block& consumer = p.blocks[size_t(4 + c)];
+        EXPECT_EQ(producer.name, "reduce_max_1[" + std::to_string(32 * c) + ":" + std::to_string(32 * c + 32) + "]");
+        EXPECT_EQ(producer.cluster, c);
+        EXPECT_EQ(consumer.cluster, c);
+        EXPECT_EQ(consumer.deps, (std::vector<uint32_t>{uint32_t(c)}));
+        // No store of the maximum: it is computed where it is kept, unit
+        // u's 16 rows at the same UB address in each unit.
+        for (const arch::Stream& st : producer.streams) EXPECT_NE(st.engine.kind, EngineKind::VectorStore);
+        for (int u = 0; u < 2; ++u) {
+            const arch::Stream& v = stream(producer, "vector" + std::to_string(u));
+            ASSERT_EQ(v.commands.size(), 1u);
+            EXPECT_EQ(v.commands[0].vec.rows, 16u);
+            EXPECT_EQ(v.commands[0].vec.dst, uint64_t(m1.ub_addr));
+            // The consumer reads it there, loading s2 alone.
+            const arch::Stream& in = stream(consumer, "vector" + std::to_string(u) + ".load");
+            ASSERT_EQ(in.commands.size(), 1u);
+            EXPECT_EQ(in.commands[0].dma.src_addr, p.tensors[1].ddr_addr + uint64_t(32 * c + 16 * u) * 128);
+        }
+    }
+}
+
+// A band that does not fit the buffer leaves the tensor in DDR, said why.
+TEST(LowerVectorUB, ATensorWhoseBandDoesNotFitStaysInDdr) {
+    const arch::Program p = lower(
+        "import pypto as pypo\n"
+        "a = pypo.input(\"a\", shape=(4096, 512), dtype=\"float16\")\n"
+        "e = pypo.op.exp(a, target='L1')\n"
+        "pypo.output(\"m\", pypo.op.reduce_max(e, axis=-1, keepdims=True))\n",
+        ub_config(64));
+    ASSERT_EQ(p.notes.size(), 1u);
+    EXPECT_EQ(p.notes[0],
+              "tensor 'exp_1' (L1) kept in DDR: a vector unit's band of its rows needs 524288 bytes, of the 64512 "
+              "that tensors may take of the unit's 65536 (the last KiB is the streams')");
+    EXPECT_EQ(p.tensors[1].ub_addr, -1);
 }
 
 }  // namespace
