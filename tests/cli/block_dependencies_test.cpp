@@ -68,4 +68,37 @@ TEST(OrderedInDdr, TheCheckerSeesAMissingDependency) {
     EXPECT_EQ(testraces::first_ddr_race(p), "");
 }
 
+// The same for the bytes of a tensor kept in the vector units' Unified
+// Buffers: the second block reads on its cluster's vector1 what the first
+// wrote there; on another cluster, or another unit, they are other bytes.
+TEST(OrderedInDdr, TheCheckerSeesAMissingDependencyInKeptUnifiedBufferBytes) {
+    arch::Program p;
+    arch::TensorPlacement kept;
+    kept.name = "m", kept.ub_addr = 4096;
+    p.tensors.push_back(kept);
+    for (int b = 0; b < 2; ++b) {
+        arch::Block block;
+        block.name = "b" + std::to_string(b);
+        block.cluster = 3;
+        arch::Command c;
+        c.op = arch::Opcode::Vector;
+        c.vec.op = arch::VectorOp::Relu;
+        c.vec.rows = 1, c.vec.cols = 16;
+        c.vec.src0 = b == 0 ? 0 : 4096 + 8, c.vec.dst = b == 0 ? 4096 : 0;
+        block.streams.push_back({arch::EngineId{arch::EngineKind::Vector, 1}, {c}});
+        p.blocks.push_back(block);
+    }
+    EXPECT_EQ(testraces::first_ddr_race(p),
+              "blocks 0 ('b0') and 1 ('b1') both touch kept UB bytes of cluster 3's vector1 from 4104, block 0 "
+              "writing them, and neither waits for the other");
+    p.blocks[1].cluster = 2;
+    EXPECT_EQ(testraces::first_ddr_race(p), "");
+    p.blocks[1].cluster = 3;
+    p.blocks[1].deps = {0};
+    EXPECT_EQ(testraces::first_ddr_race(p), "");
+    p.blocks[1].deps.clear();
+    p.blocks[1].cluster = arch::Block::kAnyCluster;
+    EXPECT_EQ(testraces::first_ddr_race(p), "block 1 ('b1') touches kept UB bytes on no cluster of its own");
+}
+
 }  // namespace

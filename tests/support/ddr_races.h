@@ -1,4 +1,5 @@
-// Races between blocks in DDR: two blocks that touch the same DDR byte, one
+// Races between blocks in DDR (and in the bytes kept in the vector units'
+// Unified Buffers, below): two blocks that touch the same DDR byte, one
 // of them writing it, must be ordered, the later one waiting for the other
 // through its dependencies (transitively) or a drain (docs/timing-model.md
 // §4). The compiler's dependencies are narrowed to the data each block uses
@@ -16,6 +17,7 @@
 
 #include "sim/arch/ddr_region.h"
 #include "sim/arch/program.h"
+#include "sim/arch/vector_source.h"
 
 namespace testraces {
 
@@ -24,6 +26,49 @@ struct Touch {
     uint32_t block;
     bool write;
 };
+
+// Bytes of the tensors kept in the vector units' Unified Buffers
+// (docs/timing-model.md §10) outlive a block too: they are checked as
+// bytes of their own, each unit's UB of each cluster at
+// kUbBase + (cluster * kMaxUnits + unit) * kUbSpan.
+constexpr uint64_t kUbBase = uint64_t(1) << 62, kUbSpan = uint64_t(1) << 32, kMaxUnits = 64;
+
+// The kept UB bytes each VECTOR command of `p` reads or writes (those at or
+// above the lowest kept tensor's address), in that space; a block that
+// touches them without a cluster of its own is said in `unpinned`.
+inline void ub_touches(const arch::Program& p, std::vector<Touch>& out, std::string& unpinned) {
+    uint64_t kept_from = ~uint64_t{0};
+    for (const arch::TensorPlacement& t : p.tensors)
+        if (t.ub_addr >= 0) kept_from = std::min(kept_from, uint64_t(t.ub_addr));
+    if (kept_from == ~uint64_t{0}) return;
+    for (uint32_t b = 0; b < p.blocks.size(); ++b)
+        for (const arch::Stream& s : p.blocks[b].streams) {
+            if (s.engine.kind != arch::EngineKind::Vector) continue;
+            for (const arch::Command& c : s.commands) {
+                if (c.op != arch::Opcode::Vector) continue;
+                const arch::VectorArgs& v = c.vec;
+                const uint64_t e = uint64_t(arch::dtype_bytes(v.dtype));
+                auto touch = [&](uint64_t addr, uint64_t bytes, bool write) {
+                    if (addr == arch::kNoAddress || addr + bytes <= kept_from) return;
+                    if (p.blocks[b].cluster == arch::Block::kAnyCluster) {
+                        if (unpinned.empty())
+                            unpinned = "block " + std::to_string(b) + " ('" + p.blocks[b].name +
+                                       "') touches kept UB bytes on no cluster of its own";
+                        return;
+                    }
+                    const uint64_t base =
+                        kUbBase + (uint64_t(p.blocks[b].cluster) * kMaxUnits + uint64_t(s.engine.index)) * kUbSpan;
+                    out.push_back({base + addr, base + addr + bytes, b, write});
+                };
+                for (int i = 0; i < arch::vector_op_sources(v.op); ++i)
+                    touch(i == 0   ? v.src0
+                          : i == 1 ? v.src1
+                                   : v.src2,
+                          arch::source_elements_reached(v.source(i), v.elements()) * e, false);
+                touch(v.dst, v.dst_bytes(), true);
+            }
+        }
+}
 
 // Every row each DDR-side DMA command of `p` touches (a gather: its whole
 // table, whose rows the ids choose).
@@ -67,6 +112,9 @@ inline std::string first_ddr_race(const arch::Program& p) {
         return (before[hi][lo / 64] >> (lo % 64)) & 1;
     };
     std::vector<Touch> all = ddr_touches(p), writes;
+    std::string unpinned;
+    ub_touches(p, all, unpinned);
+    if (!unpinned.empty()) return unpinned;
     for (const Touch& t : all)
         if (t.write) writes.push_back(t);
     std::sort(writes.begin(), writes.end(), [](const Touch& a, const Touch& b) { return a.begin < b.begin; });
@@ -81,11 +129,16 @@ inline std::string first_ddr_race(const arch::Program& p) {
         while (i-- > 0 && reach[i] > t.begin) {
             const Touch& w = writes[i];
             if (w.end <= t.begin || w.block == t.block || ordered(w.block, t.block)) continue;
+            const uint64_t from = std::max(w.begin, t.begin);
+            const std::string where =
+                from < kUbBase ? "DDR bytes from " + std::to_string(from)
+                               : "kept UB bytes of cluster " + std::to_string((from - kUbBase) / kUbSpan / kMaxUnits) +
+                                     "'s vector" + std::to_string((from - kUbBase) / kUbSpan % kMaxUnits) + " from " +
+                                     std::to_string((from - kUbBase) % kUbSpan);
             return "blocks " + std::to_string(std::min(w.block, t.block)) + " ('" +
                    p.blocks[std::min(w.block, t.block)].name + "') and " + std::to_string(std::max(w.block, t.block)) +
-                   " ('" + p.blocks[std::max(w.block, t.block)].name + "') both touch DDR bytes from " +
-                   std::to_string(std::max(w.begin, t.begin)) + ", block " + std::to_string(w.block) +
-                   " writing them, and neither waits for the other";
+                   " ('" + p.blocks[std::max(w.block, t.block)].name + "') both touch " + where + ", block " +
+                   std::to_string(w.block) + " writing them, and neither waits for the other";
         }
     }
     return "";
