@@ -138,7 +138,7 @@ def compare(name, got, want, bfloat16=False):
     scale = float(np.max(np.abs(w[finite]))) if finite.any() else 0.0
     tol = rtol * (np.abs(w) + scale)
     with np.errstate(invalid="ignore"):
-        ok = np.abs(g - w) <= tol
+        ok = finite & (np.abs(g - w) <= tol)
     ok |= (np.isnan(g) & np.isnan(w)) | (np.isinf(w) & (g == w))
     finite &= np.isfinite(g)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -150,14 +150,26 @@ def compare(name, got, want, bfloat16=False):
     return None, ratio
 
 
-def constant_inputs(graph):
-    """The names of the graph inputs CONSTANT_INPUTS makes initializers."""
+def constant_inputs(graph, all_but_first=False):
+    """The names of the graph inputs CONSTANT_INPUTS makes initializers (all_but_first: and every
+    input but the first)."""
     names = set()
     for n in graph.node:
         for k in CONSTANT_INPUTS.get(n.op_type, ()):
             if k < len(n.input) and n.input[k]:
                 names.add(n.input[k])
+    if all_but_first:
+        initializers = {i.name for i in graph.initializer}
+        names |= {v.name for v in graph.input if v.name not in initializers}
+        names.discard(next(v.name for v in graph.input if v.name not in initializers))
     return names
+
+
+def several_inputs(test_dir):
+    """Whether the test has two inputs or more once CONSTANT_INPUTS are initializers."""
+    g = onnx.load(os.path.join(test_dir, "model.onnx")).graph
+    initializers = {i.name for i in g.initializer} | constant_inputs(g)
+    return sum(v.name not in initializers for v in g.input) > 1
 
 
 def bfloat16_bits(x):
@@ -173,10 +185,11 @@ def declared_inputs(pto):
                                                            r'dtype="(\w+)"\)', text)}
 
 
-def run_test(sim, work, test_dir, first_output_only=False, env=None):
+def run_test(sim, work, test_dir, first_output_only=False, env=None, all_constant=False):
     """(outcome, detail): ('pass', ''), ('refused', the importer's message), ('fail', what)."""
     name = os.path.basename(test_dir)
-    here = os.path.join(work, name + ("_first_output" if first_output_only else "") + ("_fault" if env else ""))
+    here = os.path.join(work, name + ("_first_output" if first_output_only else "") + ("_fault" if env else "") +
+                        ("_constants" if all_constant else ""))
     shutil.rmtree(here, ignore_errors=True)
     os.makedirs(here)
     sets = sorted(glob.glob(os.path.join(test_dir, "test_data_set_*")))
@@ -201,7 +214,7 @@ def run_test(sim, work, test_dir, first_output_only=False, env=None):
                 if g.output[0].name in n.output:
                     del n.output[1:]
             del g.output[1:]
-        folded = constant_inputs(g) & set(values)
+        folded = constant_inputs(g, all_constant) & set(values)
         for v in folded:
             g.initializer.append(numpy_helper.from_array(values[v], v))
         if folded:
@@ -295,7 +308,7 @@ def classify(results, skips, names):
     return verdicts, entry_of, problems
 
 
-def docs_section(total, names, verdicts, skips, entry_of):
+def docs_section(total, names, verdicts, skips, entry_of, n_consts):
     """The section of docs/onnx.md --write-docs writes."""
     count = collections.Counter(v for v, _ in verdicts.values())
     lines = [
@@ -317,7 +330,10 @@ def docs_section(total, names, verdicts, skips, entry_of):
         "constants only (Reshape's shape, the axes of Squeeze, Unsqueeze and",
         "ReduceSum, Slice's bounds, Clip's bounds, Pow's exponent, BatchNormalization's",
         "statistics), which the tests give as graph inputs, become initializers",
-        "holding the test's values, as a deployment folds them.",
+        "holding the test's values, as a deployment folds them. Each test that passes",
+        "with two inputs or more (%d of them) must pass again with every input but" % n_consts,
+        "the first an initializer (the importer's constant operands: number",
+        "operands, Gemm's B stored transposed and C scaled).",
         "",
         "A test that does not pass is skipped only when",
         "`tests/onnx/node_test_skips.json` lists it and davinci-sim refuses it (exit",
@@ -350,6 +366,39 @@ def split_docs(text):
     return text[:start], text[start:end].rstrip("\n") + "\n", text[end:]
 
 
+def self_test():
+    """The comparison and the classification fail what they must (run before the tests)."""
+    want = np.array([[1.0, -2.0], [0.5, 4.0]], np.float32)
+    tol = np.float32(1e-4 * (1.0 + 4.0))
+    checks = [
+        (compare("y", want.copy(), want)[0] is None, "equal float32 outputs"),
+        (compare("y", want + np.float32([[0.9 * tol, 0], [0, 0]]), want)[0] is None, "within tolerance"),
+        (compare("y", want + np.float32([[1.1 * tol, 0], [0, 0]]), want)[0] is not None, "beyond tolerance"),
+        (compare("y", want.astype(np.float16), want)[0] is not None, "float16 for float32"),
+        (compare("y", want[:1], want)[0] is not None, "another shape"),
+        (compare("y", np.float32([np.nan, np.inf]), np.float32([np.nan, np.inf]))[0] is None, "NaN and inf alike"),
+        (compare("y", np.float32([np.nan, 1]), np.float32([0, 1]))[0] is not None, "NaN for a number"),
+        (compare("y", np.float32([-np.inf, 1]), np.float32([np.inf, 1]))[0] is not None, "-inf for inf"),
+        (compare("y", np.int32([3, 4]), np.int64([3, 4]))[0] is None, "equal integers"),
+        (compare("y", np.int32([3, 5]), np.int64([3, 4]))[0] is not None, "integers one apart"),
+    ]
+    skips = [{"reason": "r", "refused": "not mapped", "tests": ["test_a*"]}]
+    cases = [
+        ({"test_a1": ("refused", "x is not mapped"), "test_b": ("pass", "")}, 0, "a listed refusal"),
+        ({"test_a1": ("pass", ""), "test_b": ("pass", "")}, 1, "a listed test that passes"),
+        ({"test_a1": ("refused", "another message"), "test_b": ("pass", "")}, 1, "another refusal"),
+        ({"test_a1": ("fail", "x is not mapped"), "test_b": ("pass", "")}, 1, "a listed test with a wrong value"),
+        ({"test_a1": ("refused", "x is not mapped"), "test_b": ("refused", "x is not mapped")}, 1,
+         "an unlisted refusal"),
+        ({"test_b": ("pass", "")}, 1, "an entry that matches no test"),
+    ]
+    for results, n, what in cases:
+        checks.append((len(classify(results, skips, sorted(results))[2]) == n, what))
+    bad = [what for ok, what in checks if not ok]
+    if bad:
+        sys.exit("node_tests.py: self-test failed: " + ", ".join(bad))
+
+
 # Tests that pass, run once more with the first DMA command reading DDR
 # moved by one float16 element (DAVINCI_SIM_INJECT_FAULT=1, docs/functional.md
 # section 7): each must then fail, or the comparison is not looking.
@@ -370,6 +419,7 @@ def main():
     args = ap.parse_args()
     sim, work = os.path.abspath(args.sim), os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
+    self_test()
     ops = supported_operators(sim, work)
     all_tests = sorted(glob.glob(os.path.join(DATA, "test_*")))
     if not all_tests:
@@ -393,6 +443,15 @@ def main():
             if outcome != "pass":
                 verdicts[t] = ("fail", "first output alone: %s: %s" % (outcome, detail))
                 problems.append("%s: its skip entry says its first output passes alone: %s: %s" % (t, outcome, detail))
+        # Every test that passes with two inputs or more passes too with every
+        # input but the first an initializer: the importer's paths for constant
+        # operands (number operands, Gemm's B stored transposed and C scaled).
+        consts = [t for t in names if verdicts[t][0] == "pass" and several_inputs(os.path.join(DATA, t))]
+        for t, (outcome, detail) in zip(consts, ex.map(
+                lambda t: run_test(sim, work, os.path.join(DATA, t), all_constant=True), consts)):
+            if outcome != "pass":
+                verdicts[t] = ("fail", "with every input but the first an initializer: %s: %s" % (outcome, detail))
+                problems.append("%s: %s" % (t, verdicts[t][1]))
         faults = [t for t in FAULT_CHECKS if t in names]
         for t, (outcome, detail) in zip(faults, ex.map(
                 lambda t: run_test(sim, work, os.path.join(DATA, t), env={"DAVINCI_SIM_INJECT_FAULT": "1"}), faults)):
@@ -408,7 +467,7 @@ def main():
     print("node tests: %d in %s, %d with supported operators: %d passed, %d skipped, %d failed" % (
         len(all_tests), DATA, len(names), count["pass"], count["skip"], count["fail"]))
     if not args.only:
-        section = docs_section(len(all_tests), names, verdicts, skips, entry_of)
+        section = docs_section(len(all_tests), names, verdicts, skips, entry_of, len(consts))
         with open(DOCS) as f:
             text = f.read()
         before, current, after = split_docs(text)
