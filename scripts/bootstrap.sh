@@ -18,6 +18,7 @@ packages=(
   libgtest-dev
   libonnx-dev libprotobuf-dev  # ONNX import (dsl/import/): the ONNX protobuf schema and protobuf
   python3-onnx         # the ONNX tests' models, written at test time (tests/onnx/)
+  libonnx-testdata     # ONNX's backend node tests (tests/onnx/node_tests.py, ctest onnx_node_tests)
   graphviz
   python3-matplotlib   # scripts/plot_profile.py, scripts/sweep.py plots
   python3-tqdm         # scripts/sweep.py progress bar
