@@ -86,7 +86,9 @@ void Dispatcher::decide(uint64_t cycle) {
         const size_t c =
             pinned ? pick(size_t(block.cluster), size_t(block.cluster) + 1, side) : pick(0, clusters_.size(), side);
         if (c == clusters_.size()) {
-            if (!pinned) full[side] = true, ++full_sides;  // every cluster's side is full
+            // Every cluster's side full: no later block goes there either
+            // (a pinned block's cluster full: look whether all are).
+            if (!pinned || pick(0, clusters_.size(), side) == clusters_.size()) full[side] = true, ++full_sides;
             continue;
         }
         const size_t first_slot = (c * sides_ + side) * slots_;
