@@ -18,7 +18,10 @@ Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& progra
       end_(blocks.size(), kNotYet),
       cluster_of_(blocks.size(), 0),
       slot_of_(blocks.size(), 0),
+      next_unassigned_(blocks.size(), kNoBlock),
       wake_("wake") {
+    for (size_t b = 0; b + 1 < blocks.size(); ++b) next_unassigned_[b] = uint32_t(b + 1);
+    first_unassigned_ = blocks.size() ? 0 : kNoBlock;
     in_flight_limit_ = size_t(arch::blocks_in_flight(program, config));
     slots_ = size_t(arch::blocks_per_cluster(program, config));
     sides_ = size_t(config.dispatch_sides());
@@ -45,7 +48,6 @@ void Dispatcher::run() {
 }
 
 void Dispatcher::decide(uint64_t cycle) {
-    while (next_unassigned_ < start_.size() && start_[next_unassigned_] != kNotYet) ++next_unassigned_;
     // A slot that frees at this very cycle may already have reported it
     // (decisions for cycle e - 1 run at e): only count it from its cycle on.
     auto is_free = [&](size_t slot) { return running_block_[slot] < 0 && free_at_[slot] <= cycle; };
@@ -67,30 +69,43 @@ void Dispatcher::decide(uint64_t cycle) {
     };
     std::vector<bool> full(sides_, false);  // no more blocks go to this side in this decision
     size_t full_sides = 0;
-    for (size_t b = next_unassigned_; b < blocks_.size() && full_sides < sides_; ++b) {
-        if (start_[b] != kNotYet) continue;
+    // The unassigned blocks in order (a linked list, so that the blocks
+    // dispatched out of order, around a pinned block waiting for its
+    // cluster, are not scanned again).
+    uint32_t before = kNoBlock;  // the last block kept in the list
+    for (uint32_t b = first_unassigned_, next = 0; b != kNoBlock && full_sides < sides_; b = next) {
+        next = next_unassigned_[b];
+        auto keep = [&] { before = b; };
         const arch::DispatchInfo& block = blocks_.info(b);
         const size_t side = sides_ == 1 ? 0 : size_t(block.side);
-        if (full[side]) continue;
+        if (full[side]) {
+            keep();
+            continue;
+        }
         if (in_flight[side] >= in_flight_limit_) {
             full[side] = true, ++full_sides;
+            keep();
+            continue;
+        }
+        // A pinned block waits for its cluster; later blocks may still go.
+        // Every cluster's side full: no later block goes there either.
+        const bool pinned = block.cluster != arch::Block::kAnyCluster;
+        const size_t c =
+            pinned ? pick(size_t(block.cluster), size_t(block.cluster) + 1, side) : pick(0, clusters_.size(), side);
+        if (c == clusters_.size()) {
+            if (!pinned || pick(0, clusters_.size(), side) == clusters_.size()) full[side] = true, ++full_sides;
+            keep();
             continue;
         }
         bool ready = std::all_of(block.deps.begin(), block.deps.end(),
                                  [&](const arch::BlockRange& r) { return ended(r, cycle); });
         // After a print, the whole program before it must drain first.
         if (ready && block.drain > 0) ready = ended({0, block.drain}, cycle);
-        if (!ready) continue;
-        // A pinned block waits for its cluster; later blocks may still go.
-        const bool pinned = block.cluster != arch::Block::kAnyCluster;
-        const size_t c =
-            pinned ? pick(size_t(block.cluster), size_t(block.cluster) + 1, side) : pick(0, clusters_.size(), side);
-        if (c == clusters_.size()) {
-            // Every cluster's side full: no later block goes there either
-            // (a pinned block's cluster full: look whether all are).
-            if (!pinned || pick(0, clusters_.size(), side) == clusters_.size()) full[side] = true, ++full_sides;
+        if (!ready) {
+            keep();
             continue;
         }
+        (before == kNoBlock ? first_unassigned_ : next_unassigned_[before]) = next;
         const size_t first_slot = (c * sides_ + side) * slots_;
         size_t slot = 0;
         while (!is_free(first_slot + slot)) ++slot;

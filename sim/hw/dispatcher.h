@@ -55,7 +55,11 @@ private:
     std::vector<uint64_t> start_, end_;
     std::vector<uint32_t> cluster_of_, slot_of_;
     size_t done_ = 0;
-    size_t next_unassigned_ = 0;  // blocks before it are all assigned
+    // The blocks not dispatched yet, in order: the first, and after each
+    // the next (kNoBlock: none).
+    static constexpr uint32_t kNoBlock = ~uint32_t{0};
+    std::vector<uint32_t> next_unassigned_;
+    uint32_t first_unassigned_ = kNoBlock;
     // Blocks [0, ended_prefix_) have all ended, the last of them at
     // prefix_end_: most dependencies are answered from these two.
     size_t ended_prefix_ = 0;
