@@ -11,7 +11,7 @@ uint64_t LowerContext::ddr_scratch(const std::string& name, const std::vector<in
     constexpr uint64_t kAlignment = 4096;  // as the program's tensors (dsl/lower/program/lower.cpp)
     uint64_t end = 0;
     for (const arch::TensorPlacement& t : program.tensors)
-        if (t.l1_addr < 0 && t.bytes) end = std::max(end, t.ddr_addr + t.bytes);
+        if (t.l1_addr < 0 && t.ub_addr < 0 && t.bytes) end = std::max(end, t.ddr_addr + t.bytes);
     const uint64_t addr = (end + kAlignment - 1) / kAlignment * kAlignment;
     uint64_t bytes = uint64_t(arch::dtype_bytes(dtype));
     for (int64_t d : shape) bytes *= uint64_t(d);

@@ -99,7 +99,7 @@ struct LowerContext {
     bool in_place(int tensor) const { return plan.in_place(tensor); }
     // Byte `offset` of such a tensor, where the block at hand finds it.
     uint64_t place_at(int tensor, uint64_t offset) const {
-        if (plan.in_ub(tensor)) ub_followed.push_back(tensor);
+        if (plan.in_ub(tensor) && (ub_followed.empty() || ub_followed.back() != tensor)) ub_followed.push_back(tensor);
         return plan.place_at(tensor, offset);
     }
     uint64_t l1_addr(int tensor) const { return plan.l1_addr(tensor); }

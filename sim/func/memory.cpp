@@ -8,8 +8,10 @@ Memory::Memory(const arch::Config& c, uint64_t ddr_bytes)
     : ddr_(ddr_bytes, 0),
       l1_(size_t(std::max<int64_t>(c.clusters, 1)), std::vector<uint8_t>(size_t(c.l1_bytes()), 0)),
       l0_(size_t(c.cubes_per_cluster), std::vector<uint8_t>(size_t(c.l0_bytes()), 0)),
+      // NaN bytes (as poison_scratch): a block reading kept UB bytes no block
+      // wrote computes NaN, not zeros.
       ub_(c.vector_buffer() ? size_t(std::max<int64_t>(c.clusters, 1) * c.vector_units) : 0,
-          std::vector<uint8_t>(size_t(c.ub_bytes()), 0)),
+          std::vector<uint8_t>(size_t(c.ub_bytes()), 0xff)),
       units_(c.vector_buffer() ? size_t(c.vector_units) : 0) {}
 
 namespace {

@@ -35,7 +35,8 @@ constexpr uint64_t kUbBase = uint64_t(1) << 62, kUbSpan = uint64_t(1) << 32, kMa
 
 // The kept UB bytes each VECTOR command of `p` reads or writes (those at or
 // above the lowest kept tensor's address), in that space; a block that
-// touches them without a cluster of its own is said in `unpinned`.
+// touches them without a cluster of its own, or a DMA that moves them, is
+// said in `unpinned`.
 inline void ub_touches(const arch::Program& p, std::vector<Touch>& out, std::string& unpinned) {
     uint64_t kept_from = ~uint64_t{0};
     for (const arch::TensorPlacement& t : p.tensors)
@@ -43,6 +44,21 @@ inline void ub_touches(const arch::Program& p, std::vector<Touch>& out, std::str
     if (kept_from == ~uint64_t{0}) return;
     for (uint32_t b = 0; b < p.blocks.size(); ++b)
         for (const arch::Stream& s : p.blocks[b].streams) {
+            // No DMA moves kept bytes (the compiler neither loads nor stores
+            // a kept tensor): one that reaches them is a layout bug.
+            if (s.engine.kind == arch::EngineKind::VectorLoad || s.engine.kind == arch::EngineKind::VectorStore) {
+                for (const arch::Command& c : s.commands) {
+                    const bool load = s.engine.kind == arch::EngineKind::VectorLoad;
+                    const uint64_t at = load ? c.dma.dst_addr : c.dma.src_addr;
+                    const uint64_t stride = load ? c.dma.dst_stride : c.dma.src_stride;
+                    const uint64_t end = at + (c.dma.rows ? uint64_t(c.dma.rows - 1) * stride : 0) + c.dma.row_bytes;
+                    if (end > kept_from && unpinned.empty())
+                        unpinned = "block " + std::to_string(b) + " ('" + p.blocks[b].name +
+                                   "') moves kept UB bytes (" + std::to_string(at) + " to " + std::to_string(end) +
+                                   ") with a DMA";
+                }
+                continue;
+            }
             if (s.engine.kind != arch::EngineKind::Vector) continue;
             for (const arch::Command& c : s.commands) {
                 if (c.op != arch::Opcode::Vector) continue;

@@ -371,9 +371,6 @@ std::vector<int> lowering_order(const TaskGraph& g) {
     return order;
 }
 
-// Lowers the program with the tensors `in_ddr` kept in DDR; throws
-// PlacementMismatch when a consumer cannot follow an on-chip tensor's
-// placement.
 // Where each operation may be lowered, as steps of lowering_order: a
 // fusion group's member with its head (when the head runs its group) or at
 // its own step (when not), so from `first_at` to `last_at`.
@@ -389,6 +386,9 @@ void lowering_steps(const TaskGraph& g, std::vector<int>& first_at, std::vector<
         }
 }
 
+// Lowers the program with the tensors `in_ddr` kept in DDR and those
+// `in_ub` in the vector units' Unified Buffers; throws PlacementMismatch
+// when a consumer cannot follow an on-chip tensor's placement.
 arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const std::string& source,
                          const LowerOptions& options, const std::vector<bool>& in_ddr, const std::vector<bool>& in_ub,
                          int64_t band_granule) {
@@ -636,7 +636,12 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         for (uint32_t b = first; b < ctx.blocks_emitted(); ++b) op_blocks[i].push_back(b);
         // A lowering that read or wrote a tensor kept in the Unified Buffers
         // other than in place (in DDR, where it is not) is found out here.
+        // (A group that ran unfused: its head's own tensors; its members
+        // are lowered, and checked, on their own.)
         for (int t : ctx.ub_tensors) {
+            if (!op.epilogue.empty() && !fused[i] && t != op.output &&
+                std::find(op.inputs.begin(), op.inputs.end(), t) == op.inputs.end())
+                continue;
             if (std::find(ctx.ub_followed.begin(), ctx.ub_followed.end(), t) == ctx.ub_followed.end())
                 throw PlacementMismatch{t, std::string(op_kind_name(op.kind)) + " '" +
                                                g.tensors[size_t(op.output)].name +

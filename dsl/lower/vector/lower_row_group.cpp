@@ -57,8 +57,8 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
     const TensorNode& y = ctx.tensor(head.output);
     const arch::DType dtype = y.dtype;
     const int64_t e = arch::dtype_bytes(dtype);
-    // Its tensors are all in DDR (the pass's rule): no part of an on-chip
-    // tensor to follow.
+    // Its tensors are in DDR or kept in the Unified Buffers (the pass groups
+    // both as DDR tensors): no part of an on-chip tensor in L1 to follow.
     if (ctx.window.active()) throw std::logic_error("a row group over a part of an on-chip tensor: " + y.name);
     std::vector<int> ops{int(&head - g.ops.data())};
     ops.insert(ops.end(), head.epilogue.begin(), head.epilogue.end());

@@ -335,7 +335,8 @@ void lower_elementwise(LowerContext& ctx, const OpNode& op, const std::vector<Ve
         s.units = ctx.window.active() ? ctx.window.rows : element_count(y.shape) / cols;
         ElementwiseChain links(ctx, compute, y.name);
         links.add(s, op, -1, cols, cols, steps);
-        // (The members' results are in DDR: an on-chip result is the head's alone.)
+        // (The members' results are in DDR or kept in the Unified Buffers: an
+        // on-chip result in L1 is the head's alone.)
         const bool own = !ctx.in_place(out) || !chain.empty();
         links.head_result(own ? int(s.buffers.size()) : -1, y.dtype);
         if (own) s.buffers.push_back({BufferKind::Streamed, cols * arch::dtype_bytes(y.dtype), 0});

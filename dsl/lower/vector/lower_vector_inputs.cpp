@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "dsl/lower/placement_mismatch.h"
+
 namespace dsl {
 
 int64_t element_count(const std::vector<int64_t>& shape) {
@@ -115,8 +117,17 @@ void VectorInputs::chunk(ChunkCommands& cc, int64_t first, int64_t n, const Buff
 
 uint64_t VectorInputs::addr(int h, const BufferAddrs& a) const {
     const Input& in = inputs_[size_t(h)];
-    if (in.how == How::OnChip && in.cast == in.raw)
+    if (in.how == How::OnChip && in.cast == in.raw) {
+        // A lowering that reads its input at one address for every chunk
+        // (softmax, the norms, rope) cannot follow a tensor kept in the
+        // Unified Buffers, which each chunk finds at its own row: that
+        // tensor is kept in DDR instead (dsl/lower/program/lower.cpp).
+        if (ctx_->plan.in_ub(in.tensor))
+            throw PlacementMismatch{in.tensor, "'" + out_ +
+                                                   "' reads it by a lowering that takes it at one address "
+                                                   "for every chunk, not row by row"};
         throw std::logic_error("VectorInputs::addr of an on-chip input: use addr_at");
+    }
     return a[size_t(in.cast)];
 }
 

@@ -424,7 +424,11 @@ void lower_reduce(LowerContext& ctx, const OpNode& op) {
     if (std::count_if(runs.begin(), runs.end(), [](const AxisRun& r) { return r.reduced; }) > 1) {
         // The stages read and write DDR; reductions are DdrOnly in
         // dsl/ir/op_table.def, so on-chip operands were refused before.
-        if (ctx.in_place(op.inputs[0]) || ctx.in_place(op.output))
+        for (int t : {op.inputs[0], op.output})
+            if (ctx.plan.in_ub(t))
+                throw PlacementMismatch{t, std::string(op_kind_name(op.kind)) + " '" + ctx.tensor(op.output).name +
+                                               "' reduces separated axes, in stages through DDR"};
+        if (ctx.on_chip(op.inputs[0]) || ctx.on_chip(op.output))
             throw std::logic_error("a reduction over separated axes of an on-chip tensor");
         return lower_reduction_runs(ctx, op, runs, red, mean);
     }

@@ -7,7 +7,10 @@
 namespace cli {
 
 bool readable(const arch::TensorPlacement& t) {
-    return !t.name.empty() && t.role.find("never written") == std::string::npos && t.bytes > 0;
+    // A tensor kept in the Unified Buffers is spread over every vector
+    // unit's UB in bands of rows, and its bytes may hold a later tensor's
+    // by the end of the run: not read after it.
+    return !t.name.empty() && t.role.find("never written") == std::string::npos && t.bytes > 0 && t.ub_addr < 0;
 }
 
 bool ran_fused(const dsl::TaskGraph& g, const arch::Program& p, int head) {

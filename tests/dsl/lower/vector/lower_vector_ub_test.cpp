@@ -218,4 +218,29 @@ TEST(LowerVectorUB, ATensorWhoseBandDoesNotFitStaysInDdr) {
     EXPECT_EQ(p.tensors[1].ub_addr, -1);
 }
 
+// A reader whose lowering cannot take a kept tensor row by row (softmax
+// reads its input at one address for every chunk; a reduction over
+// separated axes goes through DDR in stages) leaves it in DDR, said why.
+TEST(LowerVectorUB, AReaderThatCannotFollowTheBandsLeavesTheTensorInDdr) {
+    const arch::Program softmax = lower(
+        "import pypto as pypo\n"
+        "a = pypo.input(\"a\", shape=(256, 256), dtype=\"float16\")\n"
+        "c = pypo.op.exp(a, target='L1')\n"
+        "pypo.output(\"d\", pypo.op.softmax(c, axis=-1))\n",
+        ub_config(192));
+    ASSERT_EQ(softmax.notes.size(), 1u);
+    EXPECT_EQ(softmax.notes[0],
+              "tensor 'exp_1' (L1) kept in DDR: 'd' reads it by a lowering that takes it at one address for every "
+              "chunk, not row by row");
+    const arch::Program stages = lower(
+        "import pypto as pypo\n"
+        "a = pypo.input(\"a\", shape=(4, 8, 16), dtype=\"float16\")\n"
+        "e = pypo.op.exp(a, target='L1')\n"
+        "pypo.output(\"s\", pypo.op.reduce_sum(e, axis=(0, 2)))\n",
+        ub_config(192));
+    ASSERT_EQ(stages.notes.size(), 1u);
+    EXPECT_EQ(stages.notes[0],
+              "tensor 'exp_1' (L1) kept in DDR: reduce_sum 's' reduces separated axes, in stages through DDR");
+}
+
 }  // namespace
