@@ -49,6 +49,8 @@ arch::Program everything() {
     p.ops = {{"a", "relu", "", {}}, {"c", "matmul", "block#2", {0}}};
     p.tags = {{"", -1}, {"load A, panel 0", 0}, {"mm \"quoted\"", -1}};
     p.tensors.push_back({"a", {-1, 3, 224}, DType::Float32, 4096, 602112, "input"});
+    p.tensors.push_back({"m", {512, 1}, DType::Float16, 0, 1024, "intermediate, kept in the Unified Buffers"});
+    p.tensors.back().ub_addr = 195584;
     return p;
 }
 
@@ -71,6 +73,10 @@ TEST(ProgramJson, RoundTripIsExact) {
         << arch::format_program(back);
     EXPECT_EQ(back.blocks[2].streams[0].engine, vector_unit(12));
     EXPECT_EQ(back.tensors[0].shape, (std::vector<int64_t>{-1, 3, 224}));
+    EXPECT_EQ(back.tensors[0].ub_addr, -1);
+    EXPECT_FALSE(j.at("tensors").at(0).contains("ub_addr"));
+    EXPECT_EQ(back.tensors[1].ub_addr, 195584);
+    EXPECT_NE(arch::format_program(back).find("at UB:0x2fc00, 1024 B"), std::string::npos);
     EXPECT_EQ(back.blocks[0].streams[1].commands[0].issue_cycles, 8u);
     EXPECT_EQ(back.blocks[0].streams[2].commands[0].issue_cycles, 4294967295u);
     EXPECT_EQ(back.blocks[0].streams[2].commands[1].issue_cycles, 0u);
