@@ -125,7 +125,7 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
         if (c0.kind == Kind::Const && beta != 1) {
             ConstTensor scaled = c0.c();
             for (double& v : scaled.values) v *= beta;
-            c = t.add_weight(c0.name + ".scaled", scaled, const_dtype(c0.c()));
+            c = t.add_folded_weight(c0.name + ".scaled", scaled, const_dtype(c0.c()));
         } else {
             c = t.tensor_input(n, 2).var;
             if (beta != 1) c = "pypo.op.mul(" + c + ", " + t.finite_number(n, beta, "beta") + ")";
@@ -158,8 +158,8 @@ void batch_norm(OnnxTranslator& t, const onnx::NodeProto& n) {
         s.values[c] = scale.values[c] / std::sqrt(var.values[c] + eps);
         shift.values[c] = bias.values[c] - mean.values[c] * s.values[c];
     }
-    const std::string sv = t.add_weight(t.input(n, 1).name + ".folded", s, const_dtype(scale));
-    const std::string bv = t.add_weight(t.input(n, 2).name + ".folded", shift, const_dtype(bias));
+    const std::string sv = t.add_folded_weight(t.input(n, 1).name + ".folded", s, const_dtype(scale));
+    const std::string bv = t.add_folded_weight(t.input(n, 2).name + ".folded", shift, const_dtype(bias));
     t.emit(n, "pypo.op.batch_norm(" + x.var + ", " + sv + ", " + bv + ")", x.dims, x.dtype);
 }
 

@@ -79,8 +79,9 @@ NPY_DTYPE = {"float32": np.float32, "float16": np.float16, "bfloat16": np.float3
 
 # Operands the importer takes as constants only (docs/onnx.md, Operators: the
 # target shape, axes, slice bounds, Clip's bounds, Pow's exponent, batch_norm's
-# statistics), by operator and input position. The node tests give them as graph
-# inputs with their values in input_K.pb; the test runs them as initializers
+# statistics, Resize's roi, scales and sizes), by operator and input position.
+# The node tests give them as graph inputs with their values in input_K.pb;
+# the test runs them as initializers
 # holding those values (as a deployment folds them), and compares the outputs
 # as given.
 CONSTANT_INPUTS = {
@@ -91,6 +92,7 @@ CONSTANT_INPUTS = {
     "ReduceMean": {1},
     "ReduceSum": {1},
     "Reshape": {1},
+    "Resize": {1, 2, 3},
     "Slice": {1, 2, 3, 4},
     "Squeeze": {1},
     "Unsqueeze": {1},
@@ -334,7 +336,8 @@ def docs_section(total, names, verdicts, skips, entry_of, n_consts):
         "`8e-2`; integer outputs exactly. The operands the importer takes as",
         "constants only (Reshape's shape, the axes of Squeeze, Unsqueeze and",
         "ReduceSum, Slice's bounds, Clip's bounds, Pow's exponent, BatchNormalization's",
-        "statistics), which the tests give as graph inputs, become initializers",
+        "statistics, Resize's roi, scales and sizes), which the tests give as graph",
+        "inputs, become initializers",
         "holding the test's values, as a deployment folds them. Each test that passes",
         "with two inputs or more (%d of them) must pass again with every input but" % n_consts,
         "the first an initializer (the importer's constant operands: number",
