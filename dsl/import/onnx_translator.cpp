@@ -267,6 +267,13 @@ const OnnxValue& OnnxTranslator::emit(const onnx::NodeProto& n, const std::strin
     return values_[n.output(0)];
 }
 
+std::string OnnxTranslator::emit_temp(const onnx::NodeProto& n, const std::string& name, const std::string& call,
+                                      const std::string& note) {
+    const std::string var = unique_var(name);
+    body_ += var + " = " + call + "  # " + node_label(n) + note + "\n";
+    return var;
+}
+
 void OnnxTranslator::set_value(const onnx::NodeProto& n, OnnxValue v) {
     if (v.kind == OnnxValue::Kind::Shape) {
         if (v.exprs.size() > kMaxShapeElements)

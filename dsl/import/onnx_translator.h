@@ -90,6 +90,10 @@ public:
     const OnnxValue& emit(const onnx::NodeProto& n, const std::string& call, std::vector<int64_t> dims,
                           arch::DType dtype, const std::string& note = "");
     void set_value(const onnx::NodeProto& n, OnnxValue v);
+    // An intermediate value of n's translation: `call` as a new variable
+    // named after `name` (its program variable), commented with n and `note`.
+    std::string emit_temp(const onnx::NodeProto& n, const std::string& name, const std::string& call,
+                          const std::string& note = "");
     // A weight of values computed at import (a folded BatchNormalization's
     // scale), named `name`: its program variable.
     // `source`: the constant the weight is derived from, for reusing the

@@ -294,6 +294,38 @@ def test_shared_constants_fold_once_each():
             sys.exit("shared_constants: %s: shape %s, relative error %g against NumPy" % (name, y.shape, err))
 
 
+def test_batch_norm_statistics_as_inputs():
+    """A BatchNormalization whose scale, B, mean and var are graph inputs (issue 22): the fold the
+    importer makes of constants, computed by the program; against ONNX's definition in float64."""
+    h = onnx_models.helper
+    node = h.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn", epsilon=1e-3)
+    ins = [h.make_tensor_value_info("x", onnx_models.F32, [2, 3, 4, 5])]
+    ins += [h.make_tensor_value_info(n, onnx_models.F32, [3]) for n in "sbmv"]
+    g = h.make_graph([node], "g", ins, [h.make_tensor_value_info("y", onnx_models.F32, None)])
+    onnx_models.save(h.make_model(g, opset_imports=[h.make_opsetid("", 15)]), os.path.join(WORK, "bn_inputs.onnx"))
+    run("--emit-pto", "bn_inputs.pto", "bn_inputs.onnx")
+    for line in ("y_scale = pypo.op.div(s, pypo.op.sqrt(pypo.op.add(v, 0.001)))  # node 'bn' (BatchNormalization)",
+                 "y_shift = pypo.op.sub(b, pypo.op.mul(m, y_scale))  # node 'bn' (BatchNormalization)",
+                 "y = pypo.op.batch_norm(x, y_scale, y_shift)  # node 'bn' (BatchNormalization)\n"):
+        if "\n" + line not in emitted("bn_inputs.pto"):
+            sys.exit("bn_inputs: no line %r in:\n%s" % (line, emitted("bn_inputs.pto")))
+    rng = np.random.default_rng(17)
+    vals = {"x": rng.standard_normal((2, 3, 4, 5)), "s": rng.standard_normal(3), "b": rng.standard_normal(3),
+            "m": rng.standard_normal(3), "v": rng.random(3) + 0.5}
+    args = ["bn_inputs.onnx"]
+    for k, a in vals.items():
+        vals[k] = a.astype(np.float32)
+        np.save(os.path.join(WORK, k + ".npy"), vals[k])
+        args += ["--input", "%s=%s.npy" % (k, k)]
+    (y,) = outputs_of(args, ["y"])
+    c = (slice(None), None, None)
+    p = {k: a.astype(np.float64) for k, a in vals.items()}
+    want = (p["x"] - p["m"][c]) / np.sqrt(p["v"][c] + 1e-3) * p["s"][c] + p["b"][c]
+    err = np.max(np.abs(y - want)) / np.max(np.abs(want))
+    if y.shape != want.shape or err > 1e-5:
+        sys.exit("bn_inputs: shape %s, relative error %g against NumPy" % (y.shape, err))
+
+
 def test_check_passes():
     for name, shapes in (("conv_bn_relu", []), ("gemm", []), ("mlp", ["--shape", "x=8,64"]),
                          ("shape_fold", ["--shape", "x=2,16,4,4"]), ("attention", []), ("data_movement", []),
