@@ -34,6 +34,7 @@ const std::map<std::string, OnnxOpTranslate>& onnx_op_table() {
         {"ReduceSum", reduce},
         {"Relu", unary},
         {"Reshape", reshape},
+        {"Resize", resize},
         {"Shape", shape},
         {"Sigmoid", unary},
         {"Slice", slice},
@@ -54,9 +55,6 @@ const char* onnx_unsupported_reason(const std::string& op_type) {
         {"Erf",
          "the language has no erf; an Erf is mapped only inside a GELU, x * 0.5 * (1 + Erf(x / sqrt(2))), "
          "which becomes pypo.op.gelu"},
-        {"Resize",
-         "the importer does not map Resize yet (pypo.op.upsample covers nearest and half-pixel "
-         "bilinear scaling by integer factors)"},
         {"ConvTranspose", "the language has no transposed convolution"},
         {"LRN", "the language has no local response normalisation"},
         {"Pad", "the language pads only inside conv2d and pooling"},

@@ -34,6 +34,9 @@ void pool(OnnxTranslator& t, const onnx::NodeProto& n);  // MaxPool, AveragePool
 void global_pool(OnnxTranslator& t, const onnx::NodeProto& n);
 void reduce(OnnxTranslator& t, const onnx::NodeProto& n);  // ReduceMean, ReduceSum, ReduceMax
 
+// onnx_ops_resize.cpp
+void resize(OnnxTranslator& t, const onnx::NodeProto& n);
+
 // onnx_ops_shape.cpp: the operators that only move or name data, and the
 // shape arithmetic folded at import.
 void identity(OnnxTranslator& t, const onnx::NodeProto& n);

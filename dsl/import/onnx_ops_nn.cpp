@@ -125,7 +125,7 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
         if (c0.kind == Kind::Const && beta != 1) {
             ConstTensor scaled = c0.c();
             for (double& v : scaled.values) v *= beta;
-            c = t.add_weight(c0.name + ".scaled", scaled, const_dtype(c0.c()));
+            c = t.add_folded_weight(c0.name + ".scaled", scaled, const_dtype(c0.c()));
         } else {
             c = t.tensor_input(n, 2).var;
             if (beta != 1) c = "pypo.op.mul(" + c + ", " + t.finite_number(n, beta, "beta") + ")";
@@ -135,11 +135,46 @@ void gemm(OnnxTranslator& t, const onnx::NodeProto& n) {
     t.emit(n, call, {M, N}, dtype);
 }
 
+namespace {
+
+// A BatchNormalization whose parameters are not all constants (graph
+// inputs, or computed): the fold of batch_norm() below, computed by the
+// program, s = scale / sqrt(var + eps) and shift = B - mean * s, each
+// operation on the (C,) tensors in their dtype.
+void batch_norm_computed(OnnxTranslator& t, const onnx::NodeProto& n, double eps) {
+    const OnnxValue& x = t.tensor_input(n, 0);
+    if (x.dims.size() < 2) t.fail(n, "its input needs a channel axis (rank 2 or more)");
+    std::string p[4];
+    int64_t C = -1;
+    for (int i = 1; i <= 4; ++i) {
+        const OnnxValue& v = t.tensor_input(n, i);
+        if (v.dims.size() != 1 || (C >= 0 && v.dims[0] >= 0 && v.dims[0] != C))
+            t.fail(n, "scale, B, mean and var must be 1-D of one length");
+        if (v.dims[0] >= 0) C = v.dims[0];
+        p[i - 1] = v.var;
+    }
+    if (C >= 0 && x.dims[1] >= 0 && x.dims[1] != C)
+        t.fail(n,
+               "scale has " + std::to_string(C) + " values, the input " + OnnxTranslator::dim_text(x, 1) + " channels");
+    const std::string s = t.emit_temp(n, n.output(0) + ".scale",
+                                      "pypo.op.div(" + p[0] + ", pypo.op.sqrt(pypo.op.add(" + p[3] + ", " +
+                                          t.finite_number(n, eps, "epsilon") + ")))",
+                                      ": s = scale / sqrt(var + epsilon), the statistics given when the program runs");
+    const std::string shift = t.emit_temp(
+        n, n.output(0) + ".shift", "pypo.op.sub(" + p[1] + ", pypo.op.mul(" + p[2] + ", " + s + "))", ": B - mean * s");
+    const OnnxValue& xv = t.input(n, 0);
+    t.emit(n, "pypo.op.batch_norm(" + xv.var + ", " + s + ", " + shift + ")", xv.dims, xv.dtype);
+}
+
+}  // namespace
+
 void batch_norm(OnnxTranslator& t, const onnx::NodeProto& n) {
     t.only_attrs(n, {"epsilon", "momentum", "training_mode", "spatial"});
     if (t.attr_int(n, "training_mode", 0) != 0 || (n.output_size() > 1 && !n.output(1).empty()))
         t.fail(n, "training mode (running statistics as outputs) is not mapped: only inference");
     const double eps = t.attr_float(n, "epsilon", 1e-5);
+    for (int i = 1; i <= 4; ++i)
+        if (t.input(n, i).kind != Kind::Const) return batch_norm_computed(t, n, eps);
     const ConstTensor& scale = t.const_input(n, 1, "scale");
     const ConstTensor& bias = t.const_input(n, 2, "B");
     const ConstTensor& mean = t.const_input(n, 3, "mean");
@@ -158,8 +193,8 @@ void batch_norm(OnnxTranslator& t, const onnx::NodeProto& n) {
         s.values[c] = scale.values[c] / std::sqrt(var.values[c] + eps);
         shift.values[c] = bias.values[c] - mean.values[c] * s.values[c];
     }
-    const std::string sv = t.add_weight(t.input(n, 1).name + ".folded", s, const_dtype(scale));
-    const std::string bv = t.add_weight(t.input(n, 2).name + ".folded", shift, const_dtype(bias));
+    const std::string sv = t.add_folded_weight(t.input(n, 1).name + ".folded", s, const_dtype(scale));
+    const std::string bv = t.add_folded_weight(t.input(n, 2).name + ".folded", shift, const_dtype(bias));
     t.emit(n, "pypo.op.batch_norm(" + x.var + ", " + sv + ", " + bv + ")", x.dims, x.dtype);
 }
 

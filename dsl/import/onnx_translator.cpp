@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 
 #include "dsl/import/onnx_gelu.h"
@@ -266,6 +267,13 @@ const OnnxValue& OnnxTranslator::emit(const onnx::NodeProto& n, const std::strin
     return values_[n.output(0)];
 }
 
+std::string OnnxTranslator::emit_temp(const onnx::NodeProto& n, const std::string& name, const std::string& call,
+                                      const std::string& note) {
+    const std::string var = unique_var(name);
+    body_ += var + " = " + call + "  # " + node_label(n) + note + "\n";
+    return var;
+}
+
 void OnnxTranslator::set_value(const onnx::NodeProto& n, OnnxValue v) {
     if (v.kind == OnnxValue::Kind::Shape) {
         if (v.exprs.size() > kMaxShapeElements)
@@ -306,6 +314,25 @@ std::string OnnxTranslator::add_weight(const std::string& name, const ConstTenso
     out_.weights.push_back(std::move(w));
     if (source) weights_made_[key] = {var, dtype};
     return var;
+}
+
+std::string OnnxTranslator::add_folded_weight(const std::string& base, const ConstTensor& c, arch::DType dtype) {
+    const std::vector<int64_t> shape = c.dims.empty() ? std::vector<int64_t>{1} : c.dims;
+    const std::vector<float> values(c.values.begin(), c.values.end());  // as add_weight stores them
+    for (int k = 1;; ++k) {
+        const std::string name = k == 1 ? base : base + "." + std::to_string(k);
+        const auto made = folded_.find(name);
+        if (made == folded_.end()) {
+            const std::string var = add_weight(name, c, dtype);
+            folded_[name] = {out_.weights.size() - 1, var};
+            return var;
+        }
+        const ImportedWeight& w = out_.weights[made->second.first];
+        // The same bits (a NaN is the same NaN, -0 is not 0): the same weight.
+        if (w.shape == shape && w.dtype == dtype && w.values.size() == values.size() &&
+            std::memcmp(w.values.data(), values.data(), values.size() * sizeof(float)) == 0)
+            return made->second.second;
+    }
 }
 
 std::string OnnxTranslator::weight_of(OnnxValue& c) {

@@ -90,12 +90,23 @@ public:
     const OnnxValue& emit(const onnx::NodeProto& n, const std::string& call, std::vector<int64_t> dims,
                           arch::DType dtype, const std::string& note = "");
     void set_value(const onnx::NodeProto& n, OnnxValue v);
+    // An intermediate value of n's translation: `call` as a new variable
+    // named after `name` (its program variable), commented with n and `note`.
+    std::string emit_temp(const onnx::NodeProto& n, const std::string& name, const std::string& call,
+                          const std::string& note = "");
     // A weight of values computed at import (a folded BatchNormalization's
     // scale), named `name`: its program variable.
     // `source`: the constant the weight is derived from, for reusing the
     // weight when the same constant and name come again (nullptr: never).
     std::string add_weight(const std::string& name, const ConstTensor& c, arch::DType dtype,
                            const ConstTensor* source = nullptr);
+    // A weight of values folded at import from a node's constants (a
+    // BatchNormalization's scale and shift, Gemm's C times beta), named
+    // `base`; when a fold of other values (another node sharing some of the
+    // constants) took that name, `base.2`, `base.3`, ... in the order the
+    // nodes are translated. A fold of the same values under the same base
+    // (nodes sharing all their constants) is the weight already made.
+    std::string add_folded_weight(const std::string& base, const ConstTensor& c, arch::DType dtype);
 
     // A dimension of a tensor as program text: its number, or `var.shape[i]`.
     static std::string dim_text(const OnnxValue& t, size_t i);
@@ -130,6 +141,8 @@ private:
     std::map<std::string, OnnxValue> values_;
     // The weights made by add_weight with a source: (source, name) -> (var, dtype).
     std::map<std::pair<const ConstTensor*, std::string>, std::pair<std::string, arch::DType>> weights_made_;
+    // The weights made by add_folded_weight: name -> (index in out_.weights, var).
+    std::map<std::string, std::pair<size_t, std::string>> folded_;
     std::set<std::string> vars_;          // identifiers taken
     std::set<std::string> tensor_names_;  // pypo tensor names taken
     std::string decls_, body_;

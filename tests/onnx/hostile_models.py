@@ -132,6 +132,13 @@ def shape_doubling(op, count):
     return mk(nodes, inputs=[vi("x", [1, 4, "H", 8])])
 
 
+def resize(scales=None, sizes=None, x=(1, 4, 8, 8), opset=13, **attrs):
+    inits = [floats("scales", scales, np.float32)] if scales is not None else []
+    inits += [ints("sizes", sizes)] if sizes is not None else []
+    ins = ["x", "", "scales" if scales is not None else ""] + (["sizes"] if sizes is not None else [])
+    return mk([node("Resize", ins, **attrs)], inputs=[vi("x", list(x))], inits=inits, opset=opset)
+
+
 # (file name, catalogue heading, model or bytes, extra arguments)
 CASES = [
     ("truncated", "a truncated model", lambda: conv().SerializeToString()[:150], []),
@@ -188,9 +195,8 @@ CASES = [
      []),
     ("empty_input", "a required input left empty", lambda: mk([node("Relu", [""])]), []),
     ("shape_as_tensor", "a shape used as a tensor", lambda: shape_then("Relu"), []),
-    ("bn_not_constant", "a BatchNormalization whose statistics are inputs",
-     lambda: mk([node("BatchNormalization", ["x", "s", "b", "m", "v"])],
-                inputs=[vi("x", [1, 4, 8, 8])] + [vi(n, [4]) for n in "sbmv"]), []),
+    ("resize_scales_input", "Resize scales given as an input",
+     lambda: mk([node("Resize", ["x", "", "s"])], inputs=[vi("x", [1, 4, 8, 8]), vi("s", [4], F32)]), []),
     ("slice_bound_open", "a bound known only at run time",
      lambda: mk([node("Shape", ["x"], ["s"]), node("Slice", ["x", "s", "s"])], inputs=[vi("x", ["N", 4])]),
      ["--shape", "x=2,4"]),
@@ -376,6 +382,25 @@ CASES = [
                 inits=[TensorProto(name=n, data_type=F32, dims=[1 << 27]) for n in "abc"]), []),
     ("squeeze_axes_attr_opset13", "Squeeze's axes attribute at opset 13",
      lambda: mk([node("Squeeze", ["x"], axes=[0])]), []),
+    ("resize_opset10", "an opset 10 Resize",
+     lambda: mk([node("Resize", ["x", "scales"])], inits=[floats("scales", [1, 1, 2, 2], np.float32)], opset=10), []),
+    ("resize_cubic", "a Resize in mode cubic", lambda: resize([1, 1, 2, 2], mode="cubic"), []),
+    ("resize_align_corners", "a Resize with align_corners",
+     lambda: resize([1, 1, 2, 2], mode="linear", coordinate_transformation_mode="align_corners"), []),
+    ("resize_nearest_mode_unknown", "an unknown Resize nearest_mode", lambda: resize([1, 1, 2, 2], nearest_mode="round"),
+     []),
+    ("resize_rank3", "a Resize of a 3-D tensor", lambda: resize([1, 1, 2], x=(1, 4, 8)), []),
+    ("resize_scales_and_sizes", "a Resize with both scales and sizes",
+     lambda: resize([1, 1, 2, 2], [1, 4, 16, 16]), []),
+    ("resize_scales_length", "Resize scales of the wrong length", lambda: resize([2, 2]), []),
+    ("resize_scales_fraction", "Resize scales that are not whole numbers", lambda: resize([1, 1, 1.5, 1.5]), []),
+    ("resize_sizes_length", "Resize sizes of the wrong length", lambda: resize(sizes=[16, 16]), []),
+    ("resize_sizes_channels", "Resize sizes that change the channels", lambda: resize(sizes=[1, 8, 16, 16]), []),
+    ("resize_sizes_open", "Resize sizes over a size the model leaves open",
+     lambda: resize(sizes=[1, 4, 16, 16], x=(1, 4, "H", 8)), ["--shape", "x=1,4,8,8"]),
+    ("resize_sizes_fraction", "Resize sizes that are not a multiple", lambda: resize(sizes=[1, 4, 12, 12]), []),
+    ("resize_nearest_rounding", "a nearest Resize that reads other rows",
+     lambda: resize([1, 1, 2, 2], coordinate_transformation_mode="half_pixel", nearest_mode="ceil"), []),
 ]
 
 

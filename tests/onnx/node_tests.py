@@ -78,19 +78,20 @@ NPY_DTYPE = {"float32": np.float32, "float16": np.float16, "bfloat16": np.float3
              "int8": np.int8}
 
 # Operands the importer takes as constants only (docs/onnx.md, Operators: the
-# target shape, axes, slice bounds, Clip's bounds, Pow's exponent, batch_norm's
-# statistics), by operator and input position. The node tests give them as graph
-# inputs with their values in input_K.pb; the test runs them as initializers
+# target shape, axes, slice bounds, Clip's bounds, Pow's exponent, Resize's
+# roi, scales and sizes), by operator and input position.
+# The node tests give them as graph inputs with their values in input_K.pb;
+# the test runs them as initializers
 # holding those values (as a deployment folds them), and compares the outputs
 # as given.
 CONSTANT_INPUTS = {
-    "BatchNormalization": {1, 2, 3, 4},
     "Clip": {1, 2},
     "Pow": {1},
     "ReduceMax": {1},
     "ReduceMean": {1},
     "ReduceSum": {1},
     "Reshape": {1},
+    "Resize": {1, 2, 3},
     "Slice": {1, 2, 3, 4},
     "Squeeze": {1},
     "Unsqueeze": {1},
@@ -333,12 +334,13 @@ def docs_section(total, names, verdicts, skips, entry_of, n_consts):
         "(docs/functional.md, section 5): float32 `1e-4`, float16 `1e-2`, bfloat16",
         "`8e-2`; integer outputs exactly. The operands the importer takes as",
         "constants only (Reshape's shape, the axes of Squeeze, Unsqueeze and",
-        "ReduceSum, Slice's bounds, Clip's bounds, Pow's exponent, BatchNormalization's",
-        "statistics), which the tests give as graph inputs, become initializers",
+        "ReduceSum, Slice's bounds, Clip's bounds, Pow's exponent, Resize's roi,",
+        "scales and sizes), which the tests give as graph inputs, become initializers",
         "holding the test's values, as a deployment folds them. Each test that passes",
         "with two inputs or more (%d of them) must pass again with every input but" % n_consts,
         "the first an initializer (the importer's constant operands: number",
-        "operands, Gemm's B stored transposed and C scaled).",
+        "operands, Gemm's B stored transposed and C scaled, BatchNormalization's",
+        "statistics folded at import where the first run computed the fold).",
         "",
         "A test that does not pass is skipped only when",
         "`tests/onnx/node_test_skips.json` lists it and davinci-sim refuses it (exit",

@@ -9,6 +9,7 @@ Debian's python3-onnx, so the repository holds no weights."""
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -185,6 +186,144 @@ def test_gelu_subgraph_is_one_gelu():
     err = np.max(np.abs(y.astype(np.float64) - want) / (np.abs(want) + 1))
     if err > 0.02:
         sys.exit("feed_forward: max relative error %g against NumPy" % err)
+
+
+def test_resize_values_are_onnx():
+    """Resize (issue 22): the forms whose values are the language's upsample are mapped onto it, and the
+    others refused. The NumPy reference (onnx_models.resize_reference, from the operator's definition)
+    is first checked against ONNX's own expected outputs; then PyTorch's export of F.interpolate
+    (nearest by 2, bilinear by 3 via sizes computed from Shape, an open batch) against it; then every
+    nearest_mode and coordinate_transformation_mode at factors 1 to 3: imported, with the reference's
+    values exactly, when the reference reads input row o / f for every output row o, else refused."""
+    data = os.environ.get("ONNX_NODE_TEST_DATA", "/usr/share/libonnx-testdata/data/node")
+    for name, f, args in (("upsample_scales_nearest", (2, 3), ()), ("upsample_scales_linear", (2, 2), ("linear",)),
+                          ("upsample_sizes_nearest_ceil_half_pixel", (2, 2), ("nearest", "half_pixel", "ceil")),
+                          ("upsample_sizes_nearest_round_prefer_ceil_asymmetric", (2, 2),
+                           ("nearest", "asymmetric", "round_prefer_ceil"))):
+        d = os.path.join(data, "test_resize_" + name, "test_data_set_0")
+        x, want = (onnx_models.numpy_helper.to_array(onnx_models.TensorProto.FromString(open(os.path.join(d, p), "rb").read()))
+                   for p in ("input_0.pb", "output_0.pb"))
+        err = np.max(np.abs(onnx_models.resize_reference(x, *f, *args) - want))
+        if err > 1e-6:
+            sys.exit("resize_reference differs from ONNX's test_resize_%s by %g" % (name, err))
+
+    pto = "upsample_pytorch.pto"
+    run("--shape", "x=2,3,5,7", "--emit-pto", pto, model("upsample_pytorch"))
+    for line in ("up = pypo.op.upsample(x, factor=(2, 2))  # node 'up.nearest' (Resize)\n",
+                 "y = pypo.op.upsample(up, factor=(3, 3), mode=\"bilinear\")  # node 'up.bilinear' (Resize)\n"):
+        if line not in emitted(pto):
+            sys.exit("upsample_pytorch: no line %r in:\n%s" % (line, emitted(pto)))
+    x = np.random.default_rng(13).standard_normal((2, 3, 5, 7)).astype(np.float32)
+    np.save(os.path.join(WORK, "x.npy"), x)
+    (y,) = outputs_of(["upsample_pytorch.onnx", "--shape", "x=2,3,5,7", "--input", "x=x.npy"], ["y"])
+    want = onnx_models.resize_reference(onnx_models.resize_reference(x, 2, 2, "nearest", "asymmetric", "floor"), 3, 3,
+                                        "linear", "pytorch_half_pixel")
+    err = np.max(np.abs(y - want)) / np.max(np.abs(want))
+    if y.shape != want.shape or err > 1e-6:
+        sys.exit("upsample_pytorch: shape %s, relative error %g against NumPy" % (y.shape, err))
+
+    h = onnx_models.helper
+    x = np.random.default_rng(14).standard_normal((1, 2, 3, 4)).astype(np.float32)
+    np.save(os.path.join(WORK, "x.npy"), x)
+    mapped = []
+    for mode, roundings in (("nearest", ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")),
+                            ("linear", ("round_prefer_floor",))):
+        for transform in ("half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_for_nn"):
+            for rounding in roundings:
+                for f in (1, 2, 3):
+                    name = "resize_%s_%s_%s_%d" % (mode, transform, rounding, f)
+                    node = h.make_node("Resize", ["x", "", "scales"], ["y"], name="r", mode=mode,
+                                       coordinate_transformation_mode=transform, nearest_mode=rounding)
+                    g = h.make_graph([node], "g", [h.make_tensor_value_info("x", onnx_models.F32, [1, 2, 3, 4])],
+                                     [h.make_tensor_value_info("y", onnx_models.F32, None)],
+                                     [onnx_models.numpy_helper.from_array(np.float32([1, 1, f, f]), "scales")])
+                    onnx_models.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]),
+                                     os.path.join(WORK, name + ".onnx"))
+                    want = onnx_models.resize_reference(x, f, f, mode, transform, rounding)
+                    if mode == "nearest":  # the language's nearest upsample: input row o / f
+                        exact = np.array_equal(want, x.repeat(f, 2).repeat(f, 3))
+                    else:  # its bilinear one: ONNX's half_pixel, whatever the factor (docs/language.md)
+                        exact = transform in ("half_pixel", "pytorch_half_pixel")
+                    if not exact:
+                        p = run("--emit-pto", name + ".pto", name + ".onnx", status=2)
+                        if len(p.stderr.strip().splitlines()) != 1 or "node 'r' (Resize): " not in p.stderr:
+                            sys.exit(name + ": not one message naming the node: " + p.stderr)
+                        continue
+                    mapped.append(name)
+                    (y,) = outputs_of([name + ".onnx", "--input", "x=x.npy"], ["y"])
+                    tol = 0 if mode == "nearest" else 1e-6 * np.max(np.abs(want))
+                    if y.shape != want.shape or np.max(np.abs(y - want)) > tol:
+                        sys.exit("%s: differs from the reference:\n%s\n%s" % (name, y, want))
+    # The reference's verdicts, counted: nearest at factors 2 and 3 with half_pixel or
+    # pytorch_half_pixel and round_prefer_floor or round_prefer_ceil (8), asymmetric with floor (PyTorch's
+    # export) or, at factor 2, round_prefer_floor (3), tf_half_pixel_for_nn with floor (2); at factor 1
+    # the 14 forms that are the identity (all but tf_half_pixel_for_nn with ceil or round_prefer_ceil);
+    # bilinear with half_pixel or pytorch_half_pixel at factors 1 to 3 (6).
+    expect("mapped Resize forms", len(mapped), 33)
+
+
+def test_shared_constants_fold_once_each():
+    """Constants shared by nodes that fold them (issue 22): the same fold is one weight, another fold
+    of a shared constant a weight of its own under the next free name (.2), the names the same on every
+    import; the values those of ONNX's definitions."""
+    pto = "shared_constants.pto"
+    run("--emit-pto", pto, model("shared_constants"))
+    text = emitted(pto)
+    weights = re.findall(r'= pypo\.weight\("([^"]*)"', text)
+    expect("shared_constants weights", weights, ["s.folded", "b.folded", "s.folded.2", "b.folded.2", "W", "C.scaled",
+                                                 "C.scaled.2"])
+    for line in ("y1 = pypo.op.batch_norm(x, s_folded, b_folded)", "y2 = pypo.op.batch_norm(x, s_folded, b_folded)",
+                 "y3 = pypo.op.batch_norm(x, s_folded_2, b_folded_2)",
+                 "g1 = pypo.op.add(pypo.op.matmul(a, W), C_scaled)", "g2 = pypo.op.add(pypo.op.matmul(a, W), C_scaled)",
+                 "g3 = pypo.op.add(pypo.op.matmul(a, pypo.op.transpose(W, (1, 0))), C_scaled_2)"):
+        if "\n" + line + "  # node " not in text:
+            sys.exit("shared_constants: no line %r in:\n%s" % (line, text))
+    run("--emit-pto", "again.pto", "shared_constants.onnx")
+    expect("the program of a second import", emitted("again.pto"), text)
+    rng = np.random.default_rng(16)
+    x, a = rng.standard_normal((1, 4, 3, 3)).astype(np.float32), rng.standard_normal((2, 8)).astype(np.float32)
+    np.save(os.path.join(WORK, "x.npy"), x)
+    np.save(os.path.join(WORK, "a.npy"), a)
+    names = ["y1", "y2", "y3", "g1", "g2", "g3"]
+    got = outputs_of(["shared_constants.onnx", "--input", "x=x.npy", "--input", "a=a.npy"], names)
+    want = onnx_models.shared_constants_reference(onnx_models.shared_constants(), x.astype(np.float64),
+                                                  a.astype(np.float64))
+    for name, y, w in zip(names, got, want):
+        err = np.max(np.abs(y - w)) / np.max(np.abs(w))
+        if y.shape != w.shape or err > 1e-5:
+            sys.exit("shared_constants: %s: shape %s, relative error %g against NumPy" % (name, y.shape, err))
+
+
+def test_batch_norm_statistics_as_inputs():
+    """A BatchNormalization whose scale, B, mean and var are graph inputs (issue 22): the fold the
+    importer makes of constants, computed by the program; against ONNX's definition in float64."""
+    h = onnx_models.helper
+    node = h.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn", epsilon=1e-3)
+    ins = [h.make_tensor_value_info("x", onnx_models.F32, [2, 3, 4, 5])]
+    ins += [h.make_tensor_value_info(n, onnx_models.F32, [3]) for n in "sbmv"]
+    g = h.make_graph([node], "g", ins, [h.make_tensor_value_info("y", onnx_models.F32, None)])
+    onnx_models.save(h.make_model(g, opset_imports=[h.make_opsetid("", 15)]), os.path.join(WORK, "bn_inputs.onnx"))
+    run("--emit-pto", "bn_inputs.pto", "bn_inputs.onnx")
+    for line in ("y_scale = pypo.op.div(s, pypo.op.sqrt(pypo.op.add(v, 0.001)))  # node 'bn' (BatchNormalization)",
+                 "y_shift = pypo.op.sub(b, pypo.op.mul(m, y_scale))  # node 'bn' (BatchNormalization)",
+                 "y = pypo.op.batch_norm(x, y_scale, y_shift)  # node 'bn' (BatchNormalization)\n"):
+        if "\n" + line not in emitted("bn_inputs.pto"):
+            sys.exit("bn_inputs: no line %r in:\n%s" % (line, emitted("bn_inputs.pto")))
+    rng = np.random.default_rng(17)
+    vals = {"x": rng.standard_normal((2, 3, 4, 5)), "s": rng.standard_normal(3), "b": rng.standard_normal(3),
+            "m": rng.standard_normal(3), "v": rng.random(3) + 0.5}
+    args = ["bn_inputs.onnx"]
+    for k, a in vals.items():
+        vals[k] = a.astype(np.float32)
+        np.save(os.path.join(WORK, k + ".npy"), vals[k])
+        args += ["--input", "%s=%s.npy" % (k, k)]
+    (y,) = outputs_of(args, ["y"])
+    c = (slice(None), None, None)
+    p = {k: a.astype(np.float64) for k, a in vals.items()}
+    want = (p["x"] - p["m"][c]) / np.sqrt(p["v"][c] + 1e-3) * p["s"][c] + p["b"][c]
+    err = np.max(np.abs(y - want)) / np.max(np.abs(want))
+    if y.shape != want.shape or err > 1e-5:
+        sys.exit("bn_inputs: shape %s, relative error %g against NumPy" % (y.shape, err))
 
 
 def test_check_passes():

@@ -173,11 +173,100 @@ def feed_forward():
                  [helper.make_tensor_value_info("y", F16, [32, 64])], inits)
 
 
+def upsample_pytorch():
+    """Resize as torch.onnx.export (opset 11) writes F.interpolate: mode nearest with
+    scale_factor=2 (coordinate_transformation_mode asymmetric, nearest_mode floor, an empty roi,
+    constant scales), then bilinear with size=(H * 3, W * 3) and align_corners=False (pytorch_half_pixel,
+    sizes computed from Shape), on a batch the model leaves open."""
+    empty = numpy_helper.from_array(np.zeros(0, np.float32), "roi")
+    scales = numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")
+    hw = numpy_helper.from_array(np.array([30, 42], np.int64), "hw")
+    nodes = [helper.make_node("Resize", ["x", "roi", "scales"], ["up"], name="up.nearest", mode="nearest",
+                              coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+             helper.make_node("Shape", ["up"], ["s"], name="shape"),
+             helper.make_node("Slice", ["s", "zero", "two"], ["nc"], name="slice"),
+             helper.make_node("Concat", ["nc", "hw"], ["sizes"], name="concat", axis=0),
+             helper.make_node("Resize", ["up", "roi", "roi", "sizes"], ["y"], name="up.bilinear", mode="linear",
+                              coordinate_transformation_mode="pytorch_half_pixel")]
+    return model(nodes, [helper.make_tensor_value_info("x", F32, ["N", 3, 5, 7])],
+                 [helper.make_tensor_value_info("y", F32, None)],
+                 [empty, scales, hw, ints("zero", [0]), ints("two", [2])], opset=11)
+
+
+def resize_reference(x, fh, fw, mode="nearest", transform="half_pixel", rounding="round_prefer_floor"):
+    """ONNX Resize (opsets 11 to 17) of an (N, C, H, W) array by integer factors of H and W, from the
+    operator's definition, in float64: output index o of an axis scaled by f from n to n * f reads the
+    input at coordinate x = (o + 0.5) / f - 0.5 (half_pixel; pytorch_half_pixel: the same, or 0 when
+    n * f is 1), o / f (asymmetric) or (o + 0.5) / f (tf_half_pixel_for_nn); nearest takes index
+    floor(x), ceil(x), ceil(x - 0.5) (round_prefer_floor) or floor(x + 0.5) (round_prefer_ceil),
+    linear blends floor(x) and floor(x) + 1 by x - floor(x); indices outside the input are clamped to
+    its edge."""
+    def coordinate(o, f, n):
+        if transform == "asymmetric":
+            return o / f
+        if transform == "tf_half_pixel_for_nn":
+            return (o + 0.5) / f
+        if transform == "pytorch_half_pixel" and n * f == 1:
+            return 0.0
+        return (o + 0.5) / f - 0.5
+
+    def axis(a, f):
+        n = a.shape[0]
+        out = np.empty((n * f,) + a.shape[1:])
+        for o in range(n * f):
+            c = coordinate(o, f, n)
+            if mode == "nearest":
+                i = {"floor": np.floor(c), "ceil": np.ceil(c), "round_prefer_floor": np.ceil(c - 0.5),
+                     "round_prefer_ceil": np.floor(c + 0.5)}[rounding]
+                out[o] = a[min(max(int(i), 0), n - 1)]
+            else:
+                i = int(np.floor(c))
+                out[o] = (1 - (c - i)) * a[min(max(i, 0), n - 1)] + (c - i) * a[min(max(i + 1, 0), n - 1)]
+        return out
+
+    y = np.stack([np.stack([axis(plane, fh) for plane in image]) for image in x.astype(np.float64)])
+    return np.stack([np.stack([axis(plane.T, fw).T for plane in image]) for image in y])
+
+
+def shared_constants():
+    """Constants shared between nodes that fold them (issue 22): BatchNormalizations bn1 and bn2 with
+    the same scale, B, mean, var and epsilon (one fold), bn3 with the same scale and B but its own
+    mean and epsilon (a second fold of scale and B); Gemms g1 and g2 sharing C with beta 2 (one
+    C * beta), g3 with beta 0.5 and B transposed (W, already a weight, transposed by the program).
+    float32."""
+    rng = np.random.default_rng(15)
+    inits = [init(rng, n, (4,), scale=1.0) for n in ("s", "b", "m1", "m2")]
+    inits += [numpy_helper.from_array((rng.random(4) + 0.5).astype(np.float32), "v"),
+              init(rng, "W", (8, 8), scale=0.5), init(rng, "C", (8,), scale=1.0)]
+    nodes = [helper.make_node("BatchNormalization", ["x", "s", "b", "m1", "v"], ["y1"], name="bn1"),
+             helper.make_node("BatchNormalization", ["x", "s", "b", "m1", "v"], ["y2"], name="bn2"),
+             helper.make_node("BatchNormalization", ["x", "s", "b", "m2", "v"], ["y3"], name="bn3", epsilon=1e-3),
+             helper.make_node("Gemm", ["a", "W", "C"], ["g1"], name="g1", beta=2.0),
+             helper.make_node("Gemm", ["a", "W", "C"], ["g2"], name="g2", beta=2.0),
+             helper.make_node("Gemm", ["a", "W", "C"], ["g3"], name="g3", beta=0.5, transB=1)]
+    outs = [helper.make_tensor_value_info(n, F32, None) for n in ("y1", "y2", "y3", "g1", "g2", "g3")]
+    return model(nodes, [helper.make_tensor_value_info("x", F32, [1, 4, 3, 3]),
+                         helper.make_tensor_value_info("a", F32, [2, 8])], outs, inits)
+
+
+def shared_constants_reference(m, x, a):
+    """shared_constants' outputs in float64, from ONNX's definitions."""
+    p = {i.name: numpy_helper.to_array(i).astype(np.float64) for i in m.graph.initializer}
+
+    def bn(mean, eps):
+        c = (slice(None), None, None)
+        return (x - p[mean][c]) / np.sqrt(p["v"][c] + eps) * p["s"][c] + p["b"][c]
+
+    return (bn("m1", 1e-5), bn("m1", 1e-5), bn("m2", 1e-3), a @ p["W"] + 2 * p["C"], a @ p["W"] + 2 * p["C"],
+            a @ p["W"].T + 0.5 * p["C"])
+
+
 def ints(name, values):
     return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
 
 
-MODELS = {f.__name__: f for f in (conv_bn_relu, gemm, mlp, shape_fold, attention, data_movement, feed_forward)}
+MODELS = {f.__name__: f for f in (conv_bn_relu, gemm, mlp, shape_fold, attention, data_movement, feed_forward,
+                                   upsample_pytorch, shared_constants)}
 
 
 def main(argv):
