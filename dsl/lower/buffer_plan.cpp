@@ -31,6 +31,37 @@ const CacheScope* scope_of(const TaskGraph& g, int i) {
     return in;
 }
 
+// First fit of `o` beside the placed tensors (`placed`: indices into
+// `all`) whose lifetimes overlap its own, in L1's region or the UBs': the
+// lowest 64-byte aligned offset clear of them. `live` gets those tensors,
+// by offset, for the message when it does not fit.
+template <class T>
+uint64_t first_fit(const std::vector<T>& all, const std::vector<size_t>& placed, const T& o,
+                   std::vector<const T*>& live) {
+    live.clear();
+    for (size_t j : placed)
+        if (all[j].first_op <= o.last_op && o.first_op <= all[j].last_op) live.push_back(&all[j]);
+    std::sort(live.begin(), live.end(), [](const T* a, const T* b) { return a->offset < b->offset; });
+    uint64_t offset = 0;
+    for (const T* l : live)
+        if (offset + o.bytes > l->offset && l->offset + l->bytes > offset)
+            offset = align(l->offset + l->bytes, kAlignment);
+    return offset;
+}
+
+// "'a' (64 B), 'b' (128 B)" for the live tensors; `together` gets their
+// bytes added.
+template <class T>
+std::string live_names(const TaskGraph& g, const std::vector<const T*>& live, uint64_t& together) {
+    std::string names;
+    for (const T* l : live) {
+        together += l->bytes;
+        names += (names.empty() ? "'" : ", '") + g.tensors[size_t(l->tensor)].name + "' (" + std::to_string(l->bytes) +
+                 " B)";
+    }
+    return names;
+}
+
 }  // namespace
 
 int64_t tensor_rows(const TensorNode& t) {
@@ -92,30 +123,19 @@ void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c
                      [&](size_t a, size_t b) { return plan.ub_tensors[a].first_op < plan.ub_tensors[b].first_op; });
     const uint64_t room = plan.ub_bytes > 1024 ? plan.ub_bytes - 1024 : 0;
     std::vector<size_t> placed;
+    std::vector<const UbTensor*> live;
     for (size_t k : order) {
         UbTensor& o = plan.ub_tensors[k];
-        std::vector<const UbTensor*> live;
-        for (size_t j : placed)
-            if (plan.ub_tensors[j].first_op <= o.last_op && o.first_op <= plan.ub_tensors[j].last_op)
-                live.push_back(&plan.ub_tensors[j]);
-        std::sort(live.begin(), live.end(), [](const UbTensor* a, const UbTensor* b) { return a->offset < b->offset; });
-        uint64_t offset = 0;
-        for (const UbTensor* l : live)
-            if (offset + o.bytes > l->offset && l->offset + l->bytes > offset)
-                offset = align(l->offset + l->bytes, kAlignment);
+        const uint64_t offset = first_fit(plan.ub_tensors, placed, o, live);
         if (offset + o.bytes > room) {
-            std::string names;
             uint64_t together = o.bytes;
-            for (const UbTensor* l : live) {
-                together += l->bytes;
-                names += (names.empty() ? " with '" : ", '") + g.tensors[size_t(l->tensor)].name + "' (" +
-                         std::to_string(l->bytes) + " B)";
-            }
-            throw PlacementMismatch{o.tensor, "a vector unit's band of its rows" + names +
-                                                  (names.empty() ? "" : " in the Unified Buffer at the same time") +
-                                                  " needs " + std::to_string(together) + " bytes, of the " +
-                                                  std::to_string(room) + " that tensors may take of the unit's " +
-                                                  std::to_string(plan.ub_bytes) + " (the last KiB is the streams')"};
+            const std::string names = live_names(g, live, together);
+            throw PlacementMismatch{
+                o.tensor, "a vector unit's band of its rows" +
+                              (names.empty() ? "" : " with " + names + " in the Unified Buffer at the same time") +
+                              " needs " + std::to_string(together) + " bytes, of the " + std::to_string(room) +
+                              " that tensors may take of the unit's " + std::to_string(plan.ub_bytes) +
+                              " (the last KiB is the streams')"};
         }
         o.offset = offset;
         plan.ub_region = std::max(plan.ub_region, offset + o.bytes);
@@ -193,28 +213,15 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
 
     // First fit, in order of first use.
     std::vector<size_t> placed;
+    std::vector<const OnChipTensor*> live;
     for (size_t k = 0; k < plan.tensors.size(); ++k) {
         OnChipTensor& o = plan.tensors[k];
-        std::vector<const OnChipTensor*> live;
-        for (size_t j : placed)
-            if (plan.tensors[j].first_op <= o.last_op && o.first_op <= plan.tensors[j].last_op)
-                live.push_back(&plan.tensors[j]);
-        std::sort(live.begin(), live.end(),
-                  [](const OnChipTensor* a, const OnChipTensor* b) { return a->offset < b->offset; });
-        uint64_t offset = 0;
-        for (const OnChipTensor* l : live)
-            if (offset + o.bytes > l->offset && l->offset + l->bytes > offset)
-                offset = align(l->offset + l->bytes, kAlignment);
+        const uint64_t offset = first_fit(plan.tensors, placed, o, live);
         // It cannot help when it does not fit: the tensor stays in DDR,
         // said in a note (dsl/lower/placement_mismatch.h).
         if (offset + o.bytes > plan.l1_bytes) {
             uint64_t together = o.bytes;
-            std::string names;
-            for (const OnChipTensor* l : live) {
-                together += l->bytes;
-                names += (names.empty() ? "'" : ", '") + g.tensors[size_t(l->tensor)].name + "' (" +
-                         std::to_string(l->bytes) + " B)";
-            }
+            const std::string names = live_names(g, live, together);
             const std::string have = " bytes, a cluster's L1 has " + std::to_string(plan.l1_bytes);
             // One tensor alone too large: "on chip at the same time" would misread.
             if (live.empty()) throw PlacementMismatch{o.tensor, "it needs " + std::to_string(o.bytes) + have, true};

@@ -265,6 +265,19 @@ void lower_on_parts(LowerContext& ctx, const OpNode& op) {
     ctx.window = {};
 }
 
+// The tensor at the top of a region (L1's or the UBs'), the latest placed
+// among equals: the one kept in DDR instead when the region leaves an
+// operation too little.
+template <class T>
+int region_top(const std::vector<T>& tensors) {
+    const T* top = nullptr;
+    for (const T& t : tensors)
+        if (!top || t.offset + t.bytes > top->offset + top->bytes ||
+            (t.offset + t.bytes == top->offset + top->bytes && t.first_op > top->first_op))
+            top = &t;
+    return top->tensor;
+}
+
 // The fusion group operation `k` runs in: its head's index, or its own.
 int group_of(const TaskGraph& g, int k) {
     const int h = g.ops[size_t(k)].fused_into;
@@ -595,18 +608,13 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             // tensors kept there.
             if (e.capacity() == CompileError::Capacity::UB) {
                 if (plan.ub_region == 0) throw;
-                const UbTensor* top = nullptr;
-                for (const UbTensor& t : plan.ub_tensors)
-                    if (!top || t.offset + t.bytes > top->offset + top->bytes ||
-                        (t.offset + t.bytes == top->offset + top->bytes && t.first_op > top->first_op))
-                        top = &t;
-                throw PlacementMismatch{top->tensor, "the " + std::to_string(plan.ub_region) +
-                                                         " bytes of each Unified Buffer kept for tensors leave too "
-                                                         "little for " +
-                                                         op_kind_name(op.kind) + " '" +
-                                                         g.tensors[size_t(op.output)].name + "' (" +
-                                                         std::to_string(op.loc.line) + ":" +
-                                                         std::to_string(op.loc.col) + "): " + e.message()};
+                throw PlacementMismatch{region_top(plan.ub_tensors),
+                                        "the " + std::to_string(plan.ub_region) +
+                                            " bytes of each Unified Buffer kept for tensors leave too "
+                                            "little for " +
+                                            op_kind_name(op.kind) + " '" + g.tensors[size_t(op.output)].name + "' (" +
+                                            std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col) +
+                                            "): " + e.message()};
             }
             const std::string& m = e.message();
             // The region kept for on-chip tensors is taken from every
@@ -614,12 +622,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             // the region's top is kept in DDR instead (which lowers it), and
             // the program is lowered again (dsl/lower/placement_mismatch.h).
             if (plan.region > 0 && e.capacity() == CompileError::Capacity::L1) {
-                const OnChipTensor* top = nullptr;
-                for (const OnChipTensor& t : plan.tensors)
-                    if (!top || t.offset + t.bytes > top->offset + top->bytes ||
-                        (t.offset + t.bytes == top->offset + top->bytes && t.first_op > top->first_op))
-                        top = &t;
-                throw PlacementMismatch{top->tensor,
+                throw PlacementMismatch{region_top(plan.tensors),
                                         "the " + std::to_string(plan.region) +
                                             " bytes of L1 kept for on-chip tensors leave too little for " +
                                             op_kind_name(op.kind) + " '" + g.tensors[size_t(op.output)].name + "' (" +
