@@ -95,6 +95,11 @@ struct Lane {
     bool ub = false;
 };
 
+// Vector unit `u` with its own Unified Buffer, load and store engines.
+Lane unit_lane(int u) {
+    return Lane{EngineId{EngineKind::VectorLoad, u}, EngineId{EngineKind::VectorStore, u}, u, true};
+}
+
 // With Unified Buffers a chunk's buffers are in its unit's UB: the
 // stream's DDR -> L1 loads become DDR -> UB, its L1 -> DDR stores UB -> DDR.
 arch::DmaArgs on_lane(const Lane& lane, arch::DmaArgs d, const std::string& stream) {
@@ -273,9 +278,7 @@ void lower_over_ub_bands(LowerContext& ctx, const VectorStream& s, int64_t n_max
         const int64_t end = chunks[c].back().back().first + chunks[c].back().back().count;
         BlockBuilder block(s.name + "[" + std::to_string(first) + ":" + std::to_string(end) + "]");
         for (size_t u = 0; u < chunks[c].size(); ++u)
-            emit_chunks(ctx, block, s, chunks[c][u], first, end, addr, depth, 1,
-                        Lane{EngineId{EngineKind::VectorLoad, int(u)}, EngineId{EngineKind::VectorStore, int(u)},
-                             int(u), true});
+            emit_chunks(ctx, block, s, chunks[c][u], first, end, addr, depth, 1, unit_lane(int(u)));
         ctx.block_cluster = int32_t(c);
         ctx.add_block(block);
         ctx.block_cluster = -1;
@@ -456,9 +459,7 @@ void lower_vector_stream(LowerContext& ctx, const OpNode& op, const VectorStream
             for (int64_t u = 0; u < V; ++u) {
                 std::vector<Range> own;
                 for (size_t i = size_t(u); i < ranges.size(); i += size_t(V)) own.push_back(ranges[i]);
-                emit_chunks(ctx, block, s, own, first, end, addr, depth, 1,
-                            Lane{EngineId{EngineKind::VectorLoad, int(u)}, EngineId{EngineKind::VectorStore, int(u)},
-                                 int(u), true});
+                emit_chunks(ctx, block, s, own, first, end, addr, depth, 1, unit_lane(int(u)));
             }
         }
         ctx.add_block(block);
