@@ -18,15 +18,17 @@ Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& progra
       end_(blocks.size(), kNotYet),
       cluster_of_(blocks.size(), 0),
       slot_of_(blocks.size(), 0),
-      next_unassigned_(blocks.size(), kNoBlock),
+      waiting_on_(blocks.size()),
+      deps_ended_(blocks.size(), 0),
       wake_("wake") {
-    for (size_t b = 0; b + 1 < blocks.size(); ++b) next_unassigned_[b] = uint32_t(b + 1);
-    first_unassigned_ = blocks.size() ? 0 : kNoBlock;
     in_flight_limit_ = size_t(arch::blocks_in_flight(program, config));
     slots_ = size_t(arch::blocks_per_cluster(program, config));
     sides_ = size_t(config.dispatch_sides());
+    unassigned_.resize(sides_);
+    for (size_t b = 0; b < blocks.size(); ++b) set_back(uint32_t(b));
     clusters_.resize(size_t(arch::clusters_in_use(program, config)));
     running_block_.assign(clusters_.size() * sides_ * slots_, -1);
+    waiting_for_side_.resize(clusters_.size() * sides_);
     free_at_.assign(clusters_.size() * sides_ * slots_, 0);
     for (Cluster* c : clusters_) {
         c->set_slots(slots_);
@@ -69,22 +71,35 @@ void Dispatcher::decide(uint64_t cycle) {
     };
     std::vector<bool> full(sides_, false);  // no more blocks go to this side in this decision
     size_t full_sides = 0;
-    // The unassigned blocks in order (a linked list, so that the blocks
-    // dispatched out of order, around a pinned block waiting for its
-    // cluster, are not scanned again).
-    uint32_t before = kNoBlock;  // the last block kept in the list
-    for (uint32_t b = first_unassigned_, next = 0; b != kNoBlock && full_sides < sides_; b = next) {
-        next = next_unassigned_[b];
-        auto keep = [&] { before = b; };
+    // The unassigned blocks but those set aside, both sides' in one order,
+    // the lowest-numbered first; a full side's no further.
+    std::vector<std::set<uint32_t>::iterator> at(sides_);
+    for (size_t k = 0; k < sides_; ++k) at[k] = unassigned_[k].begin();
+    while (full_sides < sides_) {
+        size_t side = sides_;
+        for (size_t k = 0; k < sides_; ++k)
+            if (!full[k] && at[k] != unassigned_[k].end() && (side == sides_ || *at[k] < *at[side])) side = k;
+        if (side == sides_) break;
+        auto& it = at[side];
+        const uint32_t b = *it;
         const arch::DispatchInfo& block = blocks_.info(b);
-        const size_t side = sides_ == 1 ? 0 : size_t(block.side);
-        if (full[side]) {
-            keep();
-            continue;
-        }
         if (in_flight[side] >= in_flight_limit_) {
             full[side] = true, ++full_sides;
-            keep();
+            ++it;
+            continue;
+        }
+        // Not ready until the block found unfinished ends: set aside till
+        // then (a block whose dependencies all ended, one after `cycle`,
+        // stays).
+        bool ready = false;
+        const uint32_t waits_for = unfinished_dependency(b, block, cycle, ready);
+        if (!ready) {
+            if (waits_for != kNoBlock) {
+                waiting_on_[waits_for].push_back(b);
+                it = unassigned_[side].erase(it);
+            } else {
+                ++it;
+            }
             continue;
         }
         // A pinned block waits for its cluster; later blocks may still go.
@@ -94,18 +109,23 @@ void Dispatcher::decide(uint64_t cycle) {
             pinned ? pick(size_t(block.cluster), size_t(block.cluster) + 1, side) : pick(0, clusters_.size(), side);
         if (c == clusters_.size()) {
             if (!pinned || pick(0, clusters_.size(), side) == clusters_.size()) full[side] = true, ++full_sides;
-            keep();
+            // A pinned block is set aside while every slot there runs a
+            // block (a slot whose block has ended frees at its end cycle,
+            // which a later decision sees).
+            auto all_running = [&] {
+                const auto lanes =
+                    running_block_.begin() + std::ptrdiff_t((size_t(block.cluster) * sides_ + side) * slots_);
+                return std::all_of(lanes, lanes + std::ptrdiff_t(slots_), [](int r) { return r >= 0; });
+            };
+            if (pinned && all_running()) {
+                waiting_for_side_[size_t(block.cluster) * sides_ + side].push_back(b);
+                it = unassigned_[side].erase(it);
+            } else {
+                ++it;
+            }
             continue;
         }
-        bool ready = std::all_of(block.deps.begin(), block.deps.end(),
-                                 [&](const arch::BlockRange& r) { return ended(r, cycle); });
-        // After a print, the whole program before it must drain first.
-        if (ready && block.drain > 0) ready = ended({0, block.drain}, cycle);
-        if (!ready) {
-            keep();
-            continue;
-        }
-        (before == kNoBlock ? first_unassigned_ : next_unassigned_[before]) = next;
+        it = unassigned_[side].erase(it);
         const size_t first_slot = (c * sides_ + side) * slots_;
         size_t slot = 0;
         while (!is_free(first_slot + slot)) ++slot;
@@ -117,6 +137,23 @@ void Dispatcher::decide(uint64_t cycle) {
         slot_of_[b] = uint32_t(slot);
         clusters_[c]->run_block(blocks_.acquire(b), uint32_t(b), uint32_t(side * slots_ + slot), start_[b]);
     }
+}
+
+uint32_t Dispatcher::unfinished_dependency(uint32_t b, const arch::DispatchInfo& info, uint64_t cycle, bool& ready) {
+    ready = false;
+    // The first of the block's dependency ranges not found ended, then
+    // (after a print) the whole program before it, which must drain first.
+    auto unfinished_in = [&](const arch::BlockRange& r) {
+        for (size_t d = r.last; d-- > r.first;)
+            if (end_[d] == kNotYet) return uint32_t(d);
+        return kNoBlock;
+    };
+    uint32_t& from = deps_ended_[b];
+    for (; from < info.deps.size(); ++from)
+        if (!ended(info.deps[from], cycle)) return unfinished_in(info.deps[from]);
+    if (info.drain > 0 && !ended({0, info.drain}, cycle)) return unfinished_in({0, info.drain});
+    ready = true;
+    return kNoBlock;
 }
 
 bool Dispatcher::ended(const arch::BlockRange& r, uint64_t cycle) const {
@@ -138,6 +175,13 @@ void Dispatcher::block_finished(uint32_t cluster, uint32_t lane, uint64_t end) {
     ++done_;
     for (; ended_prefix_ < end_.size() && end_[ended_prefix_] != kNotYet; ++ended_prefix_)
         prefix_end_ = std::max(prefix_end_, end_[ended_prefix_]);
+    // What waited for it, or for a slot on its cluster's side, is looked
+    // at again (it may wait for more).
+    for (uint32_t w : waiting_on_[size_t(b)]) set_back(w);
+    std::vector<uint32_t>().swap(waiting_on_[size_t(b)]);
+    std::vector<uint32_t>& side_waiters = waiting_for_side_[size_t(cluster) * sides_ + lane / slots_];
+    for (uint32_t w : side_waiters) set_back(w);
+    side_waiters.clear();
     if (recorder_) recorder_->on_block(uint32_t(b), cluster, start_[size_t(b)], end);
     // Every engine and recorder is done with the block's commands.
     blocks_.release(size_t(b));

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <vector>
 
 #include <systemc>
@@ -55,11 +56,29 @@ private:
     std::vector<uint64_t> start_, end_;
     std::vector<uint32_t> cluster_of_, slot_of_;
     size_t done_ = 0;
-    // The blocks not dispatched yet, in order: the first, and after each
-    // the next (kNoBlock: none).
+    // The blocks not dispatched yet that a decision looks at, in order,
+    // and those set aside until a block they wait for ends (per that
+    // block): a decision then passes over a block not ready only until
+    // what it waits for ends, not at every decision (a program of
+    // thousands of blocks waiting on one another made dispatch quadratic).
+    // A decision takes the same blocks: the lowest-numbered ready ones.
     static constexpr uint32_t kNoBlock = ~uint32_t{0};
-    std::vector<uint32_t> next_unassigned_;
-    uint32_t first_unassigned_ = kNoBlock;
+    // Per side (arch::Side; one with a single side), so that a decision
+    // passes over neither side's blocks once that side is full.
+    std::vector<std::set<uint32_t>> unassigned_;
+    void set_back(uint32_t b) { unassigned_[sides_ == 1 ? 0 : size_t(blocks_.info(b).side)].insert(b); }
+    std::vector<std::vector<uint32_t>> waiting_on_;
+    // Likewise the pinned blocks whose cluster's side (c * sides_ + side)
+    // had no free slot, until one of its blocks ends.
+    std::vector<std::vector<uint32_t>> waiting_for_side_;
+    // Of the blocks block `b` (dispatch info `info`) waits for, one that
+    // has not ended at all (kNoBlock: none; `ready` says whether all ended
+    // by `cycle`). Decisions come in cycle order, so the dependencies found
+    // ended stay ended: each block's are looked at from where the last look
+    // stopped (`deps_ended_`, a count of its ranges; a block may wait for
+    // thousands).
+    uint32_t unfinished_dependency(uint32_t b, const arch::DispatchInfo& info, uint64_t cycle, bool& ready);
+    std::vector<uint32_t> deps_ended_;
     // Blocks [0, ended_prefix_) have all ended, the last of them at
     // prefix_end_: most dependencies are answered from these two.
     size_t ended_prefix_ = 0;
