@@ -16,8 +16,6 @@ namespace {
 
 [[noreturn]] void fail(const SourceLoc& loc, const std::string& msg) { throw CompileError(loc, msg); }
 
-std::string loc_text(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.col); }
-
 // "1,3,224,224": a --shape binding as the user typed it.
 std::string dims_text(const std::vector<int64_t>& dims) {
     std::string out;

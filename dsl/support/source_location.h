@@ -21,6 +21,10 @@ struct SourceLoc {
     int col = 0;   // 1-based, in bytes
 };
 
+// "5:7": the line and column, as a message names another place in the
+// same program.
+std::string loc_text(const SourceLoc& loc);
+
 // "models/x.pto:5:7", as reports name a place in the program ("?" for the
 // file of a location that has none).
 std::string file_line_col(const SourceLoc& loc);

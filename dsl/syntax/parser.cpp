@@ -27,8 +27,6 @@ bool in_list(const char* const* list, size_t n, const std::string& word) {
 
 }  // namespace
 
-std::string loc_text(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.col); }
-
 Module Parser::module() {
     Module m;
     m.file = src_;

@@ -25,8 +25,6 @@ constexpr int kMaxDepth = 1000;
 // An elif chain nests in the tree, so its length is bounded too.
 constexpr int kMaxElifs = 1000;
 
-std::string loc_text(const SourceLoc& loc);  // "3:9"
-
 class Parser {
 public:
     Parser(std::shared_ptr<const SourceFile> src, std::vector<Token> tokens)

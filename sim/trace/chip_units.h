@@ -14,6 +14,7 @@ namespace trace {
 struct ChipUnit {
     const char* key;    // "cube_macs", "vector", "l0", "l1", "ub", "l2"
     const char* label;  // "cube MACs", "vector units", "L0", ...
+    const char* whole;  // the units together, as their leakage is named: "cube", "vector units", "L0", ...
     const char* unit;   // what one of `count` is: "MACs", "B of width", "KiB"
     uint64_t count;     // over the whole chip
     uint64_t area_um2_each;

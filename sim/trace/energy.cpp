@@ -82,9 +82,8 @@ struct StaticPart {
 std::vector<StaticPart> static_parts(const arch::Config& c) {
     std::vector<StaticPart> parts;
     for (const ChipUnit& u : chip_units(c))
-        parts.push_back({std::string("static_") + u.key,
-                         std::string(u.key == std::string("cube_macs") ? "cube" : u.label) + " leakage",
-                         u128(u.count) * u.static_nw_each});
+        parts.push_back(
+            {std::string("static_") + u.key, std::string(u.whole) + " leakage", u128(u.count) * u.static_nw_each});
     parts.push_back({"static_ddr", "DDR background", u128(uint64_t(c.energy_ddr_static_uw)) * 1000});
     return parts;
 }
