@@ -30,7 +30,9 @@
 # takes 18 s under the fuzzing sanitizers, 1 s without), a leak or a
 # sanitizer report stops with status 1 and leaves the input in
 # build-fuzz/artifacts/; add it to tests/fuzz/regressions/NAME/ with the
-# fix, where ctest replays it.
+# fix, where ctest replays it. The 30 s are wall time: a long run that
+# shares the machine (niced beside a build) can starve an input past them;
+# FUZZ_TIMEOUT=S raises the limit for such a run.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
@@ -52,6 +54,11 @@ for t in "${chosen[@]}"; do
   fi
 done
 runs=${FUZZ_RUNS:--1}
+timeout=${FUZZ_TIMEOUT:-30}
+if ! [[ $timeout =~ ^[1-9][0-9]*$ ]]; then
+  echo "scripts/fuzz.sh: FUZZ_TIMEOUT must be a positive number of seconds, not '$timeout'" >&2
+  exit 2
+fi
 if ! [[ $runs =~ ^(-1|[1-9][0-9]*)$ ]]; then
   echo "scripts/fuzz.sh: FUZZ_RUNS must be a positive number of executions, not '$runs'" >&2
   exit 2
@@ -141,7 +148,7 @@ fuzz_one() {
   echo "fuzz: $t for ${seconds}s (log: $log)" >&2
   # The first directory receives new inputs; the others are only read.
   run_logged "$log" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    "build-fuzz/tests/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=30 -rss_limit_mb=2048 \
+    "build-fuzz/tests/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout="$timeout" -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$artifacts" "${dict[@]}" "$corpus" "${!seeds_var}"
   local execs last cov ft
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
@@ -155,7 +162,7 @@ fuzz_one() {
     local fresh=build-fuzz/merged/$t
     rm -rf "$fresh"
     mkdir -p "$fresh" "tests/fuzz/corpus/$t"
-    if "build-fuzz/tests/fuzz_$t" -merge=1 -timeout=30 -rss_limit_mb=2048 "$fresh" "tests/fuzz/corpus/$t" "$corpus" \
+    if "build-fuzz/tests/fuzz_$t" -merge=1 -timeout="$timeout" -rss_limit_mb=2048 "$fresh" "tests/fuzz/corpus/$t" "$corpus" \
       >>"$log" 2>&1; then
       rm -rf "tests/fuzz/corpus/$t"
       mv "$fresh" "tests/fuzz/corpus/$t"
