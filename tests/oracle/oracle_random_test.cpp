@@ -305,12 +305,13 @@ TEST(RandomProgram, CubeVariantsPatchTheConfig) {
 // issue cycles (alone and overlapping flag waits).
 TEST(RandomProgram, CoversEveryEngineKindAndFlags) {
     std::map<arch::EngineKind, int> kinds;
-    int waits = 0, blocks_with_deps = 0, issuing = 0, issuing_and_waiting = 0;
+    int waits = 0, blocks_with_deps = 0, pinned = 0, issuing = 0, issuing_and_waiting = 0;
     for (uint64_t seed = 0; seed < kTests * kSeedsPerTest; ++seed) {
         RandomCase rc = random_case(seed);
         EXPECT_NO_THROW(arch::check_program(rc.program, rc.config)) << "seed " << seed;
         for (const arch::Block& b : rc.program.blocks) {
             blocks_with_deps += !b.deps.empty();
+            pinned += b.cluster != arch::Block::kAnyCluster;
             for (const arch::Stream& s : b.streams)
                 for (const arch::Command& c : s.commands) {
                     ++kinds[s.engine.kind];
@@ -326,6 +327,7 @@ TEST(RandomProgram, CoversEveryEngineKindAndFlags) {
     EXPECT_GT(kinds[arch::EngineKind::Vector], 100);
     EXPECT_GT(waits, 200);
     EXPECT_GT(blocks_with_deps, 50);
+    EXPECT_GT(pinned, 50);
     EXPECT_GT(issuing, 200);
     EXPECT_GT(issuing_and_waiting, 50);
 }

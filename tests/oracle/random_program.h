@@ -1,7 +1,8 @@
 // Random but valid programs and hardware, for comparing the oracle with the
 // SystemC model beyond what the compiler emits: odd sizes, every engine kind,
-// flags between any engines, issue cycles, block dependencies, max_parallel
-// (also several blocks per cluster), several bursts per link cycle, DMA
+// flags between any engines, issue cycles, block dependencies, blocks pinned
+// to a cluster, max_parallel (also several blocks per cluster), several
+// bursts per link cycle, DMA
 // engines with several requests in flight,
 // and configurations far from the default.
 //
@@ -271,6 +272,12 @@ inline RandomCase random_case(uint64_t seed, const nlohmann::json& cube_patch = 
     if (rc.config.flag_latency_cycles == 0) p.max_parallel = std::min<uint32_t>(p.max_parallel, uint32_t(clusters));
     size_t blocks = size_t(r.range(1, 7));
     for (size_t i = 0; i < blocks; ++i) p.blocks.push_back(random_block(r, rc.config, i));
+    // Some blocks pinned to a cluster that runs blocks (timing-model §4):
+    // a pinned block waits for its cluster while later ones go elsewhere.
+    // Drawn last, so that a seed's program is otherwise what it was.
+    const uint64_t in_use = p.max_parallel ? std::min<uint64_t>(p.max_parallel, clusters) : clusters;
+    for (arch::Block& b : p.blocks)
+        if (r.chance(30)) b.cluster = int32_t(r.range(0, in_use - 1));
     return rc;
 }
 
