@@ -18,17 +18,25 @@ Dispatcher::Dispatcher(sc_core::sc_module_name name, const arch::Program& progra
       end_(blocks.size(), kNotYet),
       cluster_of_(blocks.size(), 0),
       slot_of_(blocks.size(), 0),
-      waiting_on_(blocks.size()),
+      next_unassigned_(blocks.size(), kNoBlock),
+      first_waiting_on_(blocks.size(), kNoBlock),
+      next_waiting_(blocks.size(), kNoBlock),
       deps_ended_(blocks.size(), 0),
       wake_("wake") {
     in_flight_limit_ = size_t(arch::blocks_in_flight(program, config));
     slots_ = size_t(arch::blocks_per_cluster(program, config));
     sides_ = size_t(config.dispatch_sides());
-    unassigned_.resize(sides_);
-    for (size_t b = 0; b < blocks.size(); ++b) set_back(uint32_t(b));
+    first_unassigned_.assign(sides_, kNoBlock);
+    put_back_.resize(sides_);
+    std::vector<uint32_t> last(sides_, kNoBlock);
+    for (uint32_t b = 0; b < blocks.size(); ++b) {
+        const size_t s = side_of(b);
+        (last[s] == kNoBlock ? first_unassigned_[s] : next_unassigned_[last[s]]) = b;
+        last[s] = b;
+    }
     clusters_.resize(size_t(arch::clusters_in_use(program, config)));
     running_block_.assign(clusters_.size() * sides_ * slots_, -1);
-    waiting_for_side_.resize(clusters_.size() * sides_);
+    first_waiting_for_side_.assign(clusters_.size() * sides_, kNoBlock);
     free_at_.assign(clusters_.size() * sides_ * slots_, 0);
     for (Cluster* c : clusters_) {
         c->set_slots(slots_);
@@ -72,20 +80,48 @@ void Dispatcher::decide(uint64_t cycle) {
     std::vector<bool> full(sides_, false);  // no more blocks go to this side in this decision
     size_t full_sides = 0;
     // The unassigned blocks but those set aside, both sides' in one order,
-    // the lowest-numbered first; a full side's no further.
-    std::vector<std::set<uint32_t>::iterator> at(sides_);
-    for (size_t k = 0; k < sides_; ++k) at[k] = unassigned_[k].begin();
+    // the lowest-numbered first; a full side's no further. Per side, where
+    // the decision is in the list (`at`, after `before`) and in the set.
+    struct Cursor {
+        uint32_t before = kNoBlock, at = kNoBlock;
+        std::set<uint32_t>::iterator back;
+        bool in_list = true;  // the block looked at is the list's
+    };
+    std::vector<Cursor> cur(sides_);
+    for (size_t k = 0; k < sides_; ++k) cur[k].at = first_unassigned_[k], cur[k].back = put_back_[k].begin();
+    auto head = [&](size_t k) {
+        Cursor& c = cur[k];
+        const uint32_t from_set = c.back == put_back_[k].end() ? kNoBlock : *c.back;
+        c.in_list = c.at < from_set;
+        return std::min(c.at, from_set);
+    };
+    // Past the block looked at on side k, keeping it, or taking it out.
+    auto keep = [&](size_t k) {
+        Cursor& c = cur[k];
+        if (c.in_list) c.before = c.at, c.at = next_unassigned_[c.at];
+        else ++c.back;
+    };
+    auto take_out = [&](size_t k) {
+        Cursor& c = cur[k];
+        if (!c.in_list) {
+            c.back = put_back_[k].erase(c.back);
+            return;
+        }
+        const uint32_t next = next_unassigned_[c.at];
+        (c.before == kNoBlock ? first_unassigned_[k] : next_unassigned_[c.before]) = next;
+        c.at = next;
+    };
     while (full_sides < sides_) {
         size_t side = sides_;
+        uint32_t b = kNoBlock;
         for (size_t k = 0; k < sides_; ++k)
-            if (!full[k] && at[k] != unassigned_[k].end() && (side == sides_ || *at[k] < *at[side])) side = k;
+            if (const uint32_t h = full[k] ? kNoBlock : head(k); h < b) b = h, side = k;
         if (side == sides_) break;
-        auto& it = at[side];
-        const uint32_t b = *it;
+        head(side);  // which of the side's two the block is
         const arch::DispatchInfo& block = blocks_.info(b);
         if (in_flight[side] >= in_flight_limit_) {
             full[side] = true, ++full_sides;
-            ++it;
+            keep(side);
             continue;
         }
         // Not ready until the block found unfinished ends: set aside till
@@ -95,10 +131,10 @@ void Dispatcher::decide(uint64_t cycle) {
         const uint32_t waits_for = unfinished_dependency(b, block, cycle, ready);
         if (!ready) {
             if (waits_for != kNoBlock) {
-                waiting_on_[waits_for].push_back(b);
-                it = unassigned_[side].erase(it);
+                take_out(side);
+                next_waiting_[b] = first_waiting_on_[waits_for], first_waiting_on_[waits_for] = b;
             } else {
-                ++it;
+                keep(side);
             }
             continue;
         }
@@ -118,14 +154,15 @@ void Dispatcher::decide(uint64_t cycle) {
                 return std::all_of(lanes, lanes + std::ptrdiff_t(slots_), [](int r) { return r >= 0; });
             };
             if (pinned && all_running()) {
-                waiting_for_side_[size_t(block.cluster) * sides_ + side].push_back(b);
-                it = unassigned_[side].erase(it);
+                take_out(side);
+                uint32_t& first = first_waiting_for_side_[size_t(block.cluster) * sides_ + side];
+                next_waiting_[b] = first, first = b;
             } else {
-                ++it;
+                keep(side);
             }
             continue;
         }
-        it = unassigned_[side].erase(it);
+        take_out(side);
         const size_t first_slot = (c * sides_ + side) * slots_;
         size_t slot = 0;
         while (!is_free(first_slot + slot)) ++slot;
@@ -143,8 +180,10 @@ uint32_t Dispatcher::unfinished_dependency(uint32_t b, const arch::DispatchInfo&
     ready = false;
     // The first of the block's dependency ranges not found ended, then
     // (after a print) the whole program before it, which must drain first.
+    // (From the last, which tends to end last; blocks below ended_prefix_
+    // have all ended.)
     auto unfinished_in = [&](const arch::BlockRange& r) {
-        for (size_t d = r.last; d-- > r.first;)
+        for (size_t d = r.last; d-- > std::max<size_t>(r.first, ended_prefix_);)
             if (end_[d] == kNotYet) return uint32_t(d);
         return kNoBlock;
     };
@@ -165,6 +204,15 @@ bool Dispatcher::ended(const arch::BlockRange& r, uint64_t cycle) const {
     return true;
 }
 
+void Dispatcher::put_back(uint32_t& first) {
+    for (uint32_t w = first, next = 0; w != kNoBlock; w = next) {
+        next = next_waiting_[w];
+        next_waiting_[w] = kNoBlock;
+        put_back_[side_of(w)].insert(w);
+    }
+    first = kNoBlock;
+}
+
 void Dispatcher::block_finished(uint32_t cluster, uint32_t lane, uint64_t end) {
     const size_t i = size_t(cluster) * sides_ * slots_ + lane;
     int b = running_block_[i];
@@ -177,11 +225,8 @@ void Dispatcher::block_finished(uint32_t cluster, uint32_t lane, uint64_t end) {
         prefix_end_ = std::max(prefix_end_, end_[ended_prefix_]);
     // What waited for it, or for a slot on its cluster's side, is looked
     // at again (it may wait for more).
-    for (uint32_t w : waiting_on_[size_t(b)]) set_back(w);
-    std::vector<uint32_t>().swap(waiting_on_[size_t(b)]);
-    std::vector<uint32_t>& side_waiters = waiting_for_side_[size_t(cluster) * sides_ + lane / slots_];
-    for (uint32_t w : side_waiters) set_back(w);
-    side_waiters.clear();
+    put_back(first_waiting_on_[size_t(b)]);
+    put_back(first_waiting_for_side_[size_t(cluster) * sides_ + lane / slots_]);
     if (recorder_) recorder_->on_block(uint32_t(b), cluster, start_[size_t(b)], end);
     // Every engine and recorder is done with the block's commands.
     blocks_.release(size_t(b));

@@ -56,21 +56,25 @@ private:
     std::vector<uint64_t> start_, end_;
     std::vector<uint32_t> cluster_of_, slot_of_;
     size_t done_ = 0;
-    // The blocks not dispatched yet that a decision looks at, in order,
-    // and those set aside until a block they wait for ends (per that
-    // block): a decision then passes over a block not ready only until
-    // what it waits for ends, not at every decision (a program of
-    // thousands of blocks waiting on one another made dispatch quadratic).
-    // A decision takes the same blocks: the lowest-numbered ready ones.
+    // The blocks not dispatched yet that a decision looks at, per side
+    // (arch::Side; one with a single side, so that a decision passes over
+    // neither side's blocks once that side is full), in order: those never
+    // set aside in a list (the first, and after each the next; kNoBlock:
+    // none), those put back in an ordered set. A block not ready is set
+    // aside until the block it waits for ends, a ready pinned one until a
+    // block on its cluster's side ends: a decision then passes over it only
+    // until then, not at every decision (a program of thousands of blocks
+    // waiting on one another made dispatch quadratic). A decision takes the
+    // same blocks: the lowest-numbered ready ones.
     static constexpr uint32_t kNoBlock = ~uint32_t{0};
-    // Per side (arch::Side; one with a single side), so that a decision
-    // passes over neither side's blocks once that side is full.
-    std::vector<std::set<uint32_t>> unassigned_;
-    void set_back(uint32_t b) { unassigned_[sides_ == 1 ? 0 : size_t(blocks_.info(b).side)].insert(b); }
-    std::vector<std::vector<uint32_t>> waiting_on_;
-    // Likewise the pinned blocks whose cluster's side (c * sides_ + side)
-    // had no free slot, until one of its blocks ends.
-    std::vector<std::vector<uint32_t>> waiting_for_side_;
+    std::vector<uint32_t> first_unassigned_, next_unassigned_;
+    std::vector<std::set<uint32_t>> put_back_;
+    size_t side_of(uint32_t b) const { return sides_ == 1 ? 0 : size_t(blocks_.info(b).side); }
+    // The blocks set aside: a list per block waited for and per cluster
+    // side (c * sides_ + side), each its first block and after each the
+    // next (a block is on one list at most); put back when it ends.
+    std::vector<uint32_t> first_waiting_on_, first_waiting_for_side_, next_waiting_;
+    void put_back(uint32_t& first);
     // Of the blocks block `b` (dispatch info `info`) waits for, one that
     // has not ended at all (kNoBlock: none; `ready` says whether all ended
     // by `cycle`). Decisions come in cycle order, so the dependencies found

@@ -256,7 +256,9 @@ inline arch::Block random_block(Rng& r, const arch::Config& cfg, size_t index) {
 // `cube_patch` (a JSON merge patch, e.g. {"cube": {"dataflow": "ws"}}) is
 // applied to the random configuration without drawing from the generator,
 // so a seed makes the same program under every patch.
-inline RandomCase random_case(uint64_t seed, const nlohmann::json& cube_patch = nlohmann::json::object()) {
+// `max_blocks`: the program has 1 to that many blocks.
+inline RandomCase random_case(uint64_t seed, const nlohmann::json& cube_patch = nlohmann::json::object(),
+                              uint64_t max_blocks = 7) {
     Rng r(seed);
     RandomCase rc;
     rc.config_json = random_config(r);
@@ -270,7 +272,7 @@ inline RandomCase random_case(uint64_t seed, const nlohmann::json& cube_patch = 
     const uint64_t clusters = uint64_t(rc.config.clusters);
     p.max_parallel = r.chance(40) ? 0 : uint32_t(r.range(1, 3 * clusters));
     if (rc.config.flag_latency_cycles == 0) p.max_parallel = std::min<uint32_t>(p.max_parallel, uint32_t(clusters));
-    size_t blocks = size_t(r.range(1, 7));
+    size_t blocks = size_t(r.range(1, max_blocks));
     for (size_t i = 0; i < blocks; ++i) p.blocks.push_back(random_block(r, rc.config, i));
     // Some blocks pinned to a cluster that runs blocks (timing-model §4):
     // a pinned block waits for its cluster while later ones go elsewhere.
