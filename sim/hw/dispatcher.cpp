@@ -85,25 +85,21 @@ void Dispatcher::decide(uint64_t cycle) {
     struct Cursor {
         uint32_t before = kNoBlock, at = kNoBlock;
         std::set<uint32_t>::iterator back;
-        bool in_list = true;  // the block looked at is the list's
     };
     std::vector<Cursor> cur(sides_);
     for (size_t k = 0; k < sides_; ++k) cur[k].at = first_unassigned_[k], cur[k].back = put_back_[k].begin();
-    auto head = [&](size_t k) {
-        Cursor& c = cur[k];
-        const uint32_t from_set = c.back == put_back_[k].end() ? kNoBlock : *c.back;
-        c.in_list = c.at < from_set;
-        return std::min(c.at, from_set);
-    };
+    auto set_head = [&](size_t k) { return cur[k].back == put_back_[k].end() ? kNoBlock : *cur[k].back; };
+    auto head = [&](size_t k) { return std::min(cur[k].at, set_head(k)); };
+    auto in_list = [&](size_t k) { return cur[k].at < set_head(k); };  // the head is the list's
     // Past the block looked at on side k, keeping it, or taking it out.
     auto keep = [&](size_t k) {
         Cursor& c = cur[k];
-        if (c.in_list) c.before = c.at, c.at = next_unassigned_[c.at];
+        if (in_list(k)) c.before = c.at, c.at = next_unassigned_[c.at];
         else ++c.back;
     };
     auto take_out = [&](size_t k) {
         Cursor& c = cur[k];
-        if (!c.in_list) {
+        if (!in_list(k)) {
             c.back = put_back_[k].erase(c.back);
             return;
         }
@@ -117,7 +113,6 @@ void Dispatcher::decide(uint64_t cycle) {
         for (size_t k = 0; k < sides_; ++k)
             if (const uint32_t h = full[k] ? kNoBlock : head(k); h < b) b = h, side = k;
         if (side == sides_) break;
-        head(side);  // which of the side's two the block is
         const arch::DispatchInfo& block = blocks_.info(b);
         if (in_flight[side] >= in_flight_limit_) {
             full[side] = true, ++full_sides;
@@ -180,28 +175,32 @@ uint32_t Dispatcher::unfinished_dependency(uint32_t b, const arch::DispatchInfo&
     ready = false;
     // The first of the block's dependency ranges not found ended, then
     // (after a print) the whole program before it, which must drain first.
-    // (From the last, which tends to end last; blocks below ended_prefix_
-    // have all ended.)
-    auto unfinished_in = [&](const arch::BlockRange& r) {
-        for (size_t d = r.last; d-- > std::max<size_t>(r.first, ended_prefix_);)
-            if (end_[d] == kNotYet) return uint32_t(d);
-        return kNoBlock;
-    };
     uint32_t& from = deps_ended_[b];
+    uint32_t unfinished = kNoBlock;
     for (; from < info.deps.size(); ++from)
-        if (!ended(info.deps[from], cycle)) return unfinished_in(info.deps[from]);
-    if (info.drain > 0 && !ended({0, info.drain}, cycle)) return unfinished_in({0, info.drain});
+        if (!ended(info.deps[from], cycle, unfinished)) return unfinished;
+    if (info.drain > 0 && !ended({0, info.drain}, cycle, unfinished)) return unfinished;
     ready = true;
     return kNoBlock;
 }
 
-bool Dispatcher::ended(const arch::BlockRange& r, uint64_t cycle) const {
+bool Dispatcher::ended(const arch::BlockRange& r, uint64_t cycle, uint32_t& unfinished) const {
+    unfinished = kNoBlock;
     if (r.last <= ended_prefix_ && prefix_end_ <= cycle) return true;
     // From the last: later blocks tend to end later, so a block still
-    // running is found at once.
-    for (size_t d = r.last; d-- > r.first;)
-        if (end_[d] == kNotYet || end_[d] > cycle) return false;
-    return true;
+    // running is found at once. One that ended after `cycle` decides, but
+    // the look goes on for one still running, down to ended_prefix_ (below
+    // it every block has ended).
+    bool late = false;
+    for (size_t d = r.last; d-- > r.first;) {
+        if (end_[d] == kNotYet) {
+            unfinished = uint32_t(d);
+            return false;
+        }
+        late = late || end_[d] > cycle;
+        if (late && d <= ended_prefix_) break;
+    }
+    return !late;
 }
 
 void Dispatcher::put_back(uint32_t& first) {

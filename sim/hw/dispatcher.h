@@ -38,8 +38,9 @@ private:
     void run();
     void decide(uint64_t cycle);
     void block_finished(uint32_t cluster, uint32_t lane, uint64_t end);
-    // Every block of `r` has ended by `cycle`.
-    bool ended(const arch::BlockRange& r, uint64_t cycle) const;
+    // Every block of `r` has ended by `cycle`; if not, `unfinished` is one
+    // that has not ended at all (kNoBlock: all have, one after `cycle`).
+    bool ended(const arch::BlockRange& r, uint64_t cycle, uint32_t& unfinished) const;
 
     arch::BlockSource& blocks_;
     std::vector<Cluster*> clusters_;

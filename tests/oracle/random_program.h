@@ -24,6 +24,7 @@
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
+#include "sim/arch/program_check.h"
 
 namespace oracle_test {
 
@@ -277,7 +278,7 @@ inline RandomCase random_case(uint64_t seed, const nlohmann::json& cube_patch = 
     // Some blocks pinned to a cluster that runs blocks (timing-model §4):
     // a pinned block waits for its cluster while later ones go elsewhere.
     // Drawn last, so that a seed's program is otherwise what it was.
-    const uint64_t in_use = p.max_parallel ? std::min<uint64_t>(p.max_parallel, clusters) : clusters;
+    const uint64_t in_use = uint64_t(arch::clusters_in_use(p, rc.config));
     for (arch::Block& b : p.blocks)
         if (r.chance(30)) b.cluster = int32_t(r.range(0, in_use - 1));
     return rc;
