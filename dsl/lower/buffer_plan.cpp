@@ -1,6 +1,8 @@
 #include "dsl/lower/buffer_plan.h"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 
 #include "dsl/lower/lower_views.h"
 #include "dsl/lower/placement_mismatch.h"
@@ -80,10 +82,11 @@ uint64_t BufferPlan::l1_at(int tensor, uint64_t offset) const {
     return l1_addr(tensor) + (t.band_bytes ? offset % t.band_bytes : offset);
 }
 
-UbBands ub_bands(int64_t rows, int64_t clusters, int64_t units) {
+UbBands ub_bands(int64_t rows, int64_t clusters, int64_t units, int32_t first_cluster) {
     UbBands b;
     b.cluster_rows = (rows + clusters - 1) / clusters;
     b.unit_rows = (b.cluster_rows + units - 1) / units;
+    b.first_cluster = first_cluster;
     return b;
 }
 
@@ -95,37 +98,91 @@ uint64_t BufferPlan::ub_at(int tensor, uint64_t offset) const {
     return ub_addr(tensor) + in_cluster % (uint64_t(t.bands.unit_rows) * t.row_bytes);
 }
 
+namespace {
+
+// Who held each byte of a cluster's UB region last: [begin, end) -> the
+// tensor, whose last use is the latest of the range's holders (a tensor
+// placed over bytes is born after their holders died, so it is used
+// later than all of them).
+class UbHolders {
+public:
+    struct Held {
+        uint64_t end;
+        const UbTensor* by;
+    };
+    // The latest last use among [b, e)'s holders, -1 if none.
+    int last_use(uint64_t b, uint64_t e) const {
+        int last = -1;
+        for (auto it = first_overlapping(b); it != held_.end() && it->first < e; ++it)
+            last = std::max(last, it->second.by->last_op);
+        return last;
+    }
+    // [b, e) is `t`'s from now on; `previous` gets the holders it replaces.
+    void take(uint64_t b, uint64_t e, const UbTensor* t, std::vector<int>& previous) {
+        std::vector<std::pair<uint64_t, Held>> kept;
+        for (auto it = first_overlapping(b); it != held_.end() && it->first < e;) {
+            previous.push_back(it->second.by->tensor);
+            if (it->first < b) kept.push_back({it->first, {b, it->second.by}});
+            if (it->second.end > e) kept.push_back({e, it->second});
+            it = held_.erase(it);
+        }
+        for (const auto& k : kept) held_.emplace(k.first, k.second);
+        held_.emplace(b, Held{e, t});
+    }
+
+private:
+    std::map<uint64_t, Held>::const_iterator first_overlapping(uint64_t b) const {
+        auto it = held_.upper_bound(b);
+        if (it != held_.begin() && std::prev(it)->second.end > b) --it;
+        return it;
+    }
+    std::map<uint64_t, Held> held_;
+};
+
+}  // namespace
+
 void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ub,
-                     int64_t clusters, const std::vector<int>& first_at, const std::vector<int>& last_at) {
+                     const UbStrands& strands, const std::vector<int>& first_at, const std::vector<int>& last_at) {
     plan.ub_bytes = uint64_t(c.ub_bytes());
-    plan.ub_clusters = clusters, plan.ub_units = c.vector_units;
+    plan.ub_clusters = strands.clusters, plan.ub_units = c.vector_units;
     plan.ub_index_of.assign(g.tensors.size(), -1);
+    std::vector<int> last_read(g.tensors.size(), -1);
+    for (size_t i = 0; i < g.ops.size(); ++i)
+        for (int in : g.ops[i].inputs) last_read[size_t(in)] = std::max(last_read[size_t(in)], last_at[i]);
     for (size_t t = 0; t < g.tensors.size() && t < in_ub.size(); ++t) {
         if (!in_ub[t]) continue;
         const TensorNode& n = g.tensors[t];
         UbTensor u;
         u.tensor = int(t);
         u.row_bytes = uint64_t(n.shape.back() * arch::dtype_bytes(n.dtype));
-        u.bands = ub_bands(tensor_rows(n), clusters, c.vector_units);
+        const int s = strands.of[t];
+        u.bands = s >= 0 ? ub_bands(tensor_rows(n), strands.share, c.vector_units, strands.first_cluster(s))
+                         : ub_bands(tensor_rows(n), strands.clusters, c.vector_units);
         u.bytes = uint64_t(u.bands.unit_rows) * u.row_bytes;
         u.first_op = first_at[size_t(n.producer)];
-        u.last_op = last_at[size_t(n.producer)];
-        for (size_t i = 0; i < g.ops.size(); ++i)
-            for (int in : g.ops[i].inputs)
-                if (in == int(t)) u.last_op = std::max(u.last_op, last_at[i]);
+        u.last_op = std::max(last_at[size_t(n.producer)], last_read[t]);
         plan.ub_index_of[t] = int(plan.ub_tensors.size());
         plan.ub_tensors.push_back(u);
     }
-    // First fit, in order of first use, below the UB's last KiB.
+    // In order of first use, below the UB's last KiB: first fit sizes the
+    // region, then each tensor takes its offset in it.
     std::vector<size_t> order(plan.ub_tensors.size());
     for (size_t k = 0; k < order.size(); ++k) order[k] = k;
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return plan.ub_tensors[a].first_op < plan.ub_tensors[b].first_op; });
     const uint64_t room = plan.ub_bytes > 1024 ? plan.ub_bytes - 1024 : 0;
-    std::vector<size_t> placed;
+    std::vector<size_t> placed;  // those that may still be live, by first use
     std::vector<const UbTensor*> live;
+    // Keeps in `placed` only the tensors live at or after `o`'s birth.
+    auto forget_dead = [&](const UbTensor& o) {
+        placed.erase(std::remove_if(placed.begin(), placed.end(),
+                                    [&](size_t j) { return plan.ub_tensors[j].last_op < o.first_op; }),
+                     placed.end());
+    };
+    uint64_t first_fit_end = 0;
     for (size_t k : order) {
         UbTensor& o = plan.ub_tensors[k];
+        forget_dead(o);
         const uint64_t offset = first_fit(plan.ub_tensors, placed, o, live);
         if (offset + o.bytes > room) {
             uint64_t together = o.bytes;
@@ -138,10 +195,67 @@ void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c
                               " (the last KiB is the streams')"};
         }
         o.offset = offset;
-        plan.ub_region = std::max(plan.ub_region, offset + o.bytes);
+        first_fit_end = std::max(first_fit_end, offset + o.bytes);
         placed.push_back(k);
     }
-    plan.ub_region = align(plan.ub_region, 1024);
+    plan.ub_region = align(first_fit_end, 1024);
+    // Where first fit left room, the least recently used fit; where it
+    // finds none in the region (another arrangement of the same tensors
+    // may fragment it), first fit stands for every tensor.
+    std::vector<uint64_t> first_fit_offsets;
+    for (const UbTensor& o : plan.ub_tensors) first_fit_offsets.push_back(o.offset);
+    std::vector<UbHolders> holders;
+    // `p` takes its bytes on each of its clusters.
+    auto hold = [&](UbTensor& p) {
+        const int64_t first = p.bands.first_cluster, n = p.clusters(tensor_rows(g.tensors[size_t(p.tensor)]));
+        for (int64_t q = first; q < first + n; ++q)
+            holders[size_t(q)].take(p.offset, p.offset + p.bytes, &p, p.previous);
+    };
+    auto last_use = [&](const UbTensor& p, uint64_t at) {
+        const int64_t first = p.bands.first_cluster, n = p.clusters(tensor_rows(g.tensors[size_t(p.tensor)]));
+        int last = -1;
+        for (int64_t q = first; q < first + n; ++q)
+            last = std::max(last, holders[size_t(q)].last_use(at, at + p.bytes));
+        return last;
+    };
+    holders.assign(size_t(strands.clusters), UbHolders());
+    placed.clear();
+    bool fits = true;
+    for (size_t k : order) {
+        UbTensor& o = plan.ub_tensors[k];
+        forget_dead(o);
+        std::vector<uint64_t> offsets{0};
+        for (size_t j : placed)
+            offsets.push_back(align(plan.ub_tensors[j].offset + plan.ub_tensors[j].bytes, kAlignment));
+        int best = 0;
+        fits = false;
+        for (uint64_t at : offsets) {
+            const bool clear =
+                at + o.bytes <= plan.ub_region && std::none_of(placed.begin(), placed.end(), [&](size_t j) {
+                    const UbTensor& l = plan.ub_tensors[j];
+                    return at < l.offset + l.bytes && l.offset < at + o.bytes;
+                });
+            if (!clear) continue;
+            const int last = last_use(o, at);
+            if (!fits || last < best || (last == best && at < o.offset)) fits = true, best = last, o.offset = at;
+        }
+        if (!fits) break;
+        hold(o);
+        placed.push_back(k);
+    }
+    if (!fits) {
+        holders.assign(size_t(strands.clusters), UbHolders());
+        for (size_t k : order) {
+            UbTensor& o = plan.ub_tensors[k];
+            o.offset = first_fit_offsets[k];
+            o.previous.clear();
+            hold(o);
+        }
+    }
+    for (UbTensor& o : plan.ub_tensors) {
+        std::sort(o.previous.begin(), o.previous.end());
+        o.previous.erase(std::unique(o.previous.begin(), o.previous.end()), o.previous.end());
+    }
 }
 
 BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ddr, int64_t bands,

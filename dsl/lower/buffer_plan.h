@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "dsl/ir/task_graph.h"
+#include "dsl/lower/ub_strands.h"
 #include "sim/arch/config.h"
 
 namespace dsl {
@@ -63,15 +64,18 @@ struct OnChipTensor {
 };
 
 // The vector units' bands of a tensor's rows (docs/timing-model.md §10,
-// "Tensors kept in the Unified Buffers"): cluster c holds rows
-// [c * cluster_rows, (c + 1) * cluster_rows), and its vector unit u the
-// unit_rows of them from c * cluster_rows + u * unit_rows on (fewer at the
-// end, none past the rows). Every stream over such a tensor takes its rows
-// so, whatever its chunks, so a row is always in the same unit's buffer.
+// "Tensors kept in the Unified Buffers"): cluster first_cluster + c holds
+// rows [c * cluster_rows, (c + 1) * cluster_rows), and its vector unit u
+// the unit_rows of them from c * cluster_rows + u * unit_rows on (fewer at
+// the end, none past the rows). Every stream over such a tensor takes its
+// rows so, whatever its chunks, so a row is always in the same unit's
+// buffer. A tensor of a strand (dsl/lower/ub_strands.h) is spread over its
+// strand's share of the clusters alone.
 struct UbBands {
     int64_t cluster_rows = 0, unit_rows = 0;
+    int32_t first_cluster = 0;
 };
-UbBands ub_bands(int64_t rows, int64_t clusters, int64_t units);
+UbBands ub_bands(int64_t rows, int64_t clusters, int64_t units, int32_t first_cluster = 0);
 
 // A tensor kept in the vector units' Unified Buffers: each unit holds its
 // band of rows (UbBands) at the same UB address, row r of the band at
@@ -83,6 +87,11 @@ struct UbTensor {
     uint64_t bytes = 0;             // one unit's band: bands.unit_rows * row_bytes
     uint64_t offset = 0;            // within the UB region
     int first_op = 0, last_op = 0;  // lifetime, in lowering positions, inclusive
+    // The tensors that held its bytes last before it on its clusters (graph
+    // tensors): its writer waits for the blocks that used them there.
+    std::vector<int> previous;
+    // The clusters holding its rows: first_cluster, and so many after it.
+    int64_t clusters(int64_t rows) const { return (rows + bands.cluster_rows - 1) / bands.cluster_rows; }
 };
 
 struct BufferPlan {
@@ -138,14 +147,22 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
                         int64_t bands = 0, int64_t granule = 1);
 
 // The tensors `in_ub` (per graph tensor) kept in the vector units' Unified
-// Buffers, over `clusters` clusters: each unit's band (UbBands) placed
-// first fit by lifetime, 64-byte aligned, in a region at the top of the
-// UB, which must leave at least 1 KiB of it to the streams. The lifetimes
-// are counted in steps of the lowering (per operation, from `first_at` to
-// `last_at`: a deferred chain is lowered where its last member is, a fused
-// member with its head or on its own). Throws PlacementMismatch (not a
-// capacity one) for the first tensor that does not fit.
+// Buffers, over `strands.clusters` clusters, each strand's over its share
+// of them (dsl/lower/ub_strands.h). Each unit's band (UbBands) is placed
+// in a region at the top of the UB, which must leave at least 1 KiB of it
+// to the streams: the region is what first fit by lifetime (64-byte
+// aligned) needs, rounded up to whole KiB, and in it each tensor takes,
+// of the offsets clear of the tensors live beside it, the one whose
+// previous holders on its clusters were last used earliest (the lowest on
+// a tie; never used: earliest of all), so that the results of consecutive
+// steps alternate where the region has room and one step's writer does
+// not wait for the last step's readers, as a kernel's ping-pong buffers.
+// The lifetimes are counted in steps of the lowering (per operation, from
+// `first_at` to `last_at`: a deferred chain is lowered where its last
+// member is, a fused member with its head or on its own). Throws
+// PlacementMismatch (not a capacity one) for the first tensor that does
+// not fit.
 void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c, const std::vector<bool>& in_ub,
-                     int64_t clusters, const std::vector<int>& first_at, const std::vector<int>& last_at);
+                     const UbStrands& strands, const std::vector<int>& first_at, const std::vector<int>& last_at);
 
 }  // namespace dsl

@@ -43,6 +43,7 @@ void LowerContext::add_block(BlockBuilder& block) {
     b.drain = drain;
     if (pinned) b.cluster = placement->place(b, pin);
     else if (block_cluster >= 0) b.cluster = block_cluster;
+    else if (strand_clusters > 0) b.cluster = strand_first + int32_t(strand_blocks++ % uint32_t(strand_clusters));
     if (!ub_deps.empty()) {
         for (uint32_t d : ub_deps)
             if (b.cluster == arch::Block::kAnyCluster || block_clusters_[d] == b.cluster) b.deps.push_back(d);

@@ -49,6 +49,13 @@ struct LowerContext {
     std::vector<int> ub_tensors;
     int64_t ub_rows = 0;
     int32_t block_cluster = -1;
+    // An operation keeping nothing on chip that reads or writes one
+    // strand's tensors (dsl/lower/ub_strands.h) when the strands share the
+    // clusters: its blocks run on the strand's `strand_clusters` clusters
+    // from `strand_first` on, in turn (0: anywhere).
+    int32_t strand_first = 0;
+    int64_t strand_clusters = 0;
+    uint32_t strand_blocks = 0;  // of the operation's, placed so far
     mutable std::vector<int> ub_followed;
     // An element-wise operation lowered over one part of a partitioned
     // on-chip tensor (its rows r0.. of `rows`, columns c0.. of `cols`, of a
@@ -131,8 +138,15 @@ struct LowerContext {
     void add_block(BlockBuilder& block);
     // Blocks emitted so far; the next one's number.
     uint32_t blocks_emitted() const { return blocks_emitted_; }
+    // Each tensor's readers (tensor_consumers), found once for the program
+    // rather than by every operation that asks.
+    const std::vector<std::vector<int>>& readers() const {
+        if (readers_.size() != graph.tensors.size()) readers_ = tensor_consumers(graph);
+        return readers_;
+    }
 
 private:
+    mutable std::vector<std::vector<int>> readers_;
     uint32_t blocks_emitted_ = 0;
     std::vector<SpanList> block_reads_, block_writes_;  // per block emitted, the DDR bytes it reads, writes
     std::vector<int32_t> block_clusters_;               // per block emitted, its cluster (Block::cluster)

@@ -144,10 +144,11 @@ void lower_fold_major(LowerContext& ctx, const FoldPlan& plan, const GemmShape& 
     const int64_t S = ws ? op.N : op.M, T = ws ? op.M : op.N;
     const int64_t units = arch::ceil_div(S, C), kfolds = arch::ceil_div(op.K, R), J = arch::ceil_div(T, plan.chunk);
     const int64_t steps = kfolds * J;
-    const int64_t cubes = c.cubes_per_cluster, dmas = c.dma_engines;
-    const EngineId ld_s{EngineKind::ClusterDma, 0};
-    const EngineId ld_w{EngineKind::ClusterDma, int(std::min<int64_t>(1, dmas - 1))};
-    const EngineId st{EngineKind::ClusterDma, int(std::min<int64_t>(2, dmas - 1))};
+    const int64_t cubes = c.cubes_per_cluster;
+    const GemmQueues queues = gemm_queues(c);
+    const EngineId ld_s{EngineKind::ClusterDma, queues.load_a};
+    const EngineId ld_w{EngineKind::ClusterDma, queues.load_b};
+    const EngineId st{EngineKind::ClusterDma, queues.store};
     const bool a_loads = !op.a->on_chip();
     // The streamed operand is A for ws, B for is; the stationary one the other.
     const bool stream_loads = ws ? a_loads : true, stat_loads = ws ? true : a_loads;

@@ -85,14 +85,12 @@ void lower_gemm(LowerContext& ctx, const MatmulTiling& t, const GemmOperands& op
     // Byte offset `at` of an on-chip C, within its band when it is kept in bands.
     const auto c_offset = [&op](int64_t at) { return op.c_band_bytes ? uint64_t(at) % op.c_band_bytes : uint64_t(at); };
     const int64_t b_row = op.b_row_elems > 0 ? op.b_row_elems : op.N;
-    const int64_t dmas = config.dma_engines;
     const int64_t buffers = t.buffers;     // L1 panel buffers
     const int64_t l0_bufs = t.l0_buffers;  // L0 tile buffers
-    // With several DDR-side engines, A panels, B panels and write-backs each
-    // get their own queue so that one never waits behind another.
-    const EngineId load_a{EngineKind::ClusterDma, 0};
-    const EngineId load_b{EngineKind::ClusterDma, int(std::min<int64_t>(1, dmas - 1))};
-    const EngineId store_c{EngineKind::ClusterDma, int(std::min<int64_t>(2, dmas - 1))};
+    const GemmQueues queues = gemm_queues(config);
+    const EngineId load_a{EngineKind::ClusterDma, queues.load_a};
+    const EngineId load_b{EngineKind::ClusterDma, queues.load_b};
+    const EngineId store_c{EngineKind::ClusterDma, queues.store};
     // On-chip operands (dsl/lower/buffer_plan.h) are read from L1 as they are.
     const bool load_a_panels = !op.a->on_chip(), load_b_panels = !op.b_on_chip;
     const uint32_t tag_a_l1 = load_a_panels ? ctx.tag(op.a_name + " panel -> L1") : 0;

@@ -415,7 +415,8 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         plan_buffers(g, config, not_in_l1, band_granule ? arch::clusters_in_use(program, config) : 0, band_granule);
     std::vector<int> first_at, last_at;
     lowering_steps(g, first_at, last_at);
-    plan_ub_tensors(plan, g, config, in_ub, arch::clusters_in_use(program, config), first_at, last_at);
+    const UbStrands strands = find_ub_strands(g, in_ub, arch::clusters_in_use(program, config));
+    plan_ub_tensors(plan, g, config, in_ub, strands, first_at, last_at);
     // A lowering that ends in a PlacementMismatch is done again: only the
     // last one is explained.
     if (options.explain) options.explain->ops.clear();
@@ -553,15 +554,13 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                                                    "', whose rows differ in number"};
                 ctx.ub_rows = rows;
             }
-            // Of the tensors sharing a written one's bytes, those lowered so
-            // far are the earlier ones (the plan keeps lifetimes apart).
+            // The tensors that held a written one's bytes last before it
+            // (the plan keeps lifetimes apart); those held them before
+            // these were waited for by these tensors' writers.
             for (int t : writes) {
                 if (!plan.in_ub(t)) continue;
-                const UbTensor& w = plan.ub_of(t);
-                for (const UbTensor& u : plan.ub_tensors)
-                    if (u.tensor != t && u.offset < w.offset + w.bytes && w.offset < u.offset + u.bytes)
-                        ctx.ub_deps.insert(ctx.ub_deps.end(), touched_ub[size_t(u.tensor)].begin(),
-                                           touched_ub[size_t(u.tensor)].end());
+                for (int u : plan.ub_of(t).previous)
+                    ctx.ub_deps.insert(ctx.ub_deps.end(), touched_ub[size_t(u)].begin(), touched_ub[size_t(u)].end());
             }
         }
         // An update overwrites bytes that earlier blocks may read: of any
@@ -573,6 +572,18 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         // reads is held (dsl/lower/cluster_placement.h).
         ctx.pinned = uses_on_chip(g, plan, op);
         if (ctx.pinned) placement.start_op(int(i));
+        // An operation of one strand alone runs on its clusters (the
+        // kept tensors' streams are placed by their bands).
+        ctx.strand_clusters = 0, ctx.strand_blocks = 0;
+        if (!ctx.pinned && ctx.ub_tensors.empty() && strands.share < strands.clusters) {
+            std::vector<int> of;
+            for (int t : reads) of.push_back(strands.of[size_t(t)]);
+            of.push_back(strands.of[size_t(op.output)]);
+            for (int k : op.epilogue) of.push_back(strands.of[size_t(g.ops[size_t(k)].output)]);
+            of.erase(std::remove(of.begin(), of.end(), -1), of.end());
+            if (!of.empty() && std::all_of(of.begin(), of.end(), [&](int s) { return s == of.front(); }))
+                ctx.strand_first = strands.first_cluster(of.front()), ctx.strand_clusters = strands.share;
+        }
         if (plan.on_chip(op.output)) {
             const OnChipTensor& o = plan.of(op.output);
             for (const OnChipTensor& u : plan.tensors)

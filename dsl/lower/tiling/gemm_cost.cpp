@@ -133,9 +133,9 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
 
     // §6 on the DDR channel: the panels of a K range `d` deep (a
     // convolution's A panel: the input rows its block needs, counted as the
-    // most a block can span), shared with `sharing` clusters. With one DMA
-    // engine A and B panels queue on it (two latencies per step); with more
-    // they load side by side.
+    // most a block can span), shared with `sharing` clusters. Where A and B
+    // panels share a queue (gemm_queues: one or two DMA engines) they follow
+    // each other on it (two latencies per step); else they load side by side.
     const int64_t a_full = !has_a ? 0 : g.a_panel_bytes ? g.a_panel_bytes(t) * rows / t.block_rows() : rows * t.kb * e;
     auto a_panel = [&](int64_t d) { return a_full * d / t.kb; };
     // A weight-only int8 B crosses DDR as int8 (its dequantisation in L1,
@@ -145,7 +145,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
         if (!panels) return 0;
         if (!has_a || !has_b)
             return (has_a ? ddr.transfer(a_panel(d), sharing) : 0) + (has_b ? ddr.transfer(b_panel(d), sharing) : 0);
-        if (c.dma_engines == 1) return ddr.queued(a_panel(d), b_panel(d), sharing);
+        if (gemm_queues(c).loads_shared()) return ddr.queued(a_panel(d), b_panel(d), sharing);
         return 1 + ddr.moving(a_panel(d), b_panel(d), sharing) + ddr.Lat;
     };
 
@@ -168,7 +168,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     auto panel_pace = [&](int64_t d, int64_t load) -> int64_t {
         if (!panels || ddr.K == 1) return load;
         const int64_t sa = ddr.moving(a_panel(d), sharing), sb = ddr.moving(b_panel(d), sharing);
-        const int64_t one_cmd = 1 + (c.dma_engines > 1 ? sa + sb : std::max(sa, sb)) + ddr.Lat;
+        const int64_t one_cmd = 1 + (!gemm_queues(c).loads_shared() ? sa + sb : std::max(sa, sb)) + ddr.Lat;
         return std::max(ddr.moving(a_panel(d), b_panel(d), sharing), ceil_div(one_cmd * panel_cmds, ddr.K));
     };
     const int64_t pace_kb = panel_pace(t.kb, load_kb);
@@ -177,19 +177,19 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // Fill: nothing computes before the first A and B panels are in L1 and
     // the first A and B tiles in L0 after them. Each cube's DMA engine
     // loads its A tile once the A panel is in, then its B tile once the B
-    // panel is (§5: in order, following on the L1 port). On one DMA engine
+    // panel is (§5: in order, following on the L1 port). On one load queue
     // the B panel is queued behind the A panel: with K = 1 it starts when
     // A's data is in, so the A tile loads while B crosses DDR; with more in
     // flight it follows A's last burst onto the link and arrives
     // busy(B) after it, and the A tile's copy is on the way (§6). With
-    // several DMA engines the two share the link and arrive together. The
+    // a queue each the two share the link and arrive together. The
     // first panel's loop control delays it; an on-chip A tile pays it.
     const int64_t first_kb = std::min(t.kb, g.K), first_kt = std::min(t.kt, first_kb);
     const int64_t b_first = b_tile(first_kt);
     const int64_t ab_first = first_kt == t.kt ? ab_kt : ab_tiles(first_kt);
     // When the first A and B panels are in L1, from the loop control's end.
     int64_t a_in = 0, b_in = 0;
-    if (has_a && has_b && c.dma_engines > 1) {
+    if (has_a && has_b && !gemm_queues(c).loads_shared()) {
         a_in = b_in = first_kb == t.kb ? load_kb : panel_load(first_kb);
     } else if (has_a && has_b && ddr.K > 1) {
         a_in = 1 + ddr.moving(a_panel(first_kb), sharing) + ddr.Lat;

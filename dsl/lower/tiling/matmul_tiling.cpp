@@ -85,6 +85,14 @@ bool keeps_folds_whole(const arch::Config& c, const GemmShape& g, const MatmulTi
     return step >= g.K || (t.mt == c.mac_rows && t.nt == c.mac_cols);
 }
 
+GemmQueues gemm_queues(const arch::Config& c) {
+    GemmQueues q;
+    const int last = int(std::max<int64_t>(c.dma_engines, 1) - 1);
+    q.load_b = last >= 2 ? 1 : 0;
+    q.store = std::min(2, last);
+    return q;
+}
+
 std::string buffering_name(int64_t buffers) { return buffers == 1 ? "single" : buffers == 3 ? "triple" : "double"; }
 
 int64_t l0_bytes_needed(const MatmulTiling& t, arch::DType in) {

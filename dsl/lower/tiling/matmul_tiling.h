@@ -89,6 +89,18 @@ struct GemmShape {
 // True for every tiling of the other dataflows.
 bool keeps_folds_whole(const arch::Config& c, const GemmShape& g, const MatmulTiling& t);
 
+// The cluster DMA engines (dma0, dma1, ...) a GEMM's commands take
+// (docs/timing-model.md §10): with three or more, A panels, B panels and
+// the write-backs each have a queue of their own, so that one never waits
+// behind another; with two, the loads share the first and the write-backs
+// take the second, a load pipe and a store pipe (an Ascend cube core's MTE2
+// and MTE3, configs/README.md); with one, everything queues on it.
+struct GemmQueues {
+    int load_a = 0, load_b = 0, store = 0;
+    bool loads_shared() const { return load_a == load_b; }
+};
+GemmQueues gemm_queues(const arch::Config& c);
+
 // "single", "double" or "triple": how a depth of 1, 2 or 3 buffers reads.
 std::string buffering_name(int64_t buffers);
 

@@ -62,7 +62,7 @@ bool lower_row_group(LowerContext& ctx, const OpNode& head) {
     if (ctx.window.active()) throw std::logic_error("a row group over a part of an on-chip tensor: " + y.name);
     std::vector<int> ops{int(&head - g.ops.data())};
     ops.insert(ops.end(), head.epilogue.begin(), head.epilogue.end());
-    const std::vector<std::vector<int>> readers = tensor_consumers(g);
+    const std::vector<std::vector<int>>& readers = ctx.readers();
 
     VectorStream s;
     s.name = g.tensors[size_t(g.ops[size_t(ops.back())].output)].name;

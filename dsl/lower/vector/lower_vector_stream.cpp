@@ -255,7 +255,7 @@ void lower_over_ub_bands(LowerContext& ctx, const VectorStream& s, int64_t n_max
                                 "a stream of '" + s.name + "' takes " + std::to_string(s.units) +
                                     (s.group != 1 ? " units in groups" : " units") + ", not its " +
                                     std::to_string(ctx.ub_rows) + " rows one by one"};
-    const UbBands bands = ub_bands(ctx.ub_rows, plan.ub_clusters, plan.ub_units);
+    const UbBands bands = plan.ub_of(ctx.ub_tensors.front()).bands;
     std::vector<std::vector<std::vector<Range>>> chunks;  // [cluster][unit]
     int64_t largest = 0;
     for (int64_t c = 0; c * bands.cluster_rows < s.units; ++c) {
@@ -279,7 +279,7 @@ void lower_over_ub_bands(LowerContext& ctx, const VectorStream& s, int64_t n_max
         BlockBuilder block(s.name + "[" + std::to_string(first) + ":" + std::to_string(end) + "]");
         for (size_t u = 0; u < chunks[c].size(); ++u)
             emit_chunks(ctx, block, s, chunks[c][u], first, end, addr, depth, 1, unit_lane(int(u)));
-        ctx.block_cluster = int32_t(c);
+        ctx.block_cluster = bands.first_cluster + int32_t(c);
         ctx.add_block(block);
         ctx.block_cluster = -1;
     }

@@ -197,6 +197,29 @@ TEST(LowerMatmul, LoopControlFollowsTheConfigurationAndTheEngines) {
             for (const arch::Command& c : s.commands) EXPECT_EQ(c.issue_cycles, 0u);
 }
 
+// With two DMA engines a load pipe and a store pipe (an Ascend cube
+// core's MTE2 and MTE3, timing model §10): the A and B panels alternate on
+// dma0, A first, and dma1 stores the C block alone; with three, B has dma1
+// and the stores dma2.
+TEST(LowerMatmul, TwoDmaEnginesAreALoadAndAStorePipe) {
+    const std::string src = matmul_source("(256, 1024)", "(1024, 256)", "");
+    arch::Program two = lower(src, config(R"({"cluster": {"dma_engines": 2}})"), fixed_tiling(64, 64, 32, 128));
+    const arch::Block& b = two.blocks[0];
+    const arch::Stream& loads = stream(b, "dma0");
+    ASSERT_EQ(loads.commands.size(), 16u);  // 8 panel steps of A and B
+    for (size_t i = 0; i < loads.commands.size(); ++i) {
+        EXPECT_EQ(loads.commands[i].dma.src, arch::Space::DDR) << i;
+        EXPECT_EQ(loads.commands[i].dma.dst, arch::Space::L1) << i;
+    }
+    EXPECT_EQ(two.tags[loads.commands[0].tag].label, "a panel -> L1");
+    EXPECT_EQ(two.tags[loads.commands[1].tag].label, "b panel -> L1");
+    for (const arch::Command& c : stream(b, "dma1").commands) EXPECT_EQ(c.dma.dst, arch::Space::DDR);
+    arch::Program three = lower(src, config(R"({"cluster": {"dma_engines": 3}})"), fixed_tiling(64, 64, 32, 128));
+    EXPECT_EQ(stream(three.blocks[0], "dma0").commands.size(), 8u);
+    EXPECT_EQ(stream(three.blocks[0], "dma1").commands.size(), 8u);
+    for (const arch::Command& c : stream(three.blocks[0], "dma2").commands) EXPECT_EQ(c.dma.dst, arch::Space::DDR);
+}
+
 // Only the GEMM k-loop is a loop: vector streams and staged copies are
 // fully unrolled, so their commands carry no loop control.
 TEST(LowerMatmul, OtherStreamsAreFullyUnrolled) {

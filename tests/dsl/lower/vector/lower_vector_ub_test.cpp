@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "tests/dsl/lower_test_util.h"
 
@@ -244,3 +247,101 @@ TEST(LowerVectorUB, AReaderThatCannotFollowTheBandsLeavesTheTensorInDdr) {
 }
 
 }  // namespace
+
+// Two query blocks' statistics (timing model §10, "Strands"): each block's
+// kept tensors, its scores' matmul and the streams over them are one
+// strand; the two read nothing of each other's, so each takes 2 of the 4
+// clusters, its kept tensors in bands of 32 rows a cluster (16 a unit)
+// there, its matmul's blocks in turn on them.
+const char* const kTwoQueryBlocks =
+    "import pypto as pypo\n"
+    "w = pypo.input(\"w\", shape=(64, 64), dtype=\"float16\")\n"
+    "for k in range(2):\n"
+    "    a = pypo.input(\"a\" + str(k), shape=(64, 64), dtype=\"float16\")\n"
+    "    b = pypo.input(\"b\" + str(k), shape=(64, 64), dtype=\"float16\") if k == 0 else y\n"
+    "    m1 = pypo.op.reduce_max(pypo.op.matmul(a, w), axis=-1, keepdims=True, target='L1')\n"
+    "    m2 = pypo.op.reduce_max(b, axis=-1, keepdims=True, target='L1')\n"
+    "    y = pypo.op.sub(b, pypo.op.maximum(m1, m2, target='L1'))\n"
+    "    pypo.output(\"y\" + str(k), y)\n";
+
+std::map<std::string, std::vector<int32_t>> clusters_by_op(const arch::Program& p) {
+    std::map<std::string, std::vector<int32_t>> by;
+    for (const arch::Block& b : p.blocks) by[b.name.substr(0, b.name.find('['))].push_back(b.cluster);
+    return by;
+}
+
+TEST(LowerVectorUB, IndependentStrandsShareTheClusters) {
+    std::string independent = kTwoQueryBlocks;
+    independent.replace(independent.find(" if k == 0 else y"), 17, "");
+    const arch::Program p = lower(independent, ub_config(192));
+    const auto by = clusters_by_op(p);
+    EXPECT_EQ(by.at("matmul_1"), (std::vector<int32_t>{0, 1, 0, 1}));
+    EXPECT_EQ(by.at("reduce_max_1"), (std::vector<int32_t>{0, 1}));
+    EXPECT_EQ(by.at("y0"), (std::vector<int32_t>{0, 1}));
+    EXPECT_EQ(by.at("matmul_2"), (std::vector<int32_t>{2, 3, 2, 3}));
+    EXPECT_EQ(by.at("reduce_max_3"), (std::vector<int32_t>{2, 3}));
+    EXPECT_EQ(by.at("y1"), (std::vector<int32_t>{2, 3}));
+    for (const arch::TensorPlacement& t : p.tensors)
+        if (t.ub_addr >= 0) EXPECT_NE(t.role.find("in bands of 16 rows"), std::string::npos) << t.name;
+}
+
+// The second block's statistics read the first's result: one strand
+// depends on the other, so both keep every cluster (bands of 8 rows), and
+// the matmuls are left to the dispatcher.
+TEST(LowerVectorUB, StrandsThatDependOnOneAnotherKeepEveryCluster) {
+    const arch::Program p = lower(kTwoQueryBlocks, ub_config(192));
+    const auto by = clusters_by_op(p);
+    EXPECT_EQ(by.at("reduce_max_1"), (std::vector<int32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(by.at("reduce_max_3"), (std::vector<int32_t>{0, 1, 2, 3}));
+    for (int32_t c : by.at("matmul_2")) EXPECT_EQ(c, arch::Block::kAnyCluster);
+    for (const arch::TensorPlacement& t : p.tensors)
+        if (t.ub_addr >= 0) EXPECT_NE(t.role.find("in bands of 8 rows"), std::string::npos) << t.name;
+}
+
+// Flash attention's steps (timing model §10, "Placement"): each step's
+// rescaling factor takes other bytes than the last step's, which the last
+// step's output update reads after the matmul it waits for, so the next
+// step's statistics need not wait for that update. First fit would put
+// each factor where the last one was (freed by the update): the
+// statistics' blocks would wait for the update's.
+TEST(LowerVectorUB, AStepsResultsTakeOtherBytesThanTheLastSteps) {
+    const arch::Program p = lower(
+        "import pypto as pypo\n"
+        "q = pypo.input(\"q\", shape=(64, 64), dtype=\"float16\")\n"
+        "kt = pypo.input(\"kt\", shape=(64, 256), dtype=\"float16\")\n"
+        "v = pypo.input(\"v\", shape=(256, 64), dtype=\"float16\")\n"
+        "for j in range(0, 256, 64):\n"
+        "    s = pypo.op.matmul(q, kt[:, j:j + 64], target='L1')\n"
+        "    m_block = pypo.op.reduce_max(s, axis=-1, keepdims=True, target='L1')\n"
+        "    if j == 0:\n"
+        "        m = m_block\n"
+        "        o = pypo.op.matmul(pypo.op.exp(pypo.op.sub(s, m, target='L1'), target='L1'), v[j:j + 64], "
+        "target='L1')\n"
+        "    else:\n"
+        "        m_new = pypo.op.maximum(m, m_block, target='L1')\n"
+        "        rescale = pypo.op.exp(pypo.op.sub(m, m_new, target='L1'), target='L1')\n"
+        "        p = pypo.op.exp(pypo.op.sub(s, m_new, target='L1'), target='L1')\n"
+        "        o = pypo.op.add(pypo.op.mul(o, rescale, target='L1'), pypo.op.matmul(p, v[j:j + 64], "
+        "target='L1'), target='L1')\n"
+        "        m = m_new\n"
+        "pypo.output(\"out\", pypo.op.relu(o))\n",
+        ub_config(192));
+    std::map<std::string, int64_t> ub;
+    for (const arch::TensorPlacement& t : p.tensors)
+        if (t.ub_addr >= 0) ub[t.name] = t.ub_addr;
+    // The three steps' rescaling factors, each read by its step's update.
+    ASSERT_EQ(ub.count("exp_2") + ub.count("exp_4") + ub.count("exp_6"), 3u);
+    EXPECT_NE(ub["exp_2"], ub["exp_4"]);
+    EXPECT_NE(ub["exp_4"], ub["exp_6"]);
+    // Step 2's statistics (exp_5's row group) and step 3's (exp_7's) wait
+    // for the last step's statistics and their scores, not its update.
+    std::map<std::string, std::vector<uint32_t>> first_deps;
+    std::vector<std::string> name_of;
+    for (const arch::Block& b : p.blocks) {
+        name_of.push_back(b.name);
+        first_deps.emplace(b.name.substr(0, b.name.find('[')), b.deps);
+    }
+    for (const char* stats : {"exp_5", "exp_7"})
+        for (uint32_t d : first_deps.at(stats))
+            EXPECT_EQ(name_of[d].rfind("mul_", 0), std::string::npos) << stats << " waits for " << name_of[d];
+}
