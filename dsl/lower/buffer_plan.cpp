@@ -171,19 +171,32 @@ void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return plan.ub_tensors[a].first_op < plan.ub_tensors[b].first_op; });
     const uint64_t room = plan.ub_bytes > 1024 ? plan.ub_bytes - 1024 : 0;
+    // The clusters holding each tensor's rows: [first_cluster, + count).
+    std::vector<int64_t> cluster_count;
+    for (const UbTensor& u : plan.ub_tensors)
+        cluster_count.push_back(u.clusters(tensor_rows(g.tensors[size_t(u.tensor)])));
     std::vector<size_t> placed;  // those that may still be live, by first use
+    std::vector<size_t> beside;  // of them, those on a cluster of the tensor being placed
     std::vector<const UbTensor*> live;
-    // Keeps in `placed` only the tensors live at or after `o`'s birth.
-    auto forget_dead = [&](const UbTensor& o) {
+    // Keeps in `placed` only the tensors live at or after `k`'s birth, and
+    // in `beside` those of them that share a cluster with it (a strand's
+    // tensors and another's on other clusters may take the same bytes).
+    auto live_beside = [&](size_t k) {
+        const UbTensor& o = plan.ub_tensors[k];
         placed.erase(std::remove_if(placed.begin(), placed.end(),
                                     [&](size_t j) { return plan.ub_tensors[j].last_op < o.first_op; }),
                      placed.end());
+        beside.clear();
+        for (size_t j : placed) {
+            const int64_t a = plan.ub_tensors[j].bands.first_cluster, b = o.bands.first_cluster;
+            if (a < b + cluster_count[k] && b < a + cluster_count[j]) beside.push_back(j);
+        }
     };
     uint64_t first_fit_end = 0;
     for (size_t k : order) {
         UbTensor& o = plan.ub_tensors[k];
-        forget_dead(o);
-        const uint64_t offset = first_fit(plan.ub_tensors, placed, o, live);
+        live_beside(k);
+        const uint64_t offset = first_fit(plan.ub_tensors, beside, o, live);
         if (offset + o.bytes > room) {
             uint64_t together = o.bytes;
             const std::string names = live_names(g, live, together);
@@ -206,13 +219,15 @@ void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c
     for (const UbTensor& o : plan.ub_tensors) first_fit_offsets.push_back(o.offset);
     std::vector<UbHolders> holders;
     // `p` takes its bytes on each of its clusters.
-    auto hold = [&](UbTensor& p) {
-        const int64_t first = p.bands.first_cluster, n = p.clusters(tensor_rows(g.tensors[size_t(p.tensor)]));
+    auto hold = [&](size_t k) {
+        UbTensor& p = plan.ub_tensors[k];
+        const int64_t first = p.bands.first_cluster, n = cluster_count[k];
         for (int64_t q = first; q < first + n; ++q)
             holders[size_t(q)].take(p.offset, p.offset + p.bytes, &p, p.previous);
     };
-    auto last_use = [&](const UbTensor& p, uint64_t at) {
-        const int64_t first = p.bands.first_cluster, n = p.clusters(tensor_rows(g.tensors[size_t(p.tensor)]));
+    auto last_use = [&](size_t k, uint64_t at) {
+        const UbTensor& p = plan.ub_tensors[k];
+        const int64_t first = p.bands.first_cluster, n = cluster_count[k];
         int last = -1;
         for (int64_t q = first; q < first + n; ++q)
             last = std::max(last, holders[size_t(q)].last_use(at, at + p.bytes));
@@ -223,24 +238,24 @@ void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c
     bool fits = true;
     for (size_t k : order) {
         UbTensor& o = plan.ub_tensors[k];
-        forget_dead(o);
+        live_beside(k);
         std::vector<uint64_t> offsets{0};
-        for (size_t j : placed)
+        for (size_t j : beside)
             offsets.push_back(align(plan.ub_tensors[j].offset + plan.ub_tensors[j].bytes, kAlignment));
         int best = 0;
         fits = false;
         for (uint64_t at : offsets) {
             const bool clear =
-                at + o.bytes <= plan.ub_region && std::none_of(placed.begin(), placed.end(), [&](size_t j) {
+                at + o.bytes <= plan.ub_region && std::none_of(beside.begin(), beside.end(), [&](size_t j) {
                     const UbTensor& l = plan.ub_tensors[j];
                     return at < l.offset + l.bytes && l.offset < at + o.bytes;
                 });
             if (!clear) continue;
-            const int last = last_use(o, at);
+            const int last = last_use(k, at);
             if (!fits || last < best || (last == best && at < o.offset)) fits = true, best = last, o.offset = at;
         }
         if (!fits) break;
-        hold(o);
+        hold(k);
         placed.push_back(k);
     }
     if (!fits) {
@@ -249,7 +264,7 @@ void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c
             UbTensor& o = plan.ub_tensors[k];
             o.offset = first_fit_offsets[k];
             o.previous.clear();
-            hold(o);
+            hold(k);
         }
     }
     for (UbTensor& o : plan.ub_tensors) {

@@ -32,10 +32,14 @@ struct GemmExplanation {
 };
 
 struct OpExplanation {
-    int op = -1;                  // index into the graph's (and Program::ops) operations
-    int64_t blocks = 0;           // blocks it emitted
-    int64_t buffering = 0;        // a pipelined vector or movement lowering's depth; 0 = none
-    bool pinned = false;          // its blocks run on the clusters holding the on-chip parts they use
+    int op = -1;            // index into the graph's (and Program::ops) operations
+    int64_t blocks = 0;     // blocks it emitted
+    int64_t buffering = 0;  // a pipelined vector or movement lowering's depth; 0 = none
+    bool pinned = false;    // its blocks run on the clusters holding the on-chip parts they use
+    // Or on a strand's clusters (dsl/lower/ub_strands.h), in turn: the
+    // first and how many (0: not a strand's).
+    int32_t strand_first = 0;
+    int64_t strand_clusters = 0;
     bool result_on_chip = false;  // its result is kept on chip (not moved to DDR by a placement note)
     bool fused = false;           // it ran inside its fusion group's head (a cube operation, a vector chain's first)
     std::string unfused;          // a group's head whose members ran on their own: why

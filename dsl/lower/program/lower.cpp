@@ -601,6 +601,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         ctx.buffering_used = 0;
         OpExplanation explained;
         explained.op = int(i), explained.pinned = ctx.pinned;
+        explained.strand_first = ctx.strand_first, explained.strand_clusters = ctx.strand_clusters;
         explained.result_on_chip = plan.on_chip(op.output);
         ctx.explaining = options.explain ? &explained : nullptr;
         try {

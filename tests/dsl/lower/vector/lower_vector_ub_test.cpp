@@ -281,8 +281,53 @@ TEST(LowerVectorUB, IndependentStrandsShareTheClusters) {
     EXPECT_EQ(by.at("matmul_2"), (std::vector<int32_t>{2, 3, 2, 3}));
     EXPECT_EQ(by.at("reduce_max_3"), (std::vector<int32_t>{2, 3}));
     EXPECT_EQ(by.at("y1"), (std::vector<int32_t>{2, 3}));
+    for (const arch::TensorPlacement& t : p.tensors) {
+        if (t.ub_addr >= 0) {
+            EXPECT_NE(t.role.find("in bands of 16 rows"), std::string::npos) << t.name;
+        }
+    }
+}
+
+// More strands than clusters: one cluster each, in turn (the fifth on
+// cluster 0 again, after the first, as a kernel's waves).
+TEST(LowerVectorUB, StrandsBeyondTheClustersTakeThemInTurn) {
+    std::string five = kTwoQueryBlocks;
+    five.replace(five.find(" if k == 0 else y"), 17, "");
+    five.replace(five.find("range(2)"), 8, "range(5)");
+    const auto by = clusters_by_op(lower(five, ub_config(192)));
+    EXPECT_EQ(by.at("reduce_max_1"), (std::vector<int32_t>{0}));
+    EXPECT_EQ(by.at("reduce_max_7"), (std::vector<int32_t>{3}));
+    EXPECT_EQ(by.at("reduce_max_9"), (std::vector<int32_t>{0}));
+    EXPECT_EQ(by.at("matmul_5"), (std::vector<int32_t>{0, 0, 0, 0}));
+}
+
+// Two strands whose steps interleave: their running maxima are live at
+// the same time, on other clusters, so they may take the same bytes.
+TEST(LowerVectorUB, StrandsOnOtherClustersShareTheBufferBytes) {
+    const arch::Program p = lower(
+        "import pypto as pypo\n"
+        "ms = []\n"
+        "for k in range(2):\n"
+        "    s = pypo.input(\"s\" + str(k), shape=(64, 64), dtype=\"float16\")\n"
+        "    ms.append(pypo.op.reduce_max(s, axis=-1, keepdims=True, target='L1'))\n"
+        "for t in range(1, 3):\n"
+        "    for k in range(2):\n"
+        "        s = pypo.input(\"s\" + str(k) + \"_\" + str(t), shape=(64, 64), dtype=\"float16\")\n"
+        "        m = pypo.op.reduce_max(s, axis=-1, keepdims=True, target='L1')\n"
+        "        ms[k] = pypo.op.maximum(ms[k], m, target='L1')\n"
+        "for k in range(2):\n"
+        "    x = pypo.input(\"x\" + str(k), shape=(64, 64), dtype=\"float16\")\n"
+        "    pypo.output(\"y\" + str(k), pypo.op.sub(x, ms[k]))\n",
+        ub_config(192));
+    std::map<std::string, int64_t> ub;
     for (const arch::TensorPlacement& t : p.tensors)
-        if (t.ub_addr >= 0) EXPECT_NE(t.role.find("in bands of 16 rows"), std::string::npos) << t.name;
+        if (t.ub_addr >= 0) ub[t.name] = t.ub_addr;
+    ASSERT_EQ(ub.size(), 4u);
+    EXPECT_EQ(ub["reduce_max_1"], ub["reduce_max_2"]);
+    EXPECT_EQ(ub["maximum_1"], ub["maximum_2"]);
+    const auto by = clusters_by_op(p);
+    EXPECT_EQ(by.at("reduce_max_1"), (std::vector<int32_t>{0, 1}));
+    EXPECT_EQ(by.at("reduce_max_2"), (std::vector<int32_t>{2, 3}));
 }
 
 // The second block's statistics read the first's result: one strand
@@ -294,8 +339,11 @@ TEST(LowerVectorUB, StrandsThatDependOnOneAnotherKeepEveryCluster) {
     EXPECT_EQ(by.at("reduce_max_1"), (std::vector<int32_t>{0, 1, 2, 3}));
     EXPECT_EQ(by.at("reduce_max_3"), (std::vector<int32_t>{0, 1, 2, 3}));
     for (int32_t c : by.at("matmul_2")) EXPECT_EQ(c, arch::Block::kAnyCluster);
-    for (const arch::TensorPlacement& t : p.tensors)
-        if (t.ub_addr >= 0) EXPECT_NE(t.role.find("in bands of 8 rows"), std::string::npos) << t.name;
+    for (const arch::TensorPlacement& t : p.tensors) {
+        if (t.ub_addr >= 0) {
+            EXPECT_NE(t.role.find("in bands of 8 rows"), std::string::npos) << t.name;
+        }
+    }
 }
 
 // Flash attention's steps (timing model §10, "Placement"): each step's
