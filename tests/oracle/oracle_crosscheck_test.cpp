@@ -600,6 +600,43 @@ TEST(OracleCrossCheck, UnifiedBuffers) {
     }
 }
 
+// Flash attention as docs/validation.md runs it, small: two query blocks,
+// each a strand on its own two of the 4 clusters (its matmuls pinned there
+// in turn), two blocks a cluster, each step's rescaling factor in other UB
+// bytes than the last step's, on the 910B2 preset (its L2, its one load
+// queue for a GEMM's panels).
+TEST(OracleCrossCheck, FlashAttentionStrandsOnTheAscendPreset) {
+    std::ifstream in(std::string(DAVINCI_SOURCE_DIR) + "/configs/ascend_910b2.json");
+    nlohmann::json config = nlohmann::json::parse(in);
+    config["chip"]["clusters"] = 4;
+    TempDir dir;
+    const std::string source =
+        "import pypto as pypo\n"
+        "pypo.config.MAX_PARALLEL = 8\n"
+        "kt = pypo.input(\"kt\", shape=(64, 256), dtype=\"float16\")\n"
+        "v = pypo.input(\"v\", shape=(256, 64), dtype=\"float16\")\n"
+        "outs = []\n"
+        "for i in range(2):\n"
+        "    q = pypo.input(\"q\" + str(i), shape=(64, 64), dtype=\"float16\")\n"
+        "    for j in range(0, 256, 64):\n"
+        "        s = pypo.op.matmul(q, kt[:, j:j + 64], target='L1')\n"
+        "        m_block = pypo.op.reduce_max(s, axis=-1, keepdims=True, target='L1')\n"
+        "        if j == 0:\n"
+        "            m = m_block\n"
+        "            p = pypo.op.exp(pypo.op.sub(s, m, target='L1'), target='L1')\n"
+        "            o = pypo.op.matmul(p, v[j:j + 64], target='L1')\n"
+        "        else:\n"
+        "            m_new = pypo.op.maximum(m, m_block, target='L1')\n"
+        "            r = pypo.op.exp(pypo.op.sub(m, m_new, target='L1'), target='L1')\n"
+        "            p = pypo.op.exp(pypo.op.sub(s, m_new, target='L1'), target='L1')\n"
+        "            pv = pypo.op.matmul(p, v[j:j + 64], target='L1')\n"
+        "            o = pypo.op.add(pypo.op.mul(o, r, target='L1'), pv, target='L1')\n"
+        "            m = m_new\n"
+        "    outs.append(pypo.op.relu(o))\n"
+        "pypo.output(\"out\", pypo.op.concat(outs, axis=0))\n";
+    cross_check(dir.file("fa_strands.pto", source), config.dump());
+}
+
 }  // namespace
 
 // embedding and argmax: the DMA gather (ids loaded, then the rows they
