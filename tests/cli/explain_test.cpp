@@ -135,3 +135,19 @@ TEST(Explain, PlacementAsCompiled) {
         << m;
     EXPECT_EQ(m.find("op 0:", m.find("op 0:") + 1), std::string::npos) << "explained twice:\n" << m;
 }
+
+// A strand's matmul (timing model §10, "Strands"): flash attention's first
+// query block at S = 1,024 on the 910B2 preset, its 3 clusters of the 24.
+TEST(Explain, AStrandsClusters) {
+    const std::string out = (scratch() / "strands.txt").string();
+    ASSERT_EQ(run("-q --config configs/ascend_910b2.json --param qblock=128 --param block=256 --param tm=128 --param "
+                  "tn=128 --param parallel=48 --shape q=1024,128 --shape kt=128,1024 --shape v=1024,128 --explain '" +
+                  out + "' models/flash_attention.pto")
+                  .status,
+              0);
+    const std::string e = slurp(out);
+    EXPECT_NE(e.find("op 2: matmul_1 = matmul(slice_1, slice_2)\n  placement: top level (placement='any'), result in "
+                     "DDR, blocks on their strand's clusters 0 to 2, in turn\n"),
+              std::string::npos)
+        << e.substr(0, 2000);
+}
