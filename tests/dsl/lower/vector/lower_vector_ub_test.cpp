@@ -270,6 +270,14 @@ std::map<std::string, std::vector<int32_t>> clusters_by_op(const arch::Program& 
     return by;
 }
 
+// Each kept tensor's UB address, by name.
+std::map<std::string, int64_t> ub_addresses(const arch::Program& p) {
+    std::map<std::string, int64_t> ub;
+    for (const arch::TensorPlacement& t : p.tensors)
+        if (t.ub_addr >= 0) ub[t.name] = t.ub_addr;
+    return ub;
+}
+
 TEST(LowerVectorUB, IndependentStrandsShareTheClusters) {
     std::string independent = kTwoQueryBlocks;
     independent.replace(independent.find(" if k == 0 else y"), 17, "");
@@ -319,9 +327,7 @@ TEST(LowerVectorUB, StrandsOnOtherClustersShareTheBufferBytes) {
         "    x = pypo.input(\"x\" + str(k), shape=(64, 64), dtype=\"float16\")\n"
         "    pypo.output(\"y\" + str(k), pypo.op.sub(x, ms[k]))\n",
         ub_config(192));
-    std::map<std::string, int64_t> ub;
-    for (const arch::TensorPlacement& t : p.tensors)
-        if (t.ub_addr >= 0) ub[t.name] = t.ub_addr;
+    std::map<std::string, int64_t> ub = ub_addresses(p);
     ASSERT_EQ(ub.size(), 4u);
     EXPECT_EQ(ub["reduce_max_1"], ub["reduce_max_2"]);
     EXPECT_EQ(ub["maximum_1"], ub["maximum_2"]);
@@ -374,9 +380,7 @@ TEST(LowerVectorUB, AStepsResultsTakeOtherBytesThanTheLastSteps) {
         "        m = m_new\n"
         "pypo.output(\"out\", pypo.op.relu(o))\n",
         ub_config(192));
-    std::map<std::string, int64_t> ub;
-    for (const arch::TensorPlacement& t : p.tensors)
-        if (t.ub_addr >= 0) ub[t.name] = t.ub_addr;
+    std::map<std::string, int64_t> ub = ub_addresses(p);
     // The three steps' rescaling factors, each read by its step's update.
     ASSERT_EQ(ub.count("exp_2") + ub.count("exp_4") + ub.count("exp_6"), 3u);
     EXPECT_NE(ub["exp_2"], ub["exp_4"]);
