@@ -87,6 +87,7 @@ UbBands ub_bands(int64_t rows, int64_t clusters, int64_t units, int32_t first_cl
     b.cluster_rows = (rows + clusters - 1) / clusters;
     b.unit_rows = (b.cluster_rows + units - 1) / units;
     b.first_cluster = first_cluster;
+    b.clusters = (rows + b.cluster_rows - 1) / b.cluster_rows;
     return b;
 }
 
@@ -171,10 +172,6 @@ void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return plan.ub_tensors[a].first_op < plan.ub_tensors[b].first_op; });
     const uint64_t room = plan.ub_bytes > 1024 ? plan.ub_bytes - 1024 : 0;
-    // The clusters holding each tensor's rows: [first_cluster, + count).
-    std::vector<int64_t> cluster_count;
-    for (const UbTensor& u : plan.ub_tensors)
-        cluster_count.push_back(u.clusters(tensor_rows(g.tensors[size_t(u.tensor)])));
     std::vector<size_t> placed;  // those that may still be live, by first use
     std::vector<size_t> beside;  // of them, those on a cluster of the tensor being placed
     std::vector<const UbTensor*> live;
@@ -188,8 +185,9 @@ void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c
                      placed.end());
         beside.clear();
         for (size_t j : placed) {
-            const int64_t a = plan.ub_tensors[j].bands.first_cluster, b = o.bands.first_cluster;
-            if (a < b + cluster_count[k] && b < a + cluster_count[j]) beside.push_back(j);
+            const UbBands &a = plan.ub_tensors[j].bands, &b = o.bands;
+            if (a.first_cluster < b.first_cluster + b.clusters && b.first_cluster < a.first_cluster + a.clusters)
+                beside.push_back(j);
         }
     };
     uint64_t first_fit_end = 0;
@@ -221,13 +219,13 @@ void plan_ub_tensors(BufferPlan& plan, const TaskGraph& g, const arch::Config& c
     // `p` takes its bytes on each of its clusters.
     auto hold = [&](size_t k) {
         UbTensor& p = plan.ub_tensors[k];
-        const int64_t first = p.bands.first_cluster, n = cluster_count[k];
+        const int64_t first = p.bands.first_cluster, n = p.bands.clusters;
         for (int64_t q = first; q < first + n; ++q)
             holders[size_t(q)].take(p.offset, p.offset + p.bytes, &p, p.previous);
     };
     auto last_use = [&](size_t k, uint64_t at) {
         const UbTensor& p = plan.ub_tensors[k];
-        const int64_t first = p.bands.first_cluster, n = cluster_count[k];
+        const int64_t first = p.bands.first_cluster, n = p.bands.clusters;
         int last = -1;
         for (int64_t q = first; q < first + n; ++q)
             last = std::max(last, holders[size_t(q)].last_use(at, at + p.bytes));

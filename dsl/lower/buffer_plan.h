@@ -70,10 +70,12 @@ struct OnChipTensor {
 // the end, none past the rows). Every stream over such a tensor takes its
 // rows so, whatever its chunks, so a row is always in the same unit's
 // buffer. A tensor of a strand (dsl/lower/ub_strands.h) is spread over its
-// strand's share of the clusters alone.
+// strand's share of the clusters alone: `clusters` of them (those its rows
+// reach) from first_cluster on.
 struct UbBands {
     int64_t cluster_rows = 0, unit_rows = 0;
     int32_t first_cluster = 0;
+    int64_t clusters = 0;
 };
 UbBands ub_bands(int64_t rows, int64_t clusters, int64_t units, int32_t first_cluster = 0);
 
@@ -90,8 +92,6 @@ struct UbTensor {
     // The tensors that held its bytes last before it on its clusters (graph
     // tensors): its writer waits for the blocks that used them there.
     std::vector<int> previous;
-    // The clusters holding its rows: first_cluster, and so many after it.
-    int64_t clusters(int64_t rows) const { return (rows + bands.cluster_rows - 1) / bands.cluster_rows; }
 };
 
 struct BufferPlan {

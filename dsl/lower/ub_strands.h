@@ -11,12 +11,15 @@
 //
 // When a program has several strands and none reads what another computed
 // (the query blocks of attention; the heads of a layer unless something
-// kept in the UBs feeds them all), they share the clusters: each takes `share` = clusters / strands of them (at least
-// one), strand s from cluster `s * share` on (modulo the clusters), as a vendor kernel gives each core its own query
-// block. Its kept tensors are spread in bands over its share alone, and the other operations touching its tensors (the
-// matmuls that make its scores and read its probabilities) run there too, their blocks in turn over its clusters. With
-// one strand, or strands that depend on one another, every strand has all the clusters (share = clusters, first cluster
-// 0).
+// kept in the UBs feeds them all), they share the clusters: each takes
+// `share` = clusters / strands of them (at least one), strand s from
+// cluster `s * share` on (modulo the clusters), as a vendor kernel gives
+// each core its own query block. Its kept tensors are spread in bands over
+// its share alone, and the other operations touching its tensors (the
+// matmuls that make its scores and read its probabilities) run there too,
+// their blocks in turn over its clusters. With one strand, or strands that
+// depend on one another, every strand has all the clusters (share =
+// clusters, first cluster 0).
 #pragma once
 
 #include <cstdint>

@@ -136,6 +136,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // most a block can span), shared with `sharing` clusters. Where A and B
     // panels share a queue (gemm_queues: one or two DMA engines) they follow
     // each other on it (two latencies per step); else they load side by side.
+    const bool loads_shared = gemm_queues(c).loads_shared();
     const int64_t a_full = !has_a ? 0 : g.a_panel_bytes ? g.a_panel_bytes(t) * rows / t.block_rows() : rows * t.kb * e;
     auto a_panel = [&](int64_t d) { return a_full * d / t.kb; };
     // A weight-only int8 B crosses DDR as int8 (its dequantisation in L1,
@@ -145,7 +146,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
         if (!panels) return 0;
         if (!has_a || !has_b)
             return (has_a ? ddr.transfer(a_panel(d), sharing) : 0) + (has_b ? ddr.transfer(b_panel(d), sharing) : 0);
-        if (gemm_queues(c).loads_shared()) return ddr.queued(a_panel(d), b_panel(d), sharing);
+        if (loads_shared) return ddr.queued(a_panel(d), b_panel(d), sharing);
         return 1 + ddr.moving(a_panel(d), b_panel(d), sharing) + ddr.Lat;
     };
 
@@ -168,7 +169,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     auto panel_pace = [&](int64_t d, int64_t load) -> int64_t {
         if (!panels || ddr.K == 1) return load;
         const int64_t sa = ddr.moving(a_panel(d), sharing), sb = ddr.moving(b_panel(d), sharing);
-        const int64_t one_cmd = 1 + (!gemm_queues(c).loads_shared() ? sa + sb : std::max(sa, sb)) + ddr.Lat;
+        const int64_t one_cmd = 1 + (loads_shared ? std::max(sa, sb) : sa + sb) + ddr.Lat;
         return std::max(ddr.moving(a_panel(d), b_panel(d), sharing), ceil_div(one_cmd * panel_cmds, ddr.K));
     };
     const int64_t pace_kb = panel_pace(t.kb, load_kb);
@@ -189,7 +190,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t ab_first = first_kt == t.kt ? ab_kt : ab_tiles(first_kt);
     // When the first A and B panels are in L1, from the loop control's end.
     int64_t a_in = 0, b_in = 0;
-    if (has_a && has_b && !gemm_queues(c).loads_shared()) {
+    if (has_a && has_b && !loads_shared) {
         a_in = b_in = first_kb == t.kb ? load_kb : panel_load(first_kb);
     } else if (has_a && has_b && ddr.K > 1) {
         a_in = 1 + ddr.moving(a_panel(first_kb), sharing) + ddr.Lat;
