@@ -93,4 +93,23 @@ TEST(FlashAttention, OnTheAscendPresetTheStepsChainInTheUnifiedBuffers) {
     EXPECT_EQ(checked.status, 0) << checked.out << checked.err;
 }
 
+// One 128-query block against 8,192 keys on one cluster of the 910B2
+// preset: the vendor README's one-core row (PTO-ISA
+// kernels/manual/common/flash_atten/README.md, commit 3186c38: 74.54 us,
+// 134,172 cycles at 1.8 GHz; docs/validation.md). Two blocks a cluster,
+// each step's results in other UB bytes than the last's, take 150,947
+// cycles (83.9 us, +12.5 %); one block a cluster 257,790 (timing model
+// §10, "Placement").
+TEST(FlashAttention, OneQueryBlockOnOneCoreAsTheVendorsOneCoreRow) {
+    const std::string args =
+        "-q --config configs/ascend_910b2.json --set chip.clusters=1 --param qblock=128 --param block=256 --param "
+        "tm=128 --param tn=128 --shape q=128,128 --shape kt=128,8192 --shape v=8192,128 models/flash_attention.pto";
+    for (const auto& [parallel, cycles] : {std::pair<int, int>{2, 150947}, std::pair<int, int>{1, 257790}}) {
+        const std::string json = (scratch() / ("flash_one_core_" + std::to_string(parallel) + ".json")).string();
+        const Outcome o = run(args + " --param parallel=" + std::to_string(parallel) + " --report-json '" + json + "'");
+        ASSERT_EQ(o.status, 0) << o.err;
+        EXPECT_EQ(nlohmann::json::parse(slurp(json))["total_cycles"], cycles) << parallel;
+    }
+}
+
 }  // namespace
