@@ -239,10 +239,6 @@ KNOWN_MISSES = {
                          "the vendor kernel over 8 cores",
     "flash attn S=2048": "the device's fixed costs: the README's one-core row takes 51.44 us for one query block "
                          "against 2,048 keys, more than this whole row (32.46)",
-    "flash attn S=16384": "every step's intermediates take DDR bytes of their own (the compiler reuses no dead "
-                          "intermediate's): past the L2's 192 MiB they are written back (1.16 GB during the run, "
-                          "the DDR bound 1.36 M of the 2.02 M cycles), where the vendor kernel reuses one "
-                          "workspace; with an L2 that never writes back (--set l2.kib=4194304) the row is +7.1 %",
     "add f16 8192^2": "bound by the loads of its inputs from DDR in both; the device's own case 5, the same kernel "
                       "reading its inputs past the L2, takes 187.68 us: allocating 268 MB of streamed inputs in the "
                       "L2 costs the device 29 %, the model's L2 charges a miss only the DDR's bandwidth",

@@ -31,6 +31,9 @@ void LowerContext::add_block(BlockBuilder& block) {
         const SpanList& wrote = block_writes_[d];
         if (overlap(wrote, footprint.reads) || overlap(wrote, footprint.writes)) wait.push_back(d);
     }
+    for (uint32_t d : reuse_deps)
+        if (overlap(block_reads_[d], footprint.writes) || overlap(block_writes_[d], footprint.writes))
+            wait.push_back(d);
     if (overwrites)
         for (uint32_t d = 0; d < block_writes_.size(); ++d)
             if (overlap(block_reads_[d], footprint.writes) || overlap(block_writes_[d], footprint.writes))

@@ -93,6 +93,10 @@ struct LowerContext {
     // their rows in the same bands, so only those touched the rows, and
     // the bytes, the block uses.
     std::vector<uint32_t> ub_deps;
+    // Of `reuse_deps` (the blocks that read or wrote the DDR bytes its
+    // results take in a strand's workspace, dsl/lower/ddr_workspace.h)
+    // those that read or wrote a byte the block writes.
+    std::vector<uint32_t> reuse_deps;
     // The operation overwrites DDR bytes in place (an update): its blocks
     // also wait for every earlier block that read or wrote a DDR byte they
     // write, whichever version of the tensor, through whichever view or

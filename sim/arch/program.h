@@ -306,6 +306,14 @@ struct Program {
     std::vector<ProgramOp> ops;
     std::vector<CommandTag> tags;  // Command::tag indexes this; tags[0] is the empty tag
     std::vector<Block> blocks;
+    // Per tensor, for a program whose strands reuse DDR bytes (a
+    // workspace, docs/timing-model.md §10): the block after which a tensor
+    // sharing its bytes with others holds its values (a functional run
+    // reads them then), kNotWritten for one no command writes, -1 for a
+    // tensor with bytes of its own (read after the run). Empty without a
+    // workspace. Not part of the ISA: never written to program files.
+    std::vector<int64_t> complete_after_block;
+    static constexpr int64_t kNotWritten = -2;
     // What the compiler could not do as asked, for the report's notes (an
     // on-chip tensor it kept in DDR). Not part of the ISA: never written
     // to program files.

@@ -24,7 +24,28 @@ Executor::Executor(const arch::Config& c, const arch::Program& p)
 }
 
 void Executor::run(Interleaving order) {
-    for (uint32_t b = 0; b < program_.blocks.size(); ++b) run_block(b, order);
+    // The tensors each block completes, of those sharing their bytes.
+    std::vector<std::vector<size_t>> completes(program_.blocks.size());
+    const std::vector<int64_t>& after = program_.complete_after_block;
+    for (size_t t = 0; t < after.size(); ++t)
+        if (after[t] >= 0 && uint64_t(after[t]) < completes.size()) completes[size_t(after[t])].push_back(t);
+    kept_.assign(after.size(), {});
+    for (uint32_t b = 0; b < program_.blocks.size(); ++b) {
+        run_block(b, order);
+        for (size_t t : completes[b]) {
+            const arch::TensorPlacement& p = program_.tensors[t];
+            const uint8_t* bytes = memory_.span(arch::Space::DDR, -1, p.ddr_addr, p.bytes, "tensor");
+            kept_[t].assign(bytes, bytes + p.bytes);
+        }
+    }
+}
+
+const uint8_t* Executor::tensor_bytes(const arch::Program& p, size_t t) {
+    const arch::TensorPlacement& at = p.tensors[t];
+    if (t < p.complete_after_block.size() && p.complete_after_block[t] != -1)
+        return t < kept_.size() && !kept_[t].empty() ? kept_[t].data() : nullptr;
+    return at.l1_addr >= 0 ? memory_.span(arch::Space::L1, -1, uint64_t(at.l1_addr), at.bytes, "tensor")
+                           : memory_.span(arch::Space::DDR, -1, at.ddr_addr, at.bytes, "tensor");
 }
 
 void Executor::run_block(uint32_t index, Interleaving order) {

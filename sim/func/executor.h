@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
@@ -41,6 +42,12 @@ public:
     // command on a bad access or a deadlock (streams waiting for flags no
     // command sets).
     void run(Interleaving order = Interleaving::StreamByStream);
+    // The bytes tensor `t` of the program held when its values were
+    // complete: for a tensor whose DDR bytes later tensors take (a strand's
+    // workspace, Program::complete_after_block) as they were after the
+    // block that completed it, else where it is now; nullptr for one no
+    // command writes. `p`: the program run() ran, or a copy of it.
+    const uint8_t* tensor_bytes(const arch::Program& p, size_t t);
 
 private:
     void run_block(uint32_t index, Interleaving order);
@@ -48,6 +55,8 @@ private:
     Memory memory_;
     uint64_t on_chip_from_;  // L1 below this is per-block scratch
     uint64_t ub_from_;       // and the UBs below this
+    // Per tensor whose bytes others share, its bytes when complete.
+    std::vector<std::vector<uint8_t>> kept_;
 };
 
 }  // namespace func

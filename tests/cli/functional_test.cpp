@@ -256,3 +256,30 @@ TEST(Functional, CompoundedRoundingIsInformationNotAFailure) {
         std::string::npos)
         << o.out;
 }
+
+// A strand's results in DDR reuse their operation's buffers in turn (timing
+// model §10, "Workspace"): the sixth step's scores take the first's bytes,
+// so at the end those hold the sixth's values. Each step's scores are still
+// checked on their own, as they were after the block that completed them.
+TEST(CheckedWorkspace, AResultWhoseBytesALaterOneTakesIsCheckedAsItWas) {
+    const std::string program = write_file("workspace_steps.pto",
+                                           "import pypto as pypo\n"
+                                           "q = pypo.input(\"q\", shape=(64, 64), dtype=\"float16\")\n"
+                                           "for j in range(8):\n"
+                                           "    k = pypo.input(\"k\" + str(j), shape=(64, 64), dtype=\"float16\")\n"
+                                           "    s = pypo.op.matmul(q, k)\n"
+                                           "    mj = pypo.op.reduce_max(s, axis=-1, keepdims=True, target='L1')\n"
+                                           "    m = mj if j == 0 else pypo.op.maximum(m, mj, target='L1')\n"
+                                           "pypo.output(\"y\", pypo.op.sub(q, m))\n");
+    const std::string config = write_file("workspace.json", R"({"cluster": {"vector_units": 2, "dma_engines": 2}, )"
+                                                            R"("vector": {"buffer_kib": 192}})");
+    Outcome o = run("-q --check --config '" + config + "' " + program);
+    ASSERT_EQ(o.status, 0) << o.out << o.err;
+    for (int j = 1; j <= 8; ++j) {
+        const std::string line = "workspace_steps.pto:5:9: matmul_" + std::to_string(j) + " (64, 64)";
+        const size_t at = o.out.find(line);
+        ASSERT_NE(at, std::string::npos) << line << "\n" << o.out;
+        EXPECT_EQ(o.out.substr(o.out.find('\n', at) - 6, 6), "> pass") << line;
+    }
+    EXPECT_EQ(count(o.out, "FAIL"), 0u) << o.out;
+}

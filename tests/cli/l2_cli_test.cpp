@@ -59,8 +59,8 @@ TEST(L2Cli, ReadmeExampleWritePortOnFlashAttention) {
         "models/flash_attention.pto";
     const nlohmann::json two = run_report(fa, "fa_two_ports");
     const nlohmann::json one = run_report("--set l2.write_bytes_per_cycle=0 " + fa, "fa_one_port");
-    EXPECT_EQ(two["total_cycles"], 465793);
-    EXPECT_EQ(one["total_cycles"], 502630);
+    EXPECT_EQ(two["total_cycles"], 464963);
+    EXPECT_EQ(one["total_cycles"], 502485);
     EXPECT_EQ(two["links"][0]["name"], "l2_l1_ub_read");
     EXPECT_EQ(two["links"][1]["name"], "l2_l1_ub_write");
     EXPECT_EQ(one["links"][0]["name"], "l2_l1_ub");

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "dsl/ir/vector_unit_tensors.h"
+#include "dsl/lower/ddr_workspace.h"
 #include "dsl/lower/gemm/gemm_epilogue.h"
 #include "dsl/lower/gemm/lower_matmul.h"
 #include "dsl/lower/lower_context.h"
@@ -39,12 +40,30 @@ int kept_copy_of(const TaskGraph& g, const BufferPlan& plan, int tensor) {
     return g.ops[size_t(t.producer)].inputs[0];
 }
 
-void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& plan, arch::Program& p) {
+// The tensors that may take a strand's workspace bytes (dsl/lower/
+// ddr_workspace.h): intermediates with DDR bytes of their own that no
+// other tensor names (a view, an update, a copy kept in DDR).
+std::vector<bool> workspace_eligible(const TaskGraph& g, const BufferPlan& plan) {
+    std::vector<bool> e(g.tensors.size(), false);
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        const TensorNode& t = g.tensors[i];
+        e[i] = t.role == TensorRole::Intermediate && t.producer >= 0 && !plan.in_ub(int(i)) && !plan.on_chip(int(i)) &&
+               view_source(g, int(i)) < 0 && kept_copy_of(g, plan, int(i)) < 0;
+    }
+    for (size_t i = 0; i < g.tensors.size(); ++i) {
+        if (const int source = kept_copy_of(g, plan, int(i)); source >= 0) e[size_t(source)] = false;
+        if (const int source = view_source(g, int(i)); source >= 0) e[size_t(source)] = false;
+    }
+    return e;
+}
+
+void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& plan, const DdrWorkspace& workspace,
+                   arch::Program& p) {
     uint64_t next = 0;
     p.tensors.resize(g.tensors.size());
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         const TensorNode& t = g.tensors[i];
-        if (view_source(g, int(i)) >= 0 || kept_copy_of(g, plan, int(i)) >= 0) continue;
+        if (view_source(g, int(i)) >= 0 || kept_copy_of(g, plan, int(i)) >= 0 || workspace.takes[i] >= 0) continue;
         uint64_t bytes = tensor_bytes(t);
         if (plan.in_ub(int(i))) {
             p.tensors[i] = {t.name,
@@ -81,6 +100,16 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
     }
     for (size_t i = 0; i < g.tensors.size(); ++i) {
         const TensorNode& t = g.tensors[i];
+        if (const int root = workspace.takes[i]; root >= 0) {
+            p.tensors[i] = {t.name,
+                            t.shape,
+                            t.dtype,
+                            p.tensors[size_t(root)].ddr_addr,
+                            tensor_bytes(t),
+                            std::string(tensor_role_name(t.role)) + ", in its strand's workspace: the bytes of " +
+                                g.tensors[size_t(workspace.previous[i])].name};
+            continue;
+        }
         if (int source = kept_copy_of(g, plan, int(i)); source >= 0) {
             p.tensors[i] = {t.name,
                             t.shape,
@@ -420,7 +449,13 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
     // A lowering that ends in a PlacementMismatch is done again: only the
     // last one is explained.
     if (options.explain) options.explain->ops.clear();
-    place_tensors(g, config, plan, program);
+    const DdrWorkspace workspace = plan_ddr_workspace(g, strands, workspace_eligible(g, plan), first_at, last_at);
+    place_tensors(g, config, plan, workspace, program);
+    for (size_t t = 0; t < g.tensors.size(); ++t)
+        if (workspace.takes[t] >= 0 || workspace.reused[t]) {
+            program.complete_after_block.resize(g.tensors.size(), -1);
+            program.complete_after_block[t] = arch::Program::kNotWritten;
+        }
     // The lowerings see L1 without the on-chip tensors' region, and with
     // several blocks per cluster (MAX_PARALLEL above chip.clusters) one
     // slot's share of it and of L0 (arch::Program::slot_l1_bytes).
@@ -457,8 +492,9 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
     // Per on-chip tensor, the blocks that read or wrote it: a tensor placed
     // where an earlier one was (its scope over) is written only after them.
     std::vector<std::vector<uint32_t>> touched(g.tensors.size());
-    // The same for the tensors kept in the Unified Buffers.
-    std::vector<std::vector<uint32_t>> touched_ub(g.tensors.size());
+    // The same for the tensors kept in the Unified Buffers, and for those
+    // whose DDR bytes a later one takes in a strand's workspace.
+    std::vector<std::vector<uint32_t>> touched_ub(g.tensors.size()), touched_ddr(g.tensors.size());
     // Blocks of op i, so a consumer can wait for its producers.
     std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
     size_t next_log = 0;
@@ -501,6 +537,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         ctx.deps.clear();
         ctx.data_deps.clear();
         ctx.ub_deps.clear();
+        ctx.reuse_deps.clear();
         // A fusion group waits for what any of its operations reads: of the
         // blocks that wrote an operand in DDR, for those that wrote bytes a
         // block reads (or writes: an update's slice), of an on-chip one for
@@ -558,6 +595,10 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             // (the plan keeps lifetimes apart); those held them before
             // these were waited for by these tensors' writers.
             for (int t : writes) {
+                // The same in a strand's DDR workspace.
+                if (const int u = workspace.previous[size_t(t)]; u >= 0)
+                    ctx.reuse_deps.insert(ctx.reuse_deps.end(), touched_ddr[size_t(u)].begin(),
+                                          touched_ddr[size_t(u)].end());
                 if (!plan.in_ub(t)) continue;
                 for (int u : plan.ub_of(t).previous)
                     ctx.ub_deps.insert(ctx.ub_deps.end(), touched_ub[size_t(u)].begin(), touched_ub[size_t(u)].end());
@@ -590,7 +631,7 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                 if (u.last_op < int(i) && u.offset < o.offset + o.bytes && o.offset < u.offset + u.bytes)
                     ctx.deps.insert(ctx.deps.end(), touched[size_t(u.tensor)].begin(), touched[size_t(u.tensor)].end());
         }
-        for (std::vector<uint32_t>* d : {&ctx.deps, &ctx.data_deps, &ctx.ub_deps}) {
+        for (std::vector<uint32_t>* d : {&ctx.deps, &ctx.data_deps, &ctx.ub_deps, &ctx.reuse_deps}) {
             std::sort(d->begin(), d->end());
             d->erase(std::unique(d->begin(), d->end()), d->end());
         }
@@ -662,6 +703,22 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                                                g.tensors[size_t(op.output)].name +
                                                "' is not lowered to read or write it where it is kept"};
             touched_ub[size_t(t)].insert(touched_ub[size_t(t)].end(), op_blocks[i].begin(), op_blocks[i].end());
+        }
+        // What used the bytes of a strand's workspace, and when the values
+        // of a tensor whose bytes a later one takes are complete.
+        if (!program.complete_after_block.empty() && first < ctx.blocks_emitted()) {
+            std::vector<int> writes{op.output};
+            if (fused[i])
+                for (int k : op.epilogue) writes.push_back(g.ops[size_t(k)].output);
+            std::vector<int> uses = reads;
+            uses.insert(uses.end(), writes.begin(), writes.end());
+            for (int t : uses)
+                if (workspace.reused[size_t(t)])
+                    touched_ddr[size_t(t)].insert(touched_ddr[size_t(t)].end(), op_blocks[i].begin(),
+                                                  op_blocks[i].end());
+            for (int t : writes)
+                if (program.complete_after_block[size_t(t)] != -1)
+                    program.complete_after_block[size_t(t)] = int64_t(ctx.blocks_emitted() - 1);
         }
         if (ctx.pinned) {
             std::vector<int> uses = op.inputs;

@@ -138,7 +138,7 @@ Outcome compile_pto(const RunOptions& opt, const arch::Config& config, Compiled&
     {
         // The messages' tensors, with their values as the run computed them.
         const dsl::TaskGraph moved = dsl::apply_moves(graph);
-        SimulatedValues values(moved, out.inputs, out.plan.lowered, out.program, out.plan.run->memory());
+        SimulatedValues values(moved, out.inputs, out.plan.lowered, out.program, *out.plan.run);
         add_tensor_values(out.messages, out.message_tensors, values);
     }
     if (asks_for<ExplainOutput>(opt)) {

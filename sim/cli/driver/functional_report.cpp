@@ -34,7 +34,7 @@ int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& 
         const arch::TensorPlacement& t = program.tensors[i];
         if (t.name != g.tensors[i].name || t.dtype != g.tensors[i].dtype || t.shape != g.tensors[i].shape)
             throw std::logic_error("the compiled program moved output '" + g.tensors[i].name + "'");
-        outputs[int(i)] = read_tensor(plan.run->memory(), t);
+        outputs[int(i)] = *read_tensor(*plan.run, program, i);
     }
     if (!opt.outputs_dir.empty()) {
         out << "  outputs written to " << opt.outputs_dir << ":";
@@ -94,7 +94,7 @@ int report_functional(const FunctionalReportOptions& opt, const dsl::TaskGraph& 
         // compounds, are information.
         out << "  check of each operation against the reference executor (float64) applied to its simulated "
                "inputs:\n";
-        for (const OpCheck& c : check_operations(moved, ref, inputs, plan.lowered, program, plan.run->memory())) {
+        for (const OpCheck& c : check_operations(moved, ref, inputs, plan.lowered, program, *plan.run)) {
             out << format_op_check(c);
             if (!c.own.pass && failure.empty()) {
                 std::ostringstream f;

@@ -196,14 +196,15 @@ void inject_fault_from_env(arch::Program& p) {
     told = true;
 }
 
-func::HostTensor read_tensor(func::Memory& m, const arch::TensorPlacement& t) {
+std::optional<func::HostTensor> read_tensor(func::Executor& run, const arch::Program& p, size_t t) {
+    const arch::TensorPlacement& placement = p.tensors[t];
+    const uint8_t* bytes = run.tensor_bytes(p, t);
+    if (!bytes) return std::nullopt;
     func::HostTensor h;
-    h.shape = t.shape, h.dtype = t.dtype;
-    const uint64_t n = t.bytes / uint64_t(arch::dtype_bytes(t.dtype));
+    h.shape = placement.shape, h.dtype = placement.dtype;
+    const uint64_t n = placement.bytes / uint64_t(arch::dtype_bytes(placement.dtype));
     h.values.resize(n);
-    const uint8_t* p = t.l1_addr >= 0 ? m.span(arch::Space::L1, -1, uint64_t(t.l1_addr), t.bytes, "tensor")
-                                      : m.span(arch::Space::DDR, -1, t.ddr_addr, t.bytes, "tensor");
-    func::load_run(p, t.dtype, n, h.values.data());
+    func::load_run(bytes, placement.dtype, n, h.values.data());
     return h;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,7 +55,10 @@ std::unique_ptr<func::Executor> run_functional(const arch::Config& c, const arch
 // nothing when the variable is unset. Throws UsageError for a bad K.
 void inject_fault_from_env(arch::Program& p);
 
-// Tensor `t` of the program as it is in memory (DDR, or L1 for an on-chip one).
-func::HostTensor read_tensor(func::Memory& m, const arch::TensorPlacement& t);
+// Tensor `t` of program `p`, which `run` ran, as it was when its values
+// were complete: where it is in memory (DDR, or L1 for an on-chip one), or
+// as the run kept it when later tensors take its DDR bytes (a strand's
+// workspace); empty for such a tensor that no command writes.
+std::optional<func::HostTensor> read_tensor(func::Executor& run, const arch::Program& p, size_t t);
 
 }  // namespace cli

@@ -24,9 +24,11 @@ struct Values {
     bool finite() const { return !inf && !nan; }
 };
 
-Values scan(func::Memory& m, const arch::TensorPlacement& t) {
+Values scan(func::Executor& run, const arch::Program& p, size_t t) {
     Values v;
-    for (float x : read_tensor(m, t).values) {
+    const std::optional<func::HostTensor> h = read_tensor(run, p, t);
+    if (!h) return v;
+    for (float x : h->values) {
         if (std::isnan(x)) v.nan = true;
         else if (std::isinf(x)) v.inf = true;
         else if (x != 0) v.nonzero = true;
@@ -38,13 +40,13 @@ Values scan(func::Memory& m, const arch::TensorPlacement& t) {
 // Why op `i` of `g` (as computed in memory `m`) is abnormal, "" if it is
 // not, or if its abnormal values came in through its inputs. A fusion
 // group is judged by its stored result against the group's inputs.
-std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memory& m, int i) {
+std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Executor& m, int i) {
     const dsl::OpNode& op = g.ops[size_t(i)];
     const arch::TensorPlacement& out = p.tensors[size_t(op.output)];
     if (!stored(g, p, i) || !readable(out) || out.role.find("view of") != std::string::npos ||
         out.role.find("updated in place") != std::string::npos)
         return "";
-    const Values y = scan(m, out);
+    const Values y = scan(m, p, size_t(op.output));
     bool inputs_finite = true, inputs_nonzero = false;
     std::vector<int> reads = op.inputs;
     if (op.fused_into >= 0 && ran_fused(g, p, op.fused_into)) {
@@ -62,7 +64,7 @@ std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memo
     for (int in : reads) {
         const arch::TensorPlacement& t = p.tensors[size_t(in)];
         if (!readable(t)) continue;
-        const Values x = scan(m, t);
+        const Values x = scan(m, p, size_t(in));
         inputs_finite = inputs_finite && x.finite();
         inputs_nonzero = inputs_nonzero || x.nonzero;
     }
@@ -79,7 +81,7 @@ std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memo
 // Why switched op `i` is still abnormal in float32, "" if it is not. Inside
 // a fusion group that ran fused its result never reaches memory: the
 // group's stored result is judged instead, as a new switch is.
-std::string still_abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Memory& m, int i) {
+std::string still_abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Executor& m, int i) {
     if (stored(g, p, i)) return abnormal(g, p, m, i);
     const dsl::OpNode& op = g.ops[size_t(i)];
     const dsl::OpNode& head = g.ops[size_t(op.epilogue.empty() ? op.fused_into : i)];
@@ -165,7 +167,7 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
         last_switched.clear();
         if (prepare) prepare(plan.program);
         plan.run = run_functional(c, plan.program, inputs);
-        func::Memory& m = plan.run->memory();
+        func::Executor& m = *plan.run;
         bool changed = false;
         // Undo the switches float32 did not cure.
         for (auto it = plan.switches.begin(); it != plan.switches.end();) {

@@ -76,7 +76,7 @@ arch::DType least_precise(arch::DType a, arch::DType b) {
 class Checker {
 public:
     Checker(const dsl::TaskGraph& moved, const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
-            const arch::Program& program, func::Memory& m)
+            const arch::Program& program, func::Executor& m)
         : g_(moved), lowered_(lowered), values_(moved, inputs, lowered, program, m) {}
 
     const std::optional<dsl::RefValues>& simulated(int t) { return values_.simulated(t); }
@@ -197,7 +197,7 @@ arch::DType computed_precision(const dsl::TaskGraph& lowered, int tensor, const 
 
 std::vector<OpCheck> check_operations(const dsl::TaskGraph& moved, const std::vector<dsl::RefValues>& reference,
                                       const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
-                                      const arch::Program& program, func::Memory& m) {
+                                      const arch::Program& program, func::Executor& m) {
     Checker checker(moved, inputs, lowered, program, m);
     std::vector<OpCheck> out;
     for (const dsl::OpNode& op : moved.ops)

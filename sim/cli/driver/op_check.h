@@ -16,7 +16,7 @@
 #include "dsl/reference/reference.h"
 #include "sim/arch/program.h"
 #include "sim/cli/driver/functional_check.h"
-#include "sim/func/memory.h"
+#include "sim/func/executor.h"
 #include "sim/func/npy.h"
 
 namespace cli {
@@ -31,10 +31,10 @@ struct OpCheck {
 
 // `moved` is the program's graph after apply_moves, `reference` the
 // reference executor's values of its tensors from the program's inputs
-// (`inputs`), `lowered` and `program` what ran, and `m` the memory it left.
+// (`inputs`), `lowered` and `program` what ran, and `m` the functional run.
 std::vector<OpCheck> check_operations(const dsl::TaskGraph& moved, const std::vector<dsl::RefValues>& reference,
                                       const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
-                                      const arch::Program& program, func::Memory& m);
+                                      const arch::Program& program, func::Executor& m);
 
 // The precision the compiled graph `lowered` computed `tensor` in from the
 // tensors marked `given` (indexed by tensor; empty: the program's inputs

@@ -15,12 +15,12 @@ const char* const kUpdatedInPlace = "updated in place: ";
 }  // namespace
 
 SimulatedValues::SimulatedValues(const dsl::TaskGraph& moved, const std::map<int, func::HostTensor>& inputs,
-                                 const dsl::TaskGraph& lowered, const arch::Program& program, func::Memory& m)
+                                 const dsl::TaskGraph& lowered, const arch::Program& program, func::Executor& run)
     : g_(moved),
       inputs_(inputs),
       lowered_(lowered),
       program_(program),
-      m_(m),
+      run_(run),
       writes_(program),
       sim_(moved.tensors.size()),
       looked_(moved.tensors.size(), false),
@@ -70,8 +70,8 @@ const std::optional<dsl::RefValues>& SimulatedValues::simulated(int t) {
         if (whole == program_.tensors.end() || whole->ddr_addr != p.ddr_addr || whole->bytes != p.bytes)
             return sim_[size_t(t)];
     }
-    const func::HostTensor h = read_tensor(m_, p);
-    sim_[size_t(t)] = dsl::RefValues(h.values.begin(), h.values.end());
+    const std::optional<func::HostTensor> h = read_tensor(run_, program_, size_t(j));
+    if (h) sim_[size_t(t)] = dsl::RefValues(h->values.begin(), h->values.end());
     return sim_[size_t(t)];
 }
 

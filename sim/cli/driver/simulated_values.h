@@ -15,7 +15,7 @@
 #include "dsl/reference/reference.h"
 #include "sim/arch/program.h"
 #include "sim/cli/driver/stored_results.h"
-#include "sim/func/memory.h"
+#include "sim/func/executor.h"
 #include "sim/func/npy.h"
 
 namespace cli {
@@ -24,9 +24,9 @@ class SimulatedValues {
 public:
     // `moved`: the elaborated graph with its moves (dsl::apply_moves), whose
     // tensor indices the questions use; `lowered` and `program` what ran,
-    // `m` the run's memory.
+    // `run` the functional run.
     SimulatedValues(const dsl::TaskGraph& moved, const std::map<int, func::HostTensor>& inputs,
-                    const dsl::TaskGraph& lowered, const arch::Program& program, func::Memory& m);
+                    const dsl::TaskGraph& lowered, const arch::Program& program, func::Executor& run);
 
     // The values of tensor t, if the run left them in memory (or it is an
     // input): read once. Empty for an on-chip tensor (L1 is reused by every
@@ -43,7 +43,7 @@ private:
     const std::map<int, func::HostTensor>& inputs_;
     const dsl::TaskGraph& lowered_;
     const arch::Program& program_;
-    func::Memory& m_;
+    func::Executor& run_;
     DdrWrites writes_;
     std::set<std::string> rewritten_;
     std::vector<std::optional<dsl::RefValues>> sim_;

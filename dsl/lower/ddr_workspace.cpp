@@ -1,0 +1,70 @@
+#include "dsl/lower/ddr_workspace.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <tuple>
+
+namespace dsl {
+
+namespace {
+
+// DDR tensors start on 4 KiB boundaries (dsl/lower/program/lower.cpp): a
+// tensor fits the bytes of another of as many pages.
+uint64_t pages(const TensorNode& t) {
+    uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
+    for (int64_t d : t.shape) n *= uint64_t(d);
+    return (n + 4095) / 4096;
+}
+
+struct Buffer {
+    int root = -1;    // the tensor whose bytes these are
+    int holder = -1;  // the latest tensor in them
+    int last = -1;    // its last use, as a lowering step
+};
+
+}  // namespace
+
+DdrWorkspace plan_ddr_workspace(const TaskGraph& g, const UbStrands& strands, const std::vector<bool>& eligible,
+                                const std::vector<int>& first_at, const std::vector<int>& last_at) {
+    DdrWorkspace w;
+    w.takes.assign(g.tensors.size(), -1);
+    w.previous.assign(g.tensors.size(), -1);
+    w.reused.assign(g.tensors.size(), false);
+    std::vector<int> last(g.tensors.size(), -1);
+    for (size_t i = 0; i < g.ops.size(); ++i)
+        for (int in : g.ops[i].inputs) last[size_t(in)] = std::max(last[size_t(in)], last_at[i]);
+    std::vector<int> order;
+    for (size_t t = 0; t < g.tensors.size(); ++t) {
+        const TensorNode& n = g.tensors[t];
+        if (!eligible[t] || t >= strands.of.size() || strands.of[t] < 0 || n.producer < 0) continue;
+        last[t] = std::max(last[t], last_at[size_t(n.producer)]);
+        order.push_back(int(t));
+    }
+    auto first = [&](int t) { return first_at[size_t(g.tensors[size_t(t)].producer)]; };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return first(a) < first(b); });
+    // A strand's buffers for the results of one operation of the source
+    // (a loop body's, once per step) of one size.
+    using Key = std::tuple<int, const SourceFile*, int, int, uint64_t>;
+    std::map<Key, std::vector<Buffer>> buffers;
+    for (int t : order) {
+        const SourceLoc& at = g.ops[size_t(g.tensors[size_t(t)].producer)].loc;
+        std::vector<Buffer>& mine =
+            buffers[{strands.of[size_t(t)], at.file.get(), at.line, at.col, pages(g.tensors[size_t(t)])}];
+        Buffer* lru = nullptr;
+        if (mine.size() >= kWorkspaceBuffers)
+            for (Buffer& b : mine)
+                if (b.last < first(t) && (!lru || b.last < lru->last)) lru = &b;
+        if (!lru) {
+            mine.push_back({t, t, last[size_t(t)]});
+            continue;
+        }
+        w.takes[size_t(t)] = lru->root;
+        w.previous[size_t(t)] = lru->holder;
+        w.reused[size_t(lru->holder)] = true;
+        lru->holder = t, lru->last = last[size_t(t)];
+    }
+    return w;
+}
+
+}  // namespace dsl
