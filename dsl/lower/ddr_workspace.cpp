@@ -9,12 +9,13 @@ namespace dsl {
 
 namespace {
 
-// DDR tensors start on 4 KiB boundaries (dsl/lower/program/lower.cpp): a
-// tensor fits the bytes of another of as many pages.
-uint64_t pages(const TensorNode& t) {
+// A result takes the bytes of one of the same size only: then a holder
+// whose writer writes all of them has waited for every earlier user
+// (dsl/lower/program/lower.cpp keeps the users since then).
+uint64_t bytes(const TensorNode& t) {
     uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
     for (int64_t d : t.shape) n *= uint64_t(d);
-    return (n + 4095) / 4096;
+    return n;
 }
 
 struct Buffer {
@@ -31,6 +32,7 @@ DdrWorkspace plan_ddr_workspace(const TaskGraph& g, const UbStrands& strands, co
     w.takes.assign(g.tensors.size(), -1);
     w.previous.assign(g.tensors.size(), -1);
     w.reused.assign(g.tensors.size(), false);
+    w.buffer.assign(g.tensors.size(), -1);
     std::vector<int> last(g.tensors.size(), -1);
     for (size_t i = 0; i < g.ops.size(); ++i)
         for (int in : g.ops[i].inputs) last[size_t(in)] = std::max(last[size_t(in)], last_at[i]);
@@ -44,22 +46,23 @@ DdrWorkspace plan_ddr_workspace(const TaskGraph& g, const UbStrands& strands, co
     auto first = [&](int t) { return first_at[size_t(g.tensors[size_t(t)].producer)]; };
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return first(a) < first(b); });
     // A strand's buffers for the results of one operation of the source
-    // (a loop body's, once per step) of one size.
+    // (a loop body's, once per step) of one size in bytes.
     using Key = std::tuple<int, const SourceFile*, int, int, uint64_t>;
     std::map<Key, std::vector<Buffer>> buffers;
     for (int t : order) {
         const SourceLoc& at = g.ops[size_t(g.tensors[size_t(t)].producer)].loc;
         std::vector<Buffer>& mine =
-            buffers[{strands.of[size_t(t)], at.file.get(), at.line, at.col, pages(g.tensors[size_t(t)])}];
+            buffers[{strands.of[size_t(t)], at.file.get(), at.line, at.col, bytes(g.tensors[size_t(t)])}];
         Buffer* lru = nullptr;
         if (mine.size() >= kWorkspaceBuffers)
             for (Buffer& b : mine)
                 if (b.last < first(t) && (!lru || b.last < lru->last)) lru = &b;
         if (!lru) {
             mine.push_back({t, t, last[size_t(t)]});
+            w.buffer[size_t(t)] = t;
             continue;
         }
-        w.takes[size_t(t)] = lru->root;
+        w.takes[size_t(t)] = w.buffer[size_t(t)] = lru->root;
         w.previous[size_t(t)] = lru->holder;
         w.reused[size_t(lru->holder)] = true;
         lru->holder = t, lru->last = last[size_t(t)];

@@ -17,7 +17,7 @@
 // operation of the source (a loop body's, once per step) take at least
 // kWorkspaceBuffers buffers of their own in a strand, and a new result
 // takes the least recently used of them that is dead in program order; its
-// writer waits for the blocks that used the bytes last.
+// writer waits for the blocks that used the bytes before it.
 #pragma once
 
 #include <vector>
@@ -40,10 +40,14 @@ struct DdrWorkspace {
     // their holders, which has bytes of its own), -1 for none.
     std::vector<int> takes;
     // Per graph tensor: the holder of those bytes just before it, -1 for
-    // none; its users' blocks are what its writer waits for.
+    // none (the one --dump-program names).
     std::vector<int> previous;
     // Per graph tensor: whether a later tensor takes its bytes.
     std::vector<bool> reused;
+    // Per graph tensor: the buffer it is in, named by its first holder (the
+    // tensor whose bytes they are), -1 for a tensor outside every strand's
+    // workspace.
+    std::vector<int> buffer;
 };
 
 // The workspace of `g`'s strands. `eligible` (per graph tensor): an

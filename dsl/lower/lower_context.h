@@ -93,9 +93,10 @@ struct LowerContext {
     // their rows in the same bands, so only those touched the rows, and
     // the bytes, the block uses.
     std::vector<uint32_t> ub_deps;
-    // Of `reuse_deps` (the blocks that read or wrote the DDR bytes its
-    // results take in a strand's workspace, dsl/lower/ddr_workspace.h)
-    // those that read or wrote a byte the block writes.
+    // Of `reuse_deps` (the blocks that read or wrote the DDR buffers its
+    // results take in a strand's workspace, dsl/lower/ddr_workspace.h,
+    // since a holder's writer last wrote all of it) those that read or
+    // wrote a byte the block writes.
     std::vector<uint32_t> reuse_deps;
     // The operation overwrites DDR bytes in place (an update): its blocks
     // also wait for every earlier block that read or wrote a DDR byte they
@@ -142,6 +143,8 @@ struct LowerContext {
     void add_block(BlockBuilder& block);
     // Blocks emitted so far; the next one's number.
     uint32_t blocks_emitted() const { return blocks_emitted_; }
+    // The DDR bytes block `b` (emitted) writes.
+    const SpanList& block_writes(uint32_t b) const { return block_writes_[b]; }
     // Each tensor's readers (tensor_consumers), found once for the program
     // rather than by every operation that asks.
     const std::vector<std::vector<int>>& readers() const {

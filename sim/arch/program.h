@@ -309,9 +309,12 @@ struct Program {
     // Per tensor, for a program whose strands reuse DDR bytes (a
     // workspace, docs/timing-model.md §10): the block after which a tensor
     // sharing its bytes with others holds its values (a functional run
-    // reads them then), kNotWritten for one no command writes, -1 for a
-    // tensor with bytes of its own (read after the run). Empty without a
-    // workspace. Not part of the ISA: never written to program files.
+    // reads them then: the last block of the operation, or fusion group,
+    // that computes it; an inner result of a fused group is not stored,
+    // and nothing reads it), kNotWritten for one whose operation emits no
+    // block, -1 for a tensor with bytes of its own (read after the run).
+    // Empty without a workspace. Not part of the ISA: never written to
+    // program files.
     std::vector<int64_t> complete_after_block;
     static constexpr int64_t kNotWritten = -2;
     // What the compiler could not do as asked, for the report's notes (an

@@ -101,4 +101,56 @@ TEST(OrderedInDdr, TheCheckerSeesAMissingDependencyInKeptUnifiedBufferBytes) {
     EXPECT_EQ(testraces::first_ddr_race(p), "block 1 ('b1') touches kept UB bytes on no cluster of its own");
 }
 
+// A strand's DDR workspace (timing model §10, "Workspace"): a result that
+// takes a buffer waits for every earlier user of the bytes it writes, not
+// only the last holder's, where a holder in between did not write them
+// all: one whose source operation's results differ in size (the sixth
+// step's keys are 40 columns), or one computed inside a fusion group and
+// not stored (the seventh step's row maximum, which nothing else reads).
+const char* const kWorkspaceConfig =
+    R"({"cluster": {"vector_units": 2, "dma_engines": 2}, "vector": {"buffer_kib": 192}})";
+
+void expect_ordered_with_a_workspace(const std::string& name, const std::string& source) {
+    const std::string program = write_file(name + ".pto", source);
+    const std::string config = write_file("workspace_races.json", kWorkspaceConfig);
+    const arch::Program p = compiled("--config '" + config + "' '" + program + "'", name);
+    size_t shared = 0;
+    for (const arch::TensorPlacement& t : p.tensors) shared += t.role.find("strand's workspace") != std::string::npos;
+    EXPECT_GT(shared, 0u);
+    EXPECT_EQ(testraces::first_ddr_race(p), "");
+}
+
+TEST(OrderedInDdr, AWorkspaceBufferWhoseHoldersDifferInSize) {
+    expect_ordered_with_a_workspace("workspace_sizes",
+                                    "import pypto as pypo\n"
+                                    "q = pypo.input(\"q\", shape=(64, 64), dtype=\"float16\")\n"
+                                    "outs = []\n"
+                                    "for j in range(12):\n"
+                                    "    n = 40 if j == 5 else 64\n"
+                                    "    k = pypo.input(\"k\" + str(j), shape=(64, n), dtype=\"float16\")\n"
+                                    "    s = pypo.op.matmul(q, k)\n"
+                                    "    e = pypo.op.exp(s)\n"
+                                    "    outs.append(pypo.op.reduce_sum(e, axis=-1, keepdims=True))\n"
+                                    "    mj = pypo.op.reduce_max(s, axis=-1, keepdims=True, target='L1')\n"
+                                    "    m = mj if j == 0 else pypo.op.maximum(m, mj, target='L1')\n"
+                                    "pypo.output(\"y\", pypo.op.sub(q, m))\n"
+                                    "pypo.output(\"z\", pypo.op.concat(outs, axis=-1))\n");
+}
+
+TEST(OrderedInDdr, AWorkspaceBufferWithAHolderNeverStored) {
+    expect_ordered_with_a_workspace("workspace_unstored",
+                                    "import pypto as pypo\n"
+                                    "q = pypo.input(\"q\", shape=(64, 64), dtype=\"float16\")\n"
+                                    "extra = []\n"
+                                    "for j in range(12):\n"
+                                    "    k = pypo.input(\"k\" + str(j), shape=(64, 64), dtype=\"float16\")\n"
+                                    "    s = pypo.op.matmul(q, k)\n"
+                                    "    mj = pypo.op.reduce_max(s, axis=-1, keepdims=True, target='L1')\n"
+                                    "    m = mj if j == 0 else pypo.op.maximum(m, mj, target='L1')\n"
+                                    "    if j != 6:\n"
+                                    "        extra.append(pypo.op.concat([mj, mj], axis=-1))\n"
+                                    "pypo.output(\"y\", pypo.op.sub(q, m))\n"
+                                    "pypo.output(\"z\", pypo.op.concat(extra, axis=-1))\n");
+}
+
 }  // namespace

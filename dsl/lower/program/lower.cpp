@@ -138,6 +138,20 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
     }
 }
 
+// Whether `blocks` (emitted) together write every DDR byte of [addr,
+// addr + bytes).
+bool writes_all(const LowerContext& ctx, const std::vector<uint32_t>& blocks, uint64_t addr, uint64_t bytes) {
+    SpanList spans;
+    for (uint32_t b : blocks) spans.insert(spans.end(), ctx.block_writes(b).begin(), ctx.block_writes(b).end());
+    std::sort(spans.begin(), spans.end(), [](const ByteSpan& x, const ByteSpan& y) { return x.begin < y.begin; });
+    uint64_t covered = addr;
+    for (const ByteSpan& s : spans) {
+        if (s.begin > covered) break;
+        covered = std::max(covered, s.end);
+    }
+    return covered >= addr + bytes;
+}
+
 // A row reduction (reduce_sum, reduce_mean, reduce_max over the last axis
 // alone): it can read an on-chip tensor where it is, part by part (whole
 // rows), and keep its result, row r's statistic for row r, on chip.
@@ -492,9 +506,12 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
     // Per on-chip tensor, the blocks that read or wrote it: a tensor placed
     // where an earlier one was (its scope over) is written only after them.
     std::vector<std::vector<uint32_t>> touched(g.tensors.size());
-    // The same for the tensors kept in the Unified Buffers, and for those
-    // whose DDR bytes a later one takes in a strand's workspace.
-    std::vector<std::vector<uint32_t>> touched_ub(g.tensors.size()), touched_ddr(g.tensors.size());
+    // The same for the tensors kept in the Unified Buffers.
+    std::vector<std::vector<uint32_t>> touched_ub(g.tensors.size());
+    // Per buffer of a strand's DDR workspace (by its first holder), the
+    // blocks that read or wrote it since a holder's writer last wrote all
+    // of it (which waited for every earlier user of the bytes it wrote).
+    std::vector<std::vector<uint32_t>> buffer_users(g.tensors.size());
     // Blocks of op i, so a consumer can wait for its producers.
     std::vector<std::vector<uint32_t>> op_blocks(g.ops.size());
     size_t next_log = 0;
@@ -596,9 +613,10 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             // these were waited for by these tensors' writers.
             for (int t : writes) {
                 // The same in a strand's DDR workspace.
-                if (const int u = workspace.previous[size_t(t)]; u >= 0)
-                    ctx.reuse_deps.insert(ctx.reuse_deps.end(), touched_ddr[size_t(u)].begin(),
-                                          touched_ddr[size_t(u)].end());
+                if (workspace.previous[size_t(t)] >= 0) {
+                    const std::vector<uint32_t>& users = buffer_users[size_t(workspace.buffer[size_t(t)])];
+                    ctx.reuse_deps.insert(ctx.reuse_deps.end(), users.begin(), users.end());
+                }
                 if (!plan.in_ub(t)) continue;
                 for (int u : plan.ub_of(t).previous)
                     ctx.ub_deps.insert(ctx.ub_deps.end(), touched_ub[size_t(u)].begin(), touched_ub[size_t(u)].end());
@@ -704,21 +722,27 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
                                                "' is not lowered to read or write it where it is kept"};
             touched_ub[size_t(t)].insert(touched_ub[size_t(t)].end(), op_blocks[i].begin(), op_blocks[i].end());
         }
-        // What used the bytes of a strand's workspace, and when the values
-        // of a tensor whose bytes a later one takes are complete.
+        // What used the buffers of a strand's workspace, and when the
+        // values of a tensor sharing its bytes are complete.
         if (!program.complete_after_block.empty() && first < ctx.blocks_emitted()) {
             std::vector<int> writes{op.output};
             if (fused[i])
                 for (int k : op.epilogue) writes.push_back(g.ops[size_t(k)].output);
+            for (int t : writes) {
+                const int b = workspace.buffer[size_t(t)];
+                if (b < 0) continue;
+                program.complete_after_block[size_t(t)] = int64_t(ctx.blocks_emitted() - 1);
+                const arch::TensorPlacement& at = program.tensors[size_t(t)];
+                if (writes_all(ctx, op_blocks[i], at.ddr_addr, at.bytes)) buffer_users[size_t(b)].clear();
+            }
             std::vector<int> uses = reads;
             uses.insert(uses.end(), writes.begin(), writes.end());
+            std::sort(uses.begin(), uses.end());
+            uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
             for (int t : uses)
-                if (workspace.reused[size_t(t)])
-                    touched_ddr[size_t(t)].insert(touched_ddr[size_t(t)].end(), op_blocks[i].begin(),
-                                                  op_blocks[i].end());
-            for (int t : writes)
-                if (program.complete_after_block[size_t(t)] != -1)
-                    program.complete_after_block[size_t(t)] = int64_t(ctx.blocks_emitted() - 1);
+                if (const int b = workspace.buffer[size_t(t)]; b >= 0)
+                    buffer_users[size_t(b)].insert(buffer_users[size_t(b)].end(), op_blocks[i].begin(),
+                                                   op_blocks[i].end());
         }
         if (ctx.pinned) {
             std::vector<int> uses = op.inputs;
