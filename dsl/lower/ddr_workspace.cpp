@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <queue>
 #include <tuple>
 
 namespace dsl {
@@ -46,26 +48,34 @@ DdrWorkspace plan_ddr_workspace(const TaskGraph& g, const UbStrands& strands, co
     auto first = [&](int t) { return first_at[size_t(g.tensors[size_t(t)].producer)]; };
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return first(a) < first(b); });
     // A strand's buffers for the results of one operation of the source
-    // (a loop body's, once per step) of one size in bytes.
-    using Key = std::tuple<int, const SourceFile*, int, int, uint64_t>;
-    std::map<Key, std::vector<Buffer>> buffers;
+    // (a loop body's, once per step; an operation a pass inserted has its
+    // consumer's place, and another kind) of one size in bytes, with their
+    // holders' last uses least first (a tie: the older buffer).
+    struct Buffers {
+        std::vector<Buffer> all;
+        std::priority_queue<std::pair<int, size_t>, std::vector<std::pair<int, size_t>>, std::greater<>> by_last;
+    };
+    using Key = std::tuple<int, const SourceFile*, int, int, int, uint64_t>;
+    std::map<Key, Buffers> buffers;
     for (int t : order) {
-        const SourceLoc& at = g.ops[size_t(g.tensors[size_t(t)].producer)].loc;
-        std::vector<Buffer>& mine =
-            buffers[{strands.of[size_t(t)], at.file.get(), at.line, at.col, bytes(g.tensors[size_t(t)])}];
-        Buffer* lru = nullptr;
-        if (mine.size() >= kWorkspaceBuffers)
-            for (Buffer& b : mine)
-                if (b.last < first(t) && (!lru || b.last < lru->last)) lru = &b;
-        if (!lru) {
-            mine.push_back({t, t, last[size_t(t)]});
+        const OpNode& producer = g.ops[size_t(g.tensors[size_t(t)].producer)];
+        Buffers& mine = buffers[{strands.of[size_t(t)], producer.loc.file.get(), producer.loc.line, producer.loc.col,
+                                 int(producer.kind), bytes(g.tensors[size_t(t)])}];
+        // The least recently used, if its holder is dead.
+        if (mine.all.size() < kWorkspaceBuffers || mine.by_last.top().first >= first(t)) {
+            mine.by_last.push({last[size_t(t)], mine.all.size()});
+            mine.all.push_back({t, t, last[size_t(t)]});
             w.buffer[size_t(t)] = t;
             continue;
         }
-        w.takes[size_t(t)] = w.buffer[size_t(t)] = lru->root;
-        w.previous[size_t(t)] = lru->holder;
-        w.reused[size_t(lru->holder)] = true;
-        lru->holder = t, lru->last = last[size_t(t)];
+        const size_t k = mine.by_last.top().second;
+        mine.by_last.pop();
+        Buffer& lru = mine.all[k];
+        w.takes[size_t(t)] = w.buffer[size_t(t)] = lru.root;
+        w.previous[size_t(t)] = lru.holder;
+        w.reused[size_t(lru.holder)] = true;
+        lru.holder = t, lru.last = last[size_t(t)];
+        mine.by_last.push({lru.last, k});
     }
     return w;
 }
