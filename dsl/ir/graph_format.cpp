@@ -149,6 +149,7 @@ std::string format_graph(const TaskGraph& g) {
        << " data movements, " << g.tensors.size() << " tensors";
     if (g.max_parallel) os << ", MAX_PARALLEL " << g.max_parallel;
     if (g.buffers) os << ", BUFFERS " << g.buffers;
+    if (g.workspace_buffers != TaskGraph::kDefaultWorkspaceBuffers) os << ", WORKSPACE_BUFFERS " << g.workspace_buffers;
     os << "\n";
     for (size_t k = 0; k < g.params.size(); ++k)
         os << (k ? ", " : "params: ") << g.params[k].name << "=" << g.params[k].repr

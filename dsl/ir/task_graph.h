@@ -183,6 +183,16 @@ struct TaskGraph {
     // the defaults (2; 3 for a matmul's L1 panels with prefetch=True);
     // 0 = not set.
     int buffers = 0;
+    // pypo.config.WORKSPACE_BUFFERS: the buffers a strand's DDR workspace
+    // keeps for one operation's results before it reuses one
+    // (dsl/lower/ddr_workspace.h); 0 = no workspace. The default, 5, is
+    // the vendor's flash-attention kernel's: it passes its scores,
+    // probabilities and partial outputs between the cube and the vector
+    // cores through global-memory FIFOs of 1 + qkPreloadNum slots, 4 by
+    // default, so the cube runs up to four tiles ahead (PTO-ISA
+    // kernels/manual/common/flash_atten/README.md, "qkp_tile_fifo_size").
+    static constexpr int kDefaultWorkspaceBuffers = 5;
+    int workspace_buffers = kDefaultWorkspaceBuffers;
     // pypo.config.FUSION (and --no-fusion): whether the fusion pass runs.
     bool fusion = true;
     // The target's vector units compute in Unified Buffers of their own

@@ -39,7 +39,8 @@ DdrWorkspace plan_ddr_workspace(const TaskGraph& g, const UbStrands& strands, co
     for (size_t i = 0; i < g.ops.size(); ++i)
         for (int in : g.ops[i].inputs) last[size_t(in)] = std::max(last[size_t(in)], last_at[i]);
     std::vector<int> order;
-    for (size_t t = 0; t < g.tensors.size(); ++t) {
+    // WORKSPACE_BUFFERS = 0: every intermediate keeps bytes of its own.
+    for (size_t t = 0; t < g.tensors.size() && g.workspace_buffers > 0; ++t) {
         const TensorNode& n = g.tensors[t];
         if (!eligible[t] || t >= strands.of.size() || strands.of[t] < 0 || n.producer < 0) continue;
         last[t] = std::max(last[t], last_at[size_t(n.producer)]);
@@ -62,7 +63,7 @@ DdrWorkspace plan_ddr_workspace(const TaskGraph& g, const UbStrands& strands, co
         Buffers& mine = buffers[{strands.of[size_t(t)], producer.loc.file.get(), producer.loc.line, producer.loc.col,
                                  int(producer.kind), bytes(g.tensors[size_t(t)])}];
         // The least recently used, if its holder is dead.
-        if (mine.all.size() < kWorkspaceBuffers || mine.by_last.top().first >= first(t)) {
+        if (mine.all.size() < size_t(g.workspace_buffers) || mine.by_last.top().first >= first(t)) {
             mine.by_last.push({last[size_t(t)], mine.all.size()});
             mine.all.push_back({t, t, last[size_t(t)]});
             w.buffer[size_t(t)] = t;

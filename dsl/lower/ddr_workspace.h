@@ -15,7 +15,8 @@
 // not the run's order: a step's score matmul may run while the softmax of
 // steps before it still reads their scores. So the results of each
 // operation of the source (a loop body's, once per step) take at least
-// kWorkspaceBuffers buffers of their own in a strand, and a new result
+// pypo.config.WORKSPACE_BUFFERS (TaskGraph::workspace_buffers, 5 by
+// default) buffers of their own in a strand, and a new result
 // takes the least recently used of them that is dead in program order; its
 // writer waits for the blocks that used the bytes before it.
 #pragma once
@@ -26,14 +27,6 @@
 #include "dsl/lower/ub_strands.h"
 
 namespace dsl {
-
-// Buffers a strand keeps for one operation's results before it reuses
-// one: the vendor's flash-attention kernel passes its scores,
-// probabilities and partial outputs between the cube and the vector cores
-// through global-memory FIFOs of 1 + qkPreloadNum slots, 4 by default, so
-// the cube runs up to four tiles ahead (PTO-ISA
-// kernels/manual/common/flash_atten/README.md, "qkp_tile_fifo_size").
-constexpr size_t kWorkspaceBuffers = 5;
 
 struct DdrWorkspace {
     // Per graph tensor: the tensor whose DDR bytes it takes (the first of

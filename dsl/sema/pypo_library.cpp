@@ -81,6 +81,7 @@ Value PypoLibrary::attribute(const Value& obj, const std::string& attr, const So
             if (attr == "MAX_PARALLEL") return Value::integer(graph_.max_parallel);
             if (attr == "BUFFERS") return Value::integer(graph_.buffers);
             if (attr == "FUSION") return Value::boolean(graph_.fusion);
+            if (attr == "WORKSPACE_BUFFERS") return Value::integer(graph_.workspace_buffers);
             fail(loc, "pypo.config has no setting '" + attr + "'");
         }
         if (obj.s == "pypo.mem") {
@@ -110,6 +111,13 @@ void PypoLibrary::set_attribute(const Value& obj, const std::string& attr, const
             if (!value.is(Value::Kind::Int) || value.i < 1 || value.i > 3)
                 fail(value_loc, "pypo.config.BUFFERS must be 1, 2 or 3, got " + repr(value));
             graph_.buffers = int(value.i);
+            return;
+        }
+        if (attr == "WORKSPACE_BUFFERS") {
+            if (!value.is(Value::Kind::Int) || value.i < 0 || value.i > INT_MAX)
+                fail(value_loc, "pypo.config.WORKSPACE_BUFFERS must be an integer from 0 to " +
+                                    std::to_string(INT_MAX) + ", got " + repr(value));
+            graph_.workspace_buffers = int(value.i);
             return;
         }
         if (attr == "FUSION") {

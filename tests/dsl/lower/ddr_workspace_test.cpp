@@ -98,4 +98,22 @@ TEST(DdrWorkspace, NoStrandsNoWorkspace) {
     for (const arch::TensorPlacement& x : p.tensors) EXPECT_EQ(x.role.find("workspace"), std::string::npos) << x.name;
 }
 
+// pypo.config.WORKSPACE_BUFFERS sets the buffers an operation's results
+// take in turn (2: the third step's scores take the first's bytes); 0
+// gives every intermediate bytes of its own.
+TEST(DdrWorkspace, TheProgramSetsHowManyBuffers) {
+    std::string two = steps(1);
+    two.insert(two.find('\n') + 1, "pypo.config.WORKSPACE_BUFFERS = 2\n");
+    const arch::Program p = lower(two, separate_vector_cores());
+    auto t = by_name(p);
+    EXPECT_NE(t.at("matmul_2")->ddr_addr, t.at("matmul_1")->ddr_addr);
+    EXPECT_EQ(t.at("matmul_3")->ddr_addr, t.at("matmul_1")->ddr_addr);
+    EXPECT_EQ(t.at("matmul_4")->ddr_addr, t.at("matmul_2")->ddr_addr);
+    std::string none = steps(1);
+    none.insert(none.find('\n') + 1, "pypo.config.WORKSPACE_BUFFERS = 0\n");
+    const arch::Program q = lower(none, separate_vector_cores());
+    EXPECT_TRUE(q.complete_after_block.empty());
+    for (const arch::TensorPlacement& x : q.tensors) EXPECT_EQ(x.role.find("workspace"), std::string::npos) << x.name;
+}
+
 }  // namespace
