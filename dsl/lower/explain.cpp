@@ -58,6 +58,7 @@ std::string format_explanation(const TaskGraph& g, const Explanation& e) {
             s << "kept in L1 on the group's chunks\n";
         } else {
             s << "in " << (x.result_on_chip ? placement_name(g.tensors[size_t(op.output)].placement) : "DDR")
+              << (x.takes_bytes_of.empty() ? "" : " (in its strand's workspace: the bytes of " + x.takes_bytes_of + ")")
               << ", blocks "
               << (x.pinned                ? "pinned to the clusters holding their on-chip parts"
                   : x.strand_clusters > 0 ? "on their strand's clusters " + std::to_string(x.strand_first) + " to " +

@@ -41,8 +41,11 @@ struct OpExplanation {
     int32_t strand_first = 0;
     int64_t strand_clusters = 0;
     bool result_on_chip = false;  // its result is kept on chip (not moved to DDR by a placement note)
-    bool fused = false;           // it ran inside its fusion group's head (a cube operation, a vector chain's first)
-    std::string unfused;          // a group's head whose members ran on their own: why
+    // Its result in DDR takes the bytes of this earlier one in its strand's
+    // workspace (dsl/lower/ddr_workspace.h): its name, "" for none.
+    std::string takes_bytes_of;
+    bool fused = false;   // it ran inside its fusion group's head (a cube operation, a vector chain's first)
+    std::string unfused;  // a group's head whose members ran on their own: why
     std::optional<GemmExplanation> gemm;
 };
 

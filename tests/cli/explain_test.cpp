@@ -151,3 +151,20 @@ TEST(Explain, AStrandsClusters) {
               std::string::npos)
         << e.substr(0, 2000);
 }
+
+// A result in its strand's DDR workspace (timing model §10, "Workspace"):
+// one query block against 2,048 keys, 8 steps; the sixth step's scores
+// take the bytes of the first's.
+TEST(Explain, AResultInItsStrandsWorkspace) {
+    const std::string out = (scratch() / "workspace.txt").string();
+    ASSERT_EQ(run("-q --config configs/ascend_910b2.json --param qblock=128 --param block=256 --param tm=128 --param "
+                  "tn=128 --param parallel=48 --shape q=128,128 --shape kt=128,2048 --shape v=2048,128 --explain '" +
+                  out + "' models/flash_attention.pto")
+                  .status,
+              0);
+    const std::string e = slurp(out);
+    EXPECT_NE(e.find("op 69: matmul_11 = matmul(q, slice_11)\n  placement: top level (placement='any'), result in DDR "
+                     "(in its strand's workspace: the bytes of matmul_1), blocks on any cluster\n"),
+              std::string::npos)
+        << e.substr(0, 2000);
+}

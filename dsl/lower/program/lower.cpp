@@ -662,6 +662,8 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
         explained.op = int(i), explained.pinned = ctx.pinned;
         explained.strand_first = ctx.strand_first, explained.strand_clusters = ctx.strand_clusters;
         explained.result_on_chip = plan.on_chip(op.output);
+        if (const int u = workspace.previous[size_t(op.output)]; u >= 0)
+            explained.takes_bytes_of = g.tensors[size_t(u)].name;
         ctx.explaining = options.explain ? &explained : nullptr;
         try {
             lower_on_parts(ctx, op);
