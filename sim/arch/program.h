@@ -310,9 +310,9 @@ struct Program {
     // workspace, docs/timing-model.md §10): the block after which a tensor
     // sharing its bytes with others holds its values (a functional run
     // reads them then: the last block of the operation, or fusion group,
-    // that computes it; an inner result of a fused group is not stored,
-    // and nothing reads it), kNotWritten for one whose operation emits no
-    // block, -1 for a tensor with bytes of its own (read after the run).
+    // that writes it), kNotWritten for one no block writes (an inner
+    // result of a fused group, an operation without blocks), -1 for a
+    // tensor with bytes of its own (read after the run).
     // Empty without a workspace. Not part of the ISA: never written to
     // program files.
     std::vector<int64_t> complete_after_block;

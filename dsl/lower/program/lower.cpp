@@ -138,18 +138,22 @@ void place_tensors(const TaskGraph& g, const arch::Config& c, const BufferPlan& 
     }
 }
 
-// Whether `blocks` (emitted) together write every DDR byte of [addr,
-// addr + bytes).
-bool writes_all(const LowerContext& ctx, const std::vector<uint32_t>& blocks, uint64_t addr, uint64_t bytes) {
+// How much of [addr, addr + bytes) in DDR `blocks` (emitted) together
+// write: none, some, or all of it.
+enum class Written { None, Some, All };
+Written written(const LowerContext& ctx, const std::vector<uint32_t>& blocks, uint64_t addr, uint64_t bytes) {
     SpanList spans;
-    for (uint32_t b : blocks) spans.insert(spans.end(), ctx.block_writes(b).begin(), ctx.block_writes(b).end());
+    for (uint32_t b : blocks)
+        for (const ByteSpan& s : ctx.block_writes(b))
+            if (s.begin < addr + bytes && addr < s.end) spans.push_back(s);
+    if (spans.empty()) return Written::None;
     std::sort(spans.begin(), spans.end(), [](const ByteSpan& x, const ByteSpan& y) { return x.begin < y.begin; });
     uint64_t covered = addr;
     for (const ByteSpan& s : spans) {
         if (s.begin > covered) break;
         covered = std::max(covered, s.end);
     }
-    return covered >= addr + bytes;
+    return covered >= addr + bytes ? Written::All : Written::Some;
 }
 
 // A row reduction (reduce_sum, reduce_mean, reduce_max over the last axis
@@ -733,9 +737,12 @@ arch::Program lower_once(const TaskGraph& g, const arch::Config& config, const s
             for (int t : writes) {
                 const int b = workspace.buffer[size_t(t)];
                 if (b < 0) continue;
-                program.complete_after_block[size_t(t)] = int64_t(ctx.blocks_emitted() - 1);
+                // (A result computed inside the group and never stored
+                // keeps kNotWritten: nothing reads its values.)
                 const arch::TensorPlacement& at = program.tensors[size_t(t)];
-                if (writes_all(ctx, op_blocks[i], at.ddr_addr, at.bytes)) buffer_users[size_t(b)].clear();
+                const Written w = written(ctx, op_blocks[i], at.ddr_addr, at.bytes);
+                if (w != Written::None) program.complete_after_block[size_t(t)] = int64_t(ctx.blocks_emitted() - 1);
+                if (w == Written::All) buffer_users[size_t(b)].clear();
             }
             std::vector<int> uses = reads;
             uses.insert(uses.end(), writes.begin(), writes.end());

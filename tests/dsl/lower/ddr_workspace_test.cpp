@@ -63,6 +63,10 @@ TEST(DdrWorkspace, ALoopsResultsTakeFiveBuffersInTurn) {
         EXPECT_EQ(p.blocks[size_t(p.complete_after_block[i])].name.rfind(name + "[", 0), 0u) << name;
     }
     EXPECT_EQ(p.complete_after_block[size_t(t.at("q0") - p.tensors.data())], -1);
+    // A row maximum computed inside its fusion group (with the running
+    // maximum) is never stored: its bytes hold nothing of it.
+    EXPECT_EQ(t.at("reduce_max_7")->role, "intermediate, in its strand's workspace: the bytes of reduce_max_2");
+    EXPECT_EQ(p.complete_after_block[size_t(t.at("reduce_max_7") - p.tensors.data())], arch::Program::kNotWritten);
 }
 
 // matmul_6 writes matmul_1's bytes: its blocks wait for the blocks that
