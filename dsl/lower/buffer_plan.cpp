@@ -16,12 +16,6 @@ constexpr uint64_t kAlignment = 64;
 
 uint64_t align(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-uint64_t bytes_of(const TensorNode& t) {
-    uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
-    for (int64_t d : t.shape) n *= uint64_t(d);
-    return n;
-}
-
 std::string where(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.col); }
 
 // The temp_cache scope op `i` is in (the innermost: the last one opened
@@ -65,6 +59,12 @@ std::string live_names(const TaskGraph& g, const std::vector<const T*>& live, ui
 }
 
 }  // namespace
+
+uint64_t tensor_bytes(const TensorNode& t) {
+    uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
+    for (int64_t d : t.shape) n *= uint64_t(d);
+    return n;
+}
 
 int64_t tensor_rows(const TensorNode& t) {
     int64_t rows = 1;
@@ -301,7 +301,7 @@ BufferPlan plan_buffers(const TaskGraph& g, const arch::Config& c, const std::ve
                                           placement_name(n.placement));
         OnChipTensor o;
         o.tensor = int(t);
-        o.bytes = bytes_of(n);
+        o.bytes = tensor_bytes(n);
         o.first_op = n.producer;
         o.last_op = last;
         if (const CacheScope* s = scope_of(g, n.producer)) o.last_op = s->end_op - 1;

@@ -140,6 +140,8 @@ struct BufferPlan {
 // The tensor's rows as rows of its last axis (the product of the others):
 // what bands of rows divide.
 int64_t tensor_rows(const TensorNode& t);
+// The tensor's bytes, whole.
+uint64_t tensor_bytes(const TensorNode& t);
 
 // `bands` > 0: results in at most that many bands of rows (the clusters in
 // use), each a multiple of `granule` rows (ceil(rows / bands) rounded up).

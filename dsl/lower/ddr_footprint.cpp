@@ -6,7 +6,7 @@
 
 namespace dsl {
 
-namespace {
+namespace {}  // namespace
 
 void merge(SpanList& spans) {
     std::sort(spans.begin(), spans.end(), [](const ByteSpan& x, const ByteSpan& y) { return x.begin < y.begin; });
@@ -18,6 +18,8 @@ void merge(SpanList& spans) {
     }
     spans.resize(out);
 }
+
+namespace {
 
 ByteSpan span_of(const arch::DmaArgs& d) {
     arch::DdrRegion r = arch::ddr_side_region(d);

@@ -32,6 +32,10 @@ struct DdrFootprint {
 // reads its whole table (its ids are data the compiler does not see).
 DdrFootprint ddr_footprint(const arch::Block& b);
 
+// Sorts `spans` and joins those that overlap or touch (empty ones
+// dropped): a SpanList.
+void merge(SpanList& spans);
+
 // `a` and `b` share a byte.
 bool overlap(const SpanList& a, const SpanList& b);
 

@@ -7,18 +7,11 @@
 #include <queue>
 #include <tuple>
 
+#include "dsl/lower/buffer_plan.h"
+
 namespace dsl {
 
 namespace {
-
-// A result takes the bytes of one of the same size only: then a holder
-// whose writer writes all of them has waited for every earlier user
-// (dsl/lower/program/lower.cpp keeps the users since then).
-uint64_t bytes(const TensorNode& t) {
-    uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
-    for (int64_t d : t.shape) n *= uint64_t(d);
-    return n;
-}
 
 struct Buffer {
     int root = -1;    // the tensor whose bytes these are
@@ -51,7 +44,9 @@ DdrWorkspace plan_ddr_workspace(const TaskGraph& g, const UbStrands& strands, co
     // A strand's buffers for the results of one operation of the source
     // (a loop body's, once per step; an operation a pass inserted has its
     // consumer's place, and another kind) of one size in bytes, with their
-    // holders' last uses least first (a tie: the older buffer).
+    // holders' last uses least first (a tie: the older buffer). Of one size
+    // only: then a holder whose writer writes all of a buffer has waited for
+    // every earlier user (dsl/lower/program/lower.cpp keeps the users since).
     struct Buffers {
         std::vector<Buffer> all;
         std::priority_queue<std::pair<int, size_t>, std::vector<std::pair<int, size_t>>, std::greater<>> by_last;
@@ -61,7 +56,7 @@ DdrWorkspace plan_ddr_workspace(const TaskGraph& g, const UbStrands& strands, co
     for (int t : order) {
         const OpNode& producer = g.ops[size_t(g.tensors[size_t(t)].producer)];
         Buffers& mine = buffers[{strands.of[size_t(t)], producer.loc.file.get(), producer.loc.line, producer.loc.col,
-                                 int(producer.kind), bytes(g.tensors[size_t(t)])}];
+                                 int(producer.kind), tensor_bytes(g.tensors[size_t(t)])}];
         // The least recently used, if its holder is dead.
         if (mine.all.size() < size_t(g.workspace_buffers) || mine.by_last.top().first >= first(t)) {
             mine.by_last.push({last[size_t(t)], mine.all.size()});

@@ -31,13 +31,15 @@ void LowerContext::add_block(BlockBuilder& block) {
         const SpanList& wrote = block_writes_[d];
         if (overlap(wrote, footprint.reads) || overlap(wrote, footprint.writes)) wait.push_back(d);
     }
+    // Block d read or wrote a byte this one writes.
+    auto used_what_it_writes = [&](uint32_t d) {
+        return overlap(block_reads_[d], footprint.writes) || overlap(block_writes_[d], footprint.writes);
+    };
     for (uint32_t d : reuse_deps)
-        if (overlap(block_reads_[d], footprint.writes) || overlap(block_writes_[d], footprint.writes))
-            wait.push_back(d);
+        if (used_what_it_writes(d)) wait.push_back(d);
     if (overwrites)
         for (uint32_t d = 0; d < block_writes_.size(); ++d)
-            if (overlap(block_reads_[d], footprint.writes) || overlap(block_writes_[d], footprint.writes))
-                wait.push_back(d);
+            if (used_what_it_writes(d)) wait.push_back(d);
     std::sort(wait.begin(), wait.end());
     wait.erase(std::unique(wait.begin(), wait.end()), wait.end());
     b.deps.insert(b.deps.end(), wait.begin(), wait.end());

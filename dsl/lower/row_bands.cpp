@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "dsl/lower/buffer_plan.h"
 #include "dsl/lower/tiling/gemm_cost.h"
 
 namespace dsl {
@@ -36,8 +37,7 @@ int64_t choose_row_bands(const TaskGraph& g, const arch::Config& c, int buffer, 
         readers.push_back(s);
     }
     const TensorNode& t = g.tensors[size_t(buffer)];
-    uint64_t bytes = uint64_t(arch::dtype_bytes(t.dtype));
-    for (int64_t d : t.shape) bytes *= uint64_t(d);
+    const uint64_t bytes = tensor_bytes(t);
     struct Choice {
         int64_t bands, cycles;
         uint64_t ddr_bytes;

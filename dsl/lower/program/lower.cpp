@@ -22,12 +22,6 @@ namespace {
 // Tensors start on 4 KiB boundaries in DDR so no two share a page.
 constexpr uint64_t kDdrAlignment = 4096;
 
-uint64_t tensor_bytes(const TensorNode& t) {
-    uint64_t n = uint64_t(arch::dtype_bytes(t.dtype));
-    for (int64_t d : t.shape) n *= uint64_t(d);
-    return n;
-}
-
 // Every stored tensor gets its own DDR range, except the on-chip ones (the
 // buffer plan's, in L1); a view (dsl/lower/lower_views.h) gets its source's
 // address and no range of its own.
@@ -146,14 +140,9 @@ Written written(const LowerContext& ctx, const std::vector<uint32_t>& blocks, ui
     for (uint32_t b : blocks)
         for (const ByteSpan& s : ctx.block_writes(b))
             if (s.begin < addr + bytes && addr < s.end) spans.push_back(s);
+    merge(spans);
     if (spans.empty()) return Written::None;
-    std::sort(spans.begin(), spans.end(), [](const ByteSpan& x, const ByteSpan& y) { return x.begin < y.begin; });
-    uint64_t covered = addr;
-    for (const ByteSpan& s : spans) {
-        if (s.begin > covered) break;
-        covered = std::max(covered, s.end);
-    }
-    return covered >= addr + bytes ? Written::All : Written::Some;
+    return spans[0].begin <= addr && spans[0].end >= addr + bytes ? Written::All : Written::Some;
 }
 
 // A row reduction (reduce_sum, reduce_mean, reduce_max over the last axis
