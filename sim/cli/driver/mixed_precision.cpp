@@ -37,16 +37,16 @@ Values scan(func::Executor& run, const arch::Program& p, size_t t) {
     return v;
 }
 
-// Why op `i` of `g` (as computed in memory `m`) is abnormal, "" if it is
+// Why op `i` of `g` (as functional run `run` computed it) is abnormal, "" if it is
 // not, or if its abnormal values came in through its inputs. A fusion
 // group is judged by its stored result against the group's inputs.
-std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Executor& m, int i) {
+std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Executor& run, int i) {
     const dsl::OpNode& op = g.ops[size_t(i)];
     const arch::TensorPlacement& out = p.tensors[size_t(op.output)];
     if (!stored(g, p, i) || !readable(out) || out.role.find("view of") != std::string::npos ||
         out.role.find("updated in place") != std::string::npos)
         return "";
-    const Values y = scan(m, p, size_t(op.output));
+    const Values y = scan(run, p, size_t(op.output));
     bool inputs_finite = true, inputs_nonzero = false;
     std::vector<int> reads = op.inputs;
     if (op.fused_into >= 0 && ran_fused(g, p, op.fused_into)) {
@@ -64,7 +64,7 @@ std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Exec
     for (int in : reads) {
         const arch::TensorPlacement& t = p.tensors[size_t(in)];
         if (!readable(t)) continue;
-        const Values x = scan(m, p, size_t(in));
+        const Values x = scan(run, p, size_t(in));
         inputs_finite = inputs_finite && x.finite();
         inputs_nonzero = inputs_nonzero || x.nonzero;
     }
@@ -81,13 +81,13 @@ std::string abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Exec
 // Why switched op `i` is still abnormal in float32, "" if it is not. Inside
 // a fusion group that ran fused its result never reaches memory: the
 // group's stored result is judged instead, as a new switch is.
-std::string still_abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Executor& m, int i) {
-    if (stored(g, p, i)) return abnormal(g, p, m, i);
+std::string still_abnormal(const dsl::TaskGraph& g, const arch::Program& p, func::Executor& run, int i) {
+    if (stored(g, p, i)) return abnormal(g, p, run, i);
     const dsl::OpNode& op = g.ops[size_t(i)];
     const dsl::OpNode& head = g.ops[size_t(op.epilogue.empty() ? op.fused_into : i)];
     for (int k : head.epilogue)
         if (stored(g, p, k))
-            if (const std::string why = abnormal(g, p, m, k); !why.empty()) return "its fusion group's " + why;
+            if (const std::string why = abnormal(g, p, run, k); !why.empty()) return "its fusion group's " + why;
     return "";
 }
 
@@ -167,12 +167,12 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
         last_switched.clear();
         if (prepare) prepare(plan.program);
         plan.run = run_functional(c, plan.program, inputs);
-        func::Executor& m = *plan.run;
+        func::Executor& run = *plan.run;
         bool changed = false;
         // Undo the switches float32 did not cure.
         for (auto it = plan.switches.begin(); it != plan.switches.end();) {
             const int i = lowered_op(plan.lowered, elaborated, it->op);
-            const std::string still = i >= 0 ? still_abnormal(plan.lowered, plan.program, m, i) : "";
+            const std::string still = i >= 0 ? still_abnormal(plan.lowered, plan.program, run, i) : "";
             if (still.empty()) {
                 ++it;
                 continue;
@@ -202,7 +202,7 @@ PrecisionPlan plan_precision(const dsl::TaskGraph& elaborated, const arch::Confi
                                             [&](int o) { return switched.count(o) || kept.count(o); }),
                              candidates.end());
             if (candidates.empty()) continue;
-            const std::string why = abnormal(plan.lowered, plan.program, m, int(i));
+            const std::string why = abnormal(plan.lowered, plan.program, run, int(i));
             if (why.empty()) continue;
             for (int o : candidates) {
                 if (switched.count(o)) continue;

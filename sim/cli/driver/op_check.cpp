@@ -76,8 +76,8 @@ arch::DType least_precise(arch::DType a, arch::DType b) {
 class Checker {
 public:
     Checker(const dsl::TaskGraph& moved, const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
-            const arch::Program& program, func::Executor& m)
-        : g_(moved), lowered_(lowered), values_(moved, inputs, lowered, program, m) {}
+            const arch::Program& program, func::Executor& run)
+        : g_(moved), lowered_(lowered), values_(moved, inputs, lowered, program, run) {}
 
     const std::optional<dsl::RefValues>& simulated(int t) { return values_.simulated(t); }
 
@@ -197,8 +197,8 @@ arch::DType computed_precision(const dsl::TaskGraph& lowered, int tensor, const 
 
 std::vector<OpCheck> check_operations(const dsl::TaskGraph& moved, const std::vector<dsl::RefValues>& reference,
                                       const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
-                                      const arch::Program& program, func::Executor& m) {
-    Checker checker(moved, inputs, lowered, program, m);
+                                      const arch::Program& program, func::Executor& run) {
+    Checker checker(moved, inputs, lowered, program, run);
     std::vector<OpCheck> out;
     for (const dsl::OpNode& op : moved.ops)
         if (checker.simulated(op.output)) out.push_back(checker.check(op, reference[size_t(op.output)]));

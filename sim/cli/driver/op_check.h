@@ -31,10 +31,10 @@ struct OpCheck {
 
 // `moved` is the program's graph after apply_moves, `reference` the
 // reference executor's values of its tensors from the program's inputs
-// (`inputs`), `lowered` and `program` what ran, and `m` the functional run.
+// (`inputs`), `lowered` and `program` what ran, and `run` the functional run.
 std::vector<OpCheck> check_operations(const dsl::TaskGraph& moved, const std::vector<dsl::RefValues>& reference,
                                       const std::map<int, func::HostTensor>& inputs, const dsl::TaskGraph& lowered,
-                                      const arch::Program& program, func::Executor& m);
+                                      const arch::Program& program, func::Executor& run);
 
 // The precision the compiled graph `lowered` computed `tensor` in from the
 // tensors marked `given` (indexed by tensor; empty: the program's inputs
