@@ -5,9 +5,10 @@ Two tables, kept apart:
 
 * calibration: single instructions (one MATMUL, one VECTOR command, one
   load from global memory: a TLOAD of one or more DMA copies; one store
-  of an accumulator tile: a TSTORE) on
+  of an accumulator tile: a TSTORE; the two TEXTRACTs of one GEMM k-step
+  from L1 into L0A and L0B) on
   configs/ascend_910b3.json, the SKU the PTO-ISA fits and device goldens
-  were measured on (the stores' times come from a 24-core GEMM run). Each row gives what the source says (a formula, a fit
+  were measured on (the stores' and extracts' times come from a 24-core GEMM run). Each row gives what the source says (a formula, a fit
   or a cycle count measured on the device) and the cycles this model
   defines for the instruction. These are model definitions: --check
   requires every row's simulated cycles to be exactly the table's, and
@@ -46,6 +47,7 @@ ASC_ADD = "Ascend C add_high_performance README (Atlas A2, 48 AIV, case 4)"
 TORCH_MM = "torch.mm sweep, 910B2 (zzc0721/torch-performance-test-data #109)"
 PTO_GEMM = "PTO-ISA gemm_performance README (24 cores, 910B1 run)"
 PTO_TSTORE = "PTO-ISA gemm_performance README, TSTORE ratio (24 cores, 910B1 run)"
+PTO_TEXTRACT = "PTO-ISA gemm_performance README, TEXTRACT ratio (24 cores, 910B1 run)"
 
 SHORT = {"float16": "f16", "float32": "f32", "bfloat16": "bf16", "int8": "int8", "int16": "int16", "uint8": "uint8",
          "int32": "int32"}
@@ -60,6 +62,10 @@ def label(command, given):
                                        " x %d copies" % copies if copies > 1 else "")
     elif command["op"] == "store":
         name = "TSTORE %s %dx%d B from L0C, %s" % (dtype, command["rows"], command["row_bytes"], command["run"])
+    elif command["op"] == "extract":
+        name = "TEXTRACT %s %dx%d B + %dx%d B, %s" % (
+            dtype, command["a_rows"], command["a_row_bytes"], command["b_rows"], command["b_row_bytes"],
+            command["run"])
     elif command["op"] == "matmul":
         name = "matmul %s %dx%dx%d" % (dtype, command["m"], command["k"], command["n"])
     else:
@@ -94,6 +100,25 @@ def store(dtype, rows, row_bytes, run):
     it out directly; the model has no such path, so the two hops together
     stand for it)."""
     return {"op": "store", "dtype": dtype, "rows": rows, "row_bytes": row_bytes, "run": run}
+
+
+def extract(dtype, a_rows, a_row_bytes, b_rows, b_row_bytes, run):
+    """The two TEXTRACTs of one GEMM k-step, L1 -> L0A then L1 -> L0B, as
+    the compiler lowers them: two copies on the cube core's DMA engine
+    (cube0.dma), one after the other over its read path from L1 (the
+    chip's MTE1)."""
+    return {"op": "extract", "dtype": dtype, "a_rows": a_rows, "a_row_bytes": a_row_bytes, "b_rows": b_rows,
+            "b_row_bytes": b_row_bytes, "run": run}
+
+
+def textract_share(ratio, time_us, k_steps):
+    """The device cycles of one k-step's TEXTRACTs in the GEMM README's
+    kernel (a 128 x 64 float16 slice of A into L0A, 16 KiB, and a 64 x 256
+    slice of B into L0B, 32 KiB: its `baseM`, `baseK`, `baseN`): its
+    TEXTRACT ratio (the share of the run the MTE1 pipe is busy) of the
+    run's time at 1.85 GHz, over the k-steps each core runs (its tiles
+    times k / 64)."""
+    return ("device", round(ratio * time_us * 1850 / k_steps))
 
 
 def tstore_share(ratio, time_us, tiles):
@@ -194,6 +219,20 @@ CALIBRATION = [
     (store("float32", 128, 1024, "gemm 3072^3"), tstore_share(0.058, 206.7, 6 * 2), PTO_TSTORE, 1841),
     (store("float32", 128, 1024, "gemm 6144^3"), tstore_share(0.031, 1506.0, 12 * 4), PTO_TSTORE, 1841),
     (store("float32", 128, 1024, "gemm 7680^3"), tstore_share(0.024, 3168.0, 15 * 5), PTO_TSTORE, 1841),
+    # One k-step's extracts in the same runs: 1 + ceil(16384 / 125) + 8
+    # cycles into L0A, then 1 + ceil(32768 / 125) + 8 into L0B
+    # (cube.l1_read_bytes_per_cycle, the cube's read path from L1, and the
+    # L1 port's latency), 413 in all. The device figure is the MTE1 pipe's
+    # busy time per k-step in the README's four runs (each core's tiles x
+    # k / 64 k-steps); the kernel times are validation rows below, in
+    # which the extracts run beside the MATMULs (518 cycles a k-step).
+    (extract("float16", 128, 128, 64, 512, "gemm 1536^3"), textract_share(0.422, 38.8, 3 * 24), PTO_TEXTRACT, 413),
+    (extract("float16", 128, 128, 64, 512, "gemm 3072^3"), textract_share(0.620, 206.7, 12 * 48), PTO_TEXTRACT,
+     413),
+    (extract("float16", 128, 128, 64, 512, "gemm 6144^3"), textract_share(0.681, 1506.0, 48 * 96), PTO_TEXTRACT,
+     413),
+    (extract("float16", 128, 128, 64, 512, "gemm 7680^3"), textract_share(0.630, 3168.0, 75 * 120), PTO_TEXTRACT,
+     413),
 ]
 
 # (name, preset, extra --set, what to run, measured microseconds, source);
@@ -297,9 +336,23 @@ def store_streams(command):
             {"engine": "dma0", "commands": [dict(copy, src="L1", dst="DDR", src_addr=0, dst_addr=0, waits=[0])]}]
 
 
+def extract_stream(command):
+    """cube0.dma's commands for a TEXTRACT row: A's slice from L1 into the
+    split L0's A buffer (at 0), then B's into its B buffer (at 64 KiB)."""
+    def copy(rows, row_bytes, src_addr, dst_addr):
+        return {"op": "dma", "src": "L1", "dst": "L0", "src_addr": src_addr, "dst_addr": dst_addr, "rows": rows,
+                "row_bytes": row_bytes, "src_stride": row_bytes, "dst_stride": row_bytes}
+    a_bytes = command["a_rows"] * command["a_row_bytes"]
+    return [copy(command["a_rows"], command["a_row_bytes"], 0, 0),
+            copy(command["b_rows"], command["b_row_bytes"], a_bytes, 0x10000)]
+
+
 def block_for(i, command):
     if command["op"] == "store":
         return {"name": "micro%d" % i, "num_flags": 1, "streams": store_streams(command)}
+    if command["op"] == "extract":
+        return {"name": "micro%d" % i, "num_flags": 0,
+                "streams": [{"engine": "cube0.dma", "commands": extract_stream(command)}]}
     if command["op"] == "load":
         stream = {"engine": "vector0.load", "commands": load_stream(command)}
     else:

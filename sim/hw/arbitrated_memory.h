@@ -55,7 +55,8 @@ struct LinkParams {
     uint64_t bytes_per_cycle = 1;
     uint64_t burst_bytes = 1;
     uint64_t latency_cycles = 0;
-    // The DDR side's read and write paths (§6.2); none limited on the others.
+    // The requesters' read and write paths (§6.2): on the DDR side the
+    // clusters' and vector units', on an L1 port each cube's read path.
     PathLayout paths;
     // > 0: writes cross a port of their own at this bandwidth (the L2's
     // write port, §6.1), with the same burst and latency; bytes_per_cycle

@@ -12,6 +12,13 @@ LinkParams l1_params(const arch::Config& c) {
     LinkParams p;
     p.capacity_bytes = uint64_t(c.l1_bytes()), p.bytes_per_cycle = uint64_t(c.l1_bytes_per_cycle);
     p.burst_bytes = uint64_t(c.l1_burst_bytes), p.latency_cycles = uint64_t(c.l1_latency_cycles);
+    // The port's requesters are the cubes' DMA engines (§6); each has a
+    // read path of its own (§6.2: L1 -> L0, the Ascend cube's MTE1), and
+    // its L0 -> L1 writes none.
+    for (int64_t i = 0; i < c.cubes_per_cluster; ++i) {
+        p.paths.group_of.push_back(int(i));
+        p.paths.rates.push_back({uint64_t(c.cube_l1_read_bytes_per_cycle), 0});
+    }
     return p;
 }
 

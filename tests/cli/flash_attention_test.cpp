@@ -68,7 +68,7 @@ TEST(FlashAttention, OnTheAscendPresetTheStepsChainInTheUnifiedBuffers) {
     ASSERT_EQ(o.status, 0) << o.err;
     ASSERT_EQ(run(args + " --emit-program-json '" + program + "'").status, 0);
     const nlohmann::json r = nlohmann::json::parse(slurp(json));
-    EXPECT_EQ(r["total_cycles"], 16950);
+    EXPECT_EQ(r["total_cycles"], 17374);
     EXPECT_EQ(r["fusion_groups"], 56);
     EXPECT_EQ(r["ddr_bytes_read"], 786432);
     // Written: the L2's flush at the end alone.
@@ -97,14 +97,14 @@ TEST(FlashAttention, OnTheAscendPresetTheStepsChainInTheUnifiedBuffers) {
 // preset: the vendor README's one-core row (PTO-ISA
 // kernels/manual/common/flash_atten/README.md, commit 3186c38: 74.54 us,
 // 134,172 cycles at 1.8 GHz; docs/validation.md). Two blocks a cluster,
-// each step's results in other UB bytes than the last's, take 150,947
-// cycles (83.9 us, +12.5 %); one block a cluster 257,790 (timing model
+// each step's results in other UB bytes than the last's, take 155,987
+// cycles (86.7 us, +16.3 %); one block a cluster 277,726 (timing model
 // §10, "Placement").
 TEST(FlashAttention, OneQueryBlockOnOneCoreAsTheVendorsOneCoreRow) {
     const std::string args =
         "-q --config configs/ascend_910b2.json --set chip.clusters=1 --param qblock=128 --param block=256 --param "
         "tm=128 --param tn=128 --shape q=128,128 --shape kt=128,8192 --shape v=8192,128 models/flash_attention.pto";
-    for (const auto& [parallel, cycles] : {std::pair<int, int>{2, 150947}, std::pair<int, int>{1, 257790}}) {
+    for (const auto& [parallel, cycles] : {std::pair<int, int>{2, 155987}, std::pair<int, int>{1, 277726}}) {
         const std::string json = (scratch() / ("flash_one_core_" + std::to_string(parallel) + ".json")).string();
         const Outcome o = run(args + " --param parallel=" + std::to_string(parallel) + " --report-json '" + json + "'");
         ASSERT_EQ(o.status, 0) << o.err;

@@ -65,12 +65,13 @@ TEST(LlamaDecode, OneLayerIsDdrBound) {
 
 TEST(LlamaDecode, OneLayerIsDdrBoundOnTheAscendPreset) {
     const ModelRun r = run_model("llama_decode", "--config configs/ascend_910b_class.json " + kDecode7b);
-    // 4.7 % above the bound of 1.6 TB/s at 1.8 GHz (889 B/cycle): each
+    // 5.5 % above the bound of 1.6 TB/s at 1.8 GHz (889 B/cycle): each
     // core's load queue has one copy in flight (the preset's measured MTE2,
     // which loads a GEMM's A and B panels both), so a little of every
-    // copy's latency shows.
+    // copy's latency shows, and each panel then crosses the cube's read
+    // path from L1 (its MTE1, 125 B/cycle) before its MATMULs.
     EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.06);
-    EXPECT_EQ(r.report["total_cycles"], 517151);
+    EXPECT_EQ(r.report["total_cycles"], 521276);
 }
 
 // The new token's K column and V row go into the caches, in place: per
@@ -208,8 +209,8 @@ TEST(Qwen3Decode, PublishedShapesAreDdrBoundOnTheAscendPreset) {
         run_model("qwen3_32b_decode",
                   "--config configs/ascend_910b_class.json --shape x=16,5120 --shape k_cache=1,16,8,128,4096 "
                   "--shape v_cache=1,16,8,4096,128");
-    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.05);  // 5.0 % above
-    EXPECT_EQ(r.report["total_cycles"], 1529019);
+    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.06);  // 5.3 % above, as the 7B layer's
+    EXPECT_EQ(r.report["total_cycles"], 1534234);
 }
 
 }  // namespace

@@ -73,8 +73,8 @@ TEST(VectorUnits, UnifiedBuffersOnTheAscendPreset) {
     ASSERT_EQ(o.status, 0) << o.err;
     ASSERT_EQ(run(l1 + " --report-json '" + b + "'").status, 0);
     const nlohmann::json with = nlohmann::json::parse(slurp(a)), without = nlohmann::json::parse(slurp(b));
-    EXPECT_EQ(with["total_cycles"], 17699);
-    EXPECT_EQ(without["total_cycles"], 15357);
+    EXPECT_EQ(with["total_cycles"], 17909);
+    EXPECT_EQ(without["total_cycles"], 15441);
     EXPECT_EQ(with["memory"]["ub"]["read"], 45007872);
     EXPECT_FALSE(without["memory"].contains("ub"));
     std::vector<std::string> engines;

@@ -35,4 +35,10 @@ TEST(ClusterPath, AVectorUnitWithABufferHasItsOwnEnginesAndPaths) {
     EXPECT_EQ(r.stats.ddr_bytes_written, 64u);
 }
 
+TEST(ClusterPath, CubesHaveTheirOwnReadPathsFromL1) {
+    SimRun r = simulate(from(cube_read_path_config()), cubes_have_their_own_read_paths());
+    expect_ends(r, cubes_have_their_own_read_paths_ends());
+    EXPECT_EQ(r.stats.total_cycles, 29u);
+}
+
 }  // namespace

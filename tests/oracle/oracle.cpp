@@ -106,7 +106,7 @@ struct Request {
     uint64_t remaining = 0;     // bytes not yet granted
     uint64_t bytes = 0;         // the request's size
     uint64_t ready = 0;         // with an L2: the latest data-ready cycle of its bursts (§6.1)
-    uint64_t path_leaves = 0;   // DDR side: the cycle it leaves its cluster's read or write path (§6.2; 0: none)
+    uint64_t path_leaves = 0;   // the cycle it leaves its read or write path (§6.2; 0: none)
     bool eligible_now = false;  // eligible with bytes left at the start of this cycle's arbitration
     uint64_t waited = 0;        // cycles it waited for the link (§9)
     EngineRun* owner = nullptr;
@@ -257,6 +257,9 @@ struct Sim {
     size_t ddr_per_cluster = size_t(cfg.dma_engines) + (cfg.vector_buffer_kib > 0 ? 2 * size_t(cfg.vector_units) : 0);
     size_t pairs = 1 + (cfg.vector_buffer_kib > 0 ? size_t(cfg.vector_units) : 0);
     std::vector<uint64_t> path_free = std::vector<uint64_t>(size_t(cfg.clusters) * pairs * 2, 0);
+    // §6.2 on the L1 ports: per cluster and cube (cl * cubes + cube), the
+    // last L1 -> L0 request's exit from the cube's read path.
+    std::vector<uint64_t> l1_path_free = std::vector<uint64_t>(size_t(cfg.clusters * cfg.cubes_per_cluster), 0);
     uint64_t P = 0;      // blocks in flight at most
     uint32_t used = 0;   // clusters in use: min(P, clusters)
     uint32_t S = 1;      // slots per cluster and side: ceil(P / clusters)
@@ -673,6 +676,23 @@ struct Sim {
         }
     }
 
+    // Step 2, §6.2 on the L1 ports: each cube's L1 -> L0 requests (its DMA
+    // engine is the port's requester `cube`) take their places on its read
+    // path; its L0 -> L1 writes have none.
+    void place_on_l1_paths(uint64_t now) {
+        const uint64_t rate = uint64_t(cfg.cube_l1_read_bytes_per_cycle);
+        if (rate == 0) return;
+        for (size_t cl = 0; cl < l1.size(); ++cl)
+            for (size_t cube = 0; cube < l1[cl].requests.size(); ++cube) {
+                Request& q = l1[cl].requests[cube];
+                if (!q.active || q.eligible_at != now) continue;
+                if (q.owner->stream->commands[q.index].dma.dst != arch::Space::L0) continue;
+                uint64_t& free = l1_path_free[cl * size_t(cfg.cubes_per_cluster) + cube];
+                free = std::max(free, now) + ceil_div(q.bytes, rate);
+                q.path_leaves = free;
+            }
+    }
+
     // Step 2: every grant whose byte slot falls in cycle `now`.
     void arbitrate(Link& L, uint64_t now) {
         size_t n = L.requests.size();
@@ -914,7 +934,8 @@ struct Sim {
             activity = false;
             for (size_t k = 0; k < running.size(); ++k)  // 1
                 if (running[k] && !running[k]->started && running[k]->start == now) start_block(k, now);
-            place_on_paths(now);  // 2, before the link: nothing else depends on it
+            place_on_paths(now);  // 2, before the links: nothing else depends on them
+            place_on_l1_paths(now);
             arbitrate(ddr, now);
             if (l2_write) arbitrate(*l2_write, now);  // after the read port: the L2 looks up in this order (§6.1)
             for (Link& L : l1) arbitrate(L, now);

@@ -30,6 +30,11 @@ TEST(OraclePath, AVectorUnitWithABufferHasItsOwnEnginesAndPaths) {
                 vector_unit_has_its_own_engines_and_paths_ends());
 }
 
+TEST(OraclePath, CubesHaveTheirOwnReadPathsFromL1) {
+    expect_ends(oracle::run(cubes_have_their_own_read_paths(), config(cube_read_path_config())),
+                cubes_have_their_own_read_paths_ends());
+}
+
 // Without a limit (the default) the paths play no part: the same program
 // as §6 alone gives (link only).
 TEST(OraclePath, NoLimitIsTheLinkAlone) {

@@ -108,6 +108,15 @@ inline nlohmann::json random_config(Rng& r) {
     return j;
 }
 
+// §6.2 on the L1 ports: each cube's read path (L1 -> L0), limited half the
+// time, below, near and above the L1 port's rate. Drawn from a stream of
+// its own, so that the configs and programs the other draws make stay the
+// seeds' own (the tests that count what the seeds exercise depend on them).
+inline void random_l1_paths(uint64_t seed, nlohmann::json& j) {
+    Rng r(seed ^ 0x6C31ull);
+    j["cube"]["l1_read_bytes_per_cycle"] = r.chance(50) ? r.pick<uint64_t>({1, 3, 16, 50, 128, 1000}) : 0;
+}
+
 inline arch::Command random_command(Rng& r, arch::EngineKind kind) {
     using arch::Space;
     arch::Command c;
@@ -263,6 +272,7 @@ inline RandomCase random_case(uint64_t seed, const nlohmann::json& cube_patch = 
     Rng r(seed);
     RandomCase rc;
     rc.config_json = random_config(r);
+    random_l1_paths(seed, rc.config_json);
     rc.config_json.merge_patch(cube_patch);
     rc.config = arch::config_from_json(rc.config_json, "random config");
     arch::Program& p = rc.program;

@@ -130,4 +130,29 @@ inline std::vector<Expected> vector_unit_has_its_own_engines_and_paths_ends() {
             {0, vector_store(0), 0, 119, 236}};
 }
 
+// Each cube's read path from L1 (§6.2 on the L1 ports: the Ascend cube's
+// MTE1), 16 B/cycle, on the default L1 port (W = 128 B/cycle in 128 B
+// bursts, Lat = 4; 4 cubes, requesters 0 to 3). cube0.dma moves 256 B L1
+// -> L0, then 256 B back L0 -> L1; cube1.dma moves 128 B L1 -> L0.
+inline std::string cube_read_path_config() {
+    return R"({"cube": {"l1_read_bytes_per_cycle": 16}, "dma": {"max_outstanding": 1}})";
+}
+
+// Both eligible at 2; the port, requester 0 first: cube0 [2,3) cube1
+// [3,4) (leaves at 4: 8) cube0 [4,5) (leaves at 5: 9). The read paths are
+// the cubes' own: cube0's [2, 18) (ends max(9, 18 + 4) = 22), cube1's
+// [2, 10) (ends max(8, 14) = 14; behind cube0 on one path it would have
+// waited to [18, 26): 30). cube0's L0 -> L1 copy, a write, has no path:
+// it starts at 22, eligible at 23, the port [23, 25): ends 29 (the port
+// alone, as without a limit, where the first copy would have ended at 9).
+inline arch::Program cubes_have_their_own_read_paths() {
+    arch::Program p;
+    p.blocks.push_back(
+        block({stream(cube_dma(0), {to_l0(256), dma(Space::L0, Space::L1, 256)}), stream(cube_dma(1), {to_l0(128)})}));
+    return p;
+}
+inline std::vector<Expected> cubes_have_their_own_read_paths_ends() {
+    return {{0, cube_dma(0), 0, 1, 22}, {0, cube_dma(1), 0, 1, 14}, {0, cube_dma(0), 1, 22, 29}};
+}
+
 }  // namespace pathcases
