@@ -24,8 +24,8 @@ ArbitratedMemory::ArbitratedMemory(sc_core::sc_module_name name, const LinkParam
 void ArbitratedMemory::before_end_of_elaboration() {
     int n = int(socket.size());
     link_ = std::make_unique<RoundRobinLink>(n, params_.bytes_per_cycle, params_.burst_bytes, params_.latency_cycles);
-    // Only a memory with a limited path needs them (§6.2): no L1 port, and
-    // no DDR side unless a rate is set.
+    // Only a memory with a limited path needs them (§6.2): neither the DDR
+    // side nor an L1 port unless a rate is set.
     if (params_.paths.limited()) paths_ = std::make_unique<DmaPaths>(n, params_.paths);
     if (params_.write_bytes_per_cycle)
         write_link_ = std::make_unique<RoundRobinLink>(n, params_.write_bytes_per_cycle, params_.burst_bytes,

@@ -1,11 +1,13 @@
-// The clusters' read and write paths to DDR (timing model §6.2). Each
+// The requesters' read and write paths (timing model §6.2). Each
 // cluster's DMA engines reach the DDR side through one path per direction
 // (Ascend: MTE2 reads, MTE3 writes), and each vector unit's DMA engine
-// through paths of its own (the AIV's MTE2 and MTE3); a path takes its
-// requests one after another, in the order they become eligible (in one
-// cycle, by requester number), at its own rate. A request leaves its path at q; its command
-// ends no sooner than q plus the link's latency. The shared link (§6) still
-// arbitrates every burst: the path only bounds when the command ends.
+// through paths of its own (the AIV's MTE2 and MTE3); on a cluster's L1
+// port each cube's DMA engine has a read path of its own (L1 -> L0, the
+// cube's MTE1). A path takes its requests one after another, in the order
+// they become eligible (in one cycle, by requester number), at its own
+// rate. A request leaves its path at q; its command ends no sooner than q
+// plus the link's latency. The shared link (§6) still arbitrates every
+// burst: the path only bounds when the command ends.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +21,8 @@ struct PathRates {
     uint64_t read_bytes_per_cycle = 0, write_bytes_per_cycle = 0;
 };
 
-// Which paths a cluster's requesters cross: requester r of the link is
+// Which paths a cluster's requesters cross (on an L1 port the "cluster"
+// is the port's own, its requesters the cubes): requester r of the link is
 // requester r % group_of.size() of cluster r / group_of.size(), and crosses
 // its cluster's pair of paths number group_of[r % group_of.size()], whose
 // rates are rates[that number].

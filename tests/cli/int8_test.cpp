@@ -43,11 +43,13 @@ TEST(Int8, MatmulRunsAtTwiceTheFloat16Rate) {
 
 // The Ascend-class cube: 32 bytes of K a cycle, 32 int8 elements deep.
 // float16: 64 MATMULs of 256 x 64 x 128, each 6 cycles of start-up and
-// 16 * 4 * 8 = 512 of MACs; int8: 32 of 128 x 256 x 128, 6 + 8 * 8 * 8.
+// 16 * 4 * 8 = 512 of MACs; int8: 64 of 128 x 128 x 128, 6 + 8 * 4 * 8
+// (the tiling search's choice once it costs the cubes' read path from
+// L1, 3,936 cycles in all; 32 of 128 x 256 x 128 took 4,005).
 TEST(Int8, AscendCubeGoesThirtyTwoDeep) {
     const std::string ascend = "--config configs/ascend_910b_class.json --op matmul --shape 512,512,512";
     EXPECT_EQ(n(report(ascend)["ops"][0], "cube_cycles"), 33152u);
-    EXPECT_EQ(n(report(ascend + " --dtype int8")["ops"][0], "cube_cycles"), 16576u);
+    EXPECT_EQ(n(report(ascend + " --dtype int8")["ops"][0], "cube_cycles"), 16768u);
     EXPECT_EQ(n(report(ascend + " --dtype int8"), "compute_bound_cycles"), 683u);
 }
 

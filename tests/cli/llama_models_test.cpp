@@ -65,13 +65,13 @@ TEST(LlamaDecode, OneLayerIsDdrBound) {
 
 TEST(LlamaDecode, OneLayerIsDdrBoundOnTheAscendPreset) {
     const ModelRun r = run_model("llama_decode", "--config configs/ascend_910b_class.json " + kDecode7b);
-    // 5.5 % above the bound of 1.6 TB/s at 1.8 GHz (889 B/cycle): each
+    // 6.1 % above the bound of 1.6 TB/s at 1.8 GHz (889 B/cycle): each
     // core's load queue has one copy in flight (the preset's measured MTE2,
     // which loads a GEMM's A and B panels both), so a little of every
     // copy's latency shows, and each panel then crosses the cube's read
     // path from L1 (its MTE1, 125 B/cycle) before its MATMULs.
-    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.06);
-    EXPECT_EQ(r.report["total_cycles"], 521276);
+    EXPECT_LT(ratio(r.report, "ddr_bound_cycles"), 1.07);
+    EXPECT_EQ(r.report["total_cycles"], 523988);
 }
 
 // The new token's K column and V row go into the caches, in place: per

@@ -15,15 +15,16 @@ namespace {
 using arch::ceil_div;
 
 // One arbitrated link of §6: bandwidth W, latency Lat, used by DMA engines
-// that keep K requests in flight (§5), behind their cluster's path of P
-// bytes per cycle in this direction (§6.2; 0: no limit).
+// that keep K requests in flight (§5), behind their path of P bytes per
+// cycle in this direction (§6.2: the cluster's on the DDR side, each
+// cube's own from L1 into L0; 0: no limit).
 struct Link {
     int64_t W, Lat, K, P = 0;
 
     // Cycles the link is occupied moving `bytes` of one request: it moves W
     // bytes per cycle whatever the burst size (byte slots, §6).
     int64_t busy(int64_t bytes) const { return ceil_div(bytes, W); }
-    // Cycles the cluster's path takes to pass them (§6.2).
+    // Cycles the path takes to pass them (§6.2).
     int64_t path(int64_t bytes) const { return P ? ceil_div(bytes, P) : 0; }
     // How long one request's bytes take to get through, link and path.
     int64_t moving(int64_t bytes, double sharing) const { return std::max(shared(busy(bytes), sharing), path(bytes)); }
@@ -83,7 +84,9 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // that is).
     const Link ddr{c.ddr_bytes_per_cycle, c.ddr_latency_cycles, c.dma_max_outstanding, c.ddr_read_bytes_per_cycle};
     const Link ddr_out{c.ddr_bytes_per_cycle, c.ddr_latency_cycles, c.dma_max_outstanding, c.ddr_write_bytes_per_cycle};
-    const Link l1{c.l1_bytes_per_cycle, c.l1_latency_cycles, c.dma_max_outstanding};
+    // L1 -> L0 behind each cube's read path (§6.2), L0 -> L1 without one.
+    const Link l1_in{c.l1_bytes_per_cycle, c.l1_latency_cycles, c.dma_max_outstanding, c.cube_l1_read_bytes_per_cycle};
+    const Link l1_out{c.l1_bytes_per_cycle, c.l1_latency_cycles, c.dma_max_outstanding};
     const int64_t flag = c.flag_latency_cycles;
     const int64_t e = arch::dtype_bytes(g.in), eo = arch::dtype_bytes(g.out);
 
@@ -120,9 +123,9 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     // §6 on the L1 port: every active cube loads its A tile, then its B
     // tile, at the same time as the others (a convolution's A tile is the
     // expanded im2col tile: the same bytes).
-    auto a_tile = [&](int64_t k) { return l1.transfer(m * k * e, cubes); };
-    auto b_tile = [&](int64_t k) { return l1.transfer(k * n * e, cubes); };
-    auto ab_tiles = [&](int64_t k) { return l1.queued(m * k * e, k * n * e, cubes); };  // both, on one cube DMA
+    auto a_tile = [&](int64_t k) { return l1_in.transfer(m * k * e, cubes); };
+    auto b_tile = [&](int64_t k) { return l1_in.transfer(k * n * e, cubes); };
+    auto ab_tiles = [&](int64_t k) { return l1_in.queued(m * k * e, k * n * e, cubes); };  // both, on one cube DMA
     // One L0 step: the tile loads are the producer, the MATMUL the
     // consumer, around l0_buffers buffers; each direction passes a flag.
     // Each engine pays its loop control when it does not wait.
@@ -251,7 +254,7 @@ BlockCost estimate_block(const arch::Config& c, const GemmShape& g, const Matmul
     const int64_t c_wb = m * n * eo;
     const int64_t eout = g.epilogue_result ? arch::dtype_bytes(*g.epilogue_result) : eo;
     const int64_t c_tile = m * n * eout;
-    const int64_t written_back = b.last_matmul + flag + l1.transfer(c_wb, cubes);
+    const int64_t written_back = b.last_matmul + flag + l1_out.transfer(c_wb, cubes);
     if (g.c_on_chip) {
         b.total = written_back;
     } else if (g.epilogue_vector.empty()) {

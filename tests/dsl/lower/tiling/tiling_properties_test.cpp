@@ -56,7 +56,7 @@ int64_t pick(std::mt19937& rng, std::initializer_list<int64_t> v) {
 
 // Shapes from a GEMV to a square GEMM, some of them not multiples of the
 // MAC array; hardware around the default's (DDR bandwidth and requests in
-// flight, L1 and L0 capacity, clusters).
+// flight, L1 and L0 capacity, clusters, the cubes' read paths from L1).
 Case random_case(uint32_t seed, int64_t max_extent) {
     std::mt19937 rng(seed);
     Case k;
@@ -74,6 +74,8 @@ Case random_case(uint32_t seed, int64_t max_extent) {
     k.settings.push_back({"cluster.l1_kib", pick(rng, {128, 256, 512})});
     k.settings.push_back({"cube.l0_kib", pick(rng, {32, 64})});
     k.settings.push_back({"chip.clusters", pick(rng, {1, 2, 4})});
+    // Each cube's read path from L1 (§6.2), half the time limited.
+    k.settings.push_back({"cube.l1_read_bytes_per_cycle", pick(rng, {0, 0, 16, 64})});
     return k;
 }
 
