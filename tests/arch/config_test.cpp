@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include "tests/support/json_parse.h"
 
 namespace {
 
@@ -62,7 +63,7 @@ protected:
 
 std::string json_error(const std::string& text) {
     try {
-        arch::config_from_json(json::parse(text), "configs/x.json");
+        arch::config_from_json(testjson::parse(text), "configs/x.json");
     } catch (const arch::ConfigError& e) {
         return e.what();
     }
@@ -110,7 +111,7 @@ TEST(Config, ToJsonKeepsIntegersIntegral) {
 
 TEST(Config, AcceptsBoundaryValues) {
     const arch::Config c = arch::config_from_json(
-        json::parse(R"({"ddr": {"latency_cycles": 0}, "cube": {"l0_kib": 1}, "clock_ghz": 2})"), "x");
+        testjson::parse(R"({"ddr": {"latency_cycles": 0}, "cube": {"l0_kib": 1}, "clock_ghz": 2})"), "x");
     EXPECT_EQ(c.ddr_latency_cycles, 0);
     EXPECT_EQ(c.l0_kib, 1);
     EXPECT_EQ(c.clock_ghz, 2.0);
@@ -232,7 +233,7 @@ TEST(Config, IntegerTooLargeToStore) {
 // Capped so that derived byte counts cannot overflow: 2^31 - 1 is accepted,
 // 2^31 is not.
 TEST(Config, IntegerCap) {
-    arch::Config c = arch::config_from_json(nlohmann::json::parse(R"({"ddr": {"size_gib": 2147483647}})"), "x");
+    arch::Config c = arch::config_from_json(testjson::parse(R"({"ddr": {"size_gib": 2147483647}})"), "x");
     EXPECT_EQ(c.ddr_bytes(), int64_t{2147483647} << 30);
     EXPECT_EQ(json_error(R"({"ddr": {"size_gib": 2147483648}})"),
               "configs/x.json: ddr.size_gib: 2147483648 is too large (at most 2147483647)");
@@ -256,7 +257,7 @@ TEST(Config, BadClock) {
 // with at most two decimals; JSON gives it back as written.
 TEST(Config, CyclesPerRepeat) {
     const arch::Config c = arch::config_from_json(
-        json::parse(R"({"vector": {"add": {"cycles_per_repeat": 2.11}, "mul": {"cycles_per_repeat": 3}}})"), "x");
+        testjson::parse(R"({"vector": {"add": {"cycles_per_repeat": 2.11}, "mul": {"cycles_per_repeat": 3}}})"), "x");
     EXPECT_EQ(c.vector_add_rate.value, 211);
     EXPECT_EQ(c.vector_mul_rate.value, 300);
     EXPECT_EQ(arch::config_to_json(c)["vector"]["add"]["cycles_per_repeat"].dump(), "2.11");
@@ -384,7 +385,7 @@ TEST(Config, SplitL0) {
               "0, 0");
     EXPECT_EQ(json_error(R"({"cube": {"l0_kib": 32, "l0a_kib": 64, "l0b_kib": 64, "l0c_kib": 128}})"),
               "configs/x.json: cube.l0_kib: 32 is not the sum of the split L0 buffers (64 + 64 + 128 KiB)");
-    arch::Config c = arch::config_from_json(json::parse(R"({"cube": {"l0_kib": 32, "l0a_kib": 8, "l0b_kib": 8,
+    arch::Config c = arch::config_from_json(testjson::parse(R"({"cube": {"l0_kib": 32, "l0a_kib": 8, "l0b_kib": 8,
                                                                     "l0c_kib": 16}})"),
                                             "x");
     EXPECT_TRUE(c.l0_split());

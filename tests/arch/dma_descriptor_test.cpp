@@ -6,6 +6,7 @@
 #include "sim/arch/config.h"
 #include "sim/arch/program_check.h"
 #include "sim/arch/program_json.h"
+#include "tests/support/json_parse.h"
 #include "tests/support/program_builders.h"
 
 namespace {
@@ -77,7 +78,7 @@ TEST(DmaDescriptors, JsonRoundTripIsExact) {
     EXPECT_EQ(j["blocks"][0]["streams"][1]["commands"][1]["rearrange"].dump(),
               R"({"element_bytes":2,"factor":2,"kind":"pixel_shuffle"})");
     EXPECT_FALSE(j["blocks"][0]["streams"][1]["commands"][0].contains("im2col"));
-    arch::Program back = arch::program_from_json(json::parse(j.dump()), "x.json");
+    arch::Program back = arch::program_from_json(testjson::parse(j.dump()), "x.json");
     EXPECT_EQ(arch::program_to_json(back), j);
     EXPECT_EQ(arch::format_program(back), arch::format_program(p));
     EXPECT_EQ(back.blocks[0].streams[0].commands[0].dma.im2col->pixel0, 32u);
@@ -89,7 +90,7 @@ TEST(DmaDescriptors, JsonErrors) {
     auto error = [](const std::string& command) {
         try {
             arch::program_from_json(
-                json::parse(R"({"blocks": [{"streams": [{"engine": "dma0", "commands": [)" + command + "]}]}]}"),
+                testjson::parse(R"({"blocks": [{"streams": [{"engine": "dma0", "commands": [)" + command + "]}]}]}"),
                 "p.json");
         } catch (const arch::ProgramError& e) {
             return std::string(e.what());

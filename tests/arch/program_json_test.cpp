@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "tests/support/json_parse.h"
 #include "tests/support/program_builders.h"
 
 namespace {
@@ -61,7 +62,7 @@ TEST(ProgramJson, RoundTripIsExact) {
     EXPECT_EQ(arch::program_to_json(back), j);
     EXPECT_EQ(arch::format_program(back), arch::format_program(p));
     // Through text, as a file would go.
-    EXPECT_EQ(arch::program_to_json(arch::program_from_json(json::parse(j.dump(1)), "x.json")), j);
+    EXPECT_EQ(arch::program_to_json(arch::program_from_json(testjson::parse(j.dump(1)), "x.json")), j);
     // Field by field where format_program does not look.
     EXPECT_EQ(back.blocks[0].streams[0].commands[0].dma.src_addr, (uint64_t{1} << 33) - 1);
     EXPECT_EQ(back.blocks[0].streams[3].commands[0].vec.src1, 0x10000u);
@@ -108,7 +109,7 @@ TEST(ProgramJson, SourceDescriptorsAndTransposedB) {
     arch::Program p =
         program({block({stream(cube(0), {mm}), stream(vector_unit(0), {add, mul, vec(VectorOp::Relu, 1, 1)})}, 0)}, 0);
     const json j = arch::program_to_json(p);
-    const arch::Program back = arch::program_from_json(json::parse(j.dump(1)), "x.json");
+    const arch::Program back = arch::program_from_json(testjson::parse(j.dump(1)), "x.json");
     EXPECT_EQ(arch::program_to_json(back), j);
     const auto& v = back.blocks[0].streams[1].commands;
     EXPECT_EQ(v[0].vec.source(0), strided);
@@ -139,7 +140,7 @@ TEST(ProgramJson, InfinitiesRoundTripAsStrings) {
     const json& c = j["blocks"][0]["streams"][0]["commands"];
     EXPECT_EQ(c[0]["in0"]["scalar"], "-inf");
     EXPECT_EQ(c[1]["in1"]["window"]["fill"], "inf");
-    const arch::Program back = arch::program_from_json(json::parse(j.dump()), "x.json");
+    const arch::Program back = arch::program_from_json(testjson::parse(j.dump()), "x.json");
     EXPECT_EQ(back.blocks[0].streams[0].commands[0].vec.source(0).scalar, -std::numeric_limits<double>::infinity());
     EXPECT_EQ(back.blocks[0].streams[0].commands[1].vec.source(1).window.fill, std::numeric_limits<double>::infinity());
     EXPECT_EQ(arch::program_to_json(back), j);
@@ -175,7 +176,7 @@ TEST(ProgramJson, Format) {
 
 // issue_cycles on every kind of command; absent means 0.
 TEST(ProgramJson, IssueCycles) {
-    arch::Program p = arch::program_from_json(json::parse(R"({"blocks": [{"streams": [
+    arch::Program p = arch::program_from_json(testjson::parse(R"({"blocks": [{"streams": [
             {"engine": "dma0", "commands": [{"op": "dma", "rows": 1, "row_bytes": 64, "issue_cycles": 8}, {"op": "dma"}]},
             {"engine": "cube0", "commands": [{"op": "matmul", "m": 4, "k": 4, "n": 4, "issue_cycles": 0}]},
             {"engine": "vector0", "commands": [{"op": "vector", "vector_op": "exp", "rows": 2, "cols": 3,
@@ -213,7 +214,8 @@ TEST(ProgramJson, SlotSizes) {
 // Only "blocks", "engine" and "op" are required.
 TEST(ProgramJson, MinimalProgram) {
     arch::Program p = arch::program_from_json(
-        json::parse(R"({"blocks": [{"streams": [{"engine": "vector0", "commands": [{"op": "vector", "vector_op": "exp",
+        testjson::parse(
+            R"({"blocks": [{"streams": [{"engine": "vector0", "commands": [{"op": "vector", "vector_op": "exp",
                         "rows": 2, "cols": 3}]}]}]})"),
         "p.json");
     ASSERT_EQ(p.blocks.size(), 1u);
@@ -226,7 +228,7 @@ TEST(ProgramJson, MinimalProgram) {
 
 std::string error_of(const std::string& text) {
     try {
-        arch::program_from_json(json::parse(text), "p.json");
+        arch::program_from_json(testjson::parse(text), "p.json");
     } catch (const arch::ProgramError& e) {
         return e.what();
     }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -16,7 +17,7 @@ nlohmann::json report(const std::string& args) {
     const std::string json = (scratch() / "bf16.json").string();
     Outcome o = run("-q --report-json '" + json + "' " + args);
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 // bfloat16 operands are 2 bytes, as float16's, and take one pass: the

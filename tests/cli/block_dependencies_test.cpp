@@ -13,6 +13,7 @@
 #include "cli_util.h"
 #include "sim/arch/program_json.h"
 #include "tests/support/ddr_races.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -23,7 +24,7 @@ arch::Program compiled(const std::string& args, const std::string& name) {
     Outcome o = run("-q --emit-program-json '" + json + "' " + args);
     EXPECT_EQ(o.status, 0) << o.out << o.err;
     // The file's format version is the driver's (sim/cli/driver/program_file.h).
-    nlohmann::json j = nlohmann::json::parse(slurp(json));
+    nlohmann::json j = testjson::parse(slurp(json));
     j.erase("schema_version");
     return arch::program_from_json(j, json);
 }

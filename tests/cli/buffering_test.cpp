@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -47,7 +48,7 @@ BufRun simulate(int buffers) {
     Outcome o = run("-q -c '" + cfg + "' --report-json '" + json + "' --timing-csv '" + csv + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
     BufRun r;
-    r.total = nlohmann::json::parse(slurp(json))["total_cycles"].get<uint64_t>();
+    r.total = testjson::parse(slurp(json))["total_cycles"].get<uint64_t>();
     for (const TimingRow& row : read_timing_csv(csv)) {
         if (row.engine != "dma0" || row.tag.find("panel -> L1") == std::string::npos) continue;
         r.panel_start.push_back(row.start);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 namespace clitest {
 
@@ -16,7 +17,7 @@ inline nlohmann::json run_report(const std::string& args, const std::string& nam
     const std::string path = (scratch() / (name + ".json")).string();
     const Outcome o = run("-q --report-json '" + path + "' " + args);
     EXPECT_EQ(o.status, 0) << args << ": " << o.err;
-    return nlohmann::json::parse(slurp(path));
+    return testjson::parse(slurp(path));
 }
 
 }  // namespace clitest

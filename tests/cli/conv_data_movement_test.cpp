@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -17,7 +18,7 @@ nlohmann::json report(const std::string& pto, const std::string& config_json = "
     std::string config = config_json.empty() ? "" : "--config '" + write_file(pto + ".config.json", config_json) + "' ";
     Outcome o = run("-q " + config + "--report-json '" + json + "' '" + (scratch() / pto).string() + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 std::string conv_program(const std::string& x, const std::string& w) {

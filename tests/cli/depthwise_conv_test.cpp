@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -17,7 +18,7 @@ nlohmann::json report(const std::string& program, const std::string& name) {
     const std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q --report-json '" + json + "' " + program);
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 const nlohmann::json& op_named(const nlohmann::json& r, const std::string& name) {

@@ -7,6 +7,7 @@
 
 #include "cli_report.h"
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -168,7 +169,7 @@ TEST(Energy, PowerBinsHoldTheRunsDynamicEnergy) {
         const std::string path = (scratch() / (name + ".profile.json")).string();
         const Outcome o = run("-q --profile '" + path + "' " + args);
         EXPECT_EQ(o.status, 0) << o.err;
-        return nlohmann::json::parse(slurp(path));
+        return testjson::parse(slurp(path));
     };
     auto sum = [](const nlohmann::json& bins) {
         uint64_t total = 0;

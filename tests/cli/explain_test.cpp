@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -57,8 +58,7 @@ TEST(Explain, SimulatesTheSameProgram) {
     ASSERT_EQ(run("-q --report-json '" + plain + "' models/gemm_256.pto").status, 0);
     const Outcome o = run("-q --report-json '" + explained + "' --explain '" + text + "' models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_EQ(nlohmann::json::parse(slurp(plain))["total_cycles"],
-              nlohmann::json::parse(slurp(explained))["total_cycles"]);
+    EXPECT_EQ(testjson::parse(slurp(plain))["total_cycles"], testjson::parse(slurp(explained))["total_cycles"]);
     EXPECT_NE(slurp(text).find("op 0: c = matmul(a, b)\n"), std::string::npos) << slurp(text);
 }
 

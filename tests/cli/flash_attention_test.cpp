@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -24,7 +25,7 @@ nlohmann::json report(const std::string& program) {
     Outcome o =
         run("-q --shape q=2048,128 --shape kt=128,2048 --shape v=2048,128 --report-json '" + json + "' " + program);
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 TEST(FlashAttention, TiledAndUnfusedFiguresAtS2048) {
@@ -69,7 +70,7 @@ TEST(FlashAttention, OnTheAscendPresetTheStepsChainInTheUnifiedBuffers) {
     Outcome o = run(args + " --report-json '" + json + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     ASSERT_EQ(run(args + " --emit-program-json '" + program + "'").status, 0);
-    const nlohmann::json r = nlohmann::json::parse(slurp(json));
+    const nlohmann::json r = testjson::parse(slurp(json));
     EXPECT_EQ(r["total_cycles"], 17374);
     EXPECT_EQ(r["fusion_groups"], 56);
     EXPECT_EQ(r["ddr_bytes_read"], 786432);
@@ -80,7 +81,7 @@ TEST(FlashAttention, OnTheAscendPresetTheStepsChainInTheUnifiedBuffers) {
     EXPECT_EQ(r["notes"][1].get<std::string>().rfind("104 tensors 'reduce_max_1' (L1), 'reduce_sum_1' (L1)", 0), 0u);
     // Query block k's blocks (its first step's scores, row group and
     // update; its output's division) run on clusters 3k to 3k + 2.
-    const nlohmann::json p = nlohmann::json::parse(slurp(program));
+    const nlohmann::json p = testjson::parse(slurp(program));
     std::map<std::string, std::set<int>> clusters;
     for (const auto& b : p["blocks"]) {
         const std::string name = b["name"].get<std::string>();
@@ -110,7 +111,7 @@ TEST(FlashAttention, OneQueryBlockOnOneCoreAsTheVendorsOneCoreRow) {
         const std::string json = (scratch() / ("flash_one_core_" + std::to_string(parallel) + ".json")).string();
         const Outcome o = run(args + " --param parallel=" + std::to_string(parallel) + " --report-json '" + json + "'");
         ASSERT_EQ(o.status, 0) << o.err;
-        EXPECT_EQ(nlohmann::json::parse(slurp(json))["total_cycles"], cycles) << parallel;
+        EXPECT_EQ(testjson::parse(slurp(json))["total_cycles"], cycles) << parallel;
     }
 }
 

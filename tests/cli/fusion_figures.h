@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 namespace clitest {
 
@@ -21,7 +22,7 @@ inline FusionFigures measure_fusion(const std::string& args) {
     const Outcome o = run("-q --report-json '" + json + "' " + args);
     EXPECT_EQ(o.status, 0) << o.err;
     if (o.status != 0) return {};
-    const nlohmann::json r = nlohmann::json::parse(slurp(json));
+    const nlohmann::json r = testjson::parse(slurp(json));
     return {r["total_cycles"].get<uint64_t>(), r["ddr_bytes_read"].get<uint64_t>(),
             r["ddr_bytes_written"].get<uint64_t>(), r["fusion_groups"].get<uint64_t>()};
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -11,7 +12,7 @@ TEST(Gemm2048, RespectsComputeAndDdrBoundsAndNoLinkExceedsPeak) {
     std::string json = (scratch() / "gemm2048.json").string();
     Outcome o = run("-q --config configs/cluster.json --report-json '" + json + "' models/gemm_2048.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    nlohmann::json r = testjson::parse(slurp(json));
     uint64_t total = r["total_cycles"].get<uint64_t>();
     const uint64_t cubes = 16;
     uint64_t compute_bound = 2048ull * 2048 * 2048 / (16 * cubes);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -77,7 +78,7 @@ TEST(Gemm256, CycleCountMatchesTheHandDerivation) {
     std::string json = (scratch() / "gemm256.json").string();
     Outcome o = run("--set dma.max_outstanding=1 --report-json '" + json + "' models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    nlohmann::json r = testjson::parse(slurp(json));
     // Each of the 4 blocks reads 16 steps x (4 KiB of A + 4 KiB of B): 512 KiB;
     // C is written once: 128 KiB.
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 524288u);
@@ -91,7 +92,7 @@ TEST(Gemm256, EightInFlightByDefault) {
     std::string json = (scratch() / "gemm256_default.json").string();
     Outcome o = run("--report-json '" + json + "' models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    nlohmann::json r = testjson::parse(slurp(json));
     EXPECT_EQ(r["total_cycles"].get<uint64_t>(), kGemm256Cycles);
     EXPECT_EQ(r["ddr_bytes_read"].get<uint64_t>(), 524288u);
     EXPECT_EQ(r["ddr_bytes_written"].get<uint64_t>(), 131072u);
@@ -114,7 +115,7 @@ TEST(Gemm256, TwoRunsGiveIdenticalOutput) {
 TEST(Gemm256, ReportJsonHasTheDocumentedKeys) {
     std::string json = (scratch() / "keys.json").string();
     ASSERT_EQ(run("-q --report-json '" + json + "' models/gemm_256.pto").status, 0);
-    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    nlohmann::json r = testjson::parse(slurp(json));
     for (const char* key :
          {"total_cycles", "clock_ghz", "cube_utilization", "ddr_bytes_read", "ddr_bytes_written", "units", "links"})
         EXPECT_TRUE(r.contains(key)) << key;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -17,7 +18,7 @@ nlohmann::json report(const std::string& args) {
     const std::string json = (scratch() / "int8.json").string();
     Outcome o = run("-q --report-json '" + json + "' " + args);
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 uint64_t n(const nlohmann::json& r, const char* key) { return r[key].get<uint64_t>(); }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -25,7 +26,7 @@ Figures run_kv(const std::string& program, const std::string& kind, const std::s
     Outcome o = run("-q " + extra + " --report-json '" + json + "' --ops-csv '" + csv + "' " + program);
     EXPECT_EQ(o.status, 0) << o.err;
     Figures f;
-    f.report = nlohmann::json::parse(slurp(json));
+    f.report = testjson::parse(slurp(json));
     std::istringstream lines(slurp(csv));
     for (std::string line; std::getline(lines, line);) {
         std::vector<std::string> cells;

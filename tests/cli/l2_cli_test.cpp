@@ -7,6 +7,7 @@
 
 #include "cli_report.h"
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -105,7 +106,7 @@ TEST(L2Cli, ChromeTraceCountsDdrBytesInFlight) {
     const std::string t = slurp(trace);
     EXPECT_NE(t.find("\"name\":\"L2 port bytes in flight\""), std::string::npos);
     EXPECT_NE(t.find("\"name\":\"DDR bytes in flight\""), std::string::npos);
-    EXPECT_NO_THROW((void)nlohmann::json::parse(t));
+    EXPECT_NO_THROW((void)testjson::parse(t));
 }
 
 TEST(L2Cli, BadGeometryIsAConfigError) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -26,7 +27,7 @@ ModelRun run_model(const std::string& name, const std::string& args) {
         run("-q " + args + " --report-json '" + json + "' --ops-csv '" + csv + "' models/" + name + ".pto");
     EXPECT_EQ(o.status, 0) << o.err;
     ModelRun r;
-    r.report = nlohmann::json::parse(slurp(json));
+    r.report = testjson::parse(slurp(json));
     std::istringstream lines(slurp(csv));
     for (std::string line; std::getline(lines, line);) {
         std::vector<std::string> cells;

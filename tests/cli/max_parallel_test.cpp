@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -42,7 +43,7 @@ Figures simulate(int max_parallel, const std::string& config_json = "") {
     const std::string json = (scratch() / (name + ".report.json")).string();
     Outcome o = run("-q " + extra + "--report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    const nlohmann::json r = nlohmann::json::parse(slurp(json));
+    const nlohmann::json r = testjson::parse(slurp(json));
     return {r["total_cycles"].get<uint64_t>(), r["blocks"].get<uint64_t>(), r["ddr_bytes_read"].get<uint64_t>()};
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -14,7 +15,7 @@ nlohmann::json report(const std::string& pto_path) {
     std::string json = (scratch() / (std::filesystem::path(pto_path).filename().string() + ".json")).string();
     Outcome o = run("-q --report-json '" + json + "' '" + pto_path + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 const char* kNaive =

@@ -8,6 +8,7 @@
 
 #include "cli_report.h"
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -62,7 +63,7 @@ TEST(Messages, EachHasTheCycleItExecutedAt) {
     // The Chrome trace: an instant event on the chip for each.
     const std::string trace = (scratch() / "messages.trace.json").string();
     ASSERT_EQ(run("-q --trace '" + trace + "' " + args).status, 0);
-    const nlohmann::json events = nlohmann::json::parse(slurp(trace))["traceEvents"];
+    const nlohmann::json events = testjson::parse(slurp(trace))["traceEvents"];
     std::vector<nlohmann::json> instants;
     for (const auto& e : events)
         if (e["ph"] == "i") instants.push_back(e);

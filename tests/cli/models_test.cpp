@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 #include "tests/support/model_instances.h"
 
 using namespace clitest;
@@ -44,7 +45,7 @@ TEST_P(Model, SimulatesWithinItsBounds) {
     std::string json = (scratch() / (GetParam() + ".report.json")).string();
     Outcome o = run("-q --report-json '" + json + "' " + extra_args(GetParam()) + "models/" + GetParam());
     ASSERT_EQ(o.status, 0) << o.err;
-    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    nlohmann::json r = testjson::parse(slurp(json));
     uint64_t total = r["total_cycles"];
     EXPECT_GT(total, 0u);
     EXPECT_GE(total, r["compute_bound_cycles"].get<uint64_t>());
@@ -84,7 +85,7 @@ TEST(Models, ResidualBlockGraphHasTheThreeLevels) {
 TEST(Models, ResidualBlockCriticalPath) {
     std::string json = (scratch() / "rb.json").string();
     ASSERT_EQ(run("-q --report-json '" + json + "' models/resnet_block.pto").status, 0);
-    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    nlohmann::json r = testjson::parse(slurp(json));
     EXPECT_EQ(r["critical_path"], nlohmann::json({"conv2d_1", "format_convert_1", "batch_norm_1", "relu_1", "conv2d_2",
                                                   "format_convert_2", "batch_norm_2", "add_1", "y"}));
     EXPECT_EQ(r["format_conversions"], 2);

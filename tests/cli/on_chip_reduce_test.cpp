@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -34,7 +35,7 @@ TEST(OnChipReduce, ReadsTheRowsWhereTheyAre) {
     const std::string on = (scratch() / "on_chip_reduce.json").string(), off = (scratch() / "ddr_reduce.json").string();
     ASSERT_EQ(run_program("on_chip_reduce", program("(16, 48)", ", target='L1'"), on).status, 0);
     ASSERT_EQ(run_program("ddr_reduce", program("(16, 48)", ""), off).status, 0);
-    const nlohmann::json r = nlohmann::json::parse(slurp(on)), d = nlohmann::json::parse(slurp(off));
+    const nlohmann::json r = testjson::parse(slurp(on)), d = testjson::parse(slurp(off));
     EXPECT_EQ(d["ddr_bytes_read"].get<uint64_t>() - r["ddr_bytes_read"].get<uint64_t>(), 9216u);
     EXPECT_EQ(d["ddr_bytes_written"].get<uint64_t>() - r["ddr_bytes_written"].get<uint64_t>(), 9216u);
     EXPECT_EQ(r["ddr_bytes_written"], 96 * 2);  // the sums alone

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -93,7 +94,7 @@ TEST(OpsCsvCli, SummedOverTheOperationsTheyAreTheRunsFigures) {
         const std::string csv = (scratch() / "sum_ops.csv").string(), rep = (scratch() / "sum_report.json").string();
         const Outcome o = run(std::string("-q --ops-csv '") + csv + "' --report-json '" + rep + "' " + model);
         ASSERT_EQ(o.status, 0) << o.err;
-        const nlohmann::json r = nlohmann::json::parse(slurp(rep));
+        const nlohmann::json r = testjson::parse(slurp(rep));
         std::map<std::string, uint64_t> sum;
         for (const auto& row : read_csv(slurp(csv)))
             for (const char* column :
@@ -144,7 +145,7 @@ TEST(OpsCsvCli, TheComputeBoundTakesFloat32AtItsOwnRate) {
                          "float32 at 128 MAC/cycle)\n"),
               std::string::npos)
         << o.out;
-    EXPECT_EQ(nlohmann::json::parse(slurp(rep))["compute_bound_cycles"].get<uint64_t>(), 196608u);
+    EXPECT_EQ(testjson::parse(slurp(rep))["compute_bound_cycles"].get<uint64_t>(), 196608u);
     const auto rows = read_csv(slurp(csv));
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].at("compute_bound_cycles"), "65536");
@@ -166,7 +167,7 @@ TEST(OpsCsvCli, CubeBusySitsBesideMacUtilization) {
                          "  cluster1     0.0 /   0.0 %    0.0 /   0.0 %    0.0 /   0.0 %    0.0 /   0.0 %\n"),
               std::string::npos)
         << o.out;
-    const nlohmann::json r = nlohmann::json::parse(slurp(rep));
+    const nlohmann::json r = testjson::parse(slurp(rep));
     EXPECT_EQ(r["total_cycles"].get<uint64_t>(), 1032u);
     EXPECT_DOUBLE_EQ(r["cube_busy"].get<double>(), 1031.0 / 1032.0 / 16.0);
 }
@@ -186,13 +187,13 @@ TEST(OpsCsvCli, LinksSayWhichWayTheirBytesWent) {
                          "  L0 -> cube (x16) 16,777,216        234.91 B/cyc   8192 B/cyc     2.9 %     2.9 %\n"),
               std::string::npos)
         << o.out;
-    const nlohmann::json links = nlohmann::json::parse(slurp(rep))["links"];
+    const nlohmann::json links = testjson::parse(slurp(rep))["links"];
     ASSERT_EQ(links.size(), 3u);
     EXPECT_EQ(links[0]["label"], "DDR <-> L1");
-    EXPECT_EQ(links[0]["directions"], nlohmann::json::parse(R"([{"from": "DDR", "to": "L1", "bytes": 524288},
+    EXPECT_EQ(links[0]["directions"], testjson::parse(R"([{"from": "DDR", "to": "L1", "bytes": 524288},
                                                                  {"from": "L1", "to": "DDR", "bytes": 131072}])"));
     EXPECT_EQ(links[2]["label"], "L0 -> cube");
-    EXPECT_EQ(links[2]["directions"], nlohmann::json::parse(R"([{"from": "L0", "to": "cube", "bytes": 16777216}])"));
+    EXPECT_EQ(links[2]["directions"], testjson::parse(R"([{"from": "L0", "to": "cube", "bytes": 16777216}])"));
     EXPECT_EQ(links[1]["per_instance"][0]["directions"][1]["bytes"].get<uint64_t>(), 131072u / 4);
 }
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -37,7 +38,7 @@ nlohmann::json report(const std::string& prog, const std::string& params) {
     const std::string path = (scratch() / "param.json").string();
     Outcome o = run("-q --report-json '" + path + "' " + params + " '" + prog + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(path));
+    return testjson::parse(slurp(path));
 }
 
 // One layer is one matmul of 64x64x64 on the default machine: 1,757 cycles;
@@ -53,8 +54,8 @@ TEST(ParamOption, LayerCountScalesTheChain) {
     EXPECT_EQ(two["total_cycles"], 3510);
     EXPECT_EQ(one["ddr_bytes_read"], 32768);
     EXPECT_EQ(two["ddr_bytes_read"], 65536);
-    EXPECT_EQ(one["params"], nlohmann::json::parse(R"({"layers": 1, "pos": 0})"));
-    EXPECT_EQ(two["params"], nlohmann::json::parse(R"({"layers": 2, "pos": 0})"));
+    EXPECT_EQ(one["params"], testjson::parse(R"({"layers": 1, "pos": 0})"));
+    EXPECT_EQ(two["params"], testjson::parse(R"({"layers": 2, "pos": 0})"));
 }
 
 TEST(ParamOption, ValuesInTheReportsAndTheGraph) {
@@ -66,7 +67,7 @@ TEST(ParamOption, ValuesInTheReportsAndTheGraph) {
                                         "x = pypo.input('x', shape=(16, 16))\n"
                                         "pypo.output('y', pypo.op.relu(x))\n");
     const std::string set = "--param fused=False --param mode=slow --param scale=2";
-    EXPECT_EQ(report(prog, set)["params"], nlohmann::json::parse(R"({"scale": 2.0, "fused": false, "mode": "slow"})"));
+    EXPECT_EQ(report(prog, set)["params"], testjson::parse(R"({"scale": 2.0, "fused": false, "mode": "slow"})"));
     Outcome text = run(set + " '" + prog + "'");
     ASSERT_EQ(text.status, 0) << text.err;
     EXPECT_EQ(text.out.rfind("davinci-sim: " + prog +
@@ -89,7 +90,7 @@ TEST(ParamOption, NoParamsNoKey) {
     const std::string path = (scratch() / "plain.json").string();
     Outcome o = run("-q --report-json '" + path + "' models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_FALSE(nlohmann::json::parse(slurp(path)).contains("params"));
+    EXPECT_FALSE(testjson::parse(slurp(path)).contains("params"));
     Outcome text = run("models/gemm_256.pto");
     EXPECT_EQ(text.out.find("params"), std::string::npos);
 }

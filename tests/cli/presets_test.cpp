@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -20,7 +21,7 @@ nlohmann::json single_op(const std::string& preset, const std::string& op) {
     const std::string json = (scratch() / ("preset_" + preset + ".json")).string();
     Outcome o = run("-q --config configs/" + preset + ".json " + op + " --report-json '" + json + "'");
     EXPECT_EQ(o.status, 0) << preset << ": " << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 uint64_t cube_cycles(const std::string& preset, const std::string& op) {

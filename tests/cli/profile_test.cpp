@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 using nlohmann::json;
@@ -25,8 +26,8 @@ Profiled profile(const std::string& name, const std::string& program) {
     EXPECT_EQ(o.status, 0) << o.err;
     Profiled out;
     out.bytes = slurp(p);
-    out.profile = json::parse(out.bytes);
-    out.report = json::parse(slurp(r));
+    out.profile = testjson::parse(out.bytes);
+    out.report = testjson::parse(slurp(r));
     return out;
 }
 
@@ -159,7 +160,7 @@ TEST(Profile, ResnetBlock) { check_profile("resnet", "models/resnet_block.pto");
 // Three tasks ("attention", top level "", "mlp"): the task graph has edges.
 TEST(Profile, AttentionTaskEdges) {
     check_profile("attention", "models/attention.pto");
-    json p = json::parse(slurp((scratch() / "attention.profile.json").string()));
+    json p = testjson::parse(slurp((scratch() / "attention.profile.json").string()));
     EXPECT_EQ(p["tasks"].size(), 3u);
     EXPECT_FALSE(p["task_edges"].empty());
 }

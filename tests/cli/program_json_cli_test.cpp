@@ -7,6 +7,7 @@
 
 #include "cli_util.h"
 #include "sim/arch/program_json.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -34,7 +35,7 @@ TEST(ProgramJsonCli, RunsARawProgram) {
               "block,cluster,engine,index,start,end,command_kind,tag,op,task,link_wait,schema_version\n"
               "0,0,dma0,0,1,230,dma,\"x, loaded\",,,0,3\n"
               "0,0,vector0,0,231,1263,vector,\"\",,,0,3\n");
-    nlohmann::json r = nlohmann::json::parse(slurp(rep));
+    nlohmann::json r = testjson::parse(slurp(rep));
     EXPECT_EQ(r["total_cycles"].get<uint64_t>(), 1263u);
     EXPECT_EQ(r["program"], prog);
     bool found = false;
@@ -92,7 +93,7 @@ TEST(ProgramJsonCli, EmittedAndDumpedProgramsAgree) {
     ASSERT_EQ(emitted.status, 0) << emitted.err;
     Outcome dumped = run("--dump-program '" + pto + "'");
     ASSERT_EQ(dumped.status, 0) << dumped.err;
-    nlohmann::json j = nlohmann::json::parse(slurp(json));
+    nlohmann::json j = testjson::parse(slurp(json));
     j.erase("schema_version");
     const arch::Program back = arch::program_from_json(j, json);
     EXPECT_EQ(arch::format_program(back), dumped.out);
@@ -102,8 +103,8 @@ TEST(ProgramJsonCli, EmittedAndDumpedProgramsAgree) {
     Outcome from_json = run("-q --report-json '" + json + ".r2' --program-json '" + json + "'");
     ASSERT_EQ(from_pto.status, 0) << from_pto.err;
     ASSERT_EQ(from_json.status, 0) << from_json.err;
-    EXPECT_EQ(nlohmann::json::parse(slurp(json + ".r1"))["total_cycles"],
-              nlohmann::json::parse(slurp(json + ".r2"))["total_cycles"]);
+    EXPECT_EQ(testjson::parse(slurp(json + ".r1"))["total_cycles"],
+              testjson::parse(slurp(json + ".r2"))["total_cycles"]);
 }
 
 TEST(ProgramJsonCli, IssueCycles) {
@@ -195,7 +196,7 @@ TEST(ProgramJsonCli, EmittedProgramRunsIdentically) {
     Outcome e = run("--emit-program-json '" + prog + "' models/gemm_256.pto");
     ASSERT_EQ(e.status, 0) << e.err;
     EXPECT_EQ(e.out, "");
-    nlohmann::json j = nlohmann::json::parse(slurp(prog));
+    nlohmann::json j = testjson::parse(slurp(prog));
     EXPECT_EQ(j["source"], "models/gemm_256.pto");
     EXPECT_EQ(j["blocks"].size(), 4u);
     ASSERT_EQ(run("-q --timing-csv '" + direct + "' models/gemm_256.pto").status, 0);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -18,7 +19,7 @@ nlohmann::json report(const std::string& pto_path, const std::string& extra = ""
     std::string json = (scratch() / (std::filesystem::path(pto_path).filename().string() + ".json")).string();
     Outcome o = run("-q " + extra + " --report-json '" + json + "' '" + pto_path + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 std::string gemm_512(const std::string& dtype) {

@@ -7,6 +7,7 @@
 
 #include "cli_util.h"
 #include "fusion_figures.h"
+#include "tests/support/json_parse.h"
 #include "vector_op_report.h"
 
 using namespace clitest;
@@ -22,7 +23,7 @@ nlohmann::json report(const std::string& name, const std::string& decls, const s
     std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q " + options + " --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 const char* const kRows =

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -21,7 +22,7 @@ nlohmann::json report(const std::string& args, const std::string& name) {
     const std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q " + args + " tests/cli/softmax_steps.pto --report-json '" + json + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 TEST(RowGroups, ASoftmaxOutOfItsStepsTakesOnePass) {

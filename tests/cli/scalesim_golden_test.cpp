@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -138,7 +139,7 @@ TEST(ScaleSimGolden, EveryCaseThroughOp) {
                                             r.at("filters") + "," + r.at("stride");
         const Outcome o = run("-q " + array_options(r) + " " + shape + " --report-json '" + json + "'");
         ASSERT_EQ(o.status, 0) << o.err;
-        const nlohmann::json j = nlohmann::json::parse(slurp(json));
+        const nlohmann::json j = testjson::parse(slurp(json));
         EXPECT_EQ(j["ops"][0]["cube_cycles"].get<uint64_t>(), u(r, "total_cycles") - u(r, "stall_cycles"))
             << r.at("case") << " " << r.at("rows") << "x" << r.at("cols") << " " << r.at("dataflow");
     }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -38,12 +39,12 @@ TEST(SchemaVersion, EveryOutputCarriesIt) {
             path("sv_trace.json") + "' --summary-csv '" + path("sv_summary.csv") + "' --timing-csv '" +
             path("sv_timing.csv") + "' --ops-csv '" + path("sv_ops.csv") + "' models/gemm_256.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_EQ(nlohmann::json::parse(slurp(path("sv_report.json")))["schema_version"], 2);
-    const nlohmann::json profile = nlohmann::json::parse(slurp(path("sv_profile.json")));
+    EXPECT_EQ(testjson::parse(slurp(path("sv_report.json")))["schema_version"], 2);
+    const nlohmann::json profile = testjson::parse(slurp(path("sv_profile.json")));
     EXPECT_EQ(profile["schema_version"], 1);
     EXPECT_EQ(profile["schema"], "davinci-sim-profile/1");
     const std::string trace = slurp(path("sv_trace.json"));
-    EXPECT_EQ(nlohmann::json::parse(trace)["schema_version"], 1);
+    EXPECT_EQ(testjson::parse(trace)["schema_version"], 1);
     // The last key, after the events: Perfetto stops reading at a top-level
     // key it does not know.
     const std::string end = "\n],\"schema_version\":1}\n";
@@ -52,7 +53,7 @@ TEST(SchemaVersion, EveryOutputCarriesIt) {
     expect_version_column(slurp(path("sv_timing.csv")), "3");
     expect_version_column(slurp(path("sv_ops.csv")), "1");
     ASSERT_EQ(run("--emit-program-json '" + path("sv_program.json") + "' models/gemm_256.pto").status, 0);
-    EXPECT_EQ(nlohmann::json::parse(slurp(path("sv_program.json")))["schema_version"], 1);
+    EXPECT_EQ(testjson::parse(slurp(path("sv_program.json")))["schema_version"], 1);
 }
 
 // The emitted program reads back, and simulates as its .pto does.
@@ -61,7 +62,7 @@ TEST(SchemaVersion, AnEmittedProgramReadsBack) {
     const Outcome o =
         run("-q --report-json '" + path("sv_back_report.json") + "' --program-json '" + path("sv_back.json") + "'");
     ASSERT_EQ(o.status, 0) << o.err;
-    EXPECT_EQ(nlohmann::json::parse(slurp(path("sv_back_report.json")))["total_cycles"], 71421u);
+    EXPECT_EQ(testjson::parse(slurp(path("sv_back_report.json")))["total_cycles"], 71421u);
 }
 
 // A hand-written program need not say it; an unknown version is refused.

@@ -8,6 +8,7 @@
 
 #include "cli_report.h"
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -50,7 +51,7 @@ TEST(SetOption, GivesTheReportOfTheEquivalentJsonFile) {
 }
 
 TEST(SetOption, AppliesOverTheConfigFile) {
-    nlohmann::json edge = nlohmann::json::parse(slurp(std::string(DAVINCI_SOURCE_DIR) + "/configs/edge_npu.json"));
+    nlohmann::json edge = testjson::parse(slurp(std::string(DAVINCI_SOURCE_DIR) + "/configs/edge_npu.json"));
     edge["ddr"]["bytes_per_cycle"] = 64;
     const std::string file = write_file("set_edge_64.json", edge.dump());
     const nlohmann::json by_file = run_report("--config '" + file + "' models/gemm_256.pto", "set_edge_file");

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -13,7 +14,7 @@ nlohmann::json single(const std::string& args) {
     std::string json = (scratch() / "single_op.json").string();
     Outcome o = run("-q --report-json '" + json + "' " + args);
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 // One 4x4x4 MATMUL on the 4x4 cube: pipeline 7 + 1 block x 4 steps (§7;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -25,7 +26,7 @@ TEST(SummaryCsv, OneRowPerEngineMatchingTheReport) {
     EXPECT_NE(text.find("\ncluster0.cube0,cube,0,71801,65648,0.9143,16,1291,67059,0,1290,120,4743,2\n"),
               std::string::npos)
         << text;
-    nlohmann::json r = nlohmann::json::parse(slurp(json));
+    nlohmann::json r = testjson::parse(slurp(json));
     std::istringstream lines(text);
     std::string line;
     std::getline(lines, line);

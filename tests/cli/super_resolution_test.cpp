@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -22,7 +23,7 @@ nlohmann::json report(const std::string& model, const std::string& extra = "") {
     Outcome o = run("-q " + extra + " --report-json '" + json + "' --shape img=1,1," + std::to_string(kH) + "," +
                     std::to_string(kW) + " models/" + model + ".pto");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 std::map<std::string, nlohmann::json> ops_by_name(const nlohmann::json& r) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -30,7 +31,7 @@ nlohmann::json report(const std::string& name, const std::string& between) {
     std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 TEST(Sync, PrintDrainsButLogDoesNot) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -85,7 +86,7 @@ TEST(Topology, ConvolutionsWithScaleSimConventions) {
     EXPECT_EQ(rows[1].at("scalesim_M"), "28");
     EXPECT_EQ(rows[1].at("cube_cycles"), "91");
     EXPECT_EQ(rows[1].at("schema_version"), "1");
-    const nlohmann::json r = nlohmann::json::parse(slurp(json));
+    const nlohmann::json r = testjson::parse(slurp(json));
     ASSERT_EQ(r["ops"].size(), 2u);
     EXPECT_EQ(r["ops"][0]["name"], "c1");
     EXPECT_EQ(r["ops"][0]["cube_cycles"].get<uint64_t>(), 127u);

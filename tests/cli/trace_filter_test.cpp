@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 #include "vcd_checker.h"
 
 using namespace clitest;
@@ -40,7 +41,7 @@ uint64_t ns(const nlohmann::json& us) { return uint64_t(us.get<double>() * 1000 
 
 Parsed parse(const std::string& text) {
     Parsed p;
-    const nlohmann::json j = nlohmann::json::parse(text);
+    const nlohmann::json j = testjson::parse(text);
     EXPECT_EQ(j["schema_version"], 1);
     for (const auto& e : j["traceEvents"]) {
         const std::string ph = e["ph"];

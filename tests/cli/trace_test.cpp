@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 #include "vcd_checker.h"
 
 using namespace clitest;
@@ -71,7 +72,7 @@ void check_vcd_signals(const Vcd& vcd) {
 // flow has both ends; every process and track used is named. `whole_run`:
 // the trace shows the whole run, so every L1 is empty again at its end.
 void check_chrome_trace(const std::string& text, uint64_t total_cycles, bool whole_run = true) {
-    nlohmann::json j = nlohmann::json::parse(text);
+    nlohmann::json j = testjson::parse(text);
     ASSERT_TRUE(j["traceEvents"].is_array());
     EXPECT_EQ(j["schema_version"], 1);
     std::set<int> named_pids;
@@ -170,7 +171,7 @@ TEST(Traces, MultiBlockRunIsWellFormed) {
                                  "pypo.output('c', c)\n");
     Outcome o = run("-q --report-json '" + (scratch() / "chain.json").string() + "' '" + pto + "'");
     ASSERT_EQ(o.status, 0) << o.err;
-    uint64_t total = nlohmann::json::parse(slurp((scratch() / "chain.json").string()))["total_cycles"];
+    uint64_t total = testjson::parse(slurp((scratch() / "chain.json").string()))["total_cycles"];
     Traces t = traces("chain", "'" + pto + "'");
     Vcd vcd;
     ASSERT_NO_FATAL_FAILURE(check_vcd(t.vcd, &vcd));
@@ -182,7 +183,7 @@ TEST(Traces, MultiBlockRunIsWellFormed) {
 TEST(Traces, ResnetBlockTracesAreWellFormedAndDeterministic) {
     Outcome o = run("-q --report-json '" + (scratch() / "resnet.json").string() + "' models/resnet_block.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    uint64_t total = nlohmann::json::parse(slurp((scratch() / "resnet.json").string()))["total_cycles"];
+    uint64_t total = testjson::parse(slurp((scratch() / "resnet.json").string()))["total_cycles"];
     Traces a = traces("ra", "models/resnet_block.pto");
     Traces b = traces("rb", "models/resnet_block.pto");
     EXPECT_EQ(a.json, b.json);
@@ -200,7 +201,7 @@ TEST(Traces, ResnetBlockTracesAreWellFormedAndDeterministic) {
 TEST(Traces, WindowedGzipTraceOfResnetBlockIsWellFormed) {
     Outcome o = run("-q --report-json '" + (scratch() / "rw.json").string() + "' models/resnet_block.pto");
     ASSERT_EQ(o.status, 0) << o.err;
-    uint64_t total = nlohmann::json::parse(slurp((scratch() / "rw.json").string()))["total_cycles"];
+    uint64_t total = testjson::parse(slurp((scratch() / "rw.json").string()))["total_cycles"];
     const std::string gz = (scratch() / "rw.trace.json.gz").string(), json = (scratch() / "rw.trace.json").string();
     o = run("-q --trace '" + gz + "' --trace-window " + std::to_string(total / 3) + ":" + std::to_string(total / 2) +
             " models/resnet_block.pto");

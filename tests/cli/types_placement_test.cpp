@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -35,7 +36,7 @@ SimRun simulate(const std::string& name, const std::string& program, const std::
     const std::string csv = (scratch() / (name + ".csv")).string();
     Outcome o = run(extra + " --report-json '" + json + "' --timing-csv '" + csv + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return {nlohmann::json::parse(slurp(json)), o.out, read_timing_csv(csv)};
+    return {testjson::parse(slurp(json)), o.out, read_timing_csv(csv)};
 }
 
 size_t vector_commands(const SimRun& r, const std::string& op = "") {
@@ -197,7 +198,7 @@ TEST(Placement, EngineGivenWinsAndAPermTheDmaCannotDoStaysOnTheVectorUnit) {
     EXPECT_NE(o.out.find("y = transpose(transpose_1, engine='vector', perm=(1, 0, 2))"), std::string::npos) << o.out;
     o = run("-q --report-json '" + (scratch() / "engine.json").string() + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    EXPECT_EQ(nlohmann::json::parse(slurp((scratch() / "engine.json").string()))["notes"],
+    EXPECT_EQ(testjson::parse(slurp((scratch() / "engine.json").string()))["notes"],
               nlohmann::json::array(
                   {"task f (placement 'cube'): transpose x2 run on the vector unit: the cubes cannot compute them"}));
 }

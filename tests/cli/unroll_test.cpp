@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -43,7 +44,7 @@ UnrollRun simulate(const std::string& name, const std::string& args, const std::
                     "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
     UnrollRun r;
-    r.total = nlohmann::json::parse(slurp(json))["total_cycles"].get<uint64_t>();
+    r.total = testjson::parse(slurp(json))["total_cycles"].get<uint64_t>();
     for (const TimingRow& row : read_timing_csv(csv)) {
         if (row.block != 0 || row.engine != "cube0") continue;
         r.mm_start.push_back(row.start);
@@ -112,7 +113,7 @@ TEST(Unroll, AppearsInTheCompiledProgram) {
     // And in the JSON form, on the same commands.
     const std::string prog = (scratch() / "dump.program.json").string();
     ASSERT_EQ(run("--emit-program-json '" + prog + "' '" + pto + "'").status, 0);
-    nlohmann::json j = nlohmann::json::parse(slurp(prog));
+    nlohmann::json j = testjson::parse(slurp(prog));
     for (const auto& s : j["blocks"][0]["streams"]) {
         if (s["engine"] != "cube0") continue;
         for (size_t i = 0; i < s["commands"].size(); ++i)

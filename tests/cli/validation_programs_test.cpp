@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 using namespace clitest;
 
@@ -17,7 +18,7 @@ nlohmann::json checked_report(const std::string& args, const std::string& name) 
     const Outcome o =
         run("-q --config configs/ascend_910b2.json --functional --check --report-json '" + json + "' " + args);
     EXPECT_EQ(o.status, 0) << o.out << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 // 256^3: the result, 256 x 256 float32 (4 bytes an element), stays in the

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 
 namespace clitest {
 
@@ -26,7 +27,7 @@ inline nlohmann::json vector_op_report(const std::string& name, const std::strin
     std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q " + options + " --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 // The report of a whole program `pto_text` (written as NAME.pto) with one
@@ -37,7 +38,7 @@ inline nlohmann::json program_report(const std::string& name, const std::string&
     std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q --set dma.max_outstanding=1 --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 // The busy cycles of engine `unit` ("cluster0.vector0") in a report.

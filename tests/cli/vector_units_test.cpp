@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 #include "vector_op_report.h"
 
 using namespace clitest;
@@ -28,7 +29,7 @@ nlohmann::json chain_report(const std::string& name, const std::string& options)
     const std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q --config configs/ascend_910b2.json " + options + " --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 TEST(VectorUnits, ChunksTakeTurnsOnTheVectorUnits) {
@@ -72,7 +73,7 @@ TEST(VectorUnits, UnifiedBuffersOnTheAscendPreset) {
     Outcome o = run(ub + " --report-json '" + a + "'");
     ASSERT_EQ(o.status, 0) << o.err;
     ASSERT_EQ(run(l1 + " --report-json '" + b + "'").status, 0);
-    const nlohmann::json with = nlohmann::json::parse(slurp(a)), without = nlohmann::json::parse(slurp(b));
+    const nlohmann::json with = testjson::parse(slurp(a)), without = testjson::parse(slurp(b));
     EXPECT_EQ(with["total_cycles"], 17909);
     EXPECT_EQ(without["total_cycles"], 15441);
     EXPECT_EQ(with["memory"]["ub"]["read"], 45007872);

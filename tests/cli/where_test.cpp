@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
+#include "tests/support/json_parse.h"
 #include "vector_op_report.h"
 
 using namespace clitest;
@@ -23,7 +24,7 @@ nlohmann::json report(const std::string& name, const std::string& cond_shape) {
     std::string json = (scratch() / (name + ".json")).string();
     Outcome o = run("-q --set dma.max_outstanding=1 --report-json '" + json + "' '" + pto + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(slurp(json));
+    return testjson::parse(slurp(json));
 }
 
 }  // namespace

@@ -11,11 +11,12 @@
 #include "sim/arch/program.h"
 #include "sim/arch/program_check.h"
 #include "tests/dsl/dsl_test_util.h"
+#include "tests/support/json_parse.h"
 
 namespace lower_test {
 
 inline arch::Config config(const std::string& json = "{}") {
-    return arch::config_from_json(nlohmann::json::parse(json), "test");
+    return arch::config_from_json(testjson::parse(json), "test");
 }
 
 // Lowers `text` and checks the program is valid for the hardware.

@@ -8,13 +8,12 @@
 #include <vector>
 
 #include "hw_test_util.h"
+#include "tests/support/json_parse.h"
 #include "tests/support/path_cases.h"
 
 namespace hwtest {
 
-inline arch::Config from(const std::string& text) {
-    return arch::config_from_json(nlohmann::json::parse(text), "test");
-}
+inline arch::Config from(const std::string& text) { return arch::config_from_json(testjson::parse(text), "test"); }
 
 // Every expected command starts and ends at the cycles worked out by hand.
 inline void expect_ends(const SimRun& r, const std::vector<pathcases::Expected>& want) {

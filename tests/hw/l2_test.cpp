@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hw_test_util.h"
+#include "tests/support/json_parse.h"
 #include "tests/support/l2_cases.h"
 
 using namespace hwtest;
@@ -12,7 +13,7 @@ using namespace l2cases;
 namespace {
 
 arch::Config with_l2(int ways, int outstanding = 1) {
-    return arch::config_from_json(nlohmann::json::parse(l2_config(ways, outstanding)), "test");
+    return arch::config_from_json(testjson::parse(l2_config(ways, outstanding)), "test");
 }
 
 const arch::EngineId kDma = dma_engine(0);
@@ -28,7 +29,7 @@ TEST(L2, AGatherIsTimedAsMissesWithoutALookup) {
 }
 
 TEST(L2, AGatherWithoutAnL2IsAPlainRead) {
-    SimRun r = simulate(arch::config_from_json(nlohmann::json::parse(R"({"dma": {"max_outstanding": 1}})"), "test"),
+    SimRun r = simulate(arch::config_from_json(testjson::parse(R"({"dma": {"max_outstanding": 1}})"), "test"),
                         gather_after_a_load());
     EXPECT_EQ(r.at(0, kDma, 1).start, 104u);
     EXPECT_EQ(r.at(0, kDma, 1).end, 207u);
@@ -97,7 +98,7 @@ TEST(L2, ABurstLooksUpEveryLineItTouches) {
 }
 
 arch::Config two_ports(int write_bytes_per_cycle) {
-    return arch::config_from_json(nlohmann::json::parse(two_port_config(write_bytes_per_cycle)), "test");
+    return arch::config_from_json(testjson::parse(two_port_config(write_bytes_per_cycle)), "test");
 }
 
 TEST(L2, ReadsAndWritesShareOnePort) {
@@ -147,7 +148,7 @@ TEST(L2, TheReadPortsBurstsOfACycleAreLookedUpFirst) {
 }
 
 TEST(L2, BytesMovingOnTheOtherPortAreNoLinkWait) {
-    SimRun r = simulate(arch::config_from_json(nlohmann::json::parse(slow_read_port_config()), "test"),
+    SimRun r = simulate(arch::config_from_json(testjson::parse(slow_read_port_config()), "test"),
                         store_while_its_load_moves());
     EXPECT_EQ(r.at(0, kDma, 1).start, 2u);
     EXPECT_EQ(r.at(0, kDma, 1).end, 104u);
@@ -162,7 +163,7 @@ TEST(L2, BytesMovingOnTheOtherPortAreNoLinkWait) {
 // granted at 14 and ends at 16 + 100, the store's at 16 and ends at 118.
 TEST(L2, AWritePortWithoutAnL2ChangesNothing) {
     const arch::Config with_key = arch::config_from_json(
-        nlohmann::json::parse(R"({"cluster": {"dma_engines": 2}, "l2": {"write_bytes_per_cycle": 64}})"), "test");
+        testjson::parse(R"({"cluster": {"dma_engines": 2}, "l2": {"write_bytes_per_cycle": 64}})"), "test");
     SimRun r = simulate(with_key, load_beside_store());
     EXPECT_EQ(r.at(0, kDma, 0).end, 116u);
     EXPECT_EQ(r.at(0, dma_engine(1), 0).end, 118u);

@@ -28,6 +28,7 @@
 #include "tests/oracle/compare_l2.h"
 #include "tests/oracle/model_csv.h"
 #include "tests/oracle/oracle.h"
+#include "tests/support/json_parse.h"
 
 namespace {
 
@@ -72,7 +73,7 @@ void cross_check(const std::string& program_path, const std::string& config_json
     int rc = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << "failed: " << cmd;
     std::map<Key, Row> got = oracle_test::parse_timing_csv(oracle_test::read_text(csv));
-    uint64_t model_total = nlohmann::json::parse(oracle_test::read_text(report)).at("total_cycles").get<uint64_t>();
+    uint64_t model_total = testjson::parse(oracle_test::read_text(report)).at("total_cycles").get<uint64_t>();
 
     std::ostringstream diffs;
     size_t mismatches = 0;
@@ -99,7 +100,7 @@ void cross_check(const std::string& program_path, const std::string& config_json
         oracle_test::compare_accounting(want, oracle_test::parse_summary_csv(oracle_test::read_text(summary)), got), "")
         << "cycle accounting";
     if (want.l2) {
-        EXPECT_EQ(oracle_test::compare_l2(*want.l2, nlohmann::json::parse(oracle_test::read_text(report)), config), "")
+        EXPECT_EQ(oracle_test::compare_l2(*want.l2, testjson::parse(oracle_test::read_text(report)), config), "")
             << "L2 figures";
     }
     std::cout << "  " << want.commands.size() << " commands, " << want.total_cycles << " cycles, oracle " << oracle_s
@@ -609,8 +610,8 @@ TEST(OracleCrossCheck, UnifiedBuffers) {
 // strand's results five steps before (its DDR workspace), its writers
 // waiting for their readers.
 TEST(OracleCrossCheck, FlashAttentionStrandsOnTheAscendPreset) {
-    std::ifstream in(std::string(DAVINCI_SOURCE_DIR) + "/configs/ascend_910b2.json");
-    nlohmann::json config = nlohmann::json::parse(in);
+    nlohmann::json config =
+        testjson::parse(oracle_test::read_text(std::string(DAVINCI_SOURCE_DIR) + "/configs/ascend_910b2.json"));
     config["chip"]["clusters"] = 4;
     TempDir dir;
     const std::string source =

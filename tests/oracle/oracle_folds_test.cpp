@@ -20,6 +20,7 @@
 #include "tests/oracle/model_csv.h"
 #include "tests/oracle/oracle.h"
 #include "tests/oracle/random_program.h"
+#include "tests/oracle/seed_sample.h"
 
 namespace {
 
@@ -108,14 +109,16 @@ std::string compare_one(uint64_t seed, const char* dataflow, Made& made) {
 
 class OracleFolds : public testing::TestWithParam<const char*> {};
 
-// 60 seeds per dataflow; the transformation must also have made each kind
-// of MATMUL often.
+// 60 seeds per dataflow (or the sample seed_sample.h takes); on all 60 the
+// transformation must also have made each kind of MATMUL often.
 TEST_P(OracleFolds, ModelMatchesOracle) {
     Made made;
     for (uint64_t seed = 0; seed < 60; ++seed) {
+        if (!sampled(seed)) continue;
         const std::string problem = compare_one(seed, GetParam(), made);
         if (!problem.empty()) ADD_FAILURE() << problem;
     }
+    if (stride() > 1) return;
     EXPECT_GT(made.continued, 30);
     EXPECT_GT(made.schedule_continues, 30);
     EXPECT_GT(made.ended, 30);

@@ -11,7 +11,8 @@
 // program and config files are kept for reproduction:
 //   davinci-sim --program-json DIR/program.json --config DIR/config.json --timing-csv t.csv
 // For a longer soak, DAVINCI_RANDOM_ROUNDS=R makes test i also run the seed
-// ranges i + 20k for k < R (seeds beyond the first 200).
+// ranges i + 20k for k < R (seeds beyond the first 200); DAVINCI_RANDOM_STRIDE
+// samples the seeds (seed_sample.h: the sanitized pass runs a fifth).
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -31,6 +32,8 @@
 #include "tests/oracle/model_csv.h"
 #include "tests/oracle/oracle.h"
 #include "tests/oracle/random_program.h"
+#include "tests/oracle/seed_sample.h"
+#include "tests/support/json_parse.h"
 
 namespace {
 
@@ -137,7 +140,7 @@ std::string compare_one(uint64_t seed, const nlohmann::json& cube_patch = nlohma
             << list.str();
     }
     why << compare_accounting(want, parse_summary_csv(read_text(summary)), got);
-    if (want.l2) why << compare_l2(*want.l2, nlohmann::json::parse(read_text(report)), rc.config);
+    if (want.l2) why << compare_l2(*want.l2, testjson::parse(read_text(report)), rc.config);
     if (why.str().empty()) return "";
     return failed("the oracle and the model disagree\n" + why.str());
 }
@@ -162,20 +165,17 @@ class OracleRandom : public testing::TestWithParam<uint64_t> {};
 // cluster at once, which the dispatcher sets aside (sim/hw/dispatcher.h).
 TEST(OracleRandomMany, ManyBlocksMatchTheOracle) {
     for (uint64_t seed = 500000; seed < 500040; ++seed) {
+        if (!sampled(seed)) continue;
         std::string problem = compare_one(seed, nlohmann::json::object(), 0, 200);
         if (!problem.empty()) ADD_FAILURE() << problem;
     }
-}
-
-uint64_t rounds() {
-    const char* env = std::getenv("DAVINCI_RANDOM_ROUNDS");
-    return env && std::atoi(env) > 0 ? uint64_t(std::atoi(env)) : 1;
 }
 
 TEST_P(OracleRandom, ModelMatchesOracle) {
     for (uint64_t round = 0; round < rounds(); ++round) {
         const uint64_t first = (GetParam() + round * kTests) * kSeedsPerTest;
         for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed) {
+            if (!sampled(seed)) continue;
             std::string problem = compare_one(seed);
             if (!problem.empty()) ADD_FAILURE() << problem;
         }
@@ -191,10 +191,11 @@ INSTANTIATE_TEST_SUITE_P(Seeds, OracleRandom, testing::Range<uint64_t>(0, kTests
 // Test `test` of a variant: seeds 10 test .. 10 test + 9 (and their
 // further rounds) under the variant's patch.
 void check_variant(const CubeVariant& v, uint64_t test, uint64_t ddr_window = 0) {
-    const nlohmann::json patch = nlohmann::json::parse(v.patch);
+    const nlohmann::json patch = testjson::parse(v.patch);
     for (uint64_t round = 0; round < rounds(); ++round) {
         const uint64_t first = (test + round * kTests) * kSeedsPerTest;
         for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed) {
+            if (!sampled(seed)) continue;
             std::string problem = compare_one(seed, patch, ddr_window);
             if (!problem.empty()) ADD_FAILURE() << v.name << ": " << problem;
         }
@@ -257,7 +258,7 @@ INSTANTIATE_TEST_SUITE_P(L2, OracleRandomL2,
 // bound the run).
 TEST(RandomProgram, WritePortVariantsChangeTheCycles) {
     for (const CubeVariant& v : kL2Variants) {
-        const nlohmann::json patch = nlohmann::json::parse(v.patch);
+        const nlohmann::json patch = testjson::parse(v.patch);
         if (!patch["l2"].contains("write_bytes_per_cycle")) continue;
         nlohmann::json shared = patch;
         shared["l2"]["write_bytes_per_cycle"] = 0;
@@ -284,7 +285,7 @@ TEST(RandomProgram, CubeReadPathsChangeTheCycles) {
         RandomCase rc = random_case(seed);
         if (rc.config.cube_l1_read_bytes_per_cycle == 0) continue;
         ++limited;
-        RandomCase open = random_case(seed, nlohmann::json::parse(R"({"cube": {"l1_read_bytes_per_cycle": 0}})"));
+        RandomCase open = random_case(seed, testjson::parse(R"({"cube": {"l1_read_bytes_per_cycle": 0}})"));
         differ +=
             oracle::run(rc.program, rc.config).total_cycles != oracle::run(open.program, open.config).total_cycles;
     }
@@ -299,7 +300,7 @@ TEST(RandomProgram, L2VariantsHitMissAndEvict) {
     oracle::L2Counts sum;
     for (const CubeVariant& v : kL2Variants)
         for (uint64_t seed = 0; seed < kTests * kSeedsPerTest; ++seed) {
-            RandomCase rc = random_case(seed, nlohmann::json::parse(v.patch));
+            RandomCase rc = random_case(seed, testjson::parse(v.patch));
             share_ddr_lines(rc, seed, kL2Window);
             const oracle::Result res = oracle::run(rc.program, rc.config);
             ASSERT_TRUE(res.l2.has_value());
@@ -320,10 +321,10 @@ TEST(RandomProgram, L2VariantsHitMissAndEvict) {
 TEST(RandomProgram, CubeVariantsPatchTheConfig) {
     const RandomCase plain = random_case(7);
     for (const CubeVariant& v : kCubeVariants) {
-        const RandomCase rc = random_case(7, nlohmann::json::parse(v.patch));
+        const RandomCase rc = random_case(7, testjson::parse(v.patch));
         EXPECT_EQ(arch::program_to_json(rc.program), arch::program_to_json(plain.program)) << v.name;
         EXPECT_EQ(rc.config_json["cube"]["mac_rows"], plain.config_json["cube"]["mac_rows"]) << v.name;
-        const nlohmann::json want = nlohmann::json::parse(v.patch)["cube"];
+        const nlohmann::json want = testjson::parse(v.patch)["cube"];
         EXPECT_EQ(rc.config_json["cube"]["dataflow"], want["dataflow"]) << v.name;
         EXPECT_EQ(arch::dataflow_name(rc.config.cube_dataflow), want["dataflow"].get<std::string>()) << v.name;
     }

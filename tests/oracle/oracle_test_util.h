@@ -11,6 +11,7 @@
 #include "sim/arch/config.h"
 #include "sim/arch/program.h"
 #include "tests/oracle/oracle.h"
+#include "tests/support/json_parse.h"
 #include "tests/support/program_builders.h"
 
 namespace oracle_test {
@@ -20,7 +21,7 @@ using namespace testprog;
 // The default configuration with some parameters overridden, e.g.
 // config(R"({"ddr": {"latency_cycles": 0}})").
 inline arch::Config config(const std::string& overrides = "{}") {
-    return arch::config_from_json(nlohmann::json::parse(overrides), "test");
+    return arch::config_from_json(testjson::parse(overrides), "test");
 }
 
 struct StartEnd {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/json_parse.h"
 #include "tests/support/l2_cases.h"
 #include "tests/support/program_builders.h"
 
@@ -82,7 +83,7 @@ inline std::vector<Expected> clusters_have_their_own_paths_ends() {
 // (110), its path [106, 114): it ends at 114 + 3 = 117, the path's latency
 // being the L2 port's.
 inline std::string behind_an_l2_config() {
-    nlohmann::json j = nlohmann::json::parse(l2cases::l2_config(2));
+    nlohmann::json j = testjson::parse(l2cases::l2_config(2));
     j["cluster"]["ddr_read_bytes_per_cycle"] = 8;
     return j.dump();
 }

@@ -16,6 +16,7 @@
 #include "sim/arch/program_json.h"
 #include "tests/cli/cli_util.h"
 #include "tests/dsl/lower_test_util.h"
+#include "tests/support/json_parse.h"
 
 namespace {
 
@@ -112,7 +113,7 @@ uint64_t run_cli(const std::string& tag, const std::string& program, const std::
     const std::string report = (clitest::scratch() / (tag + ".report.json")).string();
     clitest::Outcome o = clitest::run("-q -c '" + cfg + "' " + program + " --report-json '" + report + "'");
     EXPECT_EQ(o.status, 0) << o.err;
-    return nlohmann::json::parse(clitest::slurp(report))["total_cycles"].get<uint64_t>();
+    return testjson::parse(clitest::slurp(report))["total_cycles"].get<uint64_t>();
 }
 
 int runs = 0;

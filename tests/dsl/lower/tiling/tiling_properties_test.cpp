@@ -20,6 +20,7 @@
 #include "dsl/lower/tiling/gemm_cost.h"
 #include "tests/cli/cli_util.h"
 #include "tests/dsl/lower_test_util.h"
+#include "tests/support/json_parse.h"
 
 namespace {
 
@@ -150,7 +151,7 @@ uint64_t simulate(const Case& k, const std::string& source, const std::string& e
         clitest::run("-q '" + pto + "'" + k.set_args() + extra + " --report-json '" + report + "'");
     EXPECT_EQ(o.status, 0) << k.text() << "\n" << o.err;
     if (o.status != 0) return 0;
-    return nlohmann::json::parse(clitest::slurp(report))["total_cycles"].get<uint64_t>();
+    return testjson::parse(clitest::slurp(report))["total_cycles"].get<uint64_t>();
 }
 
 // Of everything the search estimated, nothing is more than 0.5 % cheaper
