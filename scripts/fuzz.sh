@@ -92,7 +92,7 @@ seeds_compiler=(tests/fuzz/corpus/compiler models tests/functional tests/fuzz/re
 seeds_config=(tests/fuzz/corpus/config configs tests/fuzz/regressions/config)
 seeds_program_json=(tests/fuzz/corpus/program_json tests/fuzz/seeds/program_json tests/fuzz/regressions/program_json)
 seeds_topology=(tests/fuzz/corpus/topology tests/fuzz/seeds/topology tests/fuzz/regressions/topology)
-seeds_onnx=(tests/fuzz/seeds/onnx tests/onnx/hostile tests/fuzz/regressions/onnx)
+seeds_onnx=(tests/fuzz/corpus/onnx tests/fuzz/seeds/onnx tests/onnx/hostile tests/fuzz/regressions/onnx)
 seeds_option_values=(tests/fuzz/corpus/option_values tests/fuzz/seeds/option_values tests/fuzz/regressions/option_values)
 
 # option_values' dictionary: every --set key, as --help-config lists them

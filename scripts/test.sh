@@ -2,7 +2,7 @@
 # Builds davinci-sim (installing what is missing) and runs the whole test suite.
 #   scripts/test.sh [CTEST ARGS...]              the Release build in build/
 #   scripts/test.sh --sanitize [CTEST ARGS...]   AddressSanitizer + UndefinedBehaviorSanitizer
-#                                                build in build-sanitize/ (about 3x slower),
+#                                                build in build-sanitize/ (about 5x slower),
 #                                                every test but the `slow`, `python`
 #                                                and `fuzz` ones, the random
 #                                                differential tests on a fifth of
@@ -16,11 +16,7 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 if [[ ${1:-} != --sanitize ]]; then
   "$here/scripts/bootstrap.sh"
   cd "$here/build"
-  # The random differential tests run one seed in five here (each test still
-# runs, on a different two of its ten seeds: tests/oracle/seed_sample.h);
-# at all their seeds they were over half of this pass's time.
-export DAVINCI_RANDOM_STRIDE=${DAVINCI_RANDOM_STRIDE:-5}
-exec ctest --output-on-failure -j"$jobs" "$@"
+  exec ctest --output-on-failure -j"$jobs" "$@"
 fi
 shift
 
@@ -50,8 +46,9 @@ cd "$here/build-sanitize"
 # The `python` tests too: an uninstrumented /usr/bin/python3 cannot load an
 # ASan-built module without preloading the runtime, so this build has no
 # davinci_sim module (tests/CMakeLists.txt, Labels). The `fuzz` replays too:
-# scripts/fuzz.sh runs every corpus and regression input under ASan and
-# UBSan before it fuzzes (in CI, right after this pass).
+# scripts/fuzz.sh runs every libFuzzer target's corpus, seeds and regression
+# inputs under ASan and UBSan before it fuzzes (in CI, right after this
+# pass); the sweep-file replays are Python, run by the normal pass.
 # The random differential tests run one seed in five here (each test still
 # runs, on a different two of its ten seeds: tests/oracle/seed_sample.h);
 # at all their seeds they were a third of this pass's time.
