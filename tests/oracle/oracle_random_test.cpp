@@ -39,9 +39,6 @@ namespace {
 
 using namespace oracle_test;
 
-constexpr uint64_t kSeedsPerTest = 10;
-constexpr uint64_t kTests = 20;
-
 // For the L2 variants (timing model §6.1): DDR addresses folded into a
 // window of `window` bytes, so that commands share lines and evict each
 // other's, and some DDR<->L1 commands made transposes (writing DDR) or
@@ -172,13 +169,9 @@ TEST(OracleRandomMany, ManyBlocksMatchTheOracle) {
 }
 
 TEST_P(OracleRandom, ModelMatchesOracle) {
-    for (uint64_t round = 0; round < rounds(); ++round) {
-        const uint64_t first = (GetParam() + round * kTests) * kSeedsPerTest;
-        for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed) {
-            if (!sampled(seed)) continue;
-            std::string problem = compare_one(seed);
-            if (!problem.empty()) ADD_FAILURE() << problem;
-        }
+    for (uint64_t seed : test_seeds(GetParam())) {
+        std::string problem = compare_one(seed);
+        if (!problem.empty()) ADD_FAILURE() << problem;
     }
 }
 
@@ -192,13 +185,9 @@ INSTANTIATE_TEST_SUITE_P(Seeds, OracleRandom, testing::Range<uint64_t>(0, kTests
 // further rounds) under the variant's patch.
 void check_variant(const CubeVariant& v, uint64_t test, uint64_t ddr_window = 0) {
     const nlohmann::json patch = testjson::parse(v.patch);
-    for (uint64_t round = 0; round < rounds(); ++round) {
-        const uint64_t first = (test + round * kTests) * kSeedsPerTest;
-        for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed) {
-            if (!sampled(seed)) continue;
-            std::string problem = compare_one(seed, patch, ddr_window);
-            if (!problem.empty()) ADD_FAILURE() << v.name << ": " << problem;
-        }
+    for (uint64_t seed : test_seeds(test)) {
+        std::string problem = compare_one(seed, patch, ddr_window);
+        if (!problem.empty()) ADD_FAILURE() << v.name << ": " << problem;
     }
 }
 

@@ -11,8 +11,14 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 namespace oracle_test {
+
+// The random differential tests: kTests tests of kSeedsPerTest seeds each,
+// so that a failure names a small seed range.
+constexpr uint64_t kSeedsPerTest = 10;
+constexpr uint64_t kTests = 20;
 
 inline uint64_t positive_env(const char* name) {
     const char* env = std::getenv(name);
@@ -26,7 +32,19 @@ inline uint64_t stride() { return positive_env("DAVINCI_RANDOM_STRIDE"); }
 // ten seeds a different residue, so that the sample moves across ranges.
 inline bool sampled(uint64_t seed) {
     const uint64_t s = stride();
-    return seed % s == (seed / 10) % s;
+    return seed % s == (seed / kSeedsPerTest) % s;
+}
+
+// The seeds test `test` runs: its range, kSeedsPerTest * test onwards, and
+// the ranges kTests further on for each further round, as sampled.
+inline std::vector<uint64_t> test_seeds(uint64_t test) {
+    std::vector<uint64_t> seeds;
+    for (uint64_t round = 0; round < rounds(); ++round) {
+        const uint64_t first = (test + round * kTests) * kSeedsPerTest;
+        for (uint64_t seed = first; seed < first + kSeedsPerTest; ++seed)
+            if (sampled(seed)) seeds.push_back(seed);
+    }
+    return seeds;
 }
 
 }  // namespace oracle_test
